@@ -1,0 +1,345 @@
+/* optable.c — the operator table: schema → {backend → kernel}.
+ *
+ * Operators live in an array in declaration order (what `tscript ops` lists and what
+ * overload resolution tries first). Two open-addressing hash indexes point into it: one by
+ * (name, overload) for exact lookups, one by name to the first overload, from which the
+ * overloads of a name form a chain in declaration order. The table only grows while plugins
+ * load; merging a plugin's staged operators reserves everything first so a commit never
+ * half-happens.
+ */
+#include "registry/optable.h"
+
+#include <assert.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_OP SIZE_MAX
+
+/* A TsOperator with the table's bookkeeping; op comes first, so the pointers convert. */
+typedef struct OpSlot {
+    TsOperator op;
+    char *source;
+    size_t kernel_cap;
+    size_t next_overload;      /* index of the next overload of the same name, or NO_OP */
+    size_t last_overload;      /* on the first overload of a name: the chain's tail */
+} OpSlot;
+
+struct TsOpTable {
+    OpSlot **ops;
+    size_t n, cap;
+    size_t *by_full;           /* buckets: op index + 1, 0 = empty; nbuckets a power of 2 */
+    size_t *by_name;           /* buckets: index + 1 of a name's first overload */
+    size_t nbuckets;
+};
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static uint64_t hash_name(const char *name) { return hash_str(14695981039346656037u, name); }
+static uint64_t hash_full(const char *name, const char *overload)
+{
+    return hash_str(hash_str(hash_name(name), "."), overload);
+}
+
+TsOpTable *ts_optable_new(TsError *err)
+{
+    TsOpTable *t = calloc(1, sizeof *t);
+    if (!t)
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    return t;
+}
+
+void ts_kernel_entry_clear(TsKernelEntry *e)
+{
+    free(e->backend);
+    free(e->plugin);
+    memset(e, 0, sizeof *e);
+}
+
+static void slot_free(OpSlot *s)
+{
+    ts_schema_free(s->op.schema);
+    free(s->op.plugin);
+    for (size_t i = 0; i < s->op.n_kernels; i++)
+        ts_kernel_entry_clear(&s->op.kernels[i]);
+    free(s->op.kernels);
+    free(s->source);
+    free(s);
+}
+
+void ts_optable_free(TsOpTable *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n; i++)
+        slot_free(t->ops[i]);
+    free(t->ops);
+    free(t->by_full);
+    free(t->by_name);
+    free(t);
+}
+
+/* ---- lookups ------------------------------------------------------------------ */
+
+static size_t find_full(const TsOpTable *t, const char *name, const char *overload)
+{
+    if (!t->nbuckets)
+        return NO_OP;
+    size_t mask = t->nbuckets - 1;
+    for (size_t b = hash_full(name, overload) & mask;; b = (b + 1) & mask) {
+        size_t e = t->by_full[b];
+        if (!e)
+            return NO_OP;
+        const TsSchema *s = t->ops[e - 1]->op.schema;
+        if (strcmp(s->name, name) == 0 && strcmp(s->overload, overload) == 0)
+            return e - 1;
+    }
+}
+
+static size_t find_name(const TsOpTable *t, const char *name)
+{
+    if (!t->nbuckets)
+        return NO_OP;
+    size_t mask = t->nbuckets - 1;
+    for (size_t b = hash_name(name) & mask;; b = (b + 1) & mask) {
+        size_t e = t->by_name[b];
+        if (!e)
+            return NO_OP;
+        if (strcmp(t->ops[e - 1]->op.schema->name, name) == 0)
+            return e - 1;
+    }
+}
+
+const TsOperator *ts_optable_find(const TsOpTable *t, const char *qualname, const char *overload)
+{
+    size_t i = find_full(t, qualname, overload ? overload : "");
+    return i == NO_OP ? NULL : &t->ops[i]->op;
+}
+
+TsOperator *ts_optable_find_mut(TsOpTable *t, const char *qualname, const char *overload)
+{
+    size_t i = find_full(t, qualname, overload ? overload : "");
+    return i == NO_OP ? NULL : &t->ops[i]->op;
+}
+
+size_t ts_optable_overloads(const TsOpTable *t, const char *qualname, const TsOperator **out,
+                            size_t max)
+{
+    size_t n = 0;
+    for (size_t i = find_name(t, qualname); i != NO_OP; i = t->ops[i]->next_overload) {
+        if (n < max)
+            out[n] = &t->ops[i]->op;
+        n++;
+    }
+    return n < max ? n : max;
+}
+
+bool ts_optable_next(const TsOpTable *t, size_t *pos, const TsOperator **op)
+{
+    if (*pos >= t->n)
+        return false;
+    *op = &t->ops[(*pos)++]->op;
+    return true;
+}
+
+size_t ts_optable_size(const TsOpTable *t) { return t->n; }
+
+const TsKernelEntry *ts_operator_kernel_exact(const TsOperator *op, const char *backend)
+{
+    for (size_t i = 0; i < op->n_kernels; i++)
+        if (strcmp(op->kernels[i].backend, backend) == 0)
+            return &op->kernels[i];
+    return NULL;
+}
+
+const TsKernelEntry *ts_operator_kernel(const TsOperator *op, const char *backend)
+{
+    const TsKernelEntry *k = backend ? ts_operator_kernel_exact(op, backend) : NULL;
+    return k ? k : ts_operator_kernel_exact(op, TS_BACKEND_ANY);
+}
+
+const char *ts_operator_source(const TsOperator *op) { return ((const OpSlot *)op)->source; }
+
+void ts_operator_full_name(const TsOperator *op, char *buf, size_t size)
+{
+    const TsSchema *s = op->schema;
+    snprintf(buf, size, "%s%s%s", s->name, *s->overload ? "." : "", s->overload);
+}
+
+/* ---- growing ------------------------------------------------------------------ */
+
+/* Rebuilds both indexes with nbuckets buckets (a power of two above twice the ops). */
+static int rehash(TsOpTable *t, size_t nbuckets, TsError *err)
+{
+    size_t *full = calloc(nbuckets, sizeof *full), *names = calloc(nbuckets, sizeof *names);
+    if (!full || !names) {
+        free(full);
+        free(names);
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    }
+    free(t->by_full);
+    free(t->by_name);
+    t->by_full = full;
+    t->by_name = names;
+    t->nbuckets = nbuckets;
+    size_t mask = nbuckets - 1;
+    for (size_t i = 0; i < t->n; i++) {
+        const TsSchema *s = t->ops[i]->op.schema;
+        size_t b = hash_full(s->name, s->overload) & mask;
+        while (full[b])
+            b = (b + 1) & mask;
+        full[b] = i + 1;
+        if (find_name(t, s->name) == NO_OP) {
+            b = hash_name(s->name) & mask;
+            while (names[b])
+                b = (b + 1) & mask;
+            names[b] = i + 1;
+        }
+    }
+    return 0;
+}
+
+/* Room for n more operators: after this, insert() cannot fail. */
+static int reserve(TsOpTable *t, size_t n, TsError *err)
+{
+    size_t need = t->n + n;
+    if (need < t->n || need > SIZE_MAX / 4 / sizeof(size_t))
+        return ts_error_set(err, TS_ERR_LIMIT, "operator table too large");
+    if (need > t->cap) {
+        size_t cap = t->cap ? t->cap : 64;
+        while (cap < need)
+            cap *= 2;
+        OpSlot **ops = realloc(t->ops, cap * sizeof *ops);
+        if (!ops)
+            return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        t->ops = ops;
+        t->cap = cap;
+    }
+    if (need * 2 > t->nbuckets) {
+        size_t nb = t->nbuckets ? t->nbuckets : 128;
+        while (need * 2 > nb)
+            nb *= 2;
+        return rehash(t, nb, err);
+    }
+    return 0;
+}
+
+static void insert(TsOpTable *t, OpSlot *slot)
+{
+    assert(t->n < t->cap && (t->n + 1) * 2 <= t->nbuckets);
+    size_t i = t->n++, mask = t->nbuckets - 1;
+    t->ops[i] = slot;
+    slot->next_overload = NO_OP;
+    slot->last_overload = i;
+    const TsSchema *s = slot->op.schema;
+    size_t b = hash_full(s->name, s->overload) & mask;
+    while (t->by_full[b])
+        b = (b + 1) & mask;
+    t->by_full[b] = i + 1;
+    size_t head = find_name(t, s->name);
+    if (head == NO_OP) {
+        b = hash_name(s->name) & mask;
+        while (t->by_name[b])
+            b = (b + 1) & mask;
+        t->by_name[b] = i + 1;
+    } else {
+        OpSlot *h = t->ops[head];
+        t->ops[h->last_overload]->next_overload = i;
+        h->last_overload = i;
+    }
+}
+
+int ts_optable_add(TsOpTable *t, TsSchema *schema, const char *plugin, const char *source,
+                   TsError *err)
+{
+    if (find_full(t, schema->name, schema->overload) != NO_OP)
+        return ts_error_set(err, TS_ERR_PLUGIN, "%s%s%s is already declared", schema->name,
+                            *schema->overload ? "." : "", schema->overload);
+    OpSlot *slot = calloc(1, sizeof *slot);
+    if (slot) {
+        slot->op.plugin = strdup(plugin ? plugin : "");
+        slot->source = strdup(source ? source : "");
+    }
+    if (!slot || !slot->op.plugin || !slot->source || reserve(t, 1, err)) {
+        if (slot) {
+            free(slot->op.plugin);
+            free(slot->source);
+        }
+        free(slot);
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    }
+    slot->op.schema = schema;
+    insert(t, slot);
+    return 0;
+}
+
+int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        const TsSchema *s = src->ops[i]->op.schema;
+        if (find_full(dst, s->name, s->overload) != NO_OP)
+            return ts_error_set(err, TS_ERR_PLUGIN, "%s%s%s is already declared", s->name,
+                                *s->overload ? "." : "", s->overload);
+    }
+    if (reserve(dst, src->n, err))
+        return err ? err->code : TS_ERR_NOMEM;
+    for (size_t i = 0; i < src->n; i++)
+        insert(dst, src->ops[i]);
+    src->n = 0;
+    if (src->nbuckets) {
+        memset(src->by_full, 0, src->nbuckets * sizeof *src->by_full);
+        memset(src->by_name, 0, src->nbuckets * sizeof *src->by_name);
+    }
+    return 0;
+}
+
+/* ---- kernels ------------------------------------------------------------------ */
+
+int ts_operator_reserve_kernels(TsOperator *op, size_t n, TsError *err)
+{
+    OpSlot *s = (OpSlot *)op;
+    if (op->n_kernels + n <= s->kernel_cap)
+        return 0;
+    size_t cap = op->n_kernels + n;
+    if (cap < n || cap > SIZE_MAX / sizeof(TsKernelEntry))
+        return ts_error_set(err, TS_ERR_LIMIT, "too many kernels");
+    TsKernelEntry *k = realloc(op->kernels, cap * sizeof *k);
+    if (!k)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    op->kernels = k;
+    s->kernel_cap = cap;
+    return 0;
+}
+
+void ts_operator_push_kernel(TsOperator *op, TsKernelEntry entry)
+{
+    assert(op->n_kernels < ((OpSlot *)op)->kernel_cap);
+    op->kernels[op->n_kernels++] = entry;
+}
+
+int ts_operator_add_kernel(TsOperator *op, const char *backend, TsKernelFn fn,
+                           TsKernelFactory factory, const char *plugin, TsError *err)
+{
+    const TsKernelEntry *old = ts_operator_kernel_exact(op, backend);
+    if (old) {
+        char name[256];
+        ts_operator_full_name(op, name, sizeof name);
+        return ts_error_set(err, TS_ERR_PLUGIN,
+                            "plugin '%s' registers a second kernel for %s on backend '%s' "
+                            "(plugin '%s' registered the first)",
+                            plugin, name, backend, old->plugin);
+    }
+    TsKernelEntry e = { strdup(backend), fn, factory, strdup(plugin) };
+    if (!e.backend || !e.plugin || ts_operator_reserve_kernels(op, 1, err)) {
+        ts_kernel_entry_clear(&e);
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    }
+    ts_operator_push_kernel(op, e);
+    return 0;
+}

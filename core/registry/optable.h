@@ -1,0 +1,75 @@
+/* optable.h — the open operator table (internal to the core).
+ *
+ * Operators are keyed by qualified name ("aten::add") and overload name ("Tensor", or "" for
+ * the default). Each holds its parsed schema, the plugin that declared it, and one kernel per
+ * backend ("cpu", "cuda", TS_BACKEND_ANY, or a plugin's own backend name). The table is
+ * filled while plugins load (through a TsRegistry transaction, see plugin.c) and read-only
+ * afterwards, so lookups need no lock.
+ */
+#ifndef TSCRIPT_OPTABLE_H
+#define TSCRIPT_OPTABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "registry/schema.h"
+#include "tscript/plugin.h"
+
+typedef struct TsKernelEntry {
+    char *backend;
+    TsKernelFn fn;             /* exactly one of fn and factory is set */
+    TsKernelFactory factory;
+    char *plugin;              /* the plugin that registered it */
+} TsKernelEntry;
+
+typedef struct TsOperator {
+    TsSchema *schema;
+    char *plugin;              /* the plugin whose schema file declared it */
+    size_t n_kernels;
+    TsKernelEntry *kernels;
+} TsOperator;
+
+typedef struct TsOpTable TsOpTable;
+
+TsOpTable *ts_optable_new(TsError *err);
+void ts_optable_free(TsOpTable *t);
+
+/* The operator with this name and overload ("" for the default), or NULL. */
+const TsOperator *ts_optable_find(const TsOpTable *t, const char *qualname, const char *overload);
+/* All overloads of a name in declaration order: writes up to max into out, returns the count. */
+size_t ts_optable_overloads(const TsOpTable *t, const char *qualname, const TsOperator **out,
+                            size_t max);
+/* Every operator in declaration order: returns false past the end. */
+bool ts_optable_next(const TsOpTable *t, size_t *pos, const TsOperator **op);
+size_t ts_optable_size(const TsOpTable *t);
+
+/* The kernel entry for backend, else the TS_BACKEND_ANY entry, else NULL. */
+const TsKernelEntry *ts_operator_kernel(const TsOperator *op, const char *backend);
+
+/* ---- filling the table (the registry's side: see plugin.c) ---------------- */
+
+/* Adds an operator that plugin declared at source ("file.yaml:3:9"); takes schema on
+ * success. Fails if the table already has the name and overload. */
+int ts_optable_add(TsOpTable *t, TsSchema *schema, const char *plugin, const char *source,
+                   TsError *err);
+TsOperator *ts_optable_find_mut(TsOpTable *t, const char *qualname, const char *overload);
+/* Moves every operator of src (left empty) to the end of dst, all or nothing. */
+int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err);
+
+/* Where the operator was declared ("file.yaml:3:9"). */
+const char *ts_operator_source(const TsOperator *op);
+/* "aten::add.Tensor" or "aten::add", into buf (always NUL-terminated). */
+void ts_operator_full_name(const TsOperator *op, char *buf, size_t size);
+/* The kernel entry registered for exactly this backend, or NULL. */
+const TsKernelEntry *ts_operator_kernel_exact(const TsOperator *op, const char *backend);
+/* Adds a kernel (the strings are copied). A second kernel for a backend is an error naming
+ * both plugins. */
+int ts_operator_add_kernel(TsOperator *op, const char *backend, TsKernelFn fn,
+                           TsKernelFactory factory, const char *plugin, TsError *err);
+/* Makes room for n more kernels, which ts_operator_push_kernel then adds without failing
+ * (it takes the entry's strings). */
+int ts_operator_reserve_kernels(TsOperator *op, size_t n, TsError *err);
+void ts_operator_push_kernel(TsOperator *op, TsKernelEntry entry);
+void ts_kernel_entry_clear(TsKernelEntry *e);
+
+#endif

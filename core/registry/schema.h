@@ -1,0 +1,68 @@
+/* schema.h — FunctionSchema: the parsed declaration of an operator (internal to the core).
+ *
+ * "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor": a qualified
+ * name, an overload name, typed arguments with defaults, kwarg-only markers and alias
+ * annotations, and returns. The YAML loader (yaml_schemas.c) feeds strings in; the operator
+ * table (optable.c) keys operators by name and overload; the emitter matches call sites.
+ */
+#ifndef TSCRIPT_SCHEMA_H
+#define TSCRIPT_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tscript/error.h"
+#include "tscript/types.h"
+#include "tscript/value.h"
+
+/* An alias annotation: "(a)", "(a!)", "(a -> *)", "(a|b)", "(*)". Sets are interned names
+ * ("a", "*"); contained is the annotation of a list's element ("Tensor(a)[]"). */
+typedef struct TsAlias {
+    size_t n_before, n_after;
+    const char **before;       /* owned strings */
+    const char **after;        /* same as before when there is no "->" */
+    bool is_write;
+    struct TsAlias *contained;
+} TsAlias;
+
+typedef struct TsArg {
+    char *name;                /* NULL for an unnamed return */
+    const TsType *type;
+    long fixed_size;           /* N of "int[N]", else -1 */
+    bool has_default;
+    TsValue default_value;     /* owned; meaningful when has_default */
+    bool kwarg_only;
+    TsAlias *alias;            /* NULL: no annotation */
+    bool symint;               /* the type's ints were spelled "SymInt" (an int at run
+                                  time; kept so the schema prints back as written) */
+} TsArg;
+
+typedef struct TsSchema {
+    char *name;                /* "aten::add" */
+    char *overload;            /* "Tensor", or "" */
+    size_t n_args, n_returns;
+    TsArg *args;
+    TsArg *returns;
+    bool is_vararg;            /* "..." after the arguments */
+    bool is_varret;            /* "-> ..." */
+} TsSchema;
+
+/* Parses one schema. A name without "ns::" gets default_ns (NULL: an error). On a syntax
+ * error returns NULL, sets err ("expected ')' but found 'int'") and *err_offset to the byte
+ * offset in text where it was found (for file:line:col). Hostile input is bounded: more than
+ * 64 KiB of text, types nested more than 32 deep, or "T[N]" with N > 1024 fail with
+ * TS_ERR_LIMIT. Enum-named defaults ("ScalarType dtype=long", "Layout l=strided") become
+ * ints and print as numbers, as torch prints them ("dtype=4"). */
+TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_offset,
+                          TsError *err);
+void ts_schema_free(TsSchema *s);
+
+/* The canonical string, as PyTorch prints it (str(schema)); malloc'd. */
+char *ts_schema_to_string(const TsSchema *s);
+/* "aten::add.Tensor" (or "aten::add" for the default overload); malloc'd. */
+char *ts_schema_full_name(const TsSchema *s);
+
+/* True if the schema writes to any argument (an alias annotation with '!'). */
+bool ts_schema_is_mutable(const TsSchema *s);
+
+#endif

@@ -1,0 +1,171 @@
+/* runtime.c — TsRuntime: one loaded configuration.
+ *
+ * Opening reads the config (config.c), builds the plugin and schema search paths, loads the
+ * plugins in the order the config lists them into a fresh operator table (plugin.c), and
+ * settles the default backend and the thread count. Closing frees the table first (it
+ * points into the plugins' code), then runs each plugin's fini and dlcloses it, last loaded
+ * first; the last runtime to close frees the global type tables (types.h).
+ *
+ * Search paths: plugins — the config's plugin_path, then $TSCRIPT_PLUGIN_PATH, then the
+ * build tree (when the program runs from it) or the installed plugin directory; schemas — the
+ * config's schema_path, then $TSCRIPT_SCHEMA_PATH, then TS_SRCDIR/schemas (build tree) or
+ * TS_PKGDATADIR/schemas.
+ */
+#include "runtime.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "registry/config.h"
+#include "registry/plugin.h"
+
+#define MAX_THREADS 4096
+
+/* Runtimes open in the process: the last to close frees the global type tables. */
+static atomic_int open_runtimes;
+
+struct TsRuntime {
+    TsOpTable *table;
+    TsPlugin **plugins;
+    size_t n_plugins;
+    TsAllocatorSlot allocators[TS_DEV__MAX];
+    char *default_backend;
+    int num_threads;
+};
+
+static int build_paths(const TsConfig *c, TsStrList *plugin_path, TsStrList *schema_path,
+                       TsError *err)
+{
+    for (size_t i = 0; i < c->plugin_path.n; i++)
+        if (ts_strlist_push(plugin_path, c->plugin_path.items[i], err))
+            return TS_ERR_NOMEM;
+    for (size_t i = 0; i < c->schema_path.n; i++)
+        if (ts_strlist_push(schema_path, c->schema_path.items[i], err))
+            return TS_ERR_NOMEM;
+    if (ts_strlist_push_env_path(plugin_path, "TSCRIPT_PLUGIN_PATH", err) ||
+        ts_strlist_push_env_path(schema_path, "TSCRIPT_SCHEMA_PATH", err))
+        return TS_ERR_NOMEM;
+    const char *builtin = ts_running_in_build_tree() ? TS_SRCDIR "/schemas"
+                                                     : TS_PKGDATADIR "/schemas";
+    return ts_strlist_push(schema_path, builtin, err);
+}
+
+static int load_plugins(TsRuntime *rt, const TsConfig *c, TsError *err)
+{
+    TsStrList plugin_path = { 0, NULL }, schema_path = { 0, NULL };
+    int rc = build_paths(c, &plugin_path, &schema_path, err);
+    if (!rc && c->plugins.n) {
+        rt->plugins = calloc(c->plugins.n, sizeof *rt->plugins);
+        if (!rt->plugins)
+            rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < c->plugins.n && !rc; i++) {
+        char *path = ts_plugin_find(c->plugins.items[i], &plugin_path, err);
+        rc = path ? ts_plugin_load(path, &schema_path, rt->table, rt->allocators, rt->plugins,
+                                   rt->n_plugins, &rt->plugins[rt->n_plugins], err)
+                  : TS_ERR_PLUGIN;
+        free(path);
+        if (rc)
+            ts_error_prefix(err, "%s: ", c->plugin_where.items[i]);
+        else
+            rt->n_plugins++;
+    }
+    ts_strlist_free(&plugin_path);
+    ts_strlist_free(&schema_path);
+    return rc;
+}
+
+static int settle_threads(TsRuntime *rt, const TsConfig *c, TsError *err)
+{
+    const char *env = getenv("TSCRIPT_NUM_THREADS");
+    if (env && *env) {
+        char *end;
+        long n = strtol(env, &end, 10);
+        if (*end || n < 1 || n > MAX_THREADS)
+            return ts_error_set(err, TS_ERR_CONFIG,
+                                "TSCRIPT_NUM_THREADS: expected an integer from 1 to %d, got '%s'",
+                                MAX_THREADS, env);
+        rt->num_threads = (int)n;
+    } else if (c->num_threads > 0) {
+        rt->num_threads = c->num_threads;
+    } else {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        rt->num_threads = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+    }
+    return 0;
+}
+
+TsRuntime *ts_runtime_open(const char *config_path, TsError *err)
+{
+    TsConfig c;
+    if (ts_config_open(config_path, &c, err))
+        return NULL;
+    TsRuntime *rt = calloc(1, sizeof *rt);
+    int rc = rt ? 0 : ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    if (rt)
+        atomic_fetch_add(&open_runtimes, 1);
+    if (!rc) {
+        rt->default_backend = strdup(c.default_backend ? c.default_backend : "cpu");
+        rt->table = ts_optable_new(err);
+        if (!rt->default_backend || !rt->table)
+            rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    }
+    if (!rc)
+        rc = settle_threads(rt, &c, err);
+    if (!rc)
+        rc = load_plugins(rt, &c, err);
+    if (!rc && ts_device_type_lookup(rt->default_backend) < 0)
+        rc = ts_error_set(err, TS_ERR_CONFIG,
+                          "%s: default_backend '%s' is not a backend any loaded plugin provides",
+                          c.path, rt->default_backend);
+    ts_config_free(&c);
+    if (rc) {
+        ts_runtime_close(rt);
+        return NULL;
+    }
+    return rt;
+}
+
+void ts_runtime_close(TsRuntime *rt)
+{
+    if (!rt)
+        return;
+    ts_optable_free(rt->table);
+    for (size_t i = rt->n_plugins; i-- > 0;)
+        ts_plugin_unload(rt->plugins[i]);
+    free(rt->plugins);
+    for (size_t i = 0; i < TS_DEV__MAX; i++)
+        free(rt->allocators[i].plugin);
+    free(rt->default_backend);
+    free(rt);
+    if (atomic_fetch_sub(&open_runtimes, 1) == 1)
+        ts_types_shutdown();
+}
+
+const TsOpTable *ts_runtime_optable(const TsRuntime *rt) { return rt->table; }
+
+const char *ts_runtime_default_backend(const TsRuntime *rt) { return rt->default_backend; }
+
+int ts_runtime_num_threads(const TsRuntime *rt) { return rt->num_threads; }
+
+size_t ts_runtime_num_plugins(const TsRuntime *rt) { return rt->n_plugins; }
+
+const char *ts_runtime_plugin_name(const TsRuntime *rt, size_t i)
+{
+    return i < rt->n_plugins ? rt->plugins[i]->name : NULL;
+}
+
+const char *ts_runtime_plugin_path(const TsRuntime *rt, size_t i)
+{
+    return i < rt->n_plugins ? rt->plugins[i]->path : NULL;
+}
+
+TsAllocator *ts_runtime_allocator(struct TsRuntime *rt, int device_type)
+{
+    if (!rt || device_type < 0 || device_type >= TS_DEV__MAX)
+        return NULL;
+    return rt->allocators[device_type].allocator;
+}

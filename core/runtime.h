@@ -1,0 +1,20 @@
+/* runtime.h — what the core sees of a TsRuntime (internal; the public half is tscript.h).
+ *
+ * A runtime owns its operator table, the plugins it loaded (their dlopen handles, unloaded
+ * at close), the allocators backends registered, and the settings of its config.
+ */
+#ifndef TSCRIPT_RUNTIME_H
+#define TSCRIPT_RUNTIME_H
+
+#include "registry/optable.h"
+#include "tscript/tscript.h"
+
+/* The operator table (read-only once the runtime is open). */
+const TsOpTable *ts_runtime_optable(const TsRuntime *rt);
+
+/* The loaded plugins, in load order (for listings such as `tscript ops`). */
+size_t ts_runtime_num_plugins(const TsRuntime *rt);
+const char *ts_runtime_plugin_name(const TsRuntime *rt, size_t i);
+const char *ts_runtime_plugin_path(const TsRuntime *rt, size_t i);
+
+#endif

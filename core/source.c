@@ -1,0 +1,240 @@
+/* source.c — named source text, line tables, and PyTorch-style excerpts for errors.
+ *
+ * The excerpt format follows PyTorch 1.13: 'File "name", line N', two lines of context
+ * before and after the line where the range starts, and under that line a marker of '~'
+ * spanning the range (to the end of the line when the range goes on) and " <--- HERE".
+ */
+#include "source.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CONTEXT_LINES = 2 };
+
+static int build_lines(TsSource *s, TsError *err)
+{
+    size_t n = 1;
+    for (size_t i = 0; i < s->len; i++)
+        if (s->text[i] == '\n')
+            n++;
+    s->line_starts = malloc(n * sizeof *s->line_starts);
+    if (!s->line_starts)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory reading %s", s->filename);
+    s->n_lines = 0;
+    s->line_starts[s->n_lines++] = 0;
+    for (size_t i = 0; i < s->len; i++)
+        if (s->text[i] == '\n')
+            s->line_starts[s->n_lines++] = i + 1;
+    return 0;
+}
+
+TsSource *ts_source_new(const char *filename, const char *text, size_t len, TsError *err)
+{
+    TsSource *s = calloc(1, sizeof *s);
+    if (!s) {
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    atomic_init(&s->refcount, 1);
+    s->filename = strdup(filename ? filename : "<string>");
+    s->text = malloc(len + 1);
+    if (!s->filename || !s->text) {
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        ts_source_release(s);
+        return NULL;
+    }
+    memcpy(s->text, text, len);
+    s->text[len] = '\0';
+    s->len = len;
+    if (build_lines(s, err)) {
+        ts_source_release(s);
+        return NULL;
+    }
+    return s;
+}
+
+TsSource *ts_source_read_file(const char *path, TsError *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ts_error_set(err, TS_ERR_IO, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (cap - len < 4096) {
+            cap = cap ? cap * 2 : 8192;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                ts_error_set(err, TS_ERR_NOMEM, "%s: out of memory", path);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(buf);
+        ts_error_set(err, TS_ERR_IO, "%s: read error", path);
+        return NULL;
+    }
+    TsSource *s = ts_source_new(path, buf ? buf : "", len, err);
+    free(buf);
+    return s;
+}
+
+void ts_source_retain(TsSource *s)
+{
+    if (s)
+        atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed);
+}
+
+void ts_source_release(TsSource *s)
+{
+    if (!s || atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1)
+        return;
+    free(s->filename);
+    free(s->text);
+    free(s->line_starts);
+    free(s);
+}
+
+/* The index of the line holding offset (binary search over line starts). */
+static size_t line_index(const TsSource *s, size_t offset)
+{
+    size_t lo = 0, hi = s->n_lines;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->line_starts[mid] <= offset)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void ts_source_line_col(const TsSource *s, size_t offset, size_t *line, size_t *col)
+{
+    if (offset > s->len)
+        offset = s->len;
+    size_t li = line_index(s, offset);
+    *line = li + 1;
+    *col = offset - s->line_starts[li] + 1;
+}
+
+static size_t line_end(const TsSource *s, size_t li)
+{
+    size_t e = li + 1 < s->n_lines ? s->line_starts[li + 1] - 1 : s->len;
+    if (e > s->line_starts[li] && s->text[e - 1] == '\r')
+        e--;
+    return e;
+}
+
+/* A growable string for building excerpts. */
+typedef struct Buf {
+    char *p;
+    size_t len, cap;
+    int oom;
+} Buf;
+
+static void buf_add(Buf *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->cap - b->len <= n) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap - b->len <= n)
+            cap *= 2;
+        char *np = realloc(b->p, cap);
+        if (!np) {
+            b->oom = 1;
+            return;
+        }
+        b->p = np;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void buf_line(Buf *b, const TsSource *s, size_t li)
+{
+    size_t st = s->line_starts[li];
+    buf_add(b, s->text + st, line_end(s, li) - st);
+    buf_add(b, "\n", 1);
+}
+
+char *ts_source_excerpt(TsSourceRange r)
+{
+    const TsSource *s = r.source;
+    if (!s)
+        return strdup("");
+    size_t start = r.start > s->len ? s->len : r.start;
+    size_t end = r.end < start ? start : (r.end > s->len ? s->len : r.end);
+    size_t li = line_index(s, start);
+    Buf b = {0};
+    char head[64];
+    buf_add(&b, "  File \"", 8);
+    buf_add(&b, s->filename, strlen(s->filename));
+    int n = snprintf(head, sizeof head, "\", line %zu\n", li + 1);
+    buf_add(&b, head, (size_t)n);
+    size_t first = li >= CONTEXT_LINES ? li - CONTEXT_LINES : 0;
+    for (size_t i = first; i <= li; i++)
+        buf_line(&b, s, i);
+    size_t col = start - s->line_starts[li];
+    size_t eol = line_end(s, li);
+    size_t width = (end < eol ? end : eol) - start;
+    if (width == 0)
+        width = 1;
+    for (size_t i = 0; i < col; i++)
+        buf_add(&b, " ", 1);
+    for (size_t i = 0; i < width; i++)
+        buf_add(&b, "~", 1);
+    buf_add(&b, " <--- HERE\n", 11);
+    for (size_t i = li + 1; i < s->n_lines && i <= li + CONTEXT_LINES; i++) {
+        if (i == s->n_lines - 1 && s->line_starts[i] == s->len)
+            break;   /* the empty "line" after a final newline */
+        buf_line(&b, s, i);
+    }
+    if (b.oom) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p ? b.p : strdup("");
+}
+
+int ts_error_at(TsError *err, TsErrorCode code, TsSourceRange range, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ts_error_setv(err, code, fmt, ap);
+    va_end(ap);
+    if (!range.source || !err)
+        return code;
+    char *ex = ts_source_excerpt(range);
+    if (!ex)
+        return code;
+    size_t ml = strlen(err->msg), el = strlen(ex);
+    char *m = malloc(ml + 2 + el + 1);
+    if (m) {
+        memcpy(m, err->msg, ml);
+        memcpy(m + ml, ":\n", 2);
+        memcpy(m + ml + 2, ex, el + 1);
+        TsError tmp = {code, m};
+        ts_error_move(err, &tmp);
+    }
+    free(ex);
+    return code;
+}

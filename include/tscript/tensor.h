@@ -1,0 +1,152 @@
+/* tscript/tensor.h — Tensor and Storage: the ABI shared by the core and every backend.
+ *
+ * A Storage is a reference-counted block of device memory with the allocator that frees it.
+ * A Tensor is a strided view of a Storage: dtype, device, sizes, strides, storage offset
+ * (in elements) and flags. The core reads and writes only this metadata; tensor data is
+ * touched by backends (plugins), which own the kernels and the allocators.
+ *
+ * Reference counts are atomic: tensors and storages may be shared between threads.
+ */
+#ifndef TSCRIPT_TENSOR_H
+#define TSCRIPT_TENSOR_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tscript/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* PyTorch's ScalarType numbering: programs print these numbers (print(t.dtype)). */
+typedef enum TsDType {
+    TS_UINT8 = 0,
+    TS_INT8 = 1,
+    TS_INT16 = 2,
+    TS_INT32 = 3,
+    TS_INT64 = 4,
+    TS_FLOAT16 = 5,
+    TS_FLOAT32 = 6,
+    TS_FLOAT64 = 7,
+    TS_COMPLEX32 = 8,
+    TS_COMPLEX64 = 9,
+    TS_COMPLEX128 = 10,
+    TS_BOOL = 11,
+    TS_QINT8 = 12,
+    TS_QUINT8 = 13,
+    TS_QINT32 = 14,
+    TS_BFLOAT16 = 15,
+    TS_DTYPE__COUNT
+} TsDType;
+
+/* Element size in bytes (0 for an invalid dtype). */
+size_t ts_dtype_size(int dtype);
+/* "float", "long", "int", "bool", ... as torch spells them (torch.float32 -> "float"). */
+const char *ts_dtype_name(int dtype);
+/* "Float", "Long", "Bool", ... as in "CPUFloatType" and "Float(2, 3)". */
+const char *ts_dtype_type_name(int dtype);
+bool ts_dtype_is_floating(int dtype);
+bool ts_dtype_is_integral(int dtype, bool include_bool);
+bool ts_dtype_is_complex(int dtype);
+
+/* Device types. The first ones are PyTorch's numbers; plugins introduce more by name
+ * (ts_device_type_register) and get the next free number. */
+typedef enum TsDeviceType {
+    TS_DEV_CPU = 0,
+    TS_DEV_CUDA = 1,
+    TS_DEV_META = 14,
+    TS_DEV__BUILTIN_MAX = 32,
+    TS_DEV__MAX = 64
+} TsDeviceType;
+
+typedef struct TsDevice {
+    int16_t type;          /* TsDeviceType or a registered number */
+    int16_t index;         /* -1: no index ("cuda"), else "cuda:0" */
+} TsDevice;
+
+/* "cpu", "cuda", or the registered name; NULL for an unknown number. */
+const char *ts_device_type_name(int type);
+/* The number for a name, or -1. */
+int ts_device_type_lookup(const char *name);
+/* Registers a new device type name (a plugin's own backend); returns its number, the
+ * existing number if already registered, or -1 with err when the table is full. */
+int ts_device_type_register(const char *name, TsError *err);
+/* Parses "cpu", "cuda", "cuda:1" (PyTorch's device string grammar). */
+int ts_device_parse(const char *s, TsDevice *out, TsError *err);
+/* "cpu", "cuda:0", ...; returns the full length like snprintf. */
+size_t ts_device_str(TsDevice d, char *buf, size_t size);
+
+/* The common header of every reference-counted heap object (see value.h). */
+typedef struct TsHeap {
+    atomic_uint refcount;
+    uint32_t kind;         /* TsTag of the object */
+} TsHeap;
+
+/* An allocator belongs to a backend. alloc returns NULL on failure. */
+typedef struct TsAllocator {
+    const char *name;
+    void *(*alloc)(struct TsAllocator *self, size_t nbytes, TsDevice device);
+    void (*free)(struct TsAllocator *self, void *ptr, size_t nbytes, TsDevice device);
+    void *ctx;             /* the backend's own state */
+} TsAllocator;
+
+typedef struct TsStorage {
+    TsHeap h;
+    void *data;
+    size_t nbytes;
+    TsDevice device;
+    TsAllocator *allocator; /* frees data; NULL when the memory is borrowed */
+} TsStorage;
+
+/* Storage over new memory from allocator; NULL with err when allocation fails. */
+TsStorage *ts_storage_new(TsAllocator *allocator, size_t nbytes, TsDevice device, TsError *err);
+/* Storage over memory the caller keeps alive longer than the storage (never freed by it). */
+TsStorage *ts_storage_borrow(void *data, size_t nbytes, TsDevice device, TsError *err);
+void ts_storage_retain(TsStorage *s);
+void ts_storage_release(TsStorage *s);
+
+#define TS_TENSOR_INLINE_DIMS 5
+#define TS_TENSOR_MAX_DIMS 64
+
+typedef struct TsTensor {
+    TsHeap h;
+    TsStorage *storage;    /* NULL only for a tensor with no elements and no storage yet */
+    int64_t offset;        /* storage offset, in elements */
+    int64_t *sizes;        /* dim entries: inline_dims or heap */
+    int64_t *strides;      /* dim entries, in elements */
+    int32_t dim;
+    int8_t dtype;          /* TsDType */
+    uint8_t requires_grad;
+    uint16_t flags;        /* backend-defined bits */
+    TsDevice device;
+    int64_t inline_dims[2 * TS_TENSOR_INLINE_DIMS];
+} TsTensor;
+
+/* A tensor over storage (retained) with the given sizes and strides (copied). strides NULL:
+ * contiguous. Checks that every element it can address lies inside the storage. */
+TsTensor *ts_tensor_new(TsStorage *storage, int dtype, int dim, const int64_t *sizes,
+                        const int64_t *strides, int64_t offset, TsError *err);
+/* A new contiguous tensor with fresh storage from allocator (uninitialized data). */
+TsTensor *ts_tensor_empty(TsAllocator *allocator, TsDevice device, int dtype, int dim,
+                          const int64_t *sizes, TsError *err);
+void ts_tensor_retain(TsTensor *t);
+void ts_tensor_release(TsTensor *t);
+
+/* Replaces sizes and strides (strides NULL: contiguous). Fails when the new shape would
+ * address memory outside the storage. */
+int ts_tensor_set_shape(TsTensor *t, int dim, const int64_t *sizes, const int64_t *strides,
+                        int64_t offset, TsError *err);
+int64_t ts_tensor_numel(const TsTensor *t);
+bool ts_tensor_is_contiguous(const TsTensor *t);
+/* Pointer to element 0 (storage data + offset * element size); NULL without storage. */
+void *ts_tensor_data(const TsTensor *t);
+/* Contiguous strides for sizes; returns false if numel would overflow int64. */
+bool ts_contiguous_strides(int dim, const int64_t *sizes, int64_t *strides_out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

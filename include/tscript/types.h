@@ -1,0 +1,184 @@
+/* tscript/types.h — the TorchScript type system as C objects.
+ *
+ * Types are immutable and owned by the runtime's type table: structural types (List[int],
+ * Optional[Tensor], (int, str), ...) are hash-consed, so two equal types are the same
+ * pointer and pointer comparison is type equality. Nominal types (classes, enums,
+ * interfaces, modules, named tuples) are identified by their qualified name and are created
+ * once through the constructors below. No function here returns a type the caller frees;
+ * all types live until ts_types_shutdown() (called when the last runtime closes).
+ *
+ * Constructors return NULL only on out-of-memory.
+ */
+#ifndef TSCRIPT_TYPES_H
+#define TSCRIPT_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tscript/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum TsTypeKind {
+    TS_TYPE_ANY,
+    TS_TYPE_NONE,          /* NoneType */
+    TS_TYPE_INT,
+    TS_TYPE_FLOAT,
+    TS_TYPE_COMPLEX,
+    TS_TYPE_BOOL,
+    TS_TYPE_STR,
+    TS_TYPE_NUMBER,        /* "Scalar" in schemas: int, float or complex */
+    TS_TYPE_TENSOR,        /* optionally refined: see TsTensorTypeInfo */
+    TS_TYPE_DEVICE,
+    TS_TYPE_SCALARTYPE,    /* dtype; an int at run time */
+    TS_TYPE_LAYOUT,        /* an int at run time */
+    TS_TYPE_MEMORYFORMAT,  /* an int at run time */
+    TS_TYPE_STREAM,
+    TS_TYPE_GENERATOR,
+    TS_TYPE_STORAGE,
+    TS_TYPE_QSCHEME,
+    TS_TYPE_CAPSULE,
+    TS_TYPE_LIST,          /* elems[0] */
+    TS_TYPE_DICT,          /* elems[0] key, elems[1] value */
+    TS_TYPE_TUPLE,         /* elems[0..n); a NamedTuple has a name and field names */
+    TS_TYPE_OPTIONAL,      /* elems[0] */
+    TS_TYPE_UNION,         /* elems[0..n), flattened, at least two members */
+    TS_TYPE_FUTURE,        /* elems[0] */
+    TS_TYPE_RREF,          /* elems[0] */
+    TS_TYPE_CLASS,         /* a script class */
+    TS_TYPE_ENUM,
+    TS_TYPE_INTERFACE,
+    TS_TYPE_MODULE,        /* a class type that is an nn.Module */
+    TS_TYPE_VAR,           /* a schema type variable: t, t1, ... */
+    TS_TYPE_ANY_LIST,      /* AnyListType: any List[T] */
+    TS_TYPE_ANY_TUPLE,     /* AnyTupleType: any tuple */
+    TS_TYPE_ANY_CLASS,     /* AnyClassType: any class */
+    TS_TYPE_ANY_ENUM,      /* AnyEnumType: any enum */
+    TS_TYPE__COUNT
+} TsTypeKind;
+
+typedef struct TsType TsType;
+
+/* A Tensor type's refinements. A field that is unknown says so:
+ * dtype -1, device_type -1, dim -1 (rank unknown), sizes[i] -1 (that size unknown),
+ * requires_grad -1. sizes/strides are NULL unless dim >= 0. */
+typedef struct TsTensorTypeInfo {
+    int dtype;             /* TsDType or -1 */
+    int device_type;       /* TsDeviceType or -1 */
+    int device_index;      /* -1 for "no index" */
+    int dim;
+    const int64_t *sizes;
+    const int64_t *strides; /* NULL when strides are unknown */
+    int requires_grad;     /* 0, 1 or -1 */
+} TsTensorTypeInfo;
+
+/* One attribute of a class or module type, or one method of an interface. */
+typedef struct TsTypeField {
+    const char *name;
+    const TsType *type;    /* for an interface method: NULL (the signature is kept elsewhere) */
+} TsTypeField;
+
+/* ---- singletons -------------------------------------------------------- */
+const TsType *ts_type_any(void);
+const TsType *ts_type_none(void);
+const TsType *ts_type_int(void);
+const TsType *ts_type_float(void);
+const TsType *ts_type_complex(void);
+const TsType *ts_type_bool(void);
+const TsType *ts_type_str(void);
+const TsType *ts_type_number(void);
+const TsType *ts_type_tensor(void);      /* the unrefined Tensor */
+const TsType *ts_type_device(void);
+const TsType *ts_type_scalartype(void);
+const TsType *ts_type_layout(void);
+const TsType *ts_type_memoryformat(void);
+const TsType *ts_type_stream(void);
+const TsType *ts_type_generator(void);
+const TsType *ts_type_storage(void);
+const TsType *ts_type_qscheme(void);
+const TsType *ts_type_capsule(void);
+const TsType *ts_type_any_list(void);
+const TsType *ts_type_any_tuple(void);
+const TsType *ts_type_any_class(void);
+const TsType *ts_type_any_enum(void);
+
+/* ---- structural (hash-consed) ------------------------------------------ */
+const TsType *ts_type_list(const TsType *elem);
+const TsType *ts_type_dict(const TsType *key, const TsType *value);
+const TsType *ts_type_tuple(size_t n, const TsType *const *elems);
+const TsType *ts_type_optional(const TsType *elem);   /* Optional[Optional[T]] is T? */
+const TsType *ts_type_future(const TsType *elem);
+const TsType *ts_type_rref(const TsType *elem);
+const TsType *ts_type_var(const char *name);
+/* Union: flattens nested unions, drops duplicates and members subsumed by another;
+ * a single remaining member is returned as itself; exactly two members T and None give
+ * ts_type_optional(T) (kind TS_TYPE_OPTIONAL, printed "T?"), as torch treats Union[T, None]
+ * as Optional[T]. Members are ordered as PyTorch orders them. */
+const TsType *ts_type_union(size_t n, const TsType *const *members);
+/* A Tensor refined by info (copied). All-unknown info returns ts_type_tensor(). */
+const TsType *ts_type_tensor_refined(const TsTensorTypeInfo *info);
+
+/* ---- nominal ------------------------------------------------------------ */
+/* NamedTuple: qualified name ("__torch__.Point"), field names and types.
+ * Two calls with the same name return the same type if the fields agree, else NULL with err. */
+const TsType *ts_type_named_tuple(const char *qualname, size_t n, const char *const *names,
+                                  const TsType *const *types, TsError *err);
+/* Class / module types are created empty and filled in by the frontend while it compiles
+ * __init__; they are the only mutable types. A second create of the same name fails. */
+TsType *ts_type_class_new(const char *qualname, bool is_module, TsError *err);
+int ts_type_class_add_attr(TsType *cls, const char *name, const TsType *type, TsError *err);
+/* Enum: members' names; values are kept by the frontend (a TsValue per member). */
+TsType *ts_type_enum_new(const char *qualname, const TsType *value_type, size_t n,
+                         const char *const *member_names, TsError *err);
+/* Interface: a name and the methods it requires (by name). */
+TsType *ts_type_interface_new(const char *qualname, bool is_module, size_t n,
+                              const char *const *method_names, TsError *err);
+/* Finds a nominal type by qualified name, or NULL. */
+const TsType *ts_type_lookup(const char *qualname);
+
+/* ---- inspection --------------------------------------------------------- */
+TsTypeKind ts_type_kind(const TsType *t);                 /* TS_TYPE__COUNT for NULL */
+size_t ts_type_num_elems(const TsType *t);             /* contained types */
+const TsType *ts_type_elem(const TsType *t, size_t i);
+const char *ts_type_name(const TsType *t);             /* nominal/named tuple name or NULL */
+const char *ts_type_var_name(const TsType *t);         /* TS_TYPE_VAR only */
+size_t ts_type_num_fields(const TsType *t);            /* class attrs, named tuple fields, enum members, interface methods */
+const TsTypeField *ts_type_field(const TsType *t, size_t i);
+long ts_type_field_index(const TsType *t, const char *name);   /* -1 if absent */
+const TsType *ts_type_enum_value_type(const TsType *t);
+bool ts_type_is_module(const TsType *t);
+/* NULL for non-tensor types; for unrefined Tensor all fields unknown. */
+const TsTensorTypeInfo *ts_type_tensor_info(const TsType *t);
+
+/* ---- relations ---------------------------------------------------------- */
+/* The Language Reference's subtyping: T <: Any, T <: Optional[T], None <: Optional[T],
+ * int/float/complex <: Number, tuples covariantly, List/Dict invariant, refined Tensor <:
+ * Tensor, class <: interface when it has the methods, members <: Union, ... */
+bool ts_type_is_subtype_of(const TsType *a, const TsType *b);
+bool ts_type_equal(const TsType *a, const TsType *b);
+/* The type both branches of a join can take, or NULL when there is none (the caller reports
+ * "Type mismatch"). Optional[T] and None unify to Optional[T]; T and None to Optional[T];
+ * refined tensors unify to the common refinement; tuples element-wise; lists and dicts
+ * only when elements unify to the same type. With default_to_union, unrelated types give
+ * Union[a, b] (used for list literals like [1, "x"]). */
+const TsType *ts_type_unify(const TsType *a, const TsType *b, bool default_to_union);
+
+/* ---- printing ----------------------------------------------------------- */
+/* PyTorch's IR spelling ("Tensor[]", "Dict(str, int)", "(int, Tensor)", "int?",
+ * "Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)"), into buf (always
+ * NUL-terminated). Returns the full length, like snprintf. */
+size_t ts_type_repr(const TsType *t, char *buf, size_t size);
+/* The Python annotation spelling ("List[int]", "Dict[str, int]", "Tuple[int, Tensor]",
+ * "Optional[int]") used in error messages and schemas' python form. */
+size_t ts_type_annotation(const TsType *t, char *buf, size_t size);
+
+/* Frees every type. Only after the last user is gone. */
+void ts_types_shutdown(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

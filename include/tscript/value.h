@@ -1,0 +1,219 @@
+/* tscript/value.h — TsValue (PyTorch's IValue): a 16-byte tagged union, and the
+ * reference-counted heap objects it can point to.
+ *
+ * Scalars (None, int, float, bool, device) live inline. Everything else is a heap object that
+ * starts with a TsHeap header (atomic refcount + kind): str, complex, list, dict, tuple,
+ * object, tensor, future, enum value, capsule. A TsValue owns one reference to its object:
+ * ts_value_retain() copies, ts_value_release() drops. Containers own references to their
+ * elements.
+ *
+ * dtype, layout and memory format are ints at run time, as in PyTorch.
+ */
+#ifndef TSCRIPT_VALUE_H
+#define TSCRIPT_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tscript/error.h"
+#include "tscript/tensor.h"
+#include "tscript/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum TsTag {
+    TS_TAG_NONE = 0,
+    TS_TAG_INT,
+    TS_TAG_DOUBLE,
+    TS_TAG_BOOL,
+    TS_TAG_DEVICE,
+    TS_TAG_UNINIT,         /* prim::Uninitialized: a value that must never be read */
+    /* heap tags: every tag from here on points to a TsHeap */
+    TS_TAG_STR,
+    TS_TAG_COMPLEX,
+    TS_TAG_LIST,
+    TS_TAG_DICT,
+    TS_TAG_TUPLE,
+    TS_TAG_OBJECT,
+    TS_TAG_TENSOR,
+    TS_TAG_FUTURE,
+    TS_TAG_ENUM,
+    TS_TAG_CAPSULE,
+    TS_TAG_STORAGE,
+    TS_TAG__COUNT
+} TsTag;
+
+#define TS_TAG_FIRST_HEAP TS_TAG_STR
+
+typedef struct TsValue {
+    union {
+        int64_t i;
+        double d;
+        bool b;
+        TsDevice dev;
+        TsHeap *p;
+    } u;
+    uint32_t tag;          /* TsTag */
+    uint32_t reserved;
+} TsValue;
+
+_Static_assert(sizeof(TsValue) == 16, "TsValue must stay 16 bytes");
+
+/* ---- heap objects ------------------------------------------------------- */
+typedef struct TsStr {
+    TsHeap h;
+    size_t len;            /* bytes, not counting the NUL */
+    char data[];           /* UTF-8, NUL-terminated; immutable */
+} TsStr;
+
+typedef struct TsComplex {
+    TsHeap h;
+    double re, im;
+} TsComplex;
+
+typedef struct TsList {
+    TsHeap h;
+    const TsType *elem_type;
+    size_t len, cap;
+    TsValue *items;
+} TsList;
+
+typedef struct TsDict TsDict;          /* ordered (insertion order), see dict.c */
+
+typedef struct TsTuple {
+    TsHeap h;
+    const TsType *type;    /* NULL: a plain tuple whose type is its elements' */
+    size_t len;
+    TsValue items[];
+} TsTuple;
+
+typedef struct TsObject {
+    TsHeap h;
+    const TsType *cls;     /* class or module type */
+    size_t nslots;
+    TsValue slots[];       /* one per attribute, in the class's field order */
+} TsObject;
+
+typedef struct TsEnumValue {
+    TsHeap h;
+    const TsType *type;
+    TsStr *name;
+    TsValue value;
+} TsEnumValue;
+
+typedef struct TsCapsule {
+    TsHeap h;
+    void *ptr;
+    void (*destroy)(void *ptr);
+} TsCapsule;
+
+typedef struct TsFuture TsFuture;      /* see future.c */
+
+/* ---- making values ------------------------------------------------------ */
+static inline TsValue ts_none(void) { TsValue v = {{0}, TS_TAG_NONE, 0}; return v; }
+static inline TsValue ts_int(int64_t i) { TsValue v = {{0}, TS_TAG_INT, 0}; v.u.i = i; return v; }
+static inline TsValue ts_double(double d) { TsValue v = {{0}, TS_TAG_DOUBLE, 0}; v.u.d = d; return v; }
+static inline TsValue ts_bool(bool b) { TsValue v = {{0}, TS_TAG_BOOL, 0}; v.u.b = b; return v; }
+static inline TsValue ts_device(TsDevice d) { TsValue v = {{0}, TS_TAG_DEVICE, 0}; v.u.dev = d; return v; }
+static inline TsValue ts_uninit(void) { TsValue v = {{0}, TS_TAG_UNINIT, 0}; return v; }
+/* Wraps a heap object, taking over the caller's reference. */
+static inline TsValue ts_obj_value(void *obj, TsTag tag)
+{
+    TsValue v = {{0}, (uint32_t)tag, 0};
+    v.u.p = (TsHeap *)obj;
+    return v;
+}
+
+static inline bool ts_is_heap(TsValue v) { return v.tag >= TS_TAG_FIRST_HEAP; }
+
+/* ---- reference counting ------------------------------------------------- */
+void ts_heap_retain(TsHeap *h);
+void ts_heap_release(TsHeap *h);       /* frees the object at zero */
+static inline void ts_value_retain(TsValue v) { if (ts_is_heap(v)) ts_heap_retain(v.u.p); }
+static inline void ts_value_release(TsValue v) { if (ts_is_heap(v)) ts_heap_release(v.u.p); }
+/* Current count (for tests and the interpreter's test hook); 0 for inline values. */
+unsigned ts_value_refcount(TsValue v);
+
+/* ---- strings ------------------------------------------------------------ */
+TsStr *ts_str_new(const char *data, size_t len, TsError *err);
+TsStr *ts_str_from_cstr(const char *s, TsError *err);
+TsValue ts_str_value(TsStr *s);        /* takes the reference */
+uint64_t ts_str_hash(const TsStr *s);
+
+/* ---- complex ------------------------------------------------------------ */
+TsComplex *ts_complex_new(double re, double im, TsError *err);
+
+/* ---- lists (mutable; not locked: like PyTorch, concurrent writers race) -- */
+/* Functions that take a value's reference take it even when they fail (it is released). */
+TsList *ts_list_new(const TsType *elem_type, size_t cap, TsError *err);
+int ts_list_append(TsList *l, TsValue v, TsError *err);           /* takes v's reference */
+int ts_list_insert(TsList *l, int64_t index, TsValue v, TsError *err);
+int ts_list_reserve(TsList *l, size_t cap, TsError *err);
+/* Python-style index (negative from the end); IndexError "list index out of range". */
+int ts_list_get(const TsList *l, int64_t index, TsValue *out, TsError *err);  /* borrowed */
+int ts_list_set(TsList *l, int64_t index, TsValue v, TsError *err);           /* takes v */
+int ts_list_pop(TsList *l, int64_t index, TsValue *out, TsError *err);        /* gives ref */
+void ts_list_clear(TsList *l);
+
+/* ---- dicts (ordered by insertion) ---------------------------------------- */
+/* Keys: str, int, float, bool, complex, Tensor (by identity), device, None. */
+TsDict *ts_dict_new(const TsType *key_type, const TsType *value_type, TsError *err);
+const TsType *ts_dict_key_type(const TsDict *d);
+const TsType *ts_dict_value_type(const TsDict *d);
+size_t ts_dict_len(const TsDict *d);
+/* Inserts or replaces; takes both references, even on failure (the old key is kept on
+ * replace, as Python). */
+int ts_dict_set(TsDict *d, TsValue key, TsValue value, TsError *err);
+/* Borrowed value, or false when absent. */
+bool ts_dict_get(const TsDict *d, TsValue key, TsValue *out);
+/* Removes key; gives the value's reference to *out (or drops it if out is NULL).
+ * Returns false when absent. */
+bool ts_dict_delete(TsDict *d, TsValue key, TsValue *out);
+void ts_dict_clear(TsDict *d);
+/* Iteration in insertion order: pos starts at 0; returns false at the end. Borrowed. */
+bool ts_dict_next(const TsDict *d, size_t *pos, TsValue *key, TsValue *value);
+
+/* ---- tuples (immutable once built) --------------------------------------- */
+/* n items, each None; fill with items[i] = v (taking references) before sharing. */
+TsTuple *ts_tuple_new(const TsType *type, size_t n, TsError *err);
+
+/* ---- objects of script classes ------------------------------------------- */
+TsObject *ts_object_new(const TsType *cls, TsError *err);  /* slots start as None */
+
+/* ---- enum values ---------------------------------------------------------- */
+/* Takes value's reference, even on failure. */
+TsEnumValue *ts_enum_value_new(const TsType *type, const char *name, TsValue value, TsError *err);
+
+/* ---- capsules: plugin-owned opaque pointers ------------------------------ */
+/* destroy(ptr) runs once, when the last reference goes; on failure ptr stays the caller's. */
+TsCapsule *ts_capsule_new(void *ptr, void (*destroy)(void *), TsError *err);
+
+/* ---- futures -------------------------------------------------------------- */
+TsFuture *ts_future_new(const TsType *elem_type, TsError *err);
+const TsType *ts_future_elem_type(const TsFuture *f);
+/* Completes with a value (taken) or an error (moved). A second completion is an error. */
+int ts_future_complete(TsFuture *f, TsValue value, TsError *err);
+int ts_future_fail(TsFuture *f, TsError *failure, TsError *err);
+bool ts_future_done(const TsFuture *f);
+/* Blocks until done; then copies the value (new reference) or the error. */
+int ts_future_wait(TsFuture *f, TsValue *out, TsError *err);
+/* Runs cb(f, data) once the future is done: at once if it already is, else on the thread
+ * that completes it. */
+int ts_future_then(TsFuture *f, void (*cb)(TsFuture *f, void *data), void *data, TsError *err);
+
+/* ---- generic operations ---------------------------------------------------- */
+/* Python equality (==) for values of the same TorchScript type; tensors by identity. */
+bool ts_value_equal(TsValue a, TsValue b);
+/* Identity (is): same object, or equal inline scalars. */
+bool ts_value_is(TsValue a, TsValue b);
+uint64_t ts_value_hash(TsValue v);
+/* The dynamic type of a value (List's element type, a tensor refined by dtype/device/...). */
+const TsType *ts_value_type(TsValue v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,55 @@
+/* cpu.c — the aten-cpu plugin's entry point and its allocator.
+ *
+ * The plugin gives the "cpu" device its allocator (64-byte aligned, so kernels may use
+ * aligned vector loads) and registers the kernels of every op family table for the "cpu"
+ * backend. The schemas are schemas/aten.yaml; the kernels live in one file per family.
+ */
+#include <stdlib.h>
+
+#include "cpu.h"
+
+#define CPU_ALIGNMENT 64
+
+static void *cpu_alloc(TsAllocator *self, size_t nbytes, TsDevice device)
+{
+    (void)self;
+    (void)device;
+    void *p = NULL;
+    /* zero bytes still gets a real block: a NULL return means failure */
+    if (posix_memalign(&p, CPU_ALIGNMENT, nbytes ? nbytes : CPU_ALIGNMENT))
+        return NULL;
+    return p;
+}
+
+static void cpu_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice device)
+{
+    (void)self;
+    (void)nbytes;
+    (void)device;
+    free(ptr);
+}
+
+TsAllocator ts_cpu_allocator = { "cpu", cpu_alloc, cpu_free, NULL };
+
+static const TsCpuTable *const tables[] = {
+    &ts_cpu_factory_table,
+    &ts_cpu_shape_table,
+    &ts_cpu_binary_table,
+};
+
+static int init(TsRegistry *r, TsError *err)
+{
+    int rc = ts_register_allocator(r, "cpu", &ts_cpu_allocator, err);
+    for (size_t t = 0; !rc && t < sizeof tables / sizeof tables[0]; t++)
+        for (size_t i = 0; !rc && i < tables[t]->n; i++) {
+            const TsCpuOp *op = &tables[t]->ops[i];
+            rc = ts_register_kernel(r, op->qualname, op->overload, "cpu", op->fn, err);
+        }
+    return rc;
+}
+
+static const char *const schema_files[] = { "aten.yaml", NULL };
+
+TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {
+    TS_PLUGIN_ABI_VERSION, "aten-cpu", schema_files, init, NULL
+};

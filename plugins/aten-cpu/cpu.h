@@ -1,0 +1,66 @@
+/* cpu.h — what the aten-cpu plugin's files share: registration tables, the allocator,
+ * argument helpers, and the per-dtype macros kernels expand their loops from.
+ *
+ * Each op family file (factory.c, shape.c, binary.c, ...) exports one table of kernels;
+ * cpu.c registers them all for the "cpu" backend. Kernels pop all their arguments into an
+ * array first (ts_cpu_pop_args), work on borrowed pointers, release the arguments, then push
+ * the result: one shape for every kernel, and no path that leaks a reference.
+ */
+#ifndef TS_ATEN_CPU_H
+#define TS_ATEN_CPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tscript/plugin.h"
+
+typedef struct TsCpuOp {
+    const char *qualname;      /* "aten::add" */
+    const char *overload;      /* "Tensor", or "" for the default */
+    TsKernelFn fn;
+} TsCpuOp;
+
+typedef struct TsCpuTable {
+    const TsCpuOp *ops;
+    size_t n;
+} TsCpuTable;
+
+extern const TsCpuTable ts_cpu_factory_table;   /* factory.c: empty, zeros, ones, full, fill_ */
+extern const TsCpuTable ts_cpu_shape_table;     /* shape.c: size, dim, numel */
+extern const TsCpuTable ts_cpu_binary_table;    /* binary.c: add, mul */
+
+/* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
+extern TsAllocator ts_cpu_allocator;
+
+/* The real (non-complex, non-half) dtypes and their C types, for kernels' per-dtype loops. */
+#define TS_CPU_INT_DTYPES(X) \
+    X(TS_UINT8, uint8_t) X(TS_INT8, int8_t) X(TS_INT16, int16_t) X(TS_INT32, int32_t) \
+    X(TS_INT64, int64_t)
+#define TS_CPU_FLOAT_DTYPES(X) X(TS_FLOAT32, float) X(TS_FLOAT64, double)
+
+/* ---- arguments (args.c) ----------------------------------------------------- */
+
+/* Pops the top n values into argv, deepest first; the caller owns them. */
+void ts_cpu_pop_args(TsCall *c, size_t n, TsValue *argv);
+void ts_cpu_release_args(size_t n, TsValue *argv);
+/* The tensor in v (borrowed), or NULL with a TypeError/RuntimeError naming op and arg when
+ * v is not a tensor or not on the cpu. */
+TsTensor *ts_cpu_tensor_arg(TsCall *c, const char *op, const char *arg, TsValue v);
+/* Pushes t as a value (taking its reference). */
+int ts_cpu_push_tensor(TsCall *c, TsTensor *t);
+/* "[2, 3]" into buf (always NUL-terminated, "..." when it does not fit). */
+void ts_cpu_format_sizes(char *buf, size_t size, int dim, const int64_t *sizes);
+
+/* ---- scalars (scalar.c) ------------------------------------------------------ */
+
+/* Converts a Scalar value (int, float, bool or complex) to one element of dtype at out
+ * (ts_dtype_size(dtype) bytes), with PyTorch's checks: "value cannot be converted to type
+ * int8_t without overflow". */
+int ts_cpu_scalar_to_elem(TsValue scalar, int dtype, void *out, TsError *err);
+/* The dtype a Scalar makes a tensor of (torch.full): int64, float32, bool or complex64. */
+int ts_cpu_scalar_dtype(TsValue scalar);
+/* Fills every element of t (any strides) with the esize-byte pattern elem. */
+void ts_cpu_fill(TsTensor *t, const void *elem);
+
+#endif

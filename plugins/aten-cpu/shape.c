@@ -1,0 +1,88 @@
+/* shape.c — questions about a tensor's shape: size, dim, numel.
+ *
+ * They read only metadata, but are registered for "cpu" (like PyTorch's, they are
+ * device-specific kernels of aten ops); dimension indices wrap like Python's, with
+ * PyTorch's IndexError messages.
+ */
+#include "cpu.h"
+
+/* Pops one tensor argument; NULL with err on a wrong value (then nothing is left owned). */
+static TsTensor *pop_self(TsCall *c, const char *op, TsValue *self)
+{
+    ts_cpu_pop_args(c, 1, self);
+    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", *self);
+    if (!t)
+        ts_value_release(*self);
+    return t;
+}
+
+/* aten::dim(Tensor self) -> int */
+static int k_dim(TsCall *c)
+{
+    TsValue self;
+    TsTensor *t = pop_self(c, "aten::dim", &self);
+    if (!t)
+        return c->error->code;
+    int64_t d = t->dim;
+    ts_value_release(self);
+    return ts_stack_push(c->stack, ts_int(d), c->error);
+}
+
+/* aten::numel(Tensor self) -> int */
+static int k_numel(TsCall *c)
+{
+    TsValue self;
+    TsTensor *t = pop_self(c, "aten::numel", &self);
+    if (!t)
+        return c->error->code;
+    int64_t n = ts_tensor_numel(t);
+    ts_value_release(self);
+    return ts_stack_push(c->stack, ts_int(n), c->error);
+}
+
+/* aten::size(Tensor self) -> int[] */
+static int k_sizes(TsCall *c)
+{
+    TsValue self;
+    TsTensor *t = pop_self(c, "aten::size", &self);
+    if (!t)
+        return c->error->code;
+    TsList *l = ts_list_new(ts_type_int(), (size_t)t->dim, c->error);
+    for (int i = 0; l && i < t->dim; i++)
+        l->items[l->len++] = ts_int(t->sizes[i]);
+    ts_value_release(self);
+    return l ? ts_stack_push(c->stack, ts_obj_value(l, TS_TAG_LIST), c->error) : (int)c->error->code;
+}
+
+/* aten::size.int(Tensor self, int dim) -> int */
+static int k_size(TsCall *c)
+{
+    TsValue a[2];
+    ts_cpu_pop_args(c, 2, a);
+    TsTensor *t = ts_cpu_tensor_arg(c, "aten::size", "self", a[0]);
+    int rc = t ? 0 : (int)c->error->code;
+    int64_t d = a[1].u.i, n = t ? t->dim : 0, size = 0;
+    if (!rc && a[1].tag != TS_TAG_INT)
+        rc = ts_error_set(c->error, TS_ERR_TYPE, "aten::size: argument 'dim' must be an int");
+    else if (!rc && n == 0)
+        rc = ts_error_set(c->error, TS_ERR_INDEX,
+                          "Dimension specified as %lld but tensor has no dimensions",
+                          (long long)d);
+    else if (!rc && (d < -n || d >= n))
+        rc = ts_error_set(c->error, TS_ERR_INDEX,
+                          "Dimension out of range (expected to be in range of [%lld, %lld], "
+                          "but got %lld)", (long long)-n, (long long)(n - 1), (long long)d);
+    if (!rc)
+        size = t->sizes[d < 0 ? d + n : d];
+    ts_cpu_release_args(2, a);
+    return rc ? rc : ts_stack_push(c->stack, ts_int(size), c->error);
+}
+
+static const TsCpuOp ops[] = {
+    { "aten::dim", "", k_dim },
+    { "aten::numel", "", k_numel },
+    { "aten::size", "", k_sizes },
+    { "aten::size", "int", k_size },
+};
+
+const TsCpuTable ts_cpu_shape_table = { ops, sizeof ops / sizeof ops[0] };
