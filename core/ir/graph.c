@@ -1,0 +1,328 @@
+/* graph.c — the Graph: creation and teardown, its inputs and outputs, the insertion point,
+ * constants, and deep copies.
+ *
+ * The graph owns every node (ts_graph_create registers it in g->all, inserted or not), and
+ * through them every block and value, so ts_graph_free frees all of it in one sweep with no
+ * need for the lists to be consistent.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/graph_internal.h"
+
+TsGraph *ts_graph_new(TsError *err)
+{
+    TsGraph *g = calloc(1, sizeof *g);
+    if (!g) {
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    g->block = ts_block_new(g, NULL, err);
+    if (!g->block) {
+        ts_graph_free(g);
+        return NULL;
+    }
+    g->insert_before = g->block->ret;
+    return g;
+}
+
+void ts_graph_free(TsGraph *g)
+{
+    if (!g)
+        return;
+    while (g->n_all)
+        ts_node_free(g->all[g->n_all - 1]);
+    free(g->all);
+    free(g->block);
+    ts_namemap_free(&g->names);
+    ts_namemap_free(&g->suffixes);
+    free(g);
+}
+
+TsBlock *ts_graph_block(const TsGraph *g)
+{
+    return g->block;
+}
+
+TsIrValue *ts_graph_add_input(TsGraph *g, const char *name, const TsType *type, TsError *err)
+{
+    return ts_block_add_input(g->block, name, type, err);
+}
+
+int ts_graph_add_output(TsGraph *g, TsIrValue *v, TsError *err)
+{
+    return ts_node_add_input(g->block->ret, v, err);
+}
+
+void ts_graph_set_insert_point(TsGraph *g, TsNode *before)
+{
+    g->insert_before = before;
+}
+
+void ts_graph_set_insert_end(TsGraph *g, TsBlock *b)
+{
+    g->insert_before = b->ret;
+}
+
+TsNode *ts_graph_insert_point(const TsGraph *g)
+{
+    return g->insert_before;
+}
+
+TsNode *ts_graph_insert(TsGraph *g, TsNode *n)
+{
+    ts_node_insert_before(n, g->insert_before);
+    return n;
+}
+
+/* ---- constants ------------------------------------------------------------------ */
+static bool list_of(TsValue v, TsTypeKind kind)
+{
+    const TsList *l = (const TsList *)v.u.p;
+    return v.tag == TS_TAG_LIST && l->elem_type && ts_type_kind(l->elem_type) == kind;
+}
+
+/* Puts v on a prim::Constant as PyTorch does: scalars, strings and devices as plain
+ * attributes, int and float lists as list attributes, anything else as an IValue. */
+static int set_constant_attr(TsNode *n, TsValue v, TsError *err)
+{
+    TsSymbol value = ts_symbol("attr::value");
+    if (!value)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    switch ((TsTag)v.tag) {
+    case TS_TAG_NONE:
+        return 0;
+    case TS_TAG_INT:
+        return ts_node_set_int(n, value, v.u.i, err);
+    case TS_TAG_BOOL:
+        return ts_node_set_int(n, value, v.u.b ? 1 : 0, err);
+    case TS_TAG_DOUBLE:
+        return ts_node_set_float(n, value, v.u.d, err);
+    case TS_TAG_STR:
+        return ts_node_set_str(n, value, ((TsStr *)v.u.p)->data, err);
+    case TS_TAG_TENSOR:
+        return ts_node_set_tensor(n, value, (TsTensor *)v.u.p, err);
+    case TS_TAG_DEVICE: {
+        char buf[64];
+        ts_device_str(v.u.dev, buf, sizeof buf);
+        return ts_node_set_str(n, value, buf, err);
+    }
+    case TS_TAG_COMPLEX: {
+        TsAttr a;
+        memset(&a, 0, sizeof a);
+        a.name = value;
+        a.kind = TS_ATTR_COMPLEX;
+        a.u.c[0] = ((TsComplex *)v.u.p)->re;
+        a.u.c[1] = ((TsComplex *)v.u.p)->im;
+        return ts_node_set_attr(n, &a, err);
+    }
+    default:
+        break;
+    }
+    if (list_of(v, TS_TYPE_INT) || list_of(v, TS_TYPE_FLOAT)) {
+        const TsList *l = (const TsList *)v.u.p;
+        bool ints = ts_type_kind(l->elem_type) == TS_TYPE_INT;
+        TsAttr a;
+        memset(&a, 0, sizeof a);
+        a.name = value;
+        a.kind = ints ? TS_ATTR_INTS : TS_ATTR_FLOATS;
+        a.n = l->len;
+        void *items = malloc(l->len ? l->len * 8 : 1);
+        if (!items)
+            return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        for (size_t i = 0; i < l->len; i++) {
+            if (ints)
+                ((int64_t *)items)[i] = l->items[i].u.i;
+            else
+                ((double *)items)[i] = l->items[i].u.d;
+        }
+        if (ints)
+            a.u.is = items;
+        else
+            a.u.fs = items;
+        int rc = ts_node_set_attr(n, &a, err);
+        free(items);
+        return rc;
+    }
+    return ts_node_set_ivalue(n, value, v, err);
+}
+
+TsIrValue *ts_graph_insert_constant(TsGraph *g, TsValue v, TsSourceRange range, TsError *err)
+{
+    if (v.tag == TS_TAG_UNINIT) {
+        ts_error_set(err, TS_ERR_USAGE, "an uninitialized value cannot be a constant");
+        return NULL;
+    }
+    const TsType *type = ts_value_type(v);
+    TsNode *n = ts_graph_create(g, ts_symbol("prim::Constant"), 1, err);
+    if (!n)
+        return NULL;
+    if (set_constant_attr(n, v, err) != 0 || !type) {
+        if (!type)
+            ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        ts_node_destroy(n, NULL);
+        return NULL;
+    }
+    n->outputs[0]->type = type;
+    ts_node_set_range(n, range);
+    ts_graph_insert(g, n);
+    return n->outputs[0];
+}
+
+/* ---- copies ----------------------------------------------------------------------- */
+/* Old value -> new value, by address (open addressing). */
+typedef struct ValueMap {
+    const TsIrValue **keys;
+    TsIrValue **vals;
+    size_t cap, count;
+} ValueMap;
+
+static size_t ptr_hash(const void *p, size_t cap)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (size_t)x & (cap - 1);
+}
+
+static int map_put(ValueMap *m, const TsIrValue *k, TsIrValue *v)
+{
+    if ((m->count + 1) * 2 > m->cap) {
+        size_t ncap = m->cap ? m->cap * 2 : 64;
+        const TsIrValue **nk = calloc(ncap, sizeof *nk);
+        TsIrValue **nv = calloc(ncap, sizeof *nv);
+        if (!nk || !nv) {
+            free(nk);
+            free(nv);
+            return -1;
+        }
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->keys[i])
+                continue;
+            size_t j = ptr_hash(m->keys[i], ncap);
+            while (nk[j])
+                j = (j + 1) & (ncap - 1);
+            nk[j] = m->keys[i];
+            nv[j] = m->vals[i];
+        }
+        free(m->keys);
+        free(m->vals);
+        m->keys = nk;
+        m->vals = nv;
+        m->cap = ncap;
+    }
+    size_t j = ptr_hash(k, m->cap);
+    while (m->keys[j])
+        j = (j + 1) & (m->cap - 1);
+    m->keys[j] = k;
+    m->vals[j] = v;
+    m->count++;
+    return 0;
+}
+
+static TsIrValue *map_get(const ValueMap *m, const TsIrValue *k)
+{
+    if (!m->cap)
+        return NULL;
+    for (size_t j = ptr_hash(k, m->cap); m->keys[j]; j = (j + 1) & (m->cap - 1))
+        if (m->keys[j] == k)
+            return m->vals[j];
+    return NULL;
+}
+
+static int copy_outputs(TsNode *dst, const TsNode *src, ValueMap *map, TsError *err)
+{
+    for (size_t i = 0; i < src->n_outputs; i++) {
+        const TsIrValue *o = src->outputs[i];
+        TsIrValue *v = ts_node_add_output(dst, o->type, err);
+        if (!v)
+            return err->code;
+        v->unique = o->unique;
+        if (o->name && ts_irvalue_set_name(v, o->name, true, err) != 0)
+            return err->code;
+        if (map_put(map, o, v) != 0)
+            return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    }
+    return 0;
+}
+
+static int copy_inputs(TsNode *dst, const TsNode *src, const ValueMap *map, TsError *err)
+{
+    for (size_t i = 0; i < src->n_inputs; i++) {
+        TsIrValue *v = map_get(map, src->inputs[i]);
+        if (!v) {
+            char buf[32];
+            return ts_error_set(err, TS_ERR_RUNTIME,
+                                "cannot copy graph: %s uses %%%s before it is defined",
+                                src->kind, ts_irvalue_debug_name(src->inputs[i], buf, sizeof buf));
+        }
+        if (ts_node_add_input(dst, v, err) != 0)
+            return err->code;
+    }
+    return 0;
+}
+
+static int copy_block(TsBlock *dst, const TsBlock *src, ValueMap *map, TsError *err);
+
+static int copy_node(TsBlock *into, const TsNode *src, ValueMap *map, TsError *err)
+{
+    TsNode *n = ts_graph_create(into->graph, src->kind, 0, err);
+    if (!n)
+        return err->code;
+    ts_node_insert_before(n, into->ret);
+    if (copy_outputs(n, src, map, err) || copy_inputs(n, src, map, err))
+        return err->code;
+    for (size_t i = 0; i < src->n_attrs; i++)
+        if (ts_node_set_attr(n, &src->attrs[i], err) != 0)
+            return err->code;
+    ts_node_set_range(n, src->range);
+    n->op = src->op;
+    for (size_t i = 0; i < src->n_blocks; i++) {
+        TsBlock *b = ts_node_add_block(n, err);
+        if (!b || copy_block(b, src->blocks[i], map, err) != 0)
+            return err->code;
+    }
+    return 0;
+}
+
+static int copy_block(TsBlock *dst, const TsBlock *src, ValueMap *map, TsError *err)
+{
+    if (copy_outputs(dst->param, src->param, map, err) != 0)
+        return err->code;
+    for (const TsNode *m = src->ret->next; m != src->ret; m = m->next)
+        if (copy_node(dst, m, map, err) != 0)
+            return err->code;
+    return copy_inputs(dst->ret, src->ret, map, err);
+}
+
+TsGraph *ts_graph_copy(const TsGraph *g, TsError *err)
+{
+    TsGraph *c = ts_graph_new(err);
+    if (!c)
+        return NULL;
+    ValueMap map = {0};
+    int rc = copy_block(c->block, g->block, &map, err);
+    free(map.keys);
+    free(map.vals);
+    if (rc != 0) {
+        ts_graph_free(c);
+        return NULL;
+    }
+    c->next_unique = g->next_unique > c->next_unique ? g->next_unique : c->next_unique;
+    c->spell_dynamic = g->spell_dynamic;
+    for (size_t i = 0; i < g->suffixes.cap; i++) {
+        const TsNameEntry *e = &g->suffixes.slots[i];
+        if (!ts_namemap_is_live(e))
+            continue;
+        TsNameEntry *ne = ts_namemap_insert(&c->suffixes, e->key);
+        if (!ne) {
+            ts_graph_free(c);
+            ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+            return NULL;
+        }
+        ne->number = e->number;
+    }
+    return c;
+}

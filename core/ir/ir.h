@@ -1,0 +1,204 @@
+/* ir.h — the program representation: Graph, Block, Node, Value (internal to the core).
+ *
+ * As in PyTorch's JIT overview ("Core Program Representation"): a Graph owns every Block,
+ * Node and Value in it. A Node's kind is an interned Symbol ("aten::add"); the set of kinds
+ * is open. A Block holds a circular list of Nodes whose sentinel is its prim::Return node
+ * (inputs = the block's outputs); its prim::Param node (outputs = the block's inputs) is not
+ * in the list. Values are defined once (SSA) and know their uses. Control flow is structured:
+ * prim::If has two blocks, prim::Loop one, prim::With two.
+ *
+ * Graph-building functions return NULL / non-zero only on out-of-memory or misuse, with err.
+ */
+#ifndef TSCRIPT_IR_H
+#define TSCRIPT_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "source.h"
+#include "tscript/types.h"
+#include "tscript/value.h"
+
+/* ---- symbols: interned "ns::name" strings, compared by pointer ---------- */
+typedef const char *TsSymbol;
+
+/* Interns s (thread-safe); NULL only on out-of-memory. Symbols live until
+ * ts_symbols_shutdown(). */
+TsSymbol ts_symbol(const char *s);
+/* The namespace part ("aten") and the unqualified name ("add") of "aten::add". */
+size_t ts_symbol_ns(TsSymbol s, char *buf, size_t size);
+const char *ts_symbol_unqual(TsSymbol s);
+void ts_symbols_shutdown(void);
+
+typedef struct TsGraph TsGraph;
+typedef struct TsBlock TsBlock;
+typedef struct TsNode TsNode;
+typedef struct TsIrValue TsIrValue;
+
+typedef struct TsUse {
+    TsNode *user;
+    size_t offset;             /* which input of user */
+} TsUse;
+
+struct TsIrValue {
+    TsNode *node;              /* the defining node (prim::Param for block inputs) */
+    size_t offset;             /* which output of node */
+    const TsType *type;
+    char *name;                /* debug name ("x", "x.1", "25"), or NULL: printed as its number */
+    size_t unique;             /* graph-unique number */
+    TsUse *uses;
+    size_t n_uses, cap_uses;
+};
+
+/* Attribute kinds, as PyTorch's (the printer spells them by value). */
+typedef enum TsAttrKind {
+    TS_ATTR_INT, TS_ATTR_FLOAT, TS_ATTR_COMPLEX, TS_ATTR_STR, TS_ATTR_TENSOR, TS_ATTR_GRAPH,
+    TS_ATTR_TYPE, TS_ATTR_IVALUE,
+    TS_ATTR_INTS, TS_ATTR_FLOATS, TS_ATTR_STRS, TS_ATTR_TENSORS, TS_ATTR_GRAPHS, TS_ATTR_TYPES
+} TsAttrKind;
+
+typedef struct TsAttr {
+    TsSymbol name;             /* an "attr::" symbol, as PyTorch's: ts_symbol("attr::value");
+                                  printed unqualified ("[value=1]") */
+    TsAttrKind kind;
+    size_t n;                  /* list kinds: element count */
+    union {
+        int64_t i;
+        double f;
+        double c[2];
+        char *s;
+        TsTensor *t;
+        TsGraph *g;
+        const TsType *ty;
+        TsValue iv;
+        int64_t *is;
+        double *fs;
+        char **ss;
+        TsTensor **ts;
+        TsGraph **gs;
+        const TsType **tys;
+    } u;
+} TsAttr;
+
+struct TsNode {
+    TsSymbol kind;
+    TsGraph *graph;
+    TsBlock *owning_block;     /* NULL while not inserted */
+    TsNode *next, *prev;       /* the block's circular list; NULL while not inserted */
+    TsIrValue **inputs;
+    size_t n_inputs, cap_inputs;
+    TsIrValue **outputs;
+    size_t n_outputs, cap_outputs;
+    TsBlock **blocks;
+    size_t n_blocks;
+    TsAttr *attrs;
+    size_t n_attrs;
+    TsSourceRange range;       /* where the node came from (owns a source reference) */
+    const void *op;            /* the matched operator (const TsOperator *) or NULL */
+};
+
+struct TsBlock {
+    TsGraph *graph;
+    TsNode *owning_node;       /* NULL for the graph's top block */
+    TsNode *param;             /* prim::Param: its outputs are the block's inputs */
+    TsNode *ret;               /* prim::Return: its inputs are the block's outputs; sentinel */
+};
+
+/* ---- graphs -------------------------------------------------------------- */
+TsGraph *ts_graph_new(TsError *err);
+void ts_graph_free(TsGraph *g);
+TsBlock *ts_graph_block(const TsGraph *g);
+/* A deep copy (values renumbered the same way, names kept). */
+TsGraph *ts_graph_copy(const TsGraph *g, TsError *err);
+
+/* Inputs/outputs of the top block. */
+TsIrValue *ts_graph_add_input(TsGraph *g, const char *name, const TsType *type, TsError *err);
+int ts_graph_add_output(TsGraph *g, TsIrValue *v, TsError *err);
+
+/* Insertion point: new nodes go before it (initially the top block's return node). */
+void ts_graph_set_insert_point(TsGraph *g, TsNode *before);
+void ts_graph_set_insert_end(TsGraph *g, TsBlock *b);
+TsNode *ts_graph_insert_point(const TsGraph *g);
+
+/* A new node of kind with n_outputs outputs (typed Tensor until set), not inserted. */
+TsNode *ts_graph_create(TsGraph *g, TsSymbol kind, size_t n_outputs, TsError *err);
+/* Inserts n at the insertion point and returns it. */
+TsNode *ts_graph_insert(TsGraph *g, TsNode *n);
+/* A prim::Constant for v (int, float, bool, str, None, device, list of those, tensor...)
+ * inserted at the insertion point; its output typed by ts_value_type(v). */
+TsIrValue *ts_graph_insert_constant(TsGraph *g, TsValue v, TsSourceRange range, TsError *err);
+
+/* Inputs/outputs of any block (a loop body's %i and carried values; what it yields):
+ * outputs of its prim::Param node / inputs of its prim::Return node. name may be NULL. */
+TsIrValue *ts_block_add_input(TsBlock *b, const char *name, const TsType *type, TsError *err);
+int ts_block_add_output(TsBlock *b, TsIrValue *v, TsError *err);
+
+/* ---- nodes ------------------------------------------------------------------ */
+int ts_node_add_input(TsNode *n, TsIrValue *v, TsError *err);
+int ts_node_insert_input(TsNode *n, size_t i, TsIrValue *v, TsError *err);
+void ts_node_replace_input(TsNode *n, size_t i, TsIrValue *v);
+void ts_node_remove_input(TsNode *n, size_t i);
+void ts_node_remove_all_inputs(TsNode *n);
+TsIrValue *ts_node_add_output(TsNode *n, const TsType *type, TsError *err);
+/* Refused (returns non-zero) while the output has uses. */
+int ts_node_erase_output(TsNode *n, size_t i, TsError *err);
+TsBlock *ts_node_add_block(TsNode *n, TsError *err);
+void ts_node_erase_block(TsNode *n, size_t i);
+
+void ts_node_insert_before(TsNode *n, TsNode *pos);   /* n not yet in a block */
+void ts_node_insert_after(TsNode *n, TsNode *pos);
+void ts_node_move_before(TsNode *n, TsNode *pos);     /* n already in a block */
+void ts_node_move_after(TsNode *n, TsNode *pos);
+/* Removes and frees n (and its blocks); refused with err while any output is used. */
+int ts_node_destroy(TsNode *n, TsError *err);
+/* Is n before m in program order (same graph; nested blocks count as their owner)? */
+bool ts_node_is_before(const TsNode *n, const TsNode *m);
+
+/* Attributes: set replaces an attribute of the same name. Strings/lists are copied; tensors
+ * are retained; graphs are owned by the node from then on. */
+int ts_node_set_int(TsNode *n, TsSymbol name, int64_t v, TsError *err);
+int ts_node_set_float(TsNode *n, TsSymbol name, double v, TsError *err);
+int ts_node_set_str(TsNode *n, TsSymbol name, const char *v, TsError *err);
+int ts_node_set_tensor(TsNode *n, TsSymbol name, TsTensor *v, TsError *err);
+int ts_node_set_graph(TsNode *n, TsSymbol name, TsGraph *v, TsError *err);
+int ts_node_set_type(TsNode *n, TsSymbol name, const TsType *v, TsError *err);
+int ts_node_set_ivalue(TsNode *n, TsSymbol name, TsValue v, TsError *err);  /* retains v */
+int ts_node_set_attr(TsNode *n, const TsAttr *a, TsError *err);            /* copies a */
+const TsAttr *ts_node_attr(const TsNode *n, TsSymbol name);                 /* or NULL */
+void ts_node_remove_attr(TsNode *n, TsSymbol name);
+void ts_node_set_range(TsNode *n, TsSourceRange r);
+
+/* ---- values ----------------------------------------------------------------- */
+/* Sets the debug name as PyTorch does: a name that another value holds is taken from it,
+ * and that value is renamed "name.N" with the next free N. NULL clears the name. Names that
+ * are all digits are refused (they would clash with printed numbers) unless exact is true,
+ * which the IR parser uses to keep "%25" as written. */
+int ts_irvalue_set_name(TsIrValue *v, const char *name, bool exact, TsError *err);
+/* The name as printed after '%': the debug name, or the number written into buf. */
+const char *ts_irvalue_debug_name(const TsIrValue *v, char *buf, size_t size);
+void ts_irvalue_replace_all_uses_with(TsIrValue *v, TsIrValue *with);
+/* Replaces only the uses after node `after` in program order. */
+void ts_irvalue_replace_uses_after(TsIrValue *v, TsNode *after, TsIrValue *with);
+
+/* ---- text ------------------------------------------------------------------- */
+/* The canonical text, exactly as PyTorch prints graphs; with source comments
+ * ("# file:line:col") after each node when print_source is true. Subgraph attributes are
+ * printed after the graph as "with prim::FusionGroup_0 = graph(...". malloc'd. */
+char *ts_graph_to_string(const TsGraph *g, bool print_source);
+/* Parses that text; errors carry line:col (and the line with a marker).
+ * Value names are kept as written, numbers too ("%25"). Node kinds are an open set.
+ * "# ..." comments are skipped (so PyTorch's "# file:line:col" do not stop a parse; the
+ * nodes of a parsed graph point into the text itself). "prim::FusionGroup_0(...)" followed
+ * by "with prim::FusionGroup_0 = graph(...)" becomes a prim::FusionGroup node with an
+ * attr::Subgraph graph attribute. "Dynamic", the overview's old name for Tensor, parses as
+ * the unrefined Tensor and marks the graph so that it prints value types that are the
+ * unrefined Tensor as "Dynamic" again (a graph spells it one way or the other). */
+TsGraph *ts_graph_parse(const char *text, const char *filename, TsError *err);
+
+/* ---- checking --------------------------------------------------------------- */
+/* The verifier: every value defined once and used only in scope, If/Loop/With block arities,
+ * sentinels, use lists consistent. Errors name the value and the node. */
+int ts_graph_lint(const TsGraph *g, TsError *err);
+
+#endif

@@ -1,0 +1,45 @@
+# core/ir/ir.mk — the IR (graphs, text, verifier, logging, FileCheck) and its tests;
+# included by the top Makefile.am.
+libtscript_la_SOURCES += \
+	core/ir/ir.h \
+	core/ir/graph_internal.h \
+	core/ir/symbol.c \
+	core/ir/value.c \
+	core/ir/node.c \
+	core/ir/attr.c \
+	core/ir/graph.c \
+	core/ir/print.c \
+	core/ir/parse.c
+
+check_PROGRAMS += t/ir_graph.t t/ir_text.t
+t_ir_graph_t_SOURCES = t/ir_graph.c t/tap.h
+t_ir_graph_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_ir_graph_t_LDADD = $(TEST_LDADD)
+t_ir_graph_t_LDFLAGS = -no-install
+t_ir_text_t_SOURCES = t/ir_text.c t/tap.h
+t_ir_text_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_ir_text_t_LDADD = $(TEST_LDADD)
+t_ir_text_t_LDFLAGS = -no-install
+
+
+# Logging, the optimization limiter, FileCheck and the verifier.
+libtscript_la_SOURCES += \
+	core/ir/log.c \
+	core/ir/log.h \
+	core/ir/filecheck.c \
+	core/ir/filecheck.h \
+	core/ir/lint.c
+
+check_PROGRAMS += t/log.t t/filecheck.t t/ir_lint.t
+t_ir_lint_t_SOURCES = t/ir_lint.c t/tap.h
+t_ir_lint_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_ir_lint_t_LDADD = $(TEST_LDADD)
+t_ir_lint_t_LDFLAGS = -no-install
+t_log_t_SOURCES = t/log.c t/tap.h
+t_log_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_log_t_LDADD = $(TEST_LDADD)
+t_log_t_LDFLAGS = -no-install
+t_filecheck_t_SOURCES = t/filecheck.c t/tap.h
+t_filecheck_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_filecheck_t_LDADD = $(TEST_LDADD)
+t_filecheck_t_LDFLAGS = -no-install

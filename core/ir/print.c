@@ -1,0 +1,423 @@
+/* print.c — a graph's canonical text, as PyTorch 1.13 prints it (Graph::print).
+ *
+ *     graph(%x : Tensor,
+ *           %n : int):
+ *       %3 : int = prim::Constant[value=1]()
+ *        = prim::If(%c) # f.py:3:4
+ *         block0():
+ *           -> ()
+ *       return (%3)
+ *     with prim::FusionGroup_0 = graph(...
+ *
+ * Numbers follow c10's IValue printing: a whole double below 1e10 is "1." and any other
+ * double has 17 significant digits ("0.10000000000000001"); strings are double-quoted with
+ * C escapes and other control bytes in octal. Nodes with a graph attribute attr::Subgraph
+ * print as "kind_N" and their graphs follow the main one, numbered in program order.
+ * Two documented differences from PyTorch: bytes >= 0x80 in strings are printed as they are
+ * (UTF-8 stays readable), and a tensor attribute with more than one element prints as
+ * "<Tensor>" rather than its contents.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/graph_internal.h"
+
+typedef struct Buf {
+    char *s;
+    size_t len, cap;
+    bool failed;
+} Buf;
+
+static void put_n(Buf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t ncap = b->cap ? b->cap * 2 : 256;
+        while (ncap < b->len + n + 1)
+            ncap *= 2;
+        char *ns = realloc(b->s, ncap);
+        if (!ns) {
+            b->failed = true;
+            return;
+        }
+        b->s = ns;
+        b->cap = ncap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static void put(Buf *b, const char *s)
+{
+    put_n(b, s, strlen(s));
+}
+
+__attribute__((format(printf, 2, 3)))
+static void putf(Buf *b, const char *fmt, ...)
+{
+    char small[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->failed = true;
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        put_n(b, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        b->failed = true;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    put_n(b, big, (size_t)n);
+    free(big);
+}
+
+/* ---- scalars ---------------------------------------------------------------------- */
+static void put_double(Buf *b, double d)
+{
+    int c = fpclassify(d);
+    if ((c == FP_NORMAL || c == FP_ZERO) && fabs(d) < 1e10) {
+        int64_t i = (int64_t)d;
+        if ((double)i == d) {
+            putf(b, "%s%" PRId64 ".", i == 0 && signbit(d) ? "-" : "", i);
+            return;
+        }
+    }
+    putf(b, "%.17g", d);
+}
+
+static void put_complex(Buf *b, double re, double im)
+{
+    put_double(b, re);
+    put(b, signbit(im) ? "-" : "+");
+    put_double(b, fabs(im));
+    put(b, "j");
+}
+
+static void put_quoted(Buf *b, const char *s, size_t n)
+{
+    put(b, "\"");
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '\\': put(b, "\\\\"); break;
+        case '\'': put(b, "\\'"); break;
+        case '"': put(b, "\\\""); break;
+        case '\a': put(b, "\\a"); break;
+        case '\b': put(b, "\\b"); break;
+        case '\f': put(b, "\\f"); break;
+        case '\n': put(b, "\\n"); break;
+        case '\r': put(b, "\\r"); break;
+        case '\t': put(b, "\\t"); break;
+        case '\v': put(b, "\\v"); break;
+        default:
+            if (c < 0x20 || c == 0x7f)
+                putf(b, "\\%03o", c);
+            else
+                put_n(b, (const char *)&c, 1);
+        }
+    }
+    put(b, "\"");
+}
+
+static void put_type(Buf *b, const TsGraph *g, const TsType *t)
+{
+    if (g && g->spell_dynamic && t == ts_type_tensor()) {
+        put(b, "Dynamic");
+        return;
+    }
+    char small[256];
+    size_t n = ts_type_repr(t, small, sizeof small);
+    if (n < sizeof small) {
+        put_n(b, small, n);
+        return;
+    }
+    char *big = malloc(n + 1);
+    if (!big) {
+        b->failed = true;
+        return;
+    }
+    ts_type_repr(t, big, n + 1);
+    put_n(b, big, n);
+    free(big);
+}
+
+/* A one-element tensor prints as its value in braces, like a boxed scalar. */
+static void put_tensor(Buf *b, const TsTensor *t)
+{
+    const void *p = t ? ts_tensor_data(t) : NULL;
+    if (!p || ts_tensor_numel(t) != 1) {
+        put(b, "<Tensor>");
+        return;
+    }
+    switch (t->dtype) {
+    case TS_FLOAT64: putf(b, "{%g}", *(const double *)p); return;
+    case TS_FLOAT32: putf(b, "{%g}", (double)*(const float *)p); return;
+    case TS_INT64: putf(b, "{%" PRId64 "}", *(const int64_t *)p); return;
+    case TS_INT32: putf(b, "{%" PRId32 "}", *(const int32_t *)p); return;
+    case TS_INT16: putf(b, "{%d}", (int)*(const int16_t *)p); return;
+    case TS_INT8: putf(b, "{%d}", (int)*(const int8_t *)p); return;
+    case TS_UINT8: case TS_BOOL: putf(b, "{%d}", (int)*(const uint8_t *)p); return;
+    default: put(b, "<Tensor>");
+    }
+}
+
+static void put_ivalue(Buf *b, TsValue v)
+{
+    switch ((TsTag)v.tag) {
+    case TS_TAG_NONE: put(b, "None"); return;
+    case TS_TAG_INT: putf(b, "%" PRId64, v.u.i); return;
+    case TS_TAG_DOUBLE: put_double(b, v.u.d); return;
+    case TS_TAG_BOOL: put(b, v.u.b ? "True" : "False"); return;
+    case TS_TAG_DEVICE: {
+        char dev[64];
+        ts_device_str(v.u.dev, dev, sizeof dev);
+        putf(b, "torch.device(\"%s\")", dev);
+        return;
+    }
+    case TS_TAG_STR: {
+        const TsStr *s = (const TsStr *)v.u.p;
+        put_quoted(b, s->data, s->len);
+        return;
+    }
+    case TS_TAG_COMPLEX: {
+        const TsComplex *c = (const TsComplex *)v.u.p;
+        put_complex(b, c->re, c->im);
+        return;
+    }
+    case TS_TAG_TENSOR: put_tensor(b, (const TsTensor *)v.u.p); return;
+    case TS_TAG_LIST: {
+        const TsList *l = (const TsList *)v.u.p;
+        put(b, "[");
+        for (size_t i = 0; i < l->len; i++) {
+            if (i)
+                put(b, ", ");
+            put_ivalue(b, l->items[i]);
+        }
+        put(b, "]");
+        return;
+    }
+    case TS_TAG_TUPLE: {
+        const TsTuple *t = (const TsTuple *)v.u.p;
+        put(b, "(");
+        for (size_t i = 0; i < t->len; i++) {
+            if (i)
+                put(b, ", ");
+            put_ivalue(b, t->items[i]);
+        }
+        put(b, t->len == 1 ? ",)" : ")");
+        return;
+    }
+    case TS_TAG_DICT: {
+        const TsDict *d = (const TsDict *)v.u.p;
+        TsValue key, val;
+        put(b, "{");
+        for (size_t pos = 0, i = 0; ts_dict_next(d, &pos, &key, &val); i++) {
+            if (i)
+                put(b, ", ");
+            put_ivalue(b, key);
+            put(b, ": ");
+            put_ivalue(b, val);
+        }
+        put(b, "}");
+        return;
+    }
+    case TS_TAG_ENUM: {
+        const TsEnumValue *e = (const TsEnumValue *)v.u.p;
+        putf(b, "Enum<%s.%s>", ts_type_name(e->type), e->name->data);
+        return;
+    }
+    default:
+        put(b, "<object>");
+    }
+}
+
+/* ---- attributes ------------------------------------------------------------------- */
+static void put_attr_value(Buf *b, const TsAttr *a)
+{
+    switch (a->kind) {
+    case TS_ATTR_INT: putf(b, "%" PRId64, a->u.i); return;
+    case TS_ATTR_FLOAT: put_double(b, a->u.f); return;
+    case TS_ATTR_COMPLEX: put_complex(b, a->u.c[0], a->u.c[1]); return;
+    case TS_ATTR_STR: put_quoted(b, a->u.s, strlen(a->u.s)); return;
+    case TS_ATTR_TENSOR: put_tensor(b, a->u.t); return;
+    case TS_ATTR_GRAPH: put(b, "<Graph>"); return;
+    case TS_ATTR_TYPE: put_type(b, NULL, a->u.ty); return;
+    case TS_ATTR_IVALUE: put_ivalue(b, a->u.iv); return;
+    case TS_ATTR_TENSORS: put(b, "[<Tensors>]"); return;
+    case TS_ATTR_GRAPHS: put(b, "[<Graphs>]"); return;
+    default: break;
+    }
+    put(b, "[");
+    for (size_t i = 0; i < a->n; i++) {
+        if (i)
+            put(b, ", ");
+        switch (a->kind) {
+        case TS_ATTR_INTS: putf(b, "%" PRId64, a->u.is[i]); break;
+        case TS_ATTR_FLOATS: put_double(b, a->u.fs[i]); break;
+        case TS_ATTR_STRS: put_quoted(b, a->u.ss[i], strlen(a->u.ss[i])); break;
+        case TS_ATTR_TYPES: put_type(b, NULL, a->u.tys[i]); break;
+        default: break;
+        }
+    }
+    put(b, "]");
+}
+
+static void put_attrs(Buf *b, const TsNode *n, TsSymbol skip)
+{
+    put(b, "[");
+    size_t printed = 0;
+    for (size_t i = 0; i < n->n_attrs; i++) {
+        const TsAttr *a = &n->attrs[i];
+        if (a->name == skip)
+            continue;
+        if (printed++)
+            put(b, ", ");
+        put(b, ts_symbol_unqual(a->name));
+        put(b, "=");
+        put_attr_value(b, a);
+    }
+    put(b, "]");
+}
+
+/* ---- graphs ------------------------------------------------------------------------- */
+typedef struct Groups {
+    const TsNode **items;
+    size_t n, cap;
+    bool failed;
+} Groups;
+
+static void put_ref(Buf *b, const TsIrValue *v)
+{
+    char num[32];
+    put(b, "%");
+    put(b, ts_irvalue_debug_name(v, num, sizeof num));
+}
+
+static void put_refs(Buf *b, TsIrValue *const *vs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            put(b, ", ");
+        put_ref(b, vs[i]);
+    }
+}
+
+static void put_typed(Buf *b, const TsGraph *g, TsIrValue *const *vs, size_t n, const char *sep)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            put(b, sep);
+        put_ref(b, vs[i]);
+        put(b, " : ");
+        put_type(b, g, vs[i]->type);
+    }
+}
+
+static void indent(Buf *b, size_t level)
+{
+    for (size_t i = 0; i < level; i++)
+        put(b, "  ");
+}
+
+static const TsAttr *subgraph_attr(const TsNode *n)
+{
+    const TsAttr *a = ts_node_attr(n, ts_symbol("attr::Subgraph"));
+    return a && a->kind == TS_ATTR_GRAPH && a->u.g ? a : NULL;
+}
+
+static void put_node(Buf *b, const TsNode *n, size_t level, Groups *groups, bool source)
+{
+    const TsGraph *g = n->graph;
+    indent(b, level);
+    put_typed(b, g, n->outputs, n->n_outputs, ", ");
+    put(b, " = ");
+    if (subgraph_attr(n)) {
+        putf(b, "%s_%zu", n->kind, groups->n);
+        if (n->n_attrs > 1 && n->kind != ts_symbol("prim::DifferentiableGraph"))
+            put_attrs(b, n, ts_symbol("attr::Subgraph"));
+        if (groups->n == groups->cap) {
+            size_t ncap = groups->cap ? groups->cap * 2 : 4;
+            const TsNode **ni = realloc(groups->items, ncap * sizeof *ni);
+            if (!ni) {
+                groups->failed = true;
+                return;
+            }
+            groups->items = ni;
+            groups->cap = ncap;
+        }
+        groups->items[groups->n++] = n;
+    } else {
+        put(b, n->kind);
+        if (n->n_attrs)
+            put_attrs(b, n, NULL);
+    }
+    put(b, "(");
+    put_refs(b, n->inputs, n->n_inputs);
+    put(b, ")");
+    if (source && n->range.source) {
+        size_t line, col;
+        ts_source_line_col(n->range.source, n->range.start, &line, &col);
+        putf(b, " # %s:%zu:%zu", n->range.source->filename, line, col);
+    }
+    put(b, "\n");
+    for (size_t i = 0; i < n->n_blocks; i++) {
+        const TsBlock *blk = n->blocks[i];
+        indent(b, level + 1);
+        putf(b, "block%zu(", i);
+        put_typed(b, g, blk->param->outputs, blk->param->n_outputs, ", ");
+        put(b, "):\n");
+        for (const TsNode *m = blk->ret->next; m != blk->ret; m = m->next)
+            put_node(b, m, level + 2, groups, source);
+        indent(b, level + 2);
+        put(b, "-> (");
+        put_refs(b, blk->ret->inputs, blk->ret->n_inputs);
+        put(b, ")\n");
+    }
+}
+
+static void put_graph(Buf *b, const TsGraph *g, bool source)
+{
+    const TsBlock *top = g->block;
+    Groups groups = {0};
+    put(b, "graph(");
+    put_typed(b, g, top->param->outputs, top->param->n_outputs, ",\n      ");
+    put(b, "):\n");
+    for (const TsNode *m = top->ret->next; m != top->ret; m = m->next)
+        put_node(b, m, 1, &groups, source);
+    put(b, "  return (");
+    put_refs(b, top->ret->inputs, top->ret->n_inputs);
+    put(b, ")\n");
+    for (size_t i = 0; i < groups.n; i++) {
+        putf(b, "with %s_%zu = ", groups.items[i]->kind, i);
+        put_graph(b, subgraph_attr(groups.items[i])->u.g, source);
+    }
+    if (groups.failed)
+        b->failed = true;
+    free(groups.items);
+}
+
+char *ts_graph_to_string(const TsGraph *g, bool print_source)
+{
+    Buf b = {0};
+    put_graph(&b, g, print_source);
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
