@@ -1,0 +1,7 @@
+(class A (decorators) (bases) (block pass))
+(class M (decorators) (bases (attr nn Module)) (block (assign __constants__ (list "a" "b")) (annassign w (attr torch Tensor) _) (def __init__ (decorators) (params (param self _ _)) _ (block (expr (call (attr (call super) __init__))) (assign (attr self w) (call (attr torch zeros) 3))) _) (def forward (decorators (attr (attr torch jit) export)) (params (param self _ _) (param x Tensor _)) Tensor (block (return (binary + x (attr self w)))) _)))
+(class P (decorators) (bases NamedTuple) (block (annassign x int _) (annassign y float 1.0)))
+(class Color (decorators) (bases Enum) (block (assign RED 1) (assign GREEN 2)))
+(class O (decorators) (bases object) (block (def __init__ (decorators) (params (param self _ _)) None (block (annassign (attr self x) int 0)) _)))
+(class K (decorators) (bases Base (kwarg metaclass Meta)) (block pass))
+(class D (decorators dataclass) (bases) (block pass))

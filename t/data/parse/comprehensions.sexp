@@ -1,0 +1,8 @@
+(expr (listcomp (binary * x 2) (compfor x xs)))
+(expr (listcomp x (compfor x xs (binary > x 0) (binary < x 9))))
+(expr (listcomp (binary + x y) (compfor x xs) (compfor y ys)))
+(expr (dictcomp k v (compfor (tuple k v) (call (attr d items)))))
+(expr (setcomp x (compfor x xs)))
+(expr (call sum (genexp x (compfor x xs))))
+(expr (genexp x (compfor x xs)))
+(expr (listcomp (tuple i j) (compfor (tuple i j) (call zip a b))))

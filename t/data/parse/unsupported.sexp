@@ -1,0 +1,7 @@
+(try (block pass) (except ValueError e (block pass)) (except _ _ (block pass)) (block pass) (block pass))
+(try (block pass) _ (block pass))
+(assign f (lambda (params (param x _ _) (param y _ 1)) (binary + x y)))
+(assign g (lambda (params) 0))
+(nonlocal n)
+(if (binary > (walrus n 10) 5) (block pass) _)
+(def #1 co (decorators) (params) _ (block (with #1 (item a b) (block pass)) (for #1 x y (block pass) _)) _)
