@@ -9,9 +9,15 @@ libtscript_la_SOURCES += \
 	core/ir/attr.c \
 	core/ir/graph.c \
 	core/ir/print.c \
-	core/ir/parse.c
+	core/ir/parse.c \
+	core/ir/match.h \
+	core/ir/match.c
 
-check_PROGRAMS += t/ir_graph.t t/ir_text.t
+check_PROGRAMS += t/ir_graph.t t/ir_text.t t/ir_match.t
+t_ir_match_t_SOURCES = t/ir_match.c t/tap.h
+t_ir_match_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_ir_match_t_LDADD = $(TEST_LDADD)
+t_ir_match_t_LDFLAGS = -no-install
 t_ir_graph_t_SOURCES = t/ir_graph.c t/tap.h
 t_ir_graph_t_CPPFLAGS = $(TEST_CPPFLAGS)
 t_ir_graph_t_LDADD = $(TEST_LDADD)
