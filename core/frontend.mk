@@ -6,9 +6,19 @@ libtscript_la_SOURCES += \
 	core/ast.c \
 	core/ast.h \
 	core/parser.c \
-	core/parser.h
+	core/parser.h \
+	core/emit.h \
+	core/emit.c \
+	core/emit_env.c \
+	core/emit_expr.c \
+	core/emit_types.c \
+	core/emit_ssa.c \
+	core/exit_transform.c \
+	core/sugared.c \
+	core/compile.c \
+	core/compile.h
 
-check_PROGRAMS += t/lexer.t t/parser.t
+check_PROGRAMS += t/lexer.t t/parser.t t/emit.t
 
 t_lexer_t_SOURCES = t/lexer.c t/tap.h
 t_lexer_t_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -18,6 +28,15 @@ t_parser_t_SOURCES = t/parser.c t/tap.h
 t_parser_t_CPPFLAGS = $(TEST_CPPFLAGS)
 t_parser_t_LDADD = $(TEST_LDADD)
 t_parser_t_LDFLAGS = -no-install
+
+t_emit_t_SOURCES = t/emit.c t/tap.h
+t_emit_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_emit_t_LDADD = $(TEST_LDADD)
+t_emit_t_LDFLAGS = -no-install
+
+# Every compile-error case of the conformance suite fails with its phrase; the rest compile.
+TESTS += t/compile_cases.sh
+EXTRA_DIST += t/compile_cases.sh t/compile.pass
 
 # The libFuzzer target is not built by default; see the comment in t/fuzz/parse_fuzz.c.
 EXTRA_DIST += t/fuzz/parse_fuzz.c

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile.h"
 #include "registry/optable.h"
 #include "runtime.h"
 #include "tscript/tscript.h"
@@ -29,6 +30,7 @@ typedef struct Command {
 } Command;
 
 static int cmd_ops(const Options *opt, int argc, char **argv);
+static int cmd_graph(const Options *opt, int argc, char **argv);
 static int cmd_version(const Options *opt, int argc, char **argv);
 static int cmd_help(const Options *opt, int argc, char **argv);
 
@@ -37,6 +39,10 @@ static const Command commands[] = {
       "list the operator table: schema, declaring plugin, backends with a kernel;\n"
       "                   PATTERN is a substring or glob of the qualified name",
       cmd_ops },
+    { "graph", "FILE.py [-f NAME]",
+      "compile FILE.py and print the graph of function NAME (default main;\n"
+      "                   Cls.method for a method); compile errors exit 1",
+      cmd_graph },
     { "version", "", "print the version", cmd_version },
     { "help", "", "print this help", cmd_help },
 };
@@ -143,6 +149,50 @@ static int cmd_ops(const Options *opt, int argc, char **argv)
         return 1;
     }
     return 0;
+}
+
+/* ---- graph ---------------------------------------------------------------------- */
+
+static int cmd_graph(const Options *opt, int argc, char **argv)
+{
+    const char *file = NULL, *name = "main";
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "-f") == 0) {
+            if (++i == argc)
+                return usage_error("%s needs a NAME", "-f");
+            name = argv[i];
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            return usage_error("graph takes one FILE, got '%s'", argv[i]);
+        }
+    }
+    if (!file)
+        return usage_error("%s needs a FILE.py", "graph");
+    TsRuntime *rt = open_runtime(opt);
+    if (!rt)
+        return 1;
+    TsError err = TS_ERROR_INIT;
+    TsCompUnit *u = ts_compile_file(ts_runtime_optable(rt), file, name, &err);
+    int status = 0;
+    if (!u) {
+        fprintf(stderr, "%s\n", err.msg ? err.msg : "compilation failed");
+        ts_error_clear(&err);
+        status = 1;
+    } else {
+        char qual[512];
+        snprintf(qual, sizeof qual, "__torch__.%s", name);
+        TsFunction *f = ts_unit_find(u, qual);
+        char *text = f ? ts_graph_to_string(f->graph, false) : NULL;
+        if (text)
+            fputs(text, stdout);
+        else
+            status = 1;
+        free(text);
+        ts_unit_free(u);
+    }
+    ts_runtime_close(rt);
+    return status;
 }
 
 /* ---- version, help ------------------------------------------------------------------ */

@@ -2,7 +2,8 @@
  *
  * The plugin gives the "cpu" device its allocator (64-byte aligned, so kernels may use
  * aligned vector loads) and registers the kernels of every op family table for the "cpu"
- * backend. The schemas are schemas/aten.yaml; the kernels live in one file per family.
+ * backend, with the tensor printer's hook. The schemas are schemas/aten.yaml; the kernels
+ * live in one file per family.
  */
 #include <stdlib.h>
 
@@ -35,11 +36,22 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_factory_table,
     &ts_cpu_shape_table,
     &ts_cpu_binary_table,
+    &ts_cpu_unary_table,
+    &ts_cpu_select_table,
+    &ts_cpu_view_table,
+    &ts_cpu_linalg_table,
+    &ts_cpu_format_table,
 };
+
+/* The tensor-printing hook of core/print.h; the prim plugin may declare it too (identical
+ * declarations are shared). */
+static const char format_schema[] = "tscript::format_tensor(Tensor self) -> str";
 
 static int init(TsRegistry *r, TsError *err)
 {
     int rc = ts_register_allocator(r, "cpu", &ts_cpu_allocator, err);
+    if (!rc)
+        rc = ts_register_schema(r, format_schema, err);
     for (size_t t = 0; !rc && t < sizeof tables / sizeof tables[0]; t++)
         for (size_t i = 0; !rc && i < tables[t]->n; i++) {
             const TsCpuOp *op = &tables[t]->ops[i];

@@ -28,7 +28,12 @@ typedef struct TsCpuTable {
 
 extern const TsCpuTable ts_cpu_factory_table;   /* factory.c: empty, zeros, ones, full, fill_ */
 extern const TsCpuTable ts_cpu_shape_table;     /* shape.c: size, dim, numel */
-extern const TsCpuTable ts_cpu_binary_table;    /* binary.c: add, mul */
+extern const TsCpuTable ts_cpu_binary_table;    /* binary.c: arithmetic, comparisons, ... */
+extern const TsCpuTable ts_cpu_unary_table;     /* unary.c: math, rounding, aten::to */
+extern const TsCpuTable ts_cpu_select_table;    /* select.c: where, masked_fill, clamp */
+extern const TsCpuTable ts_cpu_view_table;      /* view.c: t, chunk */
+extern const TsCpuTable ts_cpu_linalg_table;    /* linalg.c: mm */
+extern const TsCpuTable ts_cpu_format_table;    /* format.c: tscript::format_tensor */
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;

@@ -10,6 +10,9 @@
 static const TsPrimTable *const tables[] = {
     &ts_prim_arith_table,
     &ts_prim_list_table,
+    &ts_prim_list_order_table,
+    &ts_prim_dict_table,
+    &ts_prim_math_table,
 };
 
 static int init(TsRegistry *r, TsError *err)
@@ -27,7 +30,9 @@ static int init(TsRegistry *r, TsError *err)
     return 0;
 }
 
-static const char *const schema_files[] = { "prim.yaml", NULL };
+static const char *const schema_files[] = {
+    "prim.yaml", "prim_containers.yaml", "prim_math.yaml", NULL
+};
 
 TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {
     TS_PLUGIN_ABI_VERSION, "prim", schema_files, init, NULL

@@ -27,5 +27,21 @@ typedef struct TsPrimTable {
 
 extern const TsPrimTable ts_prim_arith_table;   /* arith.c: int, float and bool scalars */
 extern const TsPrimTable ts_prim_list_table;    /* lists.c: List[t] basics */
+extern const TsPrimTable ts_prim_list_order_table; /* list_order.c: sort, search, reduce */
+extern const TsPrimTable ts_prim_dict_table;    /* dicts.c: Dict[k, v] */
+extern const TsPrimTable ts_prim_math_table;    /* math.c: the math module, divmod, round */
+
+/* ---- argument helpers (args.c) ---------------------------------------------- */
+
+/* What ts_prim_pop_args accepts for an argument besides an exact tag. */
+#define TS_PRIM_ANY ((uint32_t)TS_TAG__COUNT)             /* any value */
+#define TS_PRIM_NUMBER ((uint32_t)TS_TAG__COUNT + 1)      /* int, float or bool */
+#define TS_PRIM_OPT_INT ((uint32_t)TS_TAG__COUNT + 2)     /* int or None */
+
+/* Pops the top n values into argv (argv[0] the deepest, the schema's first argument) and
+ * checks each against want[i]. On a mismatch releases them all and sets a TypeError naming
+ * op. */
+int ts_prim_pop_args(TsCall *c, const char *op, size_t n, const uint32_t *want, TsValue *argv);
+void ts_prim_release_args(TsValue *argv, size_t n);
 
 #endif

@@ -1,0 +1,980 @@
+/* emit.c — function definitions, statements and control flow.
+ *
+ * ts_emit_function() builds one function's graph: the parameters (annotated, typed by a
+ * `# type:` comment, or Tensor by default) become graph inputs stored into the
+ * environment; the body is emitted statement by statement; a missing final return becomes
+ * `return None` (or "does not return along all paths" when a type was declared); then SSA
+ * conversion, the exit transform and the cleanup passes turn loads, stores and
+ * break/continue/return into a proper SSA graph.
+ *
+ * An if/else joins its branches here, as PyTorch's emitIfElseBlocks: a name set in a branch
+ * that always leaves (return, raise) takes the other branch's value; names set on one side
+ * only, or to types that do not unify, carry a deferred error reported if they are used.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "lexer.h"
+#include "parser.h"
+
+static int emit_stmt(TsEmitter *e, const TsTree *s);
+
+static bool block_exits(const TsEmitter *e) { return ts_env_is_exit(e, e->env->block); }
+
+int ts_emit_block(TsEmitter *e, const TsTree *block)
+{
+    for (size_t i = 0; block && i < block->n_kids; i++) {
+        if (block_exits(e))
+            break;   /* statements after return/raise/break/continue never run */
+        if (emit_stmt(e, block->kids[i]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- assignment ---------------------------------------------------------------------- */
+
+static int assign_to(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRange r);
+
+static int unpack(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRange r)
+{
+    size_t n = target->n_kids, starred = n;
+    for (size_t i = 0; i < n; i++)
+        if (target->kids[i]->kind == TS_TREE_STARRED) {
+            if (starred != n)
+                return ts_emit_error(e, target->range, "multiple starred expressions in "
+                                     "assignment");
+            starred = i;
+        }
+    TsTypeKind k = ts_type_kind(v->type);
+    if (k == TS_TYPE_TUPLE) {
+        size_t have = ts_type_num_elems(v->type);
+        if ((starred == n && have != n) || (starred < n && have < n - 1))
+            return ts_emit_error(e, r, "%s values to unpack: need %zu but found %zu",
+                                 have < n ? "not enough" : "too many", n, have);
+        TsNode *u = ts_emit_node(e, "prim::TupleUnpack", 1, &v, have, r);
+        if (!u)
+            return -1;
+        for (size_t i = 0; i < have; i++)
+            u->outputs[i]->type = ts_type_elem(v->type, i);
+        for (size_t i = 0, j = 0; i < n; i++) {
+            if (i == starred) {
+                size_t m = have - (n - 1);
+                TsIrValue *tup = ts_emit_tuple(e, m, u->outputs + j, r);
+                if (!tup || assign_to(e, target->kids[i]->kids[0], tup, r) != 0)
+                    return -1;
+                j += m;
+            } else if (assign_to(e, target->kids[i], u->outputs[j++], r) != 0) {
+                return -1;
+            }
+        }
+        return 0;
+    }
+    if (k == TS_TYPE_LIST) {
+        if (starred != n)
+            return ts_emit_error(e, r, "Starred unpacking is not supported for lists");
+        TsNode *u = ts_emit_node(e, "prim::ListUnpack", 1, &v, n, r);
+        if (!u)
+            return -1;
+        for (size_t i = 0; i < n; i++) {
+            u->outputs[i]->type = ts_type_elem(v->type, 0);
+            if (assign_to(e, target->kids[i], u->outputs[i], r) != 0)
+                return -1;
+        }
+        return 0;
+    }
+    char b[256];
+    return ts_emit_error(e, r, "cannot unpack a value of type %s",
+                         ts_type_text(v->type, b, sizeof b));
+}
+
+static int set_item(TsEmitter *e, TsIrValue *obj, TsIrValue *idx, TsIrValue *v,
+                    TsSourceRange r)
+{
+    TsTypeKind k = ts_type_kind(obj->type);
+    TsNamedValue a[3] = { { NULL, obj, r }, { NULL, idx, r }, { NULL, v, r } };
+    if (k == TS_TYPE_CLASS) {
+        TsSugared out;
+        return ts_sugar_call_method(e, obj, "__setitem__", 2, a + 1, r, &out);
+    }
+    if (k == TS_TYPE_TENSOR) {
+        TsIrValue *lhs = ts_emit_subscript_value(e, obj, idx, r);
+        if (!lhs)
+            return -1;
+        TsNamedValue c[2] = { { NULL, lhs, r }, { NULL, v, r } };
+        return ts_emit_op(e, ts_type_kind(v->type) == TS_TYPE_TENSOR ? "aten::copy_"
+                                                                      : "aten::fill_",
+                          2, c, r) ? 0 : -1;
+    }
+    return ts_emit_op(e, "aten::_set_item", 3, a, r) ? 0 : -1;
+}
+
+static int assign_to(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRange r)
+{
+    switch (target->kind) {
+    case TS_TREE_NAME:
+        return ts_env_store(e, target->str, v, target->range);
+    case TS_TREE_TUPLE:
+    case TS_TREE_LIST:
+        return unpack(e, target, v, r);
+    case TS_TREE_ATTR: {
+        TsIrValue *obj = ts_emit_expr(e, target->kids[0], NULL);
+        return obj ? ts_sugar_set_attr(e, obj, target->kids[1]->str, v, target->range) : -1;
+    }
+    case TS_TREE_SUBSCRIPT: {
+        TsIrValue *obj = ts_emit_expr(e, target->kids[0], NULL);
+        if (!obj)
+            return -1;
+        if (target->n_kids != 2 || target->kids[1]->kind == TS_TREE_SLICE) {
+            if (ts_type_kind(obj->type) != TS_TYPE_TENSOR)
+                return ts_emit_error(e, target->range, "Sliced assignment is only supported "
+                                     "on tensors");
+            return ts_emit_error(e, target->range, "Sliced tensor assignment is not "
+                                 "supported yet");
+        }
+        const TsType *key = ts_type_kind(obj->type) == TS_TYPE_DICT
+                                ? ts_type_elem(obj->type, 0) : NULL;
+        TsIrValue *idx = ts_emit_expr(e, target->kids[1], key);
+        return idx ? set_item(e, obj, idx, v, target->range) : -1;
+    }
+    case TS_TREE_STARRED:
+        return ts_emit_error(e, target->range, "Starred assignment needs a tuple to unpack");
+    default:
+        return ts_emit_error(e, target->range, "unexpected expression on the left-hand side "
+                             "of an assignment");
+    }
+}
+
+/* The type a target expects when it is a name already annotated... PyTorch only uses the
+ * annotation of an annotated assignment, so a plain assignment expects nothing. */
+static int emit_assign(TsEmitter *e, const TsTree *s)
+{
+    const TsTree *value = s->kids[s->n_kids - 1];
+    TsIrValue *v;
+    if (value->kind == TS_TREE_STARRED)
+        return ts_emit_error(e, value->range, "Starred expression are not supported here");
+    if (!(v = ts_emit_expr(e, value, NULL)))
+        return -1;
+    for (size_t i = 0; i + 1 < s->n_kids; i++)
+        if (assign_to(e, s->kids[i], v, s->range) != 0)
+            return -1;
+    return 0;
+}
+
+static int emit_ann_assign(TsEmitter *e, const TsTree *s)
+{
+    const TsTree *target = s->kids[0], *value = s->kids[2];
+    const TsType *t = ts_emit_type(e, s->kids[1]);
+    if (!t)
+        return -1;
+    if (!value)
+        return ts_emit_error(e, s->range, "Variable annotations without a value are not "
+                             "supported");
+    TsIrValue *v = ts_emit_expr(e, value, t);
+    if (!v)
+        return -1;
+    if (!ts_type_is_subtype_of(v->type, t)) {
+        char a[256], b[256];
+        ts_type_repr(t, a, sizeof a);
+        ts_type_repr(v->type, b, sizeof b);
+        return ts_emit_error(e, s->range, "Variable '%s' is annotated with type %s but is "
+                             "being assigned to a value of type %s",
+                             target->kind == TS_TREE_NAME ? target->str : "target", a, b);
+    }
+    if (v->type != t && ts_type_kind(t) != TS_TYPE_TENSOR) {
+        /* the variable takes the declared type (None into Optional[int], ...) */
+        TsNode *n = ts_emit_node(e, "prim::unchecked_cast", 1, &v, 1, s->range);
+        if (!n)
+            return -1;
+        n->outputs[0]->type = t;
+        v = n->outputs[0];
+    }
+    return assign_to(e, target, v, s->range);
+}
+
+static int emit_aug_assign(TsEmitter *e, const TsTree *s)
+{
+    const TsTree *target = s->kids[0];
+    TsIrValue *rhs;
+    if (target->kind == TS_TREE_NAME) {
+        TsIrValue *cur = ts_env_load(e, target->str, target->range);
+        if (!cur || !(rhs = ts_emit_expr(e, s->kids[1], NULL)))
+            return -1;
+        TsTypeKind k = ts_type_kind(cur->type);
+        TsIrValue *r;
+        if ((k == TS_TYPE_TENSOR || k == TS_TYPE_LIST) && s->op == '+')
+            r = ts_emit_op2(e, k == TS_TYPE_LIST ? "aten::add_" : "aten::add_", cur, rhs,
+                            s->range);
+        else if (k == TS_TYPE_TENSOR && (s->op == '-' || s->op == '*' || s->op == '/')) {
+            const char *op = s->op == '-' ? "aten::sub_" : s->op == '*' ? "aten::mul_"
+                                                                         : "aten::div_";
+            r = ts_emit_op2(e, op, cur, rhs, s->range);
+        } else
+            r = ts_emit_binop(e, s->op, cur, rhs, s->range, true);
+        return r ? ts_env_store(e, target->str, r, target->range) : -1;
+    }
+    if (target->kind == TS_TREE_ATTR) {
+        TsIrValue *obj = ts_emit_expr(e, target->kids[0], NULL);
+        TsSugared cur;
+        if (!obj)
+            return -1;
+        TsSugared base = { .kind = TS_SV_VALUE, .value = obj };
+        if (ts_sugar_attr(e, &base, target->kids[1]->str, target->range, &cur) != 0)
+            return -1;
+        TsIrValue *cv = ts_sugar_as_value(e, &cur, target->range);
+        if (!cv || !(rhs = ts_emit_expr(e, s->kids[1], NULL)))
+            return -1;
+        TsIrValue *r = ts_emit_binop(e, s->op, cv, rhs, s->range, true);
+        return r ? ts_sugar_set_attr(e, obj, target->kids[1]->str, r, target->range) : -1;
+    }
+    if (target->kind == TS_TREE_SUBSCRIPT && target->n_kids == 2) {
+        TsIrValue *obj = ts_emit_expr(e, target->kids[0], NULL);
+        TsIrValue *idx = obj ? ts_emit_expr(e, target->kids[1], NULL) : NULL;
+        TsIrValue *cur = idx ? ts_emit_subscript_value(e, obj, idx, target->range) : NULL;
+        if (!cur || !(rhs = ts_emit_expr(e, s->kids[1], NULL)))
+            return -1;
+        TsIrValue *r = ts_emit_binop(e, s->op, cur, rhs, s->range, true);
+        return r ? set_item(e, obj, idx, r, s->range) : -1;
+    }
+    return ts_emit_error(e, target->range, "unsupported target of an augmented assignment");
+}
+
+/* ---- return, raise, assert, del ---------------------------------------------------- */
+
+static int emit_return_value(TsEmitter *e, TsIrValue *v, TsSourceRange r)
+{
+    char a[256], b[256];
+    if (e->declared_return) {
+        if (!ts_type_is_subtype_of(v->type, e->declared_return))
+            return ts_emit_error(e, r, "Return value was annotated as having type %s but is "
+                                 "actually of type %s",
+                                 ts_type_text(e->declared_return, a, sizeof a),
+                                 ts_type_text(v->type, b, sizeof b));
+        e->merged_return = e->declared_return;
+    } else if (!e->merged_return) {
+        e->merged_return = v->type;
+    } else {
+        const TsType *u = ts_type_unify(e->merged_return, v->type, false);
+        if (!u)
+            return ts_emit_error(e, r, "Previous return statement returned a value of type %s "
+                                 "but this return statement returns a value of type %s",
+                                 ts_type_text(e->merged_return, a, sizeof a),
+                                 ts_type_text(v->type, b, sizeof b));
+        e->merged_return = u;
+    }
+    if (!ts_emit_node(e, "prim::ReturnStmt", 1, &v, 0, r))
+        return -1;
+    return ts_env_mark_exit(e, e->env->block);
+}
+
+static int emit_return(TsEmitter *e, const TsTree *s)
+{
+    TsIrValue *v = s->kids[0] ? ts_emit_expr(e, s->kids[0], e->declared_return)
+                              : ts_emit_const(e, ts_none(), s->range);
+    return v ? emit_return_value(e, v, s->range) : -1;
+}
+
+/* raise E("msg") -> prim::RaiseException("msg", "builtins.E") */
+static int emit_raise_msg(TsEmitter *e, const TsTree *exc, const TsTree *msg_tree,
+                          TsSourceRange r)
+{
+    const char *cls = "Exception";
+    const TsTree *arg = msg_tree;
+    if (exc) {
+        const TsTree *f = exc->kind == TS_TREE_CALL ? exc->kids[0] : exc;
+        if (f->kind == TS_TREE_NAME)
+            cls = f->str;
+        else if (f->kind == TS_TREE_ATTR)
+            cls = f->kids[1]->str;
+        if (exc->kind == TS_TREE_CALL && exc->n_kids > 1)
+            arg = exc->kids[1];
+    }
+    TsIrValue *msg = arg ? ts_emit_expr(e, arg, NULL) : ts_emit_str_const(e, "", r);
+    if (msg && ts_type_kind(msg->type) != TS_TYPE_STR)
+        msg = ts_emit_op2(e, "aten::str", msg, NULL, r);
+    char q[256];
+    snprintf(q, sizeof q, "builtins.%s", cls);
+    TsIrValue *cv = msg ? ts_emit_str_const(e, q, r) : NULL;
+    TsIrValue *in[2] = { msg, cv };
+    if (!cv || !ts_emit_node(e, "prim::RaiseException", 2, in, 0, r))
+        return -1;
+    return ts_env_mark_exit(e, e->env->block);
+}
+
+static int emit_if_blocks(TsEmitter *e, const TsCond *c, const TsTree *then_b,
+                          const TsTree *else_b, const TsTree *assert_msg, TsSourceRange r);
+
+static int emit_assert(TsEmitter *e, const TsTree *s)
+{
+    TsCond c;
+    if (ts_emit_cond(e, s->kids[0], &c) != 0)
+        return -1;
+    if (c.static_if == 1)
+        return ts_emit_insert_refinements(e, &c.on_true, s->range);
+    return emit_if_blocks(e, &c, NULL, NULL, s->kids[1] ? s->kids[1] : s, s->range);
+}
+
+static int emit_delete(TsEmitter *e, const TsTree *s)
+{
+    for (size_t i = 0; i < s->n_kids; i++) {
+        const TsTree *t = s->kids[i];
+        if (t->kind == TS_TREE_NAME) {
+            if (!ts_env_find(e, ts_symbol(t->str)))
+                return ts_emit_error(e, t->range, "undefined value %s", t->str);
+            if (ts_env_set(e, ts_symbol(t->str), NULL, NULL) != 0)
+                return -1;
+            TsVar *v = ts_env_find_here(e->env, ts_symbol(t->str));
+            char msg[300];
+            snprintf(msg, sizeof msg, "undefined value %s", t->str);
+            free(v->error);
+            if (!(v->error = strdup(msg)))
+                return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+            continue;
+        }
+        if (t->kind != TS_TREE_SUBSCRIPT || t->n_kids != 2)
+            return ts_emit_error(e, t->range, "del only supports names and subscripts");
+        TsIrValue *obj = ts_emit_expr(e, t->kids[0], NULL);
+        TsIrValue *idx = obj ? ts_emit_expr(e, t->kids[1], NULL) : NULL;
+        if (!idx)
+            return -1;
+        TsNamedValue a[2] = { { NULL, obj, t->range }, { NULL, idx, t->range } };
+        if (!ts_emit_op(e, "aten::Delete", 2, a, t->range))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- if ------------------------------------------------------------------------------ */
+
+/* A branch's frame, detached from the stack after its block was emitted. */
+static TsFrame *emit_branch(TsEmitter *e, TsBlock *b, const TsRefineSet *refine,
+                            const TsTree *stmts, const TsTree *assert_msg, TsSourceRange r)
+{
+    if (ts_env_push(e, b, false) != 0)
+        return NULL;
+    ts_graph_set_insert_end(e->g, b);
+    int rc = ts_emit_insert_refinements(e, refine, r);
+    if (rc == 0 && stmts)
+        rc = ts_emit_block(e, stmts);
+    if (rc == 0 && assert_msg)
+        rc = emit_raise_msg(e, NULL, assert_msg->kind == TS_TREE_ASSERT ? NULL : assert_msg, r);
+    TsFrame *f = e->env;
+    e->env = f->next;
+    f->next = NULL;
+    if (rc != 0) {
+        ts_env_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+/* The type of name as seen at the end of a branch frame (or outside it). */
+static TsVar *branch_var(TsEmitter *e, TsFrame *f, const char *name)
+{
+    TsVar *v = ts_env_find_here(f, name);
+    return v ? v : ts_env_find(e, name);
+}
+
+static int add_name(const char ***names, size_t *n, size_t *cap, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*names)[i] == name)
+            return 0;
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 16;
+        const char **nn = realloc(*names, nc * sizeof *nn);
+        if (!nn)
+            return -1;
+        *names = nn;
+        *cap = nc;
+    }
+    (*names)[(*n)++] = name;
+    return 0;
+}
+
+/* Makes name defined (as an uninitialized value) at the end of an exiting branch so SSA
+ * conversion sees it on both sides. */
+static int store_uninit(TsEmitter *e, TsBlock *b, const char *name, const TsType *t,
+                        TsSourceRange r)
+{
+    ts_graph_set_insert_point(e->g, b->ret);
+    TsNode *u = ts_emit_node(e, "prim::Uninitialized", 0, NULL, 1, r);
+    if (!u)
+        return -1;
+    u->outputs[0]->type = t;
+    TsNode *st = ts_emit_node(e, "prim::Store", 1, u->outputs, 0, r);
+    return st ? ts_node_set_str(st, ts_symbol("attr::name"), name, e->err) : -1;
+}
+
+static int join_branches(TsEmitter *e, TsNode *n, TsFrame *tf, TsFrame *ff, TsSourceRange r)
+{
+    bool t_exit = ts_env_is_exit(e, tf->block), f_exit = ts_env_is_exit(e, ff->block);
+    const char **names = NULL;
+    size_t nn = 0, cap = 0;
+    int rc = 0;
+    for (size_t i = 0; i < tf->n_vars && rc == 0; i++)
+        rc = add_name(&names, &nn, &cap, tf->vars[i].name);
+    for (size_t i = 0; i < ff->n_vars && rc == 0; i++)
+        rc = add_name(&names, &nn, &cap, ff->vars[i].name);
+    if (rc != 0) {
+        free(names);
+        return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < nn && rc == 0; i++) {
+        const char *x = names[i];
+        TsVar *tv = t_exit ? NULL : branch_var(e, tf, x);
+        TsVar *fv = f_exit ? NULL : branch_var(e, ff, x);
+        if (t_exit && f_exit)
+            continue;
+        const TsType *tt = tv ? tv->type : NULL, *ft = fv ? fv->type : NULL;
+        if (tv && tv->error)
+            tt = NULL;
+        if (fv && fv->error)
+            ft = NULL;
+        if (t_exit && ft)
+            rc = store_uninit(e, n->blocks[0], x, tt = ft, r);
+        else if (f_exit && tt)
+            rc = store_uninit(e, n->blocks[1], x, ft = tt, r);
+        if (rc != 0)
+            break;
+        char msg[1024];
+        TsError tmp = TS_ERROR_INIT;
+        if (!tt || !ft) {
+            TsVar *bad = tv && tv->error ? tv : fv && fv->error ? fv : NULL;
+            if (bad) {
+                rc = ts_env_set(e, x, NULL, bad->error);
+                continue;
+            }
+            snprintf(msg, sizeof msg, "%s is not defined in the %s branch", x,
+                     !tt ? "true" : "false");
+            ts_error_at(&tmp, TS_ERR_RUNTIME, r, "%s", msg);
+            rc = ts_env_set(e, x, NULL, tmp.msg ? tmp.msg : msg);
+            ts_error_clear(&tmp);
+            continue;
+        }
+        const TsType *u = ts_type_unify(tt, ft, false);
+        if (!u) {
+            char a[256], b[256];
+            ts_type_repr(tt, a, sizeof a);
+            ts_type_repr(ft, b, sizeof b);
+            snprintf(msg, sizeof msg, "Type mismatch: %s is set to type %s in the true branch "
+                     "and type %s in the false branch", x, a, b);
+            ts_error_at(&tmp, TS_ERR_RUNTIME, r, "%s", msg);
+            rc = ts_env_set(e, x, NULL, tmp.msg ? tmp.msg : msg);
+            ts_error_clear(&tmp);
+            continue;
+        }
+        TsVar *outer = ts_env_find(e, x);
+        if (e->env->is_loop && !ts_env_find_here(e->env, x) && outer && outer->type &&
+            !ts_type_is_subtype_of(u, outer->type)) {
+            char a[256], b[256];
+            ts_type_repr(outer->type, a, sizeof a);
+            ts_type_repr(u, b, sizeof b);
+            rc = ts_emit_error(e, r, "Variable '%s' previously had type %s but is now being "
+                               "assigned to a value of type %s", x, a, b);
+            break;
+        }
+        rc = ts_env_set(e, x, u, NULL);
+    }
+    free(names);
+    return rc;
+}
+
+static int emit_if_blocks(TsEmitter *e, const TsCond *c, const TsTree *then_b,
+                          const TsTree *else_b, const TsTree *assert_msg, TsSourceRange r)
+{
+    TsNode *n = ts_emit_node(e, "prim::If", 1, (TsIrValue *const *)&c->value, 0, r);
+    TsBlock *tb = n ? ts_node_add_block(n, e->err) : NULL;
+    TsBlock *fb = tb ? ts_node_add_block(n, e->err) : NULL;
+    if (!fb)
+        return -1;
+    TsFrame *tf = emit_branch(e, tb, &c->on_true, then_b, NULL, r);
+    TsFrame *ff = tf ? emit_branch(e, fb, &c->on_false, else_b, assert_msg, r) : NULL;
+    int rc = ff ? join_branches(e, n, tf, ff, r) : -1;
+    ts_graph_set_insert_point(e->g, n->next);
+    bool t_exit = ts_env_is_exit(e, tb), f_exit = ts_env_is_exit(e, fb);
+    ts_env_free(tf);
+    ts_env_free(ff);
+    if (rc != 0)
+        return -1;
+    if (t_exit && f_exit)
+        return ts_env_mark_exit(e, e->env->block);
+    if (t_exit)
+        return ts_emit_insert_refinements(e, &c->on_false, r);
+    if (f_exit)
+        return ts_emit_insert_refinements(e, &c->on_true, r);
+    return 0;
+}
+
+static int emit_if(TsEmitter *e, const TsTree *s)
+{
+    TsCond c;
+    if (ts_emit_cond(e, s->kids[0], &c) != 0)
+        return -1;
+    if (c.static_if >= 0) {
+        const TsTree *b = c.static_if ? s->kids[1] : s->kids[2];
+        if (ts_emit_insert_refinements(e, c.static_if ? &c.on_true : &c.on_false, s->range))
+            return -1;
+        return b ? ts_emit_block(e, b) : 0;
+    }
+    return emit_if_blocks(e, &c, s->kids[1], s->kids[2], NULL, s->range);
+}
+
+/* ---- loops --------------------------------------------------------------------------- */
+
+typedef struct LoopBody {
+    const TsTree *target;      /* for: the target, assigned from the iterable */
+    TsIterable *it;
+    const TsTree *body;        /* statements, or NULL for a comprehension */
+    const TsTree *elt, *val;   /* comprehension element (and dict value) */
+    TsIrValue *out;            /* comprehension result */
+} LoopBody;
+
+static int emit_comp_elt(TsEmitter *e, const LoopBody *lb, TsSourceRange r)
+{
+    bool is_dict = lb->val != NULL;
+    const TsType *want = lb->out->type;
+    const TsType *ke = want ? ts_type_elem(want, 0) : NULL;
+    const TsType *ve = want ? ts_type_elem(want, is_dict ? 1 : 0) : NULL;
+    TsIrValue *k = ts_emit_expr(e, lb->elt, is_dict ? ke : ve);
+    TsIrValue *v = k && is_dict ? ts_emit_expr(e, lb->val, ve) : k;
+    if (!v)
+        return -1;
+    if (!lb->out->type)
+        lb->out->type = is_dict ? ts_type_dict(k->type, v->type) : ts_type_list(v->type);
+    if (is_dict) {
+        TsNamedValue a[3] = { { NULL, lb->out, r }, { NULL, k, r }, { NULL, v, r } };
+        return ts_emit_op(e, "aten::_set_item", 3, a, r) ? 0 : -1;
+    }
+    return ts_emit_op2(e, "aten::append", lb->out, v, r) ? 0 : -1;
+}
+
+static int emit_loop_body(TsEmitter *e, const LoopBody *lb, TsIrValue *elem, TsSourceRange r)
+{
+    if (lb->target && assign_to(e, lb->target, elem, r) != 0)
+        return -1;
+    if (lb->elt)
+        return emit_comp_elt(e, lb, r);
+    return ts_emit_block(e, lb->body);
+}
+
+/* prim::Loop(max_trip_count) with the body as block 0 and the condition as block 1 (SSA
+ * conversion moves the condition into place, as PyTorch's InlineLoopCondition). */
+static int emit_loop(TsEmitter *e, TsIrValue *trip, const TsTree *cond, const LoopBody *lb,
+                     TsSourceRange r)
+{
+    if (!trip && !(trip = ts_emit_const(e, ts_int(INT64_MAX), r)))
+        return -1;
+    TsNode *n = ts_emit_node(e, "prim::Loop", 1, &trip, 0, r);
+    TsBlock *body = n ? ts_node_add_block(n, e->err) : NULL;
+    TsBlock *cb = body ? ts_node_add_block(n, e->err) : NULL;
+    if (!cb)
+        return -1;
+    TsIrValue *out;
+    if (cond) {
+        if (ts_env_push(e, cb, false) != 0)
+            return -1;
+        ts_graph_set_insert_end(e->g, cb);
+        TsCond c;
+        int rc = ts_emit_cond(e, cond, &c);
+        ts_env_pop(e);
+        if (rc != 0)
+            return -1;
+        out = c.value;
+    } else {
+        ts_graph_set_insert_point(e->g, n);
+        out = ts_emit_const(e, ts_bool(true), r);
+    }
+    if (!out || ts_block_add_output(cb, out, e->err) != 0)
+        return -1;
+    TsIrValue *i = ts_block_add_input(body, NULL, ts_type_int(), e->err);
+    if (!i || ts_env_push(e, body, true) != 0)
+        return -1;
+    ts_graph_set_insert_end(e->g, body);
+    e->loop_depth++;
+    TsIrValue *elem = lb->it ? ts_iter_get(e, lb->it, i, r) : NULL;
+    int rc = (lb->it && !elem) ? -1 : emit_loop_body(e, lb, elem, r);
+    e->loop_depth--;
+    ts_env_pop(e);
+    ts_graph_set_insert_point(e->g, n->next);
+    return rc;
+}
+
+static int emit_while(TsEmitter *e, const TsTree *s)
+{
+    if (s->kids[2])
+        return ts_emit_error(e, s->range, "else branches of while loops aren't supported");
+    LoopBody lb = { .body = s->kids[1] };
+    return emit_loop(e, NULL, s->kids[0], &lb, s->range);
+}
+
+int ts_emit_for_common(TsEmitter *e, const TsTree *target, const TsTree *iter,
+                       const TsTree *body, const TsTree *comp_elt, const TsTree *comp_val,
+                       TsIrValue *comp_out, TsSourceRange r);
+
+int ts_emit_for_common(TsEmitter *e, const TsTree *target, const TsTree *iter,
+                       const TsTree *body, const TsTree *comp_elt, const TsTree *comp_val,
+                       TsIrValue *comp_out, TsSourceRange r)
+{
+    TsIterable it;
+    if (ts_sugar_iter(e, iter, &it) != 0)
+        return -1;
+    LoopBody lb = { target, &it, body, comp_elt, comp_val, comp_out };
+    long n = ts_iter_unrolled_len(e, &it);
+    if (n >= 0) {
+        /* tuples and enum classes: the body is emitted once per element, in place */
+        e->unrolled_depth++;
+        int rc = 0;
+        for (long k = 0; k < n && rc == 0; k++) {
+            TsIrValue *elem = ts_iter_unrolled_get(e, &it, k, r);
+            rc = elem ? emit_loop_body(e, &lb, elem, r) : -1;
+        }
+        e->unrolled_depth--;
+        return rc;
+    }
+    TsIrValue *trip = ts_iter_len(e, &it, r);
+    return trip ? emit_loop(e, trip, NULL, &lb, r) : -1;
+}
+
+static int emit_for(TsEmitter *e, const TsTree *s)
+{
+    if (s->kids[3])
+        return ts_emit_error(e, s->range, "else branches of for loops aren't supported");
+    return ts_emit_for_common(e, s->kids[0], s->kids[1], s->kids[2], NULL, NULL, NULL,
+                              s->range);
+}
+
+static int emit_break_continue(TsEmitter *e, const TsTree *s)
+{
+    bool brk = s->kind == TS_TREE_BREAK;
+    if (e->loop_depth == 0) {
+        if (e->unrolled_depth)
+            return ts_emit_error(e, s->range, "Because we emit iteration over modulelists or "
+                                 "tuples as unrolled loops, we do not support break or "
+                                 "continue inside the body of these loops");
+        return ts_emit_error(e, s->range, "SyntaxError: '%s' outside loop",
+                             brk ? "break" : "continue");
+    }
+    if (!ts_emit_node(e, brk ? "prim::BreakStmt" : "prim::ContinueStmt", 0, NULL, 0, s->range))
+        return -1;
+    return ts_env_mark_exit(e, e->env->block);
+}
+
+/* ---- with ---------------------------------------------------------------------------- */
+
+/* with a as x, b: prim::Enter(ctx) before a prim::With node whose body block holds the
+ * statements and whose second block the prim::Exit(ctx) calls; the exit transform sees the
+ * structure, and cleanup flattens it back into Enter ... Exit as PyTorch prints it. */
+static int emit_with(TsEmitter *e, const TsTree *s)
+{
+    size_t n_items = s->n_kids - 1;
+    TsIrValue *ctx[16];
+    if (n_items > 16)
+        return ts_emit_error(e, s->range, "too many with items");
+    size_t n_ctx = 0;
+    for (size_t i = 0; i < n_items; i++) {
+        const TsTree *item = s->kids[i];
+        TsIrValue *v = ts_emit_expr(e, item->kids[0], NULL);
+        if (!v)
+            return -1;
+        TsClassInfo *ci = ts_type_kind(v->type) == TS_TYPE_CLASS
+                              ? ts_compiler_class_of_type(e->c, v->type) : NULL;
+        if (!ci) {
+            if (item->kids[1])
+                return ts_emit_error(e, item->range, "with item must be an object with "
+                                     "__enter__ and __exit__ methods");
+            continue;   /* torch.no_grad() and friends: grad mode is not modelled */
+        }
+        TsDefInfo *enter = ts_class_method(ci, "__enter__");
+        if (!enter || !ts_class_method(ci, "__exit__"))
+            return ts_emit_error(e, item->range, "object of type %s does not define "
+                                 "__enter__ and __exit__", ts_type_name(v->type));
+        TsFunction *fn = ts_compiler_function(e->c, enter, item->range, e->err);
+        if (!fn)
+            return -1;
+        TsNode *en = ts_emit_node(e, "prim::Enter", 1, &v, 1, item->range);
+        if (!en)
+            return -1;
+        en->outputs[0]->type = fn->schema->n_returns ? fn->schema->returns[0].type
+                                                     : ts_type_none();
+        if (item->kids[1] && assign_to(e, item->kids[1], en->outputs[0], item->range) != 0)
+            return -1;
+        ctx[n_ctx++] = v;
+    }
+    if (!n_ctx)
+        return ts_emit_block(e, s->kids[n_items]);
+    TsNode *w = ts_emit_node(e, "prim::With", 0, NULL, 0, s->range);
+    TsBlock *body = w ? ts_node_add_block(w, e->err) : NULL;
+    TsBlock *exit = body ? ts_node_add_block(w, e->err) : NULL;
+    if (!exit)
+        return -1;
+    ts_graph_set_insert_end(e->g, exit);
+    for (size_t i = n_ctx; i-- > 0;) {
+        TsNode *x = ts_emit_node(e, "prim::Exit", 1, &ctx[i], 1, s->range);
+        if (!x)
+            return -1;
+        x->outputs[0]->type = ts_type_any();
+    }
+    ts_graph_set_insert_end(e->g, body);
+    int rc = ts_emit_block(e, s->kids[n_items]);
+    ts_graph_set_insert_point(e->g, w->next);
+    return rc;
+}
+
+/* ---- dispatch -------------------------------------------------------------------------- */
+
+static int emit_stmt(TsEmitter *e, const TsTree *s)
+{
+    TsSugared sv;
+    switch (s->kind) {
+    case TS_TREE_EXPR_STMT:
+        return ts_emit_sugared(e, s->kids[0], NULL, &sv);
+    case TS_TREE_ASSIGN:
+        return emit_assign(e, s);
+    case TS_TREE_ANN_ASSIGN:
+        return emit_ann_assign(e, s);
+    case TS_TREE_AUG_ASSIGN:
+        return emit_aug_assign(e, s);
+    case TS_TREE_RETURN:
+        return emit_return(e, s);
+    case TS_TREE_RAISE:
+        return emit_raise_msg(e, s->kids[0], NULL, s->range);
+    case TS_TREE_ASSERT:
+        return emit_assert(e, s);
+    case TS_TREE_DELETE:
+        return emit_delete(e, s);
+    case TS_TREE_PASS:
+        return 0;
+    case TS_TREE_BREAK:
+    case TS_TREE_CONTINUE:
+        return emit_break_continue(e, s);
+    case TS_TREE_IF:
+        return emit_if(e, s);
+    case TS_TREE_WHILE:
+        return emit_while(e, s);
+    case TS_TREE_FOR:
+        return emit_for(e, s);
+    case TS_TREE_WITH:
+        return emit_with(e, s);
+    case TS_TREE_DEF:
+        return ts_emit_error(e, s->range, "function definitions aren't supported");
+    case TS_TREE_CLASS:
+        return ts_emit_error(e, s->range, "class definitions aren't supported");
+    case TS_TREE_GLOBAL:
+        return ts_emit_error(e, s->range, "global variables aren't supported");
+    case TS_TREE_IMPORT:
+    case TS_TREE_IMPORT_FROM:
+        return ts_emit_error(e, s->range, "import statements aren't supported");
+    default:
+        return ts_emit_error(e, s->range, "%s aren't supported", ts_tree_kind_name(s->kind));
+    }
+}
+
+/* ---- functions ----------------------------------------------------------------------- */
+
+/* A parameter default: a constant expression. */
+static int default_value(TsEmitter *e, const TsTree *t, TsValue *out)
+{
+    switch (t->kind) {
+    case TS_TREE_INT: *out = ts_int(t->ival); return 0;
+    case TS_TREE_FLOAT: *out = ts_double(t->fval); return 0;
+    case TS_TREE_TRUE: *out = ts_bool(true); return 0;
+    case TS_TREE_FALSE: *out = ts_bool(false); return 0;
+    case TS_TREE_NONE: *out = ts_none(); return 0;
+    case TS_TREE_STRING: {
+        TsStr *s = ts_str_new(t->str, t->len, e->err);
+        if (!s)
+            return -1;
+        *out = ts_str_value(s);
+        return 0;
+    }
+    case TS_TREE_UNARY:
+        if (t->op == TS_TK_NEG && t->kids[0]->kind == TS_TREE_INT) {
+            *out = ts_int(-t->kids[0]->ival);
+            return 0;
+        }
+        if (t->op == TS_TK_NEG && t->kids[0]->kind == TS_TREE_FLOAT) {
+            *out = ts_double(-t->kids[0]->fval);
+            return 0;
+        }
+        break;
+    default:
+        break;
+    }
+    return ts_emit_error(e, t->range, "default arguments must be constants");
+}
+
+typedef struct ParamInfo {
+    const char *name;
+    const TsType *type;
+    bool has_default;
+    TsValue def;
+} ParamInfo;
+
+static void free_params(ParamInfo *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i].has_default)
+            ts_value_release(p[i].def);
+    free(p);
+}
+
+static TsSchema *make_schema(TsEmitter *e, ParamInfo *p, size_t n, const TsType *ret)
+{
+    TsSchema *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->name = strdup(e->d->qualname);
+    s->overload = strdup("");
+    s->args = calloc(n ? n : 1, sizeof *s->args);
+    s->returns = calloc(1, sizeof *s->returns);
+    if (!s->name || !s->overload || !s->args || !s->returns) {
+        ts_schema_free(s);
+        return NULL;
+    }
+    s->n_args = n;
+    for (size_t i = 0; i < n; i++) {
+        TsArg *a = &s->args[i];
+        a->name = strdup(p[i].name);
+        a->type = p[i].type;
+        a->fixed_size = -1;
+        a->has_default = p[i].has_default;
+        if (p[i].has_default) {
+            a->default_value = p[i].def;
+            p[i].has_default = false;
+        }
+        if (!a->name) {
+            ts_schema_free(s);
+            return NULL;
+        }
+    }
+    s->n_returns = 1;
+    s->returns[0].type = ret;
+    s->returns[0].fixed_size = -1;
+    return s;
+}
+
+static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size_t *n_out)
+{
+    const TsTree *params = def->kids[2];
+    const TsTree *tc = def->n_kids > 5 ? def->kids[5] : NULL;
+    size_t n = params->n_kids;
+    ParamInfo *p = calloc(n ? n : 1, sizeof *p);
+    if (!p)
+        return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+    bool method = e->d->cls && !e->d->is_static;
+    size_t tc_args = tc ? tc->kids[0]->n_kids : 0;
+    if (tc && tc_args != n - (method ? 1 : 0) && !(method && tc_args == n)) {
+        free(p);
+        return ts_emit_error(e, tc->range, "Number of type annotations (%zu) did not match "
+                             "the number of function parameters (%zu)", tc_args,
+                             n - (method ? 1 : 0));
+    }
+    for (size_t i = 0; i < n; i++) {
+        const TsTree *par = params->kids[i];
+        if (par->ival == TS_PARAM_VARARGS || par->ival == TS_PARAM_KWARGS) {
+            free_params(p, i);
+            return ts_emit_error(e, par->range, "Compiled functions can't take variable "
+                                 "number of arguments or use keyword-only arguments with "
+                                 "defaults");
+        }
+        p[i].name = ts_symbol(par->kids[0]->str);
+        const TsTree *ann = par->kids[1];
+        if (method && i == 0)
+            p[i].type = e->d->cls->type;
+        else if (ann)
+            p[i].type = ts_emit_type(e, ann);
+        else if (tc)
+            p[i].type = ts_emit_type(e, tc->kids[0]->kids[i - (method && tc_args < n)]);
+        else
+            p[i].type = ts_type_tensor();
+        if (!p[i].type) {
+            free_params(p, i);
+            return -1;
+        }
+        if (par->kids[2]) {
+            if (default_value(e, par->kids[2], &p[i].def) != 0) {
+                free_params(p, i);
+                return -1;
+            }
+            p[i].has_default = true;
+        }
+    }
+    *out = p;
+    *n_out = n;
+    return 0;
+}
+
+static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        TsIrValue *v = ts_graph_add_input(e->g, p[i].name, p[i].type, e->err);
+        if (!v || ts_env_store(e, p[i].name, v, def->range) != 0)
+            return -1;
+    }
+    const TsTree *ret = def->kids[3];
+    const TsTree *tc = def->n_kids > 5 ? def->kids[5] : NULL;
+    if (ret || tc) {
+        if (!(e->declared_return = ts_emit_type(e, ret ? ret : tc->kids[1])))
+            return -1;
+    } else if (strcmp(e->d->def->kids[0]->str, "__init__") == 0) {
+        e->declared_return = ts_type_none();
+    }
+    if (e->d->is_unused) {
+        if (emit_raise_msg(e, NULL, NULL, def->range) != 0)
+            return -1;
+    } else if (ts_emit_block(e, def->kids[4]) != 0) {
+        return -1;
+    }
+    TsBlock *top = ts_graph_block(e->g);
+    if (!ts_env_is_exit(e, top)) {
+        if (e->declared_return && ts_type_kind(e->declared_return) != TS_TYPE_NONE)
+            return ts_emit_error(e, def->range, "Function was not annotated as having type "
+                                 "None, but does not return along all paths");
+        TsIrValue *none = ts_emit_const(e, ts_none(), def->range);
+        if (!none || emit_return_value(e, none, def->range) != 0)
+            return -1;
+    } else if (!e->merged_return) {
+        e->merged_return = e->declared_return ? e->declared_return : ts_type_none();
+    }
+    ts_graph_set_insert_end(e->g, top);
+    TsNode *ph = ts_emit_node(e, "prim::Uninitialized", 0, NULL, 1, def->range);
+    if (!ph)
+        return -1;
+    ph->outputs[0]->type = e->merged_return;
+    return ts_graph_add_output(e->g, ph->outputs[0], e->err);
+}
+
+TsGraph *ts_emit_function(TsCompiler *c, TsDefInfo *d, TsSchema **schema, TsError *err)
+{
+    if (ts_parse_check_def(d->def, err) != 0)
+        return NULL;
+    TsEmitter e = { .c = c, .d = d, .err = err };
+    ParamInfo *p = NULL;
+    size_t n = 0;
+    if (!(e.g = ts_graph_new(err)))
+        return NULL;
+    int rc = ts_env_push(&e, ts_graph_block(e.g), false);
+    if (rc == 0)
+        rc = collect_params(&e, d->def, &p, &n);
+    if (rc == 0)
+        rc = emit_body(&e, d->def, p, n);
+    ts_env_free(e.env);
+    free(e.exit_blocks);
+    if (rc == 0)
+        rc = ts_convert_to_ssa(e.g, err);
+    if (rc == 0)
+        rc = ts_transform_exits(e.g, err);
+    if (rc == 0)
+        rc = ts_emit_cleanup(e.g, err);
+    if (rc == 0 && !(*schema = make_schema(&e, p, n, e.merged_return)))
+        rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    free_params(p, n);
+    if (rc != 0) {
+        ts_graph_free(e.g);
+        return NULL;
+    }
+    return e.g;
+}

@@ -1,0 +1,273 @@
+/* emit.h — the IR emitter's shared state (internal to the frontend).
+ *
+ * The emitter turns the Tree of one function (ast.h) into a graph, following the JIT
+ * overview's "IR Emitter": expressions resolve to SugaredValues (TsSugared: a plain graph
+ * value, or something that only means a value when called or indexed — a module such as
+ * `torch`, a builtin function, a method bound to its object, a class), statements emit nodes,
+ * and local variables go through an Environment that records each name's type. Variables
+ * are read and written with prim::Load / prim::Store nodes, and break/continue/return become
+ * prim::BreakStmt / prim::ContinueStmt / prim::ReturnStmt; after a function is emitted, SSA
+ * conversion (emit_ssa.c) and the exit transform (exit_transform.c) rewrite those into
+ * block inputs and outputs, exactly as the overview describes.
+ *
+ * Files: compile.c (the file level: which functions and classes exist, compile on demand),
+ * emit.c (definitions, statements, control flow), emit_expr.c (expressions and operators),
+ * sugared.c (names, attributes and calls: builtins, torch.*, math.*, methods, classes),
+ * emit_env.c (the environment), emit_types.c (annotations), emit_ssa.c, exit_transform.c.
+ */
+#ifndef TSCRIPT_EMIT_H
+#define TSCRIPT_EMIT_H
+
+#include <stdbool.h>
+
+#include "ast.h"
+#include "function.h"
+#include "ir/ir.h"
+#include "ir/match.h"
+#include "registry/optable.h"
+
+/* ---- the file level (compile.c) ---------------------------------------------------- */
+
+typedef struct TsClassInfo TsClassInfo;
+
+/* A function or method the file defines: compiled on first use. */
+typedef struct TsDefInfo {
+    const TsTree *def;         /* the DEF tree */
+    char *qualname;            /* "__torch__.f", "__torch__.Cls.m" */
+    TsClassInfo *cls;          /* the owning class, or NULL */
+    bool is_static;
+    bool is_ignored;           /* @torch.jit.ignore: calling it is an error */
+    bool is_unused;            /* @torch.jit.unused: compiles to a raise */
+    int state;                 /* 0 not compiled, 1 being compiled, 2 done */
+    TsFunction *fn;            /* when done */
+} TsDefInfo;
+
+typedef enum TsClassKind {
+    TS_CLASS_SCRIPT,           /* a script class (or nn.Module) */
+    TS_CLASS_NAMEDTUPLE,       /* typing.NamedTuple or collections.namedtuple */
+    TS_CLASS_ENUM
+} TsClassKind;
+
+struct TsClassInfo {
+    char *name;                /* as written in the file */
+    const TsTree *tree;        /* the CLASS tree, or the call of collections.namedtuple */
+    TsClassKind kind;
+    bool is_module;
+    int state;                 /* 0 not built, 1 building, 2 built */
+    const TsType *type;
+    TsDefInfo **methods;
+    size_t n_methods;
+    /* named tuples: default values of trailing fields (constant trees), or NULL */
+    const TsTree **field_defaults;
+    /* enums: member values */
+    TsValue *enum_values;
+    size_t n_enum_values;
+};
+
+typedef enum TsGlobalKind {
+    TS_GLOBAL_DEF,             /* a function defined in the file */
+    TS_GLOBAL_CLASS,           /* a class (script class, NamedTuple, Enum) */
+    TS_GLOBAL_MODULE,          /* an imported module: str = dotted name ("torch.nn.functional") */
+    TS_GLOBAL_SYMBOL,          /* from M import x: str = "M.x" */
+    TS_GLOBAL_VALUE            /* a module-level constant (not usable in TorchScript) */
+} TsGlobalKind;
+
+typedef struct TsGlobal {
+    char *name;
+    TsGlobalKind kind;
+    char *str;
+    TsDefInfo *def;
+    TsClassInfo *cls;
+    const TsTree *value;       /* TS_GLOBAL_VALUE: the assigned expression */
+} TsGlobal;
+
+typedef struct TsCompiler {
+    const TsOpTable *ops;
+    TsSource *source;
+    TsTree *module;
+    TsCompUnit *unit;
+    TsGlobal *globals;
+    size_t n_globals, cap_globals;
+    TsDefInfo **defs;          /* every function and method, owned */
+    size_t n_defs, cap_defs;
+    TsClassInfo **classes;     /* owned */
+    size_t n_classes, cap_classes;
+    int depth;                 /* nested on-demand compiles, bounded */
+} TsCompiler;
+
+const TsGlobal *ts_compiler_global(const TsCompiler *c, const char *name);
+/* Compiles a function or method on demand (its TsFunction), or NULL with err
+ * ("is called recursively" when it is being compiled). */
+TsFunction *ts_compiler_function(TsCompiler *c, TsDefInfo *d, TsSourceRange use, TsError *err);
+/* Builds a class's type (compiling __init__ for a script class) on first use. */
+int ts_compiler_class(TsCompiler *c, TsClassInfo *ci, TsSourceRange use, TsError *err);
+TsClassInfo *ts_compiler_class_of_type(const TsCompiler *c, const TsType *t);
+TsDefInfo *ts_class_method(const TsClassInfo *ci, const char *name);
+
+/* ---- sugared values (sugared.c) --------------------------------------------------- */
+
+typedef enum TsSugarKind {
+    TS_SV_VALUE,               /* a graph value */
+    TS_SV_MODULE,              /* torch, math, torch.nn.functional, typing, ...: name */
+    TS_SV_BUILTIN,             /* a builtin function: name ("print", "aten::relu", "len") */
+    TS_SV_FUNCTION,            /* a function of the file: def */
+    TS_SV_METHOD,              /* value.name(...): self = value */
+    TS_SV_CLASS,               /* a class of the file: cls (constructor, statics, enum) */
+    TS_SV_TYPE,                /* a type used as a value (int, List[int], ...): type */
+    TS_SV_NONE_TYPE            /* nothing (the result of a call returning nothing) */
+} TsSugarKind;
+
+typedef struct TsSugared {
+    TsSugarKind kind;
+    TsIrValue *value;          /* VALUE; METHOD: self */
+    const char *name;          /* MODULE, BUILTIN, METHOD: interned (a TsSymbol) */
+    TsDefInfo *def;
+    TsClassInfo *cls;
+    const TsType *type;
+} TsSugared;
+
+/* ---- refinements and conditions ---------------------------------------------------- */
+
+enum { TS_MAX_REFINE = 16 };
+
+typedef struct TsRefinement {
+    const char *name;          /* interned */
+    const TsType *type;
+} TsRefinement;
+
+typedef struct TsRefineSet {
+    TsRefinement items[TS_MAX_REFINE];
+    size_t n;
+} TsRefineSet;
+
+/* A condition: its bool value, what it proves when true / false, and whether it is known
+ * at compile time (static_if 0 or 1, else -1: then only one branch is emitted). */
+typedef struct TsCond {
+    TsIrValue *value;
+    TsRefineSet on_true, on_false;
+    int static_if;
+} TsCond;
+
+/* ---- the environment (emit_env.c) -------------------------------------------------- */
+
+typedef struct TsVar {
+    const char *name;          /* interned */
+    const TsType *type;        /* NULL: not defined here (error set) */
+    char *error;               /* a deferred error reported at the first use, or NULL */
+} TsVar;
+
+typedef struct TsFrame {
+    TsBlock *block;
+    bool is_loop;              /* the body of a prim::Loop */
+    TsVar *vars;
+    size_t n_vars, cap_vars;
+    struct TsFrame *next;      /* the enclosing frame */
+} TsFrame;
+
+/* ---- the emitter ------------------------------------------------------------------ */
+
+typedef struct TsEmitter {
+    TsCompiler *c;
+    TsDefInfo *d;
+    TsGraph *g;
+    TsError *err;
+    TsFrame *env;
+    const TsType *declared_return;   /* NULL when not annotated */
+    const TsType *merged_return;     /* the type returns so far agree on */
+    TsBlock **exit_blocks;           /* blocks that always return or raise */
+    size_t n_exit_blocks, cap_exit_blocks;
+    int loop_depth;
+    int unrolled_depth;              /* inside a tuple loop, where break is not allowed */
+    int depth;                       /* expression recursion */
+} TsEmitter;
+
+enum { TS_EMIT_MAX_DEPTH = 400 };
+
+/* env */
+int ts_env_push(TsEmitter *e, TsBlock *block, bool is_loop);
+void ts_env_pop(TsEmitter *e);
+void ts_env_free(TsFrame *f);
+TsVar *ts_env_find(const TsEmitter *e, const char *name);
+TsVar *ts_env_find_here(const TsFrame *f, const char *name);
+/* Records the name in the current frame (type NULL with error for a deferred error). */
+int ts_env_set(TsEmitter *e, const char *name, const TsType *type, const char *error);
+/* Emits prim::Store of v as name (with the loop retyping check at range). */
+int ts_env_store(TsEmitter *e, const char *name, TsIrValue *v, TsSourceRange range);
+/* Emits prim::Load of name; NULL with "undefined value" or the deferred error. */
+TsIrValue *ts_env_load(TsEmitter *e, const char *name, TsSourceRange range);
+bool ts_env_is_exit(const TsEmitter *e, const TsBlock *b);
+int ts_env_mark_exit(TsEmitter *e, TsBlock *b);
+
+/* types */
+const TsType *ts_emit_type(TsEmitter *e, const TsTree *ann);
+const TsType *ts_compiler_type(TsCompiler *c, const TsTree *ann, TsError *err);
+/* The annotation spelling of t for messages ("int", "List[int]"), in buf. */
+const char *ts_type_text(const TsType *t, char *buf, size_t size);
+
+/* statements (emit.c) */
+int ts_emit_block(TsEmitter *e, const TsTree *block);
+TsGraph *ts_emit_function(TsCompiler *c, TsDefInfo *d, TsSchema **schema, TsError *err);
+
+/* expressions (emit_expr.c) */
+int ts_emit_sugared(TsEmitter *e, const TsTree *t, const TsType *expected, TsSugared *out);
+TsIrValue *ts_emit_expr(TsEmitter *e, const TsTree *t, const TsType *expected);
+int ts_emit_cond(TsEmitter *e, const TsTree *t, TsCond *out);
+TsIrValue *ts_emit_to_bool(TsEmitter *e, TsIrValue *v, TsSourceRange range);
+TsIrValue *ts_emit_const(TsEmitter *e, TsValue v, TsSourceRange range);   /* takes v */
+TsIrValue *ts_emit_str_const(TsEmitter *e, const char *s, TsSourceRange range);
+TsIrValue *ts_emit_op(TsEmitter *e, const char *op, size_t n, const TsNamedValue *args,
+                      TsSourceRange range);
+TsIrValue *ts_emit_op2(TsEmitter *e, const char *op, TsIrValue *a, TsIrValue *b,
+                       TsSourceRange range);
+TsNode *ts_emit_node(TsEmitter *e, const char *kind, size_t n_in, TsIrValue *const *in,
+                     size_t n_out, TsSourceRange range);
+TsIrValue *ts_emit_tuple(TsEmitter *e, size_t n, TsIrValue *const *items, TsSourceRange r);
+TsIrValue *ts_emit_list(TsEmitter *e, const TsType *elem, size_t n, TsIrValue *const *items,
+                        TsSourceRange r);
+TsIrValue *ts_emit_subscript_value(TsEmitter *e, TsIrValue *v, TsIrValue *idx,
+                                   TsSourceRange r);
+TsIrValue *ts_emit_unchecked_cast(TsEmitter *e, TsIrValue *v, const TsType *t);
+TsIrValue *ts_emit_convert(TsEmitter *e, TsIrValue *v, const TsType *to, TsSourceRange r);
+int ts_emit_insert_refinements(TsEmitter *e, const TsRefineSet *rs, TsSourceRange r);
+TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSourceRange r,
+                         bool inplace);
+
+/* sugared values (sugared.c) */
+int ts_sugar_name(TsEmitter *e, const TsTree *name, TsSugared *out);
+int ts_sugar_attr(TsEmitter *e, const TsSugared *base, const char *attr, TsSourceRange r,
+                  TsSugared *out);
+int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const TsType *expected,
+                  TsSugared *out);
+TsIrValue *ts_sugar_as_value(TsEmitter *e, const TsSugared *sv, TsSourceRange r);
+int ts_sugar_call_method(TsEmitter *e, TsIrValue *self, const char *name, size_t n,
+                         const TsNamedValue *args, TsSourceRange r, TsSugared *out);
+int ts_sugar_set_attr(TsEmitter *e, TsIrValue *obj, const char *attr, TsIrValue *v,
+                      TsSourceRange r);
+/* Iteration protocol for `for`: fills the trip count and a getter. */
+typedef struct TsIterable {
+    int kind;                  /* see sugared.c */
+    TsIrValue *seq[8];         /* the sequences zipped (one unless zip/enumerate) */
+    size_t n_seq;
+    TsIrValue *start, *step;   /* range; enumerate's start */
+    bool enumerate;
+    const TsTree *tuple_items; /* unrolled tuple literal */
+    TsIrValue *tuple;          /* unrolled tuple value */
+    TsClassInfo *enum_cls;
+} TsIterable;
+int ts_sugar_iter(TsEmitter *e, const TsTree *iter, TsIterable *it);
+TsIrValue *ts_iter_len(TsEmitter *e, TsIterable *it, TsSourceRange r);
+TsIrValue *ts_iter_get(TsEmitter *e, TsIterable *it, TsIrValue *i, TsSourceRange r);
+/* Compile-time length of an unrolled iterable, else -1. */
+long ts_iter_unrolled_len(TsEmitter *e, const TsIterable *it);
+TsIrValue *ts_iter_unrolled_get(TsEmitter *e, TsIterable *it, long i, TsSourceRange r);
+
+/* passes */
+int ts_convert_to_ssa(TsGraph *g, TsError *err);
+int ts_transform_exits(TsGraph *g, TsError *err);
+int ts_emit_cleanup(TsGraph *g, TsError *err);
+
+/* error helper: ts_error_at with TS_ERR_RUNTIME */
+int ts_emit_error(TsEmitter *e, TsSourceRange r, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

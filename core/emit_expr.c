@@ -1,0 +1,1071 @@
+/* emit_expr.c — expressions: literals, operators, conditions, displays, subscripts.
+ *
+ * Every operator goes through the operator table by name (`a + b` is aten::add, `x in xs`
+ * is aten::__contains__ with the container first), so the overload chosen is the one whose
+ * schema accepts the operands (ir/match.c). Conditions come back as a TsCond: the bool, the
+ * Optional/isinstance refinements it proves on each side, and a compile-time answer when
+ * there is one (`x is None` for an x that cannot be None, `torch.jit.is_scripting()`), in
+ * which case the emitter compiles only the branch that runs, as PyTorch does.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "lexer.h"
+
+/* ---- small builders ----------------------------------------------------------------- */
+
+TsNode *ts_emit_node(TsEmitter *e, const char *kind, size_t n_in, TsIrValue *const *in,
+                     size_t n_out, TsSourceRange range)
+{
+    TsNode *n = ts_graph_create(e->g, ts_symbol(kind), n_out, e->err);
+    if (!n)
+        return NULL;
+    for (size_t i = 0; i < n_in; i++)
+        if (ts_node_add_input(n, in[i], e->err) != 0) {
+            ts_node_destroy(n, NULL);
+            return NULL;
+        }
+    ts_node_set_range(n, range);
+    return ts_graph_insert(e->g, n);
+}
+
+TsIrValue *ts_emit_const(TsEmitter *e, TsValue v, TsSourceRange range)
+{
+    TsIrValue *r = ts_graph_insert_constant(e->g, v, range, e->err);
+    ts_value_release(v);
+    return r;
+}
+
+TsIrValue *ts_emit_str_const(TsEmitter *e, const char *s, TsSourceRange range)
+{
+    TsStr *str = ts_str_from_cstr(s, e->err);
+    return str ? ts_emit_const(e, ts_str_value(str), range) : NULL;
+}
+
+TsIrValue *ts_emit_op(TsEmitter *e, const char *op, size_t n, const TsNamedValue *args,
+                      TsSourceRange range)
+{
+    TsNode *node = ts_graph_insert_op(e->g, e->c->ops, op, n, args, range, e->err);
+    if (!node)
+        return NULL;
+    if (node->n_outputs == 0)
+        return ts_emit_const(e, ts_none(), range);
+    if (node->n_outputs == 1)
+        return node->outputs[0];
+    /* several returns: PyTorch packs them into a tuple */
+    return ts_emit_tuple(e, node->n_outputs, node->outputs, range);
+}
+
+TsIrValue *ts_emit_op2(TsEmitter *e, const char *op, TsIrValue *a, TsIrValue *b,
+                       TsSourceRange range)
+{
+    TsNamedValue args[2] = { { NULL, a, range }, { NULL, b, range } };
+    return ts_emit_op(e, op, b ? 2 : 1, args, range);
+}
+
+TsIrValue *ts_emit_tuple(TsEmitter *e, size_t n, TsIrValue *const *items, TsSourceRange r)
+{
+    const TsType *stack[16] = { 0 };
+    const TsType **types = n <= 16 ? stack : malloc(n * sizeof *types);
+    if (!types) {
+        ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        types[i] = items[i]->type;
+    const TsType *t = ts_type_tuple(n, types);
+    if (types != stack)
+        free(types);
+    TsNode *node = ts_emit_node(e, "prim::TupleConstruct", n, items, 1, r);
+    if (!node)
+        return NULL;
+    node->outputs[0]->type = t;
+    return node->outputs[0];
+}
+
+TsIrValue *ts_emit_list(TsEmitter *e, const TsType *elem, size_t n, TsIrValue *const *items,
+                        TsSourceRange r)
+{
+    TsNode *node = ts_emit_node(e, "prim::ListConstruct", n, items, 1, r);
+    if (!node)
+        return NULL;
+    node->outputs[0]->type = ts_type_list(elem);
+    return node->outputs[0];
+}
+
+TsIrValue *ts_emit_unchecked_cast(TsEmitter *e, TsIrValue *v, const TsType *t)
+{
+    TsSourceRange none = { 0 };
+    TsNode *n = ts_emit_node(e, "prim::unchecked_cast", 1, &v, 1, none);
+    if (!n)
+        return NULL;
+    n->outputs[0]->type = t;
+    return n->outputs[0];
+}
+
+/* v as a value of type `to` where TorchScript converts implicitly (a subtype as is, a
+ * tuple literal element-wise is already typed), else an error PyTorch's way. */
+TsIrValue *ts_emit_convert(TsEmitter *e, TsIrValue *v, const TsType *to, TsSourceRange r)
+{
+    if (!to || ts_type_is_subtype_of(v->type, to))
+        return v;
+    char a[256], b[256];
+    ts_emit_error(e, r, "Expected a value of type '%s' but instead found type '%s'",
+                  ts_type_text(to, a, sizeof a), ts_type_text(v->type, b, sizeof b));
+    return NULL;
+}
+
+int ts_emit_insert_refinements(TsEmitter *e, const TsRefineSet *rs, TsSourceRange r)
+{
+    for (size_t i = 0; i < rs->n; i++) {
+        TsVar *var = ts_env_find(e, rs->items[i].name);
+        if (!var || var->error || var->type == rs->items[i].type)
+            continue;
+        TsIrValue *v = ts_env_load(e, rs->items[i].name, r);
+        TsIrValue *c = v ? ts_emit_unchecked_cast(e, v, rs->items[i].type) : NULL;
+        if (!c || ts_env_store(e, rs->items[i].name, c, r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- refinement sets ---------------------------------------------------------------- */
+
+static void refine_add(TsRefineSet *s, const char *name, const TsType *t)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->items[i].name == name) {
+            s->items[i].type = t;
+            return;
+        }
+    if (s->n < TS_MAX_REFINE)
+        s->items[s->n++] = (TsRefinement){ name, t };
+}
+
+/* a ∪ b: both hold (the refinements of "a and b" when true). */
+static TsRefineSet refine_union(const TsRefineSet *a, const TsRefineSet *b)
+{
+    TsRefineSet r = *a;
+    for (size_t i = 0; i < b->n; i++)
+        refine_add(&r, b->items[i].name, b->items[i].type);
+    return r;
+}
+
+/* a ∩ b: what holds either way. */
+static TsRefineSet refine_intersect(const TsRefineSet *a, const TsRefineSet *b)
+{
+    TsRefineSet r = { .n = 0 };
+    for (size_t i = 0; i < a->n; i++)
+        for (size_t j = 0; j < b->n; j++)
+            if (a->items[i].name == b->items[j].name && a->items[i].type == b->items[j].type)
+                refine_add(&r, a->items[i].name, a->items[i].type);
+    return r;
+}
+
+/* ---- conditions ------------------------------------------------------------------- */
+
+TsIrValue *ts_emit_to_bool(TsEmitter *e, TsIrValue *v, TsSourceRange range)
+{
+    TsTypeKind k = ts_type_kind(v->type);
+    if (k == TS_TYPE_BOOL)
+        return v;
+    if (k == TS_TYPE_CLASS) {
+        TsSugared out;
+        if (ts_sugar_call_method(e, v, "__bool__", 0, NULL, range, &out) != 0)
+            return NULL;
+        return ts_sugar_as_value(e, &out, range);
+    }
+    if (k == TS_TYPE_INT || k == TS_TYPE_FLOAT || k == TS_TYPE_TENSOR)
+        return ts_emit_op2(e, "aten::Bool", v, NULL, range);
+    if (k == TS_TYPE_STR || k == TS_TYPE_LIST || k == TS_TYPE_DICT) {
+        /* a container is true when it is not empty */
+        TsIrValue *len = ts_emit_op2(e, "aten::len", v, NULL, range);
+        TsIrValue *zero = len ? ts_emit_const(e, ts_int(0), range) : NULL;
+        return zero ? ts_emit_op2(e, "aten::ne", len, zero, range) : NULL;
+    }
+    char b[256];
+    ts_emit_error(e, range, "Could not cast value of type %s to bool",
+                  ts_type_text(v->type, b, sizeof b));
+    return NULL;
+}
+
+/* Can a value of type t be None at run time? */
+static bool can_be_none(const TsType *t)
+{
+    TsTypeKind k = ts_type_kind(t);
+    if (k == TS_TYPE_NONE || k == TS_TYPE_OPTIONAL || k == TS_TYPE_ANY)
+        return true;
+    if (k == TS_TYPE_UNION)
+        for (size_t i = 0; i < ts_type_num_elems(t); i++)
+            if (ts_type_kind(ts_type_elem(t, i)) == TS_TYPE_NONE)
+                return true;
+    return false;
+}
+
+/* t without None (Optional[T] -> T, Union[A, B, None] -> Union[A, B]). */
+static const TsType *remove_none(const TsType *t)
+{
+    if (ts_type_kind(t) == TS_TYPE_OPTIONAL)
+        return ts_type_elem(t, 0);
+    if (ts_type_kind(t) == TS_TYPE_UNION) {
+        const TsType *m[32];
+        size_t n = 0;
+        for (size_t i = 0; i < ts_type_num_elems(t) && n < 32; i++)
+            if (ts_type_kind(ts_type_elem(t, i)) != TS_TYPE_NONE)
+                m[n++] = ts_type_elem(t, i);
+        return ts_type_union(n, m);
+    }
+    return t;
+}
+
+static TsIrValue *bool_const(TsEmitter *e, bool b, TsSourceRange r)
+{
+    return ts_emit_const(e, ts_bool(b), r);
+}
+
+/* `a is b` / `a is not b`, with the static answer when None is involved. */
+static int emit_is(TsEmitter *e, const TsTree *t, bool negate, TsCond *out)
+{
+    TsIrValue *a = ts_emit_expr(e, t->kids[0], NULL);
+    TsIrValue *b = a ? ts_emit_expr(e, t->kids[1], NULL) : NULL;
+    if (!b)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->static_if = -1;
+    bool a_none = ts_type_kind(a->type) == TS_TYPE_NONE;
+    bool b_none = ts_type_kind(b->type) == TS_TYPE_NONE;
+    if ((a_none && !can_be_none(b->type)) || (b_none && !can_be_none(a->type)))
+        out->static_if = negate;
+    else if (a_none && b_none)
+        out->static_if = !negate;
+    if (out->static_if >= 0) {
+        out->value = bool_const(e, out->static_if, t->range);
+        return out->value ? 0 : -1;
+    }
+    out->value = ts_emit_op2(e, negate ? "aten::__isnot__" : "aten::__is__", a, b, t->range);
+    if (!out->value)
+        return -1;
+    /* x is None / x is not None on a local name refines it */
+    const TsTree *var = b_none ? t->kids[0] : a_none ? t->kids[1] : NULL;
+    TsIrValue *vv = b_none ? a : b;
+    if (var && var->kind == TS_TREE_NAME && ts_env_find(e, ts_symbol(var->str))) {
+        const char *name = ts_symbol(var->str);
+        TsRefineSet *not_none = negate ? &out->on_true : &out->on_false;
+        TsRefineSet *is_none = negate ? &out->on_false : &out->on_true;
+        refine_add(not_none, name, remove_none(vv->type));
+        if (ts_type_kind(vv->type) == TS_TYPE_OPTIONAL)
+            refine_add(is_none, name, ts_type_none());
+    }
+    return 0;
+}
+
+/* isinstance(x, T): static when x's type decides it; refines a local name. */
+static int isinstance_types(TsEmitter *e, const TsTree *spec, const TsType **out, size_t *n)
+{
+    if (spec->kind == TS_TREE_TUPLE) {
+        for (size_t i = 0; i < spec->n_kids; i++)
+            if (isinstance_types(e, spec->kids[i], out, n) != 0)
+                return -1;
+        return 0;
+    }
+    const TsType *t;
+    if (spec->kind == TS_TREE_NAME && (strcmp(spec->str, "list") == 0 ||
+                                       strcmp(spec->str, "List") == 0))
+        t = ts_type_any_list();
+    else if (spec->kind == TS_TREE_NAME && (strcmp(spec->str, "tuple") == 0 ||
+                                            strcmp(spec->str, "Tuple") == 0))
+        t = ts_type_any_tuple();
+    else if (spec->kind == TS_TREE_NAME && strcmp(spec->str, "dict") == 0)
+        t = ts_type_dict(ts_type_any(), ts_type_any());
+    else if (!(t = ts_emit_type(e, spec)))
+        return -1;
+    if (*n < 16)
+        out[(*n)++] = t;
+    return 0;
+}
+
+static bool is_instance_of(const TsType *v, const TsType *t)
+{
+    if (ts_type_kind(t) == TS_TYPE_DICT && ts_type_elem(t, 0) == ts_type_any())
+        return ts_type_kind(v) == TS_TYPE_DICT;
+    return ts_type_is_subtype_of(v, t);
+}
+
+int ts_emit_isinstance(TsEmitter *e, const TsTree *call, TsCond *out);
+int ts_emit_isinstance(TsEmitter *e, const TsTree *call, TsCond *out)
+{
+    memset(out, 0, sizeof *out);
+    out->static_if = -1;
+    if (call->n_kids != 3)
+        return ts_emit_error(e, call->range, "isinstance expects 2 arguments");
+    TsIrValue *v = ts_emit_expr(e, call->kids[1], NULL);
+    const TsType *types[16];
+    size_t n = 0;
+    if (!v || isinstance_types(e, call->kids[2], types, &n) != 0)
+        return -1;
+    bool always = false, possible = false;
+    for (size_t i = 0; i < n; i++) {
+        if (is_instance_of(v->type, types[i]))
+            always = true;
+        TsTypeKind k = ts_type_kind(v->type);
+        if (k == TS_TYPE_ANY || k == TS_TYPE_UNION || k == TS_TYPE_OPTIONAL ||
+            ts_type_is_subtype_of(types[i], v->type))
+            possible = true;
+    }
+    if (always || !possible) {
+        out->static_if = always;
+        out->value = bool_const(e, always, call->range);
+        return out->value ? 0 : -1;
+    }
+    const TsType *refined = n == 1 ? types[0] : ts_type_union(n, types);
+    TsNode *node = ts_emit_node(e, "prim::isinstance", 1, &v, 1, call->range);
+    if (!node || ts_node_set_type(node, ts_symbol("attr::types"), refined, e->err) != 0)
+        return -1;
+    node->outputs[0]->type = ts_type_bool();
+    out->value = node->outputs[0];
+    if (call->kids[1]->kind == TS_TREE_NAME)
+        refine_add(&out->on_true, ts_symbol(call->kids[1]->str), refined);
+    return 0;
+}
+
+/* prim::If(cond) with one output computed by each branch under the refinements. */
+typedef TsIrValue *(*BranchFn)(TsEmitter *e, const void *arg);
+
+static TsIrValue *emit_if_expr(TsEmitter *e, const TsCond *cond, BranchFn then_fn,
+                               const void *then_arg, BranchFn else_fn, const void *else_arg,
+                               TsSourceRange r, bool ternary)
+{
+    TsNode *n = ts_emit_node(e, "prim::If", 1, (TsIrValue *const *)&cond->value, 0, r);
+    if (!n)
+        return NULL;
+    TsBlock *blocks[2];
+    TsIrValue *outs[2];
+    for (int i = 0; i < 2; i++) {
+        if (!(blocks[i] = ts_node_add_block(n, e->err)))
+            return NULL;
+        if (ts_env_push(e, blocks[i], false) != 0)
+            return NULL;
+        ts_graph_set_insert_end(e->g, blocks[i]);
+        int rc = ts_emit_insert_refinements(e, i ? &cond->on_false : &cond->on_true, r);
+        outs[i] = rc ? NULL : i ? else_fn(e, else_arg) : then_fn(e, then_arg);
+        ts_env_pop(e);
+        if (!outs[i] || ts_block_add_output(blocks[i], outs[i], e->err) != 0)
+            return NULL;
+    }
+    ts_graph_set_insert_point(e->g, n->next);
+    const TsType *u = ts_type_unify(outs[0]->type, outs[1]->type, false);
+    if (!u) {
+        char a[256], b[256];
+        ts_type_repr(outs[0]->type, a, sizeof a);
+        ts_type_repr(outs[1]->type, b, sizeof b);
+        ts_emit_error(e, r, "%s true branch has type %s but false branch has type %s",
+                      ternary ? "if-expression's" : "Short-circuit", a, b);
+        return NULL;
+    }
+    return ts_node_add_output(n, u, e->err);
+}
+
+static TsIrValue *branch_expr(TsEmitter *e, const void *arg)
+{
+    return ts_emit_expr(e, arg, NULL);
+}
+
+/* The right operand of and/or: a condition emitted inside a branch, kept for its
+ * refinements. */
+typedef struct CondArg {
+    const TsTree *tree;
+    TsCond cond;
+} CondArg;
+
+static TsIrValue *branch_cond(TsEmitter *e, const void *arg)
+{
+    CondArg *c = (CondArg *)arg;
+    if (ts_emit_cond(e, c->tree, &c->cond) != 0)
+        return NULL;
+    return c->cond.value;
+}
+
+static TsIrValue *branch_const(TsEmitter *e, const void *arg)
+{
+    return bool_const(e, arg != NULL, (TsSourceRange){ 0 });
+}
+
+static int emit_short_circuit(TsEmitter *e, const TsTree *t, bool is_or, TsCond *out)
+{
+    TsCond lhs;
+    if (ts_emit_cond(e, t->kids[0], &lhs) != 0)
+        return -1;
+    CondArg rhs_arg = { t->kids[1], { .static_if = -1 } };
+    const TsCond *rhs_c = &rhs_arg.cond, *rhs = rhs_c;
+    const void *konst = is_or ? (const void *)1 : NULL;
+    memset(out, 0, sizeof *out);
+    out->static_if = -1;
+    if (is_or)
+        out->value = emit_if_expr(e, &lhs, branch_const, konst, branch_cond, &rhs_arg, t->range,
+                                  false);
+    else
+        out->value = emit_if_expr(e, &lhs, branch_cond, &rhs_arg, branch_const, konst, t->range,
+                                  false);
+    if (!out->value)
+        return -1;
+    if (is_or) {
+        out->on_true = refine_intersect(&lhs.on_true, &rhs->on_true);
+        out->on_false = refine_union(&lhs.on_false, &rhs->on_false);
+        if (lhs.static_if >= 0 && rhs->static_if >= 0)
+            out->static_if = lhs.static_if || rhs->static_if;
+    } else {
+        out->on_true = refine_union(&lhs.on_true, &rhs->on_true);
+        out->on_false = refine_intersect(&lhs.on_false, &rhs->on_false);
+        if (lhs.static_if == 0 || rhs->static_if == 0)
+            out->static_if = 0;
+        else if (lhs.static_if >= 0 && rhs->static_if >= 0)
+            out->static_if = lhs.static_if && rhs->static_if;
+    }
+    return 0;
+}
+
+static bool is_call_to(const TsTree *t, const char *a, const char *b)
+{
+    if (t->kind != TS_TREE_CALL)
+        return false;
+    const TsTree *f = t->kids[0];
+    if (!b)
+        return f->kind == TS_TREE_NAME && strcmp(f->str, a) == 0;
+    return f->kind == TS_TREE_ATTR && strcmp(f->kids[1]->str, b) == 0 &&
+           ((f->kids[0]->kind == TS_TREE_ATTR && strcmp(f->kids[0]->kids[1]->str, a) == 0) ||
+            (f->kids[0]->kind == TS_TREE_NAME && strcmp(f->kids[0]->str, a) == 0));
+}
+
+int ts_emit_cond(TsEmitter *e, const TsTree *t, TsCond *out)
+{
+    memset(out, 0, sizeof *out);
+    out->static_if = -1;
+    if (t->kind == TS_TREE_UNARY && t->op == TS_TK_NOT) {
+        TsCond in;
+        if (ts_emit_cond(e, t->kids[0], &in) != 0)
+            return -1;
+        out->on_true = in.on_false;
+        out->on_false = in.on_true;
+        out->static_if = in.static_if >= 0 ? !in.static_if : -1;
+        if (out->static_if >= 0)
+            out->value = bool_const(e, out->static_if, t->range);
+        else
+            out->value = ts_emit_op2(e, "aten::__not__", in.value, NULL, t->range);
+        return out->value ? 0 : -1;
+    }
+    if (t->kind == TS_TREE_BINARY && (t->op == TS_TK_AND || t->op == TS_TK_OR))
+        return emit_short_circuit(e, t, t->op == TS_TK_OR, out);
+    if (t->kind == TS_TREE_BINARY && (t->op == TS_TK_IS || t->op == TS_TK_IS_NOT))
+        return emit_is(e, t, t->op == TS_TK_IS_NOT, out);
+    if (is_call_to(t, "isinstance", NULL) || is_call_to(t, "jit", "isinstance"))
+        return ts_emit_isinstance(e, t, out);
+    if (is_call_to(t, "jit", "is_scripting") || is_call_to(t, "torch", "is_scripting")) {
+        out->static_if = 1;
+        out->value = bool_const(e, true, t->range);
+        return out->value ? 0 : -1;
+    }
+    if (t->kind == TS_TREE_TRUE || t->kind == TS_TREE_FALSE) {
+        out->static_if = t->kind == TS_TREE_TRUE;
+        out->value = bool_const(e, out->static_if, t->range);
+        return out->value ? 0 : -1;
+    }
+    TsIrValue *v = ts_emit_expr(e, t, NULL);
+    out->value = v ? ts_emit_to_bool(e, v, t->range) : NULL;
+    return out->value ? 0 : -1;
+}
+
+/* ---- operators ---------------------------------------------------------------------- */
+
+static const char *binop_name(int op)
+{
+    switch (op) {
+    case '+': return "add";
+    case '-': return "sub";
+    case '*': return "mul";
+    case '/': return "div";
+    case TS_TK_FLOORDIV: return "floordiv";
+    case '%': return "remainder";
+    case TS_TK_POW: return "pow";
+    case '@': return "matmul";
+    case '&': return "__and__";
+    case '|': return "__or__";
+    case '^': return "__xor__";
+    case TS_TK_LSHIFT: return "__lshift__";
+    case TS_TK_RSHIFT: return "__rshift__";
+    case TS_TK_EQ: return "eq";
+    case TS_TK_NE: return "ne";
+    case '<': return "lt";
+    case TS_TK_LE: return "le";
+    case '>': return "gt";
+    case TS_TK_GE: return "ge";
+    default: return NULL;
+    }
+}
+
+/* The magic method a class may define for an operator. */
+static const char *magic_name(int op)
+{
+    switch (op) {
+    case '+': return "__add__";
+    case '-': return "__sub__";
+    case '*': return "__mul__";
+    case '/': return "__truediv__";
+    case '%': return "__mod__";
+    case TS_TK_POW: return "__pow__";
+    case '&': return "__and__";
+    case '|': return "__or__";
+    case '^': return "__xor__";
+    case TS_TK_LSHIFT: return "__lshift__";
+    case '@': return "__matmul__";
+    case TS_TK_EQ: return "__eq__";
+    case TS_TK_NE: return "__ne__";
+    case '<': return "__lt__";
+    case TS_TK_LE: return "__le__";
+    case '>': return "__gt__";
+    case TS_TK_GE: return "__ge__";
+    default: return NULL;
+    }
+}
+
+TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSourceRange r,
+                         bool inplace)
+{
+    if (ts_type_kind(a->type) == TS_TYPE_CLASS) {
+        const char *m = inplace && op == '+' ? "__iadd__" : magic_name(op);
+        TsClassInfo *ci = ts_compiler_class_of_type(e->c, a->type);
+        if (inplace && op == '+' && ci && !ts_class_method(ci, m))
+            m = "__add__";
+        if (m && ci && ts_class_method(ci, m)) {
+            TsNamedValue arg = { NULL, b, r };
+            TsSugared out;
+            if (ts_sugar_call_method(e, a, m, 1, &arg, r, &out) != 0)
+                return NULL;
+            return ts_sugar_as_value(e, &out, r);
+        }
+    }
+    const char *name = binop_name(op);
+    if (!name) {
+        ts_emit_error(e, r, "unsupported binary operator");
+        return NULL;
+    }
+    char full[64];
+    if (inplace && op == '%') /* %= is aten::fmod in PyTorch 1.13 (see NOTES.md) */
+        snprintf(full, sizeof full, "aten::fmod");
+    else
+        snprintf(full, sizeof full, "aten::%s", name);
+    return ts_emit_op2(e, full, a, b, r);
+}
+
+static TsIrValue *emit_binary(TsEmitter *e, const TsTree *t)
+{
+    if (t->op == TS_TK_AND || t->op == TS_TK_OR || t->op == TS_TK_IS ||
+        t->op == TS_TK_IS_NOT) {
+        TsCond c;
+        return ts_emit_cond(e, t, &c) == 0 ? c.value : NULL;
+    }
+    TsIrValue *a = ts_emit_expr(e, t->kids[0], NULL);
+    TsIrValue *b = a ? ts_emit_expr(e, t->kids[1], NULL) : NULL;
+    if (!b)
+        return NULL;
+    if (t->op == TS_TK_IN || t->op == TS_TK_NOT_IN) {
+        TsIrValue *r;
+        if (ts_type_kind(b->type) == TS_TYPE_CLASS) {
+            TsNamedValue arg = { NULL, a, t->range };
+            TsSugared out;
+            if (ts_sugar_call_method(e, b, "__contains__", 1, &arg, t->range, &out) != 0)
+                return NULL;
+            r = ts_sugar_as_value(e, &out, t->range);
+        } else {
+            r = ts_emit_op2(e, "aten::__contains__", b, a, t->range);
+        }
+        if (r && t->op == TS_TK_NOT_IN)
+            r = ts_emit_op2(e, "aten::__not__", r, NULL, t->range);
+        return r;
+    }
+    return ts_emit_binop(e, t->op, a, b, t->range, false);
+}
+
+static TsIrValue *emit_unary(TsEmitter *e, const TsTree *t)
+{
+    const TsTree *x = t->kids[0];
+    if (t->op == TS_TK_NOT) {
+        TsCond c;
+        return ts_emit_cond(e, t, &c) == 0 ? c.value : NULL;
+    }
+    if (t->op == TS_TK_NEG && x->kind == TS_TREE_INT && !x->flag)
+        return ts_emit_const(e, ts_int((int64_t)(0 - (uint64_t)x->ival)), t->range);
+    if (t->op == TS_TK_NEG && x->kind == TS_TREE_FLOAT)
+        return ts_emit_const(e, ts_double(-x->fval), t->range);
+    TsIrValue *v = ts_emit_expr(e, x, NULL);
+    if (!v || t->op == TS_TK_POS)
+        return v;
+    if (ts_type_kind(v->type) == TS_TYPE_CLASS && t->op == TS_TK_NEG) {
+        TsSugared out;
+        if (ts_sugar_call_method(e, v, "__neg__", 0, NULL, t->range, &out) != 0)
+            return NULL;
+        return ts_sugar_as_value(e, &out, t->range);
+    }
+    return ts_emit_op2(e, t->op == TS_TK_NEG ? "aten::neg" : "aten::bitwise_not", v, NULL,
+                       t->range);
+}
+
+static TsIrValue *emit_ternary(TsEmitter *e, const TsTree *t, const TsType *expected)
+{
+    TsCond c;
+    if (ts_emit_cond(e, t->kids[0], &c) != 0)
+        return NULL;
+    (void)expected;
+    if (c.static_if >= 0)
+        return ts_emit_expr(e, t->kids[c.static_if ? 1 : 2], NULL);
+    return emit_if_expr(e, &c, branch_expr, t->kids[1], branch_expr, t->kids[2], t->range,
+                        true);
+}
+
+/* ---- displays ----------------------------------------------------------------------- */
+
+enum { MAX_ITEMS = 4096 };
+
+static TsIrValue **emit_items(TsEmitter *e, const TsTree *t, size_t first, size_t stride,
+                              const TsType *expected, size_t *n)
+{
+    *n = t->n_kids > first ? (t->n_kids - first + stride - 1) / stride : 0;
+    if (*n > MAX_ITEMS) {
+        ts_emit_error(e, t->range, "too many elements in a literal");
+        return NULL;
+    }
+    TsIrValue **vals = malloc((*n ? *n : 1) * sizeof *vals);
+    if (!vals) {
+        ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < *n; i++) {
+        const TsTree *k = t->kids[first + i * stride];
+        if (!k || k->kind == TS_TREE_STARRED) {
+            ts_emit_error(e, k ? k->range : t->range, "Starred expressions are not "
+                          "supported in literals");
+            free(vals);
+            return NULL;
+        }
+        if (!(vals[i] = ts_emit_expr(e, k, expected))) {
+            free(vals);
+            return NULL;
+        }
+    }
+    return vals;
+}
+
+static TsIrValue *emit_list_literal(TsEmitter *e, const TsTree *t, const TsType *expected)
+{
+    const TsType *elem = NULL;
+    if (expected && ts_type_kind(expected) == TS_TYPE_OPTIONAL)
+        expected = ts_type_elem(expected, 0);
+    if (expected && ts_type_kind(expected) == TS_TYPE_LIST)
+        elem = ts_type_elem(expected, 0);
+    size_t n;
+    TsIrValue **vals = emit_items(e, t, 0, 1, elem, &n);
+    if (!vals)
+        return NULL;
+    TsIrValue *r = NULL;
+    if (elem) {
+        for (size_t i = 0; i < n; i++)
+            if (!ts_type_is_subtype_of(vals[i]->type, elem)) {
+                char a[256], b[256];
+                ts_emit_error(e, t->range, "List type annotation `%s` did not match the "
+                              "types of the given list elements, which were unified to %s",
+                              ts_type_text(expected, a, sizeof a),
+                              ts_type_text(vals[i]->type, b, sizeof b));
+                goto out;
+            }
+    } else if (n == 0) {
+        elem = ts_type_tensor();
+    } else {
+        elem = vals[0]->type;
+        for (size_t i = 1; i < n && elem; i++)
+            elem = ts_type_unify(elem, vals[i]->type, true);
+        if (!elem) {
+            ts_emit_error(e, t->range, "List elements must have a single type");
+            goto out;
+        }
+    }
+    r = ts_emit_list(e, elem, n, vals, t->range);
+out:
+    free(vals);
+    return r;
+}
+
+static TsIrValue *emit_tuple_literal(TsEmitter *e, const TsTree *t, const TsType *expected)
+{
+    size_t n;
+    bool typed = expected && ts_type_kind(expected) == TS_TYPE_TUPLE &&
+                 ts_type_num_elems(expected) == t->n_kids;
+    TsIrValue **vals = emit_items(e, t, 0, 1, NULL, &n);
+    (void)typed;
+    if (!vals)
+        return NULL;
+    TsIrValue *r = ts_emit_tuple(e, n, vals, t->range);
+    free(vals);
+    return r;
+}
+
+static TsIrValue *emit_dict_literal(TsEmitter *e, const TsTree *t, const TsType *expected)
+{
+    const TsType *kt = NULL, *vt = NULL;
+    if (expected && ts_type_kind(expected) == TS_TYPE_OPTIONAL)
+        expected = ts_type_elem(expected, 0);
+    if (expected && ts_type_kind(expected) == TS_TYPE_DICT) {
+        kt = ts_type_elem(expected, 0);
+        vt = ts_type_elem(expected, 1);
+    }
+    size_t n = t->n_kids, nk;
+    for (size_t i = 0; i < n; i += 2)
+        if (!t->kids[i])
+            return ts_emit_error(e, t->range, "Dict expansion (**) is not supported"), NULL;
+    TsIrValue **vals = malloc((n ? n : 1) * sizeof *vals);
+    if (!vals) {
+        ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    TsIrValue *r = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!(vals[i] = ts_emit_expr(e, t->kids[i], i % 2 ? vt : kt)))
+            goto out;
+    nk = n / 2;
+    if (!kt) {
+        kt = nk ? vals[0]->type : ts_type_str();
+        for (size_t i = 1; i < nk; i++)
+            if (vals[2 * i]->type != kt) {
+                ts_emit_error(e, t->range, "Dict keys must contain only a single type");
+                goto out;
+            }
+    }
+    if (!vt) {
+        vt = nk ? vals[1]->type : ts_type_tensor();
+        for (size_t i = 1; i < nk && vt; i++)
+            vt = ts_type_unify(vt, vals[2 * i + 1]->type, true);
+        if (!vt) {
+            ts_emit_error(e, t->range, "Dict values must contain only a single type");
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!ts_type_is_subtype_of(vals[i]->type, i % 2 ? vt : kt)) {
+            char a[256], b[256];
+            ts_emit_error(e, t->kids[i]->range, "Dict type annotation `%s` did not match the "
+                          "type of an actual %s type `%s`", ts_type_text(expected ? expected :
+                          ts_type_dict(kt, vt), a, sizeof a), i % 2 ? "value" : "key",
+                          ts_type_text(vals[i]->type, b, sizeof b));
+            goto out;
+        }
+    TsNode *node = ts_emit_node(e, "prim::DictConstruct", n, vals, 1, t->range);
+    if (node) {
+        node->outputs[0]->type = ts_type_dict(kt, vt);
+        r = node->outputs[0];
+    }
+out:
+    free(vals);
+    return r;
+}
+
+/* [elt for target in iter]: a loop appending to a fresh list (its own scope). */
+int ts_emit_for_common(TsEmitter *e, const TsTree *target, const TsTree *iter,
+                       const TsTree *body, const TsTree *comp_elt, const TsTree *comp_val,
+                       TsIrValue *comp_out, TsSourceRange r);
+
+static TsIrValue *emit_comprehension(TsEmitter *e, const TsTree *t, const TsType *expected)
+{
+    bool is_dict = t->kind == TS_TREE_DICT_COMP;
+    size_t nfor = is_dict ? 2 : 1;
+    if (t->n_kids != nfor + 1)
+        return ts_emit_error(e, t->range, "Only one for is supported in comprehensions"),
+               NULL;
+    const TsTree *cf = t->kids[nfor];
+    if (cf->n_kids > 2)
+        return ts_emit_error(e, cf->kids[2]->range, "Comprehension ifs are not supported yet"),
+               NULL;
+    TsNode *node = ts_emit_node(e, is_dict ? "prim::DictConstruct" : "prim::ListConstruct",
+                                0, NULL, 1, t->range);
+    if (!node)
+        return NULL;
+    TsIrValue *out = node->outputs[0];
+    out->type = NULL;  /* typed by the first element emitted (or expected) */
+    if (expected && ts_type_kind(expected) == (is_dict ? TS_TYPE_DICT : TS_TYPE_LIST))
+        out->type = expected;
+    if (ts_emit_for_common(e, cf->kids[0], cf->kids[1], NULL, t->kids[0],
+                           is_dict ? t->kids[1] : NULL, out, t->range) != 0)
+        return NULL;
+    if (!out->type)
+        out->type = is_dict ? ts_type_dict(ts_type_str(), ts_type_tensor())
+                            : ts_type_list(ts_type_tensor());
+    return out;
+}
+
+/* ---- subscripts ------------------------------------------------------------------- */
+
+static bool const_int(const TsIrValue *v, int64_t *out)
+{
+    if (v->node->kind != ts_symbol("prim::Constant") || ts_type_kind(v->type) != TS_TYPE_INT)
+        return false;
+    const TsAttr *a = ts_node_attr(v->node, ts_symbol("attr::value"));
+    if (!a || a->kind != TS_ATTR_INT)
+        return false;
+    *out = a->u.i;
+    return true;
+}
+
+TsIrValue *ts_emit_subscript_value(TsEmitter *e, TsIrValue *v, TsIrValue *idx, TsSourceRange r)
+{
+    TsTypeKind k = ts_type_kind(v->type);
+    if (k == TS_TYPE_TUPLE) {
+        int64_t i;
+        if (!const_int(idx, &i))
+            return ts_emit_error(e, r, "Unsupported index type for tuple: expected an integer "
+                                 "constant"), NULL;
+        int64_t n = (int64_t)ts_type_num_elems(v->type);
+        if (i < 0)
+            i += n;
+        if (i < 0 || i >= n)
+            return ts_emit_error(e, r, "Tuple index out of range. Tuple is length %lld and "
+                                 "index is %lld", (long long)n, (long long)i), NULL;
+        TsIrValue *ic = ts_emit_const(e, ts_int(i), r);
+        TsIrValue *in[2] = { v, ic };
+        TsNode *n2 = ic ? ts_emit_node(e, "prim::TupleIndex", 2, in, 1, r) : NULL;
+        if (!n2)
+            return NULL;
+        n2->outputs[0]->type = ts_type_elem(v->type, (size_t)i);
+        return n2->outputs[0];
+    }
+    if (k == TS_TYPE_CLASS) {
+        TsNamedValue arg = { NULL, idx, r };
+        TsSugared out;
+        if (ts_sugar_call_method(e, v, "__getitem__", 1, &arg, r, &out) != 0)
+            return NULL;
+        return ts_sugar_as_value(e, &out, r);
+    }
+    if (k == TS_TYPE_TENSOR) {
+        TsTypeKind ik = ts_type_kind(idx->type);
+        if (ik == TS_TYPE_INT) {
+            TsIrValue *zero = ts_emit_const(e, ts_int(0), r);
+            TsNamedValue a[3] = { { NULL, v, r }, { NULL, zero, r }, { NULL, idx, r } };
+            return zero ? ts_emit_op(e, "aten::select", 3, a, r) : NULL;
+        }
+        TsIrValue *opt = idx;
+        TsIrValue *list = ts_emit_list(e, ts_type_optional(ts_type_tensor()), 1, &opt, r);
+        return list ? ts_emit_op2(e, "aten::index", v, list, r) : NULL;
+    }
+    return ts_emit_op2(e, "aten::__getitem__", v, idx, r);
+}
+
+static TsIrValue *slice_part(TsEmitter *e, const TsTree *t, TsSourceRange r)
+{
+    return t ? ts_emit_expr(e, t, NULL) : ts_emit_const(e, ts_none(), r);
+}
+
+static TsIrValue *emit_slice(TsEmitter *e, TsIrValue *v, const TsTree *s, TsIrValue *dim,
+                             TsSourceRange r)
+{
+    TsIrValue *start = slice_part(e, s->kids[0], r);
+    TsIrValue *stop = start ? slice_part(e, s->kids[1], r) : NULL;
+    TsIrValue *step = stop ? (s->kids[2] ? ts_emit_expr(e, s->kids[2], NULL)
+                                         : ts_emit_const(e, ts_int(1), r)) : NULL;
+    if (!step)
+        return NULL;
+    if (ts_type_kind(v->type) == TS_TYPE_TUPLE) {
+        int64_t b = 0, en = (int64_t)ts_type_num_elems(v->type), st = 1, n = en;
+        if ((s->kids[0] && !const_int(start, &b)) || (s->kids[1] && !const_int(stop, &en)) ||
+            !const_int(step, &st) || st != 1)
+            return ts_emit_error(e, r, "tuple slices must have constant start and end and "
+                                 "step 1"), NULL;
+        if (b < 0) b += n;
+        if (en < 0) en += n;
+        b = b < 0 ? 0 : b > n ? n : b;
+        en = en < b ? b : en > n ? n : en;
+        TsIrValue *items[64];
+        if (en - b > 64)
+            return ts_emit_error(e, r, "tuple slice too long"), NULL;
+        for (int64_t i = b; i < en; i++) {
+            TsIrValue *ic = ts_emit_const(e, ts_int(i), r);
+            if (!ic || !(items[i - b] = ts_emit_subscript_value(e, v, ic, r)))
+                return NULL;
+        }
+        return ts_emit_tuple(e, (size_t)(en - b), items, r);
+    }
+    if (dim) {
+        TsNamedValue a[5] = { { NULL, v, r }, { NULL, dim, r }, { NULL, start, r },
+                              { NULL, stop, r }, { NULL, step, r } };
+        return ts_emit_op(e, "aten::slice", 5, a, r);
+    }
+    TsNamedValue a[4] = { { NULL, v, r }, { NULL, start, r }, { NULL, stop, r },
+                          { NULL, step, r } };
+    return ts_emit_op(e, "aten::slice", 4, a, r);
+}
+
+/* Tensor indexing with several indices: each int selects (removing a dimension), each
+ * slice slices, None inserts a dimension, `...` skips. */
+static TsIrValue *emit_tensor_index(TsEmitter *e, TsIrValue *v, const TsTree *const *idx,
+                                    size_t n, TsSourceRange r)
+{
+    int64_t dim = 0;
+    for (size_t i = 0; i < n && v; i++) {
+        const TsTree *x = idx[i];
+        TsIrValue *d = ts_emit_const(e, ts_int(dim), r);
+        if (!d)
+            return NULL;
+        if (x->kind == TS_TREE_SLICE) {
+            v = emit_slice(e, v, x, d, r);
+            dim++;
+        } else if (x->kind == TS_TREE_NONE) {
+            v = ts_emit_op2(e, "aten::unsqueeze", v, d, r);
+            dim++;
+        } else if (x->kind == TS_TREE_ELLIPSIS) {
+            return ts_emit_error(e, x->range, "Ellipsis in tensor indexing is not "
+                                 "supported"), NULL;
+        } else {
+            TsIrValue *iv = ts_emit_expr(e, x, NULL);
+            if (!iv)
+                return NULL;
+            if (ts_type_kind(iv->type) == TS_TYPE_INT) {
+                TsNamedValue a[3] = { { NULL, v, r }, { NULL, d, r }, { NULL, iv, r } };
+                v = ts_emit_op(e, "aten::select", 3, a, r);
+            } else {
+                TsIrValue *opt = iv;
+                TsIrValue *l = ts_emit_list(e, ts_type_optional(ts_type_tensor()), 1, &opt, r);
+                v = l ? ts_emit_op2(e, "aten::index", v, l, r) : NULL;
+                dim++;
+            }
+        }
+    }
+    return v;
+}
+
+static TsIrValue *emit_subscript(TsEmitter *e, const TsTree *t)
+{
+    TsSugared base;
+    if (ts_emit_sugared(e, t->kids[0], NULL, &base) != 0)
+        return NULL;
+    if (base.kind == TS_SV_TYPE || base.kind == TS_SV_MODULE)
+        return ts_emit_error(e, t->range, "types cannot be used as values here"), NULL;
+    TsIrValue *v = ts_sugar_as_value(e, &base, t->kids[0]->range);
+    if (!v)
+        return NULL;
+    const TsTree *const *idx = (const TsTree *const *)t->kids + 1;
+    size_t n = t->n_kids - 1;
+    if (n == 1 && idx[0]->kind == TS_TREE_TUPLE && ts_type_kind(v->type) == TS_TYPE_TENSOR) {
+        n = idx[0]->n_kids;
+        idx = (const TsTree *const *)idx[0]->kids;
+    }
+    if (ts_type_kind(v->type) == TS_TYPE_TENSOR &&
+        (n > 1 || idx[0]->kind == TS_TREE_SLICE || idx[0]->kind == TS_TREE_NONE))
+        return emit_tensor_index(e, v, idx, n, t->range);
+    if (n != 1)
+        return ts_emit_error(e, t->range, "multiple indices are only supported on tensors"),
+               NULL;
+    if (idx[0]->kind == TS_TREE_SLICE)
+        return emit_slice(e, v, idx[0], NULL, t->range);
+    const TsType *key = ts_type_kind(v->type) == TS_TYPE_DICT ? ts_type_elem(v->type, 0) : NULL;
+    TsIrValue *i = ts_emit_expr(e, idx[0], key);
+    return i ? ts_emit_subscript_value(e, v, i, t->range) : NULL;
+}
+
+/* ---- entry points -------------------------------------------------------------------- */
+
+static TsIrValue *emit_simple(TsEmitter *e, const TsTree *t, const TsType *expected)
+{
+    switch (t->kind) {
+    case TS_TREE_INT:
+        if (t->flag)
+            return ts_emit_error(e, t->range, "Integer literal is too large for int64"), NULL;
+        return ts_emit_const(e, ts_int(t->ival), t->range);
+    case TS_TREE_FLOAT:
+        return ts_emit_const(e, ts_double(t->fval), t->range);
+    case TS_TREE_IMAG: {
+        TsComplex *c = ts_complex_new(0.0, t->fval, e->err);
+        return c ? ts_emit_const(e, ts_obj_value(c, TS_TAG_COMPLEX), t->range) : NULL;
+    }
+    case TS_TREE_STRING: {
+        TsStr *s = ts_str_new(t->str, t->len, e->err);
+        return s ? ts_emit_const(e, ts_str_value(s), t->range) : NULL;
+    }
+    case TS_TREE_TRUE:
+    case TS_TREE_FALSE:
+        return ts_emit_const(e, ts_bool(t->kind == TS_TREE_TRUE), t->range);
+    case TS_TREE_NONE:
+        return ts_emit_const(e, ts_none(), t->range);
+    case TS_TREE_UNARY:
+        return emit_unary(e, t);
+    case TS_TREE_BINARY:
+        return emit_binary(e, t);
+    case TS_TREE_IF_EXPR:
+        return emit_ternary(e, t, expected);
+    case TS_TREE_SUBSCRIPT:
+        return emit_subscript(e, t);
+    case TS_TREE_LIST:
+        return emit_list_literal(e, t, expected);
+    case TS_TREE_TUPLE:
+        return emit_tuple_literal(e, t, expected);
+    case TS_TREE_DICT:
+        return emit_dict_literal(e, t, expected);
+    case TS_TREE_LIST_COMP:
+    case TS_TREE_DICT_COMP:
+        return emit_comprehension(e, t, expected);
+    case TS_TREE_SET:
+    case TS_TREE_SET_COMP:
+        return ts_emit_error(e, t->range, "Set aren't supported"), NULL;
+    case TS_TREE_FSTRING:
+        return ts_emit_error(e, t->range, "f-string format specifiers and conversions "
+                             "aren't supported"), NULL;
+    case TS_TREE_STARRED:
+        return ts_emit_error(e, t->range, "Starred expression are not supported here"), NULL;
+    case TS_TREE_ELLIPSIS:
+        return ts_emit_error(e, t->range, "Ellipsis is not supported here"), NULL;
+    default:
+        return ts_emit_error(e, t->range, "%s aren't supported", ts_tree_kind_name(t->kind)),
+               NULL;
+    }
+}
+
+int ts_emit_sugared(TsEmitter *e, const TsTree *t, const TsType *expected, TsSugared *out)
+{
+    memset(out, 0, sizeof *out);
+    if (++e->depth > TS_EMIT_MAX_DEPTH) {
+        e->depth--;
+        ts_error_clear(e->err);
+        return ts_error_at(e->err, TS_ERR_LIMIT, t->range, "expression nested too deeply");
+    }
+    int rc = 0;
+    switch (t->kind) {
+    case TS_TREE_NAME:
+        rc = ts_sugar_name(e, t, out);
+        break;
+    case TS_TREE_ATTR: {
+        TsSugared base;
+        rc = ts_emit_sugared(e, t->kids[0], NULL, &base);
+        if (rc == 0)
+            rc = ts_sugar_attr(e, &base, t->kids[1]->str, t->range, out);
+        break;
+    }
+    case TS_TREE_CALL: {
+        TsSugared fn;
+        rc = ts_emit_sugared(e, t->kids[0], NULL, &fn);
+        if (rc == 0)
+            rc = ts_sugar_call(e, &fn, t, expected, out);
+        break;
+    }
+    default:
+        out->kind = TS_SV_VALUE;
+        out->value = emit_simple(e, t, expected);
+        rc = out->value ? 0 : -1;
+        break;
+    }
+    e->depth--;
+    return rc;
+}
+
+TsIrValue *ts_emit_expr(TsEmitter *e, const TsTree *t, const TsType *expected)
+{
+    TsSugared sv;
+    if (ts_emit_sugared(e, t, expected, &sv) != 0)
+        return NULL;
+    return ts_sugar_as_value(e, &sv, t->range);
+}

@@ -1,0 +1,1247 @@
+/* code.c — linearizing a graph into Code (see code.h for the instruction set).
+ *
+ * Two passes over the structured graph. The backward pass computes liveness block by block
+ * and records, per node, which inputs are at their last use (moved), which outputs are dead
+ * as soon as they are defined, and which values must be dropped at the start of an If
+ * branch (live into the other branch only) or at a loop's exit (used inside the loop, dead
+ * after it). A value defined outside a loop and used inside stays live for the whole loop.
+ * The forward pass assigns registers and emits instructions, patching jump targets.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+#include "sched/code.h"
+
+/* ---- bitsets over value numbers -------------------------------------------------- */
+typedef struct Bits {
+    uint64_t *w;
+    size_t n;                  /* words */
+} Bits;
+
+static int bits_new(Bits *b, size_t nbits, TsError *err)
+{
+    b->n = (nbits + 63) / 64 + 1;
+    b->w = calloc(b->n, sizeof *b->w);
+    return b->w ? 0 : ts_error_set(err, TS_ERR_NOMEM, "out of memory building code");
+}
+static int bits_copy(Bits *dst, const Bits *src, TsError *err)
+{
+    dst->n = src->n;
+    dst->w = malloc(src->n * sizeof *dst->w);
+    if (!dst->w)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory building code");
+    memcpy(dst->w, src->w, src->n * sizeof *dst->w);
+    return 0;
+}
+static bool bits_test(const Bits *b, size_t i) { return (b->w[i / 64] >> (i % 64)) & 1; }
+static void bits_set(Bits *b, size_t i) { b->w[i / 64] |= (uint64_t)1 << (i % 64); }
+static void bits_clear(Bits *b, size_t i) { b->w[i / 64] &= ~((uint64_t)1 << (i % 64)); }
+
+/* ---- per-node analysis results ----------------------------------------------------- */
+typedef struct NodeInfo {
+    const TsNode *node;
+    bool *move;                /* per input: last use */
+    bool *dead;                /* per output: never used */
+    size_t *drops[2];          /* If: value numbers to drop at the start of block i;
+                                  Loop: drops[0] at exit */
+    size_t n_drops[2];
+} NodeInfo;
+
+typedef struct Builder {
+    TsRuntime *rt;
+    const TsOpTable *table;
+    const TsCompUnit *unit;
+    TsCode *code;
+    TsError *err;
+    size_t cap_instrs, cap_operands, cap_consts, cap_kernels, cap_callees, cap_subcodes,
+        cap_types, cap_strs;
+    size_t n_values;           /* value numbers are < n_values */
+    int32_t *opnd;             /* per value number: register << 1, ~constant, or UNSET */
+    bool *refs;                /* per value number: its type may hold a reference */
+    NodeInfo **map;            /* open addressing, keyed by node pointer */
+    size_t map_cap, map_len;
+    TsSymbol k_constant, k_if, k_loop, a_value, a_name, a_types, a_subgraph;
+} Builder;
+
+#define UNSET INT32_MIN
+
+static int oom(Builder *B) { return ts_error_set(B->err, TS_ERR_NOMEM, "out of memory building code"); }
+
+static size_t ptr_hash(const void *p)
+{
+    uintptr_t x = (uintptr_t)p;
+    x ^= x >> 17;
+    x *= 0x9E3779B97F4A7C15u;
+    return (size_t)(x ^ (x >> 29));
+}
+
+static NodeInfo *info_find(const Builder *B, const TsNode *n)
+{
+    if (!B->map_cap)
+        return NULL;
+    for (size_t i = ptr_hash(n) & (B->map_cap - 1);; i = (i + 1) & (B->map_cap - 1)) {
+        if (!B->map[i])
+            return NULL;
+        if (B->map[i]->node == n)
+            return B->map[i];
+    }
+}
+
+/* The analysis record of n, created on first request. */
+static NodeInfo *info(Builder *B, const TsNode *n)
+{
+    NodeInfo *ni = info_find(B, n);
+    if (ni)
+        return ni;
+    if ((B->map_len + 1) * 2 > B->map_cap) {
+        size_t cap = B->map_cap ? B->map_cap * 2 : 64;
+        NodeInfo **m = calloc(cap, sizeof *m);
+        if (!m)
+            return NULL;
+        for (size_t i = 0; i < B->map_cap; i++) {
+            if (!B->map[i])
+                continue;
+            size_t j = ptr_hash(B->map[i]->node) & (cap - 1);
+            while (m[j])
+                j = (j + 1) & (cap - 1);
+            m[j] = B->map[i];
+        }
+        free(B->map);
+        B->map = m;
+        B->map_cap = cap;
+    }
+    ni = calloc(1, sizeof *ni);
+    if (!ni)
+        return NULL;
+    ni->node = n;
+    ni->move = calloc(n->n_inputs + 1, sizeof *ni->move);
+    ni->dead = calloc(n->n_outputs + 1, sizeof *ni->dead);
+    if (!ni->move || !ni->dead) {
+        free(ni->move);
+        free(ni->dead);
+        free(ni);
+        return NULL;
+    }
+    size_t j = ptr_hash(n) & (B->map_cap - 1);
+    while (B->map[j])
+        j = (j + 1) & (B->map_cap - 1);
+    B->map[j] = ni;
+    B->map_len++;
+    return ni;
+}
+
+static void infos_free(Builder *B)
+{
+    for (size_t i = 0; i < B->map_cap; i++) {
+        NodeInfo *ni = B->map[i];
+        if (!ni)
+            continue;
+        free(ni->move);
+        free(ni->dead);
+        free(ni->drops[0]);
+        free(ni->drops[1]);
+        free(ni);
+    }
+    free(B->map);
+}
+
+static bool is_const(const Builder *B, const TsIrValue *v) { return v->node->kind == B->k_constant; }
+
+/* ---- liveness (backward) ------------------------------------------------------------ */
+static void mark_uses(Builder *B, const TsNode *n, NodeInfo *ni, Bits *live, size_t from)
+{
+    for (size_t i = n->n_inputs; i-- > from;) {
+        const TsIrValue *v = n->inputs[i];
+        if (is_const(B, v))
+            continue;
+        ni->move[i] = !bits_test(live, v->unique);
+        bits_set(live, v->unique);
+    }
+}
+
+static void mark_defs(Builder *B, const TsNode *n, NodeInfo *ni, Bits *live)
+{
+    (void)B;
+    for (size_t i = 0; i < n->n_outputs; i++) {
+        size_t u = n->outputs[i]->unique;
+        ni->dead[i] = !bits_test(live, u);
+        bits_clear(live, u);
+    }
+}
+
+/* Values used in b (or blocks nested in it) and defined outside it; defs collects what b
+ * defines. Dominance makes one forward walk enough. */
+static void free_vars(Builder *B, const TsBlock *b, Bits *defs, Bits *fv)
+{
+    for (size_t i = 0; i < b->param->n_outputs; i++)
+        bits_set(defs, b->param->outputs[i]->unique);
+    for (const TsNode *n = b->ret->next;; n = n->next) {
+        for (size_t i = 0; i < n->n_inputs; i++) {
+            const TsIrValue *v = n->inputs[i];
+            if (!is_const(B, v) && !bits_test(defs, v->unique))
+                bits_set(fv, v->unique);
+        }
+        if (n == b->ret)
+            break;
+        for (size_t k = 0; k < n->n_blocks; k++)
+            free_vars(B, n->blocks[k], defs, fv);
+        for (size_t i = 0; i < n->n_outputs; i++)
+            bits_set(defs, n->outputs[i]->unique);
+    }
+}
+
+/* The value numbers set in a but not in b, as a malloc'd array. */
+static int bits_minus(Builder *B, const Bits *a, const Bits *b, size_t **out, size_t *n)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < a->n; i++)
+        count += (size_t)__builtin_popcountll(a->w[i] & ~b->w[i]);
+    *n = count;
+    *out = NULL;
+    if (!count)
+        return 0;
+    *out = malloc(count * sizeof **out);
+    if (!*out)
+        return oom(B);
+    size_t k = 0;
+    for (size_t i = 0; i < a->n; i++)
+        for (uint64_t w = a->w[i] & ~b->w[i]; w; w &= w - 1)
+            (*out)[k++] = i * 64 + (size_t)__builtin_ctzll(w);
+    return 0;
+}
+
+static int analyze_block(Builder *B, const TsBlock *b, Bits *live);
+
+static int analyze_if(Builder *B, const TsNode *n, NodeInfo *ni, Bits *live)
+{
+    Bits in[2] = {{NULL, 0}, {NULL, 0}};
+    int rc = 0;
+    for (int k = 0; k < 2 && !rc; k++)
+        rc = bits_copy(&in[k], live, B->err) || analyze_block(B, n->blocks[k], &in[k]);
+    if (!rc) {
+        for (size_t i = 0; i < live->n; i++)
+            live->w[i] = in[0].w[i] | in[1].w[i];
+        for (int k = 0; k < 2 && !rc; k++)
+            rc = bits_minus(B, live, &in[k], &ni->drops[k], &ni->n_drops[k]);
+    }
+    free(in[0].w);
+    free(in[1].w);
+    if (!rc)
+        mark_uses(B, n, ni, live, 0);
+    return rc;
+}
+
+static int analyze_loop(Builder *B, const TsNode *n, NodeInfo *ni, Bits *live)
+{
+    Bits defs = {NULL, 0}, fv = {NULL, 0}, body = {NULL, 0};
+    int rc = bits_new(&defs, B->n_values, B->err) || bits_new(&fv, B->n_values, B->err) ||
+             bits_copy(&body, live, B->err);
+    if (!rc) {
+        free_vars(B, n->blocks[0], &defs, &fv);
+        for (size_t i = 0; i < body.n; i++)
+            body.w[i] |= fv.w[i];
+        rc = analyze_block(B, n->blocks[0], &body);
+    }
+    if (!rc)
+        rc = bits_minus(B, &fv, live, &ni->drops[0], &ni->n_drops[0]);
+    if (!rc) {
+        for (size_t i = 0; i < live->n; i++)
+            live->w[i] |= body.w[i];
+        mark_uses(B, n, ni, live, 0);
+    }
+    free(defs.w);
+    free(fv.w);
+    free(body.w);
+    return rc;
+}
+
+/* live: the values live after b on entry, live before it on return. */
+static int analyze_block(Builder *B, const TsBlock *b, Bits *live)
+{
+    NodeInfo *ri = info(B, b->ret);
+    if (!ri)
+        return oom(B);
+    mark_uses(B, b->ret, ri, live, 0);
+    for (const TsNode *n = b->ret->prev; n != b->ret; n = n->prev) {
+        NodeInfo *ni = info(B, n);
+        if (!ni)
+            return oom(B);
+        mark_defs(B, n, ni, live);
+        int rc;
+        if (n->kind == B->k_if && n->n_blocks == 2)
+            rc = analyze_if(B, n, ni, live);
+        else if (n->kind == B->k_loop && n->n_blocks == 1)
+            rc = analyze_loop(B, n, ni, live);
+        else
+            rc = (mark_uses(B, n, ni, live, 0), 0);
+        if (rc)
+            return rc;
+    }
+    NodeInfo *pi = info(B, b->param);
+    if (!pi)
+        return oom(B);
+    mark_defs(B, b->param, pi, live);
+    return 0;
+}
+
+/* ---- growing the Code's arrays ------------------------------------------------------ */
+static int grow(Builder *B, void *parray, size_t elem, size_t n, size_t *cap, size_t more)
+{
+    void **array = parray;
+    if (n + more <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 16;
+    while (c < n + more)
+        c *= 2;
+    if (c > INT32_MAX / 2)
+        return ts_error_set(B->err, TS_ERR_LIMIT, "function too large to run (%zu items)", n);
+    void *p = realloc(*array, c * elem);
+    if (!p)
+        return oom(B);
+    *array = p;
+    *cap = c;
+    return 0;
+}
+
+static long add_type(Builder *B, const TsType *t)
+{
+    TsCode *c = B->code;
+    if (grow(B, &c->types, sizeof *c->types, c->n_types, &B->cap_types, 1))
+        return -1;
+    c->types[c->n_types] = t;
+    return (long)c->n_types++;
+}
+
+static long add_const(Builder *B, TsValue v)
+{
+    TsCode *c = B->code;
+    if (grow(B, &c->consts, sizeof *c->consts, c->n_consts, &B->cap_consts, 1)) {
+        ts_value_release(v);
+        return -1;
+    }
+    c->consts[c->n_consts] = v;
+    return (long)c->n_consts++;
+}
+
+static int32_t new_reg(Builder *B)
+{
+    return (int32_t)B->code->n_regs++;
+}
+
+/* The operand for a use of v. */
+static int32_t use(const Builder *B, const TsIrValue *v, bool move)
+{
+    int32_t o = B->opnd[v->unique];
+    return o < 0 ? o : o | (move ? 1 : 0);
+}
+
+static int32_t reg_of(const Builder *B, const TsIrValue *v) { return B->opnd[v->unique] >> 1; }
+
+/* Appends an instruction; returns its index or -1. */
+static long emit(Builder *B, TsOpcode op, const TsNode *node)
+{
+    TsCode *c = B->code;
+    if (grow(B, &c->instrs, sizeof *c->instrs, c->n_instrs, &B->cap_instrs, 1))
+        return -1;
+    TsInstr *in = &c->instrs[c->n_instrs];
+    memset(in, 0, sizeof *in);
+    in->op = (uint16_t)op;
+    in->node = node;
+    in->a = in->b = in->c = in->d = -1;
+    in->args = (uint32_t)c->n_operands;
+    return (long)c->n_instrs++;
+}
+
+static int push_operand(Builder *B, int32_t o)
+{
+    TsCode *c = B->code;
+    if (grow(B, &c->operands, sizeof *c->operands, c->n_operands, &B->cap_operands, 1))
+        return -1;
+    c->operands[c->n_operands++] = o;
+    return 0;
+}
+
+/* An instruction with node n's inputs (moved per ni) and outputs as its operand lists. */
+static long emit_node_args(Builder *B, TsOpcode op, const TsNode *n, const NodeInfo *ni,
+                           size_t skip)
+{
+    long at = emit(B, op, n);
+    if (at < 0)
+        return -1;
+    for (size_t i = skip; i < n->n_inputs; i++)
+        if (push_operand(B, use(B, n->inputs[i], ni->move[i])))
+            return -1;
+    for (size_t i = 0; i < n->n_outputs; i++)
+        if (push_operand(B, reg_of(B, n->outputs[i])))
+            return -1;
+    TsInstr *in = &B->code->instrs[at];
+    in->n_in = (uint16_t)(n->n_inputs - skip);
+    in->n_out = (uint16_t)n->n_outputs;
+    return at;
+}
+
+static bool holds_ref(const TsType *t);
+
+/* DROP of the registers of the listed value numbers (constants have none). */
+static int emit_drops(Builder *B, const size_t *vals, size_t n, const TsNode *node)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        if (B->opnd[vals[i]] >= 0 && B->refs[vals[i]])
+            count++;
+    if (!count)
+        return 0;
+    long at = emit(B, TS_OP_DROP, node);
+    if (at < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (B->opnd[vals[i]] >= 0 && B->refs[vals[i]] &&
+            push_operand(B, B->opnd[vals[i]] >> 1))
+            return -1;
+    B->code->instrs[at].n_in = (uint16_t)count;
+    return 0;
+}
+
+/* Values of these types hold no reference: dropping them is a no-op. */
+static bool holds_ref(const TsType *t)
+{
+    switch (ts_type_kind(t)) {
+    case TS_TYPE_INT: case TS_TYPE_FLOAT: case TS_TYPE_BOOL: case TS_TYPE_NONE:
+    case TS_TYPE_DEVICE: case TS_TYPE_SCALARTYPE: case TS_TYPE_LAYOUT:
+    case TS_TYPE_MEMORYFORMAT:
+        return false;
+    default:
+        return true;
+    }
+}
+
+static int emit_dead_outputs(Builder *B, const TsNode *n, const NodeInfo *ni)
+{
+    size_t vals[64], k = 0;
+    for (size_t i = 0; i < n->n_outputs; i++) {
+        if (!ni->dead[i] || !holds_ref(n->outputs[i]->type))
+            continue;
+        vals[k++] = n->outputs[i]->unique;
+        if (k == 64) {
+            if (emit_drops(B, vals, k, n))
+                return -1;
+            k = 0;
+        }
+    }
+    return k ? emit_drops(B, vals, k, n) : 0;
+}
+
+/* MOVES of `count` inputs of node `from` (starting at input `first`, moved per its info)
+ * into the registers of the values dst[0..count). */
+static int emit_moves(Builder *B, const TsNode *from, const NodeInfo *fi, size_t first,
+                      TsIrValue *const *dst, size_t count)
+{
+    if (!count)
+        return 0;
+    long at = emit(B, TS_OP_MOVES, NULL);
+    if (at < 0)
+        return -1;
+    for (size_t i = 0; i < count; i++)
+        if (push_operand(B, use(B, from->inputs[first + i], fi->move[first + i])))
+            return -1;
+    for (size_t i = 0; i < count; i++)
+        if (push_operand(B, reg_of(B, dst[i])))
+            return -1;
+    B->code->instrs[at].n_in = B->code->instrs[at].n_out = (uint16_t)count;
+    return 0;
+}
+
+/* ---- constants -------------------------------------------------------------------- */
+static int materialize(Builder *B, const TsNode *n, TsValue *out)
+{
+    TsError *err = B->err;
+    const TsAttr *a = ts_node_attr(n, B->a_value);
+    const TsType *t = n->n_outputs ? n->outputs[0]->type : NULL;
+    *out = ts_none();
+    if (!a)
+        return 0;
+    switch (a->kind) {
+    case TS_ATTR_INT:
+        *out = ts_type_kind(t) == TS_TYPE_BOOL ? ts_bool(a->u.i != 0) : ts_int(a->u.i);
+        return 0;
+    case TS_ATTR_FLOAT:
+        *out = ts_double(a->u.f);
+        return 0;
+    case TS_ATTR_COMPLEX: {
+        TsComplex *c = ts_complex_new(a->u.c[0], a->u.c[1], err);
+        if (!c)
+            return -1;
+        *out = ts_obj_value(c, TS_TAG_COMPLEX);
+        return 0;
+    }
+    case TS_ATTR_STR:
+        if (ts_type_kind(t) == TS_TYPE_DEVICE) {
+            TsDevice d;
+            if (ts_device_parse(a->u.s, &d, err))
+                return -1;
+            *out = ts_device(d);
+            return 0;
+        } else {
+            TsStr *s = ts_str_from_cstr(a->u.s, err);
+            if (!s)
+                return -1;
+            *out = ts_str_value(s);
+            return 0;
+        }
+    case TS_ATTR_TENSOR:
+        ts_heap_retain(&a->u.t->h);
+        *out = ts_obj_value(a->u.t, TS_TAG_TENSOR);
+        return 0;
+    case TS_ATTR_IVALUE:
+        ts_value_retain(a->u.iv);
+        *out = a->u.iv;
+        return 0;
+    case TS_ATTR_INTS:
+    case TS_ATTR_FLOATS: {
+        bool ints = a->kind == TS_ATTR_INTS;
+        TsList *l = ts_list_new(ints ? ts_type_int() : ts_type_float(), a->n, err);
+        if (!l)
+            return -1;
+        for (size_t i = 0; i < a->n; i++)
+            if (ts_list_append(l, ints ? ts_int(a->u.is[i]) : ts_double(a->u.fs[i]), err)) {
+                ts_heap_release(&l->h);
+                return -1;
+            }
+        *out = ts_obj_value(l, TS_TAG_LIST);
+        return 0;
+    }
+    default:
+        return ts_error_at(err, TS_ERR_RUNTIME, n->range, "unsupported constant attribute");
+    }
+}
+
+/* ---- registers -------------------------------------------------------------------- */
+static void number_block(Builder *B, const TsBlock *b, size_t *max)
+{
+    for (size_t i = 0; i < b->param->n_outputs; i++)
+        if (b->param->outputs[i]->unique > *max)
+            *max = b->param->outputs[i]->unique;
+    for (const TsNode *n = b->ret->next; n != b->ret; n = n->next) {
+        for (size_t i = 0; i < n->n_outputs; i++)
+            if (n->outputs[i]->unique > *max)
+                *max = n->outputs[i]->unique;
+        for (size_t k = 0; k < n->n_blocks; k++)
+            number_block(B, n->blocks[k], max);
+    }
+}
+
+static void set_reg(Builder *B, const TsIrValue *v)
+{
+    B->opnd[v->unique] = new_reg(B) << 1;
+    B->refs[v->unique] = holds_ref(v->type);
+}
+
+static int assign_block(Builder *B, const TsBlock *b)
+{
+    for (size_t i = 0; i < b->param->n_outputs; i++)
+        set_reg(B, b->param->outputs[i]);
+    for (const TsNode *n = b->ret->next; n != b->ret; n = n->next) {
+        if (n->kind == B->k_constant) {
+            if (n->n_outputs != 1)
+                return ts_error_at(B->err, TS_ERR_RUNTIME, n->range,
+                                   "prim::Constant must have one output");
+            TsValue v;
+            if (materialize(B, n, &v))
+                return -1;
+            long k = add_const(B, v);
+            if (k < 0)
+                return -1;
+            B->opnd[n->outputs[0]->unique] = ~(int32_t)k;
+            continue;
+        }
+        for (size_t i = 0; i < n->n_outputs; i++)
+            set_reg(B, n->outputs[i]);
+        for (size_t k = 0; k < n->n_blocks; k++)
+            if (assign_block(B, n->blocks[k]))
+                return -1;
+    }
+    return 0;
+}
+
+/* ---- operator resolution ------------------------------------------------------------ */
+/* Does a value of type actual fit formal, with type variables matching anything? */
+static bool type_fits(const TsType *actual, const TsType *formal)
+{
+    TsTypeKind fk = ts_type_kind(formal), ak = ts_type_kind(actual);
+    if (fk == TS_TYPE_VAR || fk == TS_TYPE_ANY)
+        return true;
+    if (fk == TS_TYPE_OPTIONAL) {
+        if (ak == TS_TYPE_NONE)
+            return true;
+        if (ak == TS_TYPE_OPTIONAL)
+            return type_fits(ts_type_elem(actual, 0), ts_type_elem(formal, 0));
+        return type_fits(actual, ts_type_elem(formal, 0));
+    }
+    if (fk == ak && (fk == TS_TYPE_LIST || fk == TS_TYPE_DICT || fk == TS_TYPE_FUTURE ||
+                     fk == TS_TYPE_TUPLE) &&
+        ts_type_num_elems(formal) == ts_type_num_elems(actual)) {
+        for (size_t i = 0; i < ts_type_num_elems(formal); i++)
+            if (!type_fits(ts_type_elem(actual, i), ts_type_elem(formal, i)))
+                return false;
+        return true;
+    }
+    return ts_type_is_subtype_of(actual, formal);
+}
+
+static const TsOperator *resolve_op(Builder *B, const TsNode *n)
+{
+    if (n->op)
+        return n->op;
+    const TsOperator *ops[64];
+    size_t k = ts_optable_overloads(B->table, n->kind, ops, 64);
+    for (size_t j = 0; j < k && j < 64; j++) {
+        const TsSchema *s = ops[j]->schema;
+        if (s->is_vararg ? n->n_inputs < s->n_args : n->n_inputs != s->n_args)
+            continue;
+        if (!s->is_varret && s->n_returns != n->n_outputs)
+            continue;
+        bool fits = true;
+        for (size_t i = 0; i < s->n_args && fits; i++)
+            fits = type_fits(n->inputs[i]->type, s->args[i].type);
+        if (fits)
+            return ops[j];
+    }
+    if (k == 0)
+        ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "Unknown builtin op: %s", n->kind);
+    else
+        ts_error_at(B->err, TS_ERR_RUNTIME, n->range,
+                    "no overload of %s accepts these argument types", n->kind);
+    return NULL;
+}
+
+static long bind_kernel(Builder *B, const TsNode *n, const TsOperator *op)
+{
+    const TsKernelEntry *e = ts_operator_kernel(op, "cpu");
+    if (!e && op->n_kernels)
+        e = &op->kernels[0];
+    char full[256];
+    ts_operator_full_name(op, full, sizeof full);
+    if (!e) {
+        ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "operator %s has no kernel", full);
+        return -1;
+    }
+    TsCode *c = B->code;
+    if (grow(B, &c->kernels, sizeof *c->kernels, c->n_kernels, &B->cap_kernels, 1))
+        return -1;
+    TsBoundKernel *k = &c->kernels[c->n_kernels];
+    memset(k, 0, sizeof *k);
+    k->op = op;
+    k->fn = e->fn;
+    k->tensor_input = -1;
+    k->fixed_outputs = !op->schema->is_varret;
+    for (size_t i = 0; i < n->n_inputs && k->tensor_input < 0; i++)
+        if (ts_type_kind(n->inputs[i]->type) == TS_TYPE_TENSOR)
+            k->tensor_input = (int)i;
+    if (e->factory) {
+        const TsType **types = malloc((n->n_inputs + n->n_outputs + 1) * sizeof *types);
+        if (!types)
+            return oom(B), -1;
+        for (size_t i = 0; i < n->n_inputs; i++)
+            types[i] = n->inputs[i]->type;
+        for (size_t i = 0; i < n->n_outputs; i++)
+            types[n->n_inputs + i] = n->outputs[i]->type;
+        TsNodeInfo ni = {n->kind, n->n_inputs, n->n_outputs, types, types + n->n_inputs};
+        int rc = e->factory(&ni, &k->fn, &k->data, &k->free_data, B->err);
+        free(types);
+        if (rc) {
+            ts_error_prefix(B->err, "binding %s: ", full);
+            return -1;
+        }
+        k->tensor_input = -1;
+    }
+    return (long)c->n_kernels++;
+}
+
+/* Opcodes of operators on known types. */
+static const struct {
+    const char *name, *overload;
+    TsOpcode op;
+} fast_ops[] = {
+    {"aten::add", "int", TS_OP_ADD_I}, {"aten::sub", "int", TS_OP_SUB_I},
+    {"aten::mul", "int", TS_OP_MUL_I}, {"aten::floordiv", "int", TS_OP_FLOORDIV_I},
+    {"aten::remainder", "int", TS_OP_REM_I},
+    {"aten::lt", "int", TS_OP_LT_I}, {"aten::le", "int", TS_OP_LE_I},
+    {"aten::gt", "int", TS_OP_GT_I}, {"aten::ge", "int", TS_OP_GE_I},
+    {"aten::eq", "int", TS_OP_EQ_I}, {"aten::ne", "int", TS_OP_NE_I},
+    {"aten::add", "float", TS_OP_ADD_F}, {"aten::sub", "float", TS_OP_SUB_F},
+    {"aten::mul", "float", TS_OP_MUL_F},
+    {"aten::lt", "float", TS_OP_LT_F}, {"aten::le", "float", TS_OP_LE_F},
+    {"aten::gt", "float", TS_OP_GT_F}, {"aten::ge", "float", TS_OP_GE_F},
+    {"aten::eq", "float", TS_OP_EQ_F}, {"aten::ne", "float", TS_OP_NE_F},
+    {"aten::__not__", "", TS_OP_NOT},
+};
+
+static int emit_kernel_node(Builder *B, const TsNode *n, const NodeInfo *ni)
+{
+    const TsOperator *op = resolve_op(B, n);
+    if (!op)
+        return -1;
+    long k = bind_kernel(B, n, op);
+    if (k < 0)
+        return -1;
+    TsOpcode code = TS_OP_KERNEL;
+    for (size_t i = 0; i < sizeof fast_ops / sizeof fast_ops[0]; i++)
+        if (strcmp(op->schema->name, fast_ops[i].name) == 0 &&
+            strcmp(op->schema->overload, fast_ops[i].overload) == 0) {
+            code = fast_ops[i].op;
+            break;
+        }
+    long at = emit_node_args(B, code, n, ni, 0);
+    if (at < 0)
+        return -1;
+    TsInstr *in = &B->code->instrs[at];
+    in->aux = (uint32_t)k;
+    if (code != TS_OP_KERNEL) {
+        in->a = use(B, n->inputs[0], ni->move[0]);
+        if (n->n_inputs > 1)
+            in->b = use(B, n->inputs[1], ni->move[1]);
+        in->c = reg_of(B, n->outputs[0]);
+    }
+    return 0;
+}
+
+/* ---- emitting nodes ---------------------------------------------------------------- */
+static int emit_block(Builder *B, const TsBlock *b);
+
+static void patch(Builder *B, long at, size_t target)
+{
+    B->code->instrs[at].target = (uint32_t)target;
+}
+
+static int emit_if(Builder *B, const TsNode *n, const NodeInfo *ni)
+{
+    long jf = emit(B, TS_OP_JUMP_IF_FALSE, n);
+    if (jf < 0)
+        return -1;
+    B->code->instrs[jf].a = use(B, n->inputs[0], ni->move[0]);
+    long jend = -1;
+    for (int k = 0; k < 2; k++) {
+        const TsBlock *b = n->blocks[k];
+        if (k == 1)
+            patch(B, jf, B->code->n_instrs);
+        if (emit_drops(B, ni->drops[k], ni->n_drops[k], n) || emit_block(B, b))
+            return -1;
+        const NodeInfo *ri = info_find(B, b->ret);
+        if (emit_moves(B, b->ret, ri, 0, n->outputs, n->n_outputs))
+            return -1;
+        if (k == 0 && (jend = emit(B, TS_OP_JUMP, NULL)) < 0)
+            return -1;
+    }
+    patch(B, jend, B->code->n_instrs);
+    return emit_dead_outputs(B, n, ni);
+}
+
+static int emit_loop(Builder *B, const TsNode *n, const NodeInfo *ni)
+{
+    const TsBlock *body = n->blocks[0];
+    size_t n_carried = n->n_outputs;
+    if (n->n_inputs != 2 + n_carried || body->param->n_outputs != 1 + n_carried ||
+        body->ret->n_inputs != 1 + n_carried)
+        return ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "malformed prim::Loop");
+    const TsIrValue *max = n->inputs[0], *iv = body->param->outputs[0];
+    bool counted = true;
+    if (is_const(B, max) && iv->n_uses == 0) {
+        TsValue m = B->code->consts[~B->opnd[max->unique]];
+        counted = !(m.tag == TS_TAG_INT && m.u.i == INT64_MAX);
+    }
+    if (emit_moves(B, n, ni, 2, body->param->outputs + 1, n_carried))
+        return -1;
+    int32_t ctr = counted ? new_reg(B) : -1;
+    int32_t ireg = iv->n_uses ? reg_of(B, iv) : -1;
+    long enter = emit(B, counted ? TS_OP_LOOP_ENTER : TS_OP_JUMP_IF_FALSE, n);
+    if (enter < 0)
+        return -1;
+    TsInstr *in = &B->code->instrs[enter];
+    in->a = use(B, n->inputs[1], ni->move[1]);
+    in->b = use(B, max, false);
+    in->c = ctr;
+    in->d = ireg;
+    size_t top = B->code->n_instrs;
+    const NodeInfo *pi = info_find(B, body->param);
+    for (size_t i = 1; i < body->param->n_outputs; i++) {
+        size_t u = body->param->outputs[i]->unique;
+        if (pi->dead[i] && emit_drops(B, &u, 1, n))
+            return -1;
+    }
+    if (emit_block(B, body))
+        return -1;
+    const NodeInfo *ri = info_find(B, body->ret);
+    if (emit_moves(B, body->ret, ri, 1, body->param->outputs + 1, n_carried))
+        return -1;
+    long next = emit(B, counted ? TS_OP_LOOP_NEXT : TS_OP_JUMP_IF_TRUE, n);
+    if (next < 0)
+        return -1;
+    in = &B->code->instrs[next];
+    in->a = use(B, body->ret->inputs[0], ri->move[0]);
+    in->b = use(B, max, false);
+    in->c = ctr;
+    in->d = ireg;
+    in->target = (uint32_t)top;
+    patch(B, enter, B->code->n_instrs);
+    /* at exit the carried values move from the body's registers to the loop's outputs */
+    if (n_carried) {
+        long mv = emit(B, TS_OP_MOVES, NULL);
+        if (mv < 0)
+            return -1;
+        for (size_t i = 0; i < n_carried; i++)
+            if (push_operand(B, reg_of(B, body->param->outputs[1 + i]) << 1 | 1))
+                return -1;
+        for (size_t i = 0; i < n_carried; i++)
+            if (push_operand(B, reg_of(B, n->outputs[i])))
+                return -1;
+        B->code->instrs[mv].n_in = B->code->instrs[mv].n_out = (uint16_t)n_carried;
+    }
+    if (emit_drops(B, ni->drops[0], ni->n_drops[0], n))
+        return -1;
+    return emit_dead_outputs(B, n, ni);
+}
+
+static const char *attr_str(const Builder *B, const TsNode *n, TsSymbol name)
+{
+    (void)B;
+    const TsAttr *a = ts_node_attr(n, name);
+    return a && a->kind == TS_ATTR_STR ? a->u.s : NULL;
+}
+
+static long add_callee(Builder *B, TsFunction *f)
+{
+    TsCode *c = B->code;
+    for (size_t i = 0; i < c->n_callees; i++)
+        if (c->callees[i] == f)
+            return (long)i;
+    if (grow(B, &c->callees, sizeof *c->callees, c->n_callees, &B->cap_callees, 1))
+        return -1;
+    c->callees[c->n_callees] = f;
+    return (long)c->n_callees++;
+}
+
+static size_t graph_n_inputs(const TsGraph *g) { return ts_graph_block(g)->param->n_outputs; }
+
+static int emit_call(Builder *B, const TsNode *n, const NodeInfo *ni, bool method)
+{
+    const char *name = attr_str(B, n, B->a_name);
+    size_t skip = 0;
+    if (!name && !method && n->n_inputs && is_const(B, n->inputs[0])) {
+        name = attr_str(B, n->inputs[0]->node, B->a_name);     /* PyTorch's Function input */
+        skip = 1;
+    }
+    if (!name)
+        return ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "%s without a name", n->kind);
+    TsFunction *f = NULL;
+    if (method) {
+        if (!n->n_inputs)
+            return ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "method call without self");
+        TsTypeKind k = ts_type_kind(n->inputs[0]->type);
+        if (k != TS_TYPE_CLASS && k != TS_TYPE_MODULE) {
+            TsCode *c = B->code;
+            if (grow(B, &c->strs, sizeof *c->strs, c->n_strs, &B->cap_strs, 1))
+                return -1;
+            c->strs[c->n_strs] = name;
+            long at = emit_node_args(B, TS_OP_CALL_METHOD, n, ni, 0);
+            if (at < 0)
+                return -1;
+            c->instrs[at].aux = (uint32_t)c->n_strs++;
+            return emit_dead_outputs(B, n, ni);
+        }
+        f = ts_unit_find_method(B->unit, n->inputs[0]->type, name);
+    } else {
+        f = ts_unit_find(B->unit, name);
+        if (!f) {
+            char q[512];
+            snprintf(q, sizeof q, "__torch__.%s", name);
+            f = ts_unit_find(B->unit, q);
+        }
+    }
+    if (!f)
+        return ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "unknown %s '%s'",
+                           method ? "method" : "function", name);
+    if (graph_n_inputs(f->graph) != n->n_inputs - skip)
+        return ts_error_at(B->err, TS_ERR_RUNTIME, n->range,
+                           "%s() expects %zu arguments but the call passes %zu", f->qualname,
+                           graph_n_inputs(f->graph), n->n_inputs - skip);
+    if (ts_graph_block(f->graph)->ret->n_inputs != n->n_outputs)
+        return ts_error_at(B->err, TS_ERR_RUNTIME, n->range,
+                           "%s() returns %zu values but the call takes %zu", f->qualname,
+                           ts_graph_block(f->graph)->ret->n_inputs, n->n_outputs);
+    long k = add_callee(B, f);
+    long at = k < 0 ? -1 : emit_node_args(B, TS_OP_CALL, n, ni, skip);
+    if (at < 0)
+        return -1;
+    B->code->instrs[at].aux = (uint32_t)k;
+    return emit_dead_outputs(B, n, ni);
+}
+
+static int emit_fork(Builder *B, const TsNode *n, const NodeInfo *ni)
+{
+    const TsAttr *a = ts_node_attr(n, B->a_subgraph);
+    if (!a || a->kind != TS_ATTR_GRAPH || n->n_outputs != 1)
+        return ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "prim::fork without a subgraph");
+    if (graph_n_inputs(a->u.g) != n->n_inputs)
+        return ts_error_at(B->err, TS_ERR_RUNTIME, n->range,
+                           "prim::fork passes %zu values to a subgraph of %zu inputs",
+                           n->n_inputs, graph_n_inputs(a->u.g));
+    TsCode *c = B->code;
+    if (grow(B, &c->subcodes, sizeof *c->subcodes, c->n_subcodes, &B->cap_subcodes, 1))
+        return -1;
+    TsCode *sub = ts_code_build(B->rt, B->unit, a->u.g, c->name, B->err);
+    if (!sub)
+        return -1;
+    c->subcodes[c->n_subcodes] = sub;
+    long ty = add_type(B, ts_type_elem(n->outputs[0]->type, 0));
+    long at = ty < 0 ? -1 : emit_node_args(B, TS_OP_FORK, n, ni, 0);
+    if (at < 0)
+        return -1;
+    c->instrs[at].aux = (uint32_t)c->n_subcodes++;
+    c->instrs[at].d = (int32_t)ty;
+    return emit_dead_outputs(B, n, ni);
+}
+
+/* Nodes with an opcode of their own, by kind. */
+static TsOpcode prim_opcode(const TsNode *n)
+{
+    static const struct {
+        const char *kind;
+        TsOpcode op;
+    } prims[] = {
+        {"prim::TupleConstruct", TS_OP_TUPLE_CONSTRUCT}, {"prim::TupleUnpack", TS_OP_TUPLE_UNPACK},
+        {"prim::TupleIndex", TS_OP_TUPLE_INDEX}, {"prim::ListConstruct", TS_OP_LIST_CONSTRUCT},
+        {"prim::ListUnpack", TS_OP_LIST_UNPACK}, {"prim::DictConstruct", TS_OP_DICT_CONSTRUCT},
+        {"prim::Uninitialized", TS_OP_UNINITIALIZED}, {"prim::RaiseException", TS_OP_RAISE},
+        {"prim::isinstance", TS_OP_ISINSTANCE}, {"aten::__is__", TS_OP_IS},
+        {"aten::__isnot__", TS_OP_ISNOT}, {"prim::unchecked_cast", TS_OP_COPY},
+        {"prim::GetAttr", TS_OP_GETATTR}, {"prim::SetAttr", TS_OP_SETATTR},
+        {"prim::CreateObject", TS_OP_CREATE_OBJECT}, {"prim::CallFunction", TS_OP_CALL},
+        {"prim::CallMethod", TS_OP_CALL_METHOD}, {"prim::fork", TS_OP_FORK},
+        {"aten::wait", TS_OP_WAIT}, {"prim::Print", TS_OP_PRINT},
+    };
+    for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++)
+        if (strcmp(n->kind, prims[i].kind) == 0)
+            return prims[i].op;
+    return TS_OP__COUNT;
+}
+
+static int emit_prim(Builder *B, const TsNode *n, const NodeInfo *ni, TsOpcode op)
+{
+    TsError *err = B->err;
+    long at = emit_node_args(B, op, n, ni, 0);
+    if (at < 0)
+        return -1;
+    TsInstr *in = &B->code->instrs[at];
+    const TsType *out = n->n_outputs ? n->outputs[0]->type : NULL;
+    long t = 0, t2 = 0;
+    switch (op) {
+    case TS_OP_TUPLE_CONSTRUCT:
+        t = add_type(B, ts_type_name(out) ? out : NULL);
+        break;
+    case TS_OP_LIST_CONSTRUCT:
+        if (ts_type_kind(out) != TS_TYPE_LIST || n->n_outputs != 1)
+            return ts_error_at(err, TS_ERR_RUNTIME, n->range, "ListConstruct must make a list");
+        t = add_type(B, ts_type_elem(out, 0));
+        break;
+    case TS_OP_DICT_CONSTRUCT:
+        if (ts_type_kind(out) != TS_TYPE_DICT || n->n_inputs % 2)
+            return ts_error_at(err, TS_ERR_RUNTIME, n->range, "malformed DictConstruct");
+        t = add_type(B, ts_type_elem(out, 0));
+        t2 = add_type(B, ts_type_elem(out, 1));
+        in = &B->code->instrs[at];
+        in->d = (int32_t)t2;
+        break;
+    case TS_OP_CREATE_OBJECT:
+        t = add_type(B, out);
+        break;
+    case TS_OP_ISINSTANCE: {
+        const TsAttr *a = ts_node_attr(n, B->a_types);
+        if (!a || n->n_inputs != 1)
+            return ts_error_at(err, TS_ERR_RUNTIME, n->range, "isinstance without types");
+        size_t cnt = a->kind == TS_ATTR_TYPES ? a->n : 1;
+        t = B->code->n_types;
+        for (size_t i = 0; i < cnt && t2 >= 0; i++)
+            t2 = add_type(B, a->kind == TS_ATTR_TYPES ? a->u.tys[i] : a->u.ty);
+        in = &B->code->instrs[at];
+        in->d = (int32_t)cnt;
+        break;
+    }
+    case TS_OP_GETATTR:
+    case TS_OP_SETATTR: {
+        const char *name = attr_str(B, n, B->a_name);
+        long slot = name && n->n_inputs ? ts_type_field_index(n->inputs[0]->type, name) : -1;
+        if (slot < 0)
+            return ts_error_at(err, TS_ERR_RUNTIME, n->range, "%s of unknown attribute '%s'",
+                               n->kind, name ? name : "");
+        in->d = (int32_t)slot;
+        break;
+    }
+    case TS_OP_RAISE:
+        if (n->n_inputs < 1 || n->n_inputs > 2)
+            return ts_error_at(err, TS_ERR_RUNTIME, n->range, "malformed RaiseException");
+        break;
+    case TS_OP_TUPLE_INDEX:
+    case TS_OP_IS:
+    case TS_OP_ISNOT:
+        if (n->n_inputs != 2 || n->n_outputs != 1)
+            return ts_error_at(err, TS_ERR_RUNTIME, n->range, "%s takes two inputs", n->kind);
+        break;
+    case TS_OP_COPY:
+    case TS_OP_WAIT:
+        if (n->n_inputs != 1 || n->n_outputs != 1)
+            return ts_error_at(err, TS_ERR_RUNTIME, n->range, "%s takes one input", n->kind);
+        break;
+    case TS_OP_TUPLE_UNPACK:
+    case TS_OP_LIST_UNPACK:
+        if (n->n_inputs != 1)
+            return ts_error_at(err, TS_ERR_RUNTIME, n->range, "%s takes one input", n->kind);
+        break;
+    default:
+        break;
+    }
+    if (t < 0 || t2 < 0)
+        return -1;
+    B->code->instrs[at].aux = (uint32_t)t;
+    return emit_dead_outputs(B, n, ni);
+}
+
+static int emit_node(Builder *B, const TsNode *n)
+{
+    const NodeInfo *ni = info_find(B, n);
+    if (n->kind == B->k_constant)
+        return 0;
+    if (n->kind == B->k_if && n->n_blocks == 2 && n->n_inputs == 1)
+        return emit_if(B, n, ni);
+    if (n->kind == B->k_loop && n->n_blocks == 1)
+        return emit_loop(B, n, ni);
+    if (n->n_blocks)
+        return ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "cannot run %s nodes", n->kind);
+    TsOpcode op = prim_opcode(n);
+    if (op == TS_OP_CALL || op == TS_OP_CALL_METHOD)
+        return emit_call(B, n, ni, op == TS_OP_CALL_METHOD);
+    if (op == TS_OP_FORK)
+        return emit_fork(B, n, ni);
+    if (op != TS_OP__COUNT)
+        return emit_prim(B, n, ni, op);
+    if (emit_kernel_node(B, n, ni))
+        return -1;
+    return emit_dead_outputs(B, n, ni);
+}
+
+static int emit_block(Builder *B, const TsBlock *b)
+{
+    for (const TsNode *n = b->ret->next; n != b->ret; n = n->next)
+        if (emit_node(B, n))
+            return -1;
+    return 0;
+}
+
+/* ---- the whole graph ----------------------------------------------------------------- */
+static int build(Builder *B, const TsGraph *g)
+{
+    const TsBlock *top = ts_graph_block(g);
+    size_t max = 0;
+    number_block(B, top, &max);
+    B->n_values = max + 1;
+    B->opnd = malloc(B->n_values * sizeof *B->opnd);
+    B->refs = calloc(B->n_values, sizeof *B->refs);
+    if (!B->opnd || !B->refs)
+        return oom(B);
+    for (size_t i = 0; i < B->n_values; i++)
+        B->opnd[i] = UNSET;
+    if (assign_block(B, top))
+        return -1;
+    Bits live;
+    if (bits_new(&live, B->n_values, B->err))
+        return -1;
+    int rc = analyze_block(B, top, &live);
+    free(live.w);
+    if (rc)
+        return -1;
+    B->code->n_inputs = top->param->n_outputs;
+    B->code->n_outputs = top->ret->n_inputs;
+    const NodeInfo *pi = info_find(B, top->param);
+    for (size_t i = 0; i < top->param->n_outputs; i++)
+        if (pi->dead[i] && holds_ref(top->param->outputs[i]->type)) {
+            size_t u = top->param->outputs[i]->unique;
+            if (emit_drops(B, &u, 1, NULL))
+                return -1;
+        }
+    if (emit_block(B, top))
+        return -1;
+    long at = emit_node_args(B, TS_OP_RET, top->ret, info_find(B, top->ret), 0);
+    if (at < 0)
+        return -1;
+    B->code->instrs[at].node = NULL;
+    return 0;
+}
+
+TsCode *ts_code_build(TsRuntime *rt, const TsCompUnit *unit, const TsGraph *graph,
+                      const char *name, TsError *err)
+{
+    Builder B;
+    memset(&B, 0, sizeof B);
+    B.rt = rt;
+    B.table = ts_runtime_optable(rt);
+    B.unit = unit;
+    B.err = err;
+    B.k_constant = ts_symbol("prim::Constant");
+    B.k_if = ts_symbol("prim::If");
+    B.k_loop = ts_symbol("prim::Loop");
+    B.a_value = ts_symbol("attr::value");
+    B.a_name = ts_symbol("attr::name");
+    B.a_types = ts_symbol("attr::types");
+    B.a_subgraph = ts_symbol("attr::Subgraph");
+    B.code = calloc(1, sizeof *B.code);
+    if (!B.code || !B.k_constant || !B.k_if || !B.k_loop || !B.a_value || !B.a_name ||
+        !B.a_types || !B.a_subgraph) {
+        free(B.code);
+        oom(&B);
+        return NULL;
+    }
+    B.code->name = name ? name : "<graph>";
+    B.code->unit = unit;
+    int rc = build(&B, graph);
+    infos_free(&B);
+    free(B.opnd);
+    free(B.refs);
+    if (rc) {
+        ts_code_free(B.code);
+        return NULL;
+    }
+    return B.code;
+}
+
+void ts_code_free(TsCode *code)
+{
+    if (!code)
+        return;
+    for (size_t i = 0; i < code->n_consts; i++)
+        ts_value_release(code->consts[i]);
+    for (size_t i = 0; i < code->n_kernels; i++)
+        if (code->kernels[i].free_data)
+            code->kernels[i].free_data(code->kernels[i].data);
+    for (size_t i = 0; i < code->n_subcodes; i++)
+        ts_code_free(code->subcodes[i]);
+    free(code->instrs);
+    free(code->operands);
+    free(code->consts);
+    free(code->kernels);
+    free(code->callees);
+    free(code->subcodes);
+    free(code->types);
+    free(code->strs);
+    free(code);
+}
+
+/* ---- building a function and its callees once ---------------------------------------- */
+static pthread_mutex_t prepare_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Adds the callees of c and of its fork subgraphs that have no Code yet to the worklist. */
+static int queue_callees(const TsCode *c, TsFunction ***work, size_t *n, size_t *cap,
+                         TsError *err)
+{
+    for (size_t i = 0; i < c->n_subcodes; i++)
+        if (queue_callees(c->subcodes[i], work, n, cap, err))
+            return -1;
+    for (size_t i = 0; i < c->n_callees; i++) {
+        if (c->callees[i]->code)
+            continue;
+        if (*n == *cap) {
+            size_t nc = *cap ? *cap * 2 : 16;
+            TsFunction **w = realloc(*work, nc * sizeof *w);
+            if (!w)
+                return ts_error_set(err, TS_ERR_NOMEM, "out of memory building code");
+            *work = w;
+            *cap = nc;
+        }
+        (*work)[(*n)++] = c->callees[i];
+    }
+    return 0;
+}
+
+int ts_code_prepare(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f, TsError *err)
+{
+    if (__atomic_load_n(&f->code, __ATOMIC_ACQUIRE))
+        return 0;
+    pthread_mutex_lock(&prepare_lock);
+    TsFunction **work = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    for (TsFunction *next = f; next && !rc; next = n ? work[--n] : NULL) {
+        if (next->code)
+            continue;
+        TsCode *c = ts_code_build(rt, unit, next->graph, next->name, err);
+        if (!c) {
+            ts_error_prefix(err, "in %s: ", next->qualname);
+            rc = -1;
+            break;
+        }
+        next->free_code = ts_code_free;
+        __atomic_store_n(&next->code, c, __ATOMIC_RELEASE);
+        rc = queue_callees(c, &work, &n, &cap, err);
+    }
+    free(work);
+    pthread_mutex_unlock(&prepare_lock);
+    return rc;
+}
+
+/* ---- listing -------------------------------------------------------------------------- */
+static const char *const opnames[TS_OP__COUNT] = {
+    "ADD_I", "SUB_I", "MUL_I", "FLOORDIV_I", "REM_I", "LT_I", "LE_I", "GT_I", "GE_I", "EQ_I",
+    "NE_I", "ADD_F", "SUB_F", "MUL_F", "LT_F", "LE_F", "GT_F", "GE_F", "EQ_F", "NE_F", "NOT",
+    "JUMP", "JUMP_IF_FALSE", "JUMP_IF_TRUE", "LOOP_ENTER", "LOOP_NEXT", "MOVES", "DROP", "RET",
+    "KERNEL", "TUPLE_CONSTRUCT", "TUPLE_UNPACK", "TUPLE_INDEX", "LIST_CONSTRUCT",
+    "LIST_UNPACK", "DICT_CONSTRUCT", "UNINITIALIZED", "RAISE", "ISINSTANCE", "IS", "ISNOT",
+    "COPY", "GETATTR", "SETATTR", "CREATE_OBJECT", "CALL", "CALL_METHOD", "FORK", "WAIT",
+    "PRINT",
+};
+
+static void dump_opnd(char **p, size_t *len, FILE *f, int32_t o)
+{
+    (void)p;
+    (void)len;
+    if (o < 0)
+        fprintf(f, " c%d", ~o);
+    else
+        fprintf(f, o & 1 ? " move(r%d)" : " r%d", o >> 1);
+}
+
+char *ts_code_dump(const TsCode *code)
+{
+    char *p = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&p, &len);
+    if (!f)
+        return NULL;
+    for (size_t i = 0; i < code->n_instrs; i++) {
+        const TsInstr *in = &code->instrs[i];
+        fprintf(f, "%zu %s", i, opnames[in->op]);
+        if (in->op == TS_OP_KERNEL) {
+            char full[256];
+            ts_operator_full_name(code->kernels[in->aux].op, full, sizeof full);
+            fprintf(f, " %s", full);
+        }
+        if (in->op == TS_OP_DROP) {
+            for (size_t k = 0; k < in->n_in; k++)
+                fprintf(f, " r%d", code->operands[in->args + k]);
+        } else if (in->op >= TS_OP_JUMP && in->op <= TS_OP_LOOP_NEXT) {
+            dump_opnd(&p, &len, f, in->a);
+            fprintf(f, " -> %u", in->target);
+        } else {
+            for (size_t k = 0; k < in->n_in; k++)
+                dump_opnd(&p, &len, f, code->operands[in->args + k]);
+            if (in->n_out)
+                fprintf(f, " ->");
+            for (size_t k = 0; k < in->n_out; k++)
+                fprintf(f, " r%d", code->operands[in->args + in->n_in + k]);
+        }
+        fputc('\n', f);
+    }
+    fclose(f);
+    return p;
+}

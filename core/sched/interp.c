@@ -1,0 +1,941 @@
+/* interp.c — the InterpreterState and its loop: one switch over Code's opcodes.
+ *
+ * A state holds a register file shared by its frames (each frame owns a window of it), the
+ * stack kernels take their inputs from, and the frames themselves; calls push a frame
+ * instead of recursing in C. Registers are empty (None) whenever their value is dead: an
+ * instruction moves a value out of its register at its last use, and DROP releases values
+ * whose last use depends on the path taken.
+ *
+ * torch.jit.fork makes a new state for the fork's subgraph and queues it on the thread
+ * pool; aten::wait on an unfinished future suspends the state (its pc stays on the WAIT)
+ * and ts_future_then resubmits it when the future completes. An error formats PyTorch's
+ * traceback from the frames, then every register and stack value is released.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "print.h"
+#include "sched/code.h"
+#include "sched/interp.h"
+#include "sched/threadpool.h"
+
+typedef struct Frame {
+    const TsCode *code;
+    size_t base;               /* first register of the frame's window */
+    uint32_t pc;               /* the instruction running (a CALL while the callee runs) */
+} Frame;
+
+/* The forked states a ts_run started, directly or not: ts_run returns only when all have
+ * finished, so none outlives the Code it runs or the caller's unit. */
+typedef struct RunGroup {
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+    size_t live;
+} RunGroup;
+
+typedef struct TsInterp {
+    TsRuntime *rt;
+    RunGroup *group;
+    TsValue *regs;
+    size_t n_regs, cap_regs;
+    Frame *frames;
+    size_t depth, cap_frames;
+    TsStack stack;
+    TsError err;
+    char *label;               /* the exception class as printed, when not the code's */
+    TsFuture *waiting;         /* suspended on this future (a reference) */
+    TsFuture *result;          /* a forked state completes this (a reference) */
+} TsInterp;
+
+enum { RUN_DONE, RUN_ERROR, RUN_SUSPENDED };
+
+static TsInterpHook hook;
+static void *hook_ctx;
+
+void ts_interp_set_hook(TsInterpHook h, void *ctx)
+{
+    hook = h;
+    hook_ctx = ctx;
+}
+
+/* A traceback deeper than twice this shows its outermost and innermost frames only. */
+enum { TRACE_ENDS = 10 };
+
+static const char traceback_head[] = "The following operation failed in the TorchScript "
+                                     "interpreter.\nTraceback of TorchScript (most recent "
+                                     "call last):\n";
+
+/* ---- states and frames --------------------------------------------------------------- */
+static TsInterp *interp_new(TsRuntime *rt, TsError *err)
+{
+    TsInterp *st = calloc(1, sizeof *st);
+    if (!st)
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory starting the interpreter");
+    else
+        st->rt = rt;
+    return st;
+}
+
+static void interp_free(TsInterp *st)
+{
+    for (size_t i = 0; i < st->n_regs; i++)
+        ts_value_release(st->regs[i]);
+    free(st->regs);
+    free(st->frames);
+    ts_stack_free(&st->stack);
+    ts_error_clear(&st->err);
+    free(st->label);
+    if (st->waiting)
+        ts_heap_release((TsHeap *)st->waiting);
+    if (st->result)
+        ts_heap_release((TsHeap *)st->result);
+    free(st);
+}
+
+/* Pushes a frame for code with empty registers. */
+static int push_frame(TsInterp *st, const TsCode *code)
+{
+    if (st->depth >= TS_INTERP_MAX_DEPTH)
+        return ts_error_set(&st->err, TS_ERR_LIMIT,
+                            "maximum recursion depth exceeded (%d nested calls)",
+                            TS_INTERP_MAX_DEPTH);
+    if (st->depth == st->cap_frames) {
+        size_t cap = st->cap_frames ? st->cap_frames * 2 : 16;
+        Frame *f = realloc(st->frames, cap * sizeof *f);
+        if (!f)
+            return ts_error_set(&st->err, TS_ERR_NOMEM, "out of memory calling a function");
+        st->frames = f;
+        st->cap_frames = cap;
+    }
+    size_t need = st->n_regs + code->n_regs;
+    if (need > st->cap_regs) {
+        size_t cap = st->cap_regs ? st->cap_regs : 64;
+        while (cap < need)
+            cap *= 2;
+        TsValue *r = realloc(st->regs, cap * sizeof *r);
+        if (!r)
+            return ts_error_set(&st->err, TS_ERR_NOMEM, "out of memory calling a function");
+        st->regs = r;
+        st->cap_regs = cap;
+    }
+    memset(st->regs + st->n_regs, 0, code->n_regs * sizeof *st->regs);
+    st->frames[st->depth++] = (Frame){code, st->n_regs, 0};
+    st->n_regs = need;
+    return 0;
+}
+
+static void pop_frame(TsInterp *st)
+{
+    Frame *f = &st->frames[--st->depth];
+    for (size_t i = f->base; i < st->n_regs; i++)
+        ts_value_release(st->regs[i]);
+    st->n_regs = f->base;
+}
+
+/* Moves the top n stack values into the first n registers of the top frame. */
+static void args_from_stack(TsInterp *st, size_t n)
+{
+    TsValue *r = st->regs + st->frames[st->depth - 1].base;
+    st->stack.len -= n;
+    memcpy(r, st->stack.data + st->stack.len, n * sizeof *r);
+}
+
+/* ---- errors ---------------------------------------------------------------------------- */
+typedef struct Text {
+    char *p;
+    size_t len;
+    FILE *f;
+} Text;
+
+/* The final "Class: message" line, PyTorch's way: kernel errors are RuntimeErrors whose
+ * message may name the Python class (KeyError); raise statements name their class. */
+static void put_exception(FILE *f, const TsInterp *st)
+{
+    const char *msg = st->err.msg ? st->err.msg : "";
+    if (st->label) {
+        fprintf(f, "%s: %s\n", st->label, msg);
+        return;
+    }
+    if (st->err.code == TS_ERR_KEY && strncmp(msg, "KeyError", 8) != 0)
+        fprintf(f, "RuntimeError: KeyError: %s\n", msg);
+    else
+        fprintf(f, "RuntimeError: %s\n", msg);
+}
+
+/* Replaces st->err's message by the traceback of the frames and the exception line. */
+static void format_error(TsInterp *st)
+{
+    if (st->err.code == TS_OK)
+        ts_error_set(&st->err, TS_ERR_RUNTIME, "operation failed without a message");
+    if (st->err.msg && strncmp(st->err.msg, traceback_head, strlen(traceback_head)) == 0)
+        return;                /* a forked function's error, already formatted */
+    Text t = {NULL, 0, NULL};
+    t.f = open_memstream(&t.p, &t.len);
+    if (!t.f)
+        return;
+    fputs(traceback_head, t.f);
+    for (size_t i = 0; i < st->depth; i++) {
+        if (st->depth > 2 * TRACE_ENDS && i == TRACE_ENDS) {
+            fprintf(t.f, "  [%zu frames omitted]\n", st->depth - 2 * TRACE_ENDS);
+            i = st->depth - TRACE_ENDS;
+        }
+        const Frame *fr = &st->frames[i];
+        const TsNode *node = fr->pc < fr->code->n_instrs ? fr->code->instrs[fr->pc].node : NULL;
+        char *ex = node ? ts_source_excerpt(node->range) : NULL;
+        char *nl = ex ? strchr(ex, '\n') : NULL;
+        if (nl && strncmp(ex, "  File ", 7) == 0)
+            fprintf(t.f, "%.*s, in %s%s", (int)(nl - ex), ex, fr->code->name, nl);
+        else
+            fprintf(t.f, "  File \"<unknown>\", in %s\n", fr->code->name);
+        free(ex);
+    }
+    put_exception(t.f, st);
+    if (fclose(t.f) == 0 && t.p) {
+        free(st->err.msg);
+        st->err.msg = t.p;
+    } else {
+        free(t.p);
+    }
+}
+
+/* Releases everything the state holds after an error. */
+static void unwind(TsInterp *st)
+{
+    while (st->depth)
+        pop_frame(st);
+    ts_stack_drop(&st->stack, st->stack.len);
+}
+
+/* ---- operands -------------------------------------------------------------------------- */
+#define OPV(o) ((o) >= 0 ? R[(o) >> 1] : K[~(o)])
+
+/* The value of operand o as a new reference: moved out of its register at a last use. */
+static inline TsValue take(TsValue *R, const TsValue *K, int32_t o)
+{
+    if (o < 0) {
+        ts_value_retain(K[~o]);
+        return K[~o];
+    }
+    TsValue v = R[o >> 1];
+    if (o & 1)
+        R[o >> 1] = ts_none();
+    else
+        ts_value_retain(v);
+    return v;
+}
+
+/* Ends a borrowed use of operand o: at its last use the register lets go. */
+static inline void consume(TsValue *R, int32_t o)
+{
+    if (o >= 0 && (o & 1)) {
+        ts_value_release(R[o >> 1]);
+        R[o >> 1] = ts_none();
+    }
+}
+
+static inline void store(TsValue *R, int32_t r, TsValue v)
+{
+    ts_value_release(R[r]);
+    R[r] = v;
+}
+
+/* Pushes the n_in inputs of in onto the stack. */
+static int gather(TsInterp *st, TsValue *R, const TsValue *K, const TsInstr *in,
+                  const int32_t *ops)
+{
+    if (ts_stack_reserve(&st->stack, in->n_in, &st->err))
+        return -1;
+    uint64_t moved = 0;
+    for (size_t i = 0; i < in->n_in; i++) {
+        int32_t o = ops[in->args + i];
+        if (o >= 0 && (o & 1) && i < 64)
+            moved |= (uint64_t)1 << i;
+        st->stack.data[st->stack.len++] = take(R, K, o);
+    }
+    if (hook && in->node)
+        hook(hook_ctx, in->node, in->n_in, st->stack.data + st->stack.len - in->n_in, moved);
+    return 0;
+}
+
+/* Pops n_out values into the output registers of in. */
+static void scatter(TsInterp *st, TsValue *R, const TsInstr *in, const int32_t *ops)
+{
+    for (size_t i = in->n_out; i-- > 0;)
+        store(R, ops[in->args + in->n_in + i], ts_stack_pop(&st->stack));
+}
+
+static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *code,
+                      const TsInstr *in)
+{
+    const TsBoundKernel *k = &code->kernels[in->aux];
+    if (gather(st, R, K, in, code->operands))
+        return -1;
+    TsKernelFn fn = k->fn;
+    if (k->tensor_input >= 0) {
+        TsValue t = st->stack.data[st->stack.len - in->n_in + (size_t)k->tensor_input];
+        if (t.tag == TS_TAG_TENSOR) {
+            TsTensor *tt = (TsTensor *)t.u.p;
+            if (tt->device.type != TS_DEV_CPU) {
+                const TsKernelEntry *e =
+                    ts_operator_kernel(k->op, ts_device_type_name(tt->device.type));
+                if (!e || !e->fn) {
+                    char full[256];
+                    ts_operator_full_name(k->op, full, sizeof full);
+                    return ts_error_set(&st->err, TS_ERR_RUNTIME,
+                                        "%s has no kernel for device type '%s'", full,
+                                        ts_device_type_name(tt->device.type));
+                }
+                fn = e->fn;
+            }
+        }
+    }
+    size_t base = st->stack.len - in->n_in;
+    TsCall call = {&st->stack, &st->err, k->data, st->rt};
+    int rc = fn(&call);
+    if (rc) {
+        if (st->err.code == TS_OK)
+            ts_error_set(&st->err, TS_ERR_RUNTIME, "operator failed without a message");
+        return -1;
+    }
+    if (st->stack.len != base + in->n_out) {
+        char full[256];
+        ts_operator_full_name(k->op, full, sizeof full);
+        return ts_error_set(&st->err, TS_ERR_RUNTIME,
+                            "the kernel of %s left %zu values for %u outputs", full,
+                            st->stack.len - base, (unsigned)in->n_out);
+    }
+    scatter(st, R, in, code->operands);
+    return 0;
+}
+
+/* Exception classes a raise statement names ("builtins.ValueError"), by error code. */
+static TsErrorCode raise_code(const char *cls)
+{
+    const char *dot = strrchr(cls, '.');
+    const char *name = dot ? dot + 1 : cls;
+    for (int c = TS_ERR_RUNTIME; c < TS_ERR__COUNT; c++)
+        if (strcmp(ts_error_class((TsErrorCode)c), name) == 0)
+            return (TsErrorCode)c;
+    return TS_ERR_RUNTIME;
+}
+
+static int do_raise(TsInterp *st, TsValue *R, const TsValue *K, const TsInstr *in,
+                    const int32_t *ops)
+{
+    TsValue msg = OPV(ops[in->args]);
+    TsValue cls = in->n_in > 1 ? OPV(ops[in->args + 1]) : ts_none();
+    const char *m = msg.tag == TS_TAG_STR ? ((TsStr *)msg.u.p)->data : "";
+    if (cls.tag == TS_TAG_STR) {
+        const char *c = ((TsStr *)cls.u.p)->data;
+        ts_error_set(&st->err, raise_code(c), "%s", m);
+        char *label = strdup(c);   /* outlives the constant: the state owns it */
+        if (label) {
+            free(st->label);
+            st->label = label;
+        }
+    } else {
+        ts_error_set(&st->err, TS_ERR_RUNTIME, "%s", m);
+    }
+    return -1;
+}
+
+static bool is_instance(const TsCode *code, const TsInstr *in, TsValue v)
+{
+    const TsType *vt = ts_value_type(v);
+    for (int32_t i = 0; i < in->d; i++) {
+        const TsType *t = code->types[in->aux + (uint32_t)i];
+        if (vt && ts_type_is_subtype_of(vt, t))
+            return true;
+        if (v.tag == TS_TAG_NONE && ts_type_kind(t) == TS_TYPE_NONE)
+            return true;
+    }
+    return false;
+}
+
+/* ---- fork ------------------------------------------------------------------------------ */
+static void task_run(void *arg);
+
+static void resume_cb(TsFuture *f, void *data)
+{
+    (void)f;
+    TsInterp *st = data;
+    TsError err = TS_ERROR_INIT;
+    if (ts_threadpool_submit(ts_runtime_num_threads(st->rt), task_run, st, &err)) {
+        ts_error_clear(&err);
+        task_run(st);          /* no memory to queue it: run it here */
+    }
+}
+
+static int run(TsInterp *st);
+
+static void group_enter(RunGroup *g)
+{
+    pthread_mutex_lock(&g->lock);
+    g->live++;
+    pthread_mutex_unlock(&g->lock);
+}
+
+static void group_leave(RunGroup *g)
+{
+    pthread_mutex_lock(&g->lock);
+    if (--g->live == 0)
+        pthread_cond_broadcast(&g->done);
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* Runs a forked state until it finishes (completing its future) or suspends. */
+static void task_run(void *arg)
+{
+    TsInterp *st = arg;
+    if (st->waiting) {
+        ts_heap_release((TsHeap *)st->waiting);
+        st->waiting = NULL;
+    }
+    int r = run(st);
+    if (r == RUN_SUSPENDED) {
+        TsFuture *w = st->waiting;
+        ts_heap_retain((TsHeap *)w);   /* the state may be resumed and freed inside */
+        TsError err = TS_ERROR_INIT;
+        int rc = ts_future_then(w, resume_cb, st, &err);
+        ts_heap_release((TsHeap *)w);
+        if (!rc)
+            return;
+        ts_error_move(&st->err, &err);
+        unwind(st);
+        r = RUN_ERROR;
+    }
+    TsError ignore = TS_ERROR_INIT;
+    if (r == RUN_DONE)
+        ts_future_complete(st->result, ts_stack_pop(&st->stack), &ignore);
+    else
+        ts_future_fail(st->result, &st->err, &ignore);
+    ts_error_clear(&ignore);
+    RunGroup *g = st->group;
+    interp_free(st);
+    group_leave(g);
+}
+
+static int do_fork(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *code,
+                   const TsInstr *in)
+{
+    const TsCode *sub = code->subcodes[in->aux];
+    TsFuture *fut = ts_future_new(code->types[in->d], &st->err);
+    if (!fut)
+        return -1;
+    TsInterp *child = interp_new(st->rt, &st->err);
+    if (!child) {
+        ts_heap_release((TsHeap *)fut);
+        return -1;
+    }
+    ts_heap_retain((TsHeap *)fut);
+    child->result = fut;
+    child->group = st->group;
+    for (size_t i = 0; i < in->n_in; i++)
+        if (ts_stack_push(&child->stack, take(R, K, code->operands[in->args + i]), &st->err))
+            goto fail;
+    if (push_frame(child, sub)) {
+        ts_error_move(&st->err, &child->err);
+        goto fail;
+    }
+    args_from_stack(child, in->n_in);
+    group_enter(st->group);
+    if (ts_threadpool_submit(ts_runtime_num_threads(st->rt), task_run, child, &st->err)) {
+        group_leave(st->group);
+        goto fail;
+    }
+    store(R, code->operands[in->args + in->n_in], ts_obj_value(fut, TS_TAG_FUTURE));
+    return 0;
+fail:
+    interp_free(child);
+    ts_heap_release((TsHeap *)fut);
+    return -1;
+}
+
+/* Writes the line print() writes for the inputs, then releases those at their last use. */
+static int do_print(TsInterp *st, TsValue *R, const TsValue *K, const TsInstr *in,
+                    const int32_t *ops)
+{
+    TsValue vals[32];
+    TsValue *v = in->n_in <= 32 ? vals : malloc(in->n_in * sizeof *v);
+    if (!v)
+        return ts_error_set(&st->err, TS_ERR_NOMEM, "out of memory printing");
+    for (size_t i = 0; i < in->n_in; i++)
+        v[i] = OPV(ops[in->args + i]);
+    TsBuf b = TS_BUF_INIT;
+    int rc = ts_print_line(st->rt, v, in->n_in, &b, &st->err);
+    if (v != vals)
+        free(v);
+    if (!rc) {
+        fwrite(b.p ? b.p : "", 1, b.len, stdout);
+        fflush(stdout);
+    }
+    ts_buf_free(&b);
+    for (size_t i = 0; i < in->n_in; i++)
+        consume(R, ops[in->args + i]);
+    return rc;
+}
+
+/* ---- the loop --------------------------------------------------------------------------- */
+/* Enters callee's Code with the call instruction's inputs as its arguments. */
+static int do_call(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *code,
+                   const TsInstr *in, const TsCode *callee)
+{
+    if (gather(st, R, K, in, code->operands))
+        return -1;
+    if (push_frame(st, callee))
+        return -1;
+    args_from_stack(st, in->n_in);
+    return 0;
+}
+
+static int run(TsInterp *st)
+{
+    Frame *fr;
+    const TsCode *code;
+    const TsInstr *ins;
+    const int32_t *ops;
+    const TsValue *K;
+    TsValue *R;
+    uint32_t pc;
+
+#define LOAD_FRAME()                                                                        \
+    do {                                                                                     \
+        fr = &st->frames[st->depth - 1];                                                    \
+        code = fr->code;                                                                     \
+        ins = code->instrs;                                                                  \
+        ops = code->operands;                                                                \
+        K = code->consts;                                                                    \
+        R = st->regs + fr->base;                                                             \
+        pc = fr->pc;                                                                         \
+    } while (0)
+#define INT_OP(expr) R[in->c] = ts_int((int64_t)(expr)); pc++; break
+#define BOOL_OP(expr) R[in->c] = ts_bool(expr); pc++; break
+#define IA ((uint64_t)OPV(in->a).u.i)
+#define IB ((uint64_t)OPV(in->b).u.i)
+#define SA (OPV(in->a).u.i)
+#define SB (OPV(in->b).u.i)
+#define FA (OPV(in->a).u.d)
+#define FB (OPV(in->b).u.d)
+
+    LOAD_FRAME();
+    for (;;) {
+        const TsInstr *in = &ins[pc];
+        switch ((TsOpcode)in->op) {
+        case TS_OP_ADD_I: INT_OP(IA + IB);
+        case TS_OP_SUB_I: INT_OP(IA - IB);
+        case TS_OP_MUL_I: INT_OP(IA * IB);
+        case TS_OP_FLOORDIV_I: {
+            int64_t a = SA, b = SB;
+            if (b == 0 || (a == INT64_MIN && b == -1))
+                goto slow_kernel;  /* the kernel says what is wrong, as PyTorch does */
+            int64_t q = a / b;
+            if (a % b != 0 && ((a < 0) != (b < 0)))
+                q--;
+            INT_OP(q);
+        }
+        case TS_OP_REM_I: {
+            int64_t a = SA, b = SB;
+            if (b == 0 || (a == INT64_MIN && b == -1))
+                goto slow_kernel;
+            int64_t r = a % b;
+            if (r != 0 && ((r < 0) != (b < 0)))
+                r += b;
+            INT_OP(r);
+        }
+        case TS_OP_LT_I: BOOL_OP(SA < SB);
+        case TS_OP_LE_I: BOOL_OP(SA <= SB);
+        case TS_OP_GT_I: BOOL_OP(SA > SB);
+        case TS_OP_GE_I: BOOL_OP(SA >= SB);
+        case TS_OP_EQ_I: BOOL_OP(SA == SB);
+        case TS_OP_NE_I: BOOL_OP(SA != SB);
+        case TS_OP_ADD_F: R[in->c] = ts_double(FA + FB); pc++; break;
+        case TS_OP_SUB_F: R[in->c] = ts_double(FA - FB); pc++; break;
+        case TS_OP_MUL_F: R[in->c] = ts_double(FA * FB); pc++; break;
+        case TS_OP_LT_F: BOOL_OP(FA < FB);
+        case TS_OP_LE_F: BOOL_OP(FA <= FB);
+        case TS_OP_GT_F: BOOL_OP(FA > FB);
+        case TS_OP_GE_F: BOOL_OP(FA >= FB);
+        case TS_OP_EQ_F: BOOL_OP(FA == FB);
+        case TS_OP_NE_F: BOOL_OP(FA != FB);
+        case TS_OP_NOT: BOOL_OP(!OPV(in->a).u.b);
+        case TS_OP_JUMP:
+            pc = in->target;
+            break;
+        case TS_OP_JUMP_IF_FALSE:
+            pc = OPV(in->a).u.b ? pc + 1 : in->target;
+            break;
+        case TS_OP_JUMP_IF_TRUE:
+            pc = OPV(in->a).u.b ? in->target : pc + 1;
+            break;
+        case TS_OP_LOOP_ENTER:
+            R[in->c] = ts_int(0);
+            if (!OPV(in->a).u.b || SB <= 0) {
+                pc = in->target;
+            } else {
+                if (in->d >= 0)
+                    store(R, in->d, ts_int(0));
+                pc++;
+            }
+            break;
+        case TS_OP_LOOP_NEXT: {
+            int64_t i = ++R[in->c].u.i;
+            if (OPV(in->a).u.b && i < SB) {
+                if (in->d >= 0)
+                    R[in->d] = ts_int(i);
+                pc = in->target;
+            } else {
+                pc++;
+            }
+            break;
+        }
+        case TS_OP_MOVES: {
+            TsValue tmp[16];
+            const int32_t *src = ops + in->args, *dst = src + in->n_in;
+            if (in->n_in <= 16) {
+                for (size_t i = 0; i < in->n_in; i++)
+                    tmp[i] = take(R, K, src[i]);
+                for (size_t i = 0; i < in->n_in; i++)
+                    store(R, dst[i], tmp[i]);
+            } else {
+                if (gather(st, R, K, in, ops))
+                    goto fail;
+                scatter(st, R, in, ops);
+            }
+            pc++;
+            break;
+        }
+        case TS_OP_DROP:
+            for (size_t i = 0; i < in->n_in; i++) {
+                TsValue *r = &R[ops[in->args + i]];
+                ts_value_release(*r);
+                *r = ts_none();
+            }
+            pc++;
+            break;
+        case TS_OP_RET: {
+            if (gather(st, R, K, in, ops))
+                goto fail;
+            pop_frame(st);
+            if (st->depth == 0)
+                return RUN_DONE;
+            LOAD_FRAME();
+            in = &ins[pc];
+            scatter(st, R, in, ops);
+            pc++;
+            break;
+        }
+        case TS_OP_KERNEL:
+        slow_kernel:
+            if (run_kernel(st, R, K, code, in))
+                goto fail;
+            pc++;
+            break;
+        case TS_OP_TUPLE_CONSTRUCT: {
+            TsTuple *t = ts_tuple_new(code->types[in->aux], in->n_in, &st->err);
+            if (!t)
+                goto fail;
+            for (size_t i = 0; i < in->n_in; i++)
+                t->items[i] = take(R, K, ops[in->args + i]);
+            store(R, ops[in->args + in->n_in], ts_obj_value(t, TS_TAG_TUPLE));
+            pc++;
+            break;
+        }
+        case TS_OP_TUPLE_UNPACK: {
+            TsValue v = OPV(ops[in->args]);
+            if (v.tag != TS_TAG_TUPLE || ((TsTuple *)v.u.p)->len != in->n_out) {
+                ts_error_set(&st->err, TS_ERR_VALUE, "cannot unpack %s into %u values",
+                             v.tag == TS_TAG_TUPLE ? "a tuple of another size" : "a non-tuple",
+                             (unsigned)in->n_out);
+                goto fail;
+            }
+            TsTuple *t = (TsTuple *)v.u.p;
+            for (size_t i = 0; i < in->n_out; i++) {
+                ts_value_retain(t->items[i]);
+                store(R, ops[in->args + 1 + i], t->items[i]);
+            }
+            consume(R, ops[in->args]);
+            pc++;
+            break;
+        }
+        case TS_OP_TUPLE_INDEX: {
+            TsValue v = OPV(ops[in->args]);
+            int64_t i = OPV(ops[in->args + 1]).u.i;
+            TsTuple *t = (TsTuple *)v.u.p;
+            if (v.tag != TS_TAG_TUPLE) {
+                ts_error_set(&st->err, TS_ERR_TYPE, "TupleIndex of a non-tuple");
+                goto fail;
+            }
+            if (i < 0)
+                i += (int64_t)t->len;
+            if (i < 0 || i >= (int64_t)t->len) {
+                ts_error_set(&st->err, TS_ERR_INDEX, "tuple index out of range");
+                goto fail;
+            }
+            TsValue item = t->items[i];
+            ts_value_retain(item);
+            consume(R, ops[in->args]);
+            store(R, ops[in->args + 2], item);
+            pc++;
+            break;
+        }
+        case TS_OP_LIST_CONSTRUCT: {
+            TsList *l = ts_list_new(code->types[in->aux], in->n_in, &st->err);
+            if (!l)
+                goto fail;
+            for (size_t i = 0; i < in->n_in; i++)
+                l->items[i] = take(R, K, ops[in->args + i]);
+            l->len = in->n_in;
+            store(R, ops[in->args + in->n_in], ts_obj_value(l, TS_TAG_LIST));
+            pc++;
+            break;
+        }
+        case TS_OP_LIST_UNPACK: {
+            TsValue v = OPV(ops[in->args]);
+            TsList *l = (TsList *)v.u.p;
+            if (v.tag != TS_TAG_LIST || l->len != in->n_out) {
+                ts_error_set(&st->err, TS_ERR_VALUE,
+                             "Expected %u elements in a list but found %zu",
+                             (unsigned)in->n_out, v.tag == TS_TAG_LIST ? l->len : (size_t)0);
+                goto fail;
+            }
+            for (size_t i = 0; i < in->n_out; i++) {
+                ts_value_retain(l->items[i]);
+                store(R, ops[in->args + 1 + i], l->items[i]);
+            }
+            consume(R, ops[in->args]);
+            pc++;
+            break;
+        }
+        case TS_OP_DICT_CONSTRUCT: {
+            TsDict *d = ts_dict_new(code->types[in->aux], code->types[in->d], &st->err);
+            if (!d)
+                goto fail;
+            TsValue dv = ts_obj_value(d, TS_TAG_DICT);
+            for (size_t i = 0; i + 1 < in->n_in; i += 2) {
+                TsValue k = take(R, K, ops[in->args + i]);
+                TsValue v = take(R, K, ops[in->args + i + 1]);
+                if (ts_dict_set(d, k, v, &st->err)) {
+                    ts_value_release(dv);
+                    goto fail;
+                }
+            }
+            store(R, ops[in->args + in->n_in], dv);
+            pc++;
+            break;
+        }
+        case TS_OP_UNINITIALIZED:
+            store(R, ops[in->args + in->n_in], ts_uninit());
+            pc++;
+            break;
+        case TS_OP_RAISE:
+            do_raise(st, R, K, in, ops);
+            goto fail;
+        case TS_OP_ISINSTANCE: {
+            bool b = is_instance(code, in, OPV(ops[in->args]));
+            consume(R, ops[in->args]);
+            store(R, ops[in->args + 1], ts_bool(b));
+            pc++;
+            break;
+        }
+        case TS_OP_IS:
+        case TS_OP_ISNOT: {
+            bool b = ts_value_is(OPV(ops[in->args]), OPV(ops[in->args + 1]));
+            consume(R, ops[in->args]);
+            consume(R, ops[in->args + 1]);
+            store(R, ops[in->args + 2], ts_bool(in->op == TS_OP_IS ? b : !b));
+            pc++;
+            break;
+        }
+        case TS_OP_COPY:
+            store(R, ops[in->args + 1], take(R, K, ops[in->args]));
+            pc++;
+            break;
+        case TS_OP_GETATTR:
+        case TS_OP_SETATTR: {
+            TsValue v = OPV(ops[in->args]);
+            TsObject *o = (TsObject *)v.u.p;
+            if (v.tag != TS_TAG_OBJECT || (size_t)in->d >= o->nslots) {
+                ts_error_set(&st->err, TS_ERR_RUNTIME, "%s on a value that is not an object",
+                             in->node->kind);
+                goto fail;
+            }
+            if (in->op == TS_OP_GETATTR) {
+                TsValue a = o->slots[in->d];
+                ts_value_retain(a);
+                consume(R, ops[in->args]);
+                store(R, ops[in->args + 1], a);
+            } else {
+                TsValue a = take(R, K, ops[in->args + 1]);
+                ts_value_release(o->slots[in->d]);
+                o->slots[in->d] = a;
+                consume(R, ops[in->args]);
+            }
+            pc++;
+            break;
+        }
+        case TS_OP_CREATE_OBJECT: {
+            TsObject *o = ts_object_new(code->types[in->aux], &st->err);
+            if (!o)
+                goto fail;
+            store(R, ops[in->args], ts_obj_value(o, TS_TAG_OBJECT));
+            pc++;
+            break;
+        }
+        case TS_OP_CALL:
+        case TS_OP_CALL_METHOD: {
+            const TsFunction *f;
+            if (in->op == TS_OP_CALL) {
+                f = code->callees[in->aux];
+            } else {
+                TsValue self = OPV(ops[in->args]);
+                const char *name = code->strs[in->aux];
+                if (self.tag != TS_TAG_OBJECT) {
+                    ts_error_set(&st->err, TS_ERR_RUNTIME, "method '%s' called on a non-object",
+                                 name);
+                    goto fail;
+                }
+                TsFunction *m = ts_unit_find_method(code->unit, ((TsObject *)self.u.p)->cls,
+                                                    name);
+                if (!m) {
+                    ts_error_set(&st->err, TS_ERR_RUNTIME, "object has no method '%s'", name);
+                    goto fail;
+                }
+                if (ts_code_prepare(st->rt, code->unit, m, &st->err))
+                    goto fail;
+                if (m->code->n_inputs != in->n_in || m->code->n_outputs != in->n_out) {
+                    ts_error_set(&st->err, TS_ERR_RUNTIME,
+                                 "method '%s' takes %zu arguments, not %u", name,
+                                 m->code->n_inputs, (unsigned)in->n_in);
+                    goto fail;
+                }
+                f = m;
+            }
+            fr->pc = pc;
+            if (do_call(st, R, K, code, in, f->code))
+                goto fail;
+            LOAD_FRAME();
+            break;
+        }
+        case TS_OP_FORK:
+            if (do_fork(st, R, K, code, in))
+                goto fail;
+            pc++;
+            break;
+        case TS_OP_WAIT: {
+            int32_t o = ops[in->args];
+            TsValue fv = OPV(o);
+            if (fv.tag != TS_TAG_FUTURE) {
+                ts_error_set(&st->err, TS_ERR_TYPE, "wait() on a value that is not a Future");
+                goto fail;
+            }
+            TsFuture *f = (TsFuture *)fv.u.p;
+            if (!ts_future_done(f)) {
+                ts_heap_retain(fv.u.p);
+                st->waiting = f;
+                fr->pc = pc;
+                return RUN_SUSPENDED;
+            }
+            TsValue v;
+            if (ts_future_wait(f, &v, &st->err))
+                goto fail;
+            consume(R, o);
+            store(R, ops[in->args + 1], v);
+            pc++;
+            break;
+        }
+        case TS_OP_PRINT:
+            if (do_print(st, R, K, in, ops))
+                goto fail;
+            pc++;
+            break;
+        case TS_OP__COUNT:
+        default:
+            ts_error_set(&st->err, TS_ERR_RUNTIME, "bad opcode %u", (unsigned)in->op);
+            goto fail;
+        }
+    }
+fail:
+    fr->pc = pc;
+    format_error(st);
+    unwind(st);
+    return RUN_ERROR;
+#undef LOAD_FRAME
+#undef INT_OP
+#undef BOOL_OP
+}
+
+/* ---- running a function ------------------------------------------------------------------ */
+static int finish_outputs(TsInterp *st, size_t n, TsValue *out, TsError *err)
+{
+    if (n == 1) {
+        *out = ts_stack_pop(&st->stack);
+        return 0;
+    }
+    if (n == 0) {
+        *out = ts_none();
+        return 0;
+    }
+    TsTuple *t = ts_tuple_new(NULL, n, err);
+    if (!t)
+        return err->code;
+    for (size_t i = n; i-- > 0;)
+        t->items[i] = ts_stack_pop(&st->stack);
+    *out = ts_obj_value(t, TS_TAG_TUPLE);
+    return 0;
+}
+
+int ts_run(TsRuntime *rt, TsCompUnit *u, TsFunction *f, TsValue *args, size_t n,
+           TsValue *out, TsError *err)
+{
+    *out = ts_none();
+    TsInterp *st = NULL;
+    int rc = ts_code_prepare(rt, u, f, err);
+    if (!rc && f->code->n_inputs != n)
+        rc = ts_error_set(err, TS_ERR_TYPE, "%s() takes %zu arguments but %zu were given",
+                          f->name, f->code->n_inputs, n);
+    if (!rc && !(st = interp_new(rt, err)))
+        rc = err->code;
+    if (!rc && ts_stack_reserve(&st->stack, n, err))
+        rc = err->code;
+    if (rc) {
+        for (size_t i = 0; i < n; i++)
+            ts_value_release(args[i]);
+        if (st)
+            interp_free(st);
+        return rc;
+    }
+    for (size_t i = 0; i < n; i++)
+        st->stack.data[st->stack.len++] = args[i];
+    if (push_frame(st, f->code)) {
+        ts_error_move(err, &st->err);
+        interp_free(st);
+        return err->code;
+    }
+    args_from_stack(st, n);
+    RunGroup group = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    st->group = &group;
+    int r;
+    while ((r = run(st)) == RUN_SUSPENDED) {
+        TsError ignore = TS_ERROR_INIT;
+        ts_future_wait(st->waiting, NULL, &ignore);     /* outcome read again by WAIT */
+        ts_error_clear(&ignore);
+        ts_heap_release((TsHeap *)st->waiting);
+        st->waiting = NULL;
+    }
+    if (r == RUN_ERROR) {
+        ts_error_move(err, &st->err);
+        rc = err->code;
+    } else {
+        rc = finish_outputs(st, f->code->n_outputs, out, err);
+    }
+    interp_free(st);
+    pthread_mutex_lock(&group.lock);
+    while (group.live)
+        pthread_cond_wait(&group.done, &group.lock);
+    pthread_mutex_unlock(&group.lock);
+    pthread_cond_destroy(&group.done);
+    pthread_mutex_destroy(&group.lock);
+    return rc;
+}

@@ -1,0 +1,988 @@
+/* sugared.c — the resolver: names, attributes and calls as SugaredValues.
+ *
+ * A name is a local variable, then something the file defines (a function, a class, an
+ * import), then a Python builtin. Attributes of modules resolve by name into the operator
+ * table: `torch.X`, `F.X` and `math.X` are "aten::X", `torch.ops.NS.X` is "NS::X", so an
+ * operator a plugin adds is callable with no change here. A method call `v.m(args)` on a
+ * builtin type is the operator "aten::m" with v first; on a script class it is
+ * prim::CallMethod. Builtins with their own rules (print, len, min/max, range, enumerate,
+ * zip, isinstance, torch.jit.annotate, fork/wait, ...) are handled case by case below.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+enum { MAX_ARGS = 64 };
+
+/* Iterable kinds (TsIterable.kind). */
+enum { IT_RANGE, IT_SEQ, IT_ZIP, IT_TUPLE, IT_ENUM };
+
+static int value_of(TsSugared *out, TsIrValue *v)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = TS_SV_VALUE;
+    out->value = v;
+    return v ? 0 : -1;
+}
+
+static const char *describe(const TsType *t, char *buf, size_t size)
+{
+    if (ts_type_name(t))
+        snprintf(buf, size, "%s", ts_type_name(t));
+    else
+        ts_type_repr(t, buf, size);
+    return buf;
+}
+
+/* ---- names ----------------------------------------------------------------------------- */
+
+static const char *const builtins[] = {
+    "print", "len", "range", "int", "float", "bool", "str", "min", "max", "abs", "isinstance",
+    "enumerate", "zip", "hash", "ord", "chr", "round", "divmod", "sum", "any", "all",
+    "sorted", "list", "dict", "getattr", "hasattr", "pow", "hex", "oct", "bin", "complex",
+    "super", "tuple", NULL
+};
+
+int ts_sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *name = ts_symbol(t->str);
+    if (ts_env_find(e, name))
+        return value_of(out, ts_env_load(e, name, t->range));
+    const TsGlobal *gl = ts_compiler_global(e->c, name);
+    if (gl) {
+        switch (gl->kind) {
+        case TS_GLOBAL_DEF:
+            out->kind = TS_SV_FUNCTION;
+            out->def = gl->def;
+            return 0;
+        case TS_GLOBAL_CLASS:
+            out->kind = TS_SV_CLASS;
+            out->cls = gl->cls;
+            return ts_compiler_class(e->c, gl->cls, t->range, e->err);
+        case TS_GLOBAL_MODULE:
+            out->kind = TS_SV_MODULE;
+            out->name = ts_symbol(gl->str);
+            return 0;
+        case TS_GLOBAL_SYMBOL: {
+            const char *dot = strrchr(gl->str, '.');
+            char mod[256];
+            snprintf(mod, sizeof mod, "%.*s", (int)(dot - gl->str), gl->str);
+            TsSugared m = { .kind = TS_SV_MODULE, .name = ts_symbol(mod) };
+            return ts_sugar_attr(e, &m, dot + 1, t->range, out);
+        }
+        case TS_GLOBAL_VALUE: {
+            const TsTree *v = gl->value;
+            const char *ty = v->kind == TS_TREE_INT ? "int" : v->kind == TS_TREE_FLOAT
+                ? "float" : v->kind == TS_TREE_STRING ? "str" : v->kind == TS_TREE_LIST
+                ? "list" : v->kind == TS_TREE_DICT ? "dict" : "object";
+            return ts_emit_error(e, t->range, "python value of type '%s' cannot be used as a "
+                                 "value. Perhaps it is a closed over global variable? If so, "
+                                 "please consider passing it in as an argument or use a "
+                                 "local varible instead.", ty);
+        }
+        }
+    }
+    for (size_t i = 0; builtins[i]; i++)
+        if (strcmp(builtins[i], name) == 0) {
+            out->kind = TS_SV_BUILTIN;
+            out->name = name;
+            return 0;
+        }
+    if (strstr(name, "Error") || strcmp(name, "Exception") == 0) {
+        out->kind = TS_SV_BUILTIN;
+        out->name = ts_symbol("$exception");
+        return 0;
+    }
+    return ts_emit_error(e, t->range, "undefined value %s", name);
+}
+
+/* ---- attributes ------------------------------------------------------------------------ */
+
+static const struct { const char *name; int value; } dtypes[] = {
+    { "uint8", 0 }, { "int8", 1 }, { "int16", 2 }, { "short", 2 }, { "int32", 3 },
+    { "int", 3 }, { "int64", 4 }, { "long", 4 }, { "float16", 5 }, { "half", 5 },
+    { "float32", 6 }, { "float", 6 }, { "float64", 7 }, { "double", 7 },
+    { "complex64", 9 }, { "complex128", 10 }, { "bool", 11 }, { "bfloat16", 15 },
+};
+
+static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSourceRange r,
+                       TsSugared *out)
+{
+    char buf[256];
+    out->kind = TS_SV_BUILTIN;
+    if (strcmp(mod, "torch") == 0) {
+        if (strcmp(attr, "jit") == 0 || strcmp(attr, "nn") == 0 || strcmp(attr, "ops") == 0 ||
+            strcmp(attr, "autograd") == 0 || strcmp(attr, "cuda") == 0) {
+            snprintf(buf, sizeof buf, "torch.%s", attr);
+            out->kind = TS_SV_MODULE;
+            out->name = ts_symbol(buf);
+            return 0;
+        }
+        if (strcmp(attr, "Tensor") == 0) {
+            out->kind = TS_SV_TYPE;
+            out->type = ts_type_tensor();
+            return 0;
+        }
+        for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
+            if (strcmp(dtypes[i].name, attr) == 0)
+                return value_of(out, ts_emit_const(e, ts_int(dtypes[i].value), r));
+        if (strcmp(attr, "device") == 0 || strcmp(attr, "no_grad") == 0 ||
+            strcmp(attr, "is_scripting") == 0) {
+            snprintf(buf, sizeof buf, "torch.%s", attr);
+            out->name = ts_symbol(buf);
+            return 0;
+        }
+        snprintf(buf, sizeof buf, "aten::%s", attr);
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    if (strcmp(mod, "torch.nn") == 0 && strcmp(attr, "functional") == 0) {
+        out->kind = TS_SV_MODULE;
+        out->name = ts_symbol("torch.nn.functional");
+        return 0;
+    }
+    if (strcmp(mod, "torch.nn.functional") == 0 || strcmp(mod, "torch.nn") == 0) {
+        snprintf(buf, sizeof buf, "aten::%s", attr);
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    if (strcmp(mod, "torch.jit") == 0 || strcmp(mod, "torch.autograd") == 0) {
+        snprintf(buf, sizeof buf, "%s.%s", mod, attr);
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    if (strcmp(mod, "torch.ops") == 0) {
+        snprintf(buf, sizeof buf, "torch.ops.%s", attr);
+        out->kind = TS_SV_MODULE;
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    if (strncmp(mod, "torch.ops.", 10) == 0) {
+        snprintf(buf, sizeof buf, "%s::%s", mod + 10, attr);
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    if (strcmp(mod, "math") == 0) {
+        static const struct { const char *n; double v; } consts[] = {
+            { "pi", 3.141592653589793 }, { "e", 2.718281828459045 },
+            { "tau", 6.283185307179586 }, { "inf", 1.0 / 0.0 }, { "nan", 0.0 / 0.0 },
+        };
+        for (size_t i = 0; i < sizeof consts / sizeof *consts; i++)
+            if (strcmp(consts[i].n, attr) == 0)
+                return value_of(out, ts_emit_const(e, ts_double(consts[i].v), r));
+        snprintf(buf, sizeof buf, "aten::%s", attr);
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    if (strcmp(mod, "typing") == 0 || strcmp(mod, "collections") == 0 ||
+        strcmp(mod, "enum") == 0) {
+        snprintf(buf, sizeof buf, "%s.%s", mod, attr);
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    return ts_emit_error(e, r, "Module '%s' has no attribute '%s'", mod, attr);
+}
+
+static TsIrValue *get_attr_node(TsEmitter *e, TsIrValue *obj, const char *attr,
+                                const TsType *t, TsSourceRange r)
+{
+    TsNode *n = ts_emit_node(e, "prim::GetAttr", 1, &obj, 1, r);
+    if (!n || ts_node_set_str(n, ts_symbol("attr::name"), attr, e->err) != 0)
+        return NULL;
+    n->outputs[0]->type = t;
+    return n->outputs[0];
+}
+
+static TsIrValue *prim1(TsEmitter *e, const char *kind, TsIrValue *v, const TsType *t,
+                        TsSourceRange r)
+{
+    TsNode *n = ts_emit_node(e, kind, 1, &v, 1, r);
+    if (!n)
+        return NULL;
+    n->outputs[0]->type = t;
+    return n->outputs[0];
+}
+
+static bool has_op(TsEmitter *e, const char *name)
+{
+    const TsOperator *ops[1];
+    return ts_optable_overloads(e->c->ops, name, ops, 1) > 0;
+}
+
+static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRange r,
+                      TsSugared *out)
+{
+    const TsType *t = v->type;
+    TsTypeKind k = ts_type_kind(t);
+    char buf[256];
+    if (k == TS_TYPE_CLASS) {
+        long idx = ts_type_field_index(t, attr);
+        if (idx >= 0)
+            return value_of(out, get_attr_node(e, v, attr, ts_type_field(t, (size_t)idx)->type,
+                                               r));
+        TsClassInfo *ci = ts_compiler_class_of_type(e->c, t);
+        if (ci && ts_class_method(ci, attr)) {
+            out->kind = TS_SV_METHOD;
+            out->value = v;
+            out->name = ts_symbol(attr);
+            return 0;
+        }
+        return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'",
+                             describe(t, buf, sizeof buf), attr);
+    }
+    if (k == TS_TYPE_TUPLE && ts_type_name(t)) {
+        long idx = ts_type_field_index(t, attr);
+        if (idx >= 0) {
+            TsIrValue *i = ts_emit_const(e, ts_int(idx), r);
+            return value_of(out, i ? ts_emit_subscript_value(e, v, i, r) : NULL);
+        }
+    }
+    if (k == TS_TYPE_ENUM) {
+        if (strcmp(attr, "name") == 0)
+            return value_of(out, prim1(e, "prim::EnumName", v, ts_type_str(), r));
+        if (strcmp(attr, "value") == 0)
+            return value_of(out, prim1(e, "prim::EnumValue", v, ts_type_enum_value_type(t), r));
+    }
+    if (k == TS_TYPE_TENSOR) {
+        if (strcmp(attr, "shape") == 0)
+            return value_of(out, ts_emit_op2(e, "aten::size", v, NULL, r));
+        if (strcmp(attr, "dtype") == 0)
+            return value_of(out, prim1(e, "prim::dtype", v, ts_type_int(), r));
+        if (strcmp(attr, "device") == 0)
+            return value_of(out, prim1(e, "prim::device", v, ts_type_device(), r));
+        if (strcmp(attr, "is_cuda") == 0 || strcmp(attr, "requires_grad") == 0) {
+            snprintf(buf, sizeof buf, "prim::%s", attr);
+            return value_of(out, prim1(e, buf, v, ts_type_bool(), r));
+        }
+        if (strcmp(attr, "data") == 0)
+            return value_of(out, prim1(e, "prim::data", v, ts_type_tensor(), r));
+        if (strcmp(attr, "ndim") == 0)
+            return value_of(out, ts_emit_op2(e, "aten::dim", v, NULL, r));
+        if (strcmp(attr, "T") == 0)
+            return value_of(out, ts_emit_op2(e, "aten::numpy_T", v, NULL, r));
+    }
+    if (k == TS_TYPE_COMPLEX && (strcmp(attr, "real") == 0 || strcmp(attr, "imag") == 0)) {
+        snprintf(buf, sizeof buf, "aten::%s", attr);
+        return value_of(out, ts_emit_op2(e, buf, v, NULL, r));
+    }
+    snprintf(buf, sizeof buf, "aten::%s", attr);
+    if (!has_op(e, buf)) {
+        char tn[256];
+        ts_type_annotation(t, tn, sizeof tn);
+        return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'.", tn, attr);
+    }
+    out->kind = TS_SV_METHOD;
+    out->value = v;
+    out->name = ts_symbol(attr);
+    return 0;
+}
+
+static int class_attr(TsEmitter *e, TsClassInfo *ci, const char *attr, TsSourceRange r,
+                      TsSugared *out)
+{
+    if (ci->kind == TS_CLASS_ENUM) {
+        for (size_t i = 0; i < ci->n_enum_values; i++)
+            if (strcmp(ts_type_field(ci->type, i)->name, attr) == 0) {
+                TsValue ev = ci->enum_values[i];
+                TsEnumValue *en = ts_enum_value_new(ci->type, attr, ev, e->err);
+                ts_value_retain(ev);
+                if (!en)
+                    return -1;
+                return value_of(out, ts_emit_const(e, ts_obj_value(en, TS_TAG_ENUM), r));
+            }
+    }
+    TsDefInfo *d = ts_class_method(ci, attr);
+    if (d && d->is_static) {
+        out->kind = TS_SV_FUNCTION;
+        out->def = d;
+        return 0;
+    }
+    return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'",
+                         ts_type_name(ci->type), attr);
+}
+
+int ts_sugar_attr(TsEmitter *e, const TsSugared *base, const char *attr, TsSourceRange r,
+                  TsSugared *out)
+{
+    memset(out, 0, sizeof *out);
+    switch (base->kind) {
+    case TS_SV_MODULE:
+        return module_attr(e, base->name, attr, r, out);
+    case TS_SV_CLASS:
+        return class_attr(e, base->cls, attr, r, out);
+    case TS_SV_VALUE:
+        return value_attr(e, base->value, attr, r, out);
+    default:
+        return ts_emit_error(e, r, "object has no attribute '%s'", attr);
+    }
+}
+
+int ts_sugar_set_attr(TsEmitter *e, TsIrValue *obj, const char *attr, TsIrValue *v,
+                      TsSourceRange r)
+{
+    const TsType *t = obj->type;
+    char a[256], b[256];
+    if (ts_type_kind(t) != TS_TYPE_CLASS)
+        return ts_emit_error(e, r, "Tried to set an attribute on a value of type %s",
+                             describe(t, a, sizeof a));
+    long idx = ts_type_field_index(t, attr);
+    if (idx < 0) {
+        bool in_init = e->d->cls && e->d->cls->type == t &&
+                       strcmp(e->d->def->kids[0]->str, "__init__") == 0;
+        if (!in_init)
+            return ts_emit_error(e, r, "Tried to set nonexistent attribute: %s. Did you forget "
+                                 "to initialize it in __init__()?", attr);
+        if (ts_type_class_add_attr((TsType *)t, attr, v->type, e->err) != 0)
+            return -1;
+    } else if (!ts_type_is_subtype_of(v->type, ts_type_field(t, (size_t)idx)->type)) {
+        return ts_emit_error(e, r, "Wrong type for attribute assignment. Expected %s but got %s",
+                             ts_type_text(ts_type_field(t, (size_t)idx)->type, a, sizeof a),
+                             ts_type_text(v->type, b, sizeof b));
+    }
+    TsIrValue *in[2] = { obj, v };
+    TsNode *n = ts_emit_node(e, "prim::SetAttr", 2, in, 0, r);
+    return n ? ts_node_set_str(n, ts_symbol("attr::name"), attr, e->err) : -1;
+}
+
+TsIrValue *ts_sugar_as_value(TsEmitter *e, const TsSugared *sv, TsSourceRange r)
+{
+    switch (sv->kind) {
+    case TS_SV_VALUE:
+        return sv->value;
+    case TS_SV_NONE_TYPE:
+        return ts_emit_const(e, ts_none(), r);
+    case TS_SV_FUNCTION:
+        ts_emit_error(e, r, "function cannot be used as a value");
+        return NULL;
+    case TS_SV_METHOD:
+        ts_emit_error(e, r, "method cannot be used as a value");
+        return NULL;
+    case TS_SV_MODULE:
+        ts_emit_error(e, r, "Module %s cannot be used as a value", sv->name);
+        return NULL;
+    case TS_SV_CLASS:
+        ts_emit_error(e, r, "class %s cannot be used as a value", sv->cls->name);
+        return NULL;
+    default:
+        ts_emit_error(e, r, "%s cannot be used as a value",
+                      sv->kind == TS_SV_BUILTIN ? sv->name : "type");
+        return NULL;
+    }
+}
+
+/* ---- calls ------------------------------------------------------------------------------ */
+
+typedef struct CallArgs {
+    TsNamedValue a[MAX_ARGS + 1];   /* a[0] is reserved for self */
+    size_t n;
+} CallArgs;
+
+/* Emits the arguments of call (after the callee), with expected types by position/name. */
+static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, size_t skip,
+                     CallArgs *ca)
+{
+    ca->n = 0;
+    for (size_t i = 1; i < call->n_kids; i++) {
+        const TsTree *k = call->kids[i];
+        if (ca->n >= MAX_ARGS)
+            return ts_emit_error(e, call->range, "too many arguments");
+        const char *kw = NULL;
+        const TsTree *x = k;
+        if (k->kind == TS_TREE_KWARG) {
+            if (!k->str)
+                return ts_emit_error(e, k->range, "**kwargs are not supported");
+            kw = ts_symbol(k->str);
+            x = k->kids[0];
+        } else if (k->kind == TS_TREE_STARRED) {
+            return ts_emit_error(e, k->range, "Starred arguments are not supported");
+        }
+        const TsType *want = NULL;
+        if (schema) {
+            if (!kw && ca->n + skip < schema->n_args)
+                want = schema->args[ca->n + skip].type;
+            for (size_t j = 0; kw && j < schema->n_args; j++)
+                if (strcmp(schema->args[j].name, kw) == 0)
+                    want = schema->args[j].type;
+        }
+        TsIrValue *v = ts_emit_expr(e, x, want);
+        if (!v)
+            return -1;
+        ca->a[1 + ca->n++] = (TsNamedValue){ kw, v, x->range };
+    }
+    return 0;
+}
+
+static int call_function(TsEmitter *e, TsDefInfo *d, TsIrValue *self, const TsTree *call,
+                         const CallArgs *pre, TsSourceRange r, TsSugared *out)
+{
+    if (d->is_ignored)
+        return ts_emit_error(e, r, "function %s is @torch.jit.ignore'd: there is no Python "
+                             "to call in TorchScript", d->qualname);
+    TsFunction *fn = ts_compiler_function(e->c, d, r, e->err);
+    if (!fn)
+        return -1;
+    CallArgs ca;
+    if (pre)
+        ca = *pre;
+    else if (emit_args(e, call, fn->schema, self ? 1 : 0, &ca) != 0)
+        return -1;
+    TsNamedValue *args = ca.a + 1;
+    size_t n = ca.n;
+    if (self) {
+        ca.a[0] = (TsNamedValue){ NULL, self, r };
+        args = ca.a;
+        n++;
+    }
+    TsIrValue **inputs = NULL;
+    size_t n_inputs = 0;
+    const TsType **rets = NULL;
+    if (ts_match_schema(e->g, fn->schema, n, args, &inputs, &n_inputs, &rets, e->err) != 0) {
+        char *msg = e->err->msg ? strdup(e->err->msg) : NULL;
+        ts_error_clear(e->err);
+        ts_error_at(e->err, TS_ERR_RUNTIME, r, "%s", msg ? msg : "invalid arguments");
+        free(msg);
+        return -1;
+    }
+    TsNode *node = ts_emit_node(e, self ? "prim::CallMethod" : "prim::CallFunction", n_inputs,
+                                inputs, 1, r);
+    free(inputs);
+    free(rets);
+    if (!node || ts_node_set_str(node, ts_symbol("attr::name"), self ? fn->name : fn->qualname,
+                                 e->err) != 0)
+        return -1;
+    node->outputs[0]->type = fn->schema->returns[0].type;
+    return value_of(out, node->outputs[0]);
+}
+
+int ts_sugar_call_method(TsEmitter *e, TsIrValue *self, const char *name, size_t n,
+                         const TsNamedValue *args, TsSourceRange r, TsSugared *out)
+{
+    if (n > MAX_ARGS)
+        return ts_emit_error(e, r, "too many arguments");
+    CallArgs ca = { .n = n };
+    if (n)
+        memcpy(ca.a + 1, args, n * sizeof *args);
+    if (ts_type_kind(self->type) == TS_TYPE_CLASS) {
+        TsClassInfo *ci = ts_compiler_class_of_type(e->c, self->type);
+        TsDefInfo *d = ci ? ts_class_method(ci, name) : NULL;
+        if (!d) {
+            char b[256];
+            return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'",
+                                 describe(self->type, b, sizeof b), name);
+        }
+        return call_function(e, d, self, NULL, &ca, r, out);
+    }
+    char op[256];
+    snprintf(op, sizeof op, "aten::%s", name);
+    ca.a[0] = (TsNamedValue){ NULL, self, r };
+    return value_of(out, ts_emit_op(e, op, n + 1, ca.a, r));
+}
+
+static int construct(TsEmitter *e, TsClassInfo *ci, const TsTree *call, TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    if (ci->kind == TS_CLASS_NAMEDTUPLE) {
+        size_t nf = ts_type_num_fields(ci->type);
+        CallArgs ca;
+        if (emit_args(e, call, NULL, 0, &ca) != 0)
+            return -1;
+        TsIrValue *items[MAX_ARGS];
+        if (nf > MAX_ARGS)
+            return ts_emit_error(e, r, "too many fields");
+        for (size_t i = 0; i < nf; i++) {
+            items[i] = NULL;
+            const TsTypeField *f = ts_type_field(ci->type, i);
+            for (size_t j = 0; j < ca.n; j++)
+                if ((!ca.a[1 + j].name && j == i) ||
+                    (ca.a[1 + j].name && strcmp(ca.a[1 + j].name, f->name) == 0))
+                    items[i] = ca.a[1 + j].value;
+            if (!items[i] && ci->field_defaults && ci->field_defaults[i])
+                items[i] = ts_emit_expr(e, ci->field_defaults[i], f->type);
+            if (!items[i])
+                return ts_emit_error(e, r, "Argument %s not provided.", f->name);
+            if (!ts_type_is_subtype_of(items[i]->type, f->type)) {
+                char a[256], b[256];
+                return ts_emit_error(e, r, "Expected a value of type '%s' for argument '%s' "
+                                     "but instead found type '%s'.",
+                                     ts_type_text(f->type, a, sizeof a), f->name,
+                                     ts_type_text(items[i]->type, b, sizeof b));
+            }
+        }
+        if (ca.n > nf)
+            return ts_emit_error(e, r, "Expected at most %zu arguments but found %zu "
+                                 "positional arguments.", nf, ca.n);
+        TsNode *n = ts_emit_node(e, "prim::TupleConstruct", nf, items, 1, r);
+        if (!n)
+            return -1;
+        n->outputs[0]->type = ci->type;
+        return value_of(out, n->outputs[0]);
+    }
+    if (ci->kind == TS_CLASS_ENUM)
+        return ts_emit_error(e, r, "Enum %s cannot be called", ci->name);
+    TsNode *obj = ts_emit_node(e, "prim::CreateObject", 0, NULL, 1, r);
+    if (!obj)
+        return -1;
+    obj->outputs[0]->type = ci->type;
+    TsDefInfo *init = ts_class_method(ci, "__init__");
+    if (init) {
+        TsSugared ignored;
+        if (call_function(e, init, obj->outputs[0], call, NULL, r, &ignored) != 0)
+            return -1;
+    }
+    return value_of(out, obj->outputs[0]);
+}
+
+static int n_positional(const TsTree *call) { return (int)call->n_kids - 1; }
+
+static int builtin_op(TsEmitter *e, const char *op, const TsTree *call, TsSugared *out)
+{
+    CallArgs ca;
+    if (emit_args(e, call, NULL, 0, &ca) != 0)
+        return -1;
+    return value_of(out, ts_emit_op(e, op, ca.n, ca.a + 1, call->range));
+}
+
+/* len/int/float/bool/str: a magic method on classes, else the operator. */
+static int conversion(TsEmitter *e, const char *op, const char *magic, const TsTree *call,
+                      TsSugared *out)
+{
+    if (n_positional(call) == 1 && call->kids[1]->kind != TS_TREE_KWARG) {
+        TsIrValue *v = ts_emit_expr(e, call->kids[1], NULL);
+        if (!v)
+            return -1;
+        if (ts_type_kind(v->type) == TS_TYPE_CLASS)
+            return ts_sugar_call_method(e, v, magic, 0, NULL, call->range, out);
+        TsNamedValue a = { NULL, v, call->range };
+        return value_of(out, ts_emit_op(e, op, 1, &a, call->range));
+    }
+    return builtin_op(e, op, call, out);
+}
+
+static int emit_print(TsEmitter *e, const TsTree *call, TsSugared *out)
+{
+    CallArgs ca;
+    if (emit_args(e, call, NULL, 0, &ca) != 0)
+        return -1;
+    TsIrValue *in[MAX_ARGS];
+    for (size_t i = 0; i < ca.n; i++) {
+        if (ca.a[1 + i].name)
+            return ts_emit_error(e, call->range, "print doesn't accept any keyword arguments");
+        in[i] = ca.a[1 + i].value;
+    }
+    if (!ts_emit_node(e, "prim::Print", ca.n, in, 0, call->range))
+        return -1;
+    out->kind = TS_SV_NONE_TYPE;
+    return 0;
+}
+
+static int emit_minmax(TsEmitter *e, const char *name, const TsTree *call, TsSugared *out)
+{
+    char op[32];
+    snprintf(op, sizeof op, "prim::%s", name);
+    CallArgs ca;
+    if (emit_args(e, call, NULL, 0, &ca) != 0)
+        return -1;
+    if (ca.n >= 3) {
+        TsIrValue *in[MAX_ARGS];
+        const TsType *t = ca.a[1].value->type;
+        for (size_t i = 0; i < ca.n; i++) {
+            in[i] = ca.a[1 + i].value;
+            if (in[i]->type != t)
+                return ts_emit_error(e, call->range, "Arguments for call are not valid: "
+                                     "%s() with more than two arguments needs them all of "
+                                     "one type", name);
+        }
+        TsIrValue *l = ts_emit_list(e, t, ca.n, in, call->range);
+        return value_of(out, l ? ts_emit_op2(e, op, l, NULL, call->range) : NULL);
+    }
+    if (ca.n == 1 && ts_type_kind(ca.a[1].value->type) == TS_TYPE_TENSOR)
+        snprintf(op, sizeof op, "aten::%s", name);
+    if (ca.n == 2 && ts_type_kind(ca.a[1].value->type) == TS_TYPE_TENSOR)
+        snprintf(op, sizeof op, "aten::%s", strcmp(name, "max") == 0 ? "maximum" : "minimum");
+    return value_of(out, ts_emit_op(e, op, ca.n, ca.a + 1, call->range));
+}
+
+static int emit_annotate(TsEmitter *e, const TsTree *call, TsSugared *out)
+{
+    if (call->n_kids != 3)
+        return ts_emit_error(e, call->range, "torch.jit.annotate expects 2 arguments");
+    const TsType *t = ts_emit_type(e, call->kids[1]);
+    TsIrValue *v = t ? ts_emit_expr(e, call->kids[2], t) : NULL;
+    if (!v)
+        return -1;
+    if (!ts_type_is_subtype_of(v->type, t)) {
+        char a[256], b[256];
+        return ts_emit_error(e, call->range, "expected an expression of type %s but found %s",
+                             ts_type_text(t, a, sizeof a), ts_type_text(v->type, b, sizeof b));
+    }
+    if (v->type != t && ts_type_kind(v->type) == TS_TYPE_NONE) {
+        TsNode *n = ts_emit_node(e, "prim::Constant", 0, NULL, 1, call->range);
+        if (!n)
+            return -1;
+        n->outputs[0]->type = t;
+        v = n->outputs[0];
+    }
+    return value_of(out, v);
+}
+
+/* torch.jit.fork(fn, args...): prim::fork with a subgraph calling fn. */
+static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
+{
+    if (call->n_kids < 2)
+        return ts_emit_error(e, call->range, "fork expects a function");
+    TsSugared fn;
+    if (ts_emit_sugared(e, call->kids[1], NULL, &fn) != 0)
+        return -1;
+    if (fn.kind != TS_SV_FUNCTION)
+        return ts_emit_error(e, call->kids[1]->range, "fork expects a function of the file");
+    TsFunction *f = ts_compiler_function(e->c, fn.def, call->range, e->err);
+    if (!f)
+        return -1;
+    TsIrValue *args[MAX_ARGS];
+    size_t n = call->n_kids - 2;
+    if (n > MAX_ARGS)
+        return ts_emit_error(e, call->range, "too many arguments");
+    for (size_t i = 0; i < n; i++)
+        if (!(args[i] = ts_emit_expr(e, call->kids[2 + i], NULL)))
+            return -1;
+    TsGraph *sub = ts_graph_new(e->err);
+    if (!sub)
+        return -1;
+    TsIrValue *sin[MAX_ARGS];
+    TsNode *c = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = (sin[i] = ts_graph_add_input(sub, NULL, args[i]->type, e->err)) ? 0 : -1;
+    if (rc == 0 && (c = ts_graph_create(sub, ts_symbol("prim::CallFunction"), 1, e->err))) {
+        for (size_t i = 0; i < n && rc == 0; i++)
+            rc = ts_node_add_input(c, sin[i], e->err);
+        c->outputs[0]->type = f->schema->returns[0].type;
+        ts_graph_insert(sub, c);
+        if (rc == 0)
+            rc = ts_node_set_str(c, ts_symbol("attr::name"), f->qualname, e->err);
+        if (rc == 0)
+            rc = ts_graph_add_output(sub, c->outputs[0], e->err);
+    } else {
+        rc = -1;
+    }
+    TsNode *fk = rc == 0 ? ts_emit_node(e, "prim::fork", n, args, 1, call->range) : NULL;
+    if (!fk) {
+        ts_graph_free(sub);
+        return -1;
+    }
+    fk->outputs[0]->type = ts_type_future(f->schema->returns[0].type);
+    if (ts_node_set_graph(fk, ts_symbol("attr::Subgraph"), sub, e->err) != 0)
+        return -1;
+    return value_of(out, fk->outputs[0]);
+}
+
+static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
+                        const TsType *expected, TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    if (strcmp(name, "print") == 0)
+        return emit_print(e, call, out);
+    if (strcmp(name, "len") == 0)
+        return conversion(e, "aten::len", "__len__", call, out);
+    if (strcmp(name, "int") == 0 || strcmp(name, "float") == 0 || strcmp(name, "bool") == 0) {
+        if (call->n_kids == 1)
+            return value_of(out, ts_emit_const(e, name[0] == 'i' ? ts_int(0) : name[0] == 'f'
+                                               ? ts_double(0) : ts_bool(false), r));
+        char op[32], magic[32];
+        snprintf(op, sizeof op, "aten::%c%s", name[0] - 32, name + 1);
+        snprintf(magic, sizeof magic, "__%s__", name);
+        return conversion(e, op, magic, call, out);
+    }
+    if (strcmp(name, "str") == 0)
+        return conversion(e, "aten::str", "__str__", call, out);
+    if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
+        return emit_minmax(e, name, call, out);
+    if (strcmp(name, "abs") == 0) {
+        TsIrValue *v = call->n_kids == 2 ? ts_emit_expr(e, call->kids[1], NULL) : NULL;
+        if (!v)
+            return call->n_kids == 2 ? -1 : ts_emit_error(e, r, "abs expects one argument");
+        return value_of(out, ts_emit_op2(e, ts_type_kind(v->type) == TS_TYPE_TENSOR
+                                         ? "aten::abs" : "prim::abs", v, NULL, r));
+    }
+    if (strcmp(name, "isinstance") == 0 || strcmp(name, "torch.jit.isinstance") == 0) {
+        TsCond c;
+        return value_of(out, ts_emit_cond(e, call, &c) == 0 ? c.value : NULL);
+    }
+    if (strcmp(name, "torch.jit.is_scripting") == 0 || strcmp(name, "torch.is_scripting") == 0)
+        return value_of(out, ts_emit_const(e, ts_bool(true), r));
+    if (strcmp(name, "torch.jit.annotate") == 0)
+        return emit_annotate(e, call, out);
+    if (strcmp(name, "torch.jit.fork") == 0)
+        return emit_fork(e, call, out);
+    if (strcmp(name, "torch.jit.wait") == 0)
+        return builtin_op(e, "aten::wait", call, out);
+    if (strcmp(name, "torch.device") == 0)
+        return builtin_op(e, "aten::device", call, out);
+    if (strcmp(name, "torch.no_grad") == 0 || strcmp(name, "torch.autograd.no_grad") == 0) {
+        out->kind = TS_SV_NONE_TYPE;
+        return 0;
+    }
+    if (strcmp(name, "dict") == 0 && call->n_kids == 1) {
+        const TsType *t = expected && ts_type_kind(expected) == TS_TYPE_DICT
+                              ? expected : ts_type_dict(ts_type_str(), ts_type_tensor());
+        TsNode *n = ts_emit_node(e, "prim::DictConstruct", 0, NULL, 1, r);
+        if (!n)
+            return -1;
+        n->outputs[0]->type = t;
+        return value_of(out, n->outputs[0]);
+    }
+    if (strcmp(name, "list") == 0 && call->n_kids == 1)
+        return value_of(out, ts_emit_list(e, expected && ts_type_kind(expected) == TS_TYPE_LIST
+                                              ? ts_type_elem(expected, 0) : ts_type_tensor(),
+                                          0, NULL, r));
+    if (strcmp(name, "getattr") == 0 || strcmp(name, "hasattr") == 0) {
+        if (call->n_kids != 3 || call->kids[2]->kind != TS_TREE_STRING)
+            return ts_emit_error(e, r, "%s's second argument must be a string literal", name);
+        TsSugared base;
+        if (ts_emit_sugared(e, call->kids[1], NULL, &base) != 0)
+            return -1;
+        if (name[0] == 'g')
+            return ts_sugar_attr(e, &base, call->kids[2]->str, r, out);
+        bool has = base.kind == TS_SV_VALUE &&
+                   ts_type_kind(base.value->type) == TS_TYPE_CLASS &&
+                   (ts_type_field_index(base.value->type, call->kids[2]->str) >= 0 ||
+                    ts_class_method(ts_compiler_class_of_type(e->c, base.value->type),
+                                    call->kids[2]->str));
+        return value_of(out, ts_emit_const(e, ts_bool(has), r));
+    }
+    if (strcmp(name, "range") == 0 || strcmp(name, "enumerate") == 0 ||
+        strcmp(name, "zip") == 0)
+        return ts_emit_error(e, r, "%s() can only be used as the iterable of a for loop "
+                             "here", name);
+    if (strcmp(name, "super") == 0 || strcmp(name, "$exception") == 0) {
+        out->kind = TS_SV_NONE_TYPE;
+        return 0;
+    }
+    if (strncmp(name, "torch.", 6) == 0 || strchr(name, '.'))
+        return ts_emit_error(e, r, "%s is not supported in TorchScript", name);
+    char op[256];
+    snprintf(op, sizeof op, strstr(name, "::") ? "%s" : "aten::%s", name);
+    return builtin_op(e, op, call, out);
+}
+
+int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const TsType *expected,
+                  TsSugared *out)
+{
+    memset(out, 0, sizeof *out);
+    switch (fn->kind) {
+    case TS_SV_BUILTIN:
+        return emit_builtin(e, fn->name, call, expected, out);
+    case TS_SV_FUNCTION:
+        return call_function(e, fn->def, NULL, call, NULL, call->range, out);
+    case TS_SV_CLASS:
+        return construct(e, fn->cls, call, out);
+    case TS_SV_METHOD: {
+        if (ts_type_kind(fn->value->type) == TS_TYPE_CLASS) {
+            TsClassInfo *ci = ts_compiler_class_of_type(e->c, fn->value->type);
+            return call_function(e, ts_class_method(ci, fn->name), fn->value, call, NULL,
+                                 call->range, out);
+        }
+        CallArgs ca;
+        if (emit_args(e, call, NULL, 0, &ca) != 0)
+            return -1;
+        if (strcmp(fn->name, "__init__") == 0) {
+            out->kind = TS_SV_NONE_TYPE;
+            return 0;
+        }
+        char op[256];
+        snprintf(op, sizeof op, "aten::%s", fn->name);
+        ca.a[0] = (TsNamedValue){ NULL, fn->value, call->range };
+        return value_of(out, ts_emit_op(e, op, ca.n + 1, ca.a, call->range));
+    }
+    case TS_SV_VALUE:
+        if (ts_type_kind(fn->value->type) == TS_TYPE_CLASS) {
+            CallArgs ca;
+            if (emit_args(e, call, NULL, 0, &ca) != 0)
+                return -1;
+            return ts_sugar_call_method(e, fn->value, "__call__", ca.n, ca.a + 1, call->range,
+                                        out);
+        }
+        break;
+    case TS_SV_NONE_TYPE:
+        out->kind = TS_SV_NONE_TYPE;   /* super().__init__() and the like */
+        return 0;
+    default:
+        break;
+    }
+    return ts_emit_error(e, call->range, "this value cannot be called");
+}
+
+/* ---- iteration ------------------------------------------------------------------------- */
+
+static bool is_builtin_call(const TsTree *t, const char *name)
+{
+    return t->kind == TS_TREE_CALL && t->kids[0]->kind == TS_TREE_NAME &&
+           strcmp(t->kids[0]->str, name) == 0;
+}
+
+/* A sequence to index: lists, strings, tensors as they are; a dict by its keys. */
+static TsIrValue *as_sequence(TsEmitter *e, TsIrValue *v, TsSourceRange r)
+{
+    TsTypeKind k = ts_type_kind(v->type);
+    if (k == TS_TYPE_LIST || k == TS_TYPE_STR || k == TS_TYPE_TENSOR)
+        return v;
+    if (k == TS_TYPE_DICT)
+        return ts_emit_op2(e, "aten::keys", v, NULL, r);
+    char b[256];
+    ts_emit_error(e, r, "'%s' object is not iterable", ts_type_text(v->type, b, sizeof b));
+    return NULL;
+}
+
+int ts_sugar_iter(TsEmitter *e, const TsTree *iter, TsIterable *it)
+{
+    memset(it, 0, sizeof *it);
+    TsSourceRange r = iter->range;
+    bool ok_name = iter->kind == TS_TREE_CALL && iter->kids[0]->kind == TS_TREE_NAME &&
+                   !ts_env_find(e, ts_symbol(iter->kids[0]->str));
+    if (ok_name && is_builtin_call(iter, "range")) {
+        size_t n = iter->n_kids - 1;
+        if (n < 1 || n > 3)
+            return ts_emit_error(e, r, "range expected at most 3 arguments, got %zu", n);
+        TsIrValue *a[3];
+        for (size_t i = 0; i < n; i++) {
+            if (!(a[i] = ts_emit_expr(e, iter->kids[1 + i], NULL)))
+                return -1;
+            if (ts_type_kind(a[i]->type) != TS_TYPE_INT) {
+                char b[256];
+                return ts_emit_error(e, iter->kids[1 + i]->range, "range() expected an int "
+                                     "argument but found %s",
+                                     ts_type_text(a[i]->type, b, sizeof b));
+            }
+        }
+        it->kind = IT_RANGE;
+        it->seq[0] = n == 1 ? a[0] : a[1];
+        it->n_seq = 1;
+        if (n >= 2) {
+            it->start = a[0];
+            it->step = n == 3 ? a[2] : ts_emit_const(e, ts_int(1), r);
+            if (!it->step)
+                return -1;
+        }
+        return 0;
+    }
+    if (ok_name && (is_builtin_call(iter, "zip") || is_builtin_call(iter, "enumerate"))) {
+        bool en = is_builtin_call(iter, "enumerate");
+        it->kind = IT_ZIP;
+        it->enumerate = en;
+        size_t n = iter->n_kids - 1;
+        if (n == 0 || n > 8 || (en && n > 2))
+            return ts_emit_error(e, r, "wrong number of arguments to %s",
+                                 en ? "enumerate" : "zip");
+        for (size_t i = 0; i < n; i++) {
+            const TsTree *k = iter->kids[1 + i];
+            if (k->kind == TS_TREE_KWARG)
+                k = k->kids[0];
+            TsIrValue *v = ts_emit_expr(e, k, NULL);
+            if (!v)
+                return -1;
+            if (en && i == 1) {
+                it->start = v;
+                continue;
+            }
+            if (!(it->seq[it->n_seq++] = as_sequence(e, v, k->range)))
+                return -1;
+        }
+        return 0;
+    }
+    TsSugared sv;
+    if (ts_emit_sugared(e, iter, NULL, &sv) != 0)
+        return -1;
+    if (sv.kind == TS_SV_CLASS && sv.cls->kind == TS_CLASS_ENUM) {
+        it->kind = IT_ENUM;
+        it->enum_cls = sv.cls;
+        return 0;
+    }
+    TsIrValue *v = ts_sugar_as_value(e, &sv, r);
+    if (!v)
+        return -1;
+    if (ts_type_kind(v->type) == TS_TYPE_TUPLE) {
+        it->kind = IT_TUPLE;
+        it->tuple = v;
+        return 0;
+    }
+    it->kind = IT_SEQ;
+    it->n_seq = 1;
+    return (it->seq[0] = as_sequence(e, v, r)) ? 0 : -1;
+}
+
+long ts_iter_unrolled_len(TsEmitter *e, const TsIterable *it)
+{
+    (void)e;
+    if (it->kind == IT_TUPLE)
+        return (long)ts_type_num_elems(it->tuple->type);
+    if (it->kind == IT_ENUM)
+        return (long)it->enum_cls->n_enum_values;
+    return -1;
+}
+
+TsIrValue *ts_iter_unrolled_get(TsEmitter *e, TsIterable *it, long i, TsSourceRange r)
+{
+    if (it->kind == IT_ENUM) {
+        TsSugared cls = { .kind = TS_SV_CLASS, .cls = it->enum_cls }, out;
+        const char *name = ts_type_field(it->enum_cls->type, (size_t)i)->name;
+        return ts_sugar_attr(e, &cls, name, r, &out) == 0 ? out.value : NULL;
+    }
+    TsIrValue *idx = ts_emit_const(e, ts_int(i), r);
+    return idx ? ts_emit_subscript_value(e, it->tuple, idx, r) : NULL;
+}
+
+TsIrValue *ts_iter_len(TsEmitter *e, TsIterable *it, TsSourceRange r)
+{
+    if (it->kind == IT_RANGE) {
+        if (!it->start)
+            return it->seq[0];
+        TsNamedValue a[3] = { { NULL, it->start, r }, { NULL, it->seq[0], r },
+                              { NULL, it->step, r } };
+        return ts_emit_op(e, "aten::__range_length", 3, a, r);
+    }
+    TsIrValue *len = NULL;
+    for (size_t i = 0; i < it->n_seq; i++) {
+        TsIrValue *l = ts_emit_op2(e, "aten::len", it->seq[i], NULL, r);
+        if (!l)
+            return NULL;
+        len = len ? ts_emit_op2(e, "prim::min", len, l, r) : l;
+        if (!len)
+            return NULL;
+    }
+    return len;
+}
+
+static TsIrValue *seq_get(TsEmitter *e, TsIrValue *seq, TsIrValue *i, TsSourceRange r)
+{
+    if (ts_type_kind(seq->type) == TS_TYPE_TENSOR) {
+        TsIrValue *zero = ts_emit_const(e, ts_int(0), r);
+        TsNamedValue a[3] = { { NULL, seq, r }, { NULL, zero, r }, { NULL, i, r } };
+        return zero ? ts_emit_op(e, "aten::select", 3, a, r) : NULL;
+    }
+    return ts_emit_op2(e, "aten::__getitem__", seq, i, r);
+}
+
+TsIrValue *ts_iter_get(TsEmitter *e, TsIterable *it, TsIrValue *i, TsSourceRange r)
+{
+    if (it->kind == IT_RANGE) {
+        if (!it->start)
+            return i;
+        TsNamedValue a[3] = { { NULL, i, r }, { NULL, it->start, r }, { NULL, it->step, r } };
+        return ts_emit_op(e, "aten::__derive_index", 3, a, r);
+    }
+    if (it->kind == IT_SEQ)
+        return seq_get(e, it->seq[0], i, r);
+    TsIrValue *items[9];
+    size_t n = 0;
+    if (it->enumerate)
+        items[n++] = it->start ? ts_emit_op2(e, "aten::add", i, it->start, r) : i;
+    for (size_t k = 0; k < it->n_seq; k++)
+        items[n++] = seq_get(e, it->seq[k], i, r);
+    for (size_t k = 0; k < n; k++)
+        if (!items[k])
+            return NULL;
+    return ts_emit_tuple(e, n, items, r);
+}

@@ -1,0 +1,313 @@
+/* unary.c — the unary pointwise ops (math, rounding, activations, logical/bitwise not) and
+ * dtype conversion (aten::to and the methods that lower to it: .float(), .long(), ...).
+ *
+ * Math functions (exp, sin, sigmoid, gelu, ...) make integer and bool inputs float32, as
+ * PyTorch does; rounding, sign, abs, neg and relu keep the dtype. Each op's loops come from
+ * one expression through <tgmath.h>, so float32 calls the float functions (expf, not exp).
+ * Every op has its out= and in-place forms through the elementwise engine.
+ */
+#include <string.h>
+#include <tgmath.h>
+
+#include "elementwise.h"
+
+#define U64(v) ((uint64_t)(int64_t)(v))
+
+/* A sign test that does not warn for unsigned dtypes. */
+static inline bool negative(int64_t v) { return v < 0; }
+
+#define LOOP(DT, T, OP, EXPR) EW_UNARY(DT, T, OP, T, EXPR)
+#define BOOL_LOOP(DT, T, OP, EXPR) EW_UNARY(DT, T, OP, bool, EXPR)
+/* floats only (inputs of other dtypes are computed as float32) */
+#define DEF_FLOAT(OP, EXPR) \
+    EW_FLOAT_TYPES(LOOP, OP, EXPR) \
+    static const TsCpuLoop OP##_loops[TS_DTYPE__COUNT] = { EW_FLOAT_TYPES(EW_ENTRY, OP) };
+/* integers and floats, each family its own expression */
+#define DEF_NUM(OP, INT_EXPR, FLOAT_EXPR) \
+    EW_INT_TYPES(LOOP, OP, INT_EXPR) EW_FLOAT_TYPES(LOOP, OP, FLOAT_EXPR) \
+    static const TsCpuLoop OP##_loops[TS_DTYPE__COUNT] = { \
+        EW_INT_TYPES(EW_ENTRY, OP) EW_FLOAT_TYPES(EW_ENTRY, OP) };
+#define DEF_ALL(OP, INT_EXPR, FLOAT_EXPR, BOOL_EXPR) \
+    EW_INT_TYPES(LOOP, OP, INT_EXPR) EW_FLOAT_TYPES(LOOP, OP, FLOAT_EXPR) \
+    EW_BOOL_TYPES(LOOP, OP, BOOL_EXPR) \
+    static const TsCpuLoop OP##_loops[TS_DTYPE__COUNT] = { \
+        EW_INT_TYPES(EW_ENTRY, OP) EW_FLOAT_TYPES(EW_ENTRY, OP) EW_BOOL_TYPES(EW_ENTRY, OP) };
+
+DEF_FLOAT(exp, exp(x))
+DEF_FLOAT(log, log(x))
+DEF_FLOAT(log2, log2(x))
+DEF_FLOAT(log10, log10(x))
+DEF_FLOAT(log1p, log1p(x))
+DEF_FLOAT(expm1, expm1(x))
+DEF_FLOAT(sqrt, sqrt(x))
+DEF_FLOAT(rsqrt, 1 / sqrt(x))
+DEF_FLOAT(sin, sin(x))
+DEF_FLOAT(cos, cos(x))
+DEF_FLOAT(tan, tan(x))
+DEF_FLOAT(tanh, tanh(x))
+DEF_FLOAT(erf, erf(x))
+DEF_FLOAT(reciprocal, 1 / x)
+DEF_FLOAT(sigmoid, 1 / (1 + exp(-x)))
+DEF_FLOAT(silu, x / (1 + exp(-x)))
+DEF_FLOAT(gelu, x * (scalar_t)0.5 * (1 + erf(x * (scalar_t)0.70710678118654752440)))
+DEF_FLOAT(gelu_tanh, (scalar_t)0.5 * x * (1 + tanh((scalar_t)0.79788456080286535588 *
+                                             (x + (scalar_t)0.044715 * x * x * x))))
+DEF_NUM(neg, 0 - U64(x), -x)
+DEF_NUM(abs, negative(x) ? 0 - U64(x) : U64(x), fabs(x))
+DEF_NUM(floor, x, floor(x))
+DEF_NUM(ceil, x, ceil(x))
+DEF_NUM(round, x, nearbyint(x))
+DEF_NUM(trunc, x, trunc(x))
+DEF_NUM(relu, x > 0 ? x : 0, x > 0 || x != x ? x : 0)
+DEF_ALL(sign, (x > 0) - negative(x), (x > 0) - (x < 0), x)
+
+#define DEF_INT(OP, EXPR) \
+    EW_INT_TYPES(LOOP, OP, EXPR) EW_BOOL_TYPES(LOOP, OP, !x) \
+    static const TsCpuLoop OP##_loops[TS_DTYPE__COUNT] = { \
+        EW_INT_TYPES(EW_ENTRY, OP) EW_BOOL_TYPES(EW_ENTRY, OP) };
+DEF_INT(bitwise_not, ~U64(x))
+EW_INT_TYPES(BOOL_LOOP, logical_not, x == 0)
+EW_FLOAT_TYPES(BOOL_LOOP, logical_not, x == 0)
+EW_BOOL_TYPES(BOOL_LOOP, logical_not, !x)
+static const TsCpuLoop logical_not_loops[TS_DTYPE__COUNT] = {
+    EW_INT_TYPES(EW_ENTRY, logical_not) EW_FLOAT_TYPES(EW_ENTRY, logical_not)
+    EW_BOOL_TYPES(EW_ENTRY, logical_not) };
+
+/* X(name, loops, result kind) */
+#define UNARY_OPS(X) \
+    X(exp, exp, TS_EW_FLOAT) X(log, log, TS_EW_FLOAT) X(log2, log2, TS_EW_FLOAT) \
+    X(log10, log10, TS_EW_FLOAT) X(log1p, log1p, TS_EW_FLOAT) X(expm1, expm1, TS_EW_FLOAT) \
+    X(sqrt, sqrt, TS_EW_FLOAT) X(rsqrt, rsqrt, TS_EW_FLOAT) X(sin, sin, TS_EW_FLOAT) \
+    X(cos, cos, TS_EW_FLOAT) X(tan, tan, TS_EW_FLOAT) X(tanh, tanh, TS_EW_FLOAT) \
+    X(erf, erf, TS_EW_FLOAT) X(reciprocal, reciprocal, TS_EW_FLOAT) \
+    X(sigmoid, sigmoid, TS_EW_FLOAT) X(silu, silu, TS_EW_FLOAT) X(gelu, gelu, TS_EW_FLOAT) \
+    X(gelu_tanh, gelu_tanh, TS_EW_FLOAT) \
+    X(neg, neg, TS_EW_SAME) X(abs, abs, TS_EW_SAME) X(floor, floor, TS_EW_SAME) \
+    X(ceil, ceil, TS_EW_SAME) X(round, round, TS_EW_SAME) X(trunc, trunc, TS_EW_SAME) \
+    X(relu, relu, TS_EW_SAME) X(sign, sign, TS_EW_SAME) X(bitwise_not, bitwise_not, TS_EW_SAME) \
+    X(logical_not, logical_not, TS_EW_BOOL)
+#define EWOP(NAME, LOOPS, RESULT) \
+    static const TsCpuEwOp ew_##NAME = { #NAME, RESULT, false, LOOPS##_loops };
+UNARY_OPS(EWOP)
+#undef EWOP
+
+/* ---- unary kernels -------------------------------------------------------------- */
+
+typedef enum Form { F_NEW, F_OUT, F_INPLACE, F_GELU, F_GELU_OUT, F_GELU_INPLACE } Form;
+
+/* The checks PyTorch makes before computing, with its messages. */
+static int check_input(TsCall *c, const TsCpuEwOp *op, const TsTensor *t)
+{
+    if (t->dtype != TS_BOOL)
+        return 0;
+    if (op == &ew_neg)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "Negation, the `-` operator, on a bool "
+                            "tensor is not supported. If you are trying to invert a mask, use "
+                            "the `~` or `logical_not()` operator instead.");
+    if (op == &ew_relu)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "Boolean inputs not supported for relu");
+    return 0;
+}
+
+static const TsCpuEwOp *gelu_op(TsCall *c, TsValue v)
+{
+    const char *s = v.tag == TS_TAG_STR ? ((const TsStr *)v.u.p)->data : "";
+    if (strcmp(s, "none") == 0)
+        return &ew_gelu;
+    if (strcmp(s, "tanh") == 0)
+        return &ew_gelu_tanh;
+    ts_error_set(c->error, TS_ERR_RUNTIME, "approximate argument must be either none or tanh.");
+    return NULL;
+}
+
+static int unary_call(TsCall *c, const char *name, const TsCpuEwOp *op, Form form)
+{
+    bool gelu = form >= F_GELU, out_form = form == F_OUT || form == F_GELU_OUT;
+    bool inplace = form == F_INPLACE || form == F_GELU_INPLACE;
+    size_t n = 1 + (gelu ? 1 : 0) + (out_form ? 1 : 0);
+    TsValue a[3];
+    TsTensor *out = NULL;
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *self = ts_cpu_tensor_arg(c, name, "self", a[0]);
+    int rc = self ? check_input(c, op, self) : (int)c->error->code;
+    if (!rc && gelu && !(op = gelu_op(c, a[1])))
+        rc = c->error->code;
+    if (!rc && out_form && !(out = ts_cpu_tensor_arg(c, name, "out", a[n - 1])))
+        rc = c->error->code;
+    if (inplace)
+        out = self;
+    TsCpuEwMode mode = out_form ? TS_EW_OUT : inplace ? TS_EW_INPLACE : TS_EW_NEW;
+    if (!rc)
+        rc = ts_cpu_ew(op, 1, &self, &out, mode, NULL, c->error);
+    if (rc || mode == TS_EW_NEW) {
+        ts_cpu_release_args(n, a);
+        return rc ? rc : ts_cpu_push_tensor(c, out);
+    }
+    size_t keep = out_form ? n - 1 : 0;
+    TsValue result = a[keep];
+    a[keep] = ts_none();
+    ts_cpu_release_args(n, a);
+    return ts_stack_push(c->stack, result, c->error);
+}
+
+/* X(kernel name, qualname, overload, op, form) */
+#define UNARY3(X, NAME) \
+    X(NAME, NAME, , NAME, F_NEW) X(NAME##_out, NAME, out, NAME, F_OUT) \
+    X(NAME##_, NAME##_, , NAME, F_INPLACE)
+#define UNARY_KERNELS(X) \
+    UNARY3(X, exp) UNARY3(X, log) UNARY3(X, log2) UNARY3(X, log10) UNARY3(X, log1p) \
+    UNARY3(X, expm1) UNARY3(X, sqrt) UNARY3(X, rsqrt) UNARY3(X, sin) UNARY3(X, cos) \
+    UNARY3(X, tan) UNARY3(X, tanh) UNARY3(X, erf) UNARY3(X, reciprocal) UNARY3(X, sigmoid) \
+    UNARY3(X, silu) UNARY3(X, neg) UNARY3(X, abs) UNARY3(X, floor) UNARY3(X, ceil) \
+    UNARY3(X, round) UNARY3(X, trunc) UNARY3(X, relu) UNARY3(X, sign) \
+    UNARY3(X, bitwise_not) UNARY3(X, logical_not) \
+    X(gelu, gelu, , gelu, F_GELU) X(gelu_out, gelu, out, gelu, F_GELU_OUT) \
+    X(gelu_, gelu_, , gelu, F_GELU_INPLACE)
+
+#define DEFINE_KERNEL(K, NAME, OVERLOAD, OP, FORM) \
+    static int k_##K(TsCall *c) { return unary_call(c, "aten::" #NAME, &ew_##OP, FORM); }
+UNARY_KERNELS(DEFINE_KERNEL)
+#undef DEFINE_KERNEL
+
+/* ---- aten::to ------------------------------------------------------------------- */
+
+/* self as dtype: self itself (same value) unless the dtype differs or copy is set. */
+static int convert(TsCall *c, TsValue *self, int dtype, bool copy, size_t n, TsValue *a)
+{
+    TsTensor *t = ts_cpu_tensor_arg(c, "aten::to", "self", *self);
+    if (t && (dtype < 0 || dtype >= TS_DTYPE__COUNT || ts_cpu_promote_types(dtype, dtype) < 0))
+        ts_error_set(c->error, TS_ERR_RUNTIME, "aten::to: dtype %d is not supported by the cpu "
+                     "backend", dtype);
+    if (!t || c->error->code) {
+        ts_cpu_release_args(n, a);
+        return c->error->code;
+    }
+    if (dtype == t->dtype && !copy) {
+        TsValue result = *self;
+        *self = ts_none();
+        ts_cpu_release_args(n, a);
+        return ts_stack_push(c->stack, result, c->error);
+    }
+    TsTensor *r = ts_cpu_cast(t, dtype, c->error);
+    ts_cpu_release_args(n, a);
+    return r ? ts_cpu_push_tensor(c, r) : (int)c->error->code;
+}
+
+static int check_device(TsCall *c, TsValue v)
+{
+    if (v.tag == TS_TAG_NONE || (v.tag == TS_TAG_DEVICE && v.u.dev.type == TS_DEV_CPU))
+        return 0;
+    char dev[32] = "?";
+    if (v.tag == TS_TAG_DEVICE)
+        ts_device_str(v.u.dev, dev, sizeof dev);
+    return ts_error_set(c->error, TS_ERR_RUNTIME,
+                        "aten::to: the cpu kernel cannot move a tensor to device %s", dev);
+}
+
+static int opt_dtype(TsValue v, int keep)
+{
+    return v.tag == TS_TAG_INT ? (int)v.u.i : keep;
+}
+
+static bool flag(TsValue v)
+{
+    return v.tag == TS_TAG_BOOL && v.u.b;
+}
+
+/* to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False,
+ *          MemoryFormat? memory_format=None) */
+static int k_to_dtype(TsCall *c)
+{
+    TsValue a[5];
+    ts_cpu_pop_args(c, 5, a);
+    return convert(c, &a[0], opt_dtype(a[1], -1), flag(a[3]), 5, a);
+}
+
+/* to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False,
+ *           bool copy=False, MemoryFormat? memory_format=None) */
+static int k_to_device(TsCall *c)
+{
+    TsValue a[6];
+    ts_cpu_pop_args(c, 6, a);
+    if (check_device(c, a[1])) {
+        ts_cpu_release_args(6, a);
+        return c->error->code;
+    }
+    return convert(c, &a[0], opt_dtype(a[2], -1), flag(a[4]), 6, a);
+}
+
+/* to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False,
+ *          MemoryFormat? memory_format=None) */
+static int k_to_other(TsCall *c)
+{
+    TsValue a[5];
+    ts_cpu_pop_args(c, 5, a);
+    TsTensor *o = ts_cpu_tensor_arg(c, "aten::to", "other", a[1]);
+    if (!o) {
+        ts_cpu_release_args(5, a);
+        return c->error->code;
+    }
+    return convert(c, &a[0], o->dtype, flag(a[3]), 5, a);
+}
+
+/* to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None,
+ *   Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False,
+ *   MemoryFormat? memory_format=None) */
+static int k_to_dtype_layout(TsCall *c)
+{
+    TsValue a[8];
+    ts_cpu_pop_args(c, 8, a);
+    if (check_device(c, a[3])) {
+        ts_cpu_release_args(8, a);
+        return c->error->code;
+    }
+    int keep = a[0].tag == TS_TAG_TENSOR ? ((TsTensor *)a[0].u.p)->dtype : -1;
+    return convert(c, &a[0], opt_dtype(a[1], keep), flag(a[6]), 8, a);
+}
+
+/* to.prim_dtype(Tensor(a) self, int? dtype=None, bool non_blocking=False, bool copy=False) */
+static int k_to_prim_dtype(TsCall *c)
+{
+    TsValue a[4];
+    ts_cpu_pop_args(c, 4, a);
+    int keep = a[0].tag == TS_TAG_TENSOR ? ((TsTensor *)a[0].u.p)->dtype : -1;
+    return convert(c, &a[0], opt_dtype(a[1], keep), flag(a[3]), 4, a);
+}
+
+/* to.prim_Device(Tensor(a) self, Device? device, int? dtype=None, bool non_blocking=False,
+ *                bool copy=False) */
+static int k_to_prim_device(TsCall *c)
+{
+    TsValue a[5];
+    ts_cpu_pop_args(c, 5, a);
+    if (check_device(c, a[1])) {
+        ts_cpu_release_args(5, a);
+        return c->error->code;
+    }
+    int keep = a[0].tag == TS_TAG_TENSOR ? ((TsTensor *)a[0].u.p)->dtype : -1;
+    return convert(c, &a[0], opt_dtype(a[2], keep), flag(a[4]), 5, a);
+}
+
+/* to.prim_other(Tensor(a) self, bool non_blocking=False, bool copy=False) */
+static int k_to_prim_other(TsCall *c)
+{
+    TsValue a[3];
+    ts_cpu_pop_args(c, 3, a);
+    int keep = a[0].tag == TS_TAG_TENSOR ? ((TsTensor *)a[0].u.p)->dtype : -1;
+    return convert(c, &a[0], keep, flag(a[2]), 3, a);
+}
+
+#define TABLE_ROW(K, NAME, OVERLOAD, OP, FORM) { "aten::" #NAME, #OVERLOAD, k_##K },
+static const TsCpuOp ops[] = {
+    UNARY_KERNELS(TABLE_ROW)
+    { "aten::to", "dtype", k_to_dtype },
+    { "aten::to", "device", k_to_device },
+    { "aten::to", "other", k_to_other },
+    { "aten::to", "dtype_layout", k_to_dtype_layout },
+    { "aten::to", "prim_dtype", k_to_prim_dtype },
+    { "aten::to", "prim_Device", k_to_prim_device },
+    { "aten::to", "prim_other", k_to_prim_other },
+};
+#undef TABLE_ROW
+
+const TsCpuTable ts_cpu_unary_table = { ops, sizeof ops / sizeof ops[0] };

@@ -1,0 +1,396 @@
+/* list_order.c — List[t] by element value: sorting, min and max, equality, searching
+ * (in, index, count, remove) and the reductions sum, any and all.
+ *
+ * Equality is ts_value_equal (Python's ==: nan is unequal to itself, so nan in [nan] is
+ * False as in PyTorch). Order is Python's < for the element types TorchScript sorts: int,
+ * float and bool by value, str by bytes (UTF-8 byte order is code point order), tuples
+ * lexicographically. Sorting is stable (a merge sort); reverse=True sorts by "b < a", which
+ * keeps equal elements in their original order as Python's does. The results follow
+ * PyTorch 1.13 where it differs from Python (checked with torch.jit.script):
+ *
+ *   - min(l) / max(l) keep the first element and replace it only when a later one is
+ *     strictly smaller / larger, so a nan first wins and a nan later is skipped;
+ *   - min(a, b) / max(a, b) of two lists decide on the first position where they differ
+ *     (taking b only if b's item is strictly smaller / larger), else on length;
+ *   - the error texts are PyTorch's ("list.remove(x): x not in list", "'9' is not in list",
+ *     "min() arg is an empty sequence"), all RuntimeErrors as there.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "print.h"
+#include "prim.h"
+
+#define L TS_TAG_LIST
+
+static TsList *list_of(TsValue v)
+{
+    return (TsList *)v.u.p;
+}
+
+static bool is_number(TsValue v)
+{
+    return v.tag == TS_TAG_INT || v.tag == TS_TAG_DOUBLE || v.tag == TS_TAG_BOOL;
+}
+
+static int64_t as_int(TsValue v)
+{
+    return v.tag == TS_TAG_BOOL ? (int64_t)v.u.b : v.u.i;
+}
+
+/* ---- order -------------------------------------------------------------------- */
+
+/* Whether values of v's kind can be ordered by value_lt (tuples: all their items). */
+static bool orderable(TsValue v)
+{
+    if (is_number(v) || v.tag == TS_TAG_STR)
+        return true;
+    if (v.tag != TS_TAG_TUPLE)
+        return false;
+    const TsTuple *t = (const TsTuple *)v.u.p;
+    for (size_t i = 0; i < t->len; i++)
+        if (!orderable(t->items[i]))
+            return false;
+    return true;
+}
+
+/* Python's a < b for two orderable values of the same TorchScript type. */
+static bool value_lt(TsValue a, TsValue b)
+{
+    if (is_number(a) && is_number(b)) {
+        if (a.tag == TS_TAG_DOUBLE || b.tag == TS_TAG_DOUBLE) {
+            double x = a.tag == TS_TAG_DOUBLE ? a.u.d : (double)as_int(a);
+            double y = b.tag == TS_TAG_DOUBLE ? b.u.d : (double)as_int(b);
+            return x < y;
+        }
+        return as_int(a) < as_int(b);
+    }
+    if (a.tag == TS_TAG_STR && b.tag == TS_TAG_STR) {
+        const TsStr *x = (const TsStr *)a.u.p, *y = (const TsStr *)b.u.p;
+        int d = memcmp(x->data, y->data, x->len < y->len ? x->len : y->len);
+        return d < 0 || (d == 0 && x->len < y->len);
+    }
+    if (a.tag == TS_TAG_TUPLE && b.tag == TS_TAG_TUPLE) {
+        const TsTuple *x = (const TsTuple *)a.u.p, *y = (const TsTuple *)b.u.p;
+        size_t n = x->len < y->len ? x->len : y->len;
+        for (size_t i = 0; i < n; i++)
+            if (!ts_value_equal(x->items[i], y->items[i]))
+                return value_lt(x->items[i], y->items[i]);
+        return x->len < y->len;
+    }
+    return false;
+}
+
+static int check_orderable(TsCall *c, const char *op, const TsList *l)
+{
+    for (size_t i = 0; i < l->len; i++)
+        if (!orderable(l->items[i]))
+            return ts_error_set(c->error, TS_ERR_NOT_IMPL,
+                                "%s: cannot order list elements of this type", op);
+    return 0;
+}
+
+static bool before(TsValue a, TsValue b, bool reverse)
+{
+    return reverse ? value_lt(b, a) : value_lt(a, b);
+}
+
+/* Stable bottom-up merge sort of l's items (all orderable). */
+static int sort_items(TsList *l, bool reverse, TsError *err)
+{
+    size_t n = l->len;
+    if (n < 2)
+        return 0;
+    TsValue *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory sorting a list");
+    TsValue *src = l->items, *dst = tmp;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = mid + width < n ? mid + width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                dst[k++] = before(src[j], src[i], reverse) ? src[j++] : src[i++];
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        TsValue *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != l->items)
+        memcpy(l->items, src, n * sizeof *src);
+    free(tmp);
+    return 0;
+}
+
+/* aten::sort.<T>(T[](a!) self, bool reverse=False) -> () */
+static int k_sort(TsCall *c)
+{
+    TsValue a[2];
+    if (ts_prim_pop_args(c, "aten::sort", 2, (const uint32_t[]){ L, TS_TAG_BOOL }, a))
+        return c->error->code;
+    TsList *l = list_of(a[0]);
+    int rc = check_orderable(c, "aten::sort", l);
+    if (!rc)
+        rc = sort_items(l, a[1].u.b, c->error);
+    ts_value_release(a[0]);
+    return rc;
+}
+
+/* aten::sorted.<T>(T[](a) input) -> T[]: a sorted copy. */
+static int k_sorted(TsCall *c)
+{
+    TsValue a[1];
+    if (ts_prim_pop_args(c, "aten::sorted", 1, (const uint32_t[]){ L }, a))
+        return c->error->code;
+    TsList *l = list_of(a[0]), *r = NULL;
+    int rc = check_orderable(c, "aten::sorted", l);
+    if (!rc)
+        r = ts_list_new(l->elem_type, l->len, c->error);
+    if (r) {
+        for (size_t i = 0; i < l->len; i++) {
+            ts_value_retain(l->items[i]);
+            r->items[r->len++] = l->items[i];
+        }
+        if (sort_items(r, false, c->error)) {
+            ts_heap_release(&r->h);
+            r = NULL;
+        }
+    }
+    ts_value_release(a[0]);
+    if (!r)
+        return c->error->code;
+    return ts_stack_push(c->stack, ts_obj_value(r, TS_TAG_LIST), c->error);
+}
+
+/* min(l) or max(l) of a non-empty list of numbers. */
+static int extreme_of(TsCall *c, bool want_max)
+{
+    const char *op = want_max ? "max" : "min";
+    TsValue a[1];
+    if (ts_prim_pop_args(c, op, 1, (const uint32_t[]){ L }, a))
+        return c->error->code;
+    TsList *l = list_of(a[0]);
+    if (l->len == 0) {
+        ts_value_release(a[0]);
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "%s() arg is an empty sequence", op);
+    }
+    int rc = check_orderable(c, op, l);
+    TsValue m = l->items[0];
+    for (size_t i = 1; !rc && i < l->len; i++)
+        if (want_max ? value_lt(m, l->items[i]) : value_lt(l->items[i], m))
+            m = l->items[i];
+    if (!rc)
+        ts_value_retain(m);
+    ts_value_release(a[0]);
+    return rc ? rc : ts_stack_push(c->stack, m, c->error);
+}
+
+static int k_min_self(TsCall *c) { return extreme_of(c, false); }
+static int k_max_self(TsCall *c) { return extreme_of(c, true); }
+
+/* prim::min/max.<T>_list(T[] l, T[] r) -> T[]: a copy of the winner. */
+static int extreme_of_two(TsCall *c, bool want_max)
+{
+    TsValue a[2];
+    if (ts_prim_pop_args(c, want_max ? "max" : "min", 2, (const uint32_t[]){ L, L }, a))
+        return c->error->code;
+    TsList *l = list_of(a[0]), *r = list_of(a[1]), *win = NULL;
+    size_t n = l->len < r->len ? l->len : r->len;
+    for (size_t i = 0; !win && i < n; i++) {
+        if (ts_value_equal(l->items[i], r->items[i]))
+            continue;
+        bool take_r = want_max ? value_lt(l->items[i], r->items[i])
+                               : value_lt(r->items[i], l->items[i]);
+        win = take_r ? r : l;
+    }
+    if (!win)
+        win = want_max ? (l->len > r->len ? l : r) : (l->len < r->len ? l : r);
+    TsList *out = ts_list_new(win->elem_type, win->len, c->error);
+    for (size_t i = 0; out && i < win->len; i++) {
+        ts_value_retain(win->items[i]);
+        out->items[out->len++] = win->items[i];
+    }
+    ts_prim_release_args(a, 2);
+    if (!out)
+        return c->error->code;
+    return ts_stack_push(c->stack, ts_obj_value(out, TS_TAG_LIST), c->error);
+}
+
+static int k_min_lists(TsCall *c) { return extreme_of_two(c, false); }
+static int k_max_lists(TsCall *c) { return extreme_of_two(c, true); }
+
+/* ---- equality and search --------------------------------------------------------- */
+
+/* aten::eq.<T>_list(T[] a, T[] b) -> bool, and ne. */
+static int list_eq(TsCall *c, bool negate)
+{
+    TsValue a[2];
+    if (ts_prim_pop_args(c, negate ? "aten::ne" : "aten::eq", 2, (const uint32_t[]){ L, L }, a))
+        return c->error->code;
+    bool eq = ts_value_equal(a[0], a[1]);
+    ts_prim_release_args(a, 2);
+    return ts_stack_push(c->stack, ts_bool(eq != negate), c->error);
+}
+
+static int k_eq(TsCall *c) { return list_eq(c, false); }
+static int k_ne(TsCall *c) { return list_eq(c, true); }
+
+/* The index of the first item equal to x, or -1. */
+static int64_t find(const TsList *l, TsValue x)
+{
+    for (size_t i = 0; i < l->len; i++)
+        if (ts_value_equal(l->items[i], x))
+            return (int64_t)i;
+    return -1;
+}
+
+/* aten::__contains__.<T>_list(T[] l, T item) -> bool */
+static int k_contains(TsCall *c)
+{
+    TsValue a[2];
+    if (ts_prim_pop_args(c, "aten::__contains__", 2, (const uint32_t[]){ L, TS_PRIM_ANY }, a))
+        return c->error->code;
+    bool in = find(list_of(a[0]), a[1]) >= 0;
+    ts_prim_release_args(a, 2);
+    return ts_stack_push(c->stack, ts_bool(in), c->error);
+}
+
+/* aten::index.list_<T>(T[] self, T el) -> int; PyTorch prints a bool el as 0 or 1. */
+static int k_index(TsCall *c)
+{
+    TsValue a[2];
+    if (ts_prim_pop_args(c, "aten::index", 2, (const uint32_t[]){ L, TS_PRIM_ANY }, a))
+        return c->error->code;
+    int64_t i = find(list_of(a[0]), a[1]);
+    if (i >= 0) {
+        ts_prim_release_args(a, 2);
+        return ts_stack_push(c->stack, ts_int(i), c->error);
+    }
+    TsValue shown = a[1].tag == TS_TAG_BOOL ? ts_int(a[1].u.b) : a[1];
+    char *text = ts_value_to_cstr(c->runtime, shown, c->error);
+    if (text)
+        ts_error_set(c->error, TS_ERR_RUNTIME, "'%s' is not in list", text);
+    free(text);
+    ts_prim_release_args(a, 2);
+    return c->error->code;
+}
+
+/* aten::count.<T>(T[] self, T el) -> int */
+static int k_count(TsCall *c)
+{
+    TsValue a[2];
+    if (ts_prim_pop_args(c, "aten::count", 2, (const uint32_t[]){ L, TS_PRIM_ANY }, a))
+        return c->error->code;
+    TsList *l = list_of(a[0]);
+    int64_t n = 0;
+    for (size_t i = 0; i < l->len; i++)
+        n += ts_value_equal(l->items[i], a[1]);
+    ts_prim_release_args(a, 2);
+    return ts_stack_push(c->stack, ts_int(n), c->error);
+}
+
+/* aten::remove.<T>(T[](a!) self, T el) -> (): removes the first equal item. */
+static int k_remove(TsCall *c)
+{
+    TsValue a[2], item;
+    if (ts_prim_pop_args(c, "aten::remove", 2, (const uint32_t[]){ L, TS_PRIM_ANY }, a))
+        return c->error->code;
+    TsList *l = list_of(a[0]);
+    int64_t i = find(l, a[1]);
+    int rc = i < 0 ? ts_error_set(c->error, TS_ERR_RUNTIME, "list.remove(x): x not in list")
+                   : ts_list_pop(l, i, &item, c->error);
+    if (!rc)
+        ts_value_release(item);
+    ts_prim_release_args(a, 2);
+    return rc;
+}
+
+/* ---- reductions ---------------------------------------------------------------- */
+
+/* aten::sum.int(int[]) -> int (wrapping), sum.bool(bool[]) -> int, sum.float(float[]) ->
+ * float (added left to right, as PyTorch). */
+static int k_sum(TsCall *c)
+{
+    TsValue a[1];
+    if (ts_prim_pop_args(c, "aten::sum", 1, (const uint32_t[]){ L }, a))
+        return c->error->code;
+    TsList *l = list_of(a[0]);
+    bool floats = ts_type_kind(l->elem_type) == TS_TYPE_FLOAT;
+    uint64_t isum = 0;
+    double fsum = 0.0;
+    int rc = 0;
+    for (size_t i = 0; i < l->len; i++) {
+        TsValue v = l->items[i];
+        if (!is_number(v)) {
+            rc = ts_error_set(c->error, TS_ERR_TYPE, "aten::sum: the list holds a non-number");
+            break;
+        }
+        if (v.tag == TS_TAG_DOUBLE) {
+            floats = true;
+            fsum += v.u.d;
+        } else {
+            isum += (uint64_t)as_int(v);
+            fsum += (double)as_int(v);
+        }
+    }
+    ts_value_release(a[0]);
+    if (rc)
+        return rc;
+    TsValue r = floats ? ts_double(fsum) : ts_int((int64_t)isum);
+    return ts_stack_push(c->stack, r, c->error);
+}
+
+/* Truth of a list item for any()/all(): a non-zero number or a non-empty str. */
+static bool truthy(TsValue v)
+{
+    switch (v.tag) {
+    case TS_TAG_DOUBLE: return v.u.d != 0.0;
+    case TS_TAG_STR: return ((const TsStr *)v.u.p)->len != 0;
+    default: return as_int(v) != 0;
+    }
+}
+
+static int any_all(TsCall *c, bool want_all)
+{
+    TsValue a[1];
+    if (ts_prim_pop_args(c, want_all ? "aten::all" : "aten::any", 1, (const uint32_t[]){ L },
+                         a))
+        return c->error->code;
+    TsList *l = list_of(a[0]);
+    bool r = want_all;
+    for (size_t i = 0; i < l->len && r == want_all; i++)
+        if (truthy(l->items[i]) != want_all)
+            r = !want_all;
+    ts_value_release(a[0]);
+    return ts_stack_push(c->stack, ts_bool(r), c->error);
+}
+
+static int k_any(TsCall *c) { return any_all(c, false); }
+static int k_all(TsCall *c) { return any_all(c, true); }
+
+static const TsPrimOp ops[] = {
+    { "aten::sort", k_sort, { "int", "float", "Tensor", "bool", "str", "any" } },
+    { "aten::sorted", k_sorted, { "int", "float", "Tensor", "bool", "str", "any" } },
+    { "prim::min", k_min_self, { "self_int", "self_float", "self_bool" } },
+    { "prim::max", k_max_self, { "self_int", "self_float", "self_bool" } },
+    { "prim::min", k_min_lists, { "int_list", "float_list", "bool_list" } },
+    { "prim::max", k_max_lists, { "int_list", "float_list", "bool_list" } },
+    { "aten::eq", k_eq, { "int_list", "float_list", "Tensor_list", "bool_list", "str_list" } },
+    { "aten::ne", k_ne, { "int_list", "float_list", "Tensor_list", "bool_list", "str_list" } },
+    { "aten::__contains__", k_contains, { "int_list", "float_list", "str_list" } },
+    { "aten::index", k_index,
+      { "list_int", "list_float", "list_bool", "list_Tensor", "list_str" } },
+    { "aten::count", k_count, { "int", "float", "bool", "Tensor", "str" } },
+    { "aten::remove", k_remove, { "int", "float", "bool", "Tensor", "str" } },
+    { "aten::sum", k_sum, { "int", "float", "bool" } },
+    { "aten::any", k_any, { "str", "int", "float", "bool" } },
+    { "aten::all", k_all, { "int", "float", "bool" } },
+};
+
+const TsPrimTable ts_prim_list_order_table = { ops, sizeof ops / sizeof ops[0] };

@@ -1,0 +1,600 @@
+/* interp.c — tests of core/sched: Code and the interpreter, on graphs written as IR text.
+ *
+ * Arithmetic and control flow, loops with many carried values, values released at their last
+ * use (seen through the interpreter's test hook), calls and deep call chains, fork/wait with
+ * many futures and failing forks, and errors unwinding through calls with PyTorch's
+ * traceback. Run under ASan and valgrind, the error paths also show that nothing leaks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "function.h"
+#include "runtime.h"
+#include "sched/code.h"
+#include "sched/interp.h"
+#include "sched/threadpool.h"
+#include "tap.h"
+
+static TsRuntime *rt;
+
+/* A unit of n functions "__torch__.NAME" from IR texts; NULL (with a diagnostic) on error. */
+static TsCompUnit *unit_of(size_t n, const char *const *names, const char *const *texts)
+{
+    TsError err = TS_ERROR_INIT;
+    TsCompUnit *u = ts_unit_new(&err);
+    for (size_t i = 0; u && i < n; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "__torch__.%s", names[i]);
+        TsGraph *g = ts_graph_parse(texts[i], names[i], &err);
+        if (!g || !ts_unit_add_function(u, q, g, NULL, NULL, &err)) {
+            diag("%s: %s", names[i], err.msg);
+            ts_graph_free(g);
+            ts_unit_free(u);
+            u = NULL;
+        }
+    }
+    ts_error_clear(&err);
+    return u;
+}
+
+/* Runs "main" of the unit; returns the status with err set on failure. */
+static int run_main(TsCompUnit *u, TsValue *args, size_t n, TsValue *out, TsError *err)
+{
+    TsFunction *f = ts_unit_find(u, "__torch__.main");
+    return ts_run(rt, u, f, args, n, out, err);
+}
+
+/* Runs a one-function unit. */
+static int run1(const char *text, TsValue *args, size_t n, TsValue *out, TsError *err)
+{
+    const char *names[] = {"main"};
+    TsCompUnit *u = unit_of(1, names, &text);
+    if (!u) {
+        for (size_t i = 0; i < n; i++)
+            ts_value_release(args[i]);
+        return ts_error_set(err, TS_ERR_SYNTAX, "bad test graph");
+    }
+    int rc = run_main(u, args, n, out, err);
+    ts_unit_free(u);
+    return rc;
+}
+
+static int64_t run_int(const char *text, TsValue *args, size_t n)
+{
+    TsError err = TS_ERROR_INIT;
+    TsValue out;
+    if (run1(text, args, n, &out, &err)) {
+        diag("error: %s", err.msg);
+        ts_error_clear(&err);
+        return -999999;
+    }
+    int64_t r = out.tag == TS_TAG_INT ? out.u.i : -888888;
+    ts_value_release(out);
+    return r;
+}
+
+static TsValue int_list(size_t n)
+{
+    TsList *l = ts_list_new(ts_type_int(), n, NULL);
+    for (size_t i = 0; i < n; i++)
+        ts_list_append(l, ts_int((int64_t)i), NULL);
+    return ts_obj_value(l, TS_TAG_LIST);
+}
+
+/* ---- arithmetic and control flow ------------------------------------------------------- */
+static const char arith[] =
+    "graph(%a : int, %b : int):\n"
+    "  %q : int = aten::floordiv(%a, %b)\n"
+    "  %r : int = aten::remainder(%a, %b)\n"
+    "  %m : int = aten::mul(%q, %b)\n"
+    "  %s : int = aten::add(%m, %r)\n"
+    "  %e : bool = aten::eq(%s, %a)\n"
+    "  %t : (int, int, bool) = prim::TupleConstruct(%q, %r, %e)\n"
+    "  return (%t)\n";
+
+static void test_arith(void)
+{
+    static const int64_t cases[][4] = {{7, 2, 3, 1}, {-7, 2, -4, 1}, {7, -2, -4, -1},
+                                       {-7, -2, 3, -1}, {6, 3, 2, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        TsValue args[2] = {ts_int(cases[i][0]), ts_int(cases[i][1])}, out;
+        TsError err = TS_ERROR_INIT;
+        int rc = run1(arith, args, 2, &out, &err);
+        TsTuple *t = rc ? NULL : (TsTuple *)out.u.p;
+        ok(!rc && out.tag == TS_TAG_TUPLE && t->len == 3 && t->items[0].u.i == cases[i][2] &&
+               t->items[1].u.i == cases[i][3] && t->items[2].u.b,
+           "%lld // %lld and %% round toward negative infinity", (long long)cases[i][0],
+           (long long)cases[i][1]);
+        if (rc)
+            diag("%s", err.msg);
+        ts_error_clear(&err);
+        ts_value_release(out);
+    }
+    TsValue args[2] = {ts_int(1), ts_int(0)}, out;
+    TsError err = TS_ERROR_INIT;
+    int rc = run1(arith, args, 2, &out, &err);
+    ok(rc != 0, "integer division by zero fails");
+    like(err.msg, "\nRuntimeError: division by 0\n", "with the kernel's message, as PyTorch");
+    like(err.msg, "Traceback of TorchScript", "and a traceback");
+    ts_error_clear(&err);
+
+    TsValue wrap[2] = {ts_int(INT64_MAX), ts_int(1)};
+    is_int(run_int("graph(%a : int, %b : int):\n  %c : int = aten::add(%a, %b)\n"
+                   "  return (%c)\n", wrap, 2),
+           INT64_MIN, "int addition wraps around as in PyTorch");
+    TsValue fl[2] = {ts_double(1.5), ts_double(2.25)};
+    TsValue fo;
+    rc = run1("graph(%a : float, %b : float):\n  %c : float = aten::mul(%a, %b)\n"
+              "  %d : float = aten::sub(%c, %a)\n  return (%d)\n", fl, 2, &fo, &err);
+    ok(!rc && fo.tag == TS_TAG_DOUBLE && fo.u.d == 1.5 * 2.25 - 1.5, "float arithmetic");
+    ts_error_clear(&err);
+}
+
+static const char if_graph[] =
+    "graph(%x : int):\n"
+    "  %0 : int = prim::Constant[value=0]()\n"
+    "  %10 : int = prim::Constant[value=10]()\n"
+    "  %c : bool = aten::lt(%x, %0)\n"
+    "  %r : int, %s : int = prim::If(%c)\n"
+    "    block0():\n"
+    "      %n : int = aten::neg(%x)\n"
+    "      -> (%n, %0)\n"
+    "    block1():\n"
+    "      %p : int = aten::add(%x, %10)\n"
+    "      -> (%x, %p)\n"
+    "  %t : int = aten::mul(%r, %s)\n"
+    "  %u : int = aten::add(%t, %r)\n"
+    "  return (%u)\n";
+
+/* sum of i * i for i in range(n), a counted loop that uses %i */
+static const char for_graph[] =
+    "graph(%n : int):\n"
+    "  %0 : int = prim::Constant[value=0]()\n"
+    "  %t : bool = prim::Constant[value=1]()\n"
+    "  %s : int = prim::Loop(%n, %t, %0)\n"
+    "    block0(%i : int, %acc : int):\n"
+    "      %sq : int = aten::mul(%i, %i)\n"
+    "      %a2 : int = aten::add(%acc, %sq)\n"
+    "      -> (%t, %a2)\n"
+    "  return (%s)\n";
+
+/* while x < n: if x % 3 == 0: x += 2 else: x += 1; count += 1 (a while loop: no counter) */
+static const char while_graph[] =
+    "graph(%n : int):\n"
+    "  %max : int = prim::Constant[value=9223372036854775807]()\n"
+    "  %0 : int = prim::Constant[value=0]()\n"
+    "  %1 : int = prim::Constant[value=1]()\n"
+    "  %2 : int = prim::Constant[value=2]()\n"
+    "  %3 : int = prim::Constant[value=3]()\n"
+    "  %c0 : bool = aten::lt(%0, %n)\n"
+    "  %x : int, %k : int = prim::Loop(%max, %c0, %0, %0)\n"
+    "    block0(%i : int, %x.1 : int, %k.1 : int):\n"
+    "      %m : int = aten::remainder(%x.1, %3)\n"
+    "      %z : bool = aten::eq(%m, %0)\n"
+    "      %x.2 : int = prim::If(%z)\n"
+    "        block0():\n"
+    "          %a : int = aten::add(%x.1, %2)\n"
+    "          -> (%a)\n"
+    "        block1():\n"
+    "          %b : int = aten::add(%x.1, %1)\n"
+    "          -> (%b)\n"
+    "      %k.2 : int = aten::add(%k.1, %1)\n"
+    "      %c : bool = aten::lt(%x.2, %n)\n"
+    "      -> (%c, %x.2, %k.2)\n"
+    "  %r : int = aten::mul(%k, %3)\n"
+    "  %r2 : int = aten::add(%r, %x)\n"
+    "  return (%r2)\n";
+
+static void test_control(void)
+{
+    TsValue a = ts_int(-4), b = ts_int(5);
+    is_int(run_int(if_graph, &a, 1), 4 * 0 + 4, "If takes the then branch");
+    is_int(run_int(if_graph, &b, 1), 5 * 15 + 5, "If takes the else branch");
+    TsValue n = ts_int(10), z = ts_int(0), neg = ts_int(-3);
+    is_int(run_int(for_graph, &n, 1), 285, "a counted loop sees its trip count");
+    is_int(run_int(for_graph, &z, 1), 0, "a loop of zero trips yields its initial values");
+    is_int(run_int(for_graph, &neg, 1), 0, "a negative trip count runs no iteration");
+    /* x: 0 ->2 ->3 ->5 ->6 ->8 ->9 ->11: 7 steps to reach >= 10, x = 11 */
+    TsValue ten = ts_int(10);
+    is_int(run_int(while_graph, &ten, 1), 7 * 3 + 11, "a while loop with a branch");
+    TsError err = TS_ERROR_INIT;
+    const char *names[] = {"main"}, *texts[] = {while_graph};
+    TsCompUnit *u = unit_of(1, names, texts);
+    TsValue one = ts_int(1), out;
+    run_main(u, &one, 1, &out, &err);
+    char *dump = ts_code_dump(ts_unit_find(u, "__torch__.main")->code);
+    ok(dump && !strstr(dump, "LOOP_ENTER") && !strstr(dump, "LOOP_NEXT") &&
+           strstr(dump, "JUMP_IF_TRUE"),
+       "a while loop keeps no trip counter");
+    ok(dump && strstr(dump, "REM_I") && strstr(dump, "LT_I") && !strstr(dump, "KERNEL"),
+       "int arithmetic on known types has its own opcodes");
+    free(dump);
+    ts_unit_free(u);
+}
+
+/* A loop carrying n values that rotate every iteration: after k trips value j holds
+ * (j + k) % n. */
+static void test_many_carried(size_t n, int64_t trips)
+{
+    size_t cap = 4096 + n * 200;
+    char *g = malloc(cap), *p = g;
+    p += sprintf(p, "graph(%%n : int):\n  %%t : bool = prim::Constant[value=1]()\n");
+    for (size_t j = 0; j < n; j++)
+        p += sprintf(p, "  %%c%zu : int = prim::Constant[value=%zu]()\n", j, j);
+    p += sprintf(p, "  ");
+    for (size_t j = 0; j < n; j++)
+        p += sprintf(p, "%s%%o%zu : int", j ? ", " : "", j);
+    p += sprintf(p, " = prim::Loop(%%n, %%t");
+    for (size_t j = 0; j < n; j++)
+        p += sprintf(p, ", %%c%zu", j);
+    p += sprintf(p, ")\n    block0(%%i : int");
+    for (size_t j = 0; j < n; j++)
+        p += sprintf(p, ", %%v%zu : int", j);
+    p += sprintf(p, "):\n      -> (%%t");
+    for (size_t j = 0; j < n; j++)
+        p += sprintf(p, ", %%v%zu", (j + 1) % n);
+    p += sprintf(p, ")\n  %%r : int[] = prim::ListConstruct(");
+    for (size_t j = 0; j < n; j++)
+        p += sprintf(p, "%s%%o%zu", j ? ", " : "", j);
+    p += sprintf(p, ")\n  return (%%r)\n");
+    TsValue arg = ts_int(trips), out;
+    TsError err = TS_ERROR_INIT;
+    int rc = run1(g, &arg, 1, &out, &err);
+    bool good = !rc && out.tag == TS_TAG_LIST && ((TsList *)out.u.p)->len == n;
+    for (size_t j = 0; good && j < n; j++)
+        good = ((TsList *)out.u.p)->items[j].u.i == (int64_t)((j + (size_t)trips) % n);
+    ok(good, "a loop with %zu carried values permuting them %lld times", n, (long long)trips);
+    if (rc)
+        diag("%s", err.msg);
+    ts_error_clear(&err);
+    ts_value_release(out);
+    free(g);
+}
+
+/* prim::Print writes print()'s line to stdout (captured here in a file). */
+static void test_print(void)
+{
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    TsValue l = int_list(2);
+    int64_t r = run_int("graph(%l : int[]):\n"
+                        "  %s : str = prim::Constant[value=\"hi\"]()\n"
+                        "  %f : float = prim::Constant[value=2.5]()\n"
+                        "  %0 : int = prim::Constant[value=0]()\n"
+                        "   = prim::Print(%s, %l, %f)\n"
+                        "  return (%0)\n", &l, 1);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    char buf[256] = "";
+    rewind(tmp);
+    size_t n = fread(buf, 1, sizeof buf - 1, tmp);
+    buf[n] = '\0';
+    fclose(tmp);
+    is_int(r, 0, "a graph that prints runs");
+    is_str(buf, "hi [0, 1] 2.5\n", "prim::Print writes print()'s line");
+}
+
+/* ---- move semantics ---------------------------------------------------------------------- */
+typedef struct HookLog {
+    int n;
+    uint64_t moved[8];
+    unsigned refs[8];
+    TsValue watch;             /* a value whose count the hook samples at aten::neg */
+    unsigned watch_refs;
+} HookLog;
+
+static void log_hook(void *ctx, const TsNode *node, size_t n, const TsValue *in, uint64_t moved)
+{
+    HookLog *h = ctx;
+    if (strcmp(node->kind, "aten::neg") == 0 && h->watch.tag != TS_TAG_NONE)
+        h->watch_refs = ts_value_refcount(h->watch);
+    if (strcmp(node->kind, "aten::len") != 0 || h->n >= 8 || n < 1)
+        return;
+    h->moved[h->n] = moved;
+    h->refs[h->n++] = ts_value_refcount(in[0]);
+}
+
+static void test_moves(void)
+{
+    HookLog h;
+    memset(&h, 0, sizeof h);
+    ts_interp_set_hook(log_hook, &h);
+    TsValue l = int_list(3);
+    is_int(run_int("graph(%a : int[]):\n"
+                   "  %n : int = aten::len(%a)\n"
+                   "  %m : int = aten::len(%a)\n"
+                   "  %s : int = aten::add(%n, %m)\n"
+                   "  return (%s)\n", &l, 1), 6, "two uses of a list");
+    ok(h.n == 2 && h.moved[0] == 0 && h.refs[0] == 2,
+       "the first use copies (the register and the kernel hold it)");
+    ok(h.n == 2 && h.moved[1] == 1 && h.refs[1] == 1,
+       "the last use moves: only the kernel holds it");
+
+    /* a value used in one branch dies at the start of the other */
+    static const char branch[] =
+        "graph(%a : int[], %c : bool):\n"
+        "  %0 : int = prim::Constant[value=0]()\n"
+        "  %r : int = prim::If(%c)\n"
+        "    block0():\n"
+        "      %n : int = aten::len(%a)\n"
+        "      -> (%n)\n"
+        "    block1():\n"
+        "      -> (%0)\n"
+        "  %z : int = aten::neg(%r)\n"
+        "  return (%z)\n";
+    for (int c = 0; c < 2; c++) {
+        memset(&h, 0, sizeof h);
+        TsValue lst = int_list(2);
+        ts_value_retain(lst);
+        h.watch = lst;
+        TsValue args[2] = {lst, ts_bool(c)};
+        is_int(run_int(branch, args, 2), c ? -2 : 0, "branch %d runs", c);
+        is_int(h.watch_refs, 1, "after the If (%s branch) the interpreter holds no reference",
+               c ? "using" : "other");
+        is_int(ts_value_refcount(lst), 1, "and the caller's reference is the only one left");
+        ts_value_release(lst);
+    }
+
+    /* a value used inside a loop lives through it and dies at its exit */
+    static const char loop[] =
+        "graph(%a : int[], %n : int):\n"
+        "  %0 : int = prim::Constant[value=0]()\n"
+        "  %t : bool = prim::Constant[value=1]()\n"
+        "  %s : int = prim::Loop(%n, %t, %0)\n"
+        "    block0(%i : int, %acc : int):\n"
+        "      %k : int = aten::len(%a)\n"
+        "      %acc2 : int = aten::add(%acc, %k)\n"
+        "      -> (%t, %acc2)\n"
+        "  %z : int = aten::neg(%s)\n"
+        "  return (%z)\n";
+    memset(&h, 0, sizeof h);
+    TsValue lst = int_list(4);
+    ts_value_retain(lst);
+    h.watch = lst;
+    TsValue args[2] = {lst, ts_int(3)};
+    is_int(run_int(loop, args, 2), -12, "a loop reads a list defined outside it");
+    ok(h.n == 3 && h.moved[0] == 0 && h.moved[1] == 0 && h.moved[2] == 0,
+       "uses inside the loop never move the outer value");
+    is_int(h.watch_refs, 1, "the value is dropped when the loop exits");
+    ts_value_release(lst);
+    ts_interp_set_hook(NULL, NULL);
+}
+
+/* ---- calls ------------------------------------------------------------------------------ */
+static const char chain_f[] =
+    "graph(%n : int, %l : int[]):\n"
+    "  %0 : int = prim::Constant[value=0]()\n"
+    "  %1 : int = prim::Constant[value=1]()\n"
+    "  %5 : int = prim::Constant[value=5]()\n"
+    "  %c : bool = aten::eq(%n, %0)\n"
+    "  %r : int = prim::If(%c)\n"
+    "    block0():\n"
+    "      %x : int = aten::__getitem__(%l, %5)\n"
+    "      -> (%x)\n"
+    "    block1():\n"
+    "      %m : int = aten::sub(%n, %1)\n"
+    "      %s : int = prim::CallFunction[name=\"__torch__.f\"](%m, %l)\n"
+    "      %k : int = aten::len(%l)\n"
+    "      %t : int = aten::add(%s, %k)\n"
+    "      -> (%t)\n"
+    "  return (%r)\n";
+static const char chain_main[] =
+    "graph(%n : int, %l : int[]):\n"
+    "  %r : int = prim::CallFunction[name=\"__torch__.f\"](%n, %l)\n"
+    "  return (%r)\n";
+
+static void test_calls(void)
+{
+    const char *names[] = {"main", "f"}, *texts[] = {chain_main, chain_f};
+    TsCompUnit *u = unit_of(2, names, texts);
+    if (!ok(u != NULL, "a unit of two functions"))
+        return;
+    TsError err = TS_ERROR_INIT;
+    TsValue out, args[2] = {ts_int(10000), int_list(6)};
+    int rc = run_main(u, args, 2, &out, &err);
+    ok(!rc && out.tag == TS_TAG_INT && out.u.i == 5 + 6 * 10000,
+       "a call chain 10000 frames deep");
+    if (rc)
+        diag("%s", err.msg);
+    ts_error_clear(&err);
+
+    TsValue l = int_list(2);
+    ts_value_retain(l);
+    TsValue a2[2] = {ts_int(3), l};
+    rc = run_main(u, a2, 2, &out, &err);
+    ok(rc != 0, "an error four calls deep fails the run");
+    is_str(strstr(err.msg ? err.msg : "", "\nRuntimeError: list index out of range\n"),
+           "\nRuntimeError: list index out of range\n", "the message ends with the exception");
+    like(err.msg, "The following operation failed in the TorchScript interpreter.\n"
+                  "Traceback of TorchScript (most recent call last):\n  File \"main\", line 2, in main\n",
+         "the traceback starts at the outermost call");
+    like(err.msg, "  File \"f\", line 8, in f\n", "and ends at the failing operation");
+    int frames = 0;
+    for (const char *p = err.msg; p && (p = strstr(p, "  File ")); p++)
+        frames++;
+    is_int(frames, 5, "one excerpt per frame");
+    is_int(ts_value_refcount(l), 1, "unwinding released every frame's reference");
+    ts_value_release(l);
+    ts_error_clear(&err);
+
+    TsValue deep[2] = {ts_int(TS_INTERP_MAX_DEPTH + 10), int_list(1)};
+    rc = run_main(u, deep, 2, &out, &err);
+    is_int(rc, TS_ERR_LIMIT, "unbounded recursion hits the depth limit");
+    like(err.msg, "maximum recursion depth exceeded", "with a clear message");
+    like(err.msg, "frames omitted", "and a traceback of bounded size");
+    ts_error_clear(&err);
+
+    TsValue few[1] = {ts_int(1)};
+    rc = run_main(u, few, 1, &out, &err);
+    is_int(rc, TS_ERR_TYPE, "a wrong argument count is refused");
+    like(err.msg, "takes 2 arguments but 1 were given", "saying so");
+    ts_error_clear(&err);
+    ts_unit_free(u);
+
+    const char *bn[] = {"main"}, *bt[] = {"graph(%x : int):\n"
+                                          "  %r : int = prim::CallFunction[name=\"nope\"](%x)\n"
+                                          "  return (%r)\n"};
+    u = unit_of(1, bn, bt);
+    TsValue one = ts_int(1);
+    rc = run_main(u, &one, 1, &out, &err);
+    ok(rc != 0, "a call of an unknown function fails when its Code is built");
+    like(err.msg, "unknown function 'nope'", "naming the function");
+    ts_error_clear(&err);
+    ts_unit_free(u);
+}
+
+/* ---- exceptions -------------------------------------------------------------------------- */
+static const char raise_g[] =
+    "graph(%x : int, %l : int[]):\n"
+    "  %3 : int = prim::Constant[value=3]()\n"
+    "  %msg : str = prim::Constant[value=\"bad x\"]()\n"
+    "  %cls : str = prim::Constant[value=\"builtins.ValueError\"]()\n"
+    "  %c : bool = aten::gt(%x, %3)\n"
+    "   = prim::If(%c)\n"
+    "    block0():\n"
+    "       = prim::RaiseException(%msg, %cls)\n"
+    "      -> ()\n"
+    "    block1():\n"
+    "      -> ()\n"
+    "  %n : int = aten::len(%l)\n"
+    "  return (%n)\n";
+static const char raise_main[] =
+    "graph(%x : int):\n"
+    "  %none : NoneType = prim::Constant()\n"
+    "  %msg : str = prim::Constant[value=\"AssertionError: x is zero\"]()\n"
+    "  %0 : int = prim::Constant[value=0]()\n"
+    "  %l : int[] = prim::ListConstruct(%x, %x)\n"
+    "  %z : bool = aten::eq(%x, %0)\n"
+    "   = prim::If(%z)\n"
+    "    block0():\n"
+    "       = prim::RaiseException(%msg, %none)\n"
+    "      -> ()\n"
+    "    block1():\n"
+    "      -> ()\n"
+    "  %r : int = prim::CallFunction[name=\"__torch__.g\"](%x, %l)\n"
+    "  %t : (int, int[]) = prim::TupleConstruct(%r, %l)\n"
+    "  return (%t)\n";
+
+static void test_raise(void)
+{
+    const char *names[] = {"main", "g"}, *texts[] = {raise_main, raise_g};
+    TsCompUnit *u = unit_of(2, names, texts);
+    if (!ok(u != NULL, "a unit that raises"))
+        return;
+    TsError err = TS_ERROR_INIT;
+    TsValue out, x = ts_int(7);
+    int rc = run_main(u, &x, 1, &out, &err);
+    is_int(rc, TS_ERR_VALUE, "raise ValueError fails with the ValueError code");
+    like(err.msg, "\nbuiltins.ValueError: bad x\n", "the exception line names its class");
+    like(err.msg, "in main\n", "the traceback has the caller");
+    like(err.msg, "line 8, in g\n", "and the raise");
+    like(err.msg, "prim::RaiseException(%msg, %cls)\n", "with the source excerpt");
+    ts_error_clear(&err);
+    x = ts_int(0);
+    rc = run_main(u, &x, 1, &out, &err);
+    is_int(rc, TS_ERR_RUNTIME, "a failed assert is a RuntimeError, as in PyTorch");
+    like(err.msg, "\nRuntimeError: AssertionError: x is zero\n", "with the assert's message");
+    ts_error_clear(&err);
+    x = ts_int(2);
+    rc = run_main(u, &x, 1, &out, &err);
+    ok(!rc && out.tag == TS_TAG_TUPLE && ((TsTuple *)out.u.p)->items[0].u.i == 2,
+       "no raise when the condition is false");
+    ts_value_release(out);
+    ts_unit_free(u);
+}
+
+/* ---- fork and wait ----------------------------------------------------------------------- */
+static const char fork_main[] =
+    "graph(%n : int):\n"
+    "  %0 : int = prim::Constant[value=0]()\n"
+    "  %t : bool = prim::Constant[value=1]()\n"
+    "  %futs : Future[int][] = prim::ListConstruct()\n"
+    "   = prim::Loop(%n, %t)\n"
+    "    block0(%i : int):\n"
+    "      %f : Future[int] = prim::fork_0(%i)\n"
+    "      %u : Future[int][] = aten::append(%futs, %f)\n"
+    "      -> (%t)\n"
+    "  %sum : int = prim::Loop(%n, %t, %0)\n"
+    "    block0(%j : int, %acc : int):\n"
+    "      %g : Future[int] = aten::__getitem__(%futs, %j)\n"
+    "      %v : int = aten::wait(%g)\n"
+    "      %acc2 : int = aten::add(%acc, %v)\n"
+    "      -> (%t, %acc2)\n"
+    "  return (%sum)\n"
+    "with prim::fork_0 = graph(%x : int):\n"
+    "  %r : int = prim::CallFunction[name=\"__torch__.work\"](%x)\n"
+    "  return (%r)\n";
+/* work(x) forks x*2 itself and waits for it (a nested wait inside a forked function);
+ * x == 37 raises. */
+static const char fork_work[] =
+    "graph(%x : int):\n"
+    "  %37 : int = prim::Constant[value=37]()\n"
+    "  %msg : str = prim::Constant[value=\"unlucky 37\"]()\n"
+    "  %cls : str = prim::Constant[value=\"builtins.RuntimeError\"]()\n"
+    "  %c : bool = aten::eq(%x, %37)\n"
+    "   = prim::If(%c)\n"
+    "    block0():\n"
+    "       = prim::RaiseException(%msg, %cls)\n"
+    "      -> ()\n"
+    "    block1():\n"
+    "      -> ()\n"
+    "  %f : Future[int] = prim::fork_0(%x)\n"
+    "  %v : int = aten::wait(%f)\n"
+    "  return (%v)\n"
+    "with prim::fork_0 = graph(%y : int):\n"
+    "  %2 : int = prim::Constant[value=2]()\n"
+    "  %z : int = aten::mul(%y, %2)\n"
+    "  return (%z)\n";
+
+static void test_fork(void)
+{
+    const char *names[] = {"main", "work"}, *texts[] = {fork_main, fork_work};
+    TsCompUnit *u = unit_of(2, names, texts);
+    if (!ok(u != NULL, "a unit that forks"))
+        return;
+    TsError err = TS_ERROR_INIT;
+    TsValue out, n = ts_int(30);
+    int rc = run_main(u, &n, 1, &out, &err);
+    ok(!rc && out.tag == TS_TAG_INT && out.u.i == 30 * 29, "30 forks, each forking and waiting");
+    if (rc)
+        diag("%s", err.msg);
+    ts_error_clear(&err);
+    for (int round = 0; round < 3; round++) {
+        n = ts_int(500);
+        rc = run_main(u, &n, 1, &out, &err);
+        ok(rc != 0, "a failing forked function fails wait() (round %d)", round);
+        like(err.msg, "RuntimeError: unlucky 37", "with its error");
+        like(err.msg, "in work\n", "and its traceback");
+        ts_error_clear(&err);
+    }
+    ts_unit_free(u);
+}
+
+int main(void)
+{
+    setenv("TSCRIPT_NUM_THREADS", "2", 1);
+    TsError err = TS_ERROR_INIT;
+    rt = ts_runtime_open(NULL, &err);
+    if (!ok(rt != NULL, "the default runtime opens")) {
+        diag("%s", err.msg);
+        ts_error_clear(&err);
+        return done_testing();
+    }
+    test_arith();
+    test_control();
+    test_many_carried(3, 10);
+    test_many_carried(40, 1001);
+    test_print();
+    test_moves();
+    test_calls();
+    test_raise();
+    test_fork();
+    ts_threadpool_shutdown();
+    ts_runtime_close(rt);
+    return done_testing();
+}
