@@ -44,10 +44,11 @@ static const char loop_ir[] =
     "      -> (%c, %i.2, %x.2)\n"
     "  return (%x)\n";
 
-static double now(void)
+/* Wall time, and the process's CPU time (steadier on a shared machine). */
+static double now(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -71,20 +72,23 @@ int main(int argc, char **argv)
         fputs(listing ? listing : "(no memory)\n", stdout);
         free(listing);
     }
-    double best = 1e30;
+    double best = 1e30, best_cpu = 1e30;
     for (int rep = 0; rep < 5; rep++) {
         arg = ts_int(n);
-        double t0 = now();
+        double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
         if (ts_run(rt, u, f, &arg, 1, &out, &err)) {
             fprintf(stderr, "interp_loop: %s\n", err.msg);
             return 1;
         }
-        double dt = now() - t0;
+        double dt = now(CLOCK_MONOTONIC) - t0, dc = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
         if (dt < best)
             best = dt;
+        if (dc < best_cpu)
+            best_cpu = dc;
     }
-    printf("while loop with a branch, %ld iterations: %.1f ns/iteration (result %lld)\n", n,
-           best * 1e9 / (double)n, (long long)out.u.i);
+    printf("while loop with a branch, %ld iterations: %.1f ns/iteration (%.1f ns of CPU time; "
+           "result %lld)\n", n, best * 1e9 / (double)n, best_cpu * 1e9 / (double)n,
+           (long long)out.u.i);
     ts_unit_free(u);
     ts_runtime_close(rt);
     return 0;

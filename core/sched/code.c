@@ -5,7 +5,11 @@
  * as soon as they are defined, and which values must be dropped at the start of an If
  * branch (live into the other branch only) or at a loop's exit (used inside the loop, dead
  * after it). A value defined outside a loop and used inside stays live for the whole loop.
- * The forward pass assigns registers and emits instructions, patching jump targets.
+ * The forward pass assigns registers and emits instructions, patching jump targets; then
+ * optimize.c shares registers between copies and fuses compare-and-branch pairs.
+ *
+ * A call that leaves out trailing arguments passes the callee's schema defaults, as
+ * constants of the caller's Code.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -678,6 +682,8 @@ static const struct {
     {"aten::gt", "float", TS_OP_GT_F}, {"aten::ge", "float", TS_OP_GE_F},
     {"aten::eq", "float", TS_OP_EQ_F}, {"aten::ne", "float", TS_OP_NE_F},
     {"aten::__not__", "", TS_OP_NOT},
+    {"aten::__getitem__", "t", TS_OP_LIST_GETITEM}, {"aten::append", "t", TS_OP_LIST_APPEND},
+    {"aten::len", "t", TS_OP_LIST_LEN},
 };
 
 static int emit_kernel_node(Builder *B, const TsNode *n, const NodeInfo *ni)
@@ -700,7 +706,7 @@ static int emit_kernel_node(Builder *B, const TsNode *n, const NodeInfo *ni)
         return -1;
     TsInstr *in = &B->code->instrs[at];
     in->aux = (uint32_t)k;
-    if (code != TS_OP_KERNEL) {
+    if (code <= TS_OP_NOT) {
         in->a = use(B, n->inputs[0], ni->move[0]);
         if (n->n_inputs > 1)
             in->b = use(B, n->inputs[1], ni->move[1]);
@@ -864,19 +870,43 @@ static int emit_call(Builder *B, const TsNode *n, const NodeInfo *ni, bool metho
     if (!f)
         return ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "unknown %s '%s'",
                            method ? "method" : "function", name);
-    if (graph_n_inputs(f->graph) != n->n_inputs - skip)
+    size_t given = n->n_inputs - skip, want = graph_n_inputs(f->graph);
+    /* a method's schema may leave self out: schema argument i is graph input i + shift */
+    size_t shift = f->schema && f->schema->n_args <= want ? want - f->schema->n_args : want;
+    bool defaults = given < want && given >= shift && shift <= 1;
+    for (size_t i = given; i < want && defaults; i++)
+        defaults = f->schema->args[i - shift].has_default;
+    size_t first_default = defaults ? given : want;
+    if (given > want || (given < want && first_default != given))
         return ts_error_at(B->err, TS_ERR_RUNTIME, n->range,
                            "%s() expects %zu arguments but the call passes %zu", f->qualname,
-                           graph_n_inputs(f->graph), n->n_inputs - skip);
+                           want, given);
     if (ts_graph_block(f->graph)->ret->n_inputs != n->n_outputs)
         return ts_error_at(B->err, TS_ERR_RUNTIME, n->range,
                            "%s() returns %zu values but the call takes %zu", f->qualname,
                            ts_graph_block(f->graph)->ret->n_inputs, n->n_outputs);
     long k = add_callee(B, f);
-    long at = k < 0 ? -1 : emit_node_args(B, TS_OP_CALL, n, ni, skip);
+    long at = k < 0 ? -1 : emit(B, TS_OP_CALL, n);
     if (at < 0)
         return -1;
-    B->code->instrs[at].aux = (uint32_t)k;
+    /* the arguments passed, then the defaults of those left out, then the outputs */
+    for (size_t i = skip; i < n->n_inputs; i++)
+        if (push_operand(B, use(B, n->inputs[i], ni->move[i])))
+            return -1;
+    for (size_t i = given; i < want; i++) {
+        TsValue d = f->schema->args[i - shift].default_value;
+        ts_value_retain(d);
+        long kd = add_const(B, d);
+        if (kd < 0 || push_operand(B, ~(int32_t)kd))
+            return -1;
+    }
+    for (size_t i = 0; i < n->n_outputs; i++)
+        if (push_operand(B, reg_of(B, n->outputs[i])))
+            return -1;
+    TsInstr *in = &B->code->instrs[at];
+    in->n_in = (uint16_t)want;
+    in->n_out = (uint16_t)n->n_outputs;
+    in->aux = (uint32_t)k;
     return emit_dead_outputs(B, n, ni);
 }
 
@@ -922,6 +952,7 @@ static TsOpcode prim_opcode(const TsNode *n)
         {"prim::CreateObject", TS_OP_CREATE_OBJECT}, {"prim::CallFunction", TS_OP_CALL},
         {"prim::CallMethod", TS_OP_CALL_METHOD}, {"prim::fork", TS_OP_FORK},
         {"aten::wait", TS_OP_WAIT}, {"prim::Print", TS_OP_PRINT},
+        {"prim::Enter", TS_OP_ENTER}, {"prim::Exit", TS_OP_EXIT},
     };
     for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++)
         if (strcmp(n->kind, prims[i].kind) == 0)
@@ -992,6 +1023,8 @@ static int emit_prim(Builder *B, const TsNode *n, const NodeInfo *ni, TsOpcode o
         break;
     case TS_OP_COPY:
     case TS_OP_WAIT:
+    case TS_OP_ENTER:
+    case TS_OP_EXIT:
         if (n->n_inputs != 1 || n->n_outputs != 1)
             return ts_error_at(err, TS_ERR_RUNTIME, n->range, "%s takes one input", n->kind);
         break;
@@ -1077,7 +1110,15 @@ static int build(Builder *B, const TsGraph *g)
     if (at < 0)
         return -1;
     B->code->instrs[at].node = NULL;
-    return 0;
+    bool *ref = calloc(B->code->n_regs + 1, sizeof *ref);
+    if (!ref)
+        return oom(B);
+    for (size_t i = 0; i < B->n_values; i++)
+        if (B->opnd[i] >= 0 && B->opnd[i] != UNSET)
+            ref[B->opnd[i] >> 1] = B->refs[i];
+    rc = ts_code_optimize(B->code, ref, B->err);
+    free(ref);
+    return rc;
 }
 
 TsCode *ts_code_build(TsRuntime *rt, const TsCompUnit *unit, const TsGraph *graph,
@@ -1135,6 +1176,7 @@ void ts_code_free(TsCode *code)
     free(code->subcodes);
     free(code->types);
     free(code->strs);
+    free(code->preload);
     free(code);
 }
 
@@ -1192,13 +1234,9 @@ int ts_code_prepare(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f, TsErro
 
 /* ---- listing -------------------------------------------------------------------------- */
 static const char *const opnames[TS_OP__COUNT] = {
-    "ADD_I", "SUB_I", "MUL_I", "FLOORDIV_I", "REM_I", "LT_I", "LE_I", "GT_I", "GE_I", "EQ_I",
-    "NE_I", "ADD_F", "SUB_F", "MUL_F", "LT_F", "LE_F", "GT_F", "GE_F", "EQ_F", "NE_F", "NOT",
-    "JUMP", "JUMP_IF_FALSE", "JUMP_IF_TRUE", "LOOP_ENTER", "LOOP_NEXT", "MOVES", "DROP", "RET",
-    "KERNEL", "TUPLE_CONSTRUCT", "TUPLE_UNPACK", "TUPLE_INDEX", "LIST_CONSTRUCT",
-    "LIST_UNPACK", "DICT_CONSTRUCT", "UNINITIALIZED", "RAISE", "ISINSTANCE", "IS", "ISNOT",
-    "COPY", "GETATTR", "SETATTR", "CREATE_OBJECT", "CALL", "CALL_METHOD", "FORK", "WAIT",
-    "PRINT",
+#define TS_OPCODE_NAME(name) #name,
+    TS_OPCODE_LIST(TS_OPCODE_NAME)
+#undef TS_OPCODE_NAME
 };
 
 static void dump_opnd(char **p, size_t *len, FILE *f, int32_t o)
@@ -1218,6 +1256,8 @@ char *ts_code_dump(const TsCode *code)
     FILE *f = open_memstream(&p, &len);
     if (!f)
         return NULL;
+    for (size_t i = 0; i < code->n_preload; i++)
+        fprintf(f, "preload r%d = c%d\n", code->preload[2 * i], code->preload[2 * i + 1]);
     for (size_t i = 0; i < code->n_instrs; i++) {
         const TsInstr *in = &code->instrs[i];
         fprintf(f, "%zu %s", i, opnames[in->op]);
@@ -1229,9 +1269,17 @@ char *ts_code_dump(const TsCode *code)
         if (in->op == TS_OP_DROP) {
             for (size_t k = 0; k < in->n_in; k++)
                 fprintf(f, " r%d", code->operands[in->args + k]);
-        } else if (in->op >= TS_OP_JUMP && in->op <= TS_OP_LOOP_NEXT) {
-            dump_opnd(&p, &len, f, in->a);
+        } else if (in->op <= TS_OP_NOT) {
+            fprintf(f, " r%d", in->a);
+            if (in->op != TS_OP_NOT)
+                fprintf(f, " r%d", in->b);
+            fprintf(f, " -> r%d", in->c);
+        } else if (in->op >= TS_OP_JLT_I && in->op <= TS_OP_JNE_I) {
+            fprintf(f, " r%d r%d -> %u", in->a, in->b, in->target);
+        } else if (in->op == TS_OP_JUMP) {
             fprintf(f, " -> %u", in->target);
+        } else if (in->op >= TS_OP_JUMP_IF_FALSE && in->op <= TS_OP_LOOP_NEXT) {
+            fprintf(f, " r%d -> %u", in->a, in->target);
         } else {
             for (size_t k = 0; k < in->n_in; k++)
                 dump_opnd(&p, &len, f, code->operands[in->args + k]);

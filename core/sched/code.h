@@ -24,39 +24,54 @@
 #include "registry/optable.h"
 #include "tscript/tscript.h"
 
+/* The opcodes, one list for the enum and the listing's names. After ts_code_optimize the
+ * fast ops (arithmetic, comparisons, fused compare-and-jumps, JUMP_IF_*, LOOP_*) name plain
+ * registers in a, b, c, d: constants they read are preloaded into registers of their own. */
+#define TS_OPCODE_LIST(X)                                                                   \
+    /* int and float arithmetic and comparisons on known types: r[c] = r[a] OP r[b] */      \
+    X(ADD_I) X(SUB_I) X(MUL_I) X(FLOORDIV_I) X(REM_I)                                      \
+    X(LT_I) X(LE_I) X(GT_I) X(GE_I) X(EQ_I) X(NE_I)                                        \
+    X(ADD_F) X(SUB_F) X(MUL_F)                                                             \
+    X(LT_F) X(LE_F) X(GT_F) X(GE_F) X(EQ_F) X(NE_F)                                        \
+    X(NOT)              /* r[c] = !r[a] */                                                  \
+    /* fused int compare-and-branch: if r[a] OP r[b]: pc = target (same order as LT_I..) */ \
+    X(JLT_I) X(JLE_I) X(JGT_I) X(JGE_I) X(JEQ_I) X(JNE_I)                                  \
+    /* control */                                                                           \
+    X(JUMP)             /* pc = target */                                                   \
+    X(JUMP_IF_FALSE)    /* if !r[a]: pc = target */                                         \
+    X(JUMP_IF_TRUE)     /* if r[a]: pc = target */                                          \
+    X(LOOP_ENTER)       /* counted loop: r[c] = 0; if !r[a] || r[b] <= 0: pc = target;      \
+                           else r[d] = 0 (when %i is used, d >= 0) */                       \
+    X(LOOP_NEXT)        /* r[c] += 1; if r[a] && r[c] < r[b]: r[d] = r[c], pc = target */   \
+    X(MOVES)            /* parallel move: n_in operands into n_out registers */             \
+    X(DROP)             /* release the n_in registers listed */                             \
+    X(RET)              /* return the n_in operands to the caller */                        \
+    /* values */                                                                            \
+    X(KERNEL)           /* run a bound kernel through the stack */                          \
+    X(TUPLE_CONSTRUCT) X(TUPLE_UNPACK) X(TUPLE_INDEX)                                      \
+    X(LIST_CONSTRUCT) X(LIST_UNPACK) X(DICT_CONSTRUCT)                                     \
+    X(LIST_GETITEM)     /* aten::__getitem__.t(list, int) */                                \
+    X(LIST_APPEND)      /* aten::append.t(list, el) */                                      \
+    X(LIST_LEN)         /* aten::len.t(list) */                                             \
+    X(UNINITIALIZED)                                                                        \
+    X(RAISE)            /* prim::RaiseException(msg, cls?) */                               \
+    X(ISINSTANCE)       /* aux: the Code's type list index */                               \
+    X(IS) X(ISNOT)                                                                          \
+    X(COPY)             /* prim::unchecked_cast and friends: r[out] = o[in] */              \
+    X(GETATTR) X(SETATTR) /* d: the slot */                                                 \
+    X(CREATE_OBJECT)                                                                        \
+    X(CALL)             /* aux: callee index; inputs are the arguments (d: defaults from) */\
+    X(CALL_METHOD)      /* resolved at run time by the object's class (interfaces) */       \
+    X(ENTER)            /* prim::Enter(obj): obj.__enter__(), obj joins the entered stack */\
+    X(EXIT)             /* prim::Exit(obj): obj leaves the stack; obj.__exit__(None x3) */  \
+    X(FORK)             /* aux: subcode index */                                            \
+    X(WAIT)                                                                                 \
+    X(PRINT)            /* prim::Print: the inputs as print() writes them, to stdout */
+
 typedef enum TsOpcode {
-    /* int and float arithmetic and comparisons on known types: r[c] = o[a] OP o[b] */
-    TS_OP_ADD_I, TS_OP_SUB_I, TS_OP_MUL_I, TS_OP_FLOORDIV_I, TS_OP_REM_I,
-    TS_OP_LT_I, TS_OP_LE_I, TS_OP_GT_I, TS_OP_GE_I, TS_OP_EQ_I, TS_OP_NE_I,
-    TS_OP_ADD_F, TS_OP_SUB_F, TS_OP_MUL_F,
-    TS_OP_LT_F, TS_OP_LE_F, TS_OP_GT_F, TS_OP_GE_F, TS_OP_EQ_F, TS_OP_NE_F,
-    TS_OP_NOT,              /* r[c] = !o[a] */
-    /* control */
-    TS_OP_JUMP,             /* pc = target */
-    TS_OP_JUMP_IF_FALSE,    /* if !o[a]: pc = target */
-    TS_OP_JUMP_IF_TRUE,     /* if o[a]: pc = target */
-    TS_OP_LOOP_ENTER,       /* counted loop: r[c] = 0; if !o[a] || o[b] <= 0: pc = target;
-                               else r[d] = 0 (when %i is used, d >= 0) */
-    TS_OP_LOOP_NEXT,        /* r[c] += 1; if o[a] && r[c] < o[b]: r[d] = r[c], pc = target */
-    TS_OP_MOVES,            /* parallel move: n_in operands into n_out registers */
-    TS_OP_DROP,             /* release the n_in registers listed */
-    TS_OP_RET,              /* return the n_in operands to the caller */
-    /* values */
-    TS_OP_KERNEL,           /* run a bound kernel through the stack */
-    TS_OP_TUPLE_CONSTRUCT, TS_OP_TUPLE_UNPACK, TS_OP_TUPLE_INDEX,
-    TS_OP_LIST_CONSTRUCT, TS_OP_LIST_UNPACK, TS_OP_DICT_CONSTRUCT,
-    TS_OP_UNINITIALIZED,
-    TS_OP_RAISE,            /* prim::RaiseException(msg, cls?) */
-    TS_OP_ISINSTANCE,       /* aux: the Code's type list index */
-    TS_OP_IS, TS_OP_ISNOT,
-    TS_OP_COPY,             /* prim::unchecked_cast and friends: r[out] = o[in] */
-    TS_OP_GETATTR, TS_OP_SETATTR, /* d: the slot */
-    TS_OP_CREATE_OBJECT,
-    TS_OP_CALL,             /* aux: callee index; inputs are the arguments */
-    TS_OP_CALL_METHOD,      /* resolved at run time by the object's class (interfaces) */
-    TS_OP_FORK,             /* aux: subcode index */
-    TS_OP_WAIT,
-    TS_OP_PRINT,            /* prim::Print: the inputs as print() writes them, to stdout */
+#define TS_OPCODE_ENUM(name) TS_OP_##name,
+    TS_OPCODE_LIST(TS_OPCODE_ENUM)
+#undef TS_OPCODE_ENUM
     TS_OP__COUNT
 } TsOpcode;
 
@@ -100,6 +115,8 @@ typedef struct TsCode {
     size_t n_types;
     const char **strs;         /* method names of run-time dispatched calls */
     size_t n_strs;
+    int32_t *preload;          /* pairs (register, constant): set when a frame is entered */
+    size_t n_preload;
     const TsCompUnit *unit;
 } TsCode;
 
@@ -112,6 +129,13 @@ void ts_code_free(TsCode *code);
 /* Builds f's Code and, transitively, the Code of every function it calls, once (thread-safe;
  * no recursion on the C stack however long the call chain). */
 int ts_code_prepare(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f, TsError *err);
+
+/* The passes over a built Code (optimize.c): coalesces the registers of MOVES where their
+ * lives do not overlap (If outputs and loop-carried values of inline types share one
+ * register), fuses int compares with the jumps that consume them, and gives the fast ops
+ * plain register operands (preloading the constants they read). ref[r] says whether
+ * register r may hold a reference (such registers are never coalesced). */
+int ts_code_optimize(TsCode *code, const bool *ref, TsError *err);
 
 /* A readable listing of the instructions (for tests and debugging); malloc'd. */
 char *ts_code_dump(const TsCode *code);

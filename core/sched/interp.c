@@ -1,10 +1,18 @@
-/* interp.c — the InterpreterState and its loop: one switch over Code's opcodes.
+/* interp.c — the InterpreterState and its loop: one dispatch over Code's opcodes
+ * (computed goto with GCC and Clang, threading each handler to the next; a switch
+ * elsewhere, or with -DTS_INTERP_SWITCH). The fast ops read plain registers holding
+ * inline values, so they touch no reference counts.
  *
  * A state holds a register file shared by its frames (each frame owns a window of it), the
  * stack kernels take their inputs from, and the frames themselves; calls push a frame
- * instead of recursing in C. Registers are empty (None) whenever their value is dead: an
- * instruction moves a value out of its register at its last use, and DROP releases values
- * whose last use depends on the path taken.
+ * instead of recursing in C. A register that may hold a reference is empty (None) whenever
+ * its value is dead: an instruction moves a value out of its register at its last use, and
+ * DROP releases values whose last use depends on the path taken.
+ *
+ * A with-statement's prim::Enter calls the object's __enter__ and keeps the object on the
+ * state's entered stack; prim::Exit takes it off and calls __exit__(None, None, None). When
+ * an error unwinds the state, the objects still entered get their __exit__ first,
+ * innermost first, as PyTorch's interpreter does.
  *
  * torch.jit.fork makes a new state for the fork's subgraph and queues it on the thread
  * pool; aten::wait on an unfinished future suspends the state (its pc stays on the WAIT)
@@ -35,6 +43,12 @@ typedef struct RunGroup {
     size_t live;
 } RunGroup;
 
+/* An object a prim::Enter entered and no prim::Exit has left yet. */
+typedef struct Entered {
+    TsValue obj;               /* a reference */
+    const TsCode *code;        /* where it was entered: the unit its methods are found in */
+} Entered;
+
 typedef struct TsInterp {
     TsRuntime *rt;
     RunGroup *group;
@@ -47,6 +61,8 @@ typedef struct TsInterp {
     char *label;               /* the exception class as printed, when not the code's */
     TsFuture *waiting;         /* suspended on this future (a reference) */
     TsFuture *result;          /* a forked state completes this (a reference) */
+    Entered *entered;          /* with-statements open, innermost last */
+    size_t n_entered, cap_entered;
 } TsInterp;
 
 enum { RUN_DONE, RUN_ERROR, RUN_SUSPENDED };
@@ -91,6 +107,9 @@ static void interp_free(TsInterp *st)
         ts_heap_release((TsHeap *)st->waiting);
     if (st->result)
         ts_heap_release((TsHeap *)st->result);
+    for (size_t i = 0; i < st->n_entered; i++)
+        ts_value_release(st->entered[i].obj);
+    free(st->entered);
     free(st);
 }
 
@@ -120,7 +139,10 @@ static int push_frame(TsInterp *st, const TsCode *code)
         st->regs = r;
         st->cap_regs = cap;
     }
-    memset(st->regs + st->n_regs, 0, code->n_regs * sizeof *st->regs);
+    TsValue *r = st->regs + st->n_regs;
+    memset(r, 0, code->n_regs * sizeof *r);
+    for (size_t i = 0; i < code->n_preload; i++)
+        r[code->preload[2 * i]] = code->consts[code->preload[2 * i + 1]];   /* inline */
     st->frames[st->depth++] = (Frame){code, st->n_regs, 0};
     st->n_regs = need;
     return 0;
@@ -490,15 +512,102 @@ static int do_call(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *cod
     return 0;
 }
 
+/* Records obj (a new reference) as entered by a with-statement. */
+static int entered_push(TsInterp *st, const TsCode *code, TsValue obj)
+{
+    if (st->n_entered == st->cap_entered) {
+        size_t cap = st->cap_entered ? st->cap_entered * 2 : 4;
+        Entered *e = realloc(st->entered, cap * sizeof *e);
+        if (!e)
+            return ts_error_set(&st->err, TS_ERR_NOMEM, "out of memory entering a with block");
+        st->entered = e;
+        st->cap_entered = cap;
+    }
+    ts_value_retain(obj);
+    st->entered[st->n_entered++] = (Entered){obj, code};
+    return 0;
+}
+
+/* The object's method `name` with n_args arguments (self included), its Code built. */
+static const TsCode *method_code(TsInterp *st, const TsCode *code, TsValue self,
+                                const char *name, size_t n_args, size_t n_out)
+{
+    if (self.tag != TS_TAG_OBJECT) {
+        ts_error_set(&st->err, TS_ERR_RUNTIME, "method '%s' called on a non-object", name);
+        return NULL;
+    }
+    TsFunction *m = ts_unit_find_method(code->unit, ((TsObject *)self.u.p)->cls, name);
+    if (!m) {
+        ts_error_set(&st->err, TS_ERR_RUNTIME, "object has no method '%s'", name);
+        return NULL;
+    }
+    if (ts_code_prepare(st->rt, code->unit, m, &st->err))
+        return NULL;
+    if (m->code->n_inputs != n_args || m->code->n_outputs != n_out) {
+        ts_error_set(&st->err, TS_ERR_RUNTIME, "method '%s' takes %zu arguments, not %zu", name,
+                     m->code->n_inputs, n_args);
+        return NULL;
+    }
+    return m->code;
+}
+
+/* Pushes a frame running obj.__exit__(None, None, None) (taking obj's reference). */
+static int call_exit(TsInterp *st, const TsCode *code, TsValue obj, size_t n_out)
+{
+    const TsCode *callee = method_code(st, code, obj, "__exit__", 4, n_out);
+    if (!callee || ts_stack_reserve(&st->stack, 4, &st->err)) {
+        ts_value_release(obj);
+        return -1;
+    }
+    st->stack.data[st->stack.len++] = obj;
+    for (int i = 0; i < 3; i++)
+        st->stack.data[st->stack.len++] = ts_none();
+    if (push_frame(st, callee))
+        return -1;
+    args_from_stack(st, 4);
+    return 0;
+}
+
+/* Runs st to its end on this thread, waiting out the futures it waits on. */
+static int run_sync(TsInterp *st)
+{
+    int r;
+    while ((r = run(st)) == RUN_SUSPENDED) {
+        TsError ignore = TS_ERROR_INIT;
+        ts_future_wait(st->waiting, NULL, &ignore);     /* outcome read again by WAIT */
+        ts_error_clear(&ignore);
+        ts_heap_release((TsHeap *)st->waiting);
+        st->waiting = NULL;
+    }
+    return r;
+}
+
+/* After an error, as PyTorch does: __exit__(None, None, None) of every object still
+ * entered, innermost first, each in a state of its own; their errors are ignored. */
+static void exit_entered(TsInterp *st)
+{
+    while (st->n_entered) {
+        Entered e = st->entered[--st->n_entered];
+        TsInterp *sub = interp_new(st->rt, NULL);
+        if (!sub) {
+            ts_value_release(e.obj);
+            continue;
+        }
+        sub->group = st->group;
+        if (call_exit(sub, e.code, e.obj, 1) == 0)
+            run_sync(sub);
+        interp_free(sub);
+    }
+}
+
 static int run(TsInterp *st)
 {
     Frame *fr;
     const TsCode *code;
-    const TsInstr *ins;
+    const TsInstr *ins, *in;
     const int32_t *ops;
     const TsValue *K;
     TsValue *R;
-    uint32_t pc;
 
 #define LOAD_FRAME()                                                                        \
     do {                                                                                     \
@@ -508,25 +617,47 @@ static int run(TsInterp *st)
         ops = code->operands;                                                                \
         K = code->consts;                                                                    \
         R = st->regs + fr->base;                                                             \
-        pc = fr->pc;                                                                         \
+        in = ins + fr->pc;                                                                   \
     } while (0)
-#define INT_OP(expr) R[in->c] = ts_int((int64_t)(expr)); pc++; break
-#define BOOL_OP(expr) R[in->c] = ts_bool(expr); pc++; break
-#define IA ((uint64_t)OPV(in->a).u.i)
-#define IB ((uint64_t)OPV(in->b).u.i)
-#define SA (OPV(in->a).u.i)
-#define SB (OPV(in->b).u.i)
-#define FA (OPV(in->a).u.d)
-#define FB (OPV(in->b).u.d)
+#define SAVE_PC() (fr->pc = (uint32_t)(in - ins))
+/* Dispatch: computed goto where the compiler has labels as values, else a switch. */
+#if defined(__GNUC__) && !defined(TS_INTERP_SWITCH)
+#define VM_DISPATCH() goto *labels[in->op];
+#define VM_CASE(name) L_##name:
+#define VM_DEFAULT L_BAD:
+#define VM_NEXT() goto *labels[in->op]
+    static void *const labels[TS_OP__COUNT + 1] = {
+#define TS_OPCODE_LABEL(name) &&L_##name,
+        TS_OPCODE_LIST(TS_OPCODE_LABEL)
+#undef TS_OPCODE_LABEL
+        &&L_BAD,
+    };
+#else
+#define VM_DISPATCH() switch ((TsOpcode)in->op)
+#define VM_CASE(name) case TS_OP_##name:
+#define VM_DEFAULT default:
+#define VM_NEXT() continue
+#endif
+/* the fast ops read plain registers (see optimize.c) and hold inline values */
+#define IA ((uint64_t)R[in->a].u.i)
+#define IB ((uint64_t)R[in->b].u.i)
+#define SA (R[in->a].u.i)
+#define SB (R[in->b].u.i)
+#define FA (R[in->a].u.d)
+#define FB (R[in->b].u.d)
+/* blocks, not do-while(0): VM_NEXT may be a `continue` of the dispatch loop */
+#define INT_OP(expr) { R[in->c] = ts_int((int64_t)(expr)); in++; VM_NEXT(); }
+#define FLOAT_OP(expr) { R[in->c] = ts_double(expr); in++; VM_NEXT(); }
+#define BOOL_OP(expr) { R[in->c] = ts_bool(expr); in++; VM_NEXT(); }
+#define JUMP_IF(cond) { in = (cond) ? ins + in->target : in + 1; VM_NEXT(); }
 
     LOAD_FRAME();
     for (;;) {
-        const TsInstr *in = &ins[pc];
-        switch ((TsOpcode)in->op) {
-        case TS_OP_ADD_I: INT_OP(IA + IB);
-        case TS_OP_SUB_I: INT_OP(IA - IB);
-        case TS_OP_MUL_I: INT_OP(IA * IB);
-        case TS_OP_FLOORDIV_I: {
+        VM_DISPATCH() {
+        VM_CASE(ADD_I) INT_OP(IA + IB);
+        VM_CASE(SUB_I) INT_OP(IA - IB);
+        VM_CASE(MUL_I) INT_OP(IA * IB);
+        VM_CASE(FLOORDIV_I) {
             int64_t a = SA, b = SB;
             if (b == 0 || (a == INT64_MIN && b == -1))
                 goto slow_kernel;  /* the kernel says what is wrong, as PyTorch does */
@@ -535,62 +666,62 @@ static int run(TsInterp *st)
                 q--;
             INT_OP(q);
         }
-        case TS_OP_REM_I: {
-            int64_t a = SA, b = SB;
+        VM_CASE(REM_I) {
+            int64_t a = SA, b = SB, r;
+            if ((uint64_t)a <= UINT32_MAX && b > 0 && b <= (int64_t)UINT32_MAX)
+                INT_OP((uint32_t)a % (uint32_t)b);     /* the common case: a short divide */
             if (b == 0 || (a == INT64_MIN && b == -1))
                 goto slow_kernel;
-            int64_t r = a % b;
+            r = a % b;
             if (r != 0 && ((r < 0) != (b < 0)))
                 r += b;
             INT_OP(r);
         }
-        case TS_OP_LT_I: BOOL_OP(SA < SB);
-        case TS_OP_LE_I: BOOL_OP(SA <= SB);
-        case TS_OP_GT_I: BOOL_OP(SA > SB);
-        case TS_OP_GE_I: BOOL_OP(SA >= SB);
-        case TS_OP_EQ_I: BOOL_OP(SA == SB);
-        case TS_OP_NE_I: BOOL_OP(SA != SB);
-        case TS_OP_ADD_F: R[in->c] = ts_double(FA + FB); pc++; break;
-        case TS_OP_SUB_F: R[in->c] = ts_double(FA - FB); pc++; break;
-        case TS_OP_MUL_F: R[in->c] = ts_double(FA * FB); pc++; break;
-        case TS_OP_LT_F: BOOL_OP(FA < FB);
-        case TS_OP_LE_F: BOOL_OP(FA <= FB);
-        case TS_OP_GT_F: BOOL_OP(FA > FB);
-        case TS_OP_GE_F: BOOL_OP(FA >= FB);
-        case TS_OP_EQ_F: BOOL_OP(FA == FB);
-        case TS_OP_NE_F: BOOL_OP(FA != FB);
-        case TS_OP_NOT: BOOL_OP(!OPV(in->a).u.b);
-        case TS_OP_JUMP:
-            pc = in->target;
-            break;
-        case TS_OP_JUMP_IF_FALSE:
-            pc = OPV(in->a).u.b ? pc + 1 : in->target;
-            break;
-        case TS_OP_JUMP_IF_TRUE:
-            pc = OPV(in->a).u.b ? in->target : pc + 1;
-            break;
-        case TS_OP_LOOP_ENTER:
+        VM_CASE(LT_I) BOOL_OP(SA < SB);
+        VM_CASE(LE_I) BOOL_OP(SA <= SB);
+        VM_CASE(GT_I) BOOL_OP(SA > SB);
+        VM_CASE(GE_I) BOOL_OP(SA >= SB);
+        VM_CASE(EQ_I) BOOL_OP(SA == SB);
+        VM_CASE(NE_I) BOOL_OP(SA != SB);
+        VM_CASE(ADD_F) FLOAT_OP(FA + FB);
+        VM_CASE(SUB_F) FLOAT_OP(FA - FB);
+        VM_CASE(MUL_F) FLOAT_OP(FA * FB);
+        VM_CASE(LT_F) BOOL_OP(FA < FB);
+        VM_CASE(LE_F) BOOL_OP(FA <= FB);
+        VM_CASE(GT_F) BOOL_OP(FA > FB);
+        VM_CASE(GE_F) BOOL_OP(FA >= FB);
+        VM_CASE(EQ_F) BOOL_OP(FA == FB);
+        VM_CASE(NE_F) BOOL_OP(FA != FB);
+        VM_CASE(NOT) BOOL_OP(!R[in->a].u.b);
+        VM_CASE(JLT_I) JUMP_IF(SA < SB);
+        VM_CASE(JLE_I) JUMP_IF(SA <= SB);
+        VM_CASE(JGT_I) JUMP_IF(SA > SB);
+        VM_CASE(JGE_I) JUMP_IF(SA >= SB);
+        VM_CASE(JEQ_I) JUMP_IF(SA == SB);
+        VM_CASE(JNE_I) JUMP_IF(SA != SB);
+        VM_CASE(JUMP) JUMP_IF(true);
+        VM_CASE(JUMP_IF_FALSE) JUMP_IF(!R[in->a].u.b);
+        VM_CASE(JUMP_IF_TRUE) JUMP_IF(R[in->a].u.b);
+        VM_CASE(LOOP_ENTER) {
             R[in->c] = ts_int(0);
-            if (!OPV(in->a).u.b || SB <= 0) {
-                pc = in->target;
-            } else {
-                if (in->d >= 0)
-                    store(R, in->d, ts_int(0));
-                pc++;
-            }
-            break;
-        case TS_OP_LOOP_NEXT: {
+            if (!R[in->a].u.b || SB <= 0)
+                JUMP_IF(true);
+            if (in->d >= 0)
+                R[in->d] = ts_int(0);
+            in++;
+            VM_NEXT();
+        }
+        VM_CASE(LOOP_NEXT) {
             int64_t i = ++R[in->c].u.i;
-            if (OPV(in->a).u.b && i < SB) {
+            if (R[in->a].u.b && i < SB) {
                 if (in->d >= 0)
                     R[in->d] = ts_int(i);
-                pc = in->target;
-            } else {
-                pc++;
+                JUMP_IF(true);
             }
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_MOVES: {
+        VM_CASE(MOVES) {
             TsValue tmp[16];
             const int32_t *src = ops + in->args, *dst = src + in->n_in;
             if (in->n_in <= 16) {
@@ -603,46 +734,46 @@ static int run(TsInterp *st)
                     goto fail;
                 scatter(st, R, in, ops);
             }
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_DROP:
+        VM_CASE(DROP) {
             for (size_t i = 0; i < in->n_in; i++) {
                 TsValue *r = &R[ops[in->args + i]];
                 ts_value_release(*r);
                 *r = ts_none();
             }
-            pc++;
-            break;
-        case TS_OP_RET: {
+            in++;
+            VM_NEXT();
+        }
+        VM_CASE(RET) {
             if (gather(st, R, K, in, ops))
                 goto fail;
             pop_frame(st);
             if (st->depth == 0)
                 return RUN_DONE;
             LOAD_FRAME();
-            in = &ins[pc];
             scatter(st, R, in, ops);
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_KERNEL:
+        VM_CASE(KERNEL)
         slow_kernel:
             if (run_kernel(st, R, K, code, in))
                 goto fail;
-            pc++;
-            break;
-        case TS_OP_TUPLE_CONSTRUCT: {
+            in++;
+            VM_NEXT();
+        VM_CASE(TUPLE_CONSTRUCT) {
             TsTuple *t = ts_tuple_new(code->types[in->aux], in->n_in, &st->err);
             if (!t)
                 goto fail;
             for (size_t i = 0; i < in->n_in; i++)
                 t->items[i] = take(R, K, ops[in->args + i]);
             store(R, ops[in->args + in->n_in], ts_obj_value(t, TS_TAG_TUPLE));
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_TUPLE_UNPACK: {
+        VM_CASE(TUPLE_UNPACK) {
             TsValue v = OPV(ops[in->args]);
             if (v.tag != TS_TAG_TUPLE || ((TsTuple *)v.u.p)->len != in->n_out) {
                 ts_error_set(&st->err, TS_ERR_VALUE, "cannot unpack %s into %u values",
@@ -656,10 +787,10 @@ static int run(TsInterp *st)
                 store(R, ops[in->args + 1 + i], t->items[i]);
             }
             consume(R, ops[in->args]);
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_TUPLE_INDEX: {
+        VM_CASE(TUPLE_INDEX) {
             TsValue v = OPV(ops[in->args]);
             int64_t i = OPV(ops[in->args + 1]).u.i;
             TsTuple *t = (TsTuple *)v.u.p;
@@ -677,10 +808,10 @@ static int run(TsInterp *st)
             ts_value_retain(item);
             consume(R, ops[in->args]);
             store(R, ops[in->args + 2], item);
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_LIST_CONSTRUCT: {
+        VM_CASE(LIST_CONSTRUCT) {
             TsList *l = ts_list_new(code->types[in->aux], in->n_in, &st->err);
             if (!l)
                 goto fail;
@@ -688,10 +819,10 @@ static int run(TsInterp *st)
                 l->items[i] = take(R, K, ops[in->args + i]);
             l->len = in->n_in;
             store(R, ops[in->args + in->n_in], ts_obj_value(l, TS_TAG_LIST));
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_LIST_UNPACK: {
+        VM_CASE(LIST_UNPACK) {
             TsValue v = OPV(ops[in->args]);
             TsList *l = (TsList *)v.u.p;
             if (v.tag != TS_TAG_LIST || l->len != in->n_out) {
@@ -705,10 +836,10 @@ static int run(TsInterp *st)
                 store(R, ops[in->args + 1 + i], l->items[i]);
             }
             consume(R, ops[in->args]);
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_DICT_CONSTRUCT: {
+        VM_CASE(DICT_CONSTRUCT) {
             TsDict *d = ts_dict_new(code->types[in->aux], code->types[in->d], &st->err);
             if (!d)
                 goto fail;
@@ -722,38 +853,82 @@ static int run(TsInterp *st)
                 }
             }
             store(R, ops[in->args + in->n_in], dv);
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_UNINITIALIZED:
+        /* the list ops leave errors and the test hook to their kernels */
+        VM_CASE(LIST_GETITEM) {
+            const int32_t *a = ops + in->args;
+            TsValue lv = OPV(a[0]);
+            if (hook || lv.tag != TS_TAG_LIST)
+                goto slow_kernel;
+            TsList *l = (TsList *)lv.u.p;
+            int64_t i = OPV(a[1]).u.i;
+            if (i < 0)
+                i += (int64_t)l->len;
+            if (i < 0 || i >= (int64_t)l->len)
+                goto slow_kernel;
+            TsValue item = l->items[i];
+            ts_value_retain(item);
+            consume(R, a[0]);
+            store(R, a[2], item);
+            in++;
+            VM_NEXT();
+        }
+        VM_CASE(LIST_APPEND) {
+            const int32_t *a = ops + in->args;
+            TsValue lv = OPV(a[0]);
+            if (hook || lv.tag != TS_TAG_LIST)
+                goto slow_kernel;
+            if (ts_list_append((TsList *)lv.u.p, take(R, K, a[1]), &st->err))
+                goto fail;
+            store(R, a[2], take(R, K, a[0]));
+            in++;
+            VM_NEXT();
+        }
+        VM_CASE(LIST_LEN) {
+            const int32_t *a = ops + in->args;
+            TsValue lv = OPV(a[0]);
+            if (hook || lv.tag != TS_TAG_LIST)
+                goto slow_kernel;
+            int64_t n = (int64_t)((TsList *)lv.u.p)->len;
+            consume(R, a[0]);
+            store(R, a[1], ts_int(n));
+            in++;
+            VM_NEXT();
+        }
+        VM_CASE(UNINITIALIZED) {
             store(R, ops[in->args + in->n_in], ts_uninit());
-            pc++;
-            break;
-        case TS_OP_RAISE:
+            in++;
+            VM_NEXT();
+        }
+        VM_CASE(RAISE) {
             do_raise(st, R, K, in, ops);
             goto fail;
-        case TS_OP_ISINSTANCE: {
+        }
+        VM_CASE(ISINSTANCE) {
             bool b = is_instance(code, in, OPV(ops[in->args]));
             consume(R, ops[in->args]);
             store(R, ops[in->args + 1], ts_bool(b));
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_IS:
-        case TS_OP_ISNOT: {
+        VM_CASE(IS)
+        VM_CASE(ISNOT) {
             bool b = ts_value_is(OPV(ops[in->args]), OPV(ops[in->args + 1]));
             consume(R, ops[in->args]);
             consume(R, ops[in->args + 1]);
             store(R, ops[in->args + 2], ts_bool(in->op == TS_OP_IS ? b : !b));
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_COPY:
+        VM_CASE(COPY) {
             store(R, ops[in->args + 1], take(R, K, ops[in->args]));
-            pc++;
-            break;
-        case TS_OP_GETATTR:
-        case TS_OP_SETATTR: {
+            in++;
+            VM_NEXT();
+        }
+        VM_CASE(GETATTR)
+        VM_CASE(SETATTR) {
             TsValue v = OPV(ops[in->args]);
             TsObject *o = (TsObject *)v.u.p;
             if (v.tag != TS_TAG_OBJECT || (size_t)in->d >= o->nslots) {
@@ -772,58 +947,62 @@ static int run(TsInterp *st)
                 o->slots[in->d] = a;
                 consume(R, ops[in->args]);
             }
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_CREATE_OBJECT: {
+        VM_CASE(CREATE_OBJECT) {
             TsObject *o = ts_object_new(code->types[in->aux], &st->err);
             if (!o)
                 goto fail;
             store(R, ops[in->args], ts_obj_value(o, TS_TAG_OBJECT));
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_CALL:
-        case TS_OP_CALL_METHOD: {
-            const TsFunction *f;
-            if (in->op == TS_OP_CALL) {
-                f = code->callees[in->aux];
-            } else {
-                TsValue self = OPV(ops[in->args]);
-                const char *name = code->strs[in->aux];
-                if (self.tag != TS_TAG_OBJECT) {
-                    ts_error_set(&st->err, TS_ERR_RUNTIME, "method '%s' called on a non-object",
-                                 name);
-                    goto fail;
-                }
-                TsFunction *m = ts_unit_find_method(code->unit, ((TsObject *)self.u.p)->cls,
-                                                    name);
-                if (!m) {
-                    ts_error_set(&st->err, TS_ERR_RUNTIME, "object has no method '%s'", name);
-                    goto fail;
-                }
-                if (ts_code_prepare(st->rt, code->unit, m, &st->err))
-                    goto fail;
-                if (m->code->n_inputs != in->n_in || m->code->n_outputs != in->n_out) {
-                    ts_error_set(&st->err, TS_ERR_RUNTIME,
-                                 "method '%s' takes %zu arguments, not %u", name,
-                                 m->code->n_inputs, (unsigned)in->n_in);
-                    goto fail;
-                }
-                f = m;
-            }
-            fr->pc = pc;
-            if (do_call(st, R, K, code, in, f->code))
+        VM_CASE(CALL)
+        VM_CASE(CALL_METHOD) {
+            const TsCode *callee;
+            if (in->op == TS_OP_CALL)
+                callee = code->callees[in->aux]->code;
+            else if (!(callee = method_code(st, code, OPV(ops[in->args]), code->strs[in->aux],
+                                            in->n_in, in->n_out)))
+                goto fail;
+            SAVE_PC();
+            if (do_call(st, R, K, code, in, callee))
                 goto fail;
             LOAD_FRAME();
-            break;
+            VM_NEXT();
         }
-        case TS_OP_FORK:
+        VM_CASE(ENTER) {
+            const int32_t o = ops[in->args];
+            const TsCode *callee = method_code(st, code, OPV(o), "__enter__", 1, in->n_out);
+            if (!callee || entered_push(st, code, OPV(o)))
+                goto fail;
+            SAVE_PC();
+            if (do_call(st, R, K, code, in, callee))
+                goto fail;
+            LOAD_FRAME();
+            VM_NEXT();
+        }
+        VM_CASE(EXIT) {
+            if (!st->n_entered) {
+                ts_error_set(&st->err, TS_ERR_RUNTIME, "prim::Exit without prim::Enter");
+                goto fail;
+            }
+            Entered e = st->entered[--st->n_entered];
+            consume(R, ops[in->args]);
+            SAVE_PC();
+            if (call_exit(st, e.code, e.obj, in->n_out))
+                goto fail;
+            LOAD_FRAME();
+            VM_NEXT();
+        }
+        VM_CASE(FORK) {
             if (do_fork(st, R, K, code, in))
                 goto fail;
-            pc++;
-            break;
-        case TS_OP_WAIT: {
+            in++;
+            VM_NEXT();
+        }
+        VM_CASE(WAIT) {
             int32_t o = ops[in->args];
             TsValue fv = OPV(o);
             if (fv.tag != TS_TAG_FUTURE) {
@@ -834,7 +1013,7 @@ static int run(TsInterp *st)
             if (!ts_future_done(f)) {
                 ts_heap_retain(fv.u.p);
                 st->waiting = f;
-                fr->pc = pc;
+                SAVE_PC();
                 return RUN_SUSPENDED;
             }
             TsValue v;
@@ -842,28 +1021,42 @@ static int run(TsInterp *st)
                 goto fail;
             consume(R, o);
             store(R, ops[in->args + 1], v);
-            pc++;
-            break;
+            in++;
+            VM_NEXT();
         }
-        case TS_OP_PRINT:
+        VM_CASE(PRINT) {
             if (do_print(st, R, K, in, ops))
                 goto fail;
-            pc++;
-            break;
-        case TS_OP__COUNT:
-        default:
+            in++;
+            VM_NEXT();
+        }
+        VM_DEFAULT
             ts_error_set(&st->err, TS_ERR_RUNTIME, "bad opcode %u", (unsigned)in->op);
             goto fail;
         }
     }
 fail:
-    fr->pc = pc;
+    SAVE_PC();
     format_error(st);
+    exit_entered(st);
     unwind(st);
     return RUN_ERROR;
 #undef LOAD_FRAME
+#undef SAVE_PC
+#undef VM_DISPATCH
+#undef VM_CASE
+#undef VM_DEFAULT
+#undef VM_NEXT
+#undef IA
+#undef IB
+#undef SA
+#undef SB
+#undef FA
+#undef FB
 #undef INT_OP
+#undef FLOAT_OP
 #undef BOOL_OP
+#undef JUMP_IF
 }
 
 /* ---- running a function ------------------------------------------------------------------ */

@@ -7,6 +7,7 @@ libtscript_la_SOURCES += \
 	core/sched/code.h \
 	core/sched/interp.c \
 	core/sched/interp.h \
+	core/sched/optimize.c \
 	core/sched/threadpool.c \
 	core/sched/threadpool.h
 
