@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ir/graph_internal.h"
+#include "ptrmap.h"
 
 TsGraph *ts_graph_new(TsError *err)
 {
@@ -171,65 +172,18 @@ TsIrValue *ts_graph_insert_constant(TsGraph *g, TsValue v, TsSourceRange range, 
 }
 
 /* ---- copies ----------------------------------------------------------------------- */
-/* Old value -> new value, by address (open addressing). */
-typedef struct ValueMap {
-    const TsIrValue **keys;
-    TsIrValue **vals;
-    size_t cap, count;
-} ValueMap;
-
-static size_t ptr_hash(const void *p, size_t cap)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return (size_t)x & (cap - 1);
-}
+/* Old value -> new value, by address. */
+typedef TsPtrMap ValueMap;
 
 static int map_put(ValueMap *m, const TsIrValue *k, TsIrValue *v)
 {
-    if ((m->count + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 64;
-        const TsIrValue **nk = calloc(ncap, sizeof *nk);
-        TsIrValue **nv = calloc(ncap, sizeof *nv);
-        if (!nk || !nv) {
-            free(nk);
-            free(nv);
-            return -1;
-        }
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->keys[i])
-                continue;
-            size_t j = ptr_hash(m->keys[i], ncap);
-            while (nk[j])
-                j = (j + 1) & (ncap - 1);
-            nk[j] = m->keys[i];
-            nv[j] = m->vals[i];
-        }
-        free(m->keys);
-        free(m->vals);
-        m->keys = nk;
-        m->vals = nv;
-        m->cap = ncap;
-    }
-    size_t j = ptr_hash(k, m->cap);
-    while (m->keys[j])
-        j = (j + 1) & (m->cap - 1);
-    m->keys[j] = k;
-    m->vals[j] = v;
-    m->count++;
-    return 0;
+    return ts_ptrmap_put(m, k, (uintptr_t)v) < 0 ? -1 : 0;
 }
 
 static TsIrValue *map_get(const ValueMap *m, const TsIrValue *k)
 {
-    if (!m->cap)
-        return NULL;
-    for (size_t j = ptr_hash(k, m->cap); m->keys[j]; j = (j + 1) & (m->cap - 1))
-        if (m->keys[j] == k)
-            return m->vals[j];
-    return NULL;
+    uintptr_t v;
+    return ts_ptrmap_get(m, k, &v) ? (TsIrValue *)v : NULL;
 }
 
 static int copy_outputs(TsNode *dst, const TsNode *src, ValueMap *map, TsError *err)
@@ -304,8 +258,7 @@ TsGraph *ts_graph_copy(const TsGraph *g, TsError *err)
         return NULL;
     ValueMap map = {0};
     int rc = copy_block(c->block, g->block, &map, err);
-    free(map.keys);
-    free(map.vals);
+    ts_ptrmap_free(&map);
     if (rc != 0) {
         ts_graph_free(c);
         return NULL;

@@ -24,15 +24,9 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "ptrmap.h"
 
 enum { TS_LINT_MAX_DEPTH = 1000 };     /* nested blocks and subgraphs */
-
-/* An open-addressing map from pointers to indexes. */
-typedef struct PtrMap {
-    const void **keys;
-    size_t *vals;
-    size_t cap, n;
-} PtrMap;
 
 typedef enum DefState {
     DEF_PENDING,               /* its definition is not reached yet */
@@ -49,81 +43,14 @@ typedef struct ValueInfo {
 typedef struct Lint {
     const TsGraph *g;
     TsError *err;
-    PtrMap nodes;              /* every node in the blocks, sentinels included */
-    PtrMap values;             /* value -> index in infos */
+    TsPtrMap nodes;              /* every node in the blocks, sentinels included */
+    TsPtrMap values;             /* value -> index in infos */
     ValueInfo *infos;
     size_t n_infos, cap_infos;
     size_t *scope;             /* infos indexes of the values in scope, in order */
     size_t n_scope, cap_scope;
     int depth;                 /* of subgraph attributes, for the limit */
 } Lint;
-
-/* ---- the pointer map ---------------------------------------------------------- */
-static size_t ptr_hash(const void *p, size_t cap)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return (size_t)x & (cap - 1);
-}
-
-static bool ptrmap_get(const PtrMap *m, const void *k, size_t *val)
-{
-    if (!m->cap)
-        return false;
-    for (size_t i = ptr_hash(k, m->cap); m->keys[i]; i = (i + 1) & (m->cap - 1))
-        if (m->keys[i] == k) {
-            if (val)
-                *val = m->vals[i];
-            return true;
-        }
-    return false;
-}
-
-/* 0: added; 1: k was there already; -1: out of memory. */
-static int ptrmap_put(PtrMap *m, const void *k, size_t val)
-{
-    if (ptrmap_get(m, k, NULL))
-        return 1;
-    if (2 * (m->n + 1) > m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 64;
-        const void **keys = calloc(cap, sizeof *keys);
-        size_t *vals = calloc(cap, sizeof *vals);
-        if (!keys || !vals) {
-            free(keys);
-            free(vals);
-            return -1;
-        }
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->keys[i])
-                continue;
-            size_t j = ptr_hash(m->keys[i], cap);
-            while (keys[j])
-                j = (j + 1) & (cap - 1);
-            keys[j] = m->keys[i];
-            vals[j] = m->vals[i];
-        }
-        free(m->keys);
-        free(m->vals);
-        m->keys = keys;
-        m->vals = vals;
-        m->cap = cap;
-    }
-    size_t i = ptr_hash(k, m->cap);
-    while (m->keys[i])
-        i = (i + 1) & (m->cap - 1);
-    m->keys[i] = k;
-    m->vals[i] = val;
-    m->n++;
-    return 0;
-}
-
-static void ptrmap_free(PtrMap *m)
-{
-    free(m->keys);
-    free(m->vals);
-}
 
 /* ---- messages ------------------------------------------------------------------ */
 typedef struct Name {
@@ -179,7 +106,7 @@ static const char *block_owner(const TsBlock *b)
 /* ---- 1. structure ---------------------------------------------------------------- */
 static int add_node(Lint *L, const TsNode *n)
 {
-    int rc = ptrmap_put(&L->nodes, n, 0);
+    int rc = ts_ptrmap_put(&L->nodes, n, 0);
     if (rc < 0)
         return nomem(L);
     if (rc > 0)
@@ -206,7 +133,7 @@ static int add_outputs(Lint *L, const TsNode *n)
             L->infos = grown;
             L->cap_infos = cap;
         }
-        int rc = ptrmap_put(&L->values, v, L->n_infos);
+        int rc = ts_ptrmap_put(&L->values, v, L->n_infos);
         if (rc < 0)
             return nomem(L);
         /* Nodes are visited once and v knows its (node, offset): it cannot recur. */
@@ -340,8 +267,8 @@ static int check_block(Lint *L, const TsBlock *b, const TsNode *owner, int depth
 static int define(Lint *L, const TsNode *n)
 {
     for (size_t i = 0; i < n->n_outputs; i++) {
-        size_t idx = 0;
-        ptrmap_get(&L->values, n->outputs[i], &idx);
+        uintptr_t idx = 0;
+        ts_ptrmap_get(&L->values, n->outputs[i], &idx);
         if (L->n_scope == L->cap_scope) {
             size_t cap = L->cap_scope ? 2 * L->cap_scope : 64;
             size_t *grown = realloc(L->scope, cap * sizeof *grown);
@@ -384,8 +311,8 @@ static int check_input(Lint *L, const TsNode *n, size_t i)
     char ubuf[96];
     const char *user = user_name(n, ubuf, sizeof ubuf);
     Name a;
-    size_t idx;
-    if (!ptrmap_get(&L->values, v, &idx))
+    uintptr_t idx;
+    if (!ts_ptrmap_get(&L->values, v, &idx))
         return fail(L, n, "value %%%s used by %s is not defined in this graph (its node "
                     "was removed or never inserted)", vname(v, &a), user);
     ValueInfo *info = &L->infos[idx];
@@ -421,7 +348,7 @@ static int walk_block(Lint *L, const TsBlock *b)
 /* ---- 3. use lists ------------------------------------------------------------------- */
 /* Finds an input slot holding v that no use names (there is one when v is an input more
  * often than it has uses) and reports it. Only on the failure path: it scans every node. */
-static int report_missing_use(Lint *L, const ValueInfo *info, const PtrMap *used)
+static int report_missing_use(Lint *L, const ValueInfo *info, const TsPtrMap *used)
 {
     const TsIrValue *v = info->v;
     Name a;
@@ -429,7 +356,7 @@ static int report_missing_use(Lint *L, const ValueInfo *info, const PtrMap *used
     for (size_t k = 0; k < L->nodes.cap; k++) {
         const TsNode *n = L->nodes.keys[k];
         for (size_t i = 0; n && i < n->n_inputs; i++)
-            if (n->inputs[i] == v && !ptrmap_get(used, &n->inputs[i], NULL))
+            if (n->inputs[i] == v && !ts_ptrmap_get(used, &n->inputs[i], NULL))
                 return fail(L, n, "value %%%s is input %zu of %s but its use list does not "
                             "say so", vname(v, &a), i, user_name(n, ubuf, sizeof ubuf));
     }
@@ -439,21 +366,21 @@ static int report_missing_use(Lint *L, const ValueInfo *info, const PtrMap *used
 
 /* Each use names an input slot, in the graph, that holds the value, and no slot twice;
  * with the counts equal, uses and input slots correspond one to one. */
-static int check_value_uses(Lint *L, const ValueInfo *info, PtrMap *used)
+static int check_value_uses(Lint *L, const ValueInfo *info, TsPtrMap *used)
 {
     const TsIrValue *v = info->v;
     Name a;
     char ubuf[96];
     for (size_t i = 0; i < v->n_uses; i++) {
         const TsUse *u = &v->uses[i];
-        if (!u->user || !ptrmap_get(&L->nodes, u->user, NULL))
+        if (!u->user || !ts_ptrmap_get(&L->nodes, u->user, NULL))
             return fail(L, v->node, "value %%%s has a dangling use by %s, a node that is not "
                         "in the graph", vname(v, &a), u->user ? kind(u->user) : "NULL");
         const char *user = user_name(u->user, ubuf, sizeof ubuf);
         if (u->offset >= u->user->n_inputs || u->user->inputs[u->offset] != v)
             return fail(L, u->user, "value %%%s's use list names input %zu of %s, which is "
                         "not that value", vname(v, &a), u->offset, user);
-        int rc = ptrmap_put(used, &u->user->inputs[u->offset], 0);
+        int rc = ts_ptrmap_put(used, &u->user->inputs[u->offset], 0);
         if (rc < 0)
             return nomem(L);
         if (rc > 0)
@@ -467,11 +394,11 @@ static int check_value_uses(Lint *L, const ValueInfo *info, PtrMap *used)
 
 static int check_uses(Lint *L)
 {
-    PtrMap used = { 0 };       /* input slots (&node->inputs[i]) named by some use */
+    TsPtrMap used = { 0 };       /* input slots (&node->inputs[i]) named by some use */
     int rc = 0;
     for (size_t k = 0; rc == 0 && k < L->n_infos; k++)
         rc = check_value_uses(L, &L->infos[k], &used);
-    ptrmap_free(&used);
+    ts_ptrmap_free(&used);
     return rc;
 }
 
@@ -522,8 +449,8 @@ static int lint_graph(const TsGraph *g, TsError *err, int depth)
         rc = check_uses(&L);
     if (rc == 0)
         rc = check_subgraphs(&L);
-    ptrmap_free(&L.nodes);
-    ptrmap_free(&L.values);
+    ts_ptrmap_free(&L.nodes);
+    ts_ptrmap_free(&L.values);
     free(L.infos);
     free(L.scope);
     return rc;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptrmap.h"
 #include "runtime.h"
 #include "sched/code.h"
 
@@ -66,8 +67,7 @@ typedef struct Builder {
     size_t n_values;           /* value numbers are < n_values */
     int32_t *opnd;             /* per value number: register << 1, ~constant, or UNSET */
     bool *refs;                /* per value number: its type may hold a reference */
-    NodeInfo **map;            /* open addressing, keyed by node pointer */
-    size_t map_cap, map_len;
+    TsPtrMap infos;            /* node -> its NodeInfo */
     TsSymbol k_constant, k_if, k_loop, a_value, a_name, a_types, a_subgraph;
 } Builder;
 
@@ -75,24 +75,21 @@ typedef struct Builder {
 
 static int oom(Builder *B) { return ts_error_set(B->err, TS_ERR_NOMEM, "out of memory building code"); }
 
-static size_t ptr_hash(const void *p)
-{
-    uintptr_t x = (uintptr_t)p;
-    x ^= x >> 17;
-    x *= 0x9E3779B97F4A7C15u;
-    return (size_t)(x ^ (x >> 29));
-}
-
 static NodeInfo *info_find(const Builder *B, const TsNode *n)
 {
-    if (!B->map_cap)
-        return NULL;
-    for (size_t i = ptr_hash(n) & (B->map_cap - 1);; i = (i + 1) & (B->map_cap - 1)) {
-        if (!B->map[i])
-            return NULL;
-        if (B->map[i]->node == n)
-            return B->map[i];
-    }
+    uintptr_t ni;
+    return ts_ptrmap_get(&B->infos, n, &ni) ? (NodeInfo *)ni : NULL;
+}
+
+static void info_free(NodeInfo *ni)
+{
+    if (!ni)
+        return;
+    free(ni->move);
+    free(ni->dead);
+    free(ni->drops[0]);
+    free(ni->drops[1]);
+    free(ni);
 }
 
 /* The analysis record of n, created on first request. */
@@ -101,56 +98,27 @@ static NodeInfo *info(Builder *B, const TsNode *n)
     NodeInfo *ni = info_find(B, n);
     if (ni)
         return ni;
-    if ((B->map_len + 1) * 2 > B->map_cap) {
-        size_t cap = B->map_cap ? B->map_cap * 2 : 64;
-        NodeInfo **m = calloc(cap, sizeof *m);
-        if (!m)
-            return NULL;
-        for (size_t i = 0; i < B->map_cap; i++) {
-            if (!B->map[i])
-                continue;
-            size_t j = ptr_hash(B->map[i]->node) & (cap - 1);
-            while (m[j])
-                j = (j + 1) & (cap - 1);
-            m[j] = B->map[i];
-        }
-        free(B->map);
-        B->map = m;
-        B->map_cap = cap;
-    }
     ni = calloc(1, sizeof *ni);
     if (!ni)
         return NULL;
     ni->node = n;
     ni->move = calloc(n->n_inputs + 1, sizeof *ni->move);
     ni->dead = calloc(n->n_outputs + 1, sizeof *ni->dead);
-    if (!ni->move || !ni->dead) {
-        free(ni->move);
-        free(ni->dead);
-        free(ni);
+    if (!ni->move || !ni->dead || ts_ptrmap_put(&B->infos, n, (uintptr_t)ni) < 0) {
+        info_free(ni);
         return NULL;
     }
-    size_t j = ptr_hash(n) & (B->map_cap - 1);
-    while (B->map[j])
-        j = (j + 1) & (B->map_cap - 1);
-    B->map[j] = ni;
-    B->map_len++;
     return ni;
 }
 
 static void infos_free(Builder *B)
 {
-    for (size_t i = 0; i < B->map_cap; i++) {
-        NodeInfo *ni = B->map[i];
-        if (!ni)
-            continue;
-        free(ni->move);
-        free(ni->dead);
-        free(ni->drops[0]);
-        free(ni->drops[1]);
-        free(ni);
-    }
-    free(B->map);
+    size_t pos = 0;
+    const void *key;
+    uintptr_t ni;
+    while (ts_ptrmap_next(&B->infos, &pos, &key, &ni))
+        info_free((NodeInfo *)ni);
+    ts_ptrmap_free(&B->infos);
 }
 
 static bool is_const(const Builder *B, const TsIrValue *v) { return v->node->kind == B->k_constant; }
