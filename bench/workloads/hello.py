@@ -1,0 +1,3 @@
+# Startup: a one-line main.
+def main():
+    print("hello")
