@@ -144,12 +144,18 @@ static const char *last_name(const TsTree *t)
     return t->kind == TS_TREE_NAME ? t->str : t->kind == TS_TREE_ATTR ? t->kids[1]->str : "";
 }
 
-static TsClassKind class_kind(const TsTree *cls, bool *is_module)
+/* What a class is, by its bases: an Enum also when it derives from an Enum of the file
+ * (one without members, which Python allows to carry methods). */
+static TsClassKind class_kind(const TsCompiler *c, const TsTree *cls, bool *is_module)
 {
     const TsTree *bases = cls->kids[2];
     *is_module = false;
     for (size_t i = 0; bases && i < bases->n_kids; i++) {
         const char *b = last_name(bases->kids[i]);
+        const TsGlobal *g = bases->kids[i]->kind == TS_TREE_NAME ? ts_compiler_global(c, b)
+                                                                 : NULL;
+        if (g && g->kind == TS_GLOBAL_CLASS && g->cls->kind == TS_CLASS_ENUM)
+            return TS_CLASS_ENUM;
         if (strcmp(b, "NamedTuple") == 0)
             return TS_CLASS_NAMEDTUPLE;
         if (strcmp(b, "Enum") == 0 || strcmp(b, "IntEnum") == 0)
@@ -163,7 +169,7 @@ static TsClassKind class_kind(const TsTree *cls, bool *is_module)
 static int collect_class(TsCompiler *c, const TsTree *t, TsError *err)
 {
     bool is_module;
-    TsClassKind kind = class_kind(t, &is_module);
+    TsClassKind kind = class_kind(c, t, &is_module);
     TsClassInfo *ci = add_class(c, t->kids[0]->str, t, kind, err);
     if (!ci)
         return -1;
@@ -183,9 +189,11 @@ static int collect_class(TsCompiler *c, const TsTree *t, TsError *err)
     return 0;
 }
 
+/* X = namedtuple("X", ["a", "b"]) or X = NamedTuple("X", [("a", int), ("b", str)]) */
 static bool is_namedtuple_call(const TsTree *v)
 {
-    return v->kind == TS_TREE_CALL && strcmp(last_name(v->kids[0]), "namedtuple") == 0;
+    return v->kind == TS_TREE_CALL && (strcmp(last_name(v->kids[0]), "namedtuple") == 0 ||
+                                       strcmp(last_name(v->kids[0]), "NamedTuple") == 0);
 }
 
 static int collect_import(TsCompiler *c, const TsTree *t, TsError *err)
@@ -263,12 +271,42 @@ static int collect(TsCompiler *c, TsError *err)
 
 /* ---- building classes --------------------------------------------------------------------- */
 
-static char *qualify(const char *name)
+/* The module a file's classes live in: its stem made an identifier ("cases/my-test.py" ->
+ * "my_test"), as PyTorch names script classes "__torch__.MODULE.Class". */
+static void module_name(const TsSource *src, char *buf, size_t size)
 {
-    size_t n = strlen(name) + 16;
+    const char *f = src && src->filename ? src->filename : "";
+    const char *slash = strrchr(f, '/');
+    f = slash ? slash + 1 : f;
+    size_t n = strlen(f);
+    if (n > 3 && strcmp(f + n - 3, ".py") == 0)
+        n -= 3;
+    size_t o = 0;
+    for (size_t i = 0; i < n && o + 1 < size; i++) {
+        char ch = f[i];
+        bool ident = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' ||
+                     (ch >= '0' && ch <= '9' && o > 0);
+        if (ch == '<' || ch == '>')
+            continue;
+        buf[o++] = ident ? ch : '_';
+    }
+    buf[o] = '\0';
+    if (o == 0)
+        snprintf(buf, size, "__main__");
+}
+
+/* The qualified name of a class of the file. Class types are global and a name is created
+ * once, so compiling a file again (or another file with the same stem) gets a fresh name,
+ * mangled as PyTorch mangles: "__torch__.mod.___torch_mangle_1.Cls". */
+static char *qualify(const TsCompiler *c, const char *name, bool mangle)
+{
+    size_t n = strlen(c->modname) + strlen(name) + 64;
     char *q = malloc(n);
-    if (q)
-        snprintf(q, n, "__torch__.%s", name);
+    if (!q)
+        return NULL;
+    snprintf(q, n, "__torch__.%s.%s", c->modname, name);
+    for (unsigned i = 1; mangle && ts_type_lookup(q); i++)
+        snprintf(q, n, "__torch__.%s.___torch_mangle_%u.%s", c->modname, i, name);
     return q;
 }
 
@@ -286,10 +324,19 @@ static int build_namedtuple(TsCompiler *c, TsClassInfo *ci, TsError *err)
             return ts_error_at(err, TS_ERR_RUNTIME, t->range, "namedtuple fields must be a "
                                "list of strings");
         for (size_t i = 0; i < fields->n_kids && n < MAX_FIELDS; i++) {
-            if (fields->kids[i]->kind != TS_TREE_STRING)
-                return ts_error_at(err, TS_ERR_RUNTIME, fields->kids[i]->range,
-                                   "namedtuple field names must be strings");
-            names[n] = fields->kids[i]->str;
+            const TsTree *f = fields->kids[i];
+            if (f->kind == TS_TREE_TUPLE && f->n_kids == 2 &&
+                f->kids[0]->kind == TS_TREE_STRING) {
+                /* NamedTuple("X", [("a", int)]): typed fields */
+                if (!(types[n] = ts_compiler_type(c, f->kids[1], err)))
+                    return -1;
+                names[n++] = f->kids[0]->str;
+                continue;
+            }
+            if (f->kind != TS_TREE_STRING)
+                return ts_error_at(err, TS_ERR_RUNTIME, f->range,
+                                   "namedtuple fields must be names or (name, type) pairs");
+            names[n] = f->str;
             types[n++] = ts_type_tensor();
         }
     } else {
@@ -307,17 +354,25 @@ static int build_namedtuple(TsCompiler *c, TsClassInfo *ci, TsError *err)
             names[n++] = s->kids[0]->str;
         }
     }
-    char *q = qualify(ci->name);
+    /* the same fields under the same name are the same type; others get a mangled name */
+    char *q = qualify(c, ci->name, false);
     if (!q)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-    ci->type = ts_type_named_tuple(q, n, names, types, err);
+    TsError ignore = TS_ERROR_INIT;
+    ci->type = ts_type_named_tuple(q, n, names, types, &ignore);
+    ts_error_clear(&ignore);
     free(q);
+    if (!ci->type) {
+        if (!(q = qualify(c, ci->name, true)))
+            return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        ci->type = ts_type_named_tuple(q, n, names, types, err);
+        free(q);
+    }
     return ci->type ? 0 : -1;
 }
 
 static int build_enum(TsCompiler *c, TsClassInfo *ci, TsError *err)
 {
-    (void)c;
     const TsTree *body = ci->tree->kids[3];
     const char *names[MAX_FIELDS];
     ci->enum_values = calloc(body->n_kids + 1, sizeof *ci->enum_values);
@@ -355,7 +410,7 @@ static int build_enum(TsCompiler *c, TsClassInfo *ci, TsError *err)
         names[n++] = s->kids[0]->str;
         ci->n_enum_values = n;
     }
-    char *q = qualify(ci->name);
+    char *q = qualify(c, ci->name, true);
     if (!q)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     ci->type = ts_type_enum_new(q, vt ? vt : ts_type_int(), n, names, err);
@@ -365,13 +420,10 @@ static int build_enum(TsCompiler *c, TsClassInfo *ci, TsError *err)
 
 static int build_script_class(TsCompiler *c, TsClassInfo *ci, TsError *err)
 {
-    char *q = qualify(ci->name);
+    char *q = qualify(c, ci->name, true);
     if (!q)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-    const TsType *existing = ts_type_lookup(q);
-    ci->type = existing && ts_type_num_fields(existing) == 0 ? existing
-                                                             : ts_type_class_new(q, ci->is_module,
-                                                                                 err);
+    ci->type = ts_type_class_new(q, ci->is_module, err);
     free(q);
     if (!ci->type || ts_unit_add_class(c->unit, ci->type, err) != 0)
         return -1;
@@ -502,10 +554,14 @@ static int compile_entry(TsCompiler *c, const char *entry, TsError *err)
     return ts_compiler_function(c, g->def, g->def->def->range, err) ? 0 : -1;
 }
 
-TsCompUnit *ts_compile_source(const TsOpTable *ops, TsSource *src, const char *entry,
-                              TsError *err)
+TsCompUnit *ts_compile_entries(const TsOpTable *ops, TsSource *src,
+                               const char *const *entries, size_t n, size_t *failed,
+                               TsError *err)
 {
+    if (failed)
+        *failed = 0;
     TsCompiler c = { .ops = ops, .source = src };
+    module_name(src, c.modname, sizeof c.modname);
     if (!(c.module = ts_parse_module(src, err)))
         return NULL;
     if (!(c.unit = ts_unit_new(err))) {
@@ -513,8 +569,11 @@ TsCompUnit *ts_compile_source(const TsOpTable *ops, TsSource *src, const char *e
         return NULL;
     }
     int rc = collect(&c, err);
-    if (rc == 0)
-        rc = compile_entry(&c, entry, err);
+    if (rc == 0 && n == 0)
+        rc = compile_entry(&c, NULL, err);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if ((rc = compile_entry(&c, entries[i], err)) != 0 && failed)
+            *failed = i;
     TsCompUnit *u = c.unit;
     compiler_free(&c);
     if (rc != 0) {
@@ -524,6 +583,45 @@ TsCompUnit *ts_compile_source(const TsOpTable *ops, TsSource *src, const char *e
     return u;
 }
 
+TsCompUnit *ts_compile_source(const TsOpTable *ops, TsSource *src, const char *entry,
+                              TsError *err)
+{
+    return ts_compile_entries(ops, src, &entry, entry ? 1 : 0, NULL, err);
+}
+
+char **ts_compile_list_functions(TsSource *src, const char *prefix, size_t *n, TsError *err)
+{
+    *n = 0;
+    TsTree *m = ts_parse_module(src, err);
+    if (!m)
+        return NULL;
+    char **names = calloc(m->n_kids + 1, sizeof *names);
+    if (!names) {
+        ts_tree_free(m);
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory"), NULL;
+    }
+    size_t plen = strlen(prefix);
+    for (size_t i = 0; i < m->n_kids; i++) {
+        const TsTree *s = m->kids[i];
+        if (s->kind != TS_TREE_DEF || strncmp(s->kids[0]->str, prefix, plen) != 0)
+            continue;
+        if (!(names[*n] = strdup(s->kids[0]->str))) {
+            ts_free_names(names, *n);
+            ts_tree_free(m);
+            return ts_error_set(err, TS_ERR_NOMEM, "out of memory"), NULL;
+        }
+        ++*n;
+    }
+    ts_tree_free(m);
+    return names;
+}
+
+void ts_free_names(char **names, size_t n)
+{
+    for (size_t i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+}
 TsCompUnit *ts_compile_file(const TsOpTable *ops, const char *path, const char *entry,
                             TsError *err)
 {

@@ -59,6 +59,10 @@ static bool is_live(const DictEntry *e)
 
 static bool keys_equal(TsValue a, TsValue b)
 {
+    if (a.tag == TS_TAG_STR && b.tag == TS_TAG_STR) {     /* the common key, inline */
+        const TsStr *x = (const TsStr *)a.u.p, *y = (const TsStr *)b.u.p;
+        return x == y || (x->len == y->len && memcmp(x->data, y->data, x->len) == 0);
+    }
     return ts_value_is(a, b) || ts_value_equal(a, b);
 }
 

@@ -276,11 +276,11 @@ static int emit_return(TsEmitter *e, const TsTree *s)
     return v ? emit_return_value(e, v, s->range) : -1;
 }
 
-/* raise E("msg") -> prim::RaiseException("msg", "builtins.E") */
+/* raise E("msg") -> prim::RaiseException("msg", "builtins.E"); cls is the class when no
+ * exception is written (AssertionError for a failed assert). */
 static int emit_raise_msg(TsEmitter *e, const TsTree *exc, const TsTree *msg_tree,
-                          TsSourceRange r)
+                          const char *cls, TsSourceRange r)
 {
-    const char *cls = "Exception";
     const TsTree *arg = msg_tree;
     if (exc) {
         const TsTree *f = exc->kind == TS_TREE_CALL ? exc->kids[0] : exc;
@@ -359,7 +359,8 @@ static TsFrame *emit_branch(TsEmitter *e, TsBlock *b, const TsRefineSet *refine,
     if (rc == 0 && stmts)
         rc = ts_emit_block(e, stmts);
     if (rc == 0 && assert_msg)
-        rc = emit_raise_msg(e, NULL, assert_msg->kind == TS_TREE_ASSERT ? NULL : assert_msg, r);
+        rc = emit_raise_msg(e, NULL, assert_msg->kind == TS_TREE_ASSERT ? NULL : assert_msg,
+                            "AssertionError", r);
     TsFrame *f = e->env;
     e->env = f->next;
     f->next = NULL;
@@ -740,7 +741,7 @@ static int emit_stmt(TsEmitter *e, const TsTree *s)
     case TS_TREE_RETURN:
         return emit_return(e, s);
     case TS_TREE_RAISE:
-        return emit_raise_msg(e, s->kids[0], NULL, s->range);
+        return emit_raise_msg(e, s->kids[0], NULL, "Exception", s->range);
     case TS_TREE_ASSERT:
         return emit_assert(e, s);
     case TS_TREE_DELETE:
@@ -774,6 +775,47 @@ static int emit_stmt(TsEmitter *e, const TsTree *s)
 
 /* ---- functions ----------------------------------------------------------------------- */
 
+static int default_value(TsEmitter *e, const TsTree *t, TsValue *out);
+
+/* A tuple of constants. */
+static int default_tuple(TsEmitter *e, const TsTree *t, TsValue *out)
+{
+    TsTuple *tup = ts_tuple_new(NULL, t->n_kids, e->err);
+    if (!tup)
+        return -1;
+    for (size_t i = 0; i < t->n_kids; i++)
+        if (default_value(e, t->kids[i], &tup->items[i]) != 0) {
+            ts_heap_release(&tup->h);
+            return -1;
+        }
+    *out = ts_obj_value(tup, TS_TAG_TUPLE);
+    return 0;
+}
+
+/* A member of an Enum of the file: Color.RED. */
+static int default_enum(TsEmitter *e, const TsTree *t, TsValue *out)
+{
+    const TsTree *base = t->kids[0];
+    const TsGlobal *g = base->kind == TS_TREE_NAME ? ts_compiler_global(e->c, base->str) : NULL;
+    TsClassInfo *ci = g && g->kind == TS_GLOBAL_CLASS ? g->cls : NULL;
+    if (!ci || ci->kind != TS_CLASS_ENUM)
+        return ts_emit_error(e, t->range, "default arguments must be constants");
+    if (ts_compiler_class(e->c, ci, t->range, e->err) != 0)
+        return -1;
+    const char *name = t->kids[1]->str;
+    for (size_t i = 0; i < ci->n_enum_values; i++) {
+        if (strcmp(ts_type_field(ci->type, i)->name, name) != 0)
+            continue;
+        ts_value_retain(ci->enum_values[i]);
+        TsEnumValue *en = ts_enum_value_new(ci->type, name, ci->enum_values[i], e->err);
+        if (!en)
+            return -1;
+        *out = ts_obj_value(en, TS_TAG_ENUM);
+        return 0;
+    }
+    return ts_emit_error(e, t->range, "'%s' has no member '%s'", ci->name, name);
+}
+
 /* A parameter default: a constant expression. */
 static int default_value(TsEmitter *e, const TsTree *t, TsValue *out)
 {
@@ -800,6 +842,10 @@ static int default_value(TsEmitter *e, const TsTree *t, TsValue *out)
             return 0;
         }
         break;
+    case TS_TREE_TUPLE:
+        return default_tuple(e, t, out);
+    case TS_TREE_ATTR:
+        return default_enum(e, t, out);
     default:
         break;
     }
@@ -923,7 +969,7 @@ static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
         e->declared_return = ts_type_none();
     }
     if (e->d->is_unused) {
-        if (emit_raise_msg(e, NULL, NULL, def->range) != 0)
+        if (emit_raise_msg(e, NULL, NULL, "Exception", def->range) != 0)
             return -1;
     } else if (ts_emit_block(e, def->kids[4]) != 0) {
         return -1;

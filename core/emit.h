@@ -84,6 +84,7 @@ typedef struct TsGlobal {
 typedef struct TsCompiler {
     const TsOpTable *ops;
     TsSource *source;
+    char modname[128];         /* classes are "__torch__.MODULE.Cls" (the file's stem) */
     TsTree *module;
     TsCompUnit *unit;
     TsGlobal *globals;

@@ -244,9 +244,14 @@ static int emit_is(TsEmitter *e, const TsTree *t, bool negate, TsCond *out)
         out->value = bool_const(e, out->static_if, t->range);
         return out->value ? 0 : -1;
     }
-    out->value = ts_emit_op2(e, negate ? "aten::__isnot__" : "aten::__is__", a, b, t->range);
-    if (!out->value)
+    /* the interpreter runs identity itself: no schema in the operator table is needed */
+    TsIrValue *ab[2] = { a, b };
+    TsNode *n = ts_emit_node(e, negate ? "aten::__isnot__" : "aten::__is__", 2, ab, 1,
+                             t->range);
+    if (!n)
         return -1;
+    n->outputs[0]->type = ts_type_bool();
+    out->value = n->outputs[0];
     /* x is None / x is not None on a local name refines it */
     const TsTree *var = b_none ? t->kids[0] : a_none ? t->kids[1] : NULL;
     TsIrValue *vv = b_none ? a : b;
@@ -293,6 +298,31 @@ static bool is_instance_of(const TsType *v, const TsType *t)
     return ts_type_is_subtype_of(v, t);
 }
 
+/* The members of a Union or Optional t that are none of the n types (what a failed
+ * isinstance leaves), or NULL when that is not a narrower type. */
+static const TsType *union_without(const TsType *t, const TsType *const *types, size_t n)
+{
+    const TsType *members[64], *rest[64];
+    size_t nm = 0, nr = 0;
+    if (ts_type_kind(t) == TS_TYPE_OPTIONAL) {
+        members[nm++] = ts_type_elem(t, 0);
+        members[nm++] = ts_type_none();
+    } else if (ts_type_kind(t) == TS_TYPE_UNION) {
+        for (size_t i = 0; i < ts_type_num_elems(t) && nm < 64; i++)
+            members[nm++] = ts_type_elem(t, i);
+    } else {
+        return NULL;
+    }
+    for (size_t i = 0; i < nm; i++) {
+        bool excluded = false;
+        for (size_t k = 0; k < n; k++)
+            excluded = excluded || ts_type_is_subtype_of(members[i], types[k]);
+        if (!excluded)
+            rest[nr++] = members[i];
+    }
+    return nr == 0 || nr == nm ? NULL : ts_type_union(nr, rest);
+}
+
 int ts_emit_isinstance(TsEmitter *e, const TsTree *call, TsCond *out);
 int ts_emit_isinstance(TsEmitter *e, const TsTree *call, TsCond *out)
 {
@@ -325,8 +355,13 @@ int ts_emit_isinstance(TsEmitter *e, const TsTree *call, TsCond *out)
         return -1;
     node->outputs[0]->type = ts_type_bool();
     out->value = node->outputs[0];
-    if (call->kids[1]->kind == TS_TREE_NAME)
-        refine_add(&out->on_true, ts_symbol(call->kids[1]->str), refined);
+    if (call->kids[1]->kind == TS_TREE_NAME) {
+        const char *name = ts_symbol(call->kids[1]->str);
+        refine_add(&out->on_true, name, refined);
+        const TsType *rest = union_without(v->type, types, n);
+        if (rest)
+            refine_add(&out->on_false, name, rest);
+    }
     return 0;
 }
 
@@ -529,9 +564,28 @@ static const char *magic_name(int op)
     }
 }
 
+/* a + b of two tuples is a new tuple of their elements, known at compile time. */
+static TsIrValue *tuple_concat(TsEmitter *e, TsIrValue *a, TsIrValue *b, TsSourceRange r)
+{
+    size_t na = ts_type_num_elems(a->type), nb = ts_type_num_elems(b->type);
+    TsIrValue *items[128];
+    if (na + nb > 128)
+        return ts_emit_error(e, r, "tuple too long"), NULL;
+    for (size_t i = 0; i < na + nb; i++) {
+        TsIrValue *src = i < na ? a : b;
+        TsIrValue *ic = ts_emit_const(e, ts_int((int64_t)(i < na ? i : i - na)), r);
+        if (!ic || !(items[i] = ts_emit_subscript_value(e, src, ic, r)))
+            return NULL;
+    }
+    return ts_emit_tuple(e, na + nb, items, r);
+}
+
 TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSourceRange r,
                          bool inplace)
 {
+    if (op == '+' && ts_type_kind(a->type) == TS_TYPE_TUPLE &&
+        ts_type_kind(b->type) == TS_TYPE_TUPLE)
+        return tuple_concat(e, a, b, r);
     if (ts_type_kind(a->type) == TS_TYPE_CLASS) {
         const char *m = inplace && op == '+' ? "__iadd__" : magic_name(op);
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, a->type);
@@ -577,6 +631,12 @@ static TsIrValue *emit_binary(TsEmitter *e, const TsTree *t)
             if (ts_sugar_call_method(e, b, "__contains__", 1, &arg, t->range, &out) != 0)
                 return NULL;
             r = ts_sugar_as_value(e, &out, t->range);
+        } else if (ts_type_kind(b->type) == TS_TYPE_STR &&
+                   ts_type_kind(a->type) == TS_TYPE_STR) {
+            /* a substring test is b.find(a) != -1, as PyTorch defines str.__contains__ */
+            TsIrValue *at = ts_emit_op2(e, "aten::find", b, a, t->range);
+            TsIrValue *m1 = at ? ts_emit_const(e, ts_int(-1), t->range) : NULL;
+            r = m1 ? ts_emit_op2(e, "aten::ne", at, m1, t->range) : NULL;
         } else {
             r = ts_emit_op2(e, "aten::__contains__", b, a, t->range);
         }
@@ -814,14 +874,33 @@ static bool const_int(const TsIrValue *v, int64_t *out)
     return true;
 }
 
+/* t[i] with i known only at run time: the elements' types must unify, that is the type. */
+static TsIrValue *tuple_index_dynamic(TsEmitter *e, TsIrValue *v, TsIrValue *idx,
+                                      TsSourceRange r)
+{
+    size_t n = ts_type_num_elems(v->type);
+    const TsType *t = n ? ts_type_elem(v->type, 0) : NULL;
+    for (size_t i = 1; t && i < n; i++)
+        t = ts_type_unify(t, ts_type_elem(v->type, i), false);
+    if (!t || ts_type_kind(idx->type) != TS_TYPE_INT)
+        return ts_emit_error(e, r, "Unsupported index type for tuple: a tuple indexed by a "
+                             "value known only at run time needs elements of one type and "
+                             "an int index"), NULL;
+    TsIrValue *in[2] = { v, idx };
+    TsNode *node = ts_emit_node(e, "prim::TupleIndex", 2, in, 1, r);
+    if (!node)
+        return NULL;
+    node->outputs[0]->type = t;
+    return node->outputs[0];
+}
+
 TsIrValue *ts_emit_subscript_value(TsEmitter *e, TsIrValue *v, TsIrValue *idx, TsSourceRange r)
 {
     TsTypeKind k = ts_type_kind(v->type);
     if (k == TS_TYPE_TUPLE) {
         int64_t i;
         if (!const_int(idx, &i))
-            return ts_emit_error(e, r, "Unsupported index type for tuple: expected an integer "
-                                 "constant"), NULL;
+            return tuple_index_dynamic(e, v, idx, r);
         int64_t n = (int64_t)ts_type_num_elems(v->type);
         if (i < 0)
             i += n;
@@ -862,6 +941,45 @@ static TsIrValue *slice_part(TsEmitter *e, const TsTree *t, TsSourceRange r)
     return t ? ts_emit_expr(e, t, NULL) : ts_emit_const(e, ts_none(), r);
 }
 
+/* A tuple slice is a new tuple of the elements picked at compile time (the element types
+ * must be known), so its bounds and step must be constants; Python's slice rules apply. */
+static TsIrValue *slice_tuple(TsEmitter *e, TsIrValue *v, const TsTree *s, TsIrValue *start,
+                              TsIrValue *stop, TsIrValue *step, TsSourceRange r)
+{
+    int64_t n = (int64_t)ts_type_num_elems(v->type), b = 0, en = 0, st = 1;
+    if ((s->kids[0] && !const_int(start, &b)) || (s->kids[1] && !const_int(stop, &en)) ||
+        !const_int(step, &st))
+        return ts_emit_error(e, r, "tuple slice indices must be integer constants"), NULL;
+    if (st == 0)
+        return ts_emit_error(e, r, "slice step cannot be zero"), NULL;
+    int64_t lower = st > 0 ? 0 : -1, upper = st > 0 ? n : n - 1;
+    int64_t *ends[2] = { &b, &en };
+    for (int k = 0; k < 2; k++) {
+        int64_t *x = ends[k];
+        if (!s->kids[k]) {
+            *x = (k == 0) == (st > 0) ? lower : upper;
+            continue;
+        }
+        if (*x < 0) {
+            *x += n;
+            if (*x < lower)
+                *x = lower;
+        } else if (*x > upper) {
+            *x = upper;
+        }
+    }
+    TsIrValue *items[64];
+    size_t m = 0;
+    for (int64_t i = b; st > 0 ? i < en : i > en; i += st) {
+        if (m == 64)
+            return ts_emit_error(e, r, "tuple slice too long"), NULL;
+        TsIrValue *ic = ts_emit_const(e, ts_int(i), r);
+        if (!ic || !(items[m++] = ts_emit_subscript_value(e, v, ic, r)))
+            return NULL;
+    }
+    return ts_emit_tuple(e, m, items, r);
+}
+
 static TsIrValue *emit_slice(TsEmitter *e, TsIrValue *v, const TsTree *s, TsIrValue *dim,
                              TsSourceRange r)
 {
@@ -871,26 +989,8 @@ static TsIrValue *emit_slice(TsEmitter *e, TsIrValue *v, const TsTree *s, TsIrVa
                                          : ts_emit_const(e, ts_int(1), r)) : NULL;
     if (!step)
         return NULL;
-    if (ts_type_kind(v->type) == TS_TYPE_TUPLE) {
-        int64_t b = 0, en = (int64_t)ts_type_num_elems(v->type), st = 1, n = en;
-        if ((s->kids[0] && !const_int(start, &b)) || (s->kids[1] && !const_int(stop, &en)) ||
-            !const_int(step, &st) || st != 1)
-            return ts_emit_error(e, r, "tuple slices must have constant start and end and "
-                                 "step 1"), NULL;
-        if (b < 0) b += n;
-        if (en < 0) en += n;
-        b = b < 0 ? 0 : b > n ? n : b;
-        en = en < b ? b : en > n ? n : en;
-        TsIrValue *items[64];
-        if (en - b > 64)
-            return ts_emit_error(e, r, "tuple slice too long"), NULL;
-        for (int64_t i = b; i < en; i++) {
-            TsIrValue *ic = ts_emit_const(e, ts_int(i), r);
-            if (!ic || !(items[i - b] = ts_emit_subscript_value(e, v, ic, r)))
-                return NULL;
-        }
-        return ts_emit_tuple(e, (size_t)(en - b), items, r);
-    }
+    if (ts_type_kind(v->type) == TS_TYPE_TUPLE)
+        return slice_tuple(e, v, s, start, stop, step, r);
     if (dim) {
         TsNamedValue a[5] = { { NULL, v, r }, { NULL, dim, r }, { NULL, start, r },
                               { NULL, stop, r }, { NULL, step, r } };

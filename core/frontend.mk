@@ -36,7 +36,12 @@ t_emit_t_LDFLAGS = -no-install
 
 # Every compile-error case of the conformance suite fails with its phrase; the rest compile.
 TESTS += t/compile_cases.sh
+t/compile_cases.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
 EXTRA_DIST += t/compile_cases.sh t/compile.pass
+
+# `tscript run` and `tscript test` from the command line (core/cli_run.c, core/cli_test.c).
+TESTS += t/cli.sh
+EXTRA_DIST += t/cli.sh t/data/cli/prog.py t/data/cli/broken.py t/data/cli/tests.py
 
 # The libFuzzer target is not built by default; see the comment in t/fuzz/parse_fuzz.c.
 EXTRA_DIST += t/fuzz/parse_fuzz.c

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "compile.h"
 #include "registry/optable.h"
 #include "runtime.h"
@@ -31,6 +32,8 @@ typedef struct Command {
 
 static int cmd_ops(const Options *opt, int argc, char **argv);
 static int cmd_graph(const Options *opt, int argc, char **argv);
+static int cmd_run(const Options *opt, int argc, char **argv);
+static int cmd_test(const Options *opt, int argc, char **argv);
 static int cmd_version(const Options *opt, int argc, char **argv);
 static int cmd_help(const Options *opt, int argc, char **argv);
 
@@ -43,6 +46,14 @@ static const Command commands[] = {
       "compile FILE.py and print the graph of function NAME (default main;\n"
       "                   Cls.method for a method); compile errors exit 1",
       cmd_graph },
+    { "run", "FILE.py [-f NAME] [ARG...]",
+      "compile FILE.py and call NAME (default main) with the ARGs, TorchScript\n"
+      "                   expressions in the file's scope; print the result unless None",
+      cmd_run },
+    { "test", "FILE.py...",
+      "run every test_* function of the files and print TAP\n"
+      "                   (prove --exec 'tscript test' DIR)",
+      cmd_test },
     { "version", "", "print the version", cmd_version },
     { "help", "", "print this help", cmd_help },
 };
@@ -193,6 +204,18 @@ static int cmd_graph(const Options *opt, int argc, char **argv)
     }
     ts_runtime_close(rt);
     return status;
+}
+
+/* ---- run, test (cli_run.c, cli_test.c) --------------------------------------------- */
+
+static int cmd_run(const Options *opt, int argc, char **argv)
+{
+    return ts_cli_run(opt->config, argc, argv);
+}
+
+static int cmd_test(const Options *opt, int argc, char **argv)
+{
+    return ts_cli_test(opt->config, argc, argv);
 }
 
 /* ---- version, help ------------------------------------------------------------------ */

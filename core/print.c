@@ -65,8 +65,7 @@ static const char *base_name(const char *qualname)
     return dot ? dot + 1 : qualname;
 }
 
-/* "<Tensor CPUFloatType{2,3}>" when no backend formats the tensor. */
-static void put_tensor_fallback(TsBuf *out, const TsTensor *t)
+void ts_format_tensor_fallback(const TsTensor *t, TsBuf *out)
 {
     const char *dev = ts_device_type_name(t->device.type);
     const char *dt = ts_dtype_type_name(t->dtype);
@@ -87,7 +86,7 @@ static int put_tensor(Walk *w, TsTensor *t, TsError *err)
     const TsKernelEntry *k = op ? ts_operator_kernel(op, ts_device_type_name(t->device.type))
                                 : NULL;
     if (!k || !k->fn) {
-        put_tensor_fallback(w->out, t);
+        ts_format_tensor_fallback(t, w->out);
         return 0;
     }
     TsStack s = { NULL, 0, 0 };

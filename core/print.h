@@ -22,8 +22,9 @@
  * backend name (declared in schemas/prim_str.yaml; a backend loaded without the prim plugin
  * declares the same schema itself, e.g. with ts_register_schema). The kernel pushes the text
  * PyTorch prints, without a trailing newline. The printer finds it through the runtime's
- * operator table, so formatting follows the plugins a runtime loaded. With no runtime or no
- * such kernel a tensor prints as "<Tensor CPUFloatType{2,3}>".
+ * operator table, so formatting follows the plugins a runtime loaded. The prim plugin
+ * registers the TS_BACKEND_ANY kernel, which (like the printer without a runtime) writes
+ * ts_format_tensor_fallback()'s "<Tensor CPUFloatType{2,3}>".
  *
  * Nesting depth is bounded only by memory: the printer keeps its own stack, never the C one.
  */
@@ -56,5 +57,7 @@ int ts_print_line(struct TsRuntime *rt, const TsValue *values, size_t n, TsBuf *
 size_t ts_format_double(double d, char *buf, size_t size);
 /* A complex number's text: "1.+2.j". */
 void ts_format_complex(double re, double im, TsBuf *out);
+/* The text of a tensor no backend formats: "<Tensor CPUFloatType{2,3}>". */
+void ts_format_tensor_fallback(const TsTensor *t, TsBuf *out);
 
 #endif

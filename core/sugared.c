@@ -486,12 +486,21 @@ static int construct(TsEmitter *e, TsClassInfo *ci, const TsTree *call, TsSugare
     TsSourceRange r = call->range;
     if (ci->kind == TS_CLASS_NAMEDTUPLE) {
         size_t nf = ts_type_num_fields(ci->type);
-        CallArgs ca;
-        if (emit_args(e, call, NULL, 0, &ca) != 0)
-            return -1;
-        TsIrValue *items[MAX_ARGS];
         if (nf > MAX_ARGS)
             return ts_emit_error(e, r, "too many fields");
+        /* the fields as a schema, so that arguments are emitted expecting their types
+         * ([] for a List[int] field is a List[int]) */
+        TsArg fa[MAX_ARGS];
+        memset(fa, 0, sizeof fa);
+        for (size_t i = 0; i < nf; i++) {
+            fa[i].name = (char *)ts_type_field(ci->type, i)->name;
+            fa[i].type = ts_type_field(ci->type, i)->type;
+        }
+        TsSchema fields = { .n_args = nf, .args = fa };
+        CallArgs ca;
+        if (emit_args(e, call, &fields, 0, &ca) != 0)
+            return -1;
+        TsIrValue *items[MAX_ARGS];
         for (size_t i = 0; i < nf; i++) {
             items[i] = NULL;
             const TsTypeField *f = ts_type_field(ci->type, i);
@@ -555,6 +564,16 @@ static int conversion(TsEmitter *e, const char *op, const char *magic, const TsT
             return -1;
         if (ts_type_kind(v->type) == TS_TYPE_CLASS)
             return ts_sugar_call_method(e, v, magic, 0, NULL, call->range, out);
+        /* int(3), float(x) of a float, ...: the value itself */
+        const TsType *same = strcmp(op, "aten::Int") == 0 ? ts_type_int()
+                             : strcmp(op, "aten::Float") == 0 ? ts_type_float()
+                             : strcmp(op, "aten::Bool") == 0 ? ts_type_bool()
+                             : strcmp(op, "aten::str") == 0 ? ts_type_str() : NULL;
+        if (same && v->type == same)
+            return value_of(out, v);
+        if (ts_type_kind(v->type) == TS_TYPE_TUPLE && strcmp(op, "aten::len") == 0)
+            return value_of(out, ts_emit_const(e, ts_int((int64_t)ts_type_num_elems(v->type)),
+                                               call->range));
         TsNamedValue a = { NULL, v, call->range };
         return value_of(out, ts_emit_op(e, op, 1, &a, call->range));
     }
@@ -628,6 +647,55 @@ static int emit_annotate(TsEmitter *e, const TsTree *call, TsSugared *out)
     return value_of(out, v);
 }
 
+/* torch.jit.fork(torch.add, a, b): the subgraph runs the operator, matched by schema
+ * against the arguments' types as a direct call would be. */
+static int emit_fork_op(TsEmitter *e, const char *op, const TsTree *call, TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    size_t n = call->n_kids - 2;
+    TsNamedValue args[MAX_ARGS];
+    TsIrValue *outer[MAX_ARGS];
+    if (n > MAX_ARGS)
+        return ts_emit_error(e, r, "too many arguments");
+    for (size_t i = 0; i < n; i++) {
+        const TsTree *k = call->kids[2 + i];
+        args[i].name = k->kind == TS_TREE_KWARG ? ts_symbol(k->str) : NULL;
+        args[i].range = k->range;
+        if (k->kind == TS_TREE_KWARG && !k->str)
+            return ts_emit_error(e, k->range, "**kwargs are not supported");
+        if (!(outer[i] = ts_emit_expr(e, k->kind == TS_TREE_KWARG ? k->kids[0] : k, NULL)))
+            return -1;
+    }
+    TsGraph *sub = ts_graph_new(e->err);
+    if (!sub)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = (args[i].value = ts_graph_add_input(sub, NULL, outer[i]->type, e->err)) ? 0 : -1;
+    TsGraph *g = e->g;
+    TsNode *at = ts_graph_insert_point(g);
+    TsIrValue *res = NULL;
+    if (rc == 0) {
+        e->g = sub;
+        res = ts_emit_op(e, op, n, args, r);
+        e->g = g;
+        ts_graph_set_insert_point(g, at);
+    }
+    if (!res || ts_graph_add_output(sub, res, e->err) != 0) {
+        ts_graph_free(sub);
+        return -1;
+    }
+    TsNode *fk = ts_emit_node(e, "prim::fork", n, outer, 1, r);
+    if (!fk) {
+        ts_graph_free(sub);
+        return -1;
+    }
+    fk->outputs[0]->type = ts_type_future(res->type);
+    if (ts_node_set_graph(fk, ts_symbol("attr::Subgraph"), sub, e->err) != 0)
+        return -1;
+    return value_of(out, fk->outputs[0]);
+}
+
 /* torch.jit.fork(fn, args...): prim::fork with a subgraph calling fn. */
 static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
 {
@@ -636,8 +704,11 @@ static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
     TsSugared fn;
     if (ts_emit_sugared(e, call->kids[1], NULL, &fn) != 0)
         return -1;
+    if (fn.kind == TS_SV_BUILTIN && strstr(fn.name, "::"))
+        return emit_fork_op(e, fn.name, call, out);
     if (fn.kind != TS_SV_FUNCTION)
-        return ts_emit_error(e, call->kids[1]->range, "fork expects a function of the file");
+        return ts_emit_error(e, call->kids[1]->range, "fork expects a function of the file "
+                             "or an operator");
     TsFunction *f = ts_compiler_function(e->c, fn.def, call->range, e->err);
     if (!f)
         return -1;
@@ -679,6 +750,149 @@ static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
     return value_of(out, fk->outputs[0]);
 }
 
+/* torch.jit.wait(fut): the interpreter runs aten::wait itself (it may suspend), so the node
+ * is built here rather than matched against a schema. */
+static int emit_wait(TsEmitter *e, const TsTree *call, TsSugared *out)
+{
+    if (n_positional(call) != 1 || call->kids[1]->kind == TS_TREE_KWARG)
+        return ts_emit_error(e, call->range, "torch.jit.wait expects one Future");
+    TsIrValue *f = ts_emit_expr(e, call->kids[1], NULL);
+    if (!f)
+        return -1;
+    if (ts_type_kind(f->type) != TS_TYPE_FUTURE) {
+        char b[256];
+        return ts_emit_error(e, call->range, "torch.jit.wait expects a Future but found %s",
+                             ts_type_text(f->type, b, sizeof b));
+    }
+    TsNode *n = ts_emit_node(e, "aten::wait", 1, &f, 1, call->range);
+    if (!n)
+        return -1;
+    n->outputs[0]->type = ts_type_elem(f->type, 0);
+    return value_of(out, n->outputs[0]);
+}
+
+/* torch.jit._unwrap_optional(x): x with the None case raising
+ *     if x is None: raise RuntimeError("Unwrapping null optional")
+ * then x refined to its element type. */
+static int emit_unwrap_optional(TsEmitter *e, const TsTree *call, TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    if (n_positional(call) != 1 || call->kids[1]->kind == TS_TREE_KWARG)
+        return ts_emit_error(e, r, "torch.jit._unwrap_optional expects one argument");
+    TsIrValue *v = ts_emit_expr(e, call->kids[1], NULL);
+    if (!v)
+        return -1;
+    if (ts_type_kind(v->type) == TS_TYPE_NONE)
+        return ts_emit_error(e, r, "Unwrapping null optional: the argument is always None");
+    if (ts_type_kind(v->type) != TS_TYPE_OPTIONAL)
+        return value_of(out, v);
+    TsIrValue *none = ts_emit_const(e, ts_none(), r);
+    TsIrValue *in[2] = { v, none };
+    TsNode *is = none ? ts_emit_node(e, "aten::__is__", 2, in, 1, r) : NULL;
+    if (!is)
+        return -1;
+    is->outputs[0]->type = ts_type_bool();
+    TsNode *n = ts_emit_node(e, "prim::If", 1, is->outputs, 0, r);
+    TsBlock *tb = n ? ts_node_add_block(n, e->err) : NULL;
+    TsBlock *fb = tb ? ts_node_add_block(n, e->err) : NULL;
+    if (!fb)
+        return -1;
+    ts_graph_set_insert_end(e->g, tb);
+    TsIrValue *msg = ts_emit_str_const(e, "Unwrapping null optional", r);
+    int rc = msg && ts_emit_node(e, "prim::RaiseException", 1, &msg, 0, r) ? 0 : -1;
+    ts_graph_set_insert_point(e->g, n->next);
+    if (rc != 0 || ts_env_mark_exit(e, tb) != 0)
+        return -1;
+    return value_of(out, ts_emit_unchecked_cast(e, v, ts_type_elem(v->type, 0)));
+}
+
+/* getattr(obj, "name"[, default]) and hasattr(obj, "name"), decided at compile time. */
+static int emit_getattr(TsEmitter *e, const char *name, const TsTree *call, TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    size_t max = name[0] == 'g' ? 4 : 3;
+    if (call->n_kids < 3 || call->n_kids > max || call->kids[2]->kind != TS_TREE_STRING)
+        return ts_emit_error(e, r, "%s's second argument must be a string literal", name);
+    TsSugared base;
+    if (ts_emit_sugared(e, call->kids[1], NULL, &base) != 0)
+        return -1;
+    const char *attr = call->kids[2]->str;
+    bool has = true;
+    if (base.kind == TS_SV_VALUE && ts_type_kind(base.value->type) == TS_TYPE_CLASS)
+        has = ts_type_field_index(base.value->type, attr) >= 0 ||
+              ts_class_method(ts_compiler_class_of_type(e->c, base.value->type), attr);
+    else if (base.kind == TS_SV_VALUE && ts_type_name(base.value->type))
+        has = ts_type_field_index(base.value->type, attr) >= 0;
+    if (name[0] == 'h')
+        return value_of(out, ts_emit_const(e, ts_bool(has), r));
+    if (!has && call->n_kids == 4)
+        return ts_emit_sugared(e, call->kids[3], NULL, out);
+    return ts_sugar_attr(e, &base, attr, r, out);
+}
+
+/* range(), zip() and enumerate() outside a for loop's header are lists of what the loop
+ * would produce: the call is emitted as the comprehension [$x for $x in CALL]. */
+static int emit_iter_list(TsEmitter *e, const TsTree *call, TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    TsTree *comp = ts_tree_new(TS_TREE_LIST_COMP, r), *elt = ts_tree_new(TS_TREE_NAME, r);
+    TsTree *cf = ts_tree_new(TS_TREE_COMP_FOR, r), *target = ts_tree_new(TS_TREE_NAME, r);
+    TsTree *header = cf;
+    bool ok = comp && elt && cf && target && ts_tree_set_str(elt, "$x", 2) == 0 &&
+              ts_tree_set_str(target, "$x", 2) == 0 && ts_tree_add(cf, target) == 0;
+    if (ok)
+        target = NULL;
+    bool borrowed = ok && ts_tree_add(cf, (TsTree *)call) == 0;
+    ok = borrowed && ts_tree_add(comp, elt) == 0;
+    if (ok)
+        elt = NULL;
+    ok = ok && ts_tree_add(comp, cf) == 0;
+    if (ok)
+        cf = NULL;
+    int rc = ok ? ts_emit_sugared(e, comp, NULL, out)
+                : ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+    if (borrowed)
+        header->kids[1] = NULL;   /* the call belongs to the caller's tree */
+    ts_tree_free(target);
+    ts_tree_free(elt);
+    ts_tree_free(cf);
+    ts_tree_free(comp);
+    return rc;
+}
+
+/* dict(a=1, b=2) is the literal {"a": 1, "b": 2}. */
+static int emit_dict_kwargs(TsEmitter *e, const TsTree *call, const TsType *expected,
+                            TsSugared *out)
+{
+    TsTree *lit = ts_tree_new(TS_TREE_DICT, call->range);
+    int rc = lit ? 0 : ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+    size_t borrowed = 0;
+    for (size_t i = 1; rc == 0 && i < call->n_kids; i++) {
+        const TsTree *k = call->kids[i];
+        if (k->kind != TS_TREE_KWARG || !k->str) {
+            rc = ts_emit_error(e, k->range, "dict() takes either keyword arguments or one "
+                               "positional argument");
+            break;
+        }
+        TsTree *key = ts_tree_new(TS_TREE_STRING, k->range);
+        if (!key || ts_tree_set_str(key, k->str, strlen(k->str)) != 0 ||
+            ts_tree_add(lit, key) != 0) {
+            ts_tree_free(key);
+            rc = ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+        } else if (ts_tree_add(lit, k->kids[0]) != 0) {
+            rc = ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+        } else {
+            borrowed++;   /* the value is the caller's: detached below */
+        }
+    }
+    if (rc == 0)
+        rc = ts_emit_sugared(e, lit, expected, out);
+    for (size_t i = 0; lit && i < borrowed; i++)
+        lit->kids[2 * i + 1] = NULL;
+    ts_tree_free(lit);
+    return rc;
+}
+
 static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
                         const TsType *expected, TsSugared *out)
 {
@@ -718,13 +932,17 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
     if (strcmp(name, "torch.jit.fork") == 0)
         return emit_fork(e, call, out);
     if (strcmp(name, "torch.jit.wait") == 0)
-        return builtin_op(e, "aten::wait", call, out);
+        return emit_wait(e, call, out);
+    if (strcmp(name, "torch.jit._unwrap_optional") == 0)
+        return emit_unwrap_optional(e, call, out);
     if (strcmp(name, "torch.device") == 0)
         return builtin_op(e, "aten::device", call, out);
     if (strcmp(name, "torch.no_grad") == 0 || strcmp(name, "torch.autograd.no_grad") == 0) {
         out->kind = TS_SV_NONE_TYPE;
         return 0;
     }
+    if (strcmp(name, "dict") == 0 && call->n_kids > 1 && call->kids[1]->kind == TS_TREE_KWARG)
+        return emit_dict_kwargs(e, call, expected, out);
     if (strcmp(name, "dict") == 0 && call->n_kids == 1) {
         const TsType *t = expected && ts_type_kind(expected) == TS_TYPE_DICT
                               ? expected : ts_type_dict(ts_type_str(), ts_type_tensor());
@@ -738,25 +956,11 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
         return value_of(out, ts_emit_list(e, expected && ts_type_kind(expected) == TS_TYPE_LIST
                                               ? ts_type_elem(expected, 0) : ts_type_tensor(),
                                           0, NULL, r));
-    if (strcmp(name, "getattr") == 0 || strcmp(name, "hasattr") == 0) {
-        if (call->n_kids != 3 || call->kids[2]->kind != TS_TREE_STRING)
-            return ts_emit_error(e, r, "%s's second argument must be a string literal", name);
-        TsSugared base;
-        if (ts_emit_sugared(e, call->kids[1], NULL, &base) != 0)
-            return -1;
-        if (name[0] == 'g')
-            return ts_sugar_attr(e, &base, call->kids[2]->str, r, out);
-        bool has = base.kind == TS_SV_VALUE &&
-                   ts_type_kind(base.value->type) == TS_TYPE_CLASS &&
-                   (ts_type_field_index(base.value->type, call->kids[2]->str) >= 0 ||
-                    ts_class_method(ts_compiler_class_of_type(e->c, base.value->type),
-                                    call->kids[2]->str));
-        return value_of(out, ts_emit_const(e, ts_bool(has), r));
-    }
+    if (strcmp(name, "getattr") == 0 || strcmp(name, "hasattr") == 0)
+        return emit_getattr(e, name, call, out);
     if (strcmp(name, "range") == 0 || strcmp(name, "enumerate") == 0 ||
         strcmp(name, "zip") == 0)
-        return ts_emit_error(e, r, "%s() can only be used as the iterable of a for loop "
-                             "here", name);
+        return emit_iter_list(e, call, out);
     if (strcmp(name, "super") == 0 || strcmp(name, "$exception") == 0) {
         out->kind = TS_SV_NONE_TYPE;
         return 0;

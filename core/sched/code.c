@@ -651,8 +651,39 @@ static const struct {
     {"aten::eq", "float", TS_OP_EQ_F}, {"aten::ne", "float", TS_OP_NE_F},
     {"aten::__not__", "", TS_OP_NOT},
     {"aten::__getitem__", "t", TS_OP_LIST_GETITEM}, {"aten::append", "t", TS_OP_LIST_APPEND},
-    {"aten::len", "t", TS_OP_LIST_LEN},
+    {"aten::len", "t", TS_OP_LIST_LEN}, {"aten::str", "", TS_OP_STR},
 };
+
+/* Dict operators with an opcode: one overload per key type, the overload named by a
+ * prefix and the key type (aten::__getitem__.Dict_str). */
+static const struct {
+    const char *name, *prefix;
+    TsOpcode op;
+} dict_ops[] = {
+    {"aten::__getitem__", "Dict_", TS_OP_DICT_GETITEM},
+    {"aten::get", "default_", TS_OP_DICT_GET_DEFAULT},
+    {"aten::_set_item", "", TS_OP_DICT_SETITEM},
+};
+
+static const char *const dict_key_types[] = {"str", "int", "bool", "float", "complex", "Tensor"};
+
+/* The opcode of op, or KERNEL when it has none. */
+static TsOpcode fast_op_of(const TsOperator *op)
+{
+    const char *name = op->schema->name, *overload = op->schema->overload;
+    for (size_t i = 0; i < sizeof fast_ops / sizeof fast_ops[0]; i++)
+        if (strcmp(name, fast_ops[i].name) == 0 && strcmp(overload, fast_ops[i].overload) == 0)
+            return fast_ops[i].op;
+    for (size_t i = 0; i < sizeof dict_ops / sizeof dict_ops[0]; i++) {
+        size_t n = strlen(dict_ops[i].prefix);
+        if (strcmp(name, dict_ops[i].name) != 0 || strncmp(overload, dict_ops[i].prefix, n) != 0)
+            continue;
+        for (size_t k = 0; k < sizeof dict_key_types / sizeof dict_key_types[0]; k++)
+            if (strcmp(overload + n, dict_key_types[k]) == 0)
+                return dict_ops[i].op;
+    }
+    return TS_OP_KERNEL;
+}
 
 static int emit_kernel_node(Builder *B, const TsNode *n, const NodeInfo *ni)
 {
@@ -662,13 +693,7 @@ static int emit_kernel_node(Builder *B, const TsNode *n, const NodeInfo *ni)
     long k = bind_kernel(B, n, op);
     if (k < 0)
         return -1;
-    TsOpcode code = TS_OP_KERNEL;
-    for (size_t i = 0; i < sizeof fast_ops / sizeof fast_ops[0]; i++)
-        if (strcmp(op->schema->name, fast_ops[i].name) == 0 &&
-            strcmp(op->schema->overload, fast_ops[i].overload) == 0) {
-            code = fast_ops[i].op;
-            break;
-        }
+    TsOpcode code = fast_op_of(op);
     long at = emit_node_args(B, code, n, ni, 0);
     if (at < 0)
         return -1;

@@ -53,6 +53,10 @@
     X(LIST_GETITEM)     /* aten::__getitem__.t(list, int) */                                \
     X(LIST_APPEND)      /* aten::append.t(list, el) */                                      \
     X(LIST_LEN)         /* aten::len.t(list) */                                             \
+    X(DICT_GETITEM)     /* aten::__getitem__.Dict_K(dict, key) */                           \
+    X(DICT_GET_DEFAULT) /* aten::get.default_K(dict, key, default) */                       \
+    X(DICT_SETITEM)     /* aten::_set_item.K(dict, key, value) */                           \
+    X(STR)              /* aten::str(elem): ints here, the rest by the kernel */           \
     X(UNINITIALIZED)                                                                        \
     X(RAISE)            /* prim::RaiseException(msg, cls?) */                               \
     X(ISINSTANCE)       /* aux: the Code's type list index */                               \

@@ -161,7 +161,8 @@ static void args_from_stack(TsInterp *st, size_t n)
 {
     TsValue *r = st->regs + st->frames[st->depth - 1].base;
     st->stack.len -= n;
-    memcpy(r, st->stack.data + st->stack.len, n * sizeof *r);
+    if (n)                     /* with no arguments stack.data may still be NULL */
+        memcpy(r, st->stack.data + st->stack.len, n * sizeof *r);
 }
 
 /* ---- errors ---------------------------------------------------------------------------- */
@@ -499,6 +500,20 @@ static int do_print(TsInterp *st, TsValue *R, const TsValue *K, const TsInstr *i
     return rc;
 }
 
+/* str(i) of an int: its decimal digits, as Python writes them. */
+static TsStr *int_str(int64_t i, TsError *err)
+{
+    char digits[24], *p = digits + sizeof digits;
+    uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (i < 0)
+        *--p = '-';
+    return ts_str_new(p, (size_t)(digits + sizeof digits - p), err);
+}
+
 /* ---- the loop --------------------------------------------------------------------------- */
 /* Enters callee's Code with the call instruction's inputs as its arguments. */
 static int do_call(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *code,
@@ -661,6 +676,8 @@ static int run(TsInterp *st)
             int64_t a = SA, b = SB;
             if (b == 0 || (a == INT64_MIN && b == -1))
                 goto slow_kernel;  /* the kernel says what is wrong, as PyTorch does */
+            if (b > 0 && (b & (b - 1)) == 0)           /* floor division by 2**k: a shift */
+                INT_OP(a >> __builtin_ctzll((unsigned long long)b));
             int64_t q = a / b;
             if (a % b != 0 && ((a < 0) != (b < 0)))
                 q--;
@@ -670,6 +687,8 @@ static int run(TsInterp *st)
             int64_t a = SA, b = SB, r;
             if ((uint64_t)a <= UINT32_MAX && b > 0 && b <= (int64_t)UINT32_MAX)
                 INT_OP((uint32_t)a % (uint32_t)b);     /* the common case: a short divide */
+            if (b > 0 && (b & (b - 1)) == 0)           /* floor mod by 2**k is a mask */
+                INT_OP(IA & (uint64_t)(b - 1));
             if (b == 0 || (a == INT64_MIN && b == -1))
                 goto slow_kernel;
             r = a % b;
@@ -894,6 +913,54 @@ static int run(TsInterp *st)
             int64_t n = (int64_t)((TsList *)lv.u.p)->len;
             consume(R, a[0]);
             store(R, a[1], ts_int(n));
+            in++;
+            VM_NEXT();
+        }
+        /* the dict ops too; a key error is the kernel's to word */
+        VM_CASE(DICT_GETITEM)
+        VM_CASE(DICT_GET_DEFAULT) {
+            const int32_t *a = ops + in->args;
+            TsValue dv = OPV(a[0]), v;
+            if (hook || dv.tag != TS_TAG_DICT)
+                goto slow_kernel;
+            bool found = ts_dict_get((TsDict *)dv.u.p, OPV(a[1]), &v);
+            bool getitem = in->op == TS_OP_DICT_GETITEM;
+            if (!found && getitem)
+                goto slow_kernel;
+            if (found) {
+                ts_value_retain(v);
+                if (!getitem)
+                    consume(R, a[2]);
+            } else {
+                v = take(R, K, a[2]);
+            }
+            consume(R, a[0]);
+            consume(R, a[1]);
+            store(R, a[getitem ? 2 : 3], v);
+            in++;
+            VM_NEXT();
+        }
+        VM_CASE(DICT_SETITEM) {
+            const int32_t *a = ops + in->args;
+            TsValue dv = OPV(a[0]);
+            if (hook || dv.tag != TS_TAG_DICT)
+                goto slow_kernel;
+            if (ts_dict_set((TsDict *)dv.u.p, take(R, K, a[1]), take(R, K, a[2]), &st->err))
+                goto fail;
+            consume(R, a[0]);
+            in++;
+            VM_NEXT();
+        }
+        VM_CASE(STR) {
+            const int32_t *a = ops + in->args;
+            TsValue v = OPV(a[0]);
+            if (hook || v.tag != TS_TAG_INT)
+                goto slow_kernel;
+            TsStr *s = int_str(v.u.i, &st->err);
+            if (!s)
+                goto fail;
+            consume(R, a[0]);
+            store(R, a[1], ts_str_value(s));
             in++;
             VM_NEXT();
         }

@@ -41,6 +41,14 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_view_table,
     &ts_cpu_linalg_table,
     &ts_cpu_format_table,
+    &ts_cpu_blas_table, &ts_cpu_conv_table, &ts_cpu_pool_table, &ts_cpu_norm_table,
+    &ts_cpu_activation_table, &ts_cpu_resample_table, &ts_cpu_loss_table, &ts_cpu_nn_table,
+    &ts_cpu_shape_ops_table,
+    &ts_cpu_copy_table,
+    &ts_cpu_join_table,
+    &ts_cpu_index_table,
+    &ts_cpu_reduce_table, &ts_cpu_scan_table, &ts_cpu_sort_table,
+    &ts_cpu_create_table,
 };
 
 /* The tensor-printing hook of core/print.h; the prim plugin may declare it too (identical
@@ -60,7 +68,7 @@ static int init(TsRegistry *r, TsError *err)
     return rc;
 }
 
-static const char *const schema_files[] = { "aten.yaml", NULL };
+static const char *const schema_files[] = { "aten.yaml", "aten_nn.yaml", "aten_shape.yaml", "aten_reduce.yaml", NULL };
 
 TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {
     TS_PLUGIN_ABI_VERSION, "aten-cpu", schema_files, init, NULL

@@ -34,6 +34,15 @@ extern const TsCpuTable ts_cpu_select_table;    /* select.c: where, masked_fill,
 extern const TsCpuTable ts_cpu_view_table;      /* view.c: t, chunk */
 extern const TsCpuTable ts_cpu_linalg_table;    /* linalg.c: mm */
 extern const TsCpuTable ts_cpu_format_table;    /* format.c: tscript::format_tensor */
+extern const TsCpuTable ts_cpu_blas_table, ts_cpu_conv_table, ts_cpu_pool_table,
+    ts_cpu_norm_table, ts_cpu_activation_table, ts_cpu_resample_table, ts_cpu_loss_table,
+    ts_cpu_nn_table;                            /* the nn ops: see nn.h */
+extern const TsCpuTable ts_cpu_shape_ops_table; /* shape_ops.c: view, reshape, slice, ... */
+extern const TsCpuTable ts_cpu_copy_table;      /* copy.c: contiguous, clone, copy_ */
+extern const TsCpuTable ts_cpu_join_table;      /* join.c: cat, stack, repeat, flip, roll, ... */
+extern const TsCpuTable ts_cpu_reduce_table, ts_cpu_scan_table, ts_cpu_sort_table; /* reduce.c, scan.c, sort.c */
+extern const TsCpuTable ts_cpu_index_table;     /* index.c: gather, index, index_put_, ... */
+extern const TsCpuTable ts_cpu_create_table;    /* create.c: *_like, arange, tensor, item, ... */
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;

@@ -4,8 +4,9 @@
  * Equality is ts_value_equal (Python's ==: nan is unequal to itself, so nan in [nan] is
  * False as in PyTorch). Order is Python's < for the element types TorchScript sorts: int,
  * float and bool by value, str by bytes (UTF-8 byte order is code point order), tuples
- * lexicographically. Sorting is stable (a merge sort); reverse=True sorts by "b < a", which
- * keeps equal elements in their original order as Python's does. The results follow
+ * lexicographically. Sorting is stable (a merge sort; lists of ints, where stability cannot
+ * be observed, take a radix sort); reverse=True sorts by "b < a", which keeps equal elements
+ * in their original order as Python's does. The results follow
  * PyTorch 1.13 where it differs from Python (checked with torch.jit.script):
  *
  *   - min(l) / max(l) keep the first element and replace it only when a later one is
@@ -96,7 +97,57 @@ static bool before(TsValue a, TsValue b, bool reverse)
     return reverse ? value_lt(b, a) : value_lt(a, b);
 }
 
-/* Stable bottom-up merge sort of l's items (all orderable). */
+/* Whether every item is an int: such a list sorts by its raw int64 keys. */
+static bool all_ints(const TsList *l)
+{
+    for (size_t i = 0; i < l->len; i++)
+        if (l->items[i].tag != TS_TAG_INT)
+            return false;
+    return true;
+}
+
+/* LSD radix sort of n int items by value, a byte at a time (the sign bit flipped so
+ * negatives come first), skipping bytes all keys share. Equal ints are indistinguishable,
+ * so stability is moot and reverse is the ascending order read backwards. O(n), against
+ * the merge sort's n log n generic compares: lists of ints are what programs sort most. */
+static void sort_ints(TsValue *items, TsValue *tmp, size_t n, bool reverse)
+{
+    enum { RADIX = 256 };
+    static const uint64_t sign = (uint64_t)1 << 63;
+    size_t count[8][RADIX];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = (uint64_t)items[i].u.i ^ sign;
+        for (int b = 0; b < 8; b++)
+            count[b][(k >> (8 * b)) & 0xff]++;
+    }
+    TsValue *src = items, *dst = tmp;
+    for (int b = 0; b < 8; b++) {
+        size_t *c = count[b], sum = 0;
+        if (c[((uint64_t)items[0].u.i ^ sign) >> (8 * b) & 0xff] == n)
+            continue;          /* every key has this byte: the pass would change nothing */
+        for (int d = 0; d < RADIX; d++) {
+            size_t t = c[d];
+            c[d] = sum;
+            sum += t;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[c[(((uint64_t)src[i].u.i ^ sign) >> (8 * b)) & 0xff]++] = src[i];
+        TsValue *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (reverse) {
+        for (size_t i = 0; i < n; i++)
+            dst[i] = src[n - 1 - i];
+        src = dst;
+    }
+    if (src != items)
+        memcpy(items, src, n * sizeof *src);
+}
+
+/* Sorts l's items (all orderable): ints by radix, the rest by a stable bottom-up merge
+ * sort. */
 static int sort_items(TsList *l, bool reverse, TsError *err)
 {
     size_t n = l->len;
@@ -105,6 +156,11 @@ static int sort_items(TsList *l, bool reverse, TsError *err)
     TsValue *tmp = malloc(n * sizeof *tmp);
     if (!tmp)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory sorting a list");
+    if (all_ints(l)) {
+        sort_ints(l->items, tmp, n, reverse);
+        free(tmp);
+        return 0;
+    }
     TsValue *src = l->items, *dst = tmp;
     for (size_t width = 1; width < n; width *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * width) {

@@ -13,6 +13,8 @@ static const TsPrimTable *const tables[] = {
     &ts_prim_list_order_table,
     &ts_prim_dict_table,
     &ts_prim_math_table,
+    &ts_prim_str_table,
+    &ts_prim_iter_table,
 };
 
 static int init(TsRegistry *r, TsError *err)
@@ -27,11 +29,11 @@ static int init(TsRegistry *r, TsError *err)
             }
         }
     }
-    return 0;
+    return ts_prim_str_register_factories(r, err);
 }
 
 static const char *const schema_files[] = {
-    "prim.yaml", "prim_containers.yaml", "prim_math.yaml", NULL
+    "prim.yaml", "prim_containers.yaml", "prim_math.yaml", "prim_str.yaml", "prim_iter.yaml", NULL
 };
 
 TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {

@@ -1,0 +1,23 @@
+/* cli.h — the commands of the `tscript` program that run TorchScript (main.c dispatches).
+ *
+ * Each takes the command's own arguments (after the command name) and the --config path
+ * (NULL for the default), and returns the process exit status: 0 success, 1 a compile or
+ * run-time error of the program (printed to stderr in PyTorch's form), 2 bad usage.
+ */
+#ifndef TSCRIPT_CLI_H
+#define TSCRIPT_CLI_H
+
+#define TS_EXIT_USAGE 2
+
+struct TsRuntime;
+
+/* Opens the runtime, or prints why not and returns NULL. */
+struct TsRuntime *ts_cli_runtime(const char *config);
+
+/* tscript run FILE.py [-f NAME] [ARG ...] (cli_run.c) */
+int ts_cli_run(const char *config, int argc, char **argv);
+
+/* tscript test FILE.py ... (cli_test.c) */
+int ts_cli_test(const char *config, int argc, char **argv);
+
+#endif

@@ -1,0 +1,94 @@
+#!/bin/sh
+# cli.sh — `tscript run` and `tscript test` as a user sees them: output, results printed as
+# print() prints them, arguments as TorchScript expressions with defaults and int-to-float,
+# exit status 2 for bad usage and 1 for compile and run-time errors (with PyTorch's message
+# and traceback on stderr), and the TAP of `tscript test`.
+srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+builddir=${TS_BUILDDIR:-$(pwd)}
+tscript=$builddir/tscript
+data=$srcdir/t/data/cli
+out=${TMPDIR:-/tmp}/cli_out.$$
+err=${TMPDIR:-/tmp}/cli_err.$$
+trap 'rm -f "$out" "$err"' EXIT
+n=0
+failed=0
+
+# check WHAT WANT_STATUS STDOUT_WANT STDERR_PHRASE -- ARGS...
+check() {
+    what=$1 want=$2 stdout_want=$3 phrase=$4
+    shift 5
+    "$tscript" "$@" >"$out" 2>"$err"
+    rc=$?
+    n=$((n + 1))
+    if [ $rc -eq "$want" ] && [ "$(cat "$out")" = "$stdout_want" ] &&
+        { [ -z "$phrase" ] || grep -qF -- "$phrase" "$err"; }; then
+        echo "ok $n - $what"
+    else
+        failed=$((failed + 1))
+        echo "not ok $n - $what (exit $rc, want $want)"
+        sed 's/^/# stdout: /' "$out" | head -10
+        sed 's/^/# stderr: /' "$err" | head -10
+    fi
+}
+
+nl='
+'
+check "run main prints and its result" 0 "hello 1.5 [1, 2]${nl}4" "" -- run "$data/prog.py"
+check "an int argument passed for a float" 0 "6." "" -- run "$data/prog.py" -f scale 3
+check "a default filled in, an expression argument" 0 "7.5" "" -- \
+    run "$data/prog.py" -f scale 2.5 '1 + 2'
+check "a list argument" 0 "6" "" -- run "$data/prog.py" -f total '[1, 2, 3]'
+check "an argument built from the file's class" 0 "7" "" -- \
+    run "$data/prog.py" -f norm1 'Point(-3, 4)'
+check "a None result prints nothing" 0 "" "" -- run "$data/prog.py" -f nothing 1
+check "unknown function: usage error" 2 "" "no function 'nope'" -- \
+    run "$data/prog.py" -f nope
+check "too few arguments: usage error" 2 "" "takes 1 to 2 arguments but 0 were given" -- \
+    run "$data/prog.py" -f scale
+check "too many arguments: usage error" 2 "" "takes 1 argument but 2 were given" -- \
+    run "$data/prog.py" -f boom 1 2
+check "an argument of the wrong type: usage error" 2 "" "expected a value of type 'int'" -- \
+    run "$data/prog.py" -f boom '"x"'
+check "an argument that is not an expression: usage error" 2 "" "not a TorchScript expression" \
+    -- run "$data/prog.py" -f boom 'def'
+check "an argument that does not compile" 1 "" "undefined value nope" -- \
+    run "$data/prog.py" -f boom 'nope'
+check "a run-time error: traceback and exit 1" 1 "" "builtins.ValueError: too big" -- \
+    run "$data/prog.py" -f boom 5
+check "the traceback names the function" 1 "" ", in boom" -- run "$data/prog.py" -f boom 5
+check "a compile error: exit 1" 1 "" "undefined value undefined_name" -- \
+    run "$data/broken.py"
+check "a missing file: exit 1" 1 "" "nope.py" -- run "$data/nope.py"
+check ".pt archives are not supported yet" 1 "" "loading .pt archives is not supported yet" \
+    -- run model.pt
+check "run without a file: usage error" 2 "" "needs a FILE.py" -- run
+
+tap="ok 1 - test_passes
+not ok 2 - test_fails
+# The following operation failed in the TorchScript interpreter."
+n=$((n + 1))
+"$tscript" test "$data/tests.py" >"$out" 2>"$err"
+if [ "$(head -3 "$out")" = "$tap" ] && grep -q '^# .*AssertionError: xs\[0\] is not 2$' "$out" &&
+    grep -q '^not ok 3 - test_returns_false$' "$out" &&
+    grep -q '^# test_returns_false returned False$' "$out" &&
+    grep -q '^not ok 4 - test_does_not_compile$' "$out" &&
+    grep -q '^# undefined value undefined_name' "$out" && [ "$(tail -1 "$out")" = "1..4" ] &&
+    grep -q '^printed to stderr$' "$err"; then
+    echo "ok $n - test: one line per test_* function, errors as diagnostics, prints on stderr"
+else
+    failed=$((failed + 1))
+    echo "not ok $n - test: one line per test_* function, errors as diagnostics"
+    sed 's/^/# /' "$out"
+fi
+n=$((n + 1))
+"$tscript" test "$data/tests.py" "$data/tests.py" >"$out" 2>"$err"
+if grep -q '^ok 5 - .*tests.py::test_passes$' "$out" && [ "$(tail -1 "$out")" = "1..8" ]; then
+    echo "ok $n - test: several files name their tests FILE::test"
+else
+    failed=$((failed + 1))
+    echo "not ok $n - test: several files name their tests FILE::test"
+    sed 's/^/# /' "$out"
+fi
+check "test without files: usage error" 2 "" "needs FILE.py" -- test
+echo "1..$n"
+[ $failed -eq 0 ]
