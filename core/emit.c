@@ -131,8 +131,14 @@ static int assign_to(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceR
             if (ts_type_kind(obj->type) != TS_TYPE_TENSOR)
                 return ts_emit_error(e, target->range, "Sliced assignment is only supported "
                                      "on tensors");
-            return ts_emit_error(e, target->range, "Sliced tensor assignment is not "
-                                 "supported yet");
+            /* t[a:b, i] = v writes through the view: copy_ a tensor, fill_ a number */
+            TsIrValue *view = ts_emit_index_of(e, obj, target);
+            if (!view)
+                return -1;
+            TsNamedValue c[2] = { { NULL, view, r }, { NULL, v, r } };
+            return ts_emit_op(e, ts_type_kind(v->type) == TS_TYPE_TENSOR ? "aten::copy_"
+                                                                          : "aten::fill_",
+                              2, c, r) ? 0 : -1;
         }
         const TsType *key = ts_type_kind(obj->type) == TS_TYPE_DICT
                                 ? ts_type_elem(obj->type, 0) : NULL;

@@ -227,6 +227,8 @@ TsIrValue *ts_emit_list(TsEmitter *e, const TsType *elem, size_t n, TsIrValue *c
                         TsSourceRange r);
 TsIrValue *ts_emit_subscript_value(TsEmitter *e, TsIrValue *v, TsIrValue *idx,
                                    TsSourceRange r);
+/* v indexed by the indices of the SUBSCRIPT tree t (its base already emitted as v). */
+TsIrValue *ts_emit_index_of(TsEmitter *e, TsIrValue *v, const TsTree *t);
 TsIrValue *ts_emit_unchecked_cast(TsEmitter *e, TsIrValue *v, const TsType *t);
 TsIrValue *ts_emit_convert(TsEmitter *e, TsIrValue *v, const TsType *to, TsSourceRange r);
 int ts_emit_insert_refinements(TsEmitter *e, const TsRefineSet *rs, TsSourceRange r);

@@ -6,6 +6,8 @@
  * Optional/isinstance refinements it proves on each side, and a compile-time answer when
  * there is one (`x is None` for an x that cannot be None, `torch.jit.is_scripting()`), in
  * which case the emitter compiles only the branch that runs, as PyTorch does.
+ * Tuples are structural: `t + u`, slices and constant indices build new tuples at compile
+ * time; a run-time index needs elements of one type. `"fmt" % x` is aten::percentFormat.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -580,12 +582,38 @@ static TsIrValue *tuple_concat(TsEmitter *e, TsIrValue *a, TsIrValue *b, TsSourc
     return ts_emit_tuple(e, na + nb, items, r);
 }
 
+/* "fmt" % x is aten::percentFormat(fmt, x), and "fmt" % (x, y) passes the tuple's
+ * elements: aten::percentFormat(fmt, x, y). */
+static TsIrValue *percent_format(TsEmitter *e, TsIrValue *fmt, TsIrValue *b, TsSourceRange r)
+{
+    TsNamedValue args[65];
+    size_t n = 0;
+    args[n++] = (TsNamedValue){ NULL, fmt, r };
+    if (ts_type_kind(b->type) == TS_TYPE_TUPLE) {
+        size_t nb = ts_type_num_elems(b->type);
+        if (nb > 64)
+            return ts_emit_error(e, r, "too many values to format"), NULL;
+        for (size_t i = 0; i < nb; i++) {
+            TsIrValue *ic = ts_emit_const(e, ts_int((int64_t)i), r);
+            TsIrValue *x = ic ? ts_emit_subscript_value(e, b, ic, r) : NULL;
+            if (!x)
+                return NULL;
+            args[n++] = (TsNamedValue){ NULL, x, r };
+        }
+    } else {
+        args[n++] = (TsNamedValue){ NULL, b, r };
+    }
+    return ts_emit_op(e, "aten::percentFormat", n, args, r);
+}
+
 TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSourceRange r,
                          bool inplace)
 {
     if (op == '+' && ts_type_kind(a->type) == TS_TYPE_TUPLE &&
         ts_type_kind(b->type) == TS_TYPE_TUPLE)
         return tuple_concat(e, a, b, r);
+    if (op == '%' && !inplace && ts_type_kind(a->type) == TS_TYPE_STR)
+        return percent_format(e, a, b, r);
     if (ts_type_kind(a->type) == TS_TYPE_CLASS) {
         const char *m = inplace && op == '+' ? "__iadd__" : magic_name(op);
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, a->type);
@@ -1001,8 +1029,43 @@ static TsIrValue *emit_slice(TsEmitter *e, TsIrValue *v, const TsTree *s, TsIrVa
     return ts_emit_op(e, "aten::slice", 4, a, r);
 }
 
+/* The indices after `...` count from the last dimension: they are applied right to left
+ * with negative dims (a select removes the dimension, so the next one keeps its dim). */
+static TsIrValue *emit_tensor_index_tail(TsEmitter *e, TsIrValue *v, const TsTree *const *idx,
+                                         size_t n, TsSourceRange r)
+{
+    int64_t dim = -1;
+    for (size_t i = n; i-- > 0 && v;) {
+        const TsTree *x = idx[i];
+        if (x->kind == TS_TREE_ELLIPSIS)
+            return ts_emit_error(e, x->range, "an index can only have a single ellipsis "
+                                 "('...')"), NULL;
+        TsIrValue *d = ts_emit_const(e, ts_int(dim), r);
+        if (!d)
+            return NULL;
+        if (x->kind == TS_TREE_SLICE) {
+            v = emit_slice(e, v, x, d, r);
+            dim--;
+        } else if (x->kind == TS_TREE_NONE) {
+            v = ts_emit_op2(e, "aten::unsqueeze", v, d, r);
+            dim--;
+        } else {
+            TsIrValue *iv = ts_emit_expr(e, x, NULL);
+            if (!iv)
+                return NULL;
+            if (ts_type_kind(iv->type) != TS_TYPE_INT)
+                return ts_emit_error(e, x->range, "only ints, slices and None may follow "
+                                     "'...' in a tensor index"), NULL;
+            TsNamedValue a[3] = { { NULL, v, r }, { NULL, d, r }, { NULL, iv, r } };
+            v = ts_emit_op(e, "aten::select", 3, a, r);
+        }
+    }
+    return v;
+}
+
 /* Tensor indexing with several indices: each int selects (removing a dimension), each
- * slice slices, None inserts a dimension, `...` skips. */
+ * slice slices, None inserts a dimension, `...` skips to the dimensions the indices after
+ * it name from the end. */
 static TsIrValue *emit_tensor_index(TsEmitter *e, TsIrValue *v, const TsTree *const *idx,
                                     size_t n, TsSourceRange r)
 {
@@ -1019,8 +1082,7 @@ static TsIrValue *emit_tensor_index(TsEmitter *e, TsIrValue *v, const TsTree *co
             v = ts_emit_op2(e, "aten::unsqueeze", v, d, r);
             dim++;
         } else if (x->kind == TS_TREE_ELLIPSIS) {
-            return ts_emit_error(e, x->range, "Ellipsis in tensor indexing is not "
-                                 "supported"), NULL;
+            return emit_tensor_index_tail(e, v, idx + i + 1, n - i - 1, r);
         } else {
             TsIrValue *iv = ts_emit_expr(e, x, NULL);
             if (!iv)
@@ -1047,8 +1109,11 @@ static TsIrValue *emit_subscript(TsEmitter *e, const TsTree *t)
     if (base.kind == TS_SV_TYPE || base.kind == TS_SV_MODULE)
         return ts_emit_error(e, t->range, "types cannot be used as values here"), NULL;
     TsIrValue *v = ts_sugar_as_value(e, &base, t->kids[0]->range);
-    if (!v)
-        return NULL;
+    return v ? ts_emit_index_of(e, v, t) : NULL;
+}
+
+TsIrValue *ts_emit_index_of(TsEmitter *e, TsIrValue *v, const TsTree *t)
+{
     const TsTree *const *idx = (const TsTree *const *)t->kids + 1;
     size_t n = t->n_kids - 1;
     if (n == 1 && idx[0]->kind == TS_TREE_TUPLE && ts_type_kind(v->type) == TS_TYPE_TENSOR) {
@@ -1056,7 +1121,8 @@ static TsIrValue *emit_subscript(TsEmitter *e, const TsTree *t)
         idx = (const TsTree *const *)idx[0]->kids;
     }
     if (ts_type_kind(v->type) == TS_TYPE_TENSOR &&
-        (n > 1 || idx[0]->kind == TS_TREE_SLICE || idx[0]->kind == TS_TREE_NONE))
+        (n > 1 || idx[0]->kind == TS_TREE_SLICE || idx[0]->kind == TS_TREE_NONE ||
+         idx[0]->kind == TS_TREE_ELLIPSIS))
         return emit_tensor_index(e, v, idx, n, t->range);
     if (n != 1)
         return ts_emit_error(e, t->range, "multiple indices are only supported on tensors"),

@@ -6,7 +6,11 @@
  * operator a plugin adds is callable with no change here. A method call `v.m(args)` on a
  * builtin type is the operator "aten::m" with v first; on a script class it is
  * prim::CallMethod. Builtins with their own rules (print, len, min/max, range, enumerate,
- * zip, isinstance, torch.jit.annotate, fork/wait, ...) are handled case by case below.
+ * zip, isinstance, torch.jit.annotate, fork/wait, ...) are handled case by case below;
+ * some are desugared into Trees the emitter already knows (range/zip/enumerate outside a
+ * for header become the list comprehension [$x for $x in CALL], dict(a=1) a dict literal),
+ * and Tensor methods that are not operators are lowered as PyTorch lowers them (t.float()
+ * is aten::to(t, 6); t.tolist() is prim::tolist typed by the expected type).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +38,19 @@ static const char *describe(const TsType *t, char *buf, size_t size)
     else
         ts_type_repr(t, buf, size);
     return buf;
+}
+
+/* The ScalarType number of a Tensor conversion method (t.float() is dtype 6), or -1. */
+static int cast_dtype(const char *method)
+{
+    static const struct { const char *name; int dtype; } casts[] = {
+        {"byte", 0}, {"char", 1}, {"short", 2}, {"int", 3}, {"long", 4}, {"half", 5},
+        {"float", 6}, {"double", 7}, {"bool", 11}, {"bfloat16", 15},
+    };
+    for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
+        if (strcmp(method, casts[i].name) == 0)
+            return casts[i].dtype;
+    return -1;
 }
 
 /* ---- names ----------------------------------------------------------------------------- */
@@ -245,6 +262,12 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             return value_of(out, prim1(e, "prim::EnumName", v, ts_type_str(), r));
         if (strcmp(attr, "value") == 0)
             return value_of(out, prim1(e, "prim::EnumValue", v, ts_type_enum_value_type(t), r));
+    }
+    if (k == TS_TYPE_TENSOR && (strcmp(attr, "tolist") == 0 || cast_dtype(attr) >= 0)) {
+        out->kind = TS_SV_METHOD;   /* typed by the expected type: see emit_tolist */
+        out->value = v;
+        out->name = ts_symbol(attr);
+        return 0;
     }
     if (k == TS_TYPE_TENSOR) {
         if (strcmp(attr, "shape") == 0)
@@ -571,6 +594,15 @@ static int conversion(TsEmitter *e, const char *op, const char *magic, const TsT
                              : strcmp(op, "aten::str") == 0 ? ts_type_str() : NULL;
         if (same && v->type == same)
             return value_of(out, v);
+        /* bool() of a sequence or dict is whether it has elements: len(x) > 0 */
+        TsTypeKind vk = ts_type_kind(v->type);
+        if (strcmp(op, "aten::Bool") == 0 &&
+            (vk == TS_TYPE_LIST || vk == TS_TYPE_STR || vk == TS_TYPE_DICT)) {
+            TsIrValue *len = ts_emit_op2(e, "aten::len", v, NULL, call->range);
+            TsIrValue *zero = len ? ts_emit_const(e, ts_int(0), call->range) : NULL;
+            return value_of(out, zero ? ts_emit_op2(e, "aten::gt", len, zero, call->range)
+                                      : NULL);
+        }
         if (ts_type_kind(v->type) == TS_TYPE_TUPLE && strcmp(op, "aten::len") == 0)
             return value_of(out, ts_emit_const(e, ts_int((int64_t)ts_type_num_elems(v->type)),
                                                call->range));
@@ -972,6 +1004,47 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
     return builtin_op(e, op, call, out);
 }
 
+/* t.float(), t.long(), ...: aten::to(t, dtype), as PyTorch lowers them. */
+static int emit_tensor_cast(TsEmitter *e, TsIrValue *t, const char *name, const TsTree *call,
+                            TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    if (call->n_kids != 1)
+        return ts_emit_error(e, r, "Tensor.%s() takes no arguments here", name);
+    TsIrValue *dt = ts_emit_const(e, ts_int(cast_dtype(name)), r);
+    TsNamedValue a[2] = { { NULL, t, r }, { NULL, dt, r } };
+    return value_of(out, dt ? ts_emit_op(e, "aten::to", 2, a, r) : NULL);
+}
+
+/* t.tolist() needs its result type from the context (an annotated target, a declared
+ * return, torch.jit.annotate): prim::tolist(t, depth, elem) with elem 0 int, 1 float,
+ * 2 bool, as PyTorch encodes it. */
+static int emit_tolist(TsEmitter *e, TsIrValue *t, const TsTree *call, const TsType *expected,
+                       TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    if (call->n_kids != 1)
+        return ts_emit_error(e, r, "tolist() takes no arguments");
+    int64_t depth = 0;
+    const TsType *leaf = expected;
+    while (ts_type_kind(leaf) == TS_TYPE_LIST) {
+        leaf = ts_type_elem(leaf, 0);
+        depth++;
+    }
+    int64_t elem = ts_type_kind(leaf) == TS_TYPE_INT ? 0 : ts_type_kind(leaf) == TS_TYPE_FLOAT
+                   ? 1 : ts_type_kind(leaf) == TS_TYPE_BOOL ? 2 : -1;
+    if (depth == 0 || elem < 0)
+        return ts_emit_error(e, r, "Expected type hint for result of tolist(): a List of "
+                             "int, float or bool (nested once per dimension)");
+    TsIrValue *in[3] = { t, ts_emit_const(e, ts_int(depth), r), NULL };
+    in[2] = in[1] ? ts_emit_const(e, ts_int(elem), r) : NULL;
+    TsNode *n = in[2] ? ts_emit_node(e, "prim::tolist", 3, in, 1, r) : NULL;
+    if (!n)
+        return -1;
+    n->outputs[0]->type = expected;
+    return value_of(out, n->outputs[0]);
+}
+
 int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const TsType *expected,
                   TsSugared *out)
 {
@@ -989,6 +1062,10 @@ int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const T
             return call_function(e, ts_class_method(ci, fn->name), fn->value, call, NULL,
                                  call->range, out);
         }
+        if (strcmp(fn->name, "tolist") == 0 && ts_type_kind(fn->value->type) == TS_TYPE_TENSOR)
+            return emit_tolist(e, fn->value, call, expected, out);
+        if (cast_dtype(fn->name) >= 0 && ts_type_kind(fn->value->type) == TS_TYPE_TENSOR)
+            return emit_tensor_cast(e, fn->value, fn->name, call, out);
         CallArgs ca;
         if (emit_args(e, call, NULL, 0, &ca) != 0)
             return -1;

@@ -148,7 +148,11 @@ static void free_now(TsHeap *h)
 
 void ts_heap_release(TsHeap *h)
 {
-    if (heap_unref(h))
+    if (!heap_unref(h))
+        return;
+    if (h->kind == TS_TAG_STR)
+        free(h);           /* a leaf, and the commonest to die: no free list needed */
+    else
         free_now(h);
 }
 

@@ -229,6 +229,99 @@ int main(void)
     check_error("excerpt marks the place",
         "def main():\n    print(q)\n", "~ <--- HERE");
 
+    /* values of range/zip/enumerate, builtins decided at compile time, tuples */
+    check_graph("range() as a value is a list built by a loop",
+        "from typing import List\n"
+        "def main() -> List[int]:\n    return list(range(1, 9, 2))\n", "main",
+        "# CHECK: aten::__range_length\n# CHECK: prim::Loop\n# CHECK: aten::__derive_index\n"
+        "# CHECK: aten::append\n");
+    check_graph("dict(zip(k, v)) builds the pairs, then aten::dict",
+        "from typing import Dict\n"
+        "def main() -> Dict[str, int]:\n    return dict(zip([\"a\"], [1]))\n", "main",
+        "# CHECK: prim::Loop\n# CHECK: prim::TupleConstruct\n# CHECK: aten::dict\n");
+    check_graph("dict(a=1) is a dict literal",
+        "def main():\n    print(dict(a=1, b=2))\n", "main",
+        "# CHECK: Dict(str, int) = prim::DictConstruct\n");
+    check_graph("getattr with a default takes the default for a missing attribute",
+        "class B:\n    def __init__(self):\n        self.w = 1\n"
+        "def main():\n    b = B()\n    print(getattr(b, \"w\", 5), getattr(b, \"z\", 7))\n",
+        "main",
+        "# CHECK: prim::Constant[value=7]\n# CHECK: prim::GetAttr[name=\"w\"]\n"
+        "# CHECK-NOT: name=\"z\"\n");
+    check_graph("_unwrap_optional raises on None, then refines",
+        "import torch\nfrom typing import Optional\n"
+        "def main(x: Optional[int]) -> int:\n    return torch.jit._unwrap_optional(x)\n",
+        "main",
+        "# CHECK: \"Unwrapping null optional\"\n# CHECK: aten::__is__\n# CHECK: prim::If\n"
+        "# CHECK: prim::RaiseException\n# CHECK: int = prim::unchecked_cast\n");
+    check_graph("tuple + tuple and tuple slices with a step are new tuples",
+        "def main():\n    t = (1, 2) + (\"a\", 3.5)\n    print(t[::-2])\n", "main",
+        "# CHECK: (int, int, str, float) = prim::TupleConstruct\n"
+        "# CHECK: (float, int) = prim::TupleConstruct\n");
+    check_graph("a tuple of one element type indexed at run time",
+        "def main(i: int) -> int:\n    t = (1, 2, 3)\n    return t[i]\n", "main",
+        "# CHECK: int = prim::TupleIndex(%t, %i)\n");
+    check_error("a tuple of mixed types indexed at run time",
+        "def main(i: int):\n    t = (1, \"a\")\n    print(t[i])\n",
+        "Unsupported index type for tuple");
+    check_graph("a substring test is find() != -1",
+        "def main(s: str) -> bool:\n    return \"b\" in s\n", "main",
+        "# CHECK: aten::find\n# CHECK: aten::ne\n");
+    check_graph("bool() of a list is len() > 0; int() of an int is itself",
+        "from typing import List\n"
+        "def main(x: List[int], i: int):\n    print(bool(x), int(i))\n", "main",
+        "# CHECK: aten::len\n# CHECK: aten::gt\n# CHECK-NOT: aten::Int\n# CHECK: , %i)\n");
+    check_graph("a failed isinstance refines a Union to the rest",
+        "from typing import Union\n"
+        "def main(x: Union[int, str]) -> str:\n"
+        "    if isinstance(x, int):\n        return \"i\"\n    return x.upper()\n", "main",
+        "# CHECK: prim::isinstance\n# CHECK: str = prim::unchecked_cast\n"
+        "# CHECK: aten::upper\n");
+    check_graph("an Enum deriving from an Enum of the file; a member as a default",
+        "from enum import Enum\n"
+        "class Base(Enum):\n    def label(self) -> str:\n        return \"x\"\n"
+        "class Op(Base):\n    ADD = 1\n    SUB = 2\n"
+        "def f(op: Op = Op.SUB) -> int:\n    return op.value\n"
+        "def main():\n    for o in Op:\n        print(f(o), f())\n", "main",
+        "# CHECK: prim::CallFunction\n");
+    check_graph("NamedTuple(\"X\", [(name, type)]) types its fields",
+        "from typing import NamedTuple, List\n"
+        "P = NamedTuple(\"P\", [(\"xs\", List[int]), (\"n\", int)])\n"
+        "def main():\n    p = P([], 1)\n    print(p.xs)\n", "main",
+        "# CHECK: int[] = prim::ListConstruct()\n");
+    check_graph("indices after ... count from the last dimension",
+        "def main(t):\n    return t[..., 0, 1:2]\n", "main",
+        "# CHECK: prim::Constant[value=-1]\n# CHECK: prim::Constant[value=-2]\n"
+        "# CHECK: aten::slice(%t, %3\n# CHECK: aten::select(%7, %8\n");
+    check_graph("sliced tensor assignment writes through the view",
+        "def main(t):\n    t[1:3, 0] = 2.5\n", "main",
+        "# CHECK: aten::slice\n# CHECK: aten::select\n# CHECK: aten::fill_\n");
+    check_graph("fork of an operator",
+        "import torch\ndef main(a, b):\n    f = torch.jit.fork(torch.add, a, b)\n"
+        "    return torch.jit.wait(f)\n", "main",
+        "# CHECK: Future[Tensor] = prim::fork\n# CHECK: aten::wait\n"
+        "# CHECK: aten::add(%0, %1\n");
+    check_graph("a failed assert raises AssertionError",
+        "def main(x: int):\n    assert x > 0, \"neg\"\n", "main",
+        "# CHECK: \"builtins.AssertionError\"\n# CHECK: prim::RaiseException\n");
+
+    /* classes are named after the file and a second compile gets a mangled name */
+    {
+        const char *src = "class Foo:\n    def __init__(self):\n        self.x = 1\n"
+                          "def main() -> Foo:\n    return Foo()\n";
+        TsError e2 = TS_ERROR_INIT;
+        char *g1 = graph_of(src, "main", &e2);
+        char *g2 = g1 ? graph_of(src, "main", &e2) : NULL;
+        ok(g1 && strstr(g1, "__torch__.test.Foo = prim::CreateObject"),
+           "a class is __torch__.MODULE.Class");
+        if (!ok(g2 && strstr(g2, "__torch__.test.___torch_mangle_"),
+                "compiling the file again works and mangles the class name"))
+            diag("%s", e2.msg ? e2.msg : g2 ? g2 : "?");
+        free(g1);
+        free(g2);
+        ts_error_clear(&e2);
+    }
+
     ts_runtime_close(rt);
     return done_testing();
 }

@@ -96,8 +96,18 @@ static const char arith[] =
 
 static void test_arith(void)
 {
+    /* the last rows divide by powers of two (a shift and a mask) and by large divisors */
     static const int64_t cases[][4] = {{7, 2, 3, 1}, {-7, 2, -4, 1}, {7, -2, -4, -1},
-                                       {-7, -2, 3, -1}, {6, 3, 2, 0}};
+                                       {-7, -2, 3, -1}, {6, 3, 2, 0},
+                                       {-7, 8, -1, 1}, {7, 8, 0, 7}, {-8, 8, -1, 0},
+                                       {((int64_t)1 << 40) + 5, (int64_t)1 << 31, 512, 5},
+                                       {-((int64_t)1 << 40) - 5, (int64_t)1 << 31, -513,
+                                        ((int64_t)1 << 31) - 5},
+                                       {INT64_MIN, 1, INT64_MIN, 0},
+                                       {INT64_MIN, 4, INT64_MIN / 4, 0},
+                                       {-1, (int64_t)1 << 62, -1, ((int64_t)1 << 62) - 1},
+                                       {INT64_MAX, (int64_t)1 << 62, 1, ((int64_t)1 << 62) - 1},
+                                       {((int64_t)1 << 40) + 7, 3, 366503875927, 2}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TsValue args[2] = {ts_int(cases[i][0]), ts_int(cases[i][1])}, out;
         TsError err = TS_ERROR_INIT;
@@ -704,6 +714,142 @@ static void test_lists(void)
     ts_unit_free(u);
 }
 
+/* ---- dict and str opcodes, an unused append ------------------------------------------------ */
+static const char dict_ops[] =
+    "graph(%d : Dict(str, int), %i : int):\n"
+    "  %0 : int = prim::Constant[value=0]()\n"
+    "  %k : str = aten::str(%i)\n"
+    "  %g : int = aten::get(%d, %k, %0)\n"
+    "  %s : int = aten::add(%g, %i)\n"
+    "   = aten::_set_item(%d, %k, %s)\n"
+    "  %r : int = aten::__getitem__(%d, %k)\n"
+    "  return (%r)\n";
+
+static const char append_loop[] =
+    "graph(%l : int[], %n : int):\n"
+    "  %t : bool = prim::Constant[value=1]()\n"
+    "   = prim::Loop(%n, %t)\n"
+    "    block0(%i : int):\n"
+    "      %l2 : int[] = aten::append(%l, %i)\n"
+    "      -> (%t)\n"
+    "  %r : int = aten::len(%l)\n"
+    "  return (%r)\n";
+
+static const char str_of[] =
+    "graph(%x : int):\n"
+    "  %s : str = aten::str(%x)\n"
+    "  return (%s)\n";
+
+static void is_str_of(int64_t x, const char *want)
+{
+    TsValue arg = ts_int(x), out;
+    TsError err = TS_ERROR_INIT;
+    int rc = run1(str_of, &arg, 1, &out, &err);
+    is_str(!rc && out.tag == TS_TAG_STR ? ((TsStr *)out.u.p)->data : err.msg, want,
+           "str(%lld)", (long long)x);
+    ts_error_clear(&err);
+    if (!rc)
+        ts_value_release(out);
+}
+
+static void no_hook(void *ctx, const TsNode *node, size_t n, const TsValue *in, uint64_t moved)
+{
+    (void)ctx, (void)node, (void)n, (void)in, (void)moved;
+}
+
+static void test_dicts_and_strs(void)
+{
+    TsError err = TS_ERROR_INIT;
+    TsDict *d = ts_dict_new(ts_type_str(), ts_type_int(), &err);
+    TsValue dv = ts_obj_value(d, TS_TAG_DICT), out;
+    for (int64_t i = 1; i <= 3; i++) {
+        ts_value_retain(dv);
+        TsValue args[2] = {dv, ts_int(i * 10)};
+        is_int(run_int(dict_ops, args, 2), i * 10, "d[str(i)] = d.get(str(i), 0) + i, read back");
+    }
+    ts_value_retain(dv);
+    TsValue again[2] = {dv, ts_int(20)};
+    is_int(run_int(dict_ops, again, 2), 40, "an existing key: get finds it, set replaces it");
+    is_int((int64_t)ts_dict_len(d), 3, "three keys");
+    TsValue v, k20 = ts_str_value(ts_str_from_cstr("20", &err));
+    ok(ts_dict_get(d, k20, &v) && v.u.i == 40, "the dict the caller holds was changed");
+    ts_value_release(k20);
+    is_int(ts_value_refcount(dv), 1, "and only the caller holds it");
+
+    /* getitem of a missing key: the kernel's KeyError */
+    const char *miss = "graph(%d : Dict(str, int)):\n"
+                       "  %k : str = prim::Constant[value=\"nope\"]()\n"
+                       "  %r : int = aten::__getitem__(%d, %k)\n"
+                       "  return (%r)\n";
+    ts_value_retain(dv);
+    int rc = run1(miss, &dv, 1, &out, &err);
+    ok(rc != 0, "d[k] of a missing key fails");
+    like(err.msg, "KeyError", "with a KeyError");
+    ts_error_clear(&err);
+    is_int(ts_value_refcount(dv), 1, "and releases what it held");
+
+    const char *names[] = {"main"}, *texts[] = {dict_ops};
+    TsCompUnit *u = unit_of(1, names, texts);
+    ts_value_retain(dv);
+    TsValue a2[2] = {dv, ts_int(5)};
+    run_main(u, a2, 2, &out, &err);
+    ts_error_clear(&err);
+    char *dump = ts_code_dump(ts_unit_find(u, "__torch__.main")->code);
+    ok(dump && strstr(dump, "DICT_GET_DEFAULT") && strstr(dump, "DICT_SETITEM") &&
+           strstr(dump, "DICT_GETITEM") && strstr(dump, "STR ") && !strstr(dump, "KERNEL"),
+       "dict get, set and getitem and str have their own opcodes");
+    free(dump);
+    ts_unit_free(u);
+
+    /* with the hook set the kernels run instead, to the same result */
+    ts_interp_set_hook(no_hook, NULL);
+    ts_value_retain(dv);
+    TsValue a3[2] = {dv, ts_int(5)};
+    is_int(run_int(dict_ops, a3, 2), 10, "the kernel path agrees");
+    ts_interp_set_hook(NULL, NULL);
+    is_int(ts_value_refcount(dv), 1, "and leaves only the caller's reference");
+    ts_value_release(dv);
+
+    is_str_of(0, "0");
+    is_str_of(-5, "-5");
+    is_str_of(1234567890123, "1234567890123");
+    is_str_of(INT64_MAX, "9223372036854775807");
+    is_str_of(INT64_MIN, "-9223372036854775808");
+    TsValue fl = ts_double(1.5);
+    rc = run1("graph(%x : float):\n  %s : str = aten::str(%x)\n  return (%s)\n", &fl, 1, &out,
+              &err);
+    is_str(!rc ? ((TsStr *)out.u.p)->data : err.msg, "1.5", "str(1.5) by the kernel");
+    if (!rc)
+        ts_value_release(out);
+    ts_error_clear(&err);
+
+    for (int hooked = 0; hooked < 2; hooked++) {
+        ts_interp_set_hook(hooked ? no_hook : NULL, NULL);
+        TsValue l = int_list(0);
+        ts_value_retain(l);
+        TsValue args[2] = {l, ts_int(1000)};
+        is_int(run_int(append_loop, args, 2), 1000, "appends whose result is unused%s",
+               hooked ? ", through the kernel" : "");
+        is_int(ts_value_refcount(l), 1, "... leave only the caller's reference");
+        ok(((TsList *)l.u.p)->len == 1000 && ((TsList *)l.u.p)->items[999].u.i == 999,
+           "... and fill the caller's list");
+        ts_value_release(l);
+    }
+    ts_interp_set_hook(NULL, NULL);
+    const char *an[] = {"main"}, *at[] = {append_loop};
+    u = unit_of(1, an, at);
+    TsValue a4[2] = {int_list(0), ts_int(1)};
+    run_main(u, a4, 2, &out, &err);
+    ts_error_clear(&err);
+    dump = ts_code_dump(ts_unit_find(u, "__torch__.main")->code);
+    ok(dump && strstr(dump, "LIST_APPEND") && !strstr(dump, "DROP"),
+       "an unused append result is never stored, so never dropped");
+    if (dump && strstr(dump, "DROP"))
+        diag("%s", dump);
+    free(dump);
+    ts_unit_free(u);
+}
+
 /* ---- default arguments ------------------------------------------------------------------- */
 static void test_defaults(void)
 {
@@ -862,6 +1008,7 @@ int main(void)
     test_fork();
     test_coalescing();
     test_lists();
+    test_dicts_and_strs();
     test_defaults();
     test_with();
     ts_threadpool_shutdown();

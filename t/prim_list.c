@@ -254,6 +254,29 @@ static void test_sort(void)
     rc = call("aten::sort", "str", 2, (TsValue[]){ ref(s), B(true) }, 0, &r, &err);
     ok(rc == 0, "sort(reverse=True) of strs");
     is_text(ts_obj_value(s, TS_TAG_LIST), "[c, b, ab, a]", "... by bytes, descending");
+    TsList *e = INTS(5, -3, INT64_MAX, INT64_MIN, 0, 300, 256, -256, 1, -1, 5);
+    rc = call("aten::sort", "int", 2, (TsValue[]){ ref(e), B(false) }, 0, &r, &err);
+    ok(rc == 0, "sort of ints (a radix sort)");
+    is_text(ts_obj_value(e, TS_TAG_LIST),
+            "[-9223372036854775808, -256, -3, -1, 0, 1, 5, 5, 256, 300, 9223372036854775807]",
+            "... by value, negatives and the extremes included");
+    rc = call("aten::sort", "int", 2, (TsValue[]){ ref(e), B(true) }, 0, &r, &err);
+    is_text(ts_obj_value(e, TS_TAG_LIST),
+            "[9223372036854775807, 300, 256, 5, 5, 1, 0, -1, -3, -256, -9223372036854775808]",
+            "... and reversed");
+    ts_heap_release(&e->h);
+    TsList *big = ts_list_new(ts_type_int(), 0, &err);
+    uint64_t x = 12345;
+    for (int i = 0; i < 5000; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        ts_list_append(big, I((int64_t)(i % 3 ? x >> 40 : x)), &err);
+    }
+    rc = call("aten::sort", "int", 2, (TsValue[]){ ref(big), B(false) }, 0, &r, &err);
+    bool sorted = rc == 0 && big->len == 5000;
+    for (size_t i = 1; sorted && i < big->len; i++)
+        sorted = big->items[i - 1].u.i <= big->items[i].u.i;
+    ok(sorted, "5000 ints of mixed sizes and signs come out in order");
+    ts_heap_release(&big->h);
     TsList *n = INTS(3, 1, 2, 1);
     rc = call("aten::sorted", "int", 1, (TsValue[]){ ref(n) }, 1, &r, &err);
     is_result(rc, r, "[1, 1, 2, 3]", "sorted([3, 1, 2, 1])");

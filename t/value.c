@@ -1,11 +1,13 @@
 /* t/value.c — TsValue and its heap objects: counts, strings, lists, dicts, tuples, objects,
  * enums, capsules, futures, equality, hashing and dynamic types (core/value.c and friends). */
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "tap.h"
 #include "tscript/value.h"
 
@@ -660,8 +662,33 @@ static void test_concurrent_counts(void)
     ts_value_release(shared);
 }
 
+/* ts_buf_printf formats the plain conversions itself and hands the rest to vsnprintf. */
+static void test_buf_printf(void)
+{
+    TsBuf b = TS_BUF_INIT;
+    ts_buf_printf(&b, "%" PRId64 "|%" PRId64 "|%d", INT64_MIN, INT64_MAX, 0);
+    is_str(b.p, "-9223372036854775808|9223372036854775807|0", "ints of every width");
+    b.len = 0;
+    ts_buf_printf(&b, "%s=%u%%%c %zu %lld %llu %lu %i", "k", 4000000000u, '!', (size_t)7,
+                  -3LL, 18446744073709551615ULL, 5UL, -1);
+    is_str(b.p, "k=4000000000%! 7 -3 18446744073709551615 5 -1", "strings, chars, unsigned");
+    ts_buf_printf(&b, "+%5d|%.2f|%x|%s", 42, 1.5, 255u, "tail");
+    is_str(b.p, "k=4000000000%! 7 -3 18446744073709551615 5 -1+   42|1.50|ff|tail",
+           "widths, floats and hex go to vsnprintf, appended after what was there");
+    b.len = 0;
+    ts_buf_printf(&b, "%-100s|", "x");
+    ok(b.len == 101 && b.p[100] == '|' && b.p[101] == '\0', "a long result grows the buffer");
+    b.len = 0;
+    ts_buf_printf(&b, "no conversions");
+    ts_buf_printf(&b, "%s", "");
+    is_str(b.p, "no conversions", "a plain text, then an empty string");
+    is_int(ts_buf_check(&b, NULL), 0, "the buffer never failed");
+    ts_buf_free(&b);
+}
+
 int main(void)
 {
+    test_buf_printf();
     test_refcounts();
     test_strings();
     test_lists();

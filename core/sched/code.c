@@ -705,7 +705,11 @@ static int emit_kernel_node(Builder *B, const TsNode *n, const NodeInfo *ni)
             in->b = use(B, n->inputs[1], ni->move[1]);
         in->c = reg_of(B, n->outputs[0]);
     }
-    return 0;
+    if (code == TS_OP_LIST_APPEND && n->n_outputs == 1 && ni->dead[0]) {
+        in->d = 1;             /* the list it returns is unused: left unset, nothing to DROP */
+        return 0;
+    }
+    return emit_dead_outputs(B, n, ni);
 }
 
 /* ---- emitting nodes ---------------------------------------------------------------- */
@@ -1053,9 +1057,7 @@ static int emit_node(Builder *B, const TsNode *n)
         return emit_fork(B, n, ni);
     if (op != TS_OP__COUNT)
         return emit_prim(B, n, ni, op);
-    if (emit_kernel_node(B, n, ni))
-        return -1;
-    return emit_dead_outputs(B, n, ni);
+    return emit_kernel_node(B, n, ni);
 }
 
 static int emit_block(Builder *B, const TsBlock *b)

@@ -51,7 +51,7 @@
     X(TUPLE_CONSTRUCT) X(TUPLE_UNPACK) X(TUPLE_INDEX)                                      \
     X(LIST_CONSTRUCT) X(LIST_UNPACK) X(DICT_CONSTRUCT)                                     \
     X(LIST_GETITEM)     /* aten::__getitem__.t(list, int) */                                \
-    X(LIST_APPEND)      /* aten::append.t(list, el) */                                      \
+    X(LIST_APPEND)      /* aten::append.t(list, el); d > 0: the output is dead, unset */    \
     X(LIST_LEN)         /* aten::len.t(list) */                                             \
     X(DICT_GETITEM)     /* aten::__getitem__.Dict_K(dict, key) */                           \
     X(DICT_GET_DEFAULT) /* aten::get.default_K(dict, key, default) */                       \

@@ -140,7 +140,8 @@ static int push_frame(TsInterp *st, const TsCode *code)
         st->cap_regs = cap;
     }
     TsValue *r = st->regs + st->n_regs;
-    memset(r, 0, code->n_regs * sizeof *r);
+    if (code->n_regs)          /* a Code without registers may meet a state without any */
+        memset(r, 0, code->n_regs * sizeof *r);
     for (size_t i = 0; i < code->n_preload; i++)
         r[code->preload[2 * i]] = code->consts[code->preload[2 * i + 1]];   /* inline */
     st->frames[st->depth++] = (Frame){code, st->n_regs, 0};
@@ -897,11 +898,20 @@ static int run(TsInterp *st)
         VM_CASE(LIST_APPEND) {
             const int32_t *a = ops + in->args;
             TsValue lv = OPV(a[0]);
-            if (hook || lv.tag != TS_TAG_LIST)
-                goto slow_kernel;
+            if (hook || lv.tag != TS_TAG_LIST) {
+                if (run_kernel(st, R, K, code, in))
+                    goto fail;
+                if (in->d > 0)
+                    store(R, a[2], ts_none());
+                in++;
+                VM_NEXT();
+            }
             if (ts_list_append((TsList *)lv.u.p, take(R, K, a[1]), &st->err))
                 goto fail;
-            store(R, a[2], take(R, K, a[0]));
+            if (in->d > 0)
+                consume(R, a[0]);   /* no output: the list's count is left alone */
+            else
+                store(R, a[2], take(R, K, a[0]));
             in++;
             VM_NEXT();
         }

@@ -106,44 +106,52 @@ static bool all_ints(const TsList *l)
     return true;
 }
 
-/* LSD radix sort of n int items by value, a byte at a time (the sign bit flipped so
- * negatives come first), skipping bytes all keys share. Equal ints are indistinguishable,
- * so stability is moot and reverse is the ascending order read backwards. O(n), against
- * the merge sort's n log n generic compares: lists of ints are what programs sort most. */
-static void sort_ints(TsValue *items, TsValue *tmp, size_t n, bool reverse)
+/* LSD radix sort of n int items by value, 11 bits at a time on the raw keys (the sign bit
+ * flipped so negatives come first), skipping digits all keys share. Equal ints are
+ * indistinguishable, so stability is moot and reverse is the ascending order read backwards.
+ * O(n), against the merge sort's n log n generic compares: lists of ints are what programs
+ * sort most. tmp (n values) holds the two key arrays. */
+enum { DIGIT_BITS = 11, N_DIGITS = (64 + DIGIT_BITS - 1) / DIGIT_BITS, RADIX = 1 << DIGIT_BITS };
+
+static int sort_ints(TsValue *items, TsValue *tmp, size_t n, bool reverse, TsError *err)
 {
-    enum { RADIX = 256 };
-    static const uint64_t sign = (uint64_t)1 << 63;
-    size_t count[8][RADIX];
-    memset(count, 0, sizeof count);
+    const uint64_t sign = (uint64_t)1 << 63, mask = RADIX - 1;
+    size_t (*count)[RADIX] = calloc(N_DIGITS, sizeof *count);
+    if (!count)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory sorting a list");
+    uint64_t *src = (uint64_t *)(void *)tmp, *dst = src + n, first = (uint64_t)items[0].u.i;
+    uint64_t differ = 0;   /* the bits in which some key differs from the first */
     for (size_t i = 0; i < n; i++) {
-        uint64_t k = (uint64_t)items[i].u.i ^ sign;
-        for (int b = 0; b < 8; b++)
-            count[b][(k >> (8 * b)) & 0xff]++;
+        src[i] = (uint64_t)items[i].u.i ^ sign;
+        differ |= (uint64_t)items[i].u.i ^ first;
     }
-    TsValue *src = items, *dst = tmp;
-    for (int b = 0; b < 8; b++) {
-        size_t *c = count[b], sum = 0;
-        if (c[((uint64_t)items[0].u.i ^ sign) >> (8 * b) & 0xff] == n)
-            continue;          /* every key has this byte: the pass would change nothing */
-        for (int d = 0; d < RADIX; d++) {
-            size_t t = c[d];
-            c[d] = sum;
+    bool active[N_DIGITS];     /* digits all keys share need no pass */
+    for (int d = 0; d < N_DIGITS; d++)
+        active[d] = (differ >> (DIGIT_BITS * d) & mask) != 0;
+    for (size_t i = 0; i < n; i++)
+        for (int d = 0; d < N_DIGITS; d++)
+            if (active[d])
+                count[d][(src[i] >> (DIGIT_BITS * d)) & mask]++;
+    for (int d = 0; d < N_DIGITS; d++) {
+        size_t *c = count[d], sum = 0;
+        unsigned shift = (unsigned)(DIGIT_BITS * d);
+        if (!active[d])
+            continue;
+        for (size_t v = 0; v < RADIX; v++) {
+            size_t t = c[v];
+            c[v] = sum;
             sum += t;
         }
         for (size_t i = 0; i < n; i++)
-            dst[c[(((uint64_t)src[i].u.i ^ sign) >> (8 * b)) & 0xff]++] = src[i];
-        TsValue *t = src;
+            dst[c[(src[i] >> shift) & mask]++] = src[i];
+        uint64_t *t = src;
         src = dst;
         dst = t;
     }
-    if (reverse) {
-        for (size_t i = 0; i < n; i++)
-            dst[i] = src[n - 1 - i];
-        src = dst;
-    }
-    if (src != items)
-        memcpy(items, src, n * sizeof *src);
+    free(count);
+    for (size_t i = 0; i < n; i++)
+        items[i] = ts_int((int64_t)(src[reverse ? n - 1 - i : i] ^ sign));
+    return 0;
 }
 
 /* Sorts l's items (all orderable): ints by radix, the rest by a stable bottom-up merge
@@ -157,9 +165,9 @@ static int sort_items(TsList *l, bool reverse, TsError *err)
     if (!tmp)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory sorting a list");
     if (all_ints(l)) {
-        sort_ints(l->items, tmp, n, reverse);
+        int rc = sort_ints(l->items, tmp, n, reverse, err);
         free(tmp);
-        return 0;
+        return rc;
     }
     TsValue *src = l->items, *dst = tmp;
     for (size_t width = 1; width < n; width *= 2) {
