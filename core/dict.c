@@ -6,9 +6,12 @@
  * DELETED mark in the index, so iteration order survives deletes; holes are squeezed out
  * when the entries array is rebuilt. The index stays at most 2/3 full, so probes end.
  *
- * Keys are hashed and compared with ts_value_hash / ts_value_equal. Functions that take
- * references take them even when they fail.
+ * Keys are hashed and compared with ts_value_hash / ts_value_equal (int and str keys inline).
+ * A one-entry hint, the entry the last lookup found, lets the usual get-then-set of one key
+ * skip the second hash and probe. Functions that take references take them even when they
+ * fail.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +36,7 @@ struct TsDict {
     DictEntry *entries;
     size_t nslots;         /* 0 until the first insert, then a power of two */
     size_t *index;         /* entry positions, SLOT_EMPTY or SLOT_DELETED */
+    _Atomic size_t last;   /* the entry the last lookup found: a hint, see recent() */
 };
 
 TsDict *ts_dict_new(const TsType *key_type, const TsType *value_type, TsError *err)
@@ -43,6 +47,7 @@ TsDict *ts_dict_new(const TsType *key_type, const TsType *value_type, TsError *e
         return NULL;
     }
     ts_heap_init(&d->h, TS_TAG_DICT);
+    atomic_init(&d->last, 0);
     d->key_type = key_type;
     d->value_type = value_type;
     return d;
@@ -57,13 +62,45 @@ static bool is_live(const DictEntry *e)
     return e->key.tag != TS_TAG_UNINIT;
 }
 
-static bool keys_equal(TsValue a, TsValue b)
+static inline bool str_equal(const TsStr *x, const TsStr *y)
 {
-    if (a.tag == TS_TAG_STR && b.tag == TS_TAG_STR) {     /* the common key, inline */
-        const TsStr *x = (const TsStr *)a.u.p, *y = (const TsStr *)b.u.p;
-        return x == y || (x->len == y->len && memcmp(x->data, y->data, x->len) == 0);
-    }
+    if (x == y)
+        return true;
+    if (x->len != y->len)
+        return false;
+    if (x->len > 16)
+        return memcmp(x->data, y->data, x->len) == 0;
+    for (size_t i = 0; i < x->len; i++)    /* short keys: no call */
+        if (x->data[i] != y->data[i])
+            return false;
+    return true;
+}
+
+static inline bool keys_equal(TsValue a, TsValue b)
+{
+    if (a.tag == TS_TAG_INT && b.tag == TS_TAG_INT)       /* the common keys, inline */
+        return a.u.i == b.u.i;
+    if (a.tag == TS_TAG_STR && b.tag == TS_TAG_STR)
+        return str_equal((const TsStr *)a.u.p, (const TsStr *)b.u.p);
     return ts_value_is(a, b) || ts_value_equal(a, b);
+}
+
+/* The entry of key if it is the one the last successful lookup found, else SLOT_EMPTY:
+ * `d[k] = d.get(k, 0) + 1` looks the same key up twice, and the second lookup then needs no
+ * hash and no probe. The hint checks itself against the stored key, so rebuilds and
+ * deletes never make it wrong (a moved or deleted entry just fails the check); it is
+ * atomic only because readers on several threads may update it at once. */
+static size_t recent(const TsDict *d, TsValue key)
+{
+    size_t ix = atomic_load_explicit(&d->last, memory_order_relaxed);
+    if (ix < d->used && d->entries[ix].key.tag == key.tag && keys_equal(d->entries[ix].key, key))
+        return ix;
+    return SLOT_EMPTY;
+}
+
+static void remember(const TsDict *d, size_t ix)
+{
+    atomic_store_explicit(&((TsDict *)d)->last, ix, memory_order_relaxed);
 }
 
 /* Finds key: returns its index slot, or SLOT_EMPTY when absent. */
@@ -137,9 +174,18 @@ static int rebuild(TsDict *d, size_t need, TsError *err)
 
 int ts_dict_set(TsDict *d, TsValue key, TsValue value, TsError *err)
 {
+    size_t hit = recent(d, key);
+    if (hit != SLOT_EMPTY) {
+        TsValue old = d->entries[hit].value;
+        d->entries[hit].value = value;
+        ts_value_release(key);
+        ts_value_release(old);
+        return 0;
+    }
     uint64_t hash = ts_value_hash(key);
     size_t slot = find_slot(d, key, hash);
     if (slot != SLOT_EMPTY) {
+        remember(d, d->index[slot]);
         DictEntry *e = &d->entries[d->index[slot]];
         TsValue old = e->value;
         e->value = value;
@@ -162,11 +208,16 @@ int ts_dict_set(TsDict *d, TsValue key, TsValue value, TsError *err)
 
 bool ts_dict_get(const TsDict *d, TsValue key, TsValue *out)
 {
-    size_t slot = find_slot(d, key, ts_value_hash(key));
-    if (slot == SLOT_EMPTY)
-        return false;
+    size_t ix = recent(d, key);
+    if (ix == SLOT_EMPTY) {
+        size_t slot = find_slot(d, key, ts_value_hash(key));
+        if (slot == SLOT_EMPTY)
+            return false;
+        ix = d->index[slot];
+        remember(d, ix);
+    }
     if (out)
-        *out = d->entries[d->index[slot]].value;
+        *out = d->entries[ix].value;
     return true;
 }
 

@@ -13,6 +13,7 @@
  * Files: compile.c (the file level: which functions and classes exist, compile on demand),
  * emit.c (definitions, statements, control flow), emit_expr.c (expressions and operators),
  * sugared.c (names, attributes and calls: builtins, torch.*, math.*, methods, classes),
+ * functional.c (torch.nn.functional.* lowered to aten operators),
  * emit_env.c (the environment), emit_types.c (annotations), emit_ssa.c, exit_transform.c.
  */
 #ifndef TSCRIPT_EMIT_H
@@ -263,6 +264,11 @@ TsIrValue *ts_iter_get(TsEmitter *e, TsIterable *it, TsIrValue *i, TsSourceRange
 /* Compile-time length of an unrolled iterable, else -1. */
 long ts_iter_unrolled_len(TsEmitter *e, const TsIterable *it);
 TsIrValue *ts_iter_unrolled_get(TsEmitter *e, TsIterable *it, long i, TsSourceRange r);
+
+/* torch.nn.functional.X and torch.norm, lowered as PyTorch's Python bodies lower them
+ * (functional.c): known names resolve to the qualified name, called through here. */
+bool ts_functional_known(const char *qualname);
+int ts_functional_call(TsEmitter *e, const char *qualname, const TsTree *call, TsSugared *out);
 
 /* passes */
 int ts_convert_to_ssa(TsGraph *g, TsError *err);

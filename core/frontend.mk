@@ -15,6 +15,7 @@ libtscript_la_SOURCES += \
 	core/emit_ssa.c \
 	core/exit_transform.c \
 	core/sugared.c \
+	core/functional.c \
 	core/compile.c \
 	core/compile.h
 

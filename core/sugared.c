@@ -152,7 +152,9 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
             out->name = ts_symbol(buf);
             return 0;
         }
-        snprintf(buf, sizeof buf, "aten::%s", attr);
+        snprintf(buf, sizeof buf, "torch.%s", attr);
+        if (!ts_functional_known(buf))   /* torch.norm is Python; the rest are operators */
+            snprintf(buf, sizeof buf, "aten::%s", attr);
         out->name = ts_symbol(buf);
         return 0;
     }
@@ -162,7 +164,9 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
         return 0;
     }
     if (strcmp(mod, "torch.nn.functional") == 0 || strcmp(mod, "torch.nn") == 0) {
-        snprintf(buf, sizeof buf, "aten::%s", attr);
+        snprintf(buf, sizeof buf, "torch.nn.functional.%s", attr);
+        if (!ts_functional_known(buf))   /* F.linear, F.conv2d, ...: the aten builtin */
+            snprintf(buf, sizeof buf, "aten::%s", attr);
         out->name = ts_symbol(buf);
         return 0;
     }
@@ -997,6 +1001,8 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
         out->kind = TS_SV_NONE_TYPE;
         return 0;
     }
+    if (ts_functional_known(name))
+        return ts_functional_call(e, name, call, out);
     if (strncmp(name, "torch.", 6) == 0 || strchr(name, '.'))
         return ts_emit_error(e, r, "%s is not supported in TorchScript", name);
     char op[256];

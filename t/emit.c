@@ -305,6 +305,60 @@ int main(void)
         "def main(x: int):\n    assert x > 0, \"neg\"\n", "main",
         "# CHECK: \"builtins.AssertionError\"\n# CHECK: prim::RaiseException\n");
 
+    /* torch.nn.functional lowered as PyTorch's Python bodies lower it (functional.c) */
+#define FN_PRELUDE "import torch\nimport torch.nn.functional as F\n"
+    check_graph("F.cross_entropy: cross_entropy_loss with the reduction as an int",
+        FN_PRELUDE "def main(x, t):\n    return F.cross_entropy(x, t, reduction='sum')\n",
+        "main",
+        "# CHECK: %7 : int = prim::Constant[value=-100]\n"
+        "# CHECK: %10 : int = prim::Constant[value=2]\n"
+        "# CHECK: aten::cross_entropy_loss(%x, %t, %5, %10, %7, %9)\n");
+    check_graph("F.nll_loss is nll_loss_nd; legacy reduce=False is 'none'",
+        FN_PRELUDE "def main(x, t):\n    return F.nll_loss(x, t, reduce=False)\n", "main",
+        "# CHECK: int = prim::Constant[value=0]\n# CHECK: aten::nll_loss_nd(%x, %t\n");
+    check_graph("F.embedding swaps input and weight; padding_idx None is -1",
+        FN_PRELUDE "def main(i, w):\n    return F.embedding(i, w)\n", "main",
+        "# CHECK: prim::Constant[value=-1]\n# CHECK: aten::embedding(%w, %i,\n");
+    check_graph("F.batch_norm reorders its arguments and adds cudnn_enabled=True",
+        FN_PRELUDE "def main(x, m, v):\n    return F.batch_norm(x, m, v)\n", "main",
+        "# CHECK: %11 : bool = prim::Constant[value=1]\n"
+        "# CHECK: aten::batch_norm(%x, %6, %6, %m, %v, %8, %9, %10, %11)\n");
+    check_graph("inplace=True selects the op_ variant",
+        FN_PRELUDE "def main(x):\n    F.relu(x, inplace=True)\n"
+        "    return F.dropout(x, 0.2, training=False, inplace=True)\n", "main",
+        "# CHECK: aten::relu_(%x)\n# CHECK: aten::dropout_(%x,\n# CHECK-NOT: aten::dropout(\n");
+    check_graph("F.max_pool2d(return_indices=True) is max_pool2d_with_indices",
+        FN_PRELUDE "def main(x):\n    return F.max_pool2d(x, 2, return_indices=True)\n",
+        "main", "# CHECK: int[] = prim::ListConstruct()\n"
+        "# CHECK: Tensor = aten::max_pool2d_with_indices(%x,\n");
+    check_graph("F.interpolate(scale_factor=) on a known rank: upsample_bilinear2d.vec",
+        FN_PRELUDE "def main(x):\n"
+        "    return F.interpolate(x, scale_factor=2.0, mode='bilinear')\n", "main",
+        "# CHECK: float[] = prim::ListConstruct(\n"
+        "# CHECK-NEXT: aten::upsample_bilinear2d(%x,\n");
+    check_graph("F.interpolate nearest with a scalar scale branches on the input's rank",
+        FN_PRELUDE "def main(x):\n    return F.interpolate(x, scale_factor=2.0)\n", "main",
+        "# CHECK: aten::dim(%x)\n# CHECK: prim::If\n# CHECK: aten::upsample_nearest1d\n");
+    check_graph("torch.norm(x, p='fro') is frobenius_norm",
+        FN_PRELUDE "def main(x):\n    return torch.norm(x, p='fro')\n", "main",
+        "# CHECK: aten::frobenius_norm(%x,\n");
+    check_graph("F.softmax passes dtype, F.linear stays the builtin",
+        FN_PRELUDE "def main(x, w):\n"
+        "    return F.softmax(x, dim=1, dtype=torch.float64), F.linear(x, w)\n", "main",
+        "# CHECK: int = prim::Constant[value=7]\n# CHECK: aten::softmax(%x,\n"
+        "# CHECK: aten::linear(%x, %w,\n");
+    check_error("a bad reduction string", FN_PRELUDE "def main(x, t):\n"
+        "    return F.mse_loss(x, t, reduction='avg')\n", "avg is not a valid value");
+    check_error("an unknown keyword of an F function", FN_PRELUDE "def main(x):\n"
+        "    return F.relu(x, inplac=True)\n", "unexpected keyword argument 'inplac'");
+    check_error("a missing argument of an F function", FN_PRELUDE "def main(x):\n"
+        "    return F.cross_entropy(x)\n", "missing required argument 'target'");
+    check_error("interpolate with both size and scale_factor", FN_PRELUDE "def main(x):\n"
+        "    return F.interpolate(x, size=4, scale_factor=2.0)\n",
+        "only one of size or scale_factor");
+    check_error("softmax without dim", FN_PRELUDE "def main(x):\n    return F.softmax(x)\n",
+        "pass dim");
+
     /* classes are named after the file and a second compile gets a mangled name */
     {
         const char *src = "class Foo:\n    def __init__(self):\n        self.x = 1\n"

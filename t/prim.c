@@ -50,6 +50,28 @@ static const IntCase int_cases[] = {
     { "aten::__xor__", "int", 6, 3, 5 },
     { "prim::min", "int", -3, 2, -3 },
     { "prim::max", "int", -3, 2, 2 },
+    /* the Scalar overloads keep int results for ints */
+    { "aten::add", "", 2, 3, 5 },
+    { "aten::floordiv", "", -7, 2, -4 },
+    { "aten::remainder", "", -7, 2, 1 },
+    { "prim::max", "", -3, 2, 2 },
+    /* shifts: the count taken mod 64 (x86), >> arithmetic */
+    { "aten::__lshift__", "int", 1, 10, 1024 },
+    { "aten::__lshift__", "int", -3, 2, -12 },
+    { "aten::__lshift__", "int", 1, 63, INT64_MIN },
+    { "aten::__lshift__", "int", 1, 64, 1 },
+    { "aten::__lshift__", "int", 1, 65, 2 },
+    { "aten::__lshift__", "int", 3, -1, INT64_MIN },
+    { "aten::__lshift__", "int", 5, 100, INT64_C(343597383680) },
+    { "aten::__lshift__", "int", INT64_C(1) << 62, 2, 0 },
+    { "aten::__rshift__", "int", 1024, 3, 128 },
+    { "aten::__rshift__", "int", -16, 2, -4 },
+    { "aten::__rshift__", "int", -1, 5, -1 },
+    { "aten::__rshift__", "int", 1, 64, 1 },
+    { "aten::__rshift__", "int", -8, -1, -1 },
+    { "aten::__rshift__", "int", -5, 100, -1 },
+    { "aten::__rshift__", "int", INT64_C(1) << 62, 2, INT64_C(1) << 60 },
+    { "aten::__rshift__", "int", INT64_MIN, 63, -1 },
 };
 
 static void test_int_arith(void)
@@ -172,6 +194,18 @@ static void test_float_arith(void)
         { "prim::min", "int_float", I(3), F(2.5), 2.5 },
         { "prim::min", "int_float", I(2), F(2.5), 2.0 },
         { "prim::max", "float_int", F(2.5), I(3), 3.0 },
+        /* the Scalar overloads: what `a / b` and friends pick for mixed int and float */
+        { "aten::div", "", I(7), F(2.5), 2.8 },
+        { "aten::div", "", F(2.5), I(7), 2.5 / 7.0 },
+        { "aten::div", "", I(7), I(2), 3.5 },
+        { "aten::div", "", I(1), I(0), INF_ },
+        { "aten::add", "", I(7), F(2.5), 9.5 },
+        { "aten::sub", "", F(2.5), I(7), -4.5 },
+        { "aten::mul", "", I(7), F(2.5), 17.5 },
+        { "aten::floordiv", "", I(7), F(2.5), 2.0 },
+        { "aten::remainder", "", I(-7), F(2.5), 0.5 },
+        { "prim::min", "", I(7), F(2.5), 2.5 },
+        { "prim::max", "", F(2.5), I(7), 7.0 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const FloatCase *c = &cases[i];
@@ -286,6 +320,14 @@ static void test_conversions(void)
         { "aten::Bool", "float", F(-0.0), B(false) },
         { "aten::__not__", "", B(true), B(false) },
         { "aten::__not__", "", B(false), B(true) },
+        { "aten::Int", "Scalar", F(-2.75), I(-2) },
+        { "aten::Int", "Scalar", I(9), I(9) },
+        { "aten::Float", "Scalar", I(3), F(3.0) },
+        { "aten::Float", "Scalar", F(-0.5), F(-0.5) },
+        { "aten::neg", "Scalar", I(INT64_MIN), I(INT64_MIN) },
+        { "aten::neg", "Scalar", F(0.0), F(-0.0) },
+        { "prim::abs", "Scalar", I(-4), I(4) },
+        { "prim::abs", "Scalar", F(-2.5), F(2.5) },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TsError err = TS_ERROR_INIT;
@@ -393,6 +435,117 @@ static void test_lists(void)
     ts_error_clear(&err);
 }
 
+/* l += other and l *= n change l itself and push it back. */
+static void test_in_place_lists(void)
+{
+    TsError err = TS_ERROR_INIT;
+    TsList *l = int_list(2, (const int64_t[]){ 1, 2 });
+    TsValue r;
+    TsValue other = ts_obj_value(int_list(1, (const int64_t[]){ 3 }), TS_TAG_LIST);
+    int rc = list_call("aten::add_", l, 1, &other, &r, &err);
+    ok(rc == 0 && r.tag == TS_TAG_LIST && r.u.p == &l->h, "l += [3] returns l itself");
+    ts_value_release(r);
+    ok(l->len == 3 && l->items[2].u.i == 3, "... now [1, 2, 3]");
+    ts_heap_retain(&l->h);
+    rc = list_call("aten::add_", l, 1, (TsValue[]){ ts_obj_value(l, TS_TAG_LIST) }, &r, &err);
+    ok(rc == 0 && l->len == 6 && l->items[5].u.i == 3, "l += l doubles l");
+    ts_value_release(r);
+
+    rc = list_call("aten::mul_", l, 1, (TsValue[]){ I(2) }, &r, &err);
+    ok(rc == 0 && r.tag == TS_TAG_LIST && r.u.p == &l->h && l->len == 12 &&
+       l->items[11].u.i == 3 && l->items[6].u.i == 1, "l *= 2 repeats l in place");
+    ts_value_release(r);
+    rc = list_call("aten::mul_", l, 1, (TsValue[]){ I(1) }, &r, &err);
+    ok(rc == 0 && l->len == 12, "l *= 1 keeps l");
+    ts_value_release(r);
+    rc = list_call("aten::mul_", l, 1, (TsValue[]){ I(-1) }, &r, &err);
+    ok(rc == 0 && r.u.p == &l->h && l->len == 0, "l *= -1 empties l");
+    ts_value_release(r);
+    rc = list_call("aten::mul_", l, 1, (TsValue[]){ I(3) }, &r, &err);
+    ok(rc == 0 && l->len == 0, "[] *= 3 stays empty");
+    ts_value_release(r);
+    ts_list_append(l, I(1), &err);
+    rc = list_call("aten::mul_", l, 1, (TsValue[]){ I(INT64_MAX) }, &r, &err);
+    is_int(rc, TS_ERR_LIMIT, "l *= 2**63-1 is a limit error, not a crash");
+    ts_error_clear(&err);
+    rc = list_call("aten::add_", l, 1, (TsValue[]){ I(1) }, &r, &err);
+    is_int(rc, TS_ERR_TYPE, "l += 1 (not a list) is a TypeError");
+    ts_error_clear(&err);
+    is_int(ts_value_refcount(ts_obj_value(l, TS_TAG_LIST)), 1,
+           "every path left the list's count as it was");
+    ts_heap_release(&l->h);
+}
+
+/* ---- hash() -------------------------------------------------------------------- */
+
+static TsValue str_(const char *s)
+{
+    TsError err = TS_ERROR_INIT;
+    TsStr *p = ts_str_from_cstr(s, &err);
+    return p ? ts_str_value(p) : ts_none();
+}
+
+static TsValue int_tuple(size_t n, const TsValue *items)
+{
+    TsError err = TS_ERROR_INIT;
+    const TsType *it[4] = { NULL };
+    for (size_t i = 0; i < n; i++)
+        it[i] = ts_value_type(items[i]);
+    TsTuple *t = ts_tuple_new(ts_type_tuple(n, it), n, &err);
+    for (size_t i = 0; t && i < n; i++)
+        t->items[i] = items[i];
+    return t ? ts_obj_value(t, TS_TAG_TUPLE) : ts_none();
+}
+
+/* PyTorch's hash() is libstdc++'s std::hash: these are its numbers. */
+static void test_hash(void)
+{
+    struct { TsValue v; int64_t want; const char *what; } cases[] = {
+        { I(0), 0, "hash(0)" },
+        { I(-7), -7, "hash(-7)" },
+        { I(INT64_MIN), INT64_MIN, "hash(INT64_MIN)" },
+        { B(true), 1, "hash(True)" },
+        { B(false), 0, "hash(False)" },
+        { ts_none(), 0, "hash(None)" },
+        { F(1.5), INT64_C(4982507072649106663), "hash(1.5)" },
+        { F(0.1), INT64_C(4944624500300936044), "hash(0.1)" },
+        { F(-0.0), 0, "hash(-0.0)" },
+        { F(INF_), INT64_C(3377428025507081056), "hash(inf)" },
+        { str_("x"), INT64_C(-5174332529364052081), "hash('x')" },
+        { str_("abc"), INT64_C(3663726644998027833), "hash('abc')" },
+        { str_(""), INT64_C(6142509188972423790), "hash('')" },
+        { str_("hello world, long"), INT64_C(-2458454629984085849), "hash of 17 bytes" },
+        { ts_device((TsDevice){ 0, -1 }), 255, "hash(torch.device('cpu'))" },
+        { int_tuple(0, NULL), 0, "hash(())" },
+        { int_tuple(1, (TsValue[]){ I(1) }), INT64_C(2654435770), "hash((1,))" },
+        { int_tuple(2, (TsValue[]){ I(1), I(2) }), INT64_C(175247769363), "hash((1, 2))" },
+        { int_tuple(2, (TsValue[]){ int_tuple(2, (TsValue[]){ I(1), I(2) }), I(3) }),
+          INT64_C(11323814740515), "hash(((1, 2), 3))" },
+        { int_tuple(2, (TsValue[]){ str_("x"), F(1.5) }), INT64_C(-4087090989232003654),
+          "hash(('x', 1.5))" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        TsError err = TS_ERROR_INIT;
+        TsValue r;
+        int rc = kt_call("aten::hash", "generic", TS_BACKEND_ANY, 1, &cases[i].v, &r, &err);
+        ok(rc == 0 && r.tag == TS_TAG_INT && r.u.i == cases[i].want, "%s == %lld",
+           cases[i].what, (long long)cases[i].want);
+        if (rc == 0 && r.tag == TS_TAG_INT && r.u.i != cases[i].want)
+            diag("got %lld", (long long)r.u.i);
+        ts_error_clear(&err);
+    }
+    TsError err = TS_ERROR_INIT;
+    TsValue r, l = ts_obj_value(int_list(1, (const int64_t[]){ 1 }), TS_TAG_LIST);
+    int rc = kt_call("aten::hash", "generic", TS_BACKEND_ANY, 1, &l, &r, &err);
+    is_int(rc, TS_ERR_RUNTIME, "hash of a list fails");
+    is_str(err.msg, "unhashable type: 'List[int]'", "... \"unhashable type: 'List[int]'\"");
+    ts_error_clear(&err);
+    TsValue t = int_tuple(2, (TsValue[]){ I(1), ts_obj_value(int_list(0, NULL), TS_TAG_LIST) });
+    rc = kt_call("aten::hash", "generic", TS_BACKEND_ANY, 1, &t, &r, &err);
+    is_int(rc, TS_ERR_RUNTIME, "hash of a tuple holding a list fails (and frees the tuple)");
+    ts_error_clear(&err);
+}
+
 /* ---- the table itself ---------------------------------------------------------- */
 
 static void test_registration(void)
@@ -419,10 +572,15 @@ static void test_registration(void)
         "aten::_set_item.t(t[](a!) l, int idx, t(b -> *) el) -> t[](a!)",
         "aten::div.int(int a, int b) -> float",
         "aten::__not__(bool self) -> bool",
+        "aten::div(Scalar a, Scalar b) -> float",
+        "aten::add(Scalar a, Scalar b) -> Scalar",
+        "aten::add_.t(t[](a!) self, t[] b) -> t[]",
+        "aten::hash.generic(t value) -> int",
     };
     const char *names[][2] = {
         { "aten::__getitem__", "t" }, { "aten::append", "t" }, { "aten::_set_item", "t" },
-        { "aten::div", "int" }, { "aten::__not__", "" },
+        { "aten::div", "int" }, { "aten::__not__", "" }, { "aten::div", "" }, { "aten::add", "" },
+        { "aten::add_", "t" }, { "aten::hash", "generic" },
     };
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++) {
         op = kt_find(names[i][0], names[i][1]);
@@ -446,6 +604,8 @@ int main(void)
     test_conversions();
     test_bad_operands();
     test_lists();
+    test_in_place_lists();
+    test_hash();
     ts_runtime_close(kt_rt);
     return done_testing();
 }

@@ -1,5 +1,7 @@
 /* binary.c — the binary pointwise ops: arithmetic, division and its rounding modes,
- * remainder, pow, comparisons, logical and bitwise ops, maximum/minimum.
+ * remainder, pow, comparisons, logical and bitwise ops, maximum/minimum (also registered as
+ * max.other/min.other and their out= forms, which PyTorch declares as the same op), and
+ * outer (ger), a broadcast mul.
  *
  * Each op is a loop table generated from one expression per dtype family (integers wrap,
  * computed in uint64_t so overflow is defined; floats are IEEE; bool has its own meaning),
@@ -408,11 +410,57 @@ static const BinDesc d_logical_xor = { "aten::logical_xor", &ew_logical_xor, fal
     X(pow_, Tensor, d_pow, F_TT_INPLACE) X(pow_, Scalar, d_pow, F_TS_INPLACE) \
     X(maximum, , d_maximum, F_TT) X(maximum, out, d_maximum, F_TT_OUT) \
     X(minimum, , d_minimum, F_TT) X(minimum, out, d_minimum, F_TT_OUT) \
+    X(max, other, d_maximum, F_TT) X(max, out, d_maximum, F_TT_OUT) \
+    X(min, other, d_minimum, F_TT) X(min, out, d_minimum, F_TT_OUT) \
     COMPARE(X, eq) COMPARE(X, ne) COMPARE(X, lt) COMPARE(X, le) COMPARE(X, gt) \
     COMPARE(X, ge) \
     LOGICAL(X, logical_and) LOGICAL(X, logical_or) LOGICAL(X, logical_xor) \
     BITWISE(X, bitwise_and, __and__, __iand__) BITWISE(X, bitwise_or, __or__, __ior__) \
     BITWISE(X, bitwise_xor, __xor__, __ixor__)
+
+/* aten::outer(Tensor self, Tensor vec2) -> Tensor, ger (its other name) and their out=
+ * forms: self as a column times vec2 as a row, broadcast by the engine. */
+static int outer_call(TsCall *c, bool out_form)
+{
+    TsValue a[3];
+    size_t n = out_form ? 3 : 2;
+    TsTensor *in[2] = { NULL, NULL }, *out = NULL;
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *x = ts_cpu_tensor_arg(c, "aten::outer", "self", a[0]);
+    TsTensor *y = x ? ts_cpu_tensor_arg(c, "aten::outer", "vec2", a[1]) : NULL;
+    int rc = y ? 0 : (int)c->error->code;
+    if (!rc && out_form && !(out = ts_cpu_tensor_arg(c, "aten::outer", "out", a[2])))
+        rc = c->error->code;
+    for (int i = 0; !rc && i < 2; i++) {
+        TsTensor *v = i ? y : x;
+        if (v->dim != 1) {
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "outer: Expected 1-D argument %s, but "
+                              "got %d-D", i ? "vec2" : "self", v->dim);
+            break;
+        }
+        int64_t sizes[2] = { i ? 1 : v->sizes[0], i ? v->sizes[0] : 1 };
+        int64_t strides[2] = { i ? 0 : v->strides[0], i ? v->strides[0] : 0 };
+        if (!(in[i] = ts_cpu_view(v, 2, sizes, strides, v->offset, c->error)))
+            rc = c->error->code;
+    }
+    if (!rc)
+        rc = ts_cpu_ew(&ew_mul, 2, in, &out, out_form ? TS_EW_OUT : TS_EW_NEW, NULL, c->error);
+    for (int i = 0; i < 2; i++)
+        if (in[i])
+            ts_tensor_release(in[i]);
+    if (rc || out_form) {
+        TsValue result = out_form && !rc ? a[2] : ts_none();
+        if (out_form && !rc)
+            a[2] = ts_none();
+        ts_cpu_release_args(n, a);
+        return rc ? rc : ts_stack_push(c->stack, result, c->error);
+    }
+    ts_cpu_release_args(n, a);
+    return ts_cpu_push_tensor(c, out);
+}
+
+static int k_outer(TsCall *c) { return outer_call(c, false); }
+static int k_outer_out(TsCall *c) { return outer_call(c, true); }
 
 #define DEFINE_KERNEL(NAME, OVERLOAD, D, FORM) \
     static int k_##NAME##_##OVERLOAD(TsCall *c) { return bin_call(c, &D, FORM); }
@@ -420,7 +468,11 @@ BINARY_KERNELS(DEFINE_KERNEL)
 #undef DEFINE_KERNEL
 
 #define TABLE_ROW(NAME, OVERLOAD, D, FORM) { "aten::" #NAME, #OVERLOAD, k_##NAME##_##OVERLOAD },
-static const TsCpuOp ops[] = { BINARY_KERNELS(TABLE_ROW) };
+static const TsCpuOp ops[] = {
+    BINARY_KERNELS(TABLE_ROW)
+    { "aten::outer", "", k_outer }, { "aten::outer", "out", k_outer_out },
+    { "aten::ger", "", k_outer }, { "aten::ger", "out", k_outer_out },
+};
 #undef TABLE_ROW
 
 const TsCpuTable ts_cpu_binary_table = { ops, sizeof ops / sizeof ops[0] };

@@ -1,5 +1,5 @@
-/* blas.c — the GEMM-based products: bmm, matmul (every rank case), addmm, dot, mv and linear,
- * and ts_nn_gemm, the one entry to BLAS that conv.c uses too.
+/* blas.c — the GEMM-based products: bmm, matmul (every rank case), addmm, baddbmm, dot, mv and
+ * linear, and ts_nn_gemm, the one entry to BLAS that conv.c uses too.
  *
  * Every product becomes calls of ts_nn_gemm on strided matrices. BLAS reads a matrix in place
  * when one stride is 1 and the other a valid leading dimension, so transposed views
@@ -539,6 +539,65 @@ static TsTensor *addmm(TsError *err, TsTensor *self, TsTensor *m1, TsTensor *m2,
     return o;
 }
 
+/* beta * self + alpha * (b1 @ b2) for batches of matrices (3-d), one gemm per batch. */
+static TsTensor *baddbmm(TsError *err, TsTensor *self, TsTensor *b1, TsTensor *b2, double beta,
+                         double alpha)
+{
+    if (b1->dim != 3 || b2->dim != 3) {
+        ts_error_set(err, TS_ERR_RUNTIME, "batch%d must be a 3D tensor", b1->dim != 3 ? 1 : 2);
+        return NULL;
+    }
+    if (b1->sizes[0] != b2->sizes[0] || b1->sizes[2] != b2->sizes[1]) {
+        ts_error_set(err, TS_ERR_RUNTIME, "Expected size for first two dimensions of batch2 "
+                     "tensor to be: [%lld, %lld] but got: [%lld, %lld].",
+                     (long long)b1->sizes[0], (long long)b1->sizes[2], (long long)b2->sizes[0],
+                     (long long)b2->sizes[1]);
+        return NULL;
+    }
+    int64_t sizes[3] = { b1->sizes[0], b1->sizes[1], b2->sizes[2] };
+    if (check_expand(err, self, 3, sizes))
+        return NULL;
+    if (b1->dtype != b2->dtype || self->dtype != b1->dtype) {
+        ts_error_set(err, TS_ERR_RUNTIME, "expected scalar type %s but found %s",
+                     ts_dtype_type_name(self->dtype),
+                     ts_dtype_type_name(b1->dtype != self->dtype ? b1->dtype : b2->dtype));
+        return NULL;
+    }
+    if (check_dtype(err, "baddbmm_cpu", b1->dtype))
+        return NULL;
+    TsTensor *o = ts_cpu_empty(b1->dtype, 3, sizes, err);
+    if (!o)
+        return NULL;
+    if (beta != 0)
+        ts_cpu_copy_into(o, self);
+    int64_t es = (int64_t)ts_dtype_size(o->dtype);
+    for (int64_t i = 0; i < sizes[0]; i++) {
+        TsNnMat ma = { (char *)ts_tensor_data(b1) + i * b1->strides[0] * es, b1->sizes[1],
+                       b1->sizes[2], b1->strides[1], b1->strides[2] };
+        TsNnMat mb = { (char *)ts_tensor_data(b2) + i * b2->strides[0] * es, b2->sizes[1],
+                       b2->sizes[2], b2->strides[1], b2->strides[2] };
+        char *oc = (char *)ts_tensor_data(o) + i * sizes[1] * sizes[2] * es;
+        if (ts_nn_gemm(o->dtype, alpha, &ma, &mb, beta, oc, sizes[2], err)) {
+            ts_tensor_release(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+/* aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) */
+static int k_baddbmm(TsCall *c)
+{
+    TsValue a[5];
+    ts_cpu_pop_args(c, 5, a);
+    TsTensor *s = ts_cpu_tensor_arg(c, "aten::baddbmm", "self", a[0]);
+    TsTensor *b1 = s ? ts_cpu_tensor_arg(c, "aten::baddbmm", "batch1", a[1]) : NULL;
+    TsTensor *b2 = b1 ? ts_cpu_tensor_arg(c, "aten::baddbmm", "batch2", a[2]) : NULL;
+    TsTensor *o = b2 ? baddbmm(c->error, s, b1, b2, ts_nn_double(a[3]), ts_nn_double(a[4]))
+                     : NULL;
+    return ts_nn_finish(c, 5, a, o);
+}
+
 /* aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) */
 static int k_addmm(TsCall *c)
 {
@@ -582,6 +641,7 @@ static const TsCpuOp ops[] = {
     { "aten::linear", "", k_linear },
     { "aten::addmm", "", k_addmm },
     { "aten::addmm_", "", k_addmm_ },
+    { "aten::baddbmm", "", k_baddbmm },
 };
 
 const TsCpuTable ts_cpu_blas_table = { ops, sizeof ops / sizeof ops[0] };

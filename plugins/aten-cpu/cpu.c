@@ -49,6 +49,7 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_index_table,
     &ts_cpu_reduce_table, &ts_cpu_scan_table, &ts_cpu_sort_table,
     &ts_cpu_create_table,
+    &ts_cpu_query_table, &ts_cpu_close_table,
 };
 
 /* The tensor-printing hook of core/print.h; the prim plugin may declare it too (identical
@@ -68,7 +69,7 @@ static int init(TsRegistry *r, TsError *err)
     return rc;
 }
 
-static const char *const schema_files[] = { "aten.yaml", "aten_nn.yaml", "aten_shape.yaml", "aten_reduce.yaml", NULL };
+static const char *const schema_files[] = { "aten.yaml", "aten_nn.yaml", "aten_shape.yaml", "aten_reduce.yaml", "aten_tensor.yaml", NULL };
 
 TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {
     TS_PLUGIN_ABI_VERSION, "aten-cpu", schema_files, init, NULL

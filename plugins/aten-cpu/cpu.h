@@ -43,6 +43,8 @@ extern const TsCpuTable ts_cpu_join_table;      /* join.c: cat, stack, repeat, f
 extern const TsCpuTable ts_cpu_reduce_table, ts_cpu_scan_table, ts_cpu_sort_table; /* reduce.c, scan.c, sort.c */
 extern const TsCpuTable ts_cpu_index_table;     /* index.c: gather, index, index_put_, ... */
 extern const TsCpuTable ts_cpu_create_table;    /* create.c: *_like, arange, tensor, item, ... */
+extern const TsCpuTable ts_cpu_query_table;     /* query.c: Int/Float/Bool.Tensor, dtype, len, ... */
+extern const TsCpuTable ts_cpu_close_table;     /* close.c: isclose, allclose, equal */
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;

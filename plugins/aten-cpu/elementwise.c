@@ -213,7 +213,7 @@ int ts_cpu_ew(const TsCpuEwOp *op, int nin, TsTensor *const *in, TsTensor **out,
     TsTensor *ops[EW_MAX_OPS] = { NULL }, *target = NULL;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
     int dim, rc;
-    Dtypes dt;
+    Dtypes dt = {0};  /* set by pick_dtypes; zeroed so -O2 sees it initialized */
     if (!args)
         args = &none;
     if (nin < 1 || nin >= EW_MAX_OPS)

@@ -1,4 +1,4 @@
-/* factory.c — tensors from nothing (empty, zeros, ones, full) and Tensor.fill_.
+/* factory.c — tensors from nothing (empty, zeros, ones, full), Tensor.fill_ and zero_.
  *
  * The factory functions share one argument tail (dtype, layout, device, pin_memory and, for
  * empty, memory_format), checked here; memory format errors use PyTorch's messages, and
@@ -202,12 +202,27 @@ static int k_fill(TsCall *c)
     return ts_stack_push(c->stack, a[0], c->error);
 }
 
+/* aten::zero_(Tensor(a!) self) -> Tensor(a!): all-zero bytes are 0 in every cpu dtype. */
+static int k_zero(TsCall *c)
+{
+    TsValue a;
+    unsigned char elem[16] = { 0 };
+    ts_cpu_pop_args(c, 1, &a);
+    if (!ts_cpu_tensor_arg(c, "aten::zero_", "self", a)) {
+        ts_value_release(a);
+        return c->error->code;
+    }
+    ts_cpu_fill((TsTensor *)a.u.p, elem);
+    return ts_stack_push(c->stack, a, c->error);
+}
+
 static const TsCpuOp ops[] = {
     { "aten::empty", "memory_format", k_empty },
     { "aten::zeros", "", k_zeros },
     { "aten::ones", "", k_ones },
     { "aten::full", "", k_full },
     { "aten::fill_", "Scalar", k_fill },
+    { "aten::zero_", "", k_zero },
 };
 
 const TsCpuTable ts_cpu_factory_table = { ops, sizeof ops / sizeof ops[0] };

@@ -550,6 +550,25 @@ static int k_permute(TsCall *c)
     return ts_cpu_kernel_end(c, 2, a, r);
 }
 
+/* aten::numpy_T(Tensor(a) self) -> Tensor(a): t.T, every dim reversed. (PyTorch warns that
+ * it may reject dims other than 2 one day; 1.13 reverses them all.) */
+static int k_numpy_t(TsCall *c)
+{
+    TsValue a;
+    int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
+    TsTensor *r = NULL;
+    ts_cpu_pop_args(c, 1, &a);
+    TsTensor *t = ts_cpu_tensor_arg(c, "aten::numpy_T", "self", a);
+    if (t) {
+        for (int k = 0; k < t->dim; k++) {
+            sizes[k] = t->sizes[t->dim - 1 - k];
+            strides[k] = t->strides[t->dim - 1 - k];
+        }
+        r = ts_cpu_view(t, t->dim, sizes, strides, t->offset, c->error);
+    }
+    return ts_cpu_kernel_end(c, 1, &a, r);
+}
+
 /* ---- expand ------------------------------------------------------------------------------ */
 
 /* t broadcast to sizes (-1 keeps a dim) as a view with stride 0 on the new dims. */
@@ -979,6 +998,8 @@ static const TsCpuOp ops[] = {
     { "aten::narrow", "Tensor", k_narrow },
     { "aten::transpose", "int", k_transpose },
     { "aten::permute", "", k_permute },
+    { "aten::numpy_T", "", k_numpy_t },
+    { "aten::numpy_T", "a", k_numpy_t },
     { "aten::expand", "", k_expand },
     { "aten::expand_as", "", k_expand_as },
     { "aten::squeeze", "", k_squeeze },

@@ -1,10 +1,11 @@
-/* sort.c — ordering along one dim: sort, argsort, topk and median, with their out= forms.
+/* sort.c — ordering along one dim: sort, argsort, topk, kthvalue and median, with their out=
+ * forms.
  *
  * Each row along the dim is gathered into (value, index) pairs and sorted with the index as
  * the tie-break, so every sort is stable (PyTorch's stable=True order; its unstable order is
  * unspecified, and this is one of them). nan sorts above every number, as in PyTorch: last
  * ascending, first descending. topk takes the first k of the sorted row, median the lower
- * middle of the ascending row (nan when the row holds a nan). Ties in topk and median may
+ * middle of the ascending row (nan when the row holds a nan), kthvalue the k-th smallest. Ties in topk and median may
  * pick other indices than PyTorch's selection algorithm does; the values are the same.
  */
 #include <math.h>
@@ -216,9 +217,48 @@ static int median(TsTensor *x, uint64_t mask, bool keepdim, TsTensor **vals, TsT
     return 0;
 }
 
+/* The view of t (sorted with size k along d) at index k - 1 of d, without d unless keep. */
+static TsTensor *select_last(TsTensor *t, int d, int64_t k, bool keep, TsError *err)
+{
+    int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
+    int dim = 0;
+    for (int j = 0; j < t->dim; j++) {
+        if (j == d && !keep)
+            continue;
+        sizes[dim] = j == d ? 1 : t->sizes[j];
+        strides[dim++] = t->strides[j];
+    }
+    int64_t off = t->offset + (t->dim ? (k - 1) * t->strides[d] : 0);
+    TsTensor *v = ts_cpu_view(t, dim, sizes, strides, off, err);
+    ts_tensor_release(t);
+    return v;
+}
+
+/* The k-th smallest of each row along d (1 <= k <= the row's size) and its index. */
+static int kth(TsTensor *x, int d, int64_t k, bool keep, TsTensor **vals, TsTensor **idx,
+               TsError *err)
+{
+    TsTensor *v, *ix;
+    int st = sort_k(x, d, false, k, &v, &ix, err);
+    if (st)
+        return st;
+    v = select_last(v, d, k, keep, err);
+    ix = select_last(ix, d, k, keep, err);
+    if (!v || !ix) {
+        if (v)
+            ts_tensor_release(v);
+        if (ix)
+            ts_tensor_release(ix);
+        return err->code;
+    }
+    *vals = v;
+    *idx = ix;
+    return 0;
+}
+
 /* ---- kernels ------------------------------------------------------------------------ */
 
-typedef enum SortForm { SORT, ARGSORT, TOPK, MEDIAN_ALL, MEDIAN_DIM } SortForm;
+typedef enum SortForm { SORT, ARGSORT, TOPK, KTH, MEDIAN_ALL, MEDIAN_DIM } SortForm;
 
 /* Where an overload's arguments are (0: absent; self is argument 0). */
 typedef struct SortSpec {
@@ -277,6 +317,21 @@ static int compute(TsCall *c, const SortSpec *s, const TsValue *a, TsTensor *x, 
             return ts_error_set(c->error, TS_ERR_RUNTIME, "selected index k out of range");
         desc = largest;
     }
+    if (s->form == KTH) {
+        if (a[(int)s->k].tag != TS_TAG_INT)
+            return ts_error_set(c->error, TS_ERR_TYPE, "aten::kthvalue: k must be an int");
+        k = a[(int)s->k].u.i;
+        if (x->dtype == TS_BOOL)
+            return ts_error_set(c->error, TS_ERR_RUNTIME, "\"kthvalue_cpu\" not implemented "
+                                "for 'Bool'");
+        if (size == 0)
+            return ts_error_set(c->error, TS_ERR_INDEX, "kthvalue(): Expected reduction dim %d "
+                                "to have non-zero size.", d);
+        if (k < 1 || k > size)
+            return ts_error_set(c->error, TS_ERR_RUNTIME, "kthvalue(): selected number k out "
+                                "of range for dimension %d", d);
+        return kth(x, d, k, keep, r1, r2, c->error);
+    }
     int st = sort_k(x, d, desc, k, r1, r2, c->error);
     if (!st && s->form == ARGSORT) {
         ts_tensor_release(*r1);
@@ -328,7 +383,7 @@ static int run(TsCall *c, const SortSpec *s)
         ts_value_release(v2);
         return st;
     }
-    if (s->form == SORT || s->form == TOPK || s->form == MEDIAN_DIM)
+    if (s->form == SORT || s->form == TOPK || s->form == KTH || s->form == MEDIAN_DIM)
         return ts_cpu_push_pair(c, v1, v2);
     return ts_stack_push(c->stack, v1, c->error);
 }
@@ -346,6 +401,8 @@ KERNEL(k_argsort_stable, "argsort", ARGSORT, 4, 2, 3, 1, 0, 0, 0, 0, 0, 0)
 KERNEL(k_argsort_stable_out, "argsort", ARGSORT, 5, 2, 3, 1, 0, 0, 0, 0, 4, 0)
 KERNEL(k_topk, "topk", TOPK, 5, 2, 0, 0, 1, 3, 4, 0, 0, 0)
 KERNEL(k_topk_values, "topk", TOPK, 7, 2, 0, 0, 1, 3, 4, 0, 5, 6)
+KERNEL(k_kthvalue, "kthvalue", KTH, 4, 2, 0, 0, 1, 0, 0, 3, 0, 0)
+KERNEL(k_kthvalue_values, "kthvalue", KTH, 6, 2, 0, 0, 1, 0, 0, 3, 4, 5)
 KERNEL(k_median, "median", MEDIAN_ALL, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 KERNEL(k_median_out, "median", MEDIAN_ALL, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0)
 KERNEL(k_median_dim, "median", MEDIAN_DIM, 3, 1, 0, 0, 0, 0, 0, 2, 0, 0)
@@ -358,6 +415,7 @@ static const TsCpuOp ops[] = {
     { "aten::argsort", "", k_argsort }, { "aten::argsort", "stable", k_argsort_stable },
     { "aten::argsort", "stable_out", k_argsort_stable_out },
     { "aten::topk", "", k_topk }, { "aten::topk", "values", k_topk_values },
+    { "aten::kthvalue", "", k_kthvalue }, { "aten::kthvalue", "values", k_kthvalue_values },
     { "aten::median", "", k_median }, { "aten::median", "out", k_median_out },
     { "aten::median", "dim", k_median_dim }, { "aten::median", "dim_values", k_median_dim_values },
 };

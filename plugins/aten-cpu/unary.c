@@ -2,8 +2,9 @@
  * dtype conversion (aten::to and the methods that lower to it: .float(), .long(), ...).
  *
  * Math functions (exp, sin, sigmoid, gelu, ...) make integer and bool inputs float32, as
- * PyTorch does; rounding, sign, abs, neg and relu keep the dtype. Each op's loops come from
- * one expression through <tgmath.h>, so float32 calls the float functions (expf, not exp).
+ * PyTorch does; rounding, sign, abs, neg and relu keep the dtype, and frac takes floats only.
+ * Each op's loops come from one expression through <tgmath.h>, so float32 calls the float
+ * functions (expf, not exp).
  * Every op has its out= and in-place forms through the elementwise engine.
  */
 #include <string.h>
@@ -58,6 +59,10 @@ DEF_NUM(floor, x, floor(x))
 DEF_NUM(ceil, x, ceil(x))
 DEF_NUM(round, x, nearbyint(x))
 DEF_NUM(trunc, x, trunc(x))
+DEF_FLOAT(frac, x - trunc(x))
+/* round(decimals=d): args->d[0] is 10^|d| in the loop's type, args->i[0] set when d < 0 */
+DEF_FLOAT(round_dec, args->i[0] ? nearbyint(x / (scalar_t)args->d[0]) * (scalar_t)args->d[0]
+                                : nearbyint(x * (scalar_t)args->d[0]) / (scalar_t)args->d[0])
 DEF_NUM(relu, x > 0 ? x : 0, x > 0 || x != x ? x : 0)
 DEF_ALL(sign, (x > 0) - negative(x), (x > 0) - (x < 0), x)
 
@@ -84,12 +89,15 @@ static const TsCpuLoop logical_not_loops[TS_DTYPE__COUNT] = {
     X(gelu_tanh, gelu_tanh, TS_EW_FLOAT) \
     X(neg, neg, TS_EW_SAME) X(abs, abs, TS_EW_SAME) X(floor, floor, TS_EW_SAME) \
     X(ceil, ceil, TS_EW_SAME) X(round, round, TS_EW_SAME) X(trunc, trunc, TS_EW_SAME) \
+    X(frac, frac, TS_EW_SAME) \
     X(relu, relu, TS_EW_SAME) X(sign, sign, TS_EW_SAME) X(bitwise_not, bitwise_not, TS_EW_SAME) \
     X(logical_not, logical_not, TS_EW_BOOL)
 #define EWOP(NAME, LOOPS, RESULT) \
     static const TsCpuEwOp ew_##NAME = { #NAME, RESULT, false, LOOPS##_loops };
 UNARY_OPS(EWOP)
 #undef EWOP
+/* named "round" for PyTorch's '"round_cpu" not implemented' */
+static const TsCpuEwOp ew_round_dec = { "round", TS_EW_SAME, false, round_dec_loops };
 
 /* ---- unary kernels -------------------------------------------------------------- */
 
@@ -159,7 +167,7 @@ static int unary_call(TsCall *c, const char *name, const TsCpuEwOp *op, Form for
     UNARY3(X, expm1) UNARY3(X, sqrt) UNARY3(X, rsqrt) UNARY3(X, sin) UNARY3(X, cos) \
     UNARY3(X, tan) UNARY3(X, tanh) UNARY3(X, erf) UNARY3(X, reciprocal) UNARY3(X, sigmoid) \
     UNARY3(X, silu) UNARY3(X, neg) UNARY3(X, abs) UNARY3(X, floor) UNARY3(X, ceil) \
-    UNARY3(X, round) UNARY3(X, trunc) UNARY3(X, relu) UNARY3(X, sign) \
+    UNARY3(X, round) UNARY3(X, trunc) UNARY3(X, frac) UNARY3(X, relu) UNARY3(X, sign) \
     UNARY3(X, bitwise_not) UNARY3(X, logical_not) \
     X(gelu, gelu, , gelu, F_GELU) X(gelu_out, gelu, out, gelu, F_GELU_OUT) \
     X(gelu_, gelu_, , gelu, F_GELU_INPLACE)
@@ -168,6 +176,42 @@ static int unary_call(TsCall *c, const char *name, const TsCpuEwOp *op, Form for
     static int k_##K(TsCall *c) { return unary_call(c, "aten::" #NAME, &ew_##OP, FORM); }
 UNARY_KERNELS(DEFINE_KERNEL)
 #undef DEFINE_KERNEL
+
+/* round.decimals(Tensor self, *, int decimals) -> Tensor and its out= form (out_form):
+ * half to even at the decimal place, floats only. */
+static int round_decimals(TsCall *c, bool out_form)
+{
+    TsValue a[3];
+    size_t n = out_form ? 3 : 2;
+    TsTensor *out = NULL;
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *self = ts_cpu_tensor_arg(c, "aten::round", "self", a[0]);
+    int rc = self ? 0 : (int)c->error->code;
+    if (!rc && a[1].tag != TS_TAG_INT)
+        rc = ts_error_set(c->error, TS_ERR_TYPE, "aten::round: argument 'decimals' must be an "
+                          "int");
+    if (!rc && out_form && !(out = ts_cpu_tensor_arg(c, "aten::round", "out", a[2])))
+        rc = c->error->code;
+    if (!rc) {
+        int64_t d = a[1].u.i;
+        /* beyond 10^308 the power is inf; clamping keeps the loops' arithmetic defined */
+        double mag = (double)(d < 0 ? (d < -400 ? 400 : -d) : (d > 400 ? 400 : d));
+        TsCpuEwArgs args = { { pow(10.0, mag), 0 }, { d < 0, 0 }, 0 };
+        rc = ts_cpu_ew(&ew_round_dec, 1, &self, &out, out_form ? TS_EW_OUT : TS_EW_NEW, &args,
+                       c->error);
+    }
+    if (rc || !out_form) {
+        ts_cpu_release_args(n, a);
+        return rc ? rc : ts_cpu_push_tensor(c, out);
+    }
+    TsValue result = a[2];
+    a[2] = ts_none();
+    ts_cpu_release_args(n, a);
+    return ts_stack_push(c->stack, result, c->error);
+}
+
+static int k_round_decimals(TsCall *c) { return round_decimals(c, false); }
+static int k_round_decimals_out(TsCall *c) { return round_decimals(c, true); }
 
 /* ---- aten::to ------------------------------------------------------------------- */
 
@@ -297,6 +341,19 @@ static int k_to_prim_other(TsCall *c)
     return convert(c, &a[0], keep, flag(a[2]), 3, a);
 }
 
+/* aten::type_as(Tensor self, Tensor other) -> Tensor: self.to(other.dtype()) */
+static int k_type_as(TsCall *c)
+{
+    TsValue a[2];
+    ts_cpu_pop_args(c, 2, a);
+    TsTensor *o = ts_cpu_tensor_arg(c, "aten::type_as", "other", a[1]);
+    if (!o) {
+        ts_cpu_release_args(2, a);
+        return c->error->code;
+    }
+    return convert(c, &a[0], o->dtype, false, 2, a);
+}
+
 #define TABLE_ROW(K, NAME, OVERLOAD, OP, FORM) { "aten::" #NAME, #OVERLOAD, k_##K },
 static const TsCpuOp ops[] = {
     UNARY_KERNELS(TABLE_ROW)
@@ -307,6 +364,9 @@ static const TsCpuOp ops[] = {
     { "aten::to", "prim_dtype", k_to_prim_dtype },
     { "aten::to", "prim_Device", k_to_prim_device },
     { "aten::to", "prim_other", k_to_prim_other },
+    { "aten::type_as", "", k_type_as },
+    { "aten::round", "decimals", k_round_decimals },
+    { "aten::round", "decimals_out", k_round_decimals_out },
 };
 #undef TABLE_ROW
 

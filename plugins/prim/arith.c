@@ -15,7 +15,13 @@
  *   - float % is fmod(b + fmod(a, b), b): Python's sign rule, but 5.0 % inf is nan;
  *   - int(x) of a float truncates; nan, inf and floats outside int64 give INT64_MIN (what
  *     PyTorch's x86 conversion yields);
- *   - min(a, b) is `a < b ? a : b` and max(a, b) is `a > b ? a : b` (nan-order sensitive).
+ *   - min(a, b) is `a < b ? a : b` and max(a, b) is `a > b ? a : b` (nan-order sensitive);
+ *   - a << b and a >> b use b's low 6 bits (x86's shift: 1 << 64 is 1, 3 << -1 is INT64_MIN),
+ *     >> is arithmetic and << wraps.
+ *
+ * The Scalar overloads (aten::add(Scalar a, Scalar b) -> Scalar, ...) are what the emitter
+ * picks for mixed int and float operands where no int_float overload exists (a / b), and for
+ * values typed Scalar (number): the same kernels serve them, the tags deciding the result.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -26,14 +32,14 @@
 typedef enum PrimOp {
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_REM,
     OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-    OP_AND, OP_OR, OP_XOR, OP_MIN, OP_MAX,
+    OP_AND, OP_OR, OP_XOR, OP_MIN, OP_MAX, OP_LSHIFT, OP_RSHIFT,
     OP_NEG, OP_ABS, OP_NOT, OP_TO_INT, OP_TO_FLOAT, OP_TO_BOOL
 } PrimOp;
 
 static const char *const op_names[] = {
     "add", "sub", "mul", "div", "floordiv", "remainder",
     "eq", "ne", "lt", "le", "gt", "ge",
-    "__and__", "__or__", "__xor__", "min", "max",
+    "__and__", "__or__", "__xor__", "min", "max", "__lshift__", "__rshift__",
     "neg", "abs", "__not__", "Int", "Float", "Bool"
 };
 
@@ -57,6 +63,14 @@ static int64_t wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (
 static int64_t wrap_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 static int64_t wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
 static int64_t wrap_neg(int64_t a) { return (int64_t)(0u - (uint64_t)a); }
+
+/* x86's shifts: the count is taken mod 64; >> of a negative value fills with ones (written
+ * without right-shifting a negative number, which C leaves to the implementation). */
+static int64_t shift_left(int64_t a, int64_t b) { return (int64_t)((uint64_t)a << (b & 63)); }
+static int64_t shift_right(int64_t a, int64_t b)
+{
+    return a < 0 ? ~(int64_t)(~(uint64_t)a >> (b & 63)) : (int64_t)((uint64_t)a >> (b & 63));
+}
 
 static int64_t float_to_int(double d)
 {
@@ -106,6 +120,8 @@ static int int_binop(PrimOp op, int64_t a, int64_t b, TsValue *out, TsError *err
     case OP_XOR: r = a ^ b; break;
     case OP_MIN: r = a < b ? a : b; break;
     case OP_MAX: r = a > b ? a : b; break;
+    case OP_LSHIFT: r = shift_left(a, b); break;
+    case OP_RSHIFT: r = shift_right(a, b); break;
     default:
         return ts_error_set(err, TS_ERR_TYPE, "%s: not a binary operator", op_names[op]);
     }
@@ -191,7 +207,8 @@ static inline int unary(TsCall *c, PrimOp op)
 #define BINARY_KERNELS(X) \
     X(add, ADD) X(sub, SUB) X(mul, MUL) X(div, DIV) X(floordiv, FLOORDIV) X(rem, REM) \
     X(eq, EQ) X(ne, NE) X(lt, LT) X(le, LE) X(gt, GT) X(ge, GE) \
-    X(and, AND) X(or, OR) X(xor, XOR) X(min, MIN) X(max, MAX)
+    X(and, AND) X(or, OR) X(xor, XOR) X(min, MIN) X(max, MAX) X(lshift, LSHIFT) \
+    X(rshift, RSHIFT)
 #define UNARY_KERNELS(X) \
     X(neg, NEG) X(abs, ABS) X(not, NOT) X(to_int, TO_INT) X(to_float, TO_FLOAT) \
     X(to_bool, TO_BOOL)
@@ -204,12 +221,12 @@ BINARY_KERNELS(DEFINE_BINARY)
 UNARY_KERNELS(DEFINE_UNARY)
 
 static const TsPrimOp ops[] = {
-    { "aten::add", k_add, { "int", "float", "int_float", "float_int" } },
-    { "aten::sub", k_sub, { "int", "float", "int_float", "float_int" } },
-    { "aten::mul", k_mul, { "int", "float", "int_float", "float_int" } },
-    { "aten::div", k_div, { "int", "float" } },
-    { "aten::floordiv", k_floordiv, { "int", "float", "int_float", "float_int" } },
-    { "aten::remainder", k_rem, { "int", "float", "int_float", "float_int" } },
+    { "aten::add", k_add, { "int", "float", "int_float", "float_int", "" } },
+    { "aten::sub", k_sub, { "int", "float", "int_float", "float_int", "" } },
+    { "aten::mul", k_mul, { "int", "float", "int_float", "float_int", "" } },
+    { "aten::div", k_div, { "int", "float", "" } },
+    { "aten::floordiv", k_floordiv, { "int", "float", "int_float", "float_int", "" } },
+    { "aten::remainder", k_rem, { "int", "float", "int_float", "float_int", "" } },
     { "aten::eq", k_eq, { "int", "float", "int_float", "float_int", "bool" } },
     { "aten::ne", k_ne, { "int", "float", "int_float", "float_int", "bool" } },
     { "aten::lt", k_lt, { "int", "float", "int_float", "float_int" } },
@@ -219,13 +236,15 @@ static const TsPrimOp ops[] = {
     { "aten::__and__", k_and, { "int", "bool" } },
     { "aten::__or__", k_or, { "int", "bool" } },
     { "aten::__xor__", k_xor, { "int", "bool" } },
-    { "prim::min", k_min, { "int", "float", "int_float", "float_int" } },
-    { "prim::max", k_max, { "int", "float", "int_float", "float_int" } },
-    { "aten::neg", k_neg, { "int", "float" } },
-    { "prim::abs", k_abs, { "int", "float" } },
+    { "aten::__lshift__", k_lshift, { "int" } },
+    { "aten::__rshift__", k_rshift, { "int" } },
+    { "prim::min", k_min, { "int", "float", "int_float", "float_int", "" } },
+    { "prim::max", k_max, { "int", "float", "int_float", "float_int", "" } },
+    { "aten::neg", k_neg, { "int", "float", "Scalar" } },
+    { "prim::abs", k_abs, { "int", "float", "Scalar" } },
     { "aten::__not__", k_not, { "" } },
-    { "aten::Int", k_to_int, { "float", "bool" } },
-    { "aten::Float", k_to_float, { "int", "bool" } },
+    { "aten::Int", k_to_int, { "float", "bool", "Scalar" } },
+    { "aten::Float", k_to_float, { "int", "bool", "Scalar" } },
     { "aten::Bool", k_to_bool, { "int", "float" } },
 };
 

@@ -1,5 +1,5 @@
 /* lists.c — List[t] structure: length, indexing, slicing, the mutating methods (append,
- * extend, insert, pop, del, clear, reverse), copies, concatenation and repetition.
+ * extend, +=, *=, insert, pop, del, clear, reverse), copies, concatenation and repetition.
  *
  * Generic over the element type: a list holds TsValues whatever t is, so one kernel serves
  * List[int] and List[Tensor] alike; a new list takes its element type from its source.
@@ -90,26 +90,46 @@ static int k_append(TsCall *c)
     return ts_stack_push(c->stack, a[0], c->error);
 }
 
-/* aten::extend.t(t[](a!) self, t[] other) -> ()
- * other may be self (l.extend(l) doubles it): the count is taken before appending. */
+/* Appends other's items to self; other may be self (l.extend(l) doubles it): the count is
+ * taken before appending. */
+static int extend_list(TsList *self, const TsList *other, TsError *err)
+{
+    size_t n = other->len;
+    if (n > ((size_t)-1) / sizeof(TsValue) - self->len)
+        return ts_error_set(err, TS_ERR_LIMIT, "list.extend: the list would be too long");
+    int rc = ts_list_reserve(self, self->len + n, err);
+    for (size_t i = 0; !rc && i < n; i++) {
+        ts_value_retain(other->items[i]);
+        rc = ts_list_append(self, other->items[i], err);
+    }
+    return rc;
+}
+
+/* aten::extend.t(t[](a!) self, t[] other) -> () */
 static int k_extend(TsCall *c)
 {
     TsValue a[2];
     if (ts_prim_pop_args(c, "aten::extend", 2, (const uint32_t[]){ L, L }, a))
         return c->error->code;
-    TsList *self = list_of(a[0]), *other = list_of(a[1]);
-    size_t n = other->len;
-    int rc = 0;
-    if (n > ((size_t)-1) / sizeof(TsValue) - self->len)
-        rc = ts_error_set(c->error, TS_ERR_LIMIT, "list.extend: the list would be too long");
-    else
-        rc = ts_list_reserve(self, self->len + n, c->error);
-    for (size_t i = 0; !rc && i < n; i++) {
-        ts_value_retain(other->items[i]);
-        rc = ts_list_append(self, other->items[i], c->error);
-    }
+    int rc = extend_list(list_of(a[0]), list_of(a[1]), c->error);
     ts_prim_release_args(a, 2);
     return rc;
+}
+
+/* aten::add_.t(t[](a!) self, t[] b) -> t[]: `l += other` extends l in place (every alias of
+ * l sees it) and pushes l back. PyTorch's `a += a` misbehaves; here it doubles a. */
+static int k_add_inplace(TsCall *c)
+{
+    TsValue a[2];
+    if (ts_prim_pop_args(c, "aten::add_", 2, (const uint32_t[]){ L, L }, a))
+        return c->error->code;
+    int rc = extend_list(list_of(a[0]), list_of(a[1]), c->error);
+    ts_value_release(a[1]);
+    if (rc) {
+        ts_value_release(a[0]);
+        return rc;
+    }
+    return ts_stack_push(c->stack, a[0], c->error);
 }
 
 /* aten::insert.t(t[](a!) self, int idx, t(b -> *) el) -> ()
@@ -251,6 +271,37 @@ static int k_mul_right(TsCall *c)
     return repeat(c, a[1], a[0].u.i);
 }
 
+/* aten::mul_.t(t[](a!) l, int n) -> t[](a!): `l *= n` repeats l in place (n <= 0 empties it)
+ * and pushes l back. */
+static int k_mul_inplace(TsCall *c)
+{
+    TsValue a[2];
+    if (ts_prim_pop_args(c, "aten::mul_", 2, (const uint32_t[]){ L, I }, a))
+        return c->error->code;
+    TsList *l = list_of(a[0]);
+    int64_t n = a[1].u.i;
+    size_t len = l->len;
+    int rc = 0;
+    if (n <= 0) {
+        ts_list_clear(l);
+    } else if (len > 0 && (uint64_t)n > ((size_t)-1) / sizeof(TsValue) / len) {
+        rc = ts_error_set(c->error, TS_ERR_LIMIT, "list *=: the list would be too long");
+    } else {
+        rc = ts_list_reserve(l, len * (size_t)n, c->error);
+        for (int64_t k = 1; !rc && k < n; k++) {
+            for (size_t i = 0; i < len; i++) {
+                ts_value_retain(l->items[i]);
+                l->items[l->len++] = l->items[i];
+            }
+        }
+    }
+    if (rc) {
+        ts_value_release(a[0]);
+        return rc;
+    }
+    return ts_stack_push(c->stack, a[0], c->error);
+}
+
 /* Python's slice.indices(len): clamps start and end for the step's direction. */
 static void slice_bounds(int64_t len, TsValue start_v, TsValue end_v, int64_t step,
                          int64_t *start, int64_t *end)
@@ -317,8 +368,10 @@ static const TsPrimOp ops[] = {
     { "aten::copy", k_copy, { "t" } },
     { "aten::list", k_copy, { "t" } },
     { "aten::add", k_concat, { "t" } },
+    { "aten::add_", k_add_inplace, { "t" } },
     { "aten::mul", k_mul_left, { "left_t" } },
     { "aten::mul", k_mul_right, { "right_" } },
+    { "aten::mul_", k_mul_inplace, { "t" } },
     { "aten::slice", k_slice, { "t" } },
 };
 

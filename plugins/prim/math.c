@@ -204,21 +204,15 @@ static int k_round_to_zero_floordiv(TsCall *c)
     return ts_stack_push(c->stack, ts_int(q), c->error);
 }
 
-/* ---- tuples of two ---------------------------------------------------------------------- */
+/* ---- two results ------------------------------------------------------------------------ */
 
+/* divmod, modf and frexp declare two returns, "(int, int)", not one tuple: the kernel pushes
+ * both, and `q, r = divmod(a, b)` or `print(divmod(a, b))` (a prim::TupleConstruct) takes them
+ * from there. */
 static int push_pair(TsCall *c, TsValue x, TsValue y)
 {
-    const TsType *t = x.tag == TS_TAG_INT ? ts_type_int() : ts_type_float();
-    const TsType *u = y.tag == TS_TAG_INT ? ts_type_int() : ts_type_float();
-    const TsType *tt = ts_type_tuple(2, (const TsType *const[]){ t, u });
-    if (!tt)
-        return ts_error_set(c->error, TS_ERR_NOMEM, "out of memory making a tuple type");
-    TsTuple *p = ts_tuple_new(tt, 2, c->error);
-    if (!p)
-        return c->error->code;
-    p->items[0] = x;
-    p->items[1] = y;
-    return ts_stack_push(c->stack, ts_obj_value(p, TS_TAG_TUPLE), c->error);
+    int rc = ts_stack_push(c->stack, x, c->error);
+    return rc ? rc : ts_stack_push(c->stack, y, c->error);
 }
 
 /* aten::divmod.int / float / int_float / float_int(x, y) -> (q, r) */

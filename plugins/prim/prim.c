@@ -15,6 +15,7 @@ static const TsPrimTable *const tables[] = {
     &ts_prim_math_table,
     &ts_prim_str_table,
     &ts_prim_iter_table,
+    &ts_prim_hash_table,
 };
 
 static int init(TsRegistry *r, TsError *err)

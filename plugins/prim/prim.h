@@ -32,6 +32,7 @@ extern const TsPrimTable ts_prim_dict_table;    /* dicts.c: Dict[k, v] */
 extern const TsPrimTable ts_prim_math_table;    /* math.c: the math module, divmod, round */
 extern const TsPrimTable ts_prim_str_table;     /* str.c: str operators and methods */
 extern const TsPrimTable ts_prim_iter_table;    /* iter.c: range loops, enum comparison */
+extern const TsPrimTable ts_prim_hash_table;    /* hash.c: hash() */
 /* str.c: str.format and %-formatting, whose kernels bind their input count (factories). */
 int ts_prim_str_register_factories(TsRegistry *r, TsError *err);
 

@@ -1,0 +1,255 @@
+/* query.c — a tensor's metadata and one-element tensors as TorchScript values.
+ *
+ * int(t), float(t), bool(t) (aten::Int/Float/Bool.Tensor) and the implicit conversions the
+ * compiler inserts where a Tensor meets an int, float or Scalar parameter
+ * (aten::IntImplicit, FloatImplicit, ScalarImplicit); t.dtype, t.device, t.layout, len(t),
+ * torch.device("cpu") and torch.result_type. The explicit conversions take any one-element
+ * tensor; the implicit ones only 0-dim tensors, and IntImplicit only integral ones, with
+ * PyTorch's messages.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "elementwise.h"
+
+/* Pops one tensor argument into *self; NULL (nothing left owned) with err when it is not. */
+static TsTensor *pop_tensor(TsCall *c, const char *op, TsValue *self)
+{
+    ts_cpu_pop_args(c, 1, self);
+    TsTensor *t = ts_cpu_tensor_arg(c, op, "a", *self);
+    if (!t)
+        ts_value_release(*self);
+    return t;
+}
+
+/* The one element of t as an int, float or bool value (t has exactly one element). */
+static TsValue only_elem(const TsTensor *t)
+{
+    const char *p = ts_tensor_data(t);
+    if (t->dtype == TS_BOOL)
+        return ts_bool(*p != 0);
+    if (t->dtype == TS_INT64) {
+        int64_t i;
+        memcpy(&i, p, sizeof i);
+        return ts_int(i);
+    }
+    if (ts_dtype_is_integral(t->dtype, false))
+        return ts_int((int64_t)ts_cpu_load_double(t->dtype, p));
+    return ts_double(ts_cpu_load_double(t->dtype, p));
+}
+
+static int one_element(TsCall *c, const TsTensor *t)
+{
+    int64_t n = ts_tensor_numel(t);
+    if (n == 1)
+        return 0;
+    return ts_error_set(c->error, TS_ERR_RUNTIME, "a Tensor with %lld elements cannot be "
+                        "converted to Scalar", (long long)n);
+}
+
+/* v (a number) as an int, truncating a float like item<int64_t>() does. */
+static int to_int(TsCall *c, TsValue v, int64_t *out)
+{
+    if (v.tag == TS_TAG_DOUBLE) {
+        /* [-2^63, 2^63) truncates into int64; nan fails both tests */
+        if (!(v.u.d >= -9223372036854775808.0 && v.u.d < 9223372036854775808.0))
+            return ts_error_set(c->error, TS_ERR_RUNTIME, "value cannot be converted to type "
+                                "int64_t without overflow");
+        *out = (int64_t)v.u.d;
+    } else {
+        *out = v.tag == TS_TAG_BOOL ? (int64_t)v.u.b : v.u.i;
+    }
+    return 0;
+}
+
+static double to_double(TsValue v)
+{
+    return v.tag == TS_TAG_DOUBLE ? v.u.d : v.tag == TS_TAG_BOOL ? (double)v.u.b
+                                                                  : (double)v.u.i;
+}
+
+typedef enum Want { WANT_INT, WANT_FLOAT, WANT_SCALAR } Want;
+
+/* The Int/Float.Tensor and *Implicit kernels: implicit ones check the dims (and IntImplicit
+ * the dtype) first. */
+static int convert(TsCall *c, const char *op, Want want, bool implicit)
+{
+    TsValue a;
+    TsTensor *t = pop_tensor(c, op, &a);
+    if (!t)
+        return c->error->code;
+    int rc = 0;
+    TsValue v = ts_none();
+    if (implicit && t->dim != 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Cannot input a tensor of dimension other "
+                          "than 0 as a scalar argument");
+    else if (implicit && want == WANT_INT && !ts_dtype_is_integral(t->dtype, false))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Cannot input a tensor of type %s as an "
+                          "integral argument", ts_dtype_type_name(t->dtype));
+    else if (!(rc = one_element(c, t))) {
+        v = only_elem(t);
+        int64_t i;
+        if (want == WANT_INT && !(rc = to_int(c, v, &i)))
+            v = ts_int(i);
+        else if (want == WANT_FLOAT)
+            v = ts_double(to_double(v));
+    }
+    ts_value_release(a);
+    return rc ? rc : ts_stack_push(c->stack, v, c->error);
+}
+
+/* aten::Int.Tensor(Tensor a) -> int */
+static int k_int(TsCall *c) { return convert(c, "aten::Int", WANT_INT, false); }
+/* aten::Float.Tensor(Tensor a) -> float */
+static int k_float(TsCall *c) { return convert(c, "aten::Float", WANT_FLOAT, false); }
+/* aten::IntImplicit(Tensor a) -> int */
+static int k_int_implicit(TsCall *c) { return convert(c, "aten::IntImplicit", WANT_INT, true); }
+/* aten::FloatImplicit(Tensor a) -> float */
+static int k_float_implicit(TsCall *c)
+{
+    return convert(c, "aten::FloatImplicit", WANT_FLOAT, true);
+}
+/* aten::ScalarImplicit(Tensor a) -> Scalar */
+static int k_scalar_implicit(TsCall *c)
+{
+    return convert(c, "aten::ScalarImplicit", WANT_SCALAR, true);
+}
+
+/* aten::Bool.Tensor(Tensor a) -> bool: Tensor.is_nonzero (nan is true). */
+static int k_bool(TsCall *c)
+{
+    TsValue a;
+    TsTensor *t = pop_tensor(c, "aten::Bool", &a);
+    if (!t)
+        return c->error->code;
+    int64_t n = ts_tensor_numel(t);
+    int rc = 0;
+    bool b = false;
+    if (n == 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Boolean value of Tensor with no values is "
+                          "ambiguous");
+    else if (n > 1)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Boolean value of Tensor with more than one "
+                          "value is ambiguous");
+    else {
+        TsValue v = only_elem(t);
+        b = v.tag == TS_TAG_BOOL ? v.u.b : v.tag == TS_TAG_INT ? v.u.i != 0 : v.u.d != 0.0;
+    }
+    ts_value_release(a);
+    return rc ? rc : ts_stack_push(c->stack, ts_bool(b), c->error);
+}
+
+/* prim::dtype(Tensor a) -> int */
+static int k_dtype(TsCall *c)
+{
+    TsValue a;
+    TsTensor *t = pop_tensor(c, "prim::dtype", &a);
+    if (!t)
+        return c->error->code;
+    int64_t d = t->dtype;
+    ts_value_release(a);
+    return ts_stack_push(c->stack, ts_int(d), c->error);
+}
+
+/* prim::device(Tensor a) -> Device */
+static int k_device_of(TsCall *c)
+{
+    TsValue a;
+    TsTensor *t = pop_tensor(c, "prim::device", &a);
+    if (!t)
+        return c->error->code;
+    TsDevice d = t->device;
+    ts_value_release(a);
+    return ts_stack_push(c->stack, ts_device(d), c->error);
+}
+
+/* prim::layout(Tensor a) -> Layout: every cpu tensor is strided (torch.strided is 0). */
+static int k_layout(TsCall *c)
+{
+    TsValue a;
+    if (!pop_tensor(c, "prim::layout", &a))
+        return c->error->code;
+    ts_value_release(a);
+    return ts_stack_push(c->stack, ts_int(0), c->error);
+}
+
+/* aten::len.Tensor(Tensor t) -> int */
+static int k_len(TsCall *c)
+{
+    TsValue a;
+    TsTensor *t = pop_tensor(c, "aten::len", &a);
+    if (!t)
+        return c->error->code;
+    int64_t n = t->dim ? t->sizes[0] : 0;
+    int dim = t->dim;
+    ts_value_release(a);
+    if (dim == 0)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "len() of a 0-d tensor");
+    return ts_stack_push(c->stack, ts_int(n), c->error);
+}
+
+/* aten::device(str a) -> Device */
+static int k_device(TsCall *c)
+{
+    TsValue a;
+    ts_cpu_pop_args(c, 1, &a);
+    TsDevice d;
+    int rc = a.tag == TS_TAG_STR ? ts_device_parse(((TsStr *)a.u.p)->data, &d, c->error)
+                                 : ts_error_set(c->error, TS_ERR_TYPE, "aten::device: argument "
+                                                "'a' must be a str");
+    ts_value_release(a);
+    return rc ? rc : ts_stack_push(c->stack, ts_device(d), c->error);
+}
+
+/* ---- torch.result_type ------------------------------------------------------------ */
+
+/* The result dtype of the two arguments, each a tensor or a Scalar (wrapped as a Python
+ * number is in arithmetic). */
+static int result_type(TsCall *c)
+{
+    TsValue a[2];
+    TsTensor *t[2] = { NULL, NULL };
+    bool wrapped[2] = { false, false };
+    int rc = 0;
+    ts_cpu_pop_args(c, 2, a);
+    for (int i = 0; !rc && i < 2; i++) {
+        if (a[i].tag == TS_TAG_TENSOR) {
+            t[i] = ts_cpu_tensor_arg(c, "aten::result_type", i ? "other" : "tensor", a[i]);
+        } else {
+            t[i] = ts_cpu_wrap_scalar(a[i], c->error);
+            wrapped[i] = true;
+        }
+        if (!t[i])
+            rc = c->error->code;
+    }
+    int dtype = rc ? -1 : ts_cpu_result_type(2, t);
+    if (!rc && dtype < 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "aten::result_type: the cpu backend does "
+                          "not promote %s with %s", ts_dtype_type_name(t[0]->dtype),
+                          ts_dtype_type_name(t[1]->dtype));
+    for (int i = 0; i < 2; i++)
+        if (wrapped[i] && t[i])
+            ts_tensor_release(t[i]);
+    ts_cpu_release_args(2, a);
+    return rc ? rc : ts_stack_push(c->stack, ts_int(dtype), c->error);
+}
+
+static const TsCpuOp ops[] = {
+    { "aten::Int", "Tensor", k_int },
+    { "aten::Float", "Tensor", k_float },
+    { "aten::Bool", "Tensor", k_bool },
+    { "aten::IntImplicit", "", k_int_implicit },
+    { "aten::FloatImplicit", "", k_float_implicit },
+    { "aten::ScalarImplicit", "", k_scalar_implicit },
+    { "prim::dtype", "", k_dtype },
+    { "prim::device", "", k_device_of },
+    { "prim::layout", "", k_layout },
+    { "aten::len", "Tensor", k_len },
+    { "aten::device", "", k_device },
+    { "aten::result_type", "Tensor", result_type },
+    { "aten::result_type", "Scalar", result_type },
+    { "aten::result_type", "Scalar_Tensor", result_type },
+    { "aten::result_type", "Scalar_Scalar", result_type },
+};
+
+const TsCpuTable ts_cpu_query_table = { ops, sizeof ops / sizeof ops[0] };
