@@ -90,6 +90,40 @@ static int unpack(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRang
                          ts_type_text(v->type, b, sizeof b));
 }
 
+/* A number written into a tensor becomes a tensor of the view's dtype and device first
+ * (aten::tensor(v, dtype=prim::dtype(view), device=prim::device(view))), as PyTorch does. */
+static TsIrValue *value_as_tensor(TsEmitter *e, TsIrValue *view, TsIrValue *v, TsSourceRange r)
+{
+    if (ts_type_kind(v->type) == TS_TYPE_TENSOR)
+        return v;
+    TsIrValue *dt = ts_emit_op2(e, "prim::dtype", view, NULL, r);
+    TsIrValue *dev = dt ? ts_emit_op2(e, "prim::device", view, NULL, r) : NULL;
+    TsIrValue *no = dev ? ts_emit_const(e, ts_bool(false), r) : NULL;
+    if (!no)
+        return NULL;
+    TsNamedValue a[4] = { { NULL, v, r }, { "dtype", dt, r }, { "device", dev, r },
+                          { "requires_grad", no, r } };
+    return ts_emit_op(e, "aten::tensor", 4, a, r);
+}
+
+/* Writes v into view: aten::index_put_(view, list, v) when there are tensor indices,
+ * else aten::copy_(view, v). */
+static int tensor_store(TsEmitter *e, TsIrValue *view, TsIrValue *list, TsIrValue *v,
+                        TsSourceRange r)
+{
+    TsIrValue *no = (v = value_as_tensor(e, view, v, r)) ? ts_emit_const(e, ts_bool(false), r)
+                                                         : NULL;
+    if (!no)
+        return -1;
+    if (list) {
+        TsNamedValue a[4] = { { NULL, view, r }, { NULL, list, r }, { NULL, v, r },
+                              { NULL, no, r } };
+        return ts_emit_op(e, "aten::index_put_", 4, a, r) ? 0 : -1;
+    }
+    TsNamedValue c[3] = { { NULL, view, r }, { NULL, v, r }, { NULL, no, r } };
+    return ts_emit_op(e, "aten::copy_", 3, c, r) ? 0 : -1;
+}
+
 static int set_item(TsEmitter *e, TsIrValue *obj, TsIrValue *idx, TsIrValue *v,
                     TsSourceRange r)
 {
@@ -98,15 +132,6 @@ static int set_item(TsEmitter *e, TsIrValue *obj, TsIrValue *idx, TsIrValue *v,
     if (k == TS_TYPE_CLASS) {
         TsSugared out;
         return ts_sugar_call_method(e, obj, "__setitem__", 2, a + 1, r, &out);
-    }
-    if (k == TS_TYPE_TENSOR) {
-        TsIrValue *lhs = ts_emit_subscript_value(e, obj, idx, r);
-        if (!lhs)
-            return -1;
-        TsNamedValue c[2] = { { NULL, lhs, r }, { NULL, v, r } };
-        return ts_emit_op(e, ts_type_kind(v->type) == TS_TYPE_TENSOR ? "aten::copy_"
-                                                                      : "aten::fill_",
-                          2, c, r) ? 0 : -1;
     }
     return ts_emit_op(e, "aten::_set_item", 3, a, r) ? 0 : -1;
 }
@@ -127,19 +152,14 @@ static int assign_to(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceR
         TsIrValue *obj = ts_emit_expr(e, target->kids[0], NULL);
         if (!obj)
             return -1;
-        if (target->n_kids != 2 || target->kids[1]->kind == TS_TREE_SLICE) {
-            if (ts_type_kind(obj->type) != TS_TYPE_TENSOR)
-                return ts_emit_error(e, target->range, "Sliced assignment is only supported "
-                                     "on tensors");
-            /* t[a:b, i] = v writes through the view: copy_ a tensor, fill_ a number */
-            TsIrValue *view = ts_emit_index_of(e, obj, target);
-            if (!view)
-                return -1;
-            TsNamedValue c[2] = { { NULL, view, r }, { NULL, v, r } };
-            return ts_emit_op(e, ts_type_kind(v->type) == TS_TYPE_TENSOR ? "aten::copy_"
-                                                                          : "aten::fill_",
-                              2, c, r) ? 0 : -1;
+        if (ts_type_kind(obj->type) == TS_TYPE_TENSOR) {
+            /* t[a:b, i] = v writes through the view the basic indices pick */
+            TsIrValue *list, *view = ts_emit_tensor_index_target(e, obj, target, &list);
+            return view ? tensor_store(e, view, list, v, r) : -1;
         }
+        if (target->n_kids != 2 || target->kids[1]->kind == TS_TREE_SLICE)
+            return ts_emit_error(e, target->range, "Sliced assignment is only supported "
+                                 "on tensors");
         const TsType *key = ts_type_kind(obj->type) == TS_TYPE_DICT
                                 ? ts_type_elem(obj->type, 0) : NULL;
         TsIrValue *idx = ts_emit_expr(e, target->kids[1], key);
@@ -200,6 +220,35 @@ static int emit_ann_assign(TsEmitter *e, const TsTree *s)
     return assign_to(e, target, v, s->range);
 }
 
+/* The in-place tensor operator of an augmented assignment, or NULL for the plain one. */
+static const char *tensor_inplace_op(int op)
+{
+    switch (op) {
+    case '+': return "aten::add_";
+    case '-': return "aten::sub_";
+    case '*': return "aten::mul_";
+    case '/': return "aten::div_";
+    default: return NULL;
+    }
+}
+
+/* t[i] op= x on a tensor updates the view in place; with tensor indices the gathered
+ * values are updated and written back by aten::index_put_, as PyTorch does. */
+static int aug_assign_tensor_item(TsEmitter *e, const TsTree *s, TsIrValue *obj)
+{
+    TsIrValue *list, *view = ts_emit_tensor_index_target(e, obj, s->kids[0], &list);
+    TsIrValue *cur = view && list ? ts_emit_op2(e, "aten::index", view, list, s->range) : view;
+    TsIrValue *rhs = cur ? ts_emit_expr(e, s->kids[1], NULL) : NULL;
+    if (!rhs)
+        return -1;
+    const char *op = tensor_inplace_op(s->op);
+    TsIrValue *r = op ? ts_emit_op2(e, op, cur, rhs, s->range)
+                      : ts_emit_binop(e, s->op, cur, rhs, s->range, true);
+    if (!r)
+        return -1;
+    return list || !op ? tensor_store(e, view, list, r, s->range) : 0;
+}
+
 static int emit_aug_assign(TsEmitter *e, const TsTree *s)
 {
     const TsTree *target = s->kids[0];
@@ -211,8 +260,9 @@ static int emit_aug_assign(TsEmitter *e, const TsTree *s)
         TsTypeKind k = ts_type_kind(cur->type);
         TsIrValue *r;
         if ((k == TS_TYPE_TENSOR || k == TS_TYPE_LIST) && s->op == '+')
-            r = ts_emit_op2(e, k == TS_TYPE_LIST ? "aten::add_" : "aten::add_", cur, rhs,
-                            s->range);
+            r = ts_emit_op2(e, "aten::add_", cur, rhs, s->range);
+        else if (k == TS_TYPE_LIST && s->op == '*')
+            r = ts_emit_op2(e, "aten::mul_", cur, rhs, s->range);
         else if (k == TS_TYPE_TENSOR && (s->op == '-' || s->op == '*' || s->op == '/')) {
             const char *op = s->op == '-' ? "aten::sub_" : s->op == '*' ? "aten::mul_"
                                                                          : "aten::div_";
@@ -235,9 +285,14 @@ static int emit_aug_assign(TsEmitter *e, const TsTree *s)
         TsIrValue *r = ts_emit_binop(e, s->op, cv, rhs, s->range, true);
         return r ? ts_sugar_set_attr(e, obj, target->kids[1]->str, r, target->range) : -1;
     }
-    if (target->kind == TS_TREE_SUBSCRIPT && target->n_kids == 2) {
+    if (target->kind == TS_TREE_SUBSCRIPT) {
         TsIrValue *obj = ts_emit_expr(e, target->kids[0], NULL);
-        TsIrValue *idx = obj ? ts_emit_expr(e, target->kids[1], NULL) : NULL;
+        if (obj && ts_type_kind(obj->type) == TS_TYPE_TENSOR)
+            return aug_assign_tensor_item(e, s, obj);
+        if (!obj || target->n_kids != 2)
+            return obj ? ts_emit_error(e, target->range, "multiple indices are only "
+                                       "supported on tensors") : -1;
+        TsIrValue *idx = ts_emit_expr(e, target->kids[1], NULL);
         TsIrValue *cur = idx ? ts_emit_subscript_value(e, obj, idx, target->range) : NULL;
         if (!cur || !(rhs = ts_emit_expr(e, s->kids[1], NULL)))
             return -1;
@@ -599,6 +654,7 @@ static int emit_loop(TsEmitter *e, TsIrValue *trip, const TsTree *cond, const Lo
     TsIrValue *i = ts_block_add_input(body, NULL, ts_type_int(), e->err);
     if (!i || ts_env_push(e, body, true) != 0)
         return -1;
+    e->env->is_comp = lb->elt != NULL;
     ts_graph_set_insert_end(e->g, body);
     e->loop_depth++;
     TsIrValue *elem = lb->it ? ts_iter_get(e, lb->it, i, r) : NULL;
@@ -636,7 +692,15 @@ int ts_emit_for_common(TsEmitter *e, const TsTree *target, const TsTree *iter,
         int rc = 0;
         for (long k = 0; k < n && rc == 0; k++) {
             TsIrValue *elem = ts_iter_unrolled_get(e, &it, k, r);
-            rc = elem ? emit_loop_body(e, &lb, elem, r) : -1;
+            if (!elem)
+                rc = -1;
+            else if (!comp_elt)
+                rc = emit_loop_body(e, &lb, elem, r);
+            else if ((rc = ts_env_push(e, e->env->block, false)) == 0) {
+                e->env->is_comp = true;   /* the comprehension's own scope, per element */
+                rc = emit_loop_body(e, &lb, elem, r);
+                ts_env_pop(e);
+            }
         }
         e->unrolled_depth--;
         return rc;

@@ -156,11 +156,14 @@ typedef struct TsVar {
     const char *name;          /* interned */
     const TsType *type;        /* NULL: not defined here (error set) */
     char *error;               /* a deferred error reported at the first use, or NULL */
+    const char *store_name;    /* interned name prim::Store/Load carry: name, or a fresh one
+                                * for a comprehension's target, which stays local to it */
 } TsVar;
 
 typedef struct TsFrame {
     TsBlock *block;
     bool is_loop;              /* the body of a prim::Loop */
+    bool is_comp;              /* a comprehension's scope: its names do not leak out */
     TsVar *vars;
     size_t n_vars, cap_vars;
     struct TsFrame *next;      /* the enclosing frame */
@@ -181,6 +184,7 @@ typedef struct TsEmitter {
     int loop_depth;
     int unrolled_depth;              /* inside a tuple loop, where break is not allowed */
     int depth;                       /* expression recursion */
+    int n_comp_vars;                 /* numbers the renamed comprehension targets */
 } TsEmitter;
 
 enum { TS_EMIT_MAX_DEPTH = 400 };
@@ -230,6 +234,15 @@ TsIrValue *ts_emit_subscript_value(TsEmitter *e, TsIrValue *v, TsIrValue *idx,
                                    TsSourceRange r);
 /* v indexed by the indices of the SUBSCRIPT tree t (its base already emitted as v). */
 TsIrValue *ts_emit_index_of(TsEmitter *e, TsIrValue *v, const TsTree *t);
+/* An index value as a tensor index: a tensor as is, an int list as a long tensor. */
+TsIrValue *ts_emit_index_tensor(TsEmitter *e, TsIrValue *iv, TsSourceRange r);
+/* The `Tensor?[]` of n tensor indices, None where at[k] is NULL. */
+TsIrValue *ts_emit_tensor_indices_list(TsEmitter *e, TsIrValue *const *at, size_t n,
+                                       TsSourceRange r);
+/* For `v[...] = x`, v a tensor and t the SUBSCRIPT target: the view the int/slice/None
+ * indices pick, with the tensor indices as a `Tensor?[]` in *list (NULL if none). */
+TsIrValue *ts_emit_tensor_index_target(TsEmitter *e, TsIrValue *v, const TsTree *t,
+                                       TsIrValue **list);
 TsIrValue *ts_emit_unchecked_cast(TsEmitter *e, TsIrValue *v, const TsType *t);
 TsIrValue *ts_emit_convert(TsEmitter *e, TsIrValue *v, const TsType *to, TsSourceRange r);
 int ts_emit_insert_refinements(TsEmitter *e, const TsRefineSet *rs, TsSourceRange r);

@@ -96,6 +96,7 @@ int ts_env_set(TsEmitter *e, const char *name, const TsType *type, const char *e
         v = &f->vars[f->n_vars++];
         v->name = name;
         v->error = NULL;
+        v->store_name = name;
     }
     free(v->error);
     v->error = NULL;
@@ -112,7 +113,8 @@ int ts_env_store(TsEmitter *e, const char *name, TsIrValue *v, TsSourceRange ran
 {
     name = ts_symbol(name);
     TsFrame *f = e->env;
-    if (f->is_loop && !ts_env_find_here(f, name)) {
+    bool fresh = !ts_env_find_here(f, name);
+    if (f->is_loop && !f->is_comp && fresh) {
         TsVar *outer = ts_env_find(e, name);
         if (outer && outer->type && !ts_type_is_subtype_of(v->type, outer->type)) {
             char a[256], b[256];
@@ -125,10 +127,20 @@ int ts_env_store(TsEmitter *e, const char *name, TsIrValue *v, TsSourceRange ran
     if (!v->name && meaningful(name) && v->node->owning_block == f->block &&
         ts_irvalue_set_name(v, name, false, e->err) != 0)
         return -1;
-    TsNode *n = ts_emit_node(e, "prim::Store", 1, &v, 0, range);
-    if (!n || ts_node_set_str(n, ts_symbol("attr::name"), name, e->err) != 0)
+    if (ts_env_set(e, name, v->type, NULL) != 0)
         return -1;
-    return ts_env_set(e, name, v->type, NULL);
+    TsVar *var = ts_env_find_here(f, name);
+    if (f->is_comp && fresh) {
+        /* a comprehension's target is its own variable, whatever the enclosing scope
+         * calls a name of the same spelling ('$' keeps it apart from user names) */
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s$comp%d", name, ++e->n_comp_vars);
+        var->store_name = ts_symbol(buf);
+    }
+    TsNode *n = ts_emit_node(e, "prim::Store", 1, &v, 0, range);
+    if (!n || ts_node_set_str(n, ts_symbol("attr::name"), var->store_name, e->err) != 0)
+        return -1;
+    return 0;
 }
 
 TsIrValue *ts_env_load(TsEmitter *e, const char *name, TsSourceRange range)
@@ -145,7 +157,7 @@ TsIrValue *ts_env_load(TsEmitter *e, const char *name, TsSourceRange range)
         return NULL;
     }
     TsNode *n = ts_emit_node(e, "prim::Load", 0, NULL, 1, range);
-    if (!n || ts_node_set_str(n, ts_symbol("attr::name"), name, e->err) != 0)
+    if (!n || ts_node_set_str(n, ts_symbol("attr::name"), v->store_name, e->err) != 0)
         return NULL;
     n->outputs[0]->type = v->type;
     return n->outputs[0];

@@ -606,9 +606,42 @@ static TsIrValue *percent_format(TsEmitter *e, TsIrValue *fmt, TsIrValue *b, TsS
     return ts_emit_op(e, "aten::percentFormat", n, args, r);
 }
 
+/* number OP tensor, for the operators TorchScript's builtin functions define on
+ * (Scalar, Tensor): the tensor goes first, so it is never converted to a number —
+ * a + t is t + a, a - t is -t + a, a * t is t * a, a / t is reciprocal(t) * a, and a
+ * comparison flips (a < t is t > a). NULL with no error when op is not one of them. */
+static TsIrValue *number_op_tensor(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b,
+                                   TsSourceRange r, bool *done)
+{
+    static const struct { int op; const char *name; } flip[] = {
+        { '+', "aten::add" }, { '*', "aten::mul" }, { '<', "aten::gt" },
+        { TS_TK_LE, "aten::ge" }, { '>', "aten::lt" }, { TS_TK_GE, "aten::le" },
+        { TS_TK_EQ, "aten::eq" }, { TS_TK_NE, "aten::ne" },
+    };
+    TsTypeKind k = ts_type_kind(a->type);
+    *done = false;
+    if ((k != TS_TYPE_INT && k != TS_TYPE_FLOAT && k != TS_TYPE_COMPLEX) ||
+        ts_type_kind(b->type) != TS_TYPE_TENSOR)
+        return NULL;
+    for (size_t i = 0; i < sizeof flip / sizeof *flip; i++)
+        if (flip[i].op == op) {
+            *done = true;
+            return ts_emit_op2(e, flip[i].name, b, a, r);
+        }
+    if (op != '-' && op != '/')
+        return NULL;
+    *done = true;
+    TsIrValue *u = ts_emit_op2(e, op == '-' ? "aten::neg" : "aten::reciprocal", b, NULL, r);
+    return u ? ts_emit_op2(e, op == '-' ? "aten::add" : "aten::mul", u, a, r) : NULL;
+}
+
 TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSourceRange r,
                          bool inplace)
 {
+    bool done;
+    TsIrValue *flipped = number_op_tensor(e, op, a, b, r, &done);
+    if (done)
+        return flipped;
     if (op == '+' && ts_type_kind(a->type) == TS_TYPE_TUPLE &&
         ts_type_kind(b->type) == TS_TYPE_TUPLE)
         return tuple_concat(e, a, b, r);
@@ -635,6 +668,10 @@ TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSou
     char full[64];
     if (inplace && op == '%') /* %= is aten::fmod in PyTorch 1.13 (see NOTES.md) */
         snprintf(full, sizeof full, "aten::fmod");
+    else if (op == TS_TK_FLOORDIV && ts_type_kind(a->type) == TS_TYPE_TENSOR &&
+             ts_type_kind(b->type) != TS_TYPE_BOOL)
+        /* tensor // x is TorchScript's builtin floordiv(Tensor, x): torch.floor_divide */
+        snprintf(full, sizeof full, "aten::floor_divide");
     else
         snprintf(full, sizeof full, "aten::%s", name);
     return ts_emit_op2(e, full, a, b, r);
@@ -957,8 +994,9 @@ TsIrValue *ts_emit_subscript_value(TsEmitter *e, TsIrValue *v, TsIrValue *idx, T
             TsNamedValue a[3] = { { NULL, v, r }, { NULL, zero, r }, { NULL, idx, r } };
             return zero ? ts_emit_op(e, "aten::select", 3, a, r) : NULL;
         }
-        TsIrValue *opt = idx;
-        TsIrValue *list = ts_emit_list(e, ts_type_optional(ts_type_tensor()), 1, &opt, r);
+        TsIrValue *opt = ts_emit_index_tensor(e, idx, r);
+        TsIrValue *list = opt ? ts_emit_list(e, ts_type_optional(ts_type_tensor()), 1, &opt, r)
+                              : NULL;
         return list ? ts_emit_op2(e, "aten::index", v, list, r) : NULL;
     }
     return ts_emit_op2(e, "aten::__getitem__", v, idx, r);
@@ -1029,75 +1067,173 @@ static TsIrValue *emit_slice(TsEmitter *e, TsIrValue *v, const TsTree *s, TsIrVa
     return ts_emit_op(e, "aten::slice", 4, a, r);
 }
 
-/* The indices after `...` count from the last dimension: they are applied right to left
- * with negative dims (a select removes the dimension, so the next one keeps its dim). */
+/* Advanced indexing: the tensor indices of one subscript are gathered into a single
+ * `Tensor?[]` whose slot k holds the index for dimension k of the sliced/selected value
+ * (None where that dimension is taken whole), and applied by one aten::index after the
+ * basic (int/slice/None) indexing, as PyTorch does. */
+#define TS_MAX_TENSOR_INDICES 64
+
+typedef struct {
+    TsIrValue *at[TS_MAX_TENSOR_INDICES];
+    size_t n; /* slots used: last tensor index's dimension + 1 */
+} TsTensorIndices;
+
+/* A list of ints used as an index is a long tensor (aten::tensor(l, int64, None, False)). */
+TsIrValue *ts_emit_index_tensor(TsEmitter *e, TsIrValue *iv, TsSourceRange r)
+{
+    if (ts_type_kind(iv->type) == TS_TYPE_TENSOR)
+        return iv;
+    if (ts_type_kind(iv->type) == TS_TYPE_LIST &&
+        ts_type_kind(ts_type_elem(iv->type, 0)) == TS_TYPE_INT) {
+        TsIrValue *dt = ts_emit_const(e, ts_int(4), r); /* torch.long */
+        TsIrValue *none = dt ? ts_emit_const(e, ts_none(), r) : NULL;
+        TsIrValue *no = none ? ts_emit_const(e, ts_bool(false), r) : NULL;
+        if (!no)
+            return NULL;
+        TsNamedValue a[4] = { { NULL, iv, r }, { "dtype", dt, r }, { "device", none, r },
+                              { "requires_grad", no, r } };
+        return ts_emit_op(e, "aten::tensor", 4, a, r);
+    }
+    char b[256];
+    return ts_emit_error(e, r, "Unsupported operation: indexing tensor with unsupported "
+                         "index type '%s'. Only ints, slices, lists and tensors are "
+                         "supported", ts_type_text(iv->type, b, sizeof b)), NULL;
+}
+
+static int record_tensor_index(TsEmitter *e, TsTensorIndices *ti, int64_t dim, TsIrValue *iv,
+                               TsSourceRange r)
+{
+    if (dim < 0 || dim >= TS_MAX_TENSOR_INDICES)
+        return ts_emit_error(e, r, "too many dimensions in a tensor index");
+    while (ti->n <= (size_t)dim)
+        ti->at[ti->n++] = NULL;
+    ti->at[dim] = iv;
+    return 0;
+}
+
+/* Builds the `Tensor?[]` of ti (None in the empty slots) and applies aten::index. */
+TsIrValue *ts_emit_tensor_indices_list(TsEmitter *e, TsIrValue *const *at, size_t n,
+                                       TsSourceRange r)
+{
+    TsIrValue *items[TS_MAX_TENSOR_INDICES];
+    TsIrValue *none = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!at[i] && !none && !(none = ts_emit_const(e, ts_none(), r)))
+            return NULL;
+        items[i] = at[i] ? at[i] : none;
+    }
+    return ts_emit_list(e, ts_type_optional(ts_type_tensor()), n, items, r);
+}
+
+/* The indices after `...` count from the last dimension, left to right as PyTorch does:
+ * the first is at -(number of them that are not None); a select or slice moves on to the
+ * next dimension (dim + 1), None inserts before the current one (at dim - 1). */
 static TsIrValue *emit_tensor_index_tail(TsEmitter *e, TsIrValue *v, const TsTree *const *idx,
                                          size_t n, TsSourceRange r)
 {
-    int64_t dim = -1;
-    for (size_t i = n; i-- > 0 && v;) {
+    int64_t dim = 0;
+    for (size_t i = 0; i < n; i++)
+        dim -= idx[i]->kind != TS_TREE_NONE;
+    for (size_t i = 0; i < n && v; i++) {
         const TsTree *x = idx[i];
         if (x->kind == TS_TREE_ELLIPSIS)
             return ts_emit_error(e, x->range, "an index can only have a single ellipsis "
                                  "('...')"), NULL;
-        TsIrValue *d = ts_emit_const(e, ts_int(dim), r);
+        TsIrValue *d = ts_emit_const(e, ts_int(x->kind == TS_TREE_NONE ? dim - 1 : dim), r);
         if (!d)
             return NULL;
         if (x->kind == TS_TREE_SLICE) {
             v = emit_slice(e, v, x, d, r);
-            dim--;
         } else if (x->kind == TS_TREE_NONE) {
             v = ts_emit_op2(e, "aten::unsqueeze", v, d, r);
-            dim--;
+            continue;
         } else {
             TsIrValue *iv = ts_emit_expr(e, x, NULL);
             if (!iv)
                 return NULL;
             if (ts_type_kind(iv->type) != TS_TYPE_INT)
-                return ts_emit_error(e, x->range, "only ints, slices and None may follow "
-                                     "'...' in a tensor index"), NULL;
+                return ts_emit_error(e, r, "Ellipses followed by tensor indexing is "
+                                     "currently not supported"), NULL;
             TsNamedValue a[3] = { { NULL, v, r }, { NULL, d, r }, { NULL, iv, r } };
             v = ts_emit_op(e, "aten::select", 3, a, r);
         }
+        dim++;
     }
     return v;
 }
 
-/* Tensor indexing with several indices: each int selects (removing a dimension), each
- * slice slices, None inserts a dimension, `...` skips to the dimensions the indices after
- * it name from the end. */
-static TsIrValue *emit_tensor_index(TsEmitter *e, TsIrValue *v, const TsTree *const *idx,
-                                    size_t n, TsSourceRange r)
+/* The basic part of a tensor index: each int selects (removing a dimension), each slice
+ * slices, None inserts a dimension, `...` skips to the dimensions the indices after it
+ * name from the end; tensor (and int list) indices are gathered into ti. */
+static TsIrValue *emit_basic_index(TsEmitter *e, TsIrValue *v, const TsTree *const *idx,
+                                   size_t n, TsTensorIndices *ti, TsSourceRange r)
 {
     int64_t dim = 0;
     for (size_t i = 0; i < n && v; i++) {
         const TsTree *x = idx[i];
-        TsIrValue *d = ts_emit_const(e, ts_int(dim), r);
-        if (!d)
-            return NULL;
-        if (x->kind == TS_TREE_SLICE) {
-            v = emit_slice(e, v, x, d, r);
-            dim++;
-        } else if (x->kind == TS_TREE_NONE) {
-            v = ts_emit_op2(e, "aten::unsqueeze", v, d, r);
-            dim++;
-        } else if (x->kind == TS_TREE_ELLIPSIS) {
+        if (x->kind == TS_TREE_ELLIPSIS)
             return emit_tensor_index_tail(e, v, idx + i + 1, n - i - 1, r);
-        } else {
-            TsIrValue *iv = ts_emit_expr(e, x, NULL);
-            if (!iv)
+        if (x->kind == TS_TREE_SLICE || x->kind == TS_TREE_NONE) {
+            TsIrValue *d = ts_emit_const(e, ts_int(dim), r);
+            if (!d)
                 return NULL;
-            if (ts_type_kind(iv->type) == TS_TYPE_INT) {
-                TsNamedValue a[3] = { { NULL, v, r }, { NULL, d, r }, { NULL, iv, r } };
-                v = ts_emit_op(e, "aten::select", 3, a, r);
-            } else {
-                TsIrValue *opt = iv;
-                TsIrValue *l = ts_emit_list(e, ts_type_optional(ts_type_tensor()), 1, &opt, r);
-                v = l ? ts_emit_op2(e, "aten::index", v, l, r) : NULL;
-                dim++;
-            }
+            v = x->kind == TS_TREE_SLICE ? emit_slice(e, v, x, d, r)
+                                         : ts_emit_op2(e, "aten::unsqueeze", v, d, r);
+            dim++;
+            continue;
         }
+        TsIrValue *iv = ts_emit_expr(e, x, NULL);
+        if (!iv)
+            return NULL;
+        if (ts_type_kind(iv->type) == TS_TYPE_INT) {
+            TsIrValue *d = ts_emit_const(e, ts_int(dim), r);
+            TsNamedValue a[3] = { { NULL, v, r }, { NULL, d, r }, { NULL, iv, r } };
+            v = d ? ts_emit_op(e, "aten::select", 3, a, r) : NULL;
+            continue;
+        }
+        if (!(iv = ts_emit_index_tensor(e, iv, x->range)) ||
+            record_tensor_index(e, ti, dim, iv, r) != 0)
+            return NULL;
+        dim++;
     }
+    return v;
+}
+
+/* Splits a subscript's index list: a single tuple index on a tensor is its elements. */
+static void index_list(const TsTree *t, bool tensor, const TsTree *const **idx, size_t *n)
+{
+    *idx = (const TsTree *const *)t->kids + 1;
+    *n = t->n_kids - 1;
+    if (*n == 1 && (*idx)[0]->kind == TS_TREE_TUPLE && tensor) {
+        *n = (*idx)[0]->n_kids;
+        *idx = (const TsTree *const *)(*idx)[0]->kids;
+    }
+}
+
+static TsIrValue *emit_tensor_index(TsEmitter *e, TsIrValue *v, const TsTree *const *idx,
+                                    size_t n, TsSourceRange r)
+{
+    TsTensorIndices ti = { { NULL }, 0 };
+    v = emit_basic_index(e, v, idx, n, &ti, r);
+    if (!v || ti.n == 0)
+        return v;
+    TsIrValue *l = ts_emit_tensor_indices_list(e, ti.at, ti.n, r);
+    return l ? ts_emit_op2(e, "aten::index", v, l, r) : NULL;
+}
+
+/* For `x[idx] = value` on a tensor: applies the basic part of the index and returns the
+ * view to write into, with the tensor indices (if any) in *list, else *list = NULL. */
+TsIrValue *ts_emit_tensor_index_target(TsEmitter *e, TsIrValue *v, const TsTree *t,
+                                       TsIrValue **list)
+{
+    const TsTree *const *idx;
+    size_t n;
+    index_list(t, true, &idx, &n);
+    TsTensorIndices ti = { { NULL }, 0 };
+    *list = NULL;
+    v = emit_basic_index(e, v, idx, n, &ti, t->range);
+    if (v && ti.n > 0 && !(*list = ts_emit_tensor_indices_list(e, ti.at, ti.n, t->range)))
+        return NULL;
     return v;
 }
 
@@ -1114,15 +1250,11 @@ static TsIrValue *emit_subscript(TsEmitter *e, const TsTree *t)
 
 TsIrValue *ts_emit_index_of(TsEmitter *e, TsIrValue *v, const TsTree *t)
 {
-    const TsTree *const *idx = (const TsTree *const *)t->kids + 1;
-    size_t n = t->n_kids - 1;
-    if (n == 1 && idx[0]->kind == TS_TREE_TUPLE && ts_type_kind(v->type) == TS_TYPE_TENSOR) {
-        n = idx[0]->n_kids;
-        idx = (const TsTree *const *)idx[0]->kids;
-    }
-    if (ts_type_kind(v->type) == TS_TYPE_TENSOR &&
-        (n > 1 || idx[0]->kind == TS_TREE_SLICE || idx[0]->kind == TS_TREE_NONE ||
-         idx[0]->kind == TS_TREE_ELLIPSIS))
+    const TsTree *const *idx;
+    size_t n;
+    bool tensor = ts_type_kind(v->type) == TS_TYPE_TENSOR;
+    index_list(t, tensor, &idx, &n);
+    if (tensor)
         return emit_tensor_index(e, v, idx, n, t->range);
     if (n != 1)
         return ts_emit_error(e, t->range, "multiple indices are only supported on tensors"),

@@ -194,7 +194,9 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
         for (size_t i = 0; i < sizeof consts / sizeof *consts; i++)
             if (strcmp(consts[i].n, attr) == 0)
                 return value_of(out, ts_emit_const(e, ts_double(consts[i].v), r));
-        snprintf(buf, sizeof buf, "aten::%s", attr);
+        /* math.remainder is IEEE remainder, not the % of aten::remainder */
+        snprintf(buf, sizeof buf, "aten::%s",
+                 strcmp(attr, "remainder") == 0 ? "mathremainder" : attr);
         out->name = ts_symbol(buf);
         return 0;
     }
@@ -992,6 +994,16 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
         return value_of(out, ts_emit_list(e, expected && ts_type_kind(expected) == TS_TYPE_LIST
                                               ? ts_type_elem(expected, 0) : ts_type_tensor(),
                                           0, NULL, r));
+    if (strcmp(name, "list") == 0 && call->n_kids == 2 && call->kids[1]->kind != TS_TREE_KWARG) {
+        /* list(d) of a dict is its keys (a new list), as iterating a dict gives its keys */
+        TsIrValue *d = ts_emit_expr(e, call->kids[1], NULL);
+        if (!d)
+            return -1;
+        if (ts_type_kind(d->type) == TS_TYPE_DICT)
+            return value_of(out, ts_emit_op2(e, "aten::keys", d, NULL, r));
+        TsNamedValue a = { NULL, d, call->kids[1]->range };
+        return value_of(out, ts_emit_op(e, "aten::list", 1, &a, r));
+    }
     if (strcmp(name, "getattr") == 0 || strcmp(name, "hasattr") == 0)
         return emit_getattr(e, name, call, out);
     if (strcmp(name, "range") == 0 || strcmp(name, "enumerate") == 0 ||

@@ -291,11 +291,18 @@ int main(void)
         "# CHECK: int[] = prim::ListConstruct()\n");
     check_graph("indices after ... count from the last dimension",
         "def main(t):\n    return t[..., 0, 1:2]\n", "main",
-        "# CHECK: prim::Constant[value=-1]\n# CHECK: prim::Constant[value=-2]\n"
-        "# CHECK: aten::slice(%t, %3\n# CHECK: aten::select(%7, %8\n");
+        "# CHECK: %2 : int = prim::Constant[value=-2]\n"
+        "# CHECK: %5 : int = prim::Constant[value=-1]\n"
+        "# CHECK: %4 : Tensor = aten::select(%t, %2, %3)\n"
+        "# CHECK-NEXT: aten::slice(%4, %5, %6, %7, %6)\n");
+    check_graph("None after ... inserts before the current dimension",
+        "def main(t):\n    return t[..., 0, None, 1:]\n", "main",
+        "# CHECK: aten::select(%t, %2,\n# CHECK-NEXT: aten::unsqueeze(%4, %2)\n"
+        "# CHECK-NEXT: aten::slice(%6, %7,\n");
     check_graph("sliced tensor assignment writes through the view",
         "def main(t):\n    t[1:3, 0] = 2.5\n", "main",
-        "# CHECK: aten::slice\n# CHECK: aten::select\n# CHECK: aten::fill_\n");
+        "# CHECK: aten::slice\n# CHECK: aten::select\n# CHECK: prim::dtype\n"
+        "# CHECK: aten::tensor\n# CHECK: aten::copy_\n");
     check_graph("fork of an operator",
         "import torch\ndef main(a, b):\n    f = torch.jit.fork(torch.add, a, b)\n"
         "    return torch.jit.wait(f)\n", "main",
@@ -358,6 +365,78 @@ int main(void)
         "only one of size or scale_factor");
     check_error("softmax without dim", FN_PRELUDE "def main(x):\n    return F.softmax(x)\n",
         "pass dim");
+
+    /* tensor indexing: one aten::index over a Tensor?[] with None for plain dimensions */
+    check_graph("m[:, idx]: slice, then aten::index(v, [None, idx])",
+        "def main(m, idx):\n    return m[:, idx]\n", "main",
+        "# CHECK: NoneType = prim::Constant()\n"
+        "# CHECK: aten::slice(%m,\n"
+        "# CHECK: Tensor?[] = prim::ListConstruct(%4, %idx)\n"
+        "# CHECK: aten::index(%7, %10)\n");
+    check_graph("m[i, 1, j]: the select removes a dimension, one index over [i, j]",
+        "def main(m, i, j):\n    return m[i, 1, j]\n", "main",
+        "# CHECK: aten::select(%m,\n"
+        "# CHECK: Tensor?[] = prim::ListConstruct(%i, %j)\n"
+        "# CHECK: aten::index(\n# CHECK-NOT: aten::index(\n");
+    check_graph("an int list index is a long tensor",
+        "from typing import List\ndef main(m, l: List[int]):\n    return m[l]\n", "main",
+        "# CHECK: prim::Constant[value=4]\n# CHECK: aten::tensor(%l,\n"
+        "# CHECK: aten::index(%m,\n");
+    check_error("a tensor index after an ellipsis",
+        "def main(m, i):\n    return m[..., i]\n",
+        "Ellipses followed by tensor indexing is currently not supported");
+    check_graph("t[0] = 5: select, a tensor of the view's dtype and device, copy_",
+        "def main(t):\n    t[0] = 5\n    return t\n", "main",
+        "# CHECK: %5 : Tensor = aten::select(%t,\n"
+        "# CHECK-NEXT: prim::dtype(%5)\n# CHECK-NEXT: prim::device(%5)\n"
+        "# CHECK-NEXT: %9 : Tensor = aten::tensor(%1, %6, %7, %8)\n"
+        "# CHECK-NEXT: aten::copy_(%5, %9, %8)\n# CHECK-NOT: fill_\n");
+    check_graph("t[0, i] = x: select, then index_put_ with the tensor indices",
+        "def main(t, i, x):\n    t[0, i] = x\n    return t\n", "main",
+        "# CHECK: %7 : Tensor = aten::select(%t,\n"
+        "# CHECK: %9 : Tensor?[] = prim::ListConstruct(%i)\n"
+        "# CHECK: aten::index_put_(%7, %9, %x,\n# CHECK-NOT: copy_\n");
+    check_graph("t[i] += 2: index, add_, index_put_ back",
+        "def main(t, i):\n    t[i] += 2\n    return t\n", "main",
+        "# CHECK: %5 : Tensor = aten::index(%t, %4)\n"
+        "# CHECK: %8 : Tensor = aten::add_(%5,\n"
+        "# CHECK: aten::index_put_(%t, %4, %8,\n");
+    check_graph("t[1:] -= x updates the view in place",
+        "def main(t, x):\n    t[1:] -= x\n    return t\n", "main",
+        "# CHECK: Tensor = aten::slice(%t,\n"
+        "# CHECK-NEXT: aten::sub_(\n# CHECK-NOT: copy_\n");
+
+    /* number OP tensor keeps the tensor a tensor (TorchScript's builtin functions) */
+    check_graph("1 + t is t + 1, 1 - t is -t + 1",
+        "def main(t):\n    return 1 + t, 1 - t\n", "main",
+        "# CHECK: aten::add(%t, %1, %1)\n# CHECK: %7 : Tensor = aten::neg(%t)\n"
+        "# CHECK-NEXT: aten::add(%7, %1, %1)\n# CHECK-NOT: IntImplicit\n");
+    check_graph("x * t is t * x, x / t is reciprocal(t) * x",
+        "def main(t, x: float):\n    return x * t, x / t\n", "main",
+        "# CHECK: aten::mul(%t, %x)\n# CHECK: aten::reciprocal(%t)\n"
+        "# CHECK-NEXT: aten::mul(\n# CHECK-NOT: FloatImplicit\n");
+    check_graph("a comparison with the number first flips",
+        "def main(t):\n    return 1 < t, 1 >= t, 2 == t\n", "main",
+        "# CHECK: aten::gt(%t,\n# CHECK: aten::le(%t,\n# CHECK: aten::eq(%t,\n");
+    check_graph("2 ** t is pow(Scalar, Tensor); n // t converts, t // n is floor_divide",
+        "def main(t, n: int):\n    return 2 ** t, n // t, t // n\n", "main",
+        "# CHECK: Tensor = aten::pow(%2, %t)\n# CHECK: aten::IntImplicit(%t)\n"
+        "# CHECK-NEXT: int = aten::floordiv(%n,\n"
+        "# CHECK: Tensor = aten::floor_divide(%t, %n)\n");
+
+    /* builtins and comprehension scope */
+    check_graph("math.remainder is aten::mathremainder",
+        "import math\ndef main(a: float, b: float):\n    return math.remainder(a, b)\n",
+        "main", "# CHECK: float = aten::mathremainder(%a, %b)\n");
+    check_graph("list *= n is aten::mul_ on the list",
+        "from typing import List\ndef main(l: List[int]):\n    l *= 2\n    return l\n",
+        "main", "# CHECK: int[] = aten::mul_(%l.1, %2)\n");
+    check_graph("list(d) of a dict is its keys",
+        "from typing import Dict\ndef main(d: Dict[str, int]):\n    return list(d)\n",
+        "main", "# CHECK: str[] = aten::keys(%d)\n# CHECK: return\n");
+    check_graph("a comprehension's loop variable does not leak",
+        "def main():\n    i = 100\n    l = [i * 2 for i in range(3)]\n    return i\n",
+        "main", "# CHECK: prim::Loop\n# CHECK: block0(%i : int)\n# CHECK: return (%i.1)\n");
 
     /* classes are named after the file and a second compile gets a mangled name */
     {
