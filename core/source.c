@@ -5,6 +5,7 @@
  * spanning the range (to the end of the line when the range goes on) and " <--- HERE".
  */
 #include "source.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -141,39 +142,11 @@ static size_t line_end(const TsSource *s, size_t li)
     return e;
 }
 
-/* A growable string for building excerpts. */
-typedef struct Buf {
-    char *p;
-    size_t len, cap;
-    int oom;
-} Buf;
-
-static void buf_add(Buf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->cap - b->len <= n) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap - b->len <= n)
-            cap *= 2;
-        char *np = realloc(b->p, cap);
-        if (!np) {
-            b->oom = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void buf_line(Buf *b, const TsSource *s, size_t li)
+static void buf_line(TsBuf *b, const TsSource *s, size_t li)
 {
     size_t st = s->line_starts[li];
-    buf_add(b, s->text + st, line_end(s, li) - st);
-    buf_add(b, "\n", 1);
+    ts_buf_add(b, s->text + st, line_end(s, li) - st);
+    ts_buf_add(b, "\n", 1);
 }
 
 char *ts_source_excerpt(TsSourceRange r)
@@ -184,12 +157,12 @@ char *ts_source_excerpt(TsSourceRange r)
     size_t start = r.start > s->len ? s->len : r.start;
     size_t end = r.end < start ? start : (r.end > s->len ? s->len : r.end);
     size_t li = line_index(s, start);
-    Buf b = {0};
+    TsBuf b = TS_BUF_INIT;
     char head[64];
-    buf_add(&b, "  File \"", 8);
-    buf_add(&b, s->filename, strlen(s->filename));
+    ts_buf_add(&b, "  File \"", 8);
+    ts_buf_add(&b, s->filename, strlen(s->filename));
     int n = snprintf(head, sizeof head, "\", line %zu\n", li + 1);
-    buf_add(&b, head, (size_t)n);
+    ts_buf_add(&b, head, (size_t)n);
     size_t first = li >= CONTEXT_LINES ? li - CONTEXT_LINES : 0;
     for (size_t i = first; i <= li; i++)
         buf_line(&b, s, i);
@@ -199,20 +172,16 @@ char *ts_source_excerpt(TsSourceRange r)
     if (width == 0)
         width = 1;
     for (size_t i = 0; i < col; i++)
-        buf_add(&b, " ", 1);
+        ts_buf_add(&b, " ", 1);
     for (size_t i = 0; i < width; i++)
-        buf_add(&b, "~", 1);
-    buf_add(&b, " <--- HERE\n", 11);
+        ts_buf_add(&b, "~", 1);
+    ts_buf_add(&b, " <--- HERE\n", 11);
     for (size_t i = li + 1; i < s->n_lines && i <= li + CONTEXT_LINES; i++) {
         if (i == s->n_lines - 1 && s->line_starts[i] == s->len)
             break;   /* the empty "line" after a final newline */
         buf_line(&b, s, i);
     }
-    if (b.oom) {
-        free(b.p);
-        return NULL;
-    }
-    return b.p ? b.p : strdup("");
+    return ts_buf_take(&b, NULL);
 }
 
 int ts_error_at(TsError *err, TsErrorCode code, TsSourceRange range, const char *fmt, ...)

@@ -29,6 +29,7 @@
  * removes them again, so a failure leaves the graph as it was.
  */
 #include "ir/match.h"
+#include "strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,78 +39,22 @@
 #define MAX_TYPE_VARS 32
 #define MAX_TYPE_DEPTH 64
 
-/* ---- a growable message buffer -------------------------------------------------- */
-typedef struct Buf {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} Buf;
-
-static void buf_add(Buf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void buf_puts(Buf *b, const char *s) { buf_add(b, s, strlen(s)); }
-
-static void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void buf_printf(Buf *b, const char *fmt, ...)
-{
-    char small[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof small) {
-        buf_add(b, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        b->oom = true;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    buf_add(b, big, (size_t)n);
-    free(big);
-}
-
 /* A type as PyTorch's repr_str spells it in these messages ("List[int]", "number"). */
-static void buf_type(Buf *b, const TsType *t)
+static void buf_type(TsBuf *b, const TsType *t)
 {
     char small[128];
     size_t n = ts_type_annotation(t, small, sizeof small);
     if (n < sizeof small) {
-        buf_add(b, small, n);
+        ts_buf_add(b, small, n);
         return;
     }
     char *big = malloc(n + 1);
     if (!big) {
-        b->oom = true;
+        b->failed = TS_ERR_NOMEM;
         return;
     }
     ts_type_annotation(t, big, n + 1);
-    buf_add(b, big, n);
+    ts_buf_add(b, big, n);
     free(big);
 }
 
@@ -169,12 +114,12 @@ static const TsType *unify_elems(const TsType *tuple)
 /* Binds the variables of formal against actual (PyTorch's matchTypeVariables). Returns
  * false with the reason (no trailing period) in why. */
 static bool match_type_vars(const TsType *formal, const TsType *actual, TypeEnv *env,
-                            Buf *why, int depth)
+                            TsBuf *why, int depth)
 {
     if (!has_free_vars(formal, 0))
         return true;
     if (depth > MAX_TYPE_DEPTH) {
-        buf_puts(why, "Types are nested too deeply");
+        ts_buf_puts(why, "Types are nested too deeply");
         return false;
     }
     TsTypeKind fk = ts_type_kind(formal), ak = ts_type_kind(actual);
@@ -184,7 +129,7 @@ static bool match_type_vars(const TsType *formal, const TsType *actual, TypeEnv 
         const TsType *bound = env_find(env, name);
         if (!bound) {
             if (env->n == MAX_TYPE_VARS) {
-                buf_printf(why, "More than %d type variables", MAX_TYPE_VARS);
+                ts_buf_printf(why, "More than %d type variables", MAX_TYPE_VARS);
                 return false;
             }
             env->names[env->n] = name;
@@ -194,9 +139,9 @@ static bool match_type_vars(const TsType *formal, const TsType *actual, TypeEnv 
         /* Either may be the supertype; the binding itself stays as it was. */
         if (ts_type_unify(bound, actual, false))
             return true;
-        buf_printf(why, "Type variable '%s' previously matched to type ", name);
+        ts_buf_printf(why, "Type variable '%s' previously matched to type ", name);
         buf_type(why, bound);
-        buf_puts(why, " is matched to type ");
+        ts_buf_puts(why, " is matched to type ");
         buf_type(why, actual);
         return false;
     }
@@ -209,19 +154,19 @@ static bool match_type_vars(const TsType *formal, const TsType *actual, TypeEnv 
             if (u)
                 return match_type_vars(ts_type_elem(formal, 0), u, env, why, depth + 1);
         }
-        buf_puts(why, "Cannot match ");
+        ts_buf_puts(why, "Cannot match ");
         buf_type(why, formal);
-        buf_puts(why, " to ");
+        ts_buf_puts(why, " to ");
         buf_type(why, actual);
         return false;
     case TS_TYPE_TUPLE:
         if (ak != TS_TYPE_TUPLE) {
-            buf_puts(why, "Cannot match a tuple to ");
+            ts_buf_puts(why, "Cannot match a tuple to ");
             buf_type(why, actual);
             return false;
         }
         if (ts_type_num_elems(formal) != ts_type_num_elems(actual)) {
-            buf_puts(why, "Cannot match tuples of mismatched size");
+            ts_buf_puts(why, "Cannot match tuples of mismatched size");
             return false;
         }
         for (size_t i = 0; i < ts_type_num_elems(formal); i++)
@@ -232,7 +177,7 @@ static bool match_type_vars(const TsType *formal, const TsType *actual, TypeEnv 
     case TS_TYPE_FUTURE:
     case TS_TYPE_RREF:
         if (ak != fk) {
-            buf_printf(why, "Cannot match a %s to ", fk == TS_TYPE_FUTURE ? "future" : "rref");
+            ts_buf_printf(why, "Cannot match a %s to ", fk == TS_TYPE_FUTURE ? "future" : "rref");
             buf_type(why, actual);
             return false;
         }
@@ -248,7 +193,7 @@ static bool match_type_vars(const TsType *formal, const TsType *actual, TypeEnv 
         return true;
     case TS_TYPE_DICT:
         if (ak != TS_TYPE_DICT) {
-            buf_puts(why, "Cannot match a dict to ");
+            ts_buf_puts(why, "Cannot match a dict to ");
             buf_type(why, actual);
             return false;
         }
@@ -257,7 +202,7 @@ static bool match_type_vars(const TsType *formal, const TsType *actual, TypeEnv 
                match_type_vars(ts_type_elem(formal, 1), ts_type_elem(actual, 1), env, why,
                                depth + 1);
     default:
-        buf_puts(why, "Unhandled free variable container: ");
+        ts_buf_puts(why, "Unhandled free variable container: ");
         buf_type(why, formal);
         return false;
     }
@@ -298,7 +243,7 @@ typedef struct Matcher {
     TsSourceRange range;
     const TsSchema *schema;
     bool allow_conversions;
-    Buf *why;                  /* failure messages, in PyTorch's form */
+    TsBuf *why;                  /* failure messages, in PyTorch's form */
     TsError *err;              /* hard failures (out of memory) */
     TypeEnv env;
 } Matcher;
@@ -307,15 +252,15 @@ typedef struct Matcher {
 enum { MATCHED = 0, MISMATCH = 1, FAILED = -1 };
 
 /* Starts a failure message: "\n<schema>:\n". */
-static Buf *why_start(Matcher *M)
+static TsBuf *why_start(Matcher *M)
 {
     char *s = ts_schema_to_string(M->schema);
-    buf_puts(M->why, "\n");
+    ts_buf_puts(M->why, "\n");
     if (s)
-        buf_puts(M->why, s);
+        ts_buf_puts(M->why, s);
     else
-        M->why->oom = true;
-    buf_puts(M->why, ":\n");
+        M->why->failed = TS_ERR_NOMEM;
+    ts_buf_puts(M->why, ":\n");
     free(s);
     return M->why;
 }
@@ -521,26 +466,26 @@ static int match_argument(Matcher *M, const char *name, const TsType *type, long
             return FAILED;
     }
 
-    Buf reason = {0};
+    TsBuf reason = TS_BUF_INIT;
     if (!match_type_vars(type, v->type, &M->env, &reason, 0)) {
-        Buf *w = why_start(M);
-        buf_puts(w, "Could not match type ");
+        TsBuf *w = why_start(M);
+        ts_buf_puts(w, "Could not match type ");
         buf_type(w, v->type);
-        buf_puts(w, " to ");
+        ts_buf_puts(w, " to ");
         buf_type(w, type);
-        buf_printf(w, " in argument '%s': %s.\n", name, reason.s ? reason.s : "");
-        if (reason.oom)
-            w->oom = true;
-        free(reason.s);
+        ts_buf_printf(w, " in argument '%s': %s.\n", name, reason.p ? reason.p : "");
+        if (reason.failed)
+            w->failed = TS_ERR_NOMEM;
+        free(reason.p);
         return MISMATCH;
     }
-    free(reason.s);
+    free(reason.p);
     const TsType *concrete = eval_type_vars(type, &M->env, 0);
     if (!concrete) {
-        Buf *w = why_start(M);
-        buf_puts(w, "Type variables in type ");
+        TsBuf *w = why_start(M);
+        ts_buf_puts(w, "Type variables in type ");
         buf_type(w, type);
-        buf_puts(w, " could not be inferred from actual type ");
+        ts_buf_puts(w, " could not be inferred from actual type ");
         buf_type(w, v->type);
         return MISMATCH;
     }
@@ -548,15 +493,15 @@ static int match_argument(Matcher *M, const char *name, const TsType *type, long
     if (!(v = try_convert(M, concrete, v, 0)))
         return FAILED;
     if (!ts_type_is_subtype_of(v->type, concrete)) {
-        Buf *w = why_start(M);
-        buf_puts(w, "Expected a value of type '");
+        TsBuf *w = why_start(M);
+        ts_buf_puts(w, "Expected a value of type '");
         buf_type(w, type);
-        buf_printf(w, "' for argument '%s' but instead found type '", name);
+        ts_buf_printf(w, "' for argument '%s' but instead found type '", name);
         buf_type(w, v->type);
-        buf_puts(w, "'.\n");
+        ts_buf_puts(w, "'.\n");
         if (ts_type_kind(v->type) == TS_TYPE_LIST &&
             ts_type_is_subtype_of(ts_type_elem(v->type, 0), ts_type_tensor()))
-            buf_puts(w, "Empty lists default to List[Tensor]. Add a variable annotation to the "
+            ts_buf_puts(w, "Empty lists default to List[Tensor]. Add a variable annotation to the "
                         "assignment to create an empty list of another type "
                         "(torch.jit.annotate(List[T, []]) where T is the type of elements in "
                         "the list for Python 2)\n");
@@ -675,7 +620,7 @@ static int match_args(Matcher *M, const CallArgs *c, bool *used_kw, Matched *r)
             actual = c->pos[used++];
         } else if ((k = find_keyword(c->kw, c->n_kw, a->name, aten)) >= 0) {
             if (used_kw[k]) {
-                buf_printf(why_start(M), "Argument %s specified twice in schema, submit a bug "
+                ts_buf_printf(why_start(M), "Argument %s specified twice in schema, submit a bug "
                                          "report!\n", c->kw[k].name);
                 return MISMATCH;
             }
@@ -686,7 +631,7 @@ static int match_args(Matcher *M, const CallArgs *c, bool *used_kw, Matched *r)
             if (!(actual = ts_graph_insert_constant(M->g, a->default_value, none, M->err)))
                 return FAILED;
         } else {
-            buf_printf(why_start(M), "Argument %s not provided.\n", a->name);
+            ts_buf_printf(why_start(M), "Argument %s not provided.\n", a->name);
             return MISMATCH;
         }
         TsIrValue *v;
@@ -701,14 +646,14 @@ static int match_args(Matcher *M, const CallArgs *c, bool *used_kw, Matched *r)
             if (push_input(M, r, &cap, c->pos[used]) != MATCHED)
                 return FAILED;
     if (used < c->n_pos) {
-        buf_printf(why_start(M), "Expected at most %zu arguments but found %zu positional "
+        ts_buf_printf(why_start(M), "Expected at most %zu arguments but found %zu positional "
                                  "arguments.\n", used, c->n_pos);
         return MISMATCH;
     }
     for (size_t i = 0; i < c->n_kw; i++) {
         if (used_kw[i])
             continue;
-        buf_printf(why_start(M), "Keyword argument %s %s.\n", c->kw[i].name,
+        ts_buf_printf(why_start(M), "Keyword argument %s %s.\n", c->kw[i].name,
                    schema_has_arg(s, c->kw[i].name) ? "specified twice" : "unknown");
         return MISMATCH;
     }
@@ -725,9 +670,9 @@ static int match_returns(Matcher *M, Matched *r)
     for (size_t i = 0; i < s->n_returns; i++) {
         r->returns[i] = eval_type_vars(s->returns[i].type, &M->env, 0);
         if (!r->returns[i]) {
-            Buf *w = why_start(M);
+            TsBuf *w = why_start(M);
             buf_type(w, s->returns[i].type);
-            buf_puts(w, " has unbound type variables.\n");
+            ts_buf_puts(w, " has unbound type variables.\n");
             return MISMATCH;
         }
     }
@@ -799,22 +744,22 @@ static void free_args(CallArgs *c)
 }
 
 /* A mismatch becomes err: the message as PyTorch words it, at range when there is one. */
-static int report(TsError *err, Buf *why, TsSourceRange range)
+static int report(TsError *err, TsBuf *why, TsSourceRange range)
 {
-    if (why->oom)
+    if (why->failed)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-    return ts_error_at(err, TS_ERR_RUNTIME, range, "%s", why->s ? why->s : "");
+    return ts_error_at(err, TS_ERR_RUNTIME, range, "%s", why->p ? why->p : "");
 }
 
 static int match_one(TsGraph *g, const TsOpTable *table, const TsSchema *schema,
                      const CallArgs *c, TsSourceRange range, Matched *r, TsError *err)
 {
-    Buf why = {0};
+    TsBuf why = TS_BUF_INIT;
     Matcher M = { g, table, range, schema, true, &why, err, {0} };
     int rc = try_match(&M, c, r);
     if (rc == MISMATCH)
         report(err, &why, range);
-    free(why.s);
+    free(why.p);
     return rc;
 }
 
@@ -895,31 +840,31 @@ static int report_unknown(const TsOpTable *table, const char *qualname, TsSource
         names[at] = op->schema->name;
         dist[at] = d;
     }
-    Buf b = {0};
-    buf_printf(&b, "Unknown builtin op: %s.\n", qualname);
+    TsBuf b = TS_BUF_INIT;
+    ts_buf_printf(&b, "Unknown builtin op: %s.\n", qualname);
     if (n == 0) {
-        buf_printf(&b, "Could not find any similar ops to %s. This op may not exist or may "
+        ts_buf_printf(&b, "Could not find any similar ops to %s. This op may not exist or may "
                        "not be currently supported in TorchScript.\n", qualname);
     } else {
-        buf_puts(&b, "Here are some suggestions: \n");
+        ts_buf_puts(&b, "Here are some suggestions: \n");
         for (size_t i = 0; i < n; i++)
-            buf_printf(&b, "\t%s\n", names[i]);
+            ts_buf_printf(&b, "\t%s\n", names[i]);
         if (range.source)
-            buf_puts(&b, "\nThe original call is");
+            ts_buf_puts(&b, "\nThe original call is");
     }
     int rc = report(err, &b, range);
-    free(b.s);
+    free(b.p);
     return rc;
 }
 
 /* Indents every line of s by two spaces (blank lines too), as PyTorch lists candidates. */
-static void buf_indented(Buf *b, const char *s)
+static void buf_indented(TsBuf *b, const char *s)
 {
     bool line_start = true;
     for (; *s; s++) {
         if (line_start)
-            buf_puts(b, "  ");
-        buf_add(b, s, 1);
+            ts_buf_puts(b, "  ");
+        ts_buf_add(b, s, 1);
         line_start = *s == '\n';
     }
 }
@@ -996,11 +941,11 @@ TsNode *ts_graph_insert_op(TsGraph *g, const TsOpTable *table, const char *qualn
         rc = match_one(g, table, ops[0]->schema, &c, range, &r, err);
     } else {
         /* Like PyTorch, every overload without conversions first, then every one with. */
-        Buf why = {0};
+        TsBuf why = TS_BUF_INIT;
         for (int pass = 0; pass < 2 && rc == MISMATCH; pass++) {
             why.len = 0;
-            if (why.s)
-                why.s[0] = '\0';
+            if (why.p)
+                why.p[0] = '\0';
             for (size_t i = 0; i < n_ops && rc == MISMATCH; i++) {
                 Matcher M = { g, table, range, ops[i]->schema, pass == 1, &why, err, {0} };
                 rc = try_match(&M, &c, &r);
@@ -1008,18 +953,18 @@ TsNode *ts_graph_insert_op(TsGraph *g, const TsOpTable *table, const char *qualn
             }
         }
         if (rc == MISMATCH) {
-            Buf msg = {0};
-            buf_puts(&msg, "Arguments for call are not valid.\n"
+            TsBuf msg = TS_BUF_INIT;
+            ts_buf_puts(&msg, "Arguments for call are not valid.\n"
                            "The following variants are available:\n");
-            buf_indented(&msg, why.s ? why.s : "");
-            if (why.oom)
-                msg.oom = true;
+            buf_indented(&msg, why.p ? why.p : "");
+            if (why.failed)
+                msg.failed = TS_ERR_NOMEM;
             if (range.source)
-                buf_puts(&msg, "\nThe original call is");
+                ts_buf_puts(&msg, "\nThe original call is");
             report(err, &msg, range);
-            free(msg.s);
+            free(msg.p);
         }
-        free(why.s);
+        free(why.p);
     }
     free_args(&c);
     TsNode *n = NULL;

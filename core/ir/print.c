@@ -25,168 +25,109 @@
 #include <string.h>
 
 #include "ir/graph_internal.h"
-
-typedef struct Buf {
-    char *s;
-    size_t len, cap;
-    bool failed;
-} Buf;
-
-static void put_n(Buf *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t ncap = b->cap ? b->cap * 2 : 256;
-        while (ncap < b->len + n + 1)
-            ncap *= 2;
-        char *ns = realloc(b->s, ncap);
-        if (!ns) {
-            b->failed = true;
-            return;
-        }
-        b->s = ns;
-        b->cap = ncap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void put(Buf *b, const char *s)
-{
-    put_n(b, s, strlen(s));
-}
-
-__attribute__((format(printf, 2, 3)))
-static void putf(Buf *b, const char *fmt, ...)
-{
-    char small[128];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        b->failed = true;
-        return;
-    }
-    if ((size_t)n < sizeof small) {
-        put_n(b, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        b->failed = true;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    put_n(b, big, (size_t)n);
-    free(big);
-}
+#include "strbuf.h"
 
 /* ---- scalars ---------------------------------------------------------------------- */
-static void put_double(Buf *b, double d)
+static void put_double(TsBuf *b, double d)
 {
     int c = fpclassify(d);
     if ((c == FP_NORMAL || c == FP_ZERO) && fabs(d) < 1e10) {
         int64_t i = (int64_t)d;
         if ((double)i == d) {
-            putf(b, "%s%" PRId64 ".", i == 0 && signbit(d) ? "-" : "", i);
+            ts_buf_printf(b, "%s%" PRId64 ".", i == 0 && signbit(d) ? "-" : "", i);
             return;
         }
     }
-    putf(b, "%.17g", d);
+    ts_buf_printf(b, "%.17g", d);
 }
 
-static void put_complex(Buf *b, double re, double im)
+static void put_complex(TsBuf *b, double re, double im)
 {
     put_double(b, re);
-    put(b, signbit(im) ? "-" : "+");
+    ts_buf_puts(b, signbit(im) ? "-" : "+");
     put_double(b, fabs(im));
-    put(b, "j");
+    ts_buf_puts(b, "j");
 }
 
-static void put_quoted(Buf *b, const char *s, size_t n)
+static void put_quoted(TsBuf *b, const char *s, size_t n)
 {
-    put(b, "\"");
+    ts_buf_puts(b, "\"");
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         switch (c) {
-        case '\\': put(b, "\\\\"); break;
-        case '\'': put(b, "\\'"); break;
-        case '"': put(b, "\\\""); break;
-        case '\a': put(b, "\\a"); break;
-        case '\b': put(b, "\\b"); break;
-        case '\f': put(b, "\\f"); break;
-        case '\n': put(b, "\\n"); break;
-        case '\r': put(b, "\\r"); break;
-        case '\t': put(b, "\\t"); break;
-        case '\v': put(b, "\\v"); break;
+        case '\\': ts_buf_puts(b, "\\\\"); break;
+        case '\'': ts_buf_puts(b, "\\'"); break;
+        case '"': ts_buf_puts(b, "\\\""); break;
+        case '\a': ts_buf_puts(b, "\\a"); break;
+        case '\b': ts_buf_puts(b, "\\b"); break;
+        case '\f': ts_buf_puts(b, "\\f"); break;
+        case '\n': ts_buf_puts(b, "\\n"); break;
+        case '\r': ts_buf_puts(b, "\\r"); break;
+        case '\t': ts_buf_puts(b, "\\t"); break;
+        case '\v': ts_buf_puts(b, "\\v"); break;
         default:
             if (c < 0x20 || c == 0x7f)
-                putf(b, "\\%03o", c);
+                ts_buf_printf(b, "\\%03o", c);
             else
-                put_n(b, (const char *)&c, 1);
+                ts_buf_add(b, (const char *)&c, 1);
         }
     }
-    put(b, "\"");
+    ts_buf_puts(b, "\"");
 }
 
-static void put_type(Buf *b, const TsGraph *g, const TsType *t)
+static void put_type(TsBuf *b, const TsGraph *g, const TsType *t)
 {
     if (g && g->spell_dynamic && t == ts_type_tensor()) {
-        put(b, "Dynamic");
+        ts_buf_puts(b, "Dynamic");
         return;
     }
     char small[256];
     size_t n = ts_type_repr(t, small, sizeof small);
     if (n < sizeof small) {
-        put_n(b, small, n);
+        ts_buf_add(b, small, n);
         return;
     }
     char *big = malloc(n + 1);
     if (!big) {
-        b->failed = true;
+        b->failed = TS_ERR_NOMEM;
         return;
     }
     ts_type_repr(t, big, n + 1);
-    put_n(b, big, n);
+    ts_buf_add(b, big, n);
     free(big);
 }
 
 /* A one-element tensor prints as its value in braces, like a boxed scalar. */
-static void put_tensor(Buf *b, const TsTensor *t)
+static void put_tensor(TsBuf *b, const TsTensor *t)
 {
     const void *p = t ? ts_tensor_data(t) : NULL;
     if (!p || ts_tensor_numel(t) != 1) {
-        put(b, "<Tensor>");
+        ts_buf_puts(b, "<Tensor>");
         return;
     }
     switch (t->dtype) {
-    case TS_FLOAT64: putf(b, "{%g}", *(const double *)p); return;
-    case TS_FLOAT32: putf(b, "{%g}", (double)*(const float *)p); return;
-    case TS_INT64: putf(b, "{%" PRId64 "}", *(const int64_t *)p); return;
-    case TS_INT32: putf(b, "{%" PRId32 "}", *(const int32_t *)p); return;
-    case TS_INT16: putf(b, "{%d}", (int)*(const int16_t *)p); return;
-    case TS_INT8: putf(b, "{%d}", (int)*(const int8_t *)p); return;
-    case TS_UINT8: case TS_BOOL: putf(b, "{%d}", (int)*(const uint8_t *)p); return;
-    default: put(b, "<Tensor>");
+    case TS_FLOAT64: ts_buf_printf(b, "{%g}", *(const double *)p); return;
+    case TS_FLOAT32: ts_buf_printf(b, "{%g}", (double)*(const float *)p); return;
+    case TS_INT64: ts_buf_printf(b, "{%" PRId64 "}", *(const int64_t *)p); return;
+    case TS_INT32: ts_buf_printf(b, "{%" PRId32 "}", *(const int32_t *)p); return;
+    case TS_INT16: ts_buf_printf(b, "{%d}", (int)*(const int16_t *)p); return;
+    case TS_INT8: ts_buf_printf(b, "{%d}", (int)*(const int8_t *)p); return;
+    case TS_UINT8: case TS_BOOL: ts_buf_printf(b, "{%d}", (int)*(const uint8_t *)p); return;
+    default: ts_buf_puts(b, "<Tensor>");
     }
 }
 
-static void put_ivalue(Buf *b, TsValue v)
+static void put_ivalue(TsBuf *b, TsValue v)
 {
     switch ((TsTag)v.tag) {
-    case TS_TAG_NONE: put(b, "None"); return;
-    case TS_TAG_INT: putf(b, "%" PRId64, v.u.i); return;
+    case TS_TAG_NONE: ts_buf_puts(b, "None"); return;
+    case TS_TAG_INT: ts_buf_printf(b, "%" PRId64, v.u.i); return;
     case TS_TAG_DOUBLE: put_double(b, v.u.d); return;
-    case TS_TAG_BOOL: put(b, v.u.b ? "True" : "False"); return;
+    case TS_TAG_BOOL: ts_buf_puts(b, v.u.b ? "True" : "False"); return;
     case TS_TAG_DEVICE: {
         char dev[64];
         ts_device_str(v.u.dev, dev, sizeof dev);
-        putf(b, "torch.device(\"%s\")", dev);
+        ts_buf_printf(b, "torch.device(\"%s\")", dev);
         return;
     }
     case TS_TAG_STR: {
@@ -202,96 +143,96 @@ static void put_ivalue(Buf *b, TsValue v)
     case TS_TAG_TENSOR: put_tensor(b, (const TsTensor *)v.u.p); return;
     case TS_TAG_LIST: {
         const TsList *l = (const TsList *)v.u.p;
-        put(b, "[");
+        ts_buf_puts(b, "[");
         for (size_t i = 0; i < l->len; i++) {
             if (i)
-                put(b, ", ");
+                ts_buf_puts(b, ", ");
             put_ivalue(b, l->items[i]);
         }
-        put(b, "]");
+        ts_buf_puts(b, "]");
         return;
     }
     case TS_TAG_TUPLE: {
         const TsTuple *t = (const TsTuple *)v.u.p;
-        put(b, "(");
+        ts_buf_puts(b, "(");
         for (size_t i = 0; i < t->len; i++) {
             if (i)
-                put(b, ", ");
+                ts_buf_puts(b, ", ");
             put_ivalue(b, t->items[i]);
         }
-        put(b, t->len == 1 ? ",)" : ")");
+        ts_buf_puts(b, t->len == 1 ? ",)" : ")");
         return;
     }
     case TS_TAG_DICT: {
         const TsDict *d = (const TsDict *)v.u.p;
         TsValue key, val;
-        put(b, "{");
+        ts_buf_puts(b, "{");
         for (size_t pos = 0, i = 0; ts_dict_next(d, &pos, &key, &val); i++) {
             if (i)
-                put(b, ", ");
+                ts_buf_puts(b, ", ");
             put_ivalue(b, key);
-            put(b, ": ");
+            ts_buf_puts(b, ": ");
             put_ivalue(b, val);
         }
-        put(b, "}");
+        ts_buf_puts(b, "}");
         return;
     }
     case TS_TAG_ENUM: {
         const TsEnumValue *e = (const TsEnumValue *)v.u.p;
-        putf(b, "Enum<%s.%s>", ts_type_name(e->type), e->name->data);
+        ts_buf_printf(b, "Enum<%s.%s>", ts_type_name(e->type), e->name->data);
         return;
     }
     default:
-        put(b, "<object>");
+        ts_buf_puts(b, "<object>");
     }
 }
 
 /* ---- attributes ------------------------------------------------------------------- */
-static void put_attr_value(Buf *b, const TsAttr *a)
+static void put_attr_value(TsBuf *b, const TsAttr *a)
 {
     switch (a->kind) {
-    case TS_ATTR_INT: putf(b, "%" PRId64, a->u.i); return;
+    case TS_ATTR_INT: ts_buf_printf(b, "%" PRId64, a->u.i); return;
     case TS_ATTR_FLOAT: put_double(b, a->u.f); return;
     case TS_ATTR_COMPLEX: put_complex(b, a->u.c[0], a->u.c[1]); return;
     case TS_ATTR_STR: put_quoted(b, a->u.s, strlen(a->u.s)); return;
     case TS_ATTR_TENSOR: put_tensor(b, a->u.t); return;
-    case TS_ATTR_GRAPH: put(b, "<Graph>"); return;
+    case TS_ATTR_GRAPH: ts_buf_puts(b, "<Graph>"); return;
     case TS_ATTR_TYPE: put_type(b, NULL, a->u.ty); return;
     case TS_ATTR_IVALUE: put_ivalue(b, a->u.iv); return;
-    case TS_ATTR_TENSORS: put(b, "[<Tensors>]"); return;
-    case TS_ATTR_GRAPHS: put(b, "[<Graphs>]"); return;
+    case TS_ATTR_TENSORS: ts_buf_puts(b, "[<Tensors>]"); return;
+    case TS_ATTR_GRAPHS: ts_buf_puts(b, "[<Graphs>]"); return;
     default: break;
     }
-    put(b, "[");
+    ts_buf_puts(b, "[");
     for (size_t i = 0; i < a->n; i++) {
         if (i)
-            put(b, ", ");
+            ts_buf_puts(b, ", ");
         switch (a->kind) {
-        case TS_ATTR_INTS: putf(b, "%" PRId64, a->u.is[i]); break;
+        case TS_ATTR_INTS: ts_buf_printf(b, "%" PRId64, a->u.is[i]); break;
         case TS_ATTR_FLOATS: put_double(b, a->u.fs[i]); break;
         case TS_ATTR_STRS: put_quoted(b, a->u.ss[i], strlen(a->u.ss[i])); break;
         case TS_ATTR_TYPES: put_type(b, NULL, a->u.tys[i]); break;
         default: break;
         }
     }
-    put(b, "]");
+    ts_buf_puts(b, "]");
 }
 
-static void put_attrs(Buf *b, const TsNode *n, TsSymbol skip)
+static void put_attrs(TsBuf *b, const TsNode *n, TsSymbol skip)
 {
-    put(b, "[");
+    ts_buf_puts(b, "[");
     size_t printed = 0;
     for (size_t i = 0; i < n->n_attrs; i++) {
         const TsAttr *a = &n->attrs[i];
         if (a->name == skip)
             continue;
         if (printed++)
-            put(b, ", ");
-        put(b, ts_symbol_unqual(a->name));
-        put(b, "=");
+            ts_buf_puts(b, ", ");
+        ts_buf_puts(b, ts_symbol_unqual(a->name));
+        ts_buf_puts(b, "=");
         put_attr_value(b, a);
     }
-    put(b, "]");
+    ts_buf_puts(b, "]");
 }
 
 /* ---- graphs ------------------------------------------------------------------------- */
@@ -301,37 +242,37 @@ typedef struct Groups {
     bool failed;
 } Groups;
 
-static void put_ref(Buf *b, const TsIrValue *v)
+static void put_ref(TsBuf *b, const TsIrValue *v)
 {
     char num[32];
-    put(b, "%");
-    put(b, ts_irvalue_debug_name(v, num, sizeof num));
+    ts_buf_puts(b, "%");
+    ts_buf_puts(b, ts_irvalue_debug_name(v, num, sizeof num));
 }
 
-static void put_refs(Buf *b, TsIrValue *const *vs, size_t n)
+static void put_refs(TsBuf *b, TsIrValue *const *vs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (i)
-            put(b, ", ");
+            ts_buf_puts(b, ", ");
         put_ref(b, vs[i]);
     }
 }
 
-static void put_typed(Buf *b, const TsGraph *g, TsIrValue *const *vs, size_t n, const char *sep)
+static void put_typed(TsBuf *b, const TsGraph *g, TsIrValue *const *vs, size_t n, const char *sep)
 {
     for (size_t i = 0; i < n; i++) {
         if (i)
-            put(b, sep);
+            ts_buf_puts(b, sep);
         put_ref(b, vs[i]);
-        put(b, " : ");
+        ts_buf_puts(b, " : ");
         put_type(b, g, vs[i]->type);
     }
 }
 
-static void indent(Buf *b, size_t level)
+static void indent(TsBuf *b, size_t level)
 {
     for (size_t i = 0; i < level; i++)
-        put(b, "  ");
+        ts_buf_puts(b, "  ");
 }
 
 static const TsAttr *subgraph_attr(const TsNode *n)
@@ -340,14 +281,14 @@ static const TsAttr *subgraph_attr(const TsNode *n)
     return a && a->kind == TS_ATTR_GRAPH && a->u.g ? a : NULL;
 }
 
-static void put_node(Buf *b, const TsNode *n, size_t level, Groups *groups, bool source)
+static void put_node(TsBuf *b, const TsNode *n, size_t level, Groups *groups, bool source)
 {
     const TsGraph *g = n->graph;
     indent(b, level);
     put_typed(b, g, n->outputs, n->n_outputs, ", ");
-    put(b, " = ");
+    ts_buf_puts(b, " = ");
     if (subgraph_attr(n)) {
-        putf(b, "%s_%zu", n->kind, groups->n);
+        ts_buf_printf(b, "%s_%zu", n->kind, groups->n);
         if (n->n_attrs > 1 && n->kind != ts_symbol("prim::DifferentiableGraph"))
             put_attrs(b, n, ts_symbol("attr::Subgraph"));
         if (groups->n == groups->cap) {
@@ -362,62 +303,58 @@ static void put_node(Buf *b, const TsNode *n, size_t level, Groups *groups, bool
         }
         groups->items[groups->n++] = n;
     } else {
-        put(b, n->kind);
+        ts_buf_puts(b, n->kind);
         if (n->n_attrs)
             put_attrs(b, n, NULL);
     }
-    put(b, "(");
+    ts_buf_puts(b, "(");
     put_refs(b, n->inputs, n->n_inputs);
-    put(b, ")");
+    ts_buf_puts(b, ")");
     if (source && n->range.source) {
         size_t line, col;
         ts_source_line_col(n->range.source, n->range.start, &line, &col);
-        putf(b, " # %s:%zu:%zu", n->range.source->filename, line, col);
+        ts_buf_printf(b, " # %s:%zu:%zu", n->range.source->filename, line, col);
     }
-    put(b, "\n");
+    ts_buf_puts(b, "\n");
     for (size_t i = 0; i < n->n_blocks; i++) {
         const TsBlock *blk = n->blocks[i];
         indent(b, level + 1);
-        putf(b, "block%zu(", i);
+        ts_buf_printf(b, "block%zu(", i);
         put_typed(b, g, blk->param->outputs, blk->param->n_outputs, ", ");
-        put(b, "):\n");
+        ts_buf_puts(b, "):\n");
         for (const TsNode *m = blk->ret->next; m != blk->ret; m = m->next)
             put_node(b, m, level + 2, groups, source);
         indent(b, level + 2);
-        put(b, "-> (");
+        ts_buf_puts(b, "-> (");
         put_refs(b, blk->ret->inputs, blk->ret->n_inputs);
-        put(b, ")\n");
+        ts_buf_puts(b, ")\n");
     }
 }
 
-static void put_graph(Buf *b, const TsGraph *g, bool source)
+static void put_graph(TsBuf *b, const TsGraph *g, bool source)
 {
     const TsBlock *top = g->block;
     Groups groups = {0};
-    put(b, "graph(");
+    ts_buf_puts(b, "graph(");
     put_typed(b, g, top->param->outputs, top->param->n_outputs, ",\n      ");
-    put(b, "):\n");
+    ts_buf_puts(b, "):\n");
     for (const TsNode *m = top->ret->next; m != top->ret; m = m->next)
         put_node(b, m, 1, &groups, source);
-    put(b, "  return (");
+    ts_buf_puts(b, "  return (");
     put_refs(b, top->ret->inputs, top->ret->n_inputs);
-    put(b, ")\n");
+    ts_buf_puts(b, ")\n");
     for (size_t i = 0; i < groups.n; i++) {
-        putf(b, "with %s_%zu = ", groups.items[i]->kind, i);
+        ts_buf_printf(b, "with %s_%zu = ", groups.items[i]->kind, i);
         put_graph(b, subgraph_attr(groups.items[i])->u.g, source);
     }
     if (groups.failed)
-        b->failed = true;
+        b->failed = TS_ERR_NOMEM;
     free(groups.items);
 }
 
 char *ts_graph_to_string(const TsGraph *g, bool print_source)
 {
-    Buf b = {0};
+    TsBuf b = TS_BUF_INIT;
     put_graph(&b, g, print_source);
-    if (b.failed) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    return ts_buf_take(&b, NULL);
 }

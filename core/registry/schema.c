@@ -16,6 +16,7 @@
  * the sets its sources register comes out that way), bytes >= 0x80 in strings print raw.
  */
 #include "registry/schema.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1258,59 +1259,8 @@ void ts_schema_free(TsSchema *s)
 
 /* ---- printing ---------------------------------------------------------------------- */
 
-typedef struct Buf {
-    char *p;
-    size_t len, cap;
-    bool oom;
-} Buf;
-
-static void put_n(Buf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t ncap = b->cap ? b->cap : 128;
-        while (ncap < b->len + n + 1)
-            ncap *= 2;
-        char *np = realloc(b->p, ncap);
-        if (!np) {
-            b->oom = true;
-            return;
-        }
-        b->p = np, b->cap = ncap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void put(Buf *b, const char *s)
-{
-    put_n(b, s, strlen(s));
-}
-
-__attribute__((format(printf, 2, 3)))
-static void putf(Buf *b, const char *fmt, ...)
-{
-    char tmp[64];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    put_n(b, tmp, n < (int)sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-static char *buf_finish(Buf *b)
-{
-    if (b->oom || !b->p) {
-        free(b->p);
-        return NULL;
-    }
-    return b->p;
-}
-
 /* A type as a schema spells it; symint spells int as "SymInt". */
-static void put_type(Buf *b, const TsType *t, bool symint)
+static void put_type(TsBuf *b, const TsType *t, bool symint)
 {
     static const char *const simple[TS_TYPE__COUNT] = {
         [TS_TYPE_ANY] = "Any", [TS_TYPE_NONE] = "NoneType", [TS_TYPE_INT] = "int",
@@ -1328,104 +1278,104 @@ static void put_type(Buf *b, const TsType *t, bool symint)
     size_t n = ts_type_num_elems(t);
     switch (k) {
     case TS_TYPE_INT:
-        put(b, symint ? "SymInt" : "int");
+        ts_buf_puts(b, symint ? "SymInt" : "int");
         return;
     case TS_TYPE_LIST:
         put_type(b, ts_type_elem(t, 0), symint);
-        put(b, "[]");
+        ts_buf_puts(b, "[]");
         return;
     case TS_TYPE_OPTIONAL:
         put_type(b, ts_type_elem(t, 0), symint);
-        put(b, "?");
+        ts_buf_puts(b, "?");
         return;
     case TS_TYPE_DICT: case TS_TYPE_FUTURE: case TS_TYPE_RREF: case TS_TYPE_UNION:
     case TS_TYPE_TUPLE:
-        put(b, k == TS_TYPE_DICT ? "Dict(" : k == TS_TYPE_FUTURE ? "Future("
+        ts_buf_puts(b, k == TS_TYPE_DICT ? "Dict(" : k == TS_TYPE_FUTURE ? "Future("
                : k == TS_TYPE_RREF ? "RRef(" : k == TS_TYPE_UNION ? "Union(" : "(");
         for (size_t i = 0; i < n; i++) {
             if (i)
-                put(b, ", ");
+                ts_buf_puts(b, ", ");
             put_type(b, ts_type_elem(t, i), symint);
         }
-        put(b, ")");
+        ts_buf_puts(b, ")");
         return;
     case TS_TYPE_VAR:
-        put(b, ts_type_var_name(t));
+        ts_buf_puts(b, ts_type_var_name(t));
         return;
     default:
         if (k < TS_TYPE__COUNT && simple[k])
-            put(b, simple[k]);
+            ts_buf_puts(b, simple[k]);
         else
-            put(b, ts_type_name(t) ? ts_type_name(t) : "?");
+            ts_buf_puts(b, ts_type_name(t) ? ts_type_name(t) : "?");
         return;
     }
 }
 
-static void put_set(Buf *b, const char **set, size_t n)
+static void put_set(TsBuf *b, const char **set, size_t n)
 {
     for (size_t i = n; i-- > 0;) {
-        put(b, set[i]);
+        ts_buf_puts(b, set[i]);
         if (i)
-            put(b, "|");
+            ts_buf_puts(b, "|");
     }
 }
 
-static void put_alias(Buf *b, const TsAlias *a)
+static void put_alias(TsBuf *b, const TsAlias *a)
 {
-    put(b, "(");
+    ts_buf_puts(b, "(");
     put_set(b, a->before, a->n_before);
     if (a->is_write)
-        put(b, "!");
+        ts_buf_puts(b, "!");
     if (!same_set(a->before, a->n_before, a->after, a->n_after)) {
-        put(b, " -> ");
+        ts_buf_puts(b, " -> ");
         put_set(b, a->after, a->n_after);
     }
-    put(b, ")");
+    ts_buf_puts(b, ")");
 }
 
 /* A double the way torch prints one: integral values as "1.", others with 17 digits. */
-static void put_double(Buf *b, double d)
+static void put_double(TsBuf *b, double d)
 {
     if (isnan(d))
-        put(b, "nan");
+        ts_buf_puts(b, "nan");
     else if (isinf(d))
-        put(b, d < 0 ? "-inf" : "inf");
+        ts_buf_puts(b, d < 0 ? "-inf" : "inf");
     else if (d == trunc(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0)
-        putf(b, "%lld.", (long long)d);
+        ts_buf_printf(b, "%lld.", (long long)d);
     else
-        putf(b, "%.17g", d);
+        ts_buf_printf(b, "%.17g", d);
 }
 
-static void put_quoted(Buf *b, const TsStr *s)
+static void put_quoted(TsBuf *b, const TsStr *s)
 {
-    put(b, "\"");
+    ts_buf_puts(b, "\"");
     for (size_t i = 0; i < s->len; i++) {
         unsigned char c = (unsigned char)s->data[i];
         static const char plain[] = "\"'\\\a\b\f\n\r\t\v", named[] = "\"'\\abfnrtv";
         const char *esc = c ? strchr(plain, c) : NULL;
         if (esc) {
             char e[3] = { '\\', named[esc - plain], 0 };
-            put(b, e);
+            ts_buf_puts(b, e);
         } else if (c < 0x20 || c == 0x7f) {
-            putf(b, "\\%03o", c);
+            ts_buf_printf(b, "\\%03o", c);
         } else {
-            put_n(b, (const char *)&c, 1);
+            ts_buf_add(b, (const char *)&c, 1);
         }
     }
-    put(b, "\"");
+    ts_buf_puts(b, "\"");
 }
 
-static void put_value(Buf *b, TsValue v, bool quote_strings)
+static void put_value(TsBuf *b, TsValue v, bool quote_strings)
 {
     switch (v.tag) {
     case TS_TAG_NONE:
-        put(b, "None");
+        ts_buf_puts(b, "None");
         break;
     case TS_TAG_BOOL:
-        put(b, v.u.b ? "True" : "False");
+        ts_buf_puts(b, v.u.b ? "True" : "False");
         break;
     case TS_TAG_INT:
-        putf(b, "%lld", (long long)v.u.i);
+        ts_buf_printf(b, "%lld", (long long)v.u.i);
         break;
     case TS_TAG_DOUBLE:
         put_double(b, v.u.d);
@@ -1434,36 +1384,36 @@ static void put_value(Buf *b, TsValue v, bool quote_strings)
         const TsComplex *c = (const TsComplex *)v.u.p;
         put_double(b, c->re);
         if (c->im >= 0)
-            put(b, "+");
+            ts_buf_puts(b, "+");
         put_double(b, c->im);
-        put(b, "j");
+        ts_buf_puts(b, "j");
         break;
     }
     case TS_TAG_STR:
         if (quote_strings)
             put_quoted(b, (const TsStr *)v.u.p);
         else
-            put_n(b, ((const TsStr *)v.u.p)->data, ((const TsStr *)v.u.p)->len);
+            ts_buf_add(b, ((const TsStr *)v.u.p)->data, ((const TsStr *)v.u.p)->len);
         break;
     case TS_TAG_DEVICE: {
         char dev[64];
         ts_device_str(v.u.dev, dev, sizeof dev);
-        put(b, dev);
+        ts_buf_puts(b, dev);
         break;
     }
     case TS_TAG_LIST: {
         const TsList *l = (const TsList *)v.u.p;
-        put(b, "[");
+        ts_buf_puts(b, "[");
         for (size_t i = 0; i < l->len; i++) {
             if (i)
-                put(b, ", ");
+                ts_buf_puts(b, ", ");
             put_value(b, l->items[i], quote_strings);
         }
-        put(b, "]");
+        ts_buf_puts(b, "]");
         break;
     }
     default:
-        put(b, "<value>");
+        ts_buf_puts(b, "<value>");
         break;
     }
 }
@@ -1485,7 +1435,7 @@ static bool is_repeated_int_list(const TsArg *a)
     return true;
 }
 
-static void put_arg(Buf *b, const TsArg *a)
+static void put_arg(TsBuf *b, const TsArg *a)
 {
     const TsType *t = a->type;
     bool optional = ts_type_kind(t) == TS_TYPE_OPTIONAL;
@@ -1495,23 +1445,23 @@ static void put_arg(Buf *b, const TsArg *a)
         if (a->alias && a->alias->contained)
             put_alias(b, a->alias->contained);
         if (a->fixed_size >= 0)
-            putf(b, "[%ld]", a->fixed_size);
+            ts_buf_printf(b, "[%ld]", a->fixed_size);
         else
-            put(b, "[]");
+            ts_buf_puts(b, "[]");
     } else {
         put_type(b, inner, a->symint);
     }
     if (a->alias && a->alias->n_before)
         put_alias(b, a->alias);
     if (optional)
-        put(b, "?");
+        ts_buf_puts(b, "?");
     if (a->name) {
-        put(b, " ");
-        put(b, a->name);
+        ts_buf_puts(b, " ");
+        ts_buf_puts(b, a->name);
     }
     if (!a->has_default)
         return;
-    put(b, "=");
+    ts_buf_puts(b, "=");
     if (is_repeated_int_list(a))
         put_value(b, ((const TsList *)a->default_value.u.p)->items[0], false);
     else
@@ -1520,60 +1470,60 @@ static void put_arg(Buf *b, const TsArg *a)
 
 char *ts_schema_to_string(const TsSchema *s)
 {
-    Buf b = { NULL, 0, 0, false };
-    put(&b, s->name);
+    TsBuf b = TS_BUF_INIT;
+    ts_buf_puts(&b, s->name);
     if (*s->overload) {
-        put(&b, ".");
-        put(&b, s->overload);
+        ts_buf_puts(&b, ".");
+        ts_buf_puts(&b, s->overload);
     }
-    put(&b, "(");
+    ts_buf_puts(&b, "(");
     bool kwarg_only = false;
     for (size_t i = 0; i < s->n_args; i++) {
         if (i)
-            put(&b, ", ");
+            ts_buf_puts(&b, ", ");
         if (s->args[i].kwarg_only && !kwarg_only) {
-            put(&b, "*, ");
+            ts_buf_puts(&b, "*, ");
             kwarg_only = true;
         }
         put_arg(&b, &s->args[i]);
     }
     if (s->is_vararg)
-        put(&b, s->n_args ? ", ..." : "...");
-    put(&b, ") -> ");
+        ts_buf_puts(&b, s->n_args ? ", ..." : "...");
+    ts_buf_puts(&b, ") -> ");
 
     /* One return goes bare unless it starts with '(' (a tuple type), which would read as
      * a list of returns; "..." alone goes bare too. */
     size_t mark = b.len;
     if (s->n_returns == 1 && !s->is_varret) {
         put_arg(&b, &s->returns[0]);
-        if (b.oom || b.p[mark] != '(')
-            return buf_finish(&b);
+        if (b.failed || b.p[mark] != '(')
+            return ts_buf_take(&b, NULL);
         b.len = mark;
     }
     bool paren = !(s->n_returns == 0 && s->is_varret);
     if (paren)
-        put(&b, "(");
+        ts_buf_puts(&b, "(");
     for (size_t i = 0; i < s->n_returns; i++) {
         if (i)
-            put(&b, ", ");
+            ts_buf_puts(&b, ", ");
         put_arg(&b, &s->returns[i]);
     }
     if (s->is_varret)
-        put(&b, s->n_returns ? ", ..." : "...");
+        ts_buf_puts(&b, s->n_returns ? ", ..." : "...");
     if (paren)
-        put(&b, ")");
-    return buf_finish(&b);
+        ts_buf_puts(&b, ")");
+    return ts_buf_take(&b, NULL);
 }
 
 char *ts_schema_full_name(const TsSchema *s)
 {
-    Buf b = { NULL, 0, 0, false };
-    put(&b, s->name);
+    TsBuf b = TS_BUF_INIT;
+    ts_buf_puts(&b, s->name);
     if (*s->overload) {
-        put(&b, ".");
-        put(&b, s->overload);
+        ts_buf_puts(&b, ".");
+        ts_buf_puts(&b, s->overload);
     }
-    return buf_finish(&b);
+    return ts_buf_take(&b, NULL);
 }
 
 static bool alias_writes(const TsAlias *a)
