@@ -4,6 +4,7 @@
  * emitter) can rely on the parser's limit instead of the C stack's.
  */
 #include "ast.h"
+#include "strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,65 +79,33 @@ void ts_tree_free(TsTree *t)
 
 /* ---- dump ------------------------------------------------------------------ */
 
-typedef struct Out {
-    char *p;
-    size_t len, cap;
-    int oom;
-} Out;
-
-static void put(Out *o, const char *s, size_t n)
-{
-    if (o->oom)
-        return;
-    if (o->cap - o->len <= n) {
-        size_t cap = o->cap ? o->cap : 128;
-        while (cap - o->len <= n)
-            cap *= 2;
-        char *np = realloc(o->p, cap);
-        if (!np) {
-            o->oom = 1;
-            return;
-        }
-        o->p = np;
-        o->cap = cap;
-    }
-    memcpy(o->p + o->len, s, n);
-    o->len += n;
-    o->p[o->len] = '\0';
-}
-
-static void puts_(Out *o, const char *s)
-{
-    put(o, s, strlen(s));
-}
-
 /* A string literal in double quotes, with C escapes for quotes, backslashes and
  * non-printable bytes. */
-static void put_quoted(Out *o, const char *s, size_t n)
+static void put_quoted(TsBuf *o, const char *s, size_t n)
 {
-    put(o, "\"", 1);
+    ts_buf_add(o, "\"", 1);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         char b[8];
         if (c == '"' || c == '\\') {
             b[0] = '\\';
             b[1] = (char)c;
-            put(o, b, 2);
+            ts_buf_add(o, b, 2);
         } else if (c == '\n') {
-            put(o, "\\n", 2);
+            ts_buf_add(o, "\\n", 2);
         } else if (c == '\t') {
-            put(o, "\\t", 2);
+            ts_buf_add(o, "\\t", 2);
         } else if (c < 0x20 || c == 0x7f) {
             snprintf(b, sizeof b, "\\x%02x", c);
-            put(o, b, 4);
+            ts_buf_add(o, b, 4);
         } else {
-            put(o, (const char *)&s[i], 1);
+            ts_buf_add(o, (const char *)&s[i], 1);
         }
     }
-    put(o, "\"", 1);
+    ts_buf_add(o, "\"", 1);
 }
 
-static void put_range(Out *o, TsSourceRange r)
+static void put_range(TsBuf *o, TsSourceRange r)
 {
     if (!r.source)
         return;
@@ -145,13 +114,13 @@ static void put_range(Out *o, TsSourceRange r)
     ts_source_line_col(r.source, r.end, &l2, &c2);
     char b[96];
     snprintf(b, sizeof b, "@%zu:%zu-%zu:%zu", l1, c1, l2, c2);
-    puts_(o, b);
+    ts_buf_puts(o, b);
 }
 
-static void dump(Out *o, const TsTree *t, int flags)
+static void dump(TsBuf *o, const TsTree *t, int flags)
 {
     if (!t) {
-        put(o, "_", 1);
+        ts_buf_add(o, "_", 1);
         return;
     }
     int leaf = 0;
@@ -160,7 +129,7 @@ static void dump(Out *o, const TsTree *t, int flags)
     case TS_TREE_INT:
     case TS_TREE_FLOAT:
     case TS_TREE_IMAG:
-        puts_(o, t->str ? t->str : "?");
+        ts_buf_puts(o, t->str ? t->str : "?");
         leaf = 1;
         break;
     case TS_TREE_STRING:
@@ -174,7 +143,7 @@ static void dump(Out *o, const TsTree *t, int flags)
     case TS_TREE_PASS:
     case TS_TREE_BREAK:
     case TS_TREE_CONTINUE:
-        puts_(o, kind_names[t->kind]);
+        ts_buf_puts(o, kind_names[t->kind]);
         leaf = 1;
         break;
     default:
@@ -185,69 +154,65 @@ static void dump(Out *o, const TsTree *t, int flags)
             put_range(o, t->range);
         return;
     }
-    put(o, "(", 1);
-    puts_(o, kind_names[t->kind]);
+    ts_buf_add(o, "(", 1);
+    ts_buf_puts(o, kind_names[t->kind]);
     if (t->op) {
-        put(o, " ", 1);
+        ts_buf_add(o, " ", 1);
         const char *opt = ts_token_text(t->op);
-        puts_(o, opt ? opt : "?");
+        ts_buf_puts(o, opt ? opt : "?");
     }
     switch (t->kind) {
     case TS_TREE_BYTES:
     case TS_TREE_TYPE_COMMENT:
-        put(o, " ", 1);
+        ts_buf_add(o, " ", 1);
         put_quoted(o, t->str ? t->str : "", t->len);
         break;
     case TS_TREE_KWARG:
     case TS_TREE_ALIAS:
-        put(o, " ", 1);
-        puts_(o, t->str ? t->str : "**");
+        ts_buf_add(o, " ", 1);
+        ts_buf_puts(o, t->str ? t->str : "**");
         break;
     case TS_TREE_IMPORT_FROM: {
-        put(o, " ", 1);
+        ts_buf_add(o, " ", 1);
         for (int64_t i = 0; i < t->ival; i++)
-            put(o, ".", 1);
-        puts_(o, t->str ? t->str : "");
+            ts_buf_add(o, ".", 1);
+        ts_buf_puts(o, t->str ? t->str : "");
         break;
     }
     case TS_TREE_PARAM: {
         static const char *const pk[] = {"", "/", "*", "kw", "**"};
         if (t->ival > 0 && t->ival < 5) {
-            put(o, " ", 1);
-            puts_(o, pk[t->ival]);
+            ts_buf_add(o, " ", 1);
+            ts_buf_puts(o, pk[t->ival]);
         }
         break;
     }
     case TS_TREE_FORMATTED:
         if (t->ival) {
             char b[4] = {' ', '!', (char)t->ival, 0};
-            puts_(o, b);
+            ts_buf_puts(o, b);
         }
         break;
     default:
         if (t->flag) {
             char b[16];
             snprintf(b, sizeof b, " #%d", t->flag);
-            puts_(o, b);
+            ts_buf_puts(o, b);
         }
         break;
     }
     for (size_t i = 0; i < t->n_kids; i++) {
-        put(o, " ", 1);
+        ts_buf_add(o, " ", 1);
         dump(o, t->kids[i], flags);
     }
-    put(o, ")", 1);
+    ts_buf_add(o, ")", 1);
     if (flags & TS_DUMP_RANGES)
         put_range(o, t->range);
 }
 
 char *ts_tree_dump(const TsTree *t, int flags)
 {
-    Out o = {0};
+    TsBuf o = TS_BUF_INIT;
     dump(&o, t, flags);
-    if (o.oom) {
-        free(o.p);
-        return NULL;
-    }
-    return o.p ? o.p : strdup("");
+    return ts_buf_take(&o, NULL);
 }

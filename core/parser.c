@@ -12,6 +12,7 @@
  * On success the list is dropped and the root owns the tree.
  */
 #include "parser.h"
+#include "strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -359,28 +360,11 @@ static TsTree *number(Parser *p)
     return t;
 }
 
-/* A growable byte string for joining string literals. */
-typedef struct Str {
-    char *p;
-    size_t len, cap;
-} Str;
-
-static int str_add(Str *s, const char *b, size_t n)
+/* Appends to a string being joined (literals, dotted names); -1 when out of memory. */
+static int str_add(TsBuf *s, const char *b, size_t n)
 {
-    if (s->cap - s->len <= n) {
-        size_t cap = s->cap ? s->cap : 64;
-        while (cap - s->len <= n)
-            cap *= 2;
-        char *np = realloc(s->p, cap);
-        if (!np)
-            return -1;
-        s->p = np;
-        s->cap = cap;
-    }
-    memcpy(s->p + s->len, b, n);
-    s->len += n;
-    s->p[s->len] = '\0';
-    return 0;
+    ts_buf_add(s, b, n);
+    return s->failed ? -1 : 0;
 }
 
 /* Parses source[start, end) as an expression list with a lexer of its own, keeping this
@@ -435,7 +419,7 @@ static size_t field_end(const char *s, size_t i, size_t end)
 
 /* The fields of one f-string token: literal text goes to tmpl (and to parts as STRING
  * nodes), each {expr} adds "{}" to tmpl and a FORMATTED node to parts. */
-static void fstring_fields(Parser *p, const TsToken *k, Str *tmpl, TsTree *parts, int *plain)
+static void fstring_fields(Parser *p, const TsToken *k, TsBuf *tmpl, TsTree *parts, int *plain)
 {
     const char *s = p->source->text;
     size_t i = k->body_start, end = k->body_end, lit = i;
@@ -515,7 +499,7 @@ static TsTree *strings(Parser *p)
 {
     size_t start = p->tok.start, end = p->tok.end;
     int bytes = p->tok.str_flags & TS_STR_BYTES, any_f = 0, plain = 1;
-    Str joined = {0};
+    TsBuf joined = TS_BUF_INIT;
     TsTree *parts = mk(p, TS_TREE_FSTRING, start, end);
     while (at(p, TS_TK_STRING) && !p->failed) {
         TsToken k = p->tok;
@@ -1159,7 +1143,7 @@ static TsTree *parse_expr_statement(Parser *p)
 }
 
 /* A dotted name as text (a.b.c); its range end in *end. */
-static int dotted_name(Parser *p, Str *out, size_t *end)
+static int dotted_name(Parser *p, TsBuf *out, size_t *end)
 {
     for (;;) {
         if (!at(p, TS_TK_NAME)) {
@@ -1186,7 +1170,7 @@ static int dotted_name(Parser *p, Str *out, size_t *end)
 static TsTree *alias(Parser *p, int dotted)
 {
     size_t start = p->tok.start, end = p->tok.end;
-    Str s = {0};
+    TsBuf s = TS_BUF_INIT;
     if (dotted) {
         if (dotted_name(p, &s, &end)) {
             free(s.p);
@@ -1238,7 +1222,7 @@ static TsTree *parse_from(Parser *p)
         else
             break;
     }
-    Str mod = {0};
+    TsBuf mod = TS_BUF_INIT;
     size_t end = start;
     if (!at(p, TS_TK_IMPORT) || dots == 0)
         dotted_name(p, &mod, &end);
