@@ -1,15 +1,30 @@
 # bench/bench.mk — benchmarks (never part of make check): `make bench` builds them and runs
-# bench/compare.py, which times the same workloads through PyTorch 1.13 and tscript.
+# bench/compare.py, which times the same workloads through PyTorch 1.13 and tscript, and the
+# tensor workloads' floors (bench/baseline).
 EXTRA_PROGRAMS += bench/tsbench
 bench_tsbench_SOURCES = bench/tsbench.c
 bench_tsbench_CPPFLAGS = $(TEST_CPPFLAGS)
 bench_tsbench_LDADD = $(TEST_LDADD)
 bench_tsbench_LDFLAGS = -no-install
 
+# The floors of the tensor workloads, timed in C: memcpy and OpenBLAS's own sgemm.
+EXTRA_PROGRAMS += bench/baseline
+bench_baseline_SOURCES = bench/baseline.c
+bench_baseline_CFLAGS = $(AM_CFLAGS) $(OPENBLAS_CFLAGS)
+bench_baseline_LDADD = $(OPENBLAS_LIBS)
+
+# Startup as a whole process: wall time and the command's own max RSS (see startup.c).
+EXTRA_PROGRAMS += bench/startup
+bench_startup_SOURCES = bench/startup.c
+
 EXTRA_DIST += bench/compare.py bench/workloads/loop.py bench/workloads/sort.py \
-	bench/workloads/dict.py bench/workloads/hello.py
+	bench/workloads/dict.py bench/workloads/hello.py bench/workloads/lstm.py \
+	bench/workloads/add.py bench/workloads/mm.py
 
 .PHONY: bench
-bench: bench/tsbench$(EXEEXT) bench/interp_loop$(EXEEXT) tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
+bench: bench/tsbench$(EXEEXT) bench/baseline$(EXEEXT) bench/interp_loop$(EXEEXT) \
+		bench/startup$(EXEEXT) tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
 	/usr/bin/python3 $(srcdir)/bench/compare.py --tscript $(abs_top_builddir)/tscript \
-		--tsbench $(abs_top_builddir)/bench/tsbench
+		--tsbench $(abs_top_builddir)/bench/tsbench \
+		--baseline $(abs_top_builddir)/bench/baseline \
+		--startup $(abs_top_builddir)/bench/startup

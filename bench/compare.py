@@ -1,32 +1,42 @@
 #!/usr/bin/env python3
 """compare.py — the same TorchScript workloads through PyTorch 1.13 and tscript, in one run.
 
-usage: bench/compare.py [--tscript PATH] [--tsbench PATH] [--runs N]
+usage: bench/compare.py [--tscript PATH] [--tsbench PATH] [--baseline PATH] [--startup PATH]
+                        [--runs N] [--rounds N] [--threads N]
 
-Each workload in bench/workloads/ is a file with a main(). PyTorch scripts it and times
-warm calls in this process (best of N); tscript's bench/tsbench does the same in its own
-process. Startup is timed as whole processes: `tscript run hello.py` against
-`python3 -c 'import torch; torch.jit.script(main)()'`, with peak memory (max RSS).
-Prints one line per workload with both times and the ratio (PyTorch time / tscript time).
-This is a benchmark, not a test: it is never part of make check.
+Each workload in bench/workloads/ is a file with a main(); a file with inputs() gets main's
+arguments from it (built once, untimed). PyTorch scripts main and times warm calls in this
+process (best of N); tscript's bench/tsbench does the same in its own process. Both use the
+same thread count (--threads, default all cores): torch.set_num_threads and
+OPENBLAS_NUM_THREADS here, TSCRIPT_NUM_THREADS for tscript. On a busy machine --rounds
+repeats everything and keeps each side's best.
+
+The interpreter workloads and the LSTM cell print PyTorch's time over tscript's (above 1:
+tscript is faster). The 16M-element add and the 1024x1024 product are also held against
+their floors, timed in C by bench/baseline: a memcpy of one operand's bytes and OpenBLAS's
+own cblas_sgemm; those ratios are tscript's time over the floor's. Startup is timed as
+whole processes: `tscript run hello.py` against `python3 -c 'import torch;
+torch.jit.script(main)()'`, with peak memory (max RSS). This is a benchmark, not a test: it
+is never part of make check.
 """
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORK = os.path.join(HERE, "workloads")
+WARMUP = 3              # PyTorch's profiling executor optimizes on the second call
 
-
-def torch_warm(path, runs):
-    import torch  # noqa: F401 (imported lazily: startup is measured separately)
-    f = torch.jit.script(load(path).main)
-    f()
-    best = min(timed(f) for _ in range(runs))
-    return best, f()
+# name, file, inputs() arguments, floor ("" none), target as text
+INTERP = [("loop", "loop.py", []), ("sort", "sort.py", []), ("dict", "dict.py", [])]
+TENSOR = [
+    ("lstm-b64", "lstm.py", [10, 64, 256, 512], "", "pytorch/tscript >= 1"),
+    ("lstm-b1", "lstm.py", [2000, 1, 32, 32], "", "pytorch/tscript >= 3"),
+    ("add-16M", "add.py", [], "memcpy", "tscript/memcpy <= 1.3"),
+    ("mm-1024", "mm.py", [], "sgemm", "tscript/sgemm <= 1.1"),
+]
 
 
 def load(path):
@@ -38,62 +48,87 @@ def load(path):
     return mod
 
 
-def timed(f):
+def timed(f, args):
     t0 = time.perf_counter()
-    f()
+    f(*args)
     return time.perf_counter() - t0
 
 
-def tscript_warm(tsbench, path, runs):
-    out = subprocess.run([tsbench, path, str(runs)], capture_output=True, text=True, check=True)
+def torch_warm(path, ints, runs):
+    import torch  # noqa: F401 (imported lazily: startup is measured separately)
+    mod = load(path)
+    args = mod.inputs(*ints) if hasattr(mod, "inputs") else ()
+    f = torch.jit.script(mod.main)
+    for _ in range(WARMUP):
+        f(*args)
+    best = min(timed(f, args) for _ in range(runs))
+    return best, f(*args)
+
+
+def tscript_warm(tsbench, path, ints, runs, env):
+    cmd = [tsbench, path, str(runs)] + [str(i) for i in ints]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
     best, result = out.stdout.split(None, 1)
     return float(best), result.strip()
 
 
-def process(cmd, repeat=5):
-    best_t, best_rss = 1e30, 0
-    for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        t0 = time.perf_counter()
-        subprocess.run(cmd, capture_output=True, check=True)
-        t = time.perf_counter() - t0
-        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        best_t = min(best_t, t)
-        best_rss = max(best_rss, rss, before)
-    return best_t, best_rss
+def baseline(path, threads, runs):
+    out = subprocess.run([path, str(threads), str(runs)], capture_output=True, text=True,
+                         check=True)
+    return {k: float(v) for k, v in (line.split() for line in out.stdout.splitlines())}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--tscript", default=os.path.join(HERE, "..", "tscript"))
-    ap.add_argument("--tsbench", default=os.path.join(HERE, "tsbench"))
-    ap.add_argument("--runs", type=int, default=5)
-    a = ap.parse_args()
-    print(f"{'workload':10} {'pytorch':>12} {'tscript':>12} {'ratio':>8}")
-    for name in ("loop", "sort", "dict"):
-        path = os.path.join(WORK, name + ".py")
-        pt, pres = torch_warm(path, a.runs)
-        tt, tres = tscript_warm(a.tsbench, path, a.runs)
-        same = "" if str(pres) == tres else f"  (results differ: {pres} vs {tres})"
-        print(f"{name:10} {pt * 1e3:10.2f}ms {tt * 1e3:10.2f}ms {pt / tt:7.1f}x{same}")
-    hello = os.path.join(WORK, "hello.py")
-    pt, prss = process([sys.executable, "-c",
-                        "import importlib.util, sys, torch; "
-                        "s = importlib.util.spec_from_file_location('hello', sys.argv[1]); "
-                        "m = importlib.util.module_from_spec(s); s.loader.exec_module(m); "
-                        "torch.jit.script(m.main)()", hello], repeat=3)
-    # a fresh child each time: ru_maxrss of children is the largest so far, so measure
-    # tscript in a child of its own
-    tt, trss = process_isolated([a.tscript, "run", hello])
-    print(f"{'startup':10} {pt * 1e3:10.2f}ms {tt * 1e3:10.2f}ms {pt / tt:7.1f}x"
-          f"   peak RSS: pytorch {prss / 1024:.0f} MB, tscript {trss / 1024:.1f} MB")
+def same_result(a, b):
+    """Ints and strings exactly; floats to 1e-4 relative (BLAS sums in its own order)."""
+    if isinstance(a, float):
+        try:
+            return abs(a - float(b)) <= 1e-4 * max(1.0, abs(a))
+        except ValueError:
+            return False
+    return str(a) == b
 
 
-def process_isolated(cmd):
-    """Times cmd in a grandchild so its max RSS is not mixed with PyTorch's."""
+def best_of_rounds(rounds, measure):
+    """measure() -> (times dict, results); the best time of each key over the rounds."""
+    best, results = {}, None
+    for _ in range(rounds):
+        times, results = measure()
+        for k, t in times.items():
+            best[k] = min(best.get(k, t), t)
+    return best, results
+
+
+def ms(t):
+    return f"{t * 1e3:10.2f}ms"
+
+
+def uninstalled(path):
+    """In the build tree `tscript` is libtool's wrapper script, whose bash and sed cost more
+    than tscript's own startup: the program itself, and the environment the wrapper sets."""
+    real = os.path.join(os.path.dirname(path), ".libs", os.path.basename(path))
+    with open(path, "rb") as f:
+        if f.read(2) != b"#!" or not os.path.exists(real):
+            return path, None
+    libs = os.path.join(os.path.dirname(os.path.abspath(path)), ".libs")
+    return real, dict(os.environ, LD_LIBRARY_PATH=libs)
+
+
+def startup(helper, cmd, repeat):
+    """Best wall time and peak RSS (KB) of cmd, timed by bench/startup: forked from Python,
+    a small program's max RSS would be Python's (see startup.c)."""
+    exe, env = uninstalled(cmd[0])
+    out = subprocess.run([helper, str(repeat), exe] + cmd[1:], capture_output=True, text=True,
+                         check=True, env=env)
+    t, rss = out.stdout.split()
+    return float(t), int(rss)
+
+
+def process_isolated(cmd, repeat):
+    """Times cmd (best of repeat) in a grandchild, so its max RSS is its own, not that of
+    the workloads' processes before it."""
     code = ("import resource, subprocess, sys, time\n"
             "best = 1e30\n"
-            "for _ in range(10):\n"
+            f"for _ in range({repeat}):\n"
             "    t0 = time.perf_counter(); subprocess.run(sys.argv[1:], capture_output=True, check=True)\n"
             "    best = min(best, time.perf_counter() - t0)\n"
             "print(best, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
@@ -101,6 +136,63 @@ def process_isolated(cmd):
                          check=True)
     t, rss = out.stdout.split()
     return float(t), int(rss)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tscript", default=os.path.join(HERE, "..", "tscript"))
+    ap.add_argument("--tsbench", default=os.path.join(HERE, "tsbench"))
+    ap.add_argument("--baseline", default=os.path.join(HERE, "baseline"))
+    ap.add_argument("--startup", default=os.path.join(HERE, "startup"))
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=os.cpu_count())
+    a = ap.parse_args()
+    # before torch loads: its OpenBLAS reads the variable once
+    os.environ["OPENBLAS_NUM_THREADS"] = str(a.threads)
+    import torch
+    torch.set_num_threads(a.threads)
+    env = dict(os.environ, TSCRIPT_NUM_THREADS=str(a.threads))
+    print(f"threads: {a.threads} (PyTorch and OpenBLAS: {torch.get_num_threads()}; "
+          f"tscript: TSCRIPT_NUM_THREADS={a.threads})")
+    print(f"{'workload':10} {'pytorch':>12} {'tscript':>12} {'ratio':>8}")
+
+    for name, file, ints in INTERP:
+        path = os.path.join(WORK, file)
+        (pt, pres), (tt, tres) = torch_warm(path, ints, a.runs), \
+            tscript_warm(a.tsbench, path, ints, a.runs, env)
+        same = "" if same_result(pres, tres) else f"  (results differ: {pres} vs {tres})"
+        print(f"{name:10} {ms(pt)} {ms(tt)} {pt / tt:7.1f}x{same}")
+
+    for name, file, ints, floor, target in TENSOR:
+        path = os.path.join(WORK, file)
+
+        def measure():
+            pt, pres = torch_warm(path, ints, a.runs)
+            tt, tres = tscript_warm(a.tsbench, path, ints, a.runs, env)
+            times = {"pytorch": pt, "tscript": tt}
+            if floor:
+                times[floor] = baseline(a.baseline, a.threads, a.runs)[floor]
+            return times, (pres, tres)
+        t, (pres, tres) = best_of_rounds(a.rounds, measure)
+        same = "" if same_result(pres, tres) else f"  (results differ: {pres} vs {tres})"
+        line = f"{name:10} {ms(t['pytorch'])} {ms(t['tscript'])} " \
+               f"{t['pytorch'] / t['tscript']:7.2f}x"
+        if floor:
+            line += f"   {floor} {t[floor] * 1e3:.2f}ms: tscript/{floor} " \
+                    f"{t['tscript'] / t[floor]:.2f}"
+        print(f"{line}   (target: {target}){same}")
+
+    hello = os.path.join(WORK, "hello.py")
+    pt, prss = process_isolated([sys.executable, "-c",
+                                 "import importlib.util, sys, torch; "
+                                 "s = importlib.util.spec_from_file_location('hello', "
+                                 "sys.argv[1]); m = importlib.util.module_from_spec(s); "
+                                 "s.loader.exec_module(m); torch.jit.script(m.main)()", hello],
+                                3)
+    tt, trss = startup(a.startup, [a.tscript, "run", hello], 20)
+    print(f"{'startup':10} {ms(pt)} {ms(tt)} {pt / tt:7.1f}x"
+          f"   peak RSS: pytorch {prss / 1024:.0f} MB, tscript {trss / 1024:.1f} MB")
 
 
 if __name__ == "__main__":

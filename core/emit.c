@@ -74,7 +74,8 @@ static int unpack(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRang
     }
     if (k == TS_TYPE_LIST) {
         if (starred != n)
-            return ts_emit_error(e, r, "Starred unpacking is not supported for lists");
+            return ts_emit_error(e, r, "cannot statically infer the expected size of a list "
+                                 "in this context");
         TsNode *u = ts_emit_node(e, "prim::ListUnpack", 1, &v, n, r);
         if (!u)
             return -1;
@@ -289,9 +290,18 @@ static int emit_aug_assign(TsEmitter *e, const TsTree *s)
         TsIrValue *obj = ts_emit_expr(e, target->kids[0], NULL);
         if (obj && ts_type_kind(obj->type) == TS_TYPE_TENSOR)
             return aug_assign_tensor_item(e, s, obj);
-        if (!obj || target->n_kids != 2)
-            return obj ? ts_emit_error(e, target->range, "multiple indices are only "
-                                       "supported on tensors") : -1;
+        if (!obj)
+            return -1;
+        TsTypeKind k = ts_type_kind(obj->type);
+        if (k != TS_TYPE_LIST && k != TS_TYPE_DICT) {
+            char b[256];
+            ts_type_repr(obj->type, b, sizeof b);
+            return ts_emit_error(e, target->range, "%s does not support augmented assignment.",
+                                 b);
+        }
+        if (target->n_kids != 2)
+            return ts_emit_error(e, target->range, "multiple indices are only supported on "
+                                 "tensors");
         TsIrValue *idx = ts_emit_expr(e, target->kids[1], NULL);
         TsIrValue *cur = idx ? ts_emit_subscript_value(e, obj, idx, target->range) : NULL;
         if (!cur || !(rhs = ts_emit_expr(e, s->kids[1], NULL)))
@@ -332,8 +342,9 @@ static int emit_return_value(TsEmitter *e, TsIrValue *v, TsSourceRange r)
 
 static int emit_return(TsEmitter *e, const TsTree *s)
 {
-    TsIrValue *v = s->kids[0] ? ts_emit_expr(e, s->kids[0], e->declared_return)
-                              : ts_emit_const(e, ts_none(), s->range);
+    /* a bare `return` has no child */
+    TsIrValue *v = s->n_kids ? ts_emit_expr(e, s->kids[0], e->declared_return)
+                             : ts_emit_const(e, ts_none(), s->range);
     return v ? emit_return_value(e, v, s->range) : -1;
 }
 
@@ -747,24 +758,41 @@ static int emit_with(TsEmitter *e, const TsTree *s)
     size_t n_ctx = 0;
     for (size_t i = 0; i < n_items; i++) {
         const TsTree *item = s->kids[i];
-        TsIrValue *v = ts_emit_expr(e, item->kids[0], NULL);
+        TsSourceRange ir = item->kids[0]->range;
+        TsSugared sv;
+        if (ts_emit_sugared(e, item->kids[0], NULL, &sv) != 0)
+            return -1;
+        if (sv.kind == TS_SV_BUILTIN && sv.name == ts_symbol("torch.no_grad") && !item->kids[1])
+            continue;   /* grad mode is not modelled */
+        TsIrValue *v = ts_sugar_as_value(e, &sv, ir);
         if (!v)
             return -1;
         TsClassInfo *ci = ts_type_kind(v->type) == TS_TYPE_CLASS
                               ? ts_compiler_class_of_type(e->c, v->type) : NULL;
-        if (!ci) {
-            if (item->kids[1])
-                return ts_emit_error(e, item->range, "with item must be an object with "
-                                     "__enter__ and __exit__ methods");
-            continue;   /* torch.no_grad() and friends: grad mode is not modelled */
-        }
+        if (!ci)
+            return ts_emit_error(e, ir, "With item expression must return an object");
         TsDefInfo *enter = ts_class_method(ci, "__enter__");
-        if (!enter || !ts_class_method(ci, "__exit__"))
-            return ts_emit_error(e, item->range, "object of type %s does not define "
-                                 "__enter__ and __exit__", ts_type_name(v->type));
-        TsFunction *fn = ts_compiler_function(e->c, enter, item->range, e->err);
+        TsDefInfo *exit = ts_class_method(ci, "__exit__");
+        if (!enter || !exit)
+            return ts_emit_error(e, ir, "Object returned by with item expression does not "
+                                 "define __enter__ and __exit__ methods");
+        TsFunction *fn = ts_compiler_function(e->c, enter, ir, e->err);
         if (!fn)
             return -1;
+        if (fn->schema->n_args != 1)
+            return ts_emit_error(e, ir, "__enter__ must have only one argument and one return "
+                                 "value");
+        TsFunction *xf = ts_compiler_function(e->c, exit, ir, e->err);
+        if (!xf)
+            return -1;
+        if (xf->schema->n_args != 4)
+            return ts_emit_error(e, ir, "__exit__ must have four arguments");
+        for (size_t k = 1; k < 4; k++)
+            if (ts_type_kind(xf->schema->args[k].type) != TS_TYPE_ANY)
+                return ts_emit_error(e, ir, "argument %zu of __exit__ must have Any type; "
+                                     "TorchScript does not currently support passing "
+                                     "exception type, value, or traceback to the __exit__ "
+                                     "function.", k);
         TsNode *en = ts_emit_node(e, "prim::Enter", 1, &v, 1, item->range);
         if (!en)
             return -1;
@@ -844,83 +872,6 @@ static int emit_stmt(TsEmitter *e, const TsTree *s)
 }
 
 /* ---- functions ----------------------------------------------------------------------- */
-
-static int default_value(TsEmitter *e, const TsTree *t, TsValue *out);
-
-/* A tuple of constants. */
-static int default_tuple(TsEmitter *e, const TsTree *t, TsValue *out)
-{
-    TsTuple *tup = ts_tuple_new(NULL, t->n_kids, e->err);
-    if (!tup)
-        return -1;
-    for (size_t i = 0; i < t->n_kids; i++)
-        if (default_value(e, t->kids[i], &tup->items[i]) != 0) {
-            ts_heap_release(&tup->h);
-            return -1;
-        }
-    *out = ts_obj_value(tup, TS_TAG_TUPLE);
-    return 0;
-}
-
-/* A member of an Enum of the file: Color.RED. */
-static int default_enum(TsEmitter *e, const TsTree *t, TsValue *out)
-{
-    const TsTree *base = t->kids[0];
-    const TsGlobal *g = base->kind == TS_TREE_NAME ? ts_compiler_global(e->c, base->str) : NULL;
-    TsClassInfo *ci = g && g->kind == TS_GLOBAL_CLASS ? g->cls : NULL;
-    if (!ci || ci->kind != TS_CLASS_ENUM)
-        return ts_emit_error(e, t->range, "default arguments must be constants");
-    if (ts_compiler_class(e->c, ci, t->range, e->err) != 0)
-        return -1;
-    const char *name = t->kids[1]->str;
-    for (size_t i = 0; i < ci->n_enum_values; i++) {
-        if (strcmp(ts_type_field(ci->type, i)->name, name) != 0)
-            continue;
-        ts_value_retain(ci->enum_values[i]);
-        TsEnumValue *en = ts_enum_value_new(ci->type, name, ci->enum_values[i], e->err);
-        if (!en)
-            return -1;
-        *out = ts_obj_value(en, TS_TAG_ENUM);
-        return 0;
-    }
-    return ts_emit_error(e, t->range, "'%s' has no member '%s'", ci->name, name);
-}
-
-/* A parameter default: a constant expression. */
-static int default_value(TsEmitter *e, const TsTree *t, TsValue *out)
-{
-    switch (t->kind) {
-    case TS_TREE_INT: *out = ts_int(t->ival); return 0;
-    case TS_TREE_FLOAT: *out = ts_double(t->fval); return 0;
-    case TS_TREE_TRUE: *out = ts_bool(true); return 0;
-    case TS_TREE_FALSE: *out = ts_bool(false); return 0;
-    case TS_TREE_NONE: *out = ts_none(); return 0;
-    case TS_TREE_STRING: {
-        TsStr *s = ts_str_new(t->str, t->len, e->err);
-        if (!s)
-            return -1;
-        *out = ts_str_value(s);
-        return 0;
-    }
-    case TS_TREE_UNARY:
-        if (t->op == TS_TK_NEG && t->kids[0]->kind == TS_TREE_INT) {
-            *out = ts_int(-t->kids[0]->ival);
-            return 0;
-        }
-        if (t->op == TS_TK_NEG && t->kids[0]->kind == TS_TREE_FLOAT) {
-            *out = ts_double(-t->kids[0]->fval);
-            return 0;
-        }
-        break;
-    case TS_TREE_TUPLE:
-        return default_tuple(e, t, out);
-    case TS_TREE_ATTR:
-        return default_enum(e, t, out);
-    default:
-        break;
-    }
-    return ts_emit_error(e, t->range, "default arguments must be constants");
-}
 
 typedef struct ParamInfo {
     const char *name;
@@ -1011,7 +962,9 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
             return -1;
         }
         if (par->kids[2]) {
-            if (default_value(e, par->kids[2], &p[i].def) != 0) {
+            bool inferred = !ann && !tc && !(method && i == 0);
+            if (ts_emit_default(e, par->kids[2], p[i].name, p[i].type, inferred,
+                                &p[i].def) != 0) {
                 free_params(p, i);
                 return -1;
             }
@@ -1079,6 +1032,7 @@ TsGraph *ts_emit_function(TsCompiler *c, TsDefInfo *d, TsSchema **schema, TsErro
         rc = emit_body(&e, d->def, p, n);
     ts_env_free(e.env);
     free(e.exit_blocks);
+    free(e.bound);
     if (rc == 0)
         rc = ts_convert_to_ssa(e.g, err);
     if (rc == 0)

@@ -185,6 +185,13 @@ typedef struct TsEmitter {
     int unrolled_depth;              /* inside a tuple loop, where break is not allowed */
     int depth;                       /* expression recursion */
     int n_comp_vars;                 /* numbers the renamed comprehension targets */
+    /* trees standing for values already emitted (the items of a starred call argument,
+     * see emit_expr.c): ts_emit_sugared yields the value instead of emitting the tree */
+    struct TsBoundTree {
+        const TsTree *tree;
+        TsIrValue *value;
+    } *bound;
+    size_t n_bound, cap_bound;
 } TsEmitter;
 
 enum { TS_EMIT_MAX_DEPTH = 400 };
@@ -209,6 +216,11 @@ const TsType *ts_emit_type(TsEmitter *e, const TsTree *ann);
 const TsType *ts_compiler_type(TsCompiler *c, const TsTree *ann, TsError *err);
 /* The annotation spelling of t for messages ("int", "List[int]"), in buf. */
 const char *ts_type_text(const TsType *t, char *buf, size_t size);
+
+/* A parameter's default (the tree after '='), evaluated and converted to the parameter's
+ * type; inferred: the type is the unannotated parameter's Tensor (emit_default.c). */
+int ts_emit_default(TsEmitter *e, const TsTree *t, const char *param, const TsType *type,
+                    bool inferred, TsValue *out);
 
 /* statements (emit.c) */
 int ts_emit_block(TsEmitter *e, const TsTree *block);
@@ -243,6 +255,9 @@ TsIrValue *ts_emit_tensor_indices_list(TsEmitter *e, TsIrValue *const *at, size_
  * indices pick, with the tensor indices as a `Tensor?[]` in *list (NULL if none). */
 TsIrValue *ts_emit_tensor_index_target(TsEmitter *e, TsIrValue *v, const TsTree *t,
                                        TsIrValue **list);
+/* *x in a display or a call: the items of the tuple x (prim::TupleUnpack), malloc'd, *n of
+ * them; NULL with the error (a list's length is not known at compile time). */
+TsIrValue **ts_emit_starred(TsEmitter *e, const TsTree *starred, size_t *n);
 TsIrValue *ts_emit_unchecked_cast(TsEmitter *e, TsIrValue *v, const TsType *t);
 TsIrValue *ts_emit_convert(TsEmitter *e, TsIrValue *v, const TsType *to, TsSourceRange r);
 int ts_emit_insert_refinements(TsEmitter *e, const TsRefineSet *rs, TsSourceRange r);
@@ -250,6 +265,8 @@ TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSou
                          bool inplace);
 
 /* sugared values (sugared.c) */
+/* math.pi, torch.float32, ...: a module attribute that is a constant, as a value. */
+bool ts_module_constant(const char *mod, const char *attr, TsValue *out);
 int ts_sugar_name(TsEmitter *e, const TsTree *name, TsSugared *out);
 int ts_sugar_attr(TsEmitter *e, const TsSugared *base, const char *attr, TsSourceRange r,
                   TsSugared *out);

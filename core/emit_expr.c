@@ -752,28 +752,77 @@ static TsIrValue *emit_ternary(TsEmitter *e, const TsTree *t, const TsType *expe
 
 enum { MAX_ITEMS = 4096 };
 
-static TsIrValue **emit_items(TsEmitter *e, const TsTree *t, size_t first, size_t stride,
-                              const TsType *expected, size_t *n)
+TsIrValue **ts_emit_starred(TsEmitter *e, const TsTree *starred, size_t *n)
 {
-    *n = t->n_kids > first ? (t->n_kids - first + stride - 1) / stride : 0;
-    if (*n > MAX_ITEMS) {
-        ts_emit_error(e, t->range, "too many elements in a literal");
+    TsIrValue *v = ts_emit_expr(e, starred->kids[0], NULL);
+    if (!v)
+        return NULL;
+    TsTypeKind k = ts_type_kind(v->type);
+    if (k != TS_TYPE_TUPLE) {
+        char b[256];
+        if (k == TS_TYPE_LIST)
+            ts_emit_error(e, starred->range, "cannot statically infer the expected size of a "
+                          "list in this context");
+        else
+            ts_emit_error(e, starred->range, "%s cannot be used as a tuple",
+                          ts_type_text(v->type, b, sizeof b));
         return NULL;
     }
-    TsIrValue **vals = malloc((*n ? *n : 1) * sizeof *vals);
+    *n = ts_type_num_elems(v->type);
+    TsIrValue **items = malloc((*n ? *n : 1) * sizeof *items);
+    TsNode *u = items ? ts_emit_node(e, "prim::TupleUnpack", 1, &v, *n, starred->range) : NULL;
+    if (!u) {
+        if (!items)
+            ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+        free(items);
+        return NULL;
+    }
+    for (size_t i = 0; i < *n; i++) {
+        u->outputs[i]->type = ts_type_elem(v->type, i);
+        items[i] = u->outputs[i];
+    }
+    return items;
+}
+
+/* The items of a list or tuple display, a starred item *x giving the items of the tuple x. */
+static TsIrValue **emit_items(TsEmitter *e, const TsTree *t, const TsType *expected, size_t *n)
+{
+    size_t cap = t->n_kids ? t->n_kids : 1;
+    TsIrValue **vals = malloc(cap * sizeof *vals);
+    *n = 0;
     if (!vals) {
         ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    for (size_t i = 0; i < *n; i++) {
-        const TsTree *k = t->kids[first + i * stride];
-        if (!k || k->kind == TS_TREE_STARRED) {
-            ts_emit_error(e, k ? k->range : t->range, "Starred expressions are not "
-                          "supported in literals");
-            free(vals);
-            return NULL;
+    for (size_t i = 0; i < t->n_kids; i++) {
+        const TsTree *k = t->kids[i];
+        size_t m = 1;
+        TsIrValue *one = NULL, **items = &one;
+        if (k->kind == TS_TREE_STARRED)
+            items = ts_emit_starred(e, k, &m);
+        else
+            one = ts_emit_expr(e, k, expected);
+        bool ok = items && (items != &one || one);
+        if (ok && *n + m > MAX_ITEMS) {
+            ts_emit_error(e, t->range, "too many elements in a literal");
+            ok = false;
+        } else if (ok && *n + m > cap) {
+            TsIrValue **nv = realloc(vals, (*n + m + cap) * sizeof *vals);
+            if (nv) {
+                vals = nv;
+                cap += *n + m;
+            } else {
+                ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+                ok = false;
+            }
         }
-        if (!(vals[i] = ts_emit_expr(e, k, expected))) {
+        if (ok) {
+            memcpy(vals + *n, items, m * sizeof *items);
+            *n += m;
+        }
+        if (items != &one)
+            free(items);
+        if (!ok) {
             free(vals);
             return NULL;
         }
@@ -789,7 +838,7 @@ static TsIrValue *emit_list_literal(TsEmitter *e, const TsTree *t, const TsType 
     if (expected && ts_type_kind(expected) == TS_TYPE_LIST)
         elem = ts_type_elem(expected, 0);
     size_t n;
-    TsIrValue **vals = emit_items(e, t, 0, 1, elem, &n);
+    TsIrValue **vals = emit_items(e, t, elem, &n);
     if (!vals)
         return NULL;
     TsIrValue *r = NULL;
@@ -825,7 +874,7 @@ static TsIrValue *emit_tuple_literal(TsEmitter *e, const TsTree *t, const TsType
     size_t n;
     bool typed = expected && ts_type_kind(expected) == TS_TYPE_TUPLE &&
                  ts_type_num_elems(expected) == t->n_kids;
-    TsIrValue **vals = emit_items(e, t, 0, 1, NULL, &n);
+    TsIrValue **vals = emit_items(e, t, NULL, &n);
     (void)typed;
     if (!vals)
         return NULL;
@@ -1323,9 +1372,106 @@ static TsIrValue *emit_simple(TsEmitter *e, const TsTree *t, const TsType *expec
     }
 }
 
+/* ---- calls with starred arguments ------------------------------------------------------ */
+
+static int bind_tree(TsEmitter *e, const TsTree *tree, TsIrValue *v)
+{
+    if (e->n_bound == e->cap_bound) {
+        size_t nc = e->cap_bound ? 2 * e->cap_bound : 16;
+        struct TsBoundTree *p = realloc(e->bound, nc * sizeof *p);
+        if (!p)
+            return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+        e->bound = p;
+        e->cap_bound = nc;
+    }
+    e->bound[e->n_bound++] = (struct TsBoundTree){ tree, v };
+    return 0;
+}
+
+static bool bound_since(const TsEmitter *e, size_t mark, const TsTree *t)
+{
+    for (size_t i = mark; i < e->n_bound; i++)
+        if (e->bound[i].tree == t)
+            return true;
+    return false;
+}
+
+/* Adds a placeholder for v to call. */
+static int add_placeholder(TsEmitter *e, TsTree *call, TsIrValue *v, TsSourceRange r)
+{
+    TsTree *ph = ts_tree_new(TS_TREE_NAME, r);
+    if (!ph || bind_tree(e, ph, v) != 0) {
+        ts_tree_free(ph);
+        return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+    }
+    if (ts_tree_add(call, ph) != 0) {
+        e->n_bound--;
+        ts_tree_free(ph);
+        return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+    }
+    return 0;
+}
+
+/* f(a, *t, b=c): the arguments up to the last starred one are emitted first, in order, each
+ * starred tuple unpacked into its items; the callee then sees a call whose arguments are
+ * placeholders for those values (e->bound) followed by the rest of the arguments as written,
+ * so every kind of callee takes starred arguments alike. */
+static int call_starred(TsEmitter *e, const TsSugared *fn, const TsTree *t,
+                        const TsType *expected, TsSugared *out)
+{
+    size_t last = 0, mark = e->n_bound;
+    for (size_t i = 1; i < t->n_kids; i++)
+        if (t->kids[i]->kind == TS_TREE_STARRED)
+            last = i;
+    TsTree *call = ts_tree_new(TS_TREE_CALL, t->range);
+    int rc = call ? 0 : ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < t->n_kids; i++) {
+        const TsTree *k = t->kids[i];
+        if (i == 0 || i > last || k->kind == TS_TREE_KWARG) {
+            if (ts_tree_add(call, (TsTree *)k) != 0)   /* borrowed: detached below */
+                rc = ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+            continue;
+        }
+        size_t m = 1;
+        TsIrValue *one = NULL, **items = &one;
+        if (k->kind == TS_TREE_STARRED)
+            items = ts_emit_starred(e, k, &m);
+        else
+            one = ts_emit_expr(e, k, NULL);
+        if (!items || (items == &one && !one))
+            rc = -1;
+        for (size_t j = 0; rc == 0 && j < m; j++)
+            rc = add_placeholder(e, call, items[j], k->range);
+        if (items != &one)
+            free(items);
+    }
+    if (rc == 0)
+        rc = ts_sugar_call(e, fn, call, expected, out);
+    for (size_t i = 0; call && i < call->n_kids; i++)
+        if (!bound_since(e, mark, call->kids[i]))
+            call->kids[i] = NULL;
+    e->n_bound = mark;
+    ts_tree_free(call);
+    return rc;
+}
+
+static bool has_starred(const TsTree *call)
+{
+    for (size_t i = 1; i < call->n_kids; i++)
+        if (call->kids[i]->kind == TS_TREE_STARRED)
+            return true;
+    return false;
+}
+
 int ts_emit_sugared(TsEmitter *e, const TsTree *t, const TsType *expected, TsSugared *out)
 {
     memset(out, 0, sizeof *out);
+    for (size_t i = e->n_bound; i-- > 0;)
+        if (e->bound[i].tree == t) {
+            out->kind = TS_SV_VALUE;
+            out->value = e->bound[i].value;
+            return 0;
+        }
     if (++e->depth > TS_EMIT_MAX_DEPTH) {
         e->depth--;
         ts_error_clear(e->err);
@@ -1347,7 +1493,8 @@ int ts_emit_sugared(TsEmitter *e, const TsTree *t, const TsType *expected, TsSug
         TsSugared fn;
         rc = ts_emit_sugared(e, t->kids[0], NULL, &fn);
         if (rc == 0)
-            rc = ts_sugar_call(e, &fn, t, expected, out);
+            rc = has_starred(t) ? call_starred(e, &fn, t, expected, out)
+                                : ts_sugar_call(e, &fn, t, expected, out);
         break;
     }
     default:

@@ -12,6 +12,7 @@ libtscript_la_SOURCES += \
 	core/emit_env.c \
 	core/emit_expr.c \
 	core/emit_types.c \
+	core/emit_default.c \
 	core/emit_ssa.c \
 	core/exit_transform.c \
 	core/sugared.c \

@@ -200,8 +200,6 @@ static int bind(TsEmitter *e, const FnEntry *fn, const TsTree *call, Bound *b)
                 return ts_emit_error(e, k->range, "%s() got multiple values for argument "
                                      "'%s'", short_name, k->str);
             k = k->kids[0];
-        } else if (k->kind == TS_TREE_STARRED) {
-            return ts_emit_error(e, k->range, "Starred arguments are not supported");
         } else {
             if (pos >= b->n)
                 return ts_emit_error(e, k->range, "%s() takes at most %zu arguments",

@@ -21,6 +21,7 @@
 
 #include "registry/config.h"
 #include "registry/plugin.h"
+#include "sched/parallel.h"
 
 #define MAX_THREADS 4096
 
@@ -115,6 +116,8 @@ TsRuntime *ts_runtime_open(const char *config_path, TsError *err)
     }
     if (!rc)
         rc = settle_threads(rt, &c, err);
+    if (!rc)
+        ts_parallel_set_num_threads(rt->num_threads);
     if (!rc)
         rc = load_plugins(rt, &c, err);
     if (!rc && ts_device_type_lookup(rt->default_backend) < 0)

@@ -54,8 +54,11 @@ uint64_t ts_str_hash(const TsStr *s)
         p += 8;
         n -= 8;
     }
-    uint64_t tail = 0;
-    memcpy(&tail, p, n);
+    uint64_t tail = 0;         /* the last n < 8 bytes, little-endian; no memcpy call */
+    while (n > 0) {
+        n--;
+        tail = tail << 8 | p[n];
+    }
     h ^= tail * k;
     h ^= h >> 32;
     h *= 0xbf58476d1ce4e5b9ULL;

@@ -125,9 +125,33 @@ static const struct { const char *name; int value; } dtypes[] = {
     { "complex64", 9 }, { "complex128", 10 }, { "bool", 11 }, { "bfloat16", 15 },
 };
 
+bool ts_module_constant(const char *mod, const char *attr, TsValue *out)
+{
+    static const struct { const char *n; double v; } math[] = {
+        { "pi", 3.141592653589793 }, { "e", 2.718281828459045 },
+        { "tau", 6.283185307179586 }, { "inf", 1.0 / 0.0 }, { "nan", 0.0 / 0.0 },
+    };
+    if (strcmp(mod, "math") == 0)
+        for (size_t i = 0; i < sizeof math / sizeof *math; i++)
+            if (strcmp(math[i].n, attr) == 0) {
+                *out = ts_double(math[i].v);
+                return true;
+            }
+    if (strcmp(mod, "torch") == 0)
+        for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
+            if (strcmp(dtypes[i].name, attr) == 0) {
+                *out = ts_int(dtypes[i].value);
+                return true;
+            }
+    return false;
+}
+
 static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSourceRange r,
                        TsSugared *out)
 {
+    TsValue c;
+    if (ts_module_constant(mod, attr, &c))
+        return value_of(out, ts_emit_const(e, c, r));
     char buf[256];
     out->kind = TS_SV_BUILTIN;
     if (strcmp(mod, "torch") == 0) {
@@ -143,9 +167,6 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
             out->type = ts_type_tensor();
             return 0;
         }
-        for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
-            if (strcmp(dtypes[i].name, attr) == 0)
-                return value_of(out, ts_emit_const(e, ts_int(dtypes[i].value), r));
         if (strcmp(attr, "device") == 0 || strcmp(attr, "no_grad") == 0 ||
             strcmp(attr, "is_scripting") == 0) {
             snprintf(buf, sizeof buf, "torch.%s", attr);
@@ -187,13 +208,6 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
         return 0;
     }
     if (strcmp(mod, "math") == 0) {
-        static const struct { const char *n; double v; } consts[] = {
-            { "pi", 3.141592653589793 }, { "e", 2.718281828459045 },
-            { "tau", 6.283185307179586 }, { "inf", 1.0 / 0.0 }, { "nan", 0.0 / 0.0 },
-        };
-        for (size_t i = 0; i < sizeof consts / sizeof *consts; i++)
-            if (strcmp(consts[i].n, attr) == 0)
-                return value_of(out, ts_emit_const(e, ts_double(consts[i].v), r));
         /* math.remainder is IEEE remainder, not the % of aten::remainder */
         snprintf(buf, sizeof buf, "aten::%s",
                  strcmp(attr, "remainder") == 0 ? "mathremainder" : attr);
@@ -425,8 +439,6 @@ static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, s
                 return ts_emit_error(e, k->range, "**kwargs are not supported");
             kw = ts_symbol(k->str);
             x = k->kids[0];
-        } else if (k->kind == TS_TREE_STARRED) {
-            return ts_emit_error(e, k->range, "Starred arguments are not supported");
         }
         const TsType *want = NULL;
         if (schema) {
@@ -976,7 +988,9 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
     if (strcmp(name, "torch.device") == 0)
         return builtin_op(e, "aten::device", call, out);
     if (strcmp(name, "torch.no_grad") == 0 || strcmp(name, "torch.autograd.no_grad") == 0) {
-        out->kind = TS_SV_NONE_TYPE;
+        /* a grad-mode guard: only a with statement uses it (emit.c) */
+        out->kind = TS_SV_BUILTIN;
+        out->name = ts_symbol("torch.no_grad");
         return 0;
     }
     if (strcmp(name, "dict") == 0 && call->n_kids > 1 && call->kids[1]->kind == TS_TREE_KWARG)

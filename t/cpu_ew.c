@@ -1,8 +1,9 @@
 /* cpu_ew.t — the aten-cpu elementwise engine and the ops routed through it: PyTorch's type
  * promotion (checked against torch.result_type for every dtype pair and scalar kind),
  * broadcasting, strided views as inputs, in-place ops writing through views, out= with
- * resizing and cast checks, division and remainder semantics, unary math, where,
- * masked_fill, clamp, dtype conversion, t/chunk/mm, and PyTorch's error messages.
+ * resizing and cast checks, division, remainder and fmod semantics, unary math, where,
+ * masked_fill, clamp, dtype conversion, filling and creating float16/bfloat16 tensors,
+ * t/chunk/mm, and PyTorch's error messages.
  * Expected values come from PyTorch 1.13.
  */
 #include <stdio.h>
@@ -232,6 +233,42 @@ static void test_arith(void)
     CHECK(call("aten::remainder", "Scalar", 2, (TsValue[]){ tv(T(TS_FLOAT64, S(2), -7.5, 7.5)),
                                                             ts_double(2) }),
           TS_FLOAT64, S(2), "double % 2.0", 0.5, 1.5);
+    /* fmod truncates: the result takes the dividend's sign (C's fmod and %) */
+    CHECK(call("aten::fmod", "Scalar", 2, (TsValue[]){ tv(T(TS_INT64, S(4), 7, -7, 8, -9)),
+                                                       ts_int(-3) }),
+          TS_INT64, S(4), "fmod(long, -3)", 1, -1, 2, 0);
+    CHECK(call("aten::fmod", "Scalar", 2, (TsValue[]){ tv(T(TS_INT64, S(2), 7, -7)),
+                                                       ts_double(2.5) }),
+          TS_FLOAT32, S(2), "fmod(long, 2.5) is float", 2, -2);
+    CHECK(call("aten::fmod", "Tensor", 2, (TsValue[]){ tv(T(TS_FLOAT32, S(5), 7.5, -7.5, INFINITY,
+                                                            1, -4)),
+                                                       tv(T(TS_FLOAT32, S(5), 2, 2, 1, 0, 2)) }),
+          TS_FLOAT32, S(5), "fmod of floats: inf and 0 give nan, -4 fmod 2 is -0", 1.5, -1.5, NAN,
+          NAN, -0.0);
+    CHECK(call("aten::fmod", "Tensor", 2, (TsValue[]){ tv(T(TS_INT8, S(2), 100, -100)),
+                                                       tv(T(TS_INT8, S(1), 7)) }),
+          TS_INT8, S(2), "fmod(int8, int8) broadcasts", 2, -2);
+    CHECK(call("aten::fmod", "Scalar", 2, (TsValue[]){ tv(T(TS_UINT8, S(2), 1, 2)), ts_int(-1) }),
+          TS_UINT8, S(2), "fmod(uint8, -1): -1 wraps to 255", 1, 2);
+    CHECK(call("aten::fmod", "Scalar", 2, (TsValue[]){ tv(T(TS_INT64, S(1), INT64_MIN)),
+                                                       ts_int(-1) }),
+          TS_INT64, S(1), "fmod(INT64_MIN, -1) is 0", 0);
+    TsTensor *fm = T(TS_INT64, S(3), 9, -9, 10);
+    ts_tensor_retain(fm);
+    TsTensor *fr = call("aten::fmod_", "Scalar", 2, (TsValue[]){ tv(fm), ts_int(4) });
+    ok(fr == fm, "fmod_ returns self");
+    CHECK(fr, TS_INT64, S(3), "fmod_(long, 4) in place", 1, -1, 2);
+    TsTensor *fo = T(TS_FLOAT64, S(0));
+    ts_tensor_retain(fo);
+    fr = call("aten::fmod", "Scalar_out", 3, (TsValue[]){ tv(T(TS_FLOAT32, S(2), 5.5, -5.5)),
+                                                          ts_int(2), tv(fo) });
+    ok(fr == fo, "fmod out= returns out");
+    CHECK(fr, TS_FLOAT64, S(2), "fmod out= resizes and casts", 1.5, -1.5);
+    ts_tensor_release(fm);
+    ts_tensor_release(fo);
+    CHECK(call("aten::fmod", "Tensor", 2, (TsValue[]){ tv(T(TS_BFLOAT16, S(2), 1.5, -2.25)),
+                                                       tv(T(TS_FLOAT32, S(1), 1)) }),
+          TS_FLOAT32, S(2), "fmod(bfloat16, float) promotes to float", 0.5, -0.25);
     CHECK(call("aten::pow", "Tensor_Scalar", 2, (TsValue[]){ tv(T(TS_INT64, S(3), 2, -3, 0)),
                                                              ts_int(3) }),
           TS_INT64, S(3), "long ** 3", 8, -27, 0);
@@ -254,6 +291,20 @@ static void test_arith(void)
     fails("aten::remainder", "Tensor", 2, (TsValue[]){ tv(T(TS_INT64, S(2), 1, 2)),
                                                        tv(T(TS_INT64, S(2), 1, 0)) },
           "ZeroDivisionError", "long % 0");
+    fails("aten::fmod", "Scalar", 2, (TsValue[]){ tv(T(TS_INT64, S(2), 1, 2)), ts_int(0) },
+          "ZeroDivisionError", "fmod(long, 0)");
+    fails("aten::fmod", "Tensor", 2, (TsValue[]){ tv(T(TS_INT32, S(2), 1, 2)),
+                                                  tv(T(TS_INT32, S(2), 1, 0)) },
+          "ZeroDivisionError", "fmod by a long tensor holding 0");
+    fails("aten::fmod", "Scalar", 2, (TsValue[]){ tv(T(TS_BOOL, S(2), 1, 0)), ts_bool(true) },
+          "\"fmod_cpu\" not implemented for 'Bool'", "fmod of bools");
+    fails("aten::fmod_", "Scalar", 2, (TsValue[]){ tv(T(TS_INT64, S(2), 3, 4)), ts_double(2.5) },
+          "result type Float can't be cast to the desired output type Long",
+          "in-place fmod of longs by a float");
+    fails("aten::fmod_", "Tensor", 2, (TsValue[]){ tv(T(TS_FLOAT32, S(1), 3)),
+                                                   tv(T(TS_FLOAT32, S(2), 2, 2)) },
+          "output with shape [1] doesn't match the broadcast shape [2]",
+          "in-place fmod cannot broadcast self");
     fails("aten::pow", "Tensor_Scalar", 2, (TsValue[]){ tv(T(TS_INT64, S(2), 1, 2)), ts_int(-1) },
           "Integers to negative integer powers are not allowed.", "long ** -1");
     fails("aten::bitwise_and", "Tensor", 2, (TsValue[]){ tv(T(TS_INT64, S(2))), tv(T(TS_FLOAT32, S(2))) },
@@ -349,6 +400,77 @@ static void test_convert(void)
     ts_tensor_release(same);
 }
 
+/* t (any dtype, released) converted to float64, for checking half-precision results. */
+static TsTensor *as_f64(TsTensor *t)
+{
+    if (!t)
+        return NULL;
+    TsValue a[5] = { tv(t), ts_int(TS_FLOAT64), ts_bool(false), ts_bool(false), NONE };
+    return call("aten::to", "dtype", 5, a);
+}
+
+/* full, fill_, zero_ and the *_like factories on float16 and bfloat16, with PyTorch's
+ * rounding and overflow checks. */
+static void test_half_fill(void)
+{
+    static const struct { int dtype; double v, want; const char *over; } cases[] = {
+        { TS_FLOAT16, 0.1, 0.0999755859375, "at::Half" },
+        { TS_FLOAT16, 65504, 65504, "at::Half" },
+        { TS_FLOAT16, 1e-8, 0, "at::Half" },
+        { TS_BFLOAT16, 0.1, 0.10009765625, "at::BFloat16" },
+        { TS_BFLOAT16, 70000, 70144, "at::BFloat16" },
+        { TS_BFLOAT16, 1e38, 9.969209968386869e+37, "at::BFloat16" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int dt = cases[i].dtype;
+        char what[96];
+        snprintf(what, sizeof what, "full([2], %g, dtype=%s)", cases[i].v, ts_dtype_name(dt));
+        TsValue size = ts_obj_value(ts_list_new(ts_type_int(), 1, NULL), TS_TAG_LIST);
+        ts_list_append((TsList *)size.u.p, ts_int(2), NULL);
+        TsTensor *f = call("aten::full", "", 6, (TsValue[]){ size, ts_double(cases[i].v),
+                                                             ts_int(dt), NONE, NONE, NONE });
+        ok(f && f->dtype == dt, "%s has its dtype", what);
+        CHECK(as_f64(f), TS_FLOAT64, S(2), what, cases[i].want, cases[i].want);
+        TsTensor *e = T(dt, S(2, 2));
+        ts_tensor_retain(e);
+        TsTensor *r = call("aten::fill_", "Scalar", 2, (TsValue[]){ tv(e), ts_double(cases[i].v) });
+        ok(r == e, "fill_ on %s returns self", ts_dtype_name(dt));
+        if (r)
+            ts_tensor_release(r);
+        CHECK(as_f64(e), TS_FLOAT64, S(2, 2), "... filled", cases[i].want, cases[i].want,
+              cases[i].want, cases[i].want);
+    }
+    fails("aten::fill_", "Scalar", 2, (TsValue[]){ tv(T(TS_FLOAT16, S(2))), ts_double(65519) },
+          "value cannot be converted to type at::Half without overflow", "half fill_ 65519");
+    fails("aten::fill_", "Scalar", 2, (TsValue[]){ tv(T(TS_FLOAT16, S(2))), ts_int(100000) },
+          "value cannot be converted to type at::Half without overflow", "half fill_ 100000");
+    fails("aten::fill_", "Scalar", 2, (TsValue[]){ tv(T(TS_BFLOAT16, S(2))), ts_double(3.4e38) },
+          "value cannot be converted to type at::BFloat16 without overflow",
+          "bfloat16 fill_ 3.4e38");
+    CHECK(as_f64(call("aten::fill_", "Scalar", 2, (TsValue[]){ tv(T(TS_FLOAT16, S(2))),
+                                                               ts_double(INFINITY) })),
+          TS_FLOAT64, S(2), "half fill_ inf", INFINITY, INFINITY);
+    CHECK(as_f64(call("aten::fill_", "Scalar", 2, (TsValue[]){ tv(T(TS_BFLOAT16, S(2))),
+                                                               ts_double(NAN) })),
+          TS_FLOAT64, S(2), "bfloat16 fill_ nan", NAN, NAN);
+    TsTensor *h = T(TS_FLOAT16, S(2), 1.5, -2);
+    CHECK(as_f64(call("aten::zero_", "", 1, (TsValue[]){ tv(h) })), TS_FLOAT64, S(2),
+          "half zero_", 0, 0);
+    CHECK(as_f64(call("aten::ones_like", "", 6, (TsValue[]){ tv(T(TS_BFLOAT16, S(3))), NONE, NONE,
+                                                            NONE, NONE, NONE })),
+          TS_FLOAT64, S(3), "ones_like of bfloat16", 1, 1, 1);
+    CHECK(as_f64(call("aten::full_like", "", 7, (TsValue[]){ tv(T(TS_FLOAT16, S(2))),
+                                                            ts_double(0.333), NONE, NONE, NONE,
+                                                            NONE, NONE })),
+          TS_FLOAT64, S(2), "full_like of half rounds", 0.3330078125, 0.3330078125);
+    TsValue eye_size = ts_int(2);
+    fails("aten::eye", "", 5, (TsValue[]){ eye_size, ts_int(TS_BFLOAT16), NONE, NONE, NONE },
+          "\"eye\" not implemented for 'BFloat16'", "eye of bfloat16");
+    CHECK(as_f64(call("aten::eye", "", 5, (TsValue[]){ ts_int(2), ts_int(TS_FLOAT16), NONE, NONE,
+                                                       NONE })),
+          TS_FLOAT64, S(2, 2), "eye of half", 1, 0, 0, 1);
+}
+
 static void test_mm(void)
 {
     TsTensor *a = T(TS_FLOAT32, S(2, 3), 1, 2, 3, 4, 5, 6);
@@ -383,6 +505,7 @@ int main(void)
     test_unary();
     test_select();
     test_convert();
+    test_half_fill();
     test_mm();
     ts_runtime_close(kt_rt);
     return done_testing();

@@ -1,9 +1,11 @@
 /* cpu_nn.t — the aten-cpu matrix products and nn ops (blas.c, conv.c, pool.c, norm.c,
- * activation.c, resample.c, loss.c, nn.c): every rank case of matmul, bmm/dot/mv/addmm/linear
- * with transposed views read in place, convolutions with stride/padding/"same"/dilation/groups,
- * pooling with ceil_mode and padding rules, the normalizations (batch_norm's running-stat
- * update included), activations, pad modes, interpolation, the losses with weights,
- * ignore_index and label smoothing, embedding and dropout; then PyTorch's error messages.
+ * activation.c, resample.c, loss.c, loss_pointwise.c, rnn.c, nn.c): every rank case of
+ * matmul, bmm/dot/mv/addmm/linear with transposed views read in place, convolutions with
+ * stride/padding/"same"/dilation/groups, pooling with ceil_mode and padding rules, the
+ * normalizations (batch_norm's running-stat update included), activations, pad modes,
+ * nearest (1-3d, exact), linear (1-3d) and bicubic interpolation, the losses with weights,
+ * ignore_index, label smoothing, pos_weight and their dtype rules, the recurrent cells,
+ * embedding and dropout; then PyTorch's error messages.
  * Inputs come from gen() below; the expected values from PyTorch 1.13 on the same inputs.
  */
 #include <math.h>
@@ -91,6 +93,47 @@ static const Want w_ce_ls_none = { TS_FLOAT32, 1, { 4 }, 4, (const double[]){ 0.
 static const Want w_ce_prob = { TS_FLOAT32, 0, { 0 }, 1, (const double[]){ 1.345552682876587 } };
 static const Want w_ce_prob_w = { TS_FLOAT32, 1, { 4 }, 4, (const double[]){ 0.9031476974487305, 2.7440383434295654, 1.188999891281128, 2.4852700233459473 } };
 static const Want w_emb = { TS_FLOAT32, 3, { 2, 2, 3 }, 12, (const double[]){ 1.75, -0.75, 1.0, -1.25, 0.5, -2.0, -0.25, 1.5, -1.0, 1.75, -0.75, 1.0 } };
+/* resample.c, loss_pointwise.c and rnn.c, also from PyTorch 1.13 on gen() inputs */
+static const Want w_near1 = { TS_FLOAT32, 3, { 2, 2, 7 }, 28, (const double[]){ -1.25, -1.25, -1.25, 0.5, 0.5, -2.0, -2.0, -0.25, -0.25, -0.25, 1.5, 1.5, -1.0, -1.0, 0.75, 0.75, 0.75, -1.75, -1.75, 0.0, 0.0, 1.75, 1.75, 1.75, -0.75, -0.75, 1.0, 1.0 } };
+static const Want w_near1_s = { TS_FLOAT64, 3, { 1, 2, 3 }, 6, (const double[]){ -1.25, 0.5, -2.0, -1.0, 0.75, -1.75 } };
+static const Want w_near3 = { TS_FLOAT32, 5, { 1, 2, 3, 3, 4 }, 72, (const double[]){ -1.25, -1.25, 0.5, -2.0, -1.25, -1.25, 0.5, -2.0, -0.25, -0.25, 1.5, -1.0, -1.25, -1.25, 0.5, -2.0, -1.25, -1.25, 0.5, -2.0, -0.25, -0.25, 1.5, -1.0, 0.75, 0.75, -1.75, 0.0, 0.75, 0.75, -1.75, 0.0, 1.75, 1.75, -0.75, 1.0, -1.5, -1.5, 0.25, 2.0, -1.5, -1.5, 0.25, 2.0, -0.5, -0.5, 1.25, -1.25, -1.5, -1.5, 0.25, 2.0, -1.5, -1.5, 0.25, 2.0, -0.5, -0.5, 1.25, -1.25, 0.5, 0.5, -2.0, -0.25, 0.5, 0.5, -2.0, -0.25, 1.5, 1.5, -1.0, 0.75 } };
+static const Want w_near3_s = { TS_FLOAT32, 5, { 1, 1, 3, 2, 8 }, 48, (const double[]){ -1.25, -1.25, 0.5, 0.5, -2.0, -2.0, -0.25, -0.25, 1.5, 1.5, -1.0, -1.0, 0.75, 0.75, -1.75, -1.75, -1.25, -1.25, 0.5, 0.5, -2.0, -2.0, -0.25, -0.25, 1.5, 1.5, -1.0, -1.0, 0.75, 0.75, -1.75, -1.75, -1.5, -1.5, 0.25, 0.25, 2.0, 2.0, -0.5, -0.5, 1.25, 1.25, -1.25, -1.25, 0.5, 0.5, -2.0, -2.0 } };
+static const Want w_exact1 = { TS_FLOAT32, 3, { 1, 1, 3 }, 3, (const double[]){ -0.5, -1.25, -2.0 } };
+static const Want w_exact2 = { TS_FLOAT32, 4, { 1, 1, 5, 3 }, 15, (const double[]){ -1.25, -2.0, -0.25, -1.25, -2.0, -0.25, 1.5, 0.75, -1.75, 0.0, -0.75, 1.0, 0.0, -0.75, 1.0 } };
+static const Want w_exact3 = { TS_FLOAT32, 5, { 1, 1, 3, 2, 5 }, 30, (const double[]){ -1.25, 0.5, -2.0, -2.0, -0.25, 0.0, 1.75, -0.75, -0.75, 1.0, -1.5, 0.25, 2.0, 2.0, -0.5, -0.25, 1.5, -1.0, -1.0, 0.75, -1.5, 0.25, 2.0, 2.0, -0.5, -0.25, 1.5, -1.0, -1.0, 0.75 } };
+static const Want w_bil_p = { TS_FLOAT32, 4, { 1, 1, 5, 3 }, 15, (const double[]){ -0.9583333134651184, -0.7500001192092896, -0.5416665077209473, -0.14166662096977234, -0.5, -0.8583333492279053, 1.0833332538604736, -0.12499988079071045, -1.3333334922790527, 0.6083332300186157, 0.2500000298023224, -0.10833318531513214, 0.2916666865348816, 0.4999998211860657, 0.7083334922790527 } };
+static const Want w_l1 = { TS_FLOAT32, 0, { 0 }, 1, (const double[]){ 1.2083333730697632 } };
+static const Want w_l1_none = { TS_FLOAT32, 2, { 2, 3 }, 6, (const double[]){ 0.75, 0.75, 0.75, 0.25, 0.25, 0.25 } };
+static const Want w_l1_long = { TS_INT64, 0, { 0 }, 1, (const double[]){ 7.0 } };
+static const Want w_sl1 = { TS_FLOAT32, 0, { 0 }, 1, (const double[]){ 0.9583333134651184 } };
+static const Want w_sl1_b0 = { TS_FLOAT32, 2, { 2, 3 }, 6, (const double[]){ 0.75, 0.75, 0.75, 0.75, 3.5, 0.75 } };
+static const Want w_huber = { TS_FLOAT32, 0, { 0 }, 1, (const double[]){ 3.75 } };
+static const Want w_huber_mix = { TS_FLOAT32, 2, { 2, 3 }, 6, (const double[]){ 0.28125, 0.28125, 0.28125, 0.28125, 3.0, 0.28125 } };
+static const Want w_kl = { TS_FLOAT32, 2, { 2, 3 }, 6, (const double[]){ 0.0, -0.5965735912322998, NAN, -0.2840735912322998, -1.6137056350708008, -0.13493019342422485 } };
+static const Want w_kl_log = { TS_FLOAT32, 0, { 0 }, 1, (const double[]){ 0.7724170088768005 } };
+static const Want w_bce = { TS_FLOAT32, 0, { 0 }, 1, (const double[]){ 17.03297233581543 } };
+static const Want w_bce_w = { TS_FLOAT32, 2, { 2, 3 }, 6, (const double[]){ -125.0, 0.14384104311466217, -1.3862943649291992, 0.0, 0.555820643901825, -0.21072109043598175 } };
+static const Want w_bcel = { TS_FLOAT32, 0, { 0 }, 1, (const double[]){ 1.0114246606826782 } };
+static const Want w_bcel_w = { TS_FLOAT32, 2, { 2, 3 }, 6, (const double[]){ -0.18774113059043884, 1.2175962924957275, -0.7439950108528137, -0.103242427110672, 1.7209583520889282, -0.3915770351886749 } };
+static const Want w_lstm_h = { TS_FLOAT32, 2, { 2, 4 }, 8, (const double[]){ 0.009047341533005238, -0.18656837940216064, 0.0033167835790663958, 0.80206698179245, -0.0054899221286177635, 0.009472225792706013, -0.06594093888998032, 0.23463426530361176 } };
+static const Want w_lstm_c = { TS_FLOAT32, 2, { 2, 4 }, 8, (const double[]){ 0.24730254709720612, -0.2880953550338745, 0.5046253204345703, 1.4319055080413818, -0.08145563304424286, 0.4092538356781006, -2.2102065086364746, 0.7274141311645508 } };
+static const Want w_lstm_nb_h = { TS_FLOAT32, 2, { 2, 4 }, 8, (const double[]){ 0.10497485101222992, -0.09679467976093292, 0.008796284906566143, 0.8880686163902283, 0.025317737832665443, 0.008622027933597565, -0.09834674745798111, 0.44335418939590454 } };
+static const Want w_lstm_nb_c = { TS_FLOAT32, 2, { 2, 4 }, 8, (const double[]){ 0.21311873197555542, -0.16065813601016998, 0.9790144562721252, 1.5674269199371338, 0.03888893499970436, 0.4857637584209442, -1.6008336544036865, 0.7801274657249451 } };
+static const Want w_lstm_d_h = { TS_FLOAT64, 2, { 2, 4 }, 8, (const double[]){ 0.009047341057626173, -0.18656837948344657, 0.0033167835774355866, 0.8020669710659389, -0.005489922245132553, 0.00947222566069431, -0.06594093744049628, 0.23463427964554348 } };
+static const Want w_lstm_d_c = { TS_FLOAT64, 2, { 2, 4 }, 8, (const double[]){ 0.24730254328460433, -0.2880953623971436, 0.5046253311447799, 1.4319054633378983, -0.08145563234575093, 0.40925384126603603, -2.21020644903183, 0.7274141311645508 } };
+static const Want w_gru = { TS_FLOAT32, 2, { 2, 4 }, 8, (const double[]){ -0.5043933391571045, -0.9870101809501648, 0.49147188663482666, 0.5001899600028992, -1.0652711391448975, -0.354011595249176, 0.5926486849784851, -0.6709671020507812 } };
+static const Want w_gru_d = { TS_FLOAT64, 2, { 2, 4 }, 8, (const double[]){ -0.5435536984355704, -0.9951714871231241, 0.9739225290274683, 0.5003126500259787, -0.9929657222307852, -0.2650425042325606, -0.15944874702345302, -0.50982997432136 } };
+static const Want w_rnn_tanh = { TS_FLOAT32, 2, { 2, 4 }, 8, (const double[]){ -1.0, -0.7039055824279785, 1.0, -0.9051482677459717, -0.9999821186065674, -0.999850332736969, 0.9907808303833008, 0.9907808303833008 } };
+static const Want w_rnn_relu = { TS_FLOAT32, 2, { 2, 4 }, 8, (const double[]){ 0.0, 0.0, 9.4375, 0.0, 0.0, 0.0, 2.6875, 3.4375 } };
+static const Want w_rnn_relu_l = { TS_INT64, 2, { 2, 4 }, 8, (const double[]){ 0.0, 0.0, 8.0, 1.0, 0.0, 0.0, 3.0, 1.0 } };
+static const Want w_rnn_tanh_l = { TS_FLOAT32, 2, { 2, 4 }, 8, (const double[]){ -0.9640275835990906, -0.9640275835990906, 0.9999983310699463, 0.7615941762924194, -0.7615941762924194, -0.9640275835990906, 0.9640275835990906, 0.7615941762924194 } };
+static const Want w_lin1 = { TS_FLOAT32, 3, { 2, 2, 7 }, 28, (const double[]){ -1.25, -1.0, -0.24999995529651642, 0.4999999701976776, -0.571428656578064, -1.6428571939468384, -2.0, -0.25, 1.4901161193847656e-08, 0.7500000596046448, 1.5, 0.42857134342193604, -0.6428571939468384, -1.0, 0.75, 0.3928571343421936, -0.6785714626312256, -1.75, -0.9999999403953552, -0.2499999850988388, 0.0, 1.75, 1.3928571939468384, 0.32142847776412964, -0.75, 5.960464477539063e-08, 0.75, 1.0 } };
+static const Want w_lin1_ac = { TS_FLOAT64, 3, { 1, 2, 3 }, 6, (const double[]){ -1.25, -2.0, 1.5, -1.0, -1.75, 1.75 } };
+static const Want w_tri = { TS_FLOAT32, 5, { 1, 1, 3, 2, 5 }, 30, (const double[]){ -0.5625, -0.08124996721744537, -0.59375, -1.1062500476837158, -0.625, 0.375, 0.8562500476837158, 0.34375, -0.16874998807907104, 0.3124999701976776, -0.6875, -0.20624996721744537, 0.078125, -0.1156250387430191, -0.75, 0.25, 0.7312500476837158, 0.21875, -0.29374998807907104, 0.1874999850988388, -0.8124999403953552, -0.3312499523162842, 0.7499999403953552, 0.8749998211860657, -0.875, 0.125, 0.6062500476837158, 0.0937499925494194, -0.41874992847442627, 0.06250002235174179 } };
+static const Want w_tri_p = { TS_FLOAT32, 5, { 1, 1, 3, 3, 3 }, 27, (const double[]){ -1.25, -0.75, -0.25, 1.5, -0.125, -1.75, 0.0, 0.5, 1.0, -1.375, 0.1875, -0.375, 1.375, -0.25, -1.875, -0.125, 0.375, 0.875, -1.5, 1.125, -0.5, 1.25, -0.375, -2.0, -0.25, 0.25, 0.75 } };
+static const Want w_cubic = { TS_FLOAT32, 4, { 1, 2, 5, 3 }, 30, (const double[]){ -1.1538012027740479, -0.8100004196166992, -0.4661984443664551, -0.09495897591114044, -0.5524997711181641, -1.010040283203125, 1.110822081565857, -0.1249997615814209, -1.3608224391937256, 0.7600404024124146, 0.30249977111816406, -0.15504027903079987, 0.21619929373264313, 0.5599996447563171, 0.9038020372390747, -1.48466956615448, 1.7056878805160522, 0.03317788243293762, -0.39011552929878235, 0.7418434619903564, -0.8415931463241577, 0.8608219027519226, -0.3749998211860657, -1.6108225584030151, 0.5153527855873108, -0.12918724119663239, -0.4542693495750427, -0.033800818026065826, 0.3099996745586395, 0.6538019776344299 } };
+static const Want w_cubic_ac = { TS_FLOAT32, 4, { 1, 1, 4, 2 }, 8, (const double[]){ -1.25, -0.25, 0.800925612449646, -1.5833334922790527, 1.3333333730697632, -1.0509259700775146, 0.0, 1.0 } };
+static const Want w_cubic_keep = { TS_FLOAT32, 4, { 1, 1, 3, 4 }, 12, (const double[]){ -1.4362297058105469, 0.6015798449516296, -2.186229705810547, -0.1484200656414032, 0.7624385356903076, -0.8121054172515869, 0.012438535690307617, -1.562105417251587, 1.1699011325836182, -0.02077367901802063, 0.4199008047580719, -0.7707740068435669 } };
 static const double ce_target[12] = { 0.1383705884218216, 0.7962677478790283, 0.0653616338968277, 0.6433137059211731, 0.05280640348792076, 0.30387985706329346, 0.6433137059211731, 0.05280640348792076, 0.30387985706329346, 0.02508147992193699, 0.14433394372463226, 0.8305845260620117 };
 
 #define NONE ts_none()
@@ -160,6 +203,26 @@ static TsValue floats(double a, double b)
     ts_list_append(l, ts_double(b), NULL);
     return ts_obj_value(l, TS_TAG_LIST);
 }
+
+static TsValue floats3(double a, double b, double c)
+{
+    TsList *l = ts_list_new(ts_type_float(), 3, NULL);
+    ts_list_append(l, ts_double(a), NULL);
+    ts_list_append(l, ts_double(b), NULL);
+    ts_list_append(l, ts_double(c), NULL);
+    return ts_obj_value(l, TS_TAG_LIST);
+}
+
+/* A Tensor[] of the tensors in vs (their references taken). */
+static TsValue tensors(size_t n, const TsValue *vs)
+{
+    TsList *l = ts_list_new(ts_type_tensor(), n, NULL);
+    for (size_t i = 0; i < n; i++)
+        ts_list_append(l, vs[i], NULL);
+    return ts_obj_value(l, TS_TAG_LIST);
+}
+#define TL(...) tensors(sizeof((TsValue[]){ __VA_ARGS__ }) / sizeof(TsValue), \
+                        (TsValue[]){ __VA_ARGS__ })
 
 static TsValue str(const char *s) { return ts_str_value(ts_str_from_cstr(s, NULL)); }
 
@@ -572,6 +635,63 @@ static void test_resample(void)
           "aten::upsample_nearest2d", "vec", G(1, 1, 1, 2, 2), L(4, 4), floats(2, 2));
     FAILS("Input and output sizes should be greater than 0, but got input (H: 2, W: 2) output "
           "(H: 0, W: 4)", "aten::upsample_nearest2d", "vec", G(1, 1, 1, 2, 2), L(0, 4), NONE);
+
+    /* nearest in 1 and 3 dims, nearest-exact, the plain overloads with their scales */
+    WANT(near1, "aten::upsample_nearest1d", "vec", G(1, 2, 2, 3), L(7), NONE);
+    WANT(near1_s, "aten::upsample_nearest1d", "", GD(1, 1, 2, 5), L(3), ts_double(0.7));
+    WANT(near3, "aten::upsample_nearest3d", "vec", G(1, 1, 2, 2, 2, 3), L(3, 3, 4), NONE);
+    WANT(near3_s, "aten::upsample_nearest3d", "vec", G(1, 1, 1, 2, 3, 4), NONE,
+         floats3(1.5, 0.7, 2.0));
+    WANT(exact1, "aten::_upsample_nearest_exact1d", "vec", G(2, 1, 1, 5), L(3), NONE);
+    WANT(exact2, "aten::_upsample_nearest_exact2d", "", G(1, 1, 1, 3, 4), L(5, 3), NONE, NONE);
+    WANT(exact3, "aten::_upsample_nearest_exact3d", "vec", G(1, 1, 1, 2, 3, 4), L(3, 2, 5),
+         NONE);
+    WANT(bil_p, "aten::upsample_bilinear2d", "", G(1, 1, 1, 3, 4), L(5, 3), ts_bool(false),
+         NONE, ts_double(0.75));
+    /* linear in 1 and 3 dims, bicubic (which applies a scale even to a kept size) */
+    WANT(lin1, "aten::upsample_linear1d", "vec", G(1, 2, 2, 3), L(7), ts_bool(false), NONE);
+    TsList *s06 = ts_list_new(ts_type_float(), 1, NULL);
+    ts_list_append(s06, ts_double(0.6), NULL);
+    WANT(lin1_ac, "aten::upsample_linear1d", "vec", GD(1, 1, 2, 5), NONE, ts_bool(true),
+         ts_obj_value(s06, TS_TAG_LIST));
+    WANT(tri, "aten::upsample_trilinear3d", "vec", G(1, 1, 1, 2, 3, 4), L(3, 2, 5),
+         ts_bool(false), NONE);
+    WANT(tri_p, "aten::upsample_trilinear3d", "", G(1, 1, 1, 2, 3, 4), L(3, 3, 3), ts_bool(true),
+         NONE, NONE, NONE);
+    WANT(cubic, "aten::upsample_bicubic2d", "vec", G(1, 1, 2, 3, 4), L(5, 3), ts_bool(false),
+         NONE);
+    WANT(cubic_ac, "aten::upsample_bicubic2d", "vec", G(1, 1, 1, 3, 4), NONE, ts_bool(true),
+         floats(1.5, 0.5));
+    WANT(cubic_keep, "aten::upsample_bicubic2d", "", G(1, 1, 1, 3, 4), L(3, 4), ts_bool(false),
+         ts_double(1.3), NONE);
+    FAILS("\"compute_indices_weights_cubic\" not implemented for 'Long'",
+          "aten::upsample_bicubic2d", "vec", GL(1, 1, 1, 2, 3), L(3, 4), ts_bool(false), NONE);
+    FAILS("\"upsample_trilinear3d_channels_last\" not implemented for 'Long'",
+          "aten::upsample_trilinear3d", "vec", GL(1, 1, 1, 2, 3, 4), L(3, 4, 5), ts_bool(false),
+          NONE);
+    FAILS("Expected static_cast<int64_t>(output_size->size()) == spatial_dimensions to be true, "
+          "but got false.  (Could this error message be improved?  If so, please report an "
+          "enhancement request to PyTorch.)", "aten::upsample_linear1d", "", G(1, 1, 2, 3),
+          L(5, 5), ts_bool(false), NONE);
+    FAILS("Expected static_cast<int64_t>(output_size->size()) == spatial_dimensions to be true, "
+          "but got false.  (Could this error message be improved?  If so, please report an "
+          "enhancement request to PyTorch.)", "aten::upsample_nearest1d", "vec",
+          G(1, 1, 1, 2, 3), L(5), NONE);
+    FAILS("It is expected input_size equals to 3, but got size 4",
+          "aten::_upsample_nearest_exact1d", "vec", G(1, 1, 1, 2, 3), L(5), NONE);
+    FAILS("It is expected output_size equals to 2, but got size 1",
+          "aten::_upsample_nearest_exact2d", "vec", G(1, 1, 1, 2, 3), L(5), NONE);
+    FAILS("Input and output sizes should be greater than 0, but got input (W: 3) and output "
+          "(W: 0)", "aten::upsample_nearest1d", "vec", G(1, 1, 2, 3), L(0), NONE);
+    FAILS("Input and output sizes should be greater than 0, but got input (D: 2, H: 3, W: 4) "
+          "output (D: 3, H: 0, W: 5)", "aten::upsample_nearest3d", "", G(1, 1, 1, 2, 3, 4),
+          L(3, 0, 5), NONE, NONE, NONE);
+    FAILS("Non-empty 3D data tensor expected but got a tensor with sizes [1, 0, 3]",
+          "aten::upsample_nearest1d", "vec", G(1, 1, 0, 3), L(5), NONE);
+    FAILS("\"compute_indices_weights_nearest\" not implemented for 'Long'",
+          "aten::upsample_nearest1d", "vec", GL(1, 1, 2, 3), L(5), NONE);
+    FAILS("\"upsample_nearest3d_channels_last\" not implemented for 'Long'",
+          "aten::_upsample_nearest_exact3d", "vec", GL(1, 1, 1, 2, 3, 4), L(3, 3, 3), NONE);
 }
 
 static void test_losses(void)
@@ -644,6 +764,177 @@ static void test_losses(void)
     ts_value_release(t1);
 }
 
+/* The pointwise losses (loss_pointwise.c). */
+static void test_pointwise_losses(void)
+{
+    static const double lv[6] = { 0.0, 0.25, 0.5, 1.0, 0.75, 0.1 };
+    static const double tv6[6] = { 1.0, 0.0, 0.5, 1.0, 0.25, 0.0 };
+    static const double kt[6] = { 0.0, 0.5, -1.0, 0.25, 2.0, 0.125 };
+#define V(A) tv(vals(TS_FLOAT32, 2, S(2, 3), A))
+    WANT(l1, "aten::l1_loss", "", G(1, 2, 3), G(2, 2, 3), ts_int(1));
+    WANT(l1_none, "aten::l1_loss", "", G(1, 2, 3), G(2, 3), ts_int(0));
+    WANT(l1_long, "aten::l1_loss", "", GL(1, 2, 3), GL(2, 2, 3), ts_int(2));
+    WANT(sl1, "aten::smooth_l1_loss", "", G(1, 2, 3), G(2, 2, 3), ts_int(1), ts_double(0.5));
+    WANT(sl1_b0, "aten::smooth_l1_loss", "", G(1, 2, 3), G(2, 2, 3), ts_int(0), ts_double(0));
+    WANT(huber, "aten::huber_loss", "", G(1, 2, 3), G(2, 2, 3), ts_int(2), ts_double(0.75));
+    WANT(huber_mix, "aten::huber_loss", "", G(1, 2, 3), GD(2, 2, 3), ts_int(0), ts_double(1));
+    WANT(kl, "aten::kl_div", "", G(1, 2, 3), V(kt), ts_int(0), ts_bool(false));
+    WANT(kl_log, "aten::kl_div", "", G(1, 2, 3), G(2, 2, 3), ts_int(1), ts_bool(true));
+    WANT(bce, "aten::binary_cross_entropy", "", V(lv), V(tv6), NONE, ts_int(1));
+    WANT(bce_w, "aten::binary_cross_entropy", "", V(lv), V(tv6), G(1, 3), ts_int(0));
+    WANT(bcel, "aten::binary_cross_entropy_with_logits", "", G(1, 2, 3), V(tv6), NONE, NONE,
+         ts_int(1));
+    TsTensor *pw = CALL("aten::abs", "", G(3, 3));
+    WANT(bcel_w, "aten::binary_cross_entropy_with_logits", "", G(1, 2, 3), V(tv6), G(2, 3),
+         tv(pw), ts_int(0));
+
+    FAILS("mean(): could not infer output dtype. Input dtype must be either a floating point or "
+          "complex dtype. Got: Long", "aten::l1_loss", "", GL(1, 3), GL(2, 3), ts_int(1));
+    FAILS("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+          "`logical_xor()` operator instead.", "aten::l1_loss", "", tv(bools()), tv(bools()),
+          ts_int(0));
+    FAILS("smooth_l1_loss does not support negative values for beta.", "aten::smooth_l1_loss",
+          "", G(1, 3), G(2, 3), ts_int(1), ts_double(-1));
+    FAILS("3 is not a valid value for reduction", "aten::smooth_l1_loss", "", G(1, 3), G(2, 3),
+          ts_int(3), ts_double(1));
+    FAILS("\"smooth_l1_cpu\" not implemented for 'Long'", "aten::smooth_l1_loss", "", GL(1, 3),
+          GL(2, 3), ts_int(1), ts_double(1));
+    FAILS("huber_loss does not support non-positive values for delta.", "aten::huber_loss", "",
+          G(1, 3), G(2, 3), ts_int(1), ts_double(0));
+    FAILS("result type Float can't be cast to the desired output type Long", "aten::huber_loss",
+          "", GL(1, 3), G(2, 3), ts_int(0), ts_double(1));
+    FAILS("kl_div: Integral inputs not supported.", "aten::kl_div", "", G(1, 3), GL(2, 3),
+          ts_int(1), ts_bool(false));
+    FAILS("all elements of input should be between 0 and 1", "aten::binary_cross_entropy", "",
+          G(1, 2, 3), V(tv6), NONE, ts_int(1));
+    FAILS("Found dtype Double but expected Float", "aten::binary_cross_entropy", "", V(lv),
+          GD(1, 2, 3), NONE, ts_int(1));
+    FAILS("\"binary_cross_entropy\" not implemented for 'Long'", "aten::binary_cross_entropy",
+          "", GL(1, 3), GL(1, 3), NONE, ts_int(1));
+    FAILS("output with shape [3] doesn't match the broadcast shape [2, 3]",
+          "aten::binary_cross_entropy", "", tv(vals(TS_FLOAT32, 1, S(3), lv)), tv(vals(TS_FLOAT32,
+          1, S(3), tv6)), G(1, 2, 3), ts_int(0));
+    FAILS("output with shape [3] doesn't match the broadcast shape [2, 3]",
+          "aten::binary_cross_entropy_with_logits", "", G(1, 2, 3), G(1, 3), NONE, NONE,
+          ts_int(0));
+    FAILS("result type Float can't be cast to the desired output type Long",
+          "aten::binary_cross_entropy_with_logits", "", G(1, 3), GL(1, 3), NONE, NONE,
+          ts_int(0));
+    FAILS("\"mse_cpu\" not implemented for 'Long'", "aten::mse_loss", "", GL(1, 3), GL(1, 3),
+          ts_int(1));
+#undef V
+}
+
+/* Runs a two-result op (lstm_cell) into *a and *b; the status. */
+static int call2(const char *op, size_t n, const TsValue *args, TsTensor **a, TsTensor **b,
+                 TsError *err)
+{
+    const TsOperator *o = kt_find(op, "");
+    const TsKernelEntry *k = o ? ts_operator_kernel(o, "cpu") : NULL;
+    TsStack st = { NULL, 0, 0 };
+    *a = *b = NULL;
+    for (size_t i = 0; i < n; i++)
+        ts_stack_push(&st, args[i], NULL);
+    TsCall c = { &st, err, NULL, kt_rt };
+    int rc = k && k->fn ? k->fn(&c) : -1;
+    if (rc == 0 && st.len == 2) {
+        *b = (TsTensor *)ts_stack_pop(&st).u.p;
+        *a = (TsTensor *)ts_stack_pop(&st).u.p;
+    } else if (rc == 0) {
+        rc = -1;
+    }
+    ts_stack_free(&st);
+    return rc;
+}
+#define LSTM(...) call2("aten::lstm_cell", 6, (TsValue[]){ __VA_ARGS__ }, &hy, &cy, &err)
+
+/* The recurrent cells (rnn.c). */
+static void test_rnn_cells(void)
+{
+    TsError err = TS_ERROR_INIT;
+    TsTensor *hy, *cy;
+    ok(LSTM(G(1, 2, 3), TL(G(2, 2, 4), G(3, 2, 4)), G(4, 16, 3), G(5, 16, 4), G(6, 16),
+            G(7, 16)) == 0, "lstm_cell runs");
+    is_want(hy, &w_lstm_h, "lstm_cell hy");
+    is_want(cy, &w_lstm_c, "lstm_cell cy");
+    ok(LSTM(G(1, 2, 3), TL(G(2, 2, 4), G(3, 2, 4)), tr(G(4, 3, 16)), G(5, 16, 4), NONE,
+            NONE) == 0, "lstm_cell without biases, w_ih a transposed view");
+    ts_error_clear(&err);
+    /* w_ih^T of the transposed view is G(4, 3, 16) read across, so only shapes compare */
+    ok(hy && cy && hy->sizes[1] == 4 && cy->sizes[1] == 4, "... hy and cy are [2, 4]");
+    if (hy)
+        ts_tensor_release(hy);
+    if (cy)
+        ts_tensor_release(cy);
+    ok(LSTM(G(1, 2, 3), TL(G(2, 2, 4), G(3, 2, 4)), G(4, 16, 3), G(5, 16, 4), NONE, NONE) == 0,
+       "lstm_cell without biases");
+    is_want(hy, &w_lstm_nb_h, "lstm_cell no-bias hy");
+    is_want(cy, &w_lstm_nb_c, "lstm_cell no-bias cy");
+    ok(LSTM(G(1, 2, 3), TL(G(2, 2, 4), GD(3, 2, 4)), G(4, 16, 3), G(5, 16, 4), G(6, 16),
+            G(7, 16)) == 0, "lstm_cell with a float64 cx");
+    is_want(hy, &w_lstm_d_h, "... hy is float64");
+    is_want(cy, &w_lstm_d_c, "... cy is float64");
+    WANT(gru, "aten::gru_cell", "", G(1, 2, 3), G(2, 2, 4), G(4, 12, 3), G(5, 12, 4), G(6, 12),
+         G(7, 12));
+    WANT(gru_d, "aten::gru_cell", "", GD(1, 2, 3), GD(2, 2, 4), GD(4, 12, 3), GD(5, 12, 4), NONE,
+         NONE);
+    WANT(rnn_tanh, "aten::rnn_tanh_cell", "", G(1, 2, 3), G(2, 2, 4), G(4, 4, 3), G(5, 4, 4),
+         G(6, 4), G(7, 4));
+    WANT(rnn_relu, "aten::rnn_relu_cell", "", G(1, 2, 3), G(2, 2, 4), G(4, 4, 3), G(5, 4, 4),
+         NONE, NONE);
+    WANT(rnn_relu_l, "aten::rnn_relu_cell", "", GL(1, 2, 3), GL(2, 2, 4), GL(4, 4, 3),
+         GL(5, 4, 4), GL(6, 4), NONE);
+    WANT(rnn_tanh_l, "aten::rnn_tanh_cell", "", GL(1, 2, 3), GL(2, 2, 4), GL(4, 4, 3),
+         GL(5, 4, 4), NONE, NONE);
+
+    static const struct { const char *msg; int n_hx; int64_t x0, x1, h0, h1; } shape_errs[] = {
+        { "lstm_cell expects two hidden states", 1, 2, 3, 2, 4 },
+        { "lstm_cell expects two hidden states", 3, 2, 3, 2, 4 },
+        { "input has inconsistent input_size: got 4 expected 3", 2, 2, 4, 2, 4 },
+        { "Input batch size 3 doesn't match hidden0 batch size 2", 2, 3, 3, 2, 4 },
+        { "hidden0 has inconsistent hidden_size: got 5, expected 4", 2, 2, 3, 2, 5 },
+    };
+    for (size_t i = 0; i < sizeof shape_errs / sizeof *shape_errs; i++) {
+        TsValue hx = shape_errs[i].n_hx == 1 ? TL(G(2, 2, 4))
+                   : shape_errs[i].n_hx == 3 ? TL(G(2, 2, 4), G(2, 2, 4), G(2, 2, 4))
+                   : TL(G(2, shape_errs[i].h0, shape_errs[i].h1), G(3, 2, 4));
+        int rc = LSTM(G(1, shape_errs[i].x0, shape_errs[i].x1), hx, G(4, 16, 3), G(5, 16, 4),
+                      G(6, 16), G(7, 16));
+        ok(rc > 0, "lstm_cell fails");
+        is_str(err.msg, shape_errs[i].msg, "... saying '%s'", shape_errs[i].msg);
+        ts_error_clear(&err);
+    }
+    ok(LSTM(G(1, 2, 3), TL(G(2, 2, 4), G(3, 2, 5)), G(4, 16, 3), G(5, 16, 4), NONE, NONE) > 0 &&
+       strcmp(err.msg, "hidden0 has inconsistent hidden_size: got 5, expected 4") == 0,
+       "lstm_cell checks cx too (as hidden0, like PyTorch 1.13)");
+    ts_error_clear(&err);
+    ok(LSTM(GL(1, 2, 3), TL(GL(2, 2, 4), GL(3, 2, 4)), GL(4, 16, 3), GL(5, 16, 4), NONE,
+            NONE) > 0 &&
+       strcmp(err.msg, "result type Float can't be cast to the desired output type Long") == 0,
+       "an integer lstm_cell fails like PyTorch's sigmoid_");
+    ts_error_clear(&err);
+    FAILS("Dimension out of range (expected to be in range of [-1, 0], but got 1)",
+          "aten::gru_cell", "", G(1, 3), G(2, 4), G(4, 12, 3), G(5, 12, 4), NONE, NONE);
+    FAILS("mat1 and mat2 must have the same dtype", "aten::rnn_tanh_cell", "", GD(1, 2, 3),
+          G(2, 2, 4), G(4, 4, 3), G(5, 4, 4), NONE, NONE);
+    FAILS("self and mat2 must have the same dtype", "aten::rnn_tanh_cell", "", G(1, 2, 3),
+          G(2, 2, 4), G(4, 4, 3), G(5, 4, 4), GD(6, 4), NONE);
+    FAILS("The expanded size of the tensor (4) must match the existing size (5) at non-singleton "
+          "dimension 1.  Target sizes: [2, 4].  Tensor sizes: [5]", "aten::rnn_relu_cell", "",
+          G(1, 2, 3), G(2, 2, 4), G(4, 4, 3), G(5, 4, 4), NONE, G(6, 5));
+    FAILS("The size of tensor a (4) must match the size of tensor b (3) at non-singleton "
+          "dimension 1", "aten::gru_cell", "", G(1, 2, 3), G(2, 2, 4), G(4, 9, 3), G(5, 9, 4),
+          NONE, NONE);
+    FAILS("The size of tensor a (4) must match the size of tensor b (6) at non-singleton "
+          "dimension 1", "aten::gru_cell", "", G(1, 2, 3), G(2, 2, 4), G(4, 16, 3), G(5, 16, 4),
+          NONE, NONE);
+    ok(LSTM(G(1, 2, 3), TL(G(2, 2, 4), G(3, 2, 4)), G(4, 12, 3), G(5, 12, 4), NONE, NONE) > 0 &&
+       strcmp(err.msg, "The size of tensor a (3) must match the size of tensor b (4) at "
+              "non-singleton dimension 1") == 0, "lstm_cell gates that do not split into 4 x H");
+    ts_error_clear(&err);
+}
+#undef LSTM
+
 static void test_embedding_dropout(void)
 {
     WANT(emb, "aten::embedding", "", G(1, 4, 3), LONGS(S(2, 2), 3, 0, 1, 3), ts_int(-1),
@@ -703,6 +994,8 @@ int main(void)
     test_activations();
     test_resample();
     test_losses();
+    test_pointwise_losses();
+    test_rnn_cells();
     test_embedding_dropout();
     ts_runtime_close(kt_rt);
     return done_testing();

@@ -17,13 +17,16 @@
 
 #define NO_OP SIZE_MAX
 
-/* A TsOperator with the table's bookkeeping; op comes first, so the pointers convert. */
+/* A TsOperator with the table's bookkeeping; op comes first, so the pointers convert. One
+ * allocation holds the slot and, after it, the strings op.plugin and source point to. */
 typedef struct OpSlot {
     TsOperator op;
     char *source;
     size_t kernel_cap;
     size_t next_overload;      /* index of the next overload of the same name, or NO_OP */
     size_t last_overload;      /* on the first overload of a name: the chain's tail */
+    uint64_t hash_name;        /* of the schema's name, and of name and overload: kept, */
+    uint64_t hash_full;        /* so growing and merging never hash a string again */
 } OpSlot;
 
 struct TsOpTable {
@@ -55,21 +58,32 @@ TsOpTable *ts_optable_new(TsError *err)
     return t;
 }
 
+int ts_kernel_entry_init(TsKernelEntry *e, const char *backend, TsKernelFn fn,
+                         TsKernelFactory factory, const char *plugin)
+{
+    /* one allocation for both names: a table holds a thousand kernels */
+    size_t nb = strlen(backend) + 1, np = strlen(plugin) + 1;
+    char *names = malloc(nb + np);
+    *e = (TsKernelEntry){ names, fn, factory, names ? names + nb : NULL };
+    if (!names)
+        return TS_ERR_NOMEM;
+    memcpy(e->backend, backend, nb);
+    memcpy(e->plugin, plugin, np);
+    return 0;
+}
+
 void ts_kernel_entry_clear(TsKernelEntry *e)
 {
     free(e->backend);
-    free(e->plugin);
     memset(e, 0, sizeof *e);
 }
 
 static void slot_free(OpSlot *s)
 {
     ts_schema_free(s->op.schema);
-    free(s->op.plugin);
     for (size_t i = 0; i < s->op.n_kernels; i++)
         ts_kernel_entry_clear(&s->op.kernels[i]);
     free(s->op.kernels);
-    free(s->source);
     free(s);
 }
 
@@ -87,33 +101,46 @@ void ts_optable_free(TsOpTable *t)
 
 /* ---- lookups ------------------------------------------------------------------ */
 
-static size_t find_full(const TsOpTable *t, const char *name, const char *overload)
+static size_t find_full_hashed(const TsOpTable *t, uint64_t h, const char *name,
+                               const char *overload)
 {
     if (!t->nbuckets)
         return NO_OP;
     size_t mask = t->nbuckets - 1;
-    for (size_t b = hash_full(name, overload) & mask;; b = (b + 1) & mask) {
+    for (size_t b = h & mask;; b = (b + 1) & mask) {
         size_t e = t->by_full[b];
         if (!e)
             return NO_OP;
-        const TsSchema *s = t->ops[e - 1]->op.schema;
-        if (strcmp(s->name, name) == 0 && strcmp(s->overload, overload) == 0)
+        const OpSlot *o = t->ops[e - 1];
+        if (o->hash_full == h && strcmp(o->op.schema->name, name) == 0 &&
+            strcmp(o->op.schema->overload, overload) == 0)
+            return e - 1;
+    }
+}
+
+static size_t find_full(const TsOpTable *t, const char *name, const char *overload)
+{
+    return t->nbuckets ? find_full_hashed(t, hash_full(name, overload), name, overload) : NO_OP;
+}
+
+static size_t find_name_hashed(const TsOpTable *t, uint64_t h, const char *name)
+{
+    if (!t->nbuckets)
+        return NO_OP;
+    size_t mask = t->nbuckets - 1;
+    for (size_t b = h & mask;; b = (b + 1) & mask) {
+        size_t e = t->by_name[b];
+        if (!e)
+            return NO_OP;
+        const OpSlot *o = t->ops[e - 1];
+        if (o->hash_name == h && strcmp(o->op.schema->name, name) == 0)
             return e - 1;
     }
 }
 
 static size_t find_name(const TsOpTable *t, const char *name)
 {
-    if (!t->nbuckets)
-        return NO_OP;
-    size_t mask = t->nbuckets - 1;
-    for (size_t b = hash_name(name) & mask;; b = (b + 1) & mask) {
-        size_t e = t->by_name[b];
-        if (!e)
-            return NO_OP;
-        if (strcmp(t->ops[e - 1]->op.schema->name, name) == 0)
-            return e - 1;
-    }
+    return t->nbuckets ? find_name_hashed(t, hash_name(name), name) : NO_OP;
 }
 
 const TsOperator *ts_optable_find(const TsOpTable *t, const char *qualname, const char *overload)
@@ -174,6 +201,25 @@ void ts_operator_full_name(const TsOperator *op, char *buf, size_t size)
 
 /* ---- growing ------------------------------------------------------------------ */
 
+/* Puts operator i into both indexes (the name index only if it is its name's first). Returns
+ * the index of its name's first overload. */
+static size_t index_op(TsOpTable *t, size_t i)
+{
+    const OpSlot *o = t->ops[i];
+    size_t mask = t->nbuckets - 1;
+    size_t b = o->hash_full & mask;
+    while (t->by_full[b])
+        b = (b + 1) & mask;
+    t->by_full[b] = i + 1;
+    size_t head = find_name_hashed(t, o->hash_name, o->op.schema->name);
+    if (head != NO_OP)
+        return head;
+    for (b = o->hash_name & mask; t->by_name[b]; b = (b + 1) & mask)
+        ;
+    t->by_name[b] = i + 1;
+    return i;
+}
+
 /* Rebuilds both indexes with nbuckets buckets (a power of two above twice the ops). */
 static int rehash(TsOpTable *t, size_t nbuckets, TsError *err)
 {
@@ -188,20 +234,8 @@ static int rehash(TsOpTable *t, size_t nbuckets, TsError *err)
     t->by_full = full;
     t->by_name = names;
     t->nbuckets = nbuckets;
-    size_t mask = nbuckets - 1;
-    for (size_t i = 0; i < t->n; i++) {
-        const TsSchema *s = t->ops[i]->op.schema;
-        size_t b = hash_full(s->name, s->overload) & mask;
-        while (full[b])
-            b = (b + 1) & mask;
-        full[b] = i + 1;
-        if (find_name(t, s->name) == NO_OP) {
-            b = hash_name(s->name) & mask;
-            while (names[b])
-                b = (b + 1) & mask;
-            names[b] = i + 1;
-        }
-    }
+    for (size_t i = 0; i < t->n; i++)
+        index_op(t, i);
     return 0;
 }
 
@@ -233,22 +267,12 @@ static int reserve(TsOpTable *t, size_t n, TsError *err)
 static void insert(TsOpTable *t, OpSlot *slot)
 {
     assert(t->n < t->cap && (t->n + 1) * 2 <= t->nbuckets);
-    size_t i = t->n++, mask = t->nbuckets - 1;
+    size_t i = t->n++;
     t->ops[i] = slot;
     slot->next_overload = NO_OP;
     slot->last_overload = i;
-    const TsSchema *s = slot->op.schema;
-    size_t b = hash_full(s->name, s->overload) & mask;
-    while (t->by_full[b])
-        b = (b + 1) & mask;
-    t->by_full[b] = i + 1;
-    size_t head = find_name(t, s->name);
-    if (head == NO_OP) {
-        b = hash_name(s->name) & mask;
-        while (t->by_name[b])
-            b = (b + 1) & mask;
-        t->by_name[b] = i + 1;
-    } else {
+    size_t head = index_op(t, i);
+    if (head != i) {
         OpSlot *h = t->ops[head];
         t->ops[h->last_overload]->next_overload = i;
         h->last_overload = i;
@@ -258,23 +282,24 @@ static void insert(TsOpTable *t, OpSlot *slot)
 int ts_optable_add(TsOpTable *t, TsSchema *schema, const char *plugin, const char *source,
                    TsError *err)
 {
-    if (find_full(t, schema->name, schema->overload) != NO_OP)
+    uint64_t h = hash_full(schema->name, schema->overload);
+    if (find_full_hashed(t, h, schema->name, schema->overload) != NO_OP)
         return ts_error_set(err, TS_ERR_PLUGIN, "%s%s%s is already declared", schema->name,
                             *schema->overload ? "." : "", schema->overload);
-    OpSlot *slot = calloc(1, sizeof *slot);
-    if (slot) {
-        slot->op.plugin = strdup(plugin ? plugin : "");
-        slot->source = strdup(source ? source : "");
-    }
-    if (!slot || !slot->op.plugin || !slot->source || reserve(t, 1, err)) {
-        if (slot) {
-            free(slot->op.plugin);
-            free(slot->source);
-        }
+    plugin = plugin ? plugin : "";
+    source = source ? source : "";
+    size_t np = strlen(plugin) + 1, ns = strlen(source) + 1;
+    OpSlot *slot = malloc(sizeof *slot + np + ns);
+    if (!slot || reserve(t, 1, err)) {
         free(slot);
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     }
+    memset(slot, 0, sizeof *slot);
+    slot->op.plugin = memcpy((char *)(slot + 1), plugin, np);
+    slot->source = memcpy((char *)(slot + 1) + np, source, ns);
     slot->op.schema = schema;
+    slot->hash_name = hash_name(schema->name);
+    slot->hash_full = h;
     insert(t, slot);
     return 0;
 }
@@ -283,7 +308,7 @@ int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err)
 {
     for (size_t i = 0; i < src->n; i++) {
         const TsSchema *s = src->ops[i]->op.schema;
-        if (find_full(dst, s->name, s->overload) != NO_OP)
+        if (find_full_hashed(dst, src->ops[i]->hash_full, s->name, s->overload) != NO_OP)
             return ts_error_set(err, TS_ERR_PLUGIN, "%s%s%s is already declared", s->name,
                                 *s->overload ? "." : "", s->overload);
     }
@@ -335,8 +360,9 @@ int ts_operator_add_kernel(TsOperator *op, const char *backend, TsKernelFn fn,
                             "(plugin '%s' registered the first)",
                             plugin, name, backend, old->plugin);
     }
-    TsKernelEntry e = { strdup(backend), fn, factory, strdup(plugin) };
-    if (!e.backend || !e.plugin || ts_operator_reserve_kernels(op, 1, err)) {
+    TsKernelEntry e;
+    if (ts_kernel_entry_init(&e, backend, fn, factory, plugin) ||
+        ts_operator_reserve_kernels(op, 1, err)) {
         ts_kernel_entry_clear(&e);
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     }

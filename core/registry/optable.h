@@ -16,7 +16,7 @@
 #include "tscript/plugin.h"
 
 typedef struct TsKernelEntry {
-    char *backend;
+    char *backend;             /* owns the allocation plugin points into */
     TsKernelFn fn;             /* exactly one of fn and factory is set */
     TsKernelFactory factory;
     char *plugin;              /* the plugin that registered it */
@@ -70,6 +70,9 @@ int ts_operator_add_kernel(TsOperator *op, const char *backend, TsKernelFn fn,
  * (it takes the entry's strings). */
 int ts_operator_reserve_kernels(TsOperator *op, size_t n, TsError *err);
 void ts_operator_push_kernel(TsOperator *op, TsKernelEntry entry);
+/* Fills e with copies of the names (one allocation); TS_ERR_NOMEM leaves it cleared. */
+int ts_kernel_entry_init(TsKernelEntry *e, const char *backend, TsKernelFn fn,
+                         TsKernelFactory factory, const char *plugin);
 void ts_kernel_entry_clear(TsKernelEntry *e);
 
 #endif

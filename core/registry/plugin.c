@@ -122,8 +122,30 @@ static int stage_schema(TsRegistry *r, TsSchema *schema, const char *source, TsE
     return rc;
 }
 
+/* Writes ":N" at p (room for 12 bytes); returns the end. */
+static char *put_position(char *p, int n)
+{
+    char digits[12];
+    size_t k = 0;
+    unsigned v = n < 0 ? 0 : (unsigned)n;
+    do
+        digits[k++] = (char)('0' + v % 10);
+    while ((v /= 10) && k < sizeof digits);
+    *p++ = ':';
+    while (k)
+        *p++ = digits[--k];
+    return p;
+}
+
 int ts_registry_add_schema_set(TsRegistry *r, TsSchemaSet *set, TsError *err)
 {
+    /* "path:line:col" for each declaration: the path is copied once, the numbers after it
+     * (this runs for every operator at startup, where snprintf showed in profiles). */
+    char source[4096];
+    size_t plen = strlen(set->path ? set->path : "");
+    if (plen > sizeof source - 32)
+        plen = sizeof source - 32;
+    memcpy(source, set->path ? set->path : "", plen);
     int rc = 0;
     for (size_t i = 0; i < set->n; i++) {
         TsSchema *s = set->decls[i].schema;
@@ -132,9 +154,9 @@ int ts_registry_add_schema_set(TsRegistry *r, TsSchemaSet *set, TsError *err)
             ts_schema_free(s);
             continue;
         }
-        char source[4096];
-        snprintf(source, sizeof source, "%s:%d:%d", set->path, set->decls[i].line,
-                 set->decls[i].col);
+        char *end = put_position(put_position(source + plen, set->decls[i].line),
+                                 set->decls[i].col);
+        *end = '\0';
         rc = stage_schema(r, s, source, err);
     }
     free(set->decls);
@@ -242,8 +264,9 @@ static int register_kernel(TsRegistry *r, const char *qualname, const char *over
                      r->plugin, qualname, *overload ? "." : "", overload, backend, old->plugin);
         return fail(r, err);
     }
-    TsKernelEntry e = { strdup(backend), fn, factory, strdup(r->plugin) };
-    if (!e.backend || !e.plugin || add_pending(r, op, e, err)) {
+    TsKernelEntry e;
+    if (ts_kernel_entry_init(&e, backend, fn, factory, r->plugin) ||
+        add_pending(r, op, e, err)) {
         ts_kernel_entry_clear(&e);
         ts_error_set(err, TS_ERR_NOMEM, "out of memory");
         return fail(r, err);

@@ -9,7 +9,10 @@
  * The parser is recursive descent over a one-token window (plus one token of lookahead for
  * "[]" versus "[N]"). Types nest only through parse_type, which counts its depth, and the
  * text is bounded, so no input can exhaust the C stack. Types are interned by types.c;
- * everything else (names, alias sets, default values) is owned by the TsSchema.
+ * everything else (names, alias sets, default values) is owned by the TsSchema: default
+ * values are reference-counted, the rest lives in a chain of blocks (usually one) freed
+ * together, since every program's startup parses ~1000 schemas and a malloc per name,
+ * argument and annotation was a third of that.
  *
  * Where torch's own printer loses information or is not a fixed point we pick the reading
  * that is: alias sets print in descending order (torch prints an unordered_set, which for
@@ -51,6 +54,21 @@ typedef struct Tok {
     size_t off, len;
 } Tok;
 
+/* A parsed schema lives in a chain of blocks that ts_schema_free releases together, so
+ * parsing costs a malloc or two instead of one per name, argument and annotation. Only the
+ * default values (reference-counted TsValues) live outside. */
+union Align {
+    void *p;
+    double d;
+    long long i;
+};
+
+typedef struct Block {
+    struct Block *next;
+    size_t used, cap;          /* in bytes */
+    union Align data[];
+} Block;
+
 typedef struct Parser {
     const char *text;
     size_t len;
@@ -58,34 +76,61 @@ typedef struct Parser {
     TsError *err;
     size_t err_off;
     bool failed;
+    Block *blocks;             /* newest first */
+    size_t first_block;        /* bytes: a guess that fits a typical schema of this length */
 } Parser;
 
-/* Words TorchScript's lexer reserves; torch rejects them as names ("from" is not one). */
-static const char *const keywords[] = {
-    "False", "None", "True", "and", "as", "assert", "break", "class", "continue", "def",
-    "del", "elif", "else", "for", "global", "if", "import", "in", "is", "not", "or", "pass",
-    "raise", "return", "while", "with",
+/* Words TorchScript's lexer reserves; torch rejects them as names ("from" is not one).
+ * Grouped by length, so a lookup compares against a handful of words at most. */
+static const char *const keywords_by_len[] = {
+    [2] = "as" "if" "in" "is" "or",
+    [3] = "and" "def" "del" "for" "not",
+    [4] = "None" "True" "elif" "else" "pass" "with",
+    [5] = "False" "break" "class" "raise" "while",
+    [6] = "assert" "global" "import" "return",
+    [8] = "continue",
 };
 
-static bool is_ident_start(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+/* Character classes for the lexer's inner loops. */
+enum { C_SPACE = 1, C_IDENT_START = 2, C_DIGIT = 4, C_PUNCT = 8 };
 
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
+static const unsigned char char_class[256] = {
+    [' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE, ['\n'] = C_SPACE, ['\f'] = C_SPACE,
+    ['\v'] = C_SPACE,
+    ['_'] = C_IDENT_START,
+    ['a'] = C_IDENT_START, ['b'] = C_IDENT_START, ['c'] = C_IDENT_START, ['d'] = C_IDENT_START,
+    ['e'] = C_IDENT_START, ['f'] = C_IDENT_START, ['g'] = C_IDENT_START, ['h'] = C_IDENT_START,
+    ['i'] = C_IDENT_START, ['j'] = C_IDENT_START, ['k'] = C_IDENT_START, ['l'] = C_IDENT_START,
+    ['m'] = C_IDENT_START, ['n'] = C_IDENT_START, ['o'] = C_IDENT_START, ['p'] = C_IDENT_START,
+    ['q'] = C_IDENT_START, ['r'] = C_IDENT_START, ['s'] = C_IDENT_START, ['t'] = C_IDENT_START,
+    ['u'] = C_IDENT_START, ['v'] = C_IDENT_START, ['w'] = C_IDENT_START, ['x'] = C_IDENT_START,
+    ['y'] = C_IDENT_START, ['z'] = C_IDENT_START,
+    ['A'] = C_IDENT_START, ['B'] = C_IDENT_START, ['C'] = C_IDENT_START, ['D'] = C_IDENT_START,
+    ['E'] = C_IDENT_START, ['F'] = C_IDENT_START, ['G'] = C_IDENT_START, ['H'] = C_IDENT_START,
+    ['I'] = C_IDENT_START, ['J'] = C_IDENT_START, ['K'] = C_IDENT_START, ['L'] = C_IDENT_START,
+    ['M'] = C_IDENT_START, ['N'] = C_IDENT_START, ['O'] = C_IDENT_START, ['P'] = C_IDENT_START,
+    ['Q'] = C_IDENT_START, ['R'] = C_IDENT_START, ['S'] = C_IDENT_START, ['T'] = C_IDENT_START,
+    ['U'] = C_IDENT_START, ['V'] = C_IDENT_START, ['W'] = C_IDENT_START, ['X'] = C_IDENT_START,
+    ['Y'] = C_IDENT_START, ['Z'] = C_IDENT_START,
+    ['0'] = C_DIGIT, ['1'] = C_DIGIT, ['2'] = C_DIGIT, ['3'] = C_DIGIT, ['4'] = C_DIGIT,
+    ['5'] = C_DIGIT, ['6'] = C_DIGIT, ['7'] = C_DIGIT, ['8'] = C_DIGIT, ['9'] = C_DIGIT,
+    ['('] = C_PUNCT, [')'] = C_PUNCT, ['['] = C_PUNCT, [']'] = C_PUNCT, [','] = C_PUNCT,
+    ['?'] = C_PUNCT, ['!'] = C_PUNCT, ['|'] = C_PUNCT, ['*'] = C_PUNCT, ['='] = C_PUNCT,
+    ['.'] = C_PUNCT, [':'] = C_PUNCT, ['-'] = C_PUNCT,
+};
 
-static bool is_ident_char(char c)
-{
-    return is_ident_start(c) || is_digit(c);
-}
+static bool in_class(char c, unsigned cls) { return char_class[(unsigned char)c] & cls; }
+static bool is_space(char c) { return in_class(c, C_SPACE); }
+static bool is_ident_start(char c) { return in_class(c, C_IDENT_START); }
+static bool is_digit(char c) { return in_class(c, C_DIGIT); }
+static bool is_ident_char(char c) { return in_class(c, C_IDENT_START | C_DIGIT); }
 
 static bool is_keyword(const char *s, size_t n)
 {
-    for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
-        if (strlen(keywords[i]) == n && memcmp(keywords[i], s, n) == 0)
+    if (n >= sizeof keywords_by_len / sizeof keywords_by_len[0] || !keywords_by_len[n])
+        return false;
+    for (const char *k = keywords_by_len[n]; *k; k += n)
+        if (k[0] == s[0] && memcmp(k, s, n) == 0)
             return true;
     return false;
 }
@@ -142,18 +187,17 @@ static size_t lex_string(const char *s, size_t n)
     return 0;
 }
 
-/* The token starting at or after pos (whitespace and '#' comments skipped). */
+/* The token starting at or after pos (whitespace and '#' comments skipped). text[len] is
+ * the string's NUL, which no class below contains, so the loops need no bounds checks. */
 static Tok lex_at(const char *text, size_t len, size_t pos)
 {
     for (;;) {
-        while (pos < len && strchr(" \t\r\n\f\v", text[pos]))
+        while (is_space(text[pos]))
             pos++;
-        if (pos < len && text[pos] == '#') {
-            while (pos < len && text[pos] != '\n')
-                pos++;
-            continue;
-        }
-        break;
+        if (text[pos] != '#')
+            break;
+        while (pos < len && text[pos] != '\n')
+            pos++;
     }
     Tok t = { TK_EOF, pos, 0 };
     if (pos >= len)
@@ -161,21 +205,23 @@ static Tok lex_at(const char *text, size_t len, size_t pos)
     const char *s = text + pos;
     size_t n = len - pos;
     if (is_ident_start(s[0])) {
-        while (t.len < n && is_ident_char(s[t.len]))
-            t.len++;
-        t.kind = is_keyword(s, t.len) ? TK_KEYWORD : TK_IDENT;
-    } else if ((t.len = lex_number(s, n)) > 0) {
-        t.kind = TK_NUMBER;
+        size_t k = 1;
+        while (is_ident_char(s[k]))
+            k++;
+        t.len = k;
+        t.kind = is_keyword(s, k) ? TK_KEYWORD : TK_IDENT;
+    } else if (is_digit(s[0]) || (s[0] == '.' && is_digit(s[1]))) {
+        t.kind = TK_NUMBER, t.len = lex_number(s, n);
     } else if (s[0] == '"' || s[0] == '\'') {
         t.len = lex_string(s, n);
         t.kind = t.len ? TK_STRING : TK_BAD;
         if (!t.len)
             t.len = 1;
-    } else if (n >= 2 && s[0] == '-' && s[1] == '>') {
+    } else if (s[0] == '-' && s[1] == '>') {
         t.kind = TK_ARROW, t.len = 2;
-    } else if (n >= 3 && memcmp(s, "...", 3) == 0) {
+    } else if (s[0] == '.' && s[1] == '.' && s[2] == '.') {
         t.kind = TK_ELLIPSIS, t.len = 3;
-    } else if (strchr("()[],?!|*=.:-", s[0])) {
+    } else if (in_class(s[0], C_PUNCT)) {
         t.kind = TK_PUNCT, t.len = 1;
     } else {
         t.kind = TK_BAD, t.len = 1;
@@ -230,6 +276,58 @@ static int fail(Parser *P, size_t off, const char *fmt, ...)
 static int fail_nomem(Parser *P)
 {
     return fail_code(P, TS_ERR_NOMEM, P->cur.off, "out of memory while parsing a schema");
+}
+
+/* ---- the schema's memory ------------------------------------------------------------ */
+
+static void free_blocks(Block *b)
+{
+    while (b) {
+        Block *next = b->next;
+        free(b);
+        b = next;
+    }
+}
+
+/* n zeroed bytes in the schema's blocks (which come zeroed and are never reused); NULL,
+ * with the error set, when out of memory. */
+static void *palloc(Parser *P, size_t n)
+{
+    n = (n + sizeof(union Align) - 1) / sizeof(union Align) * sizeof(union Align);
+    Block *b = P->blocks;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = b ? 2 * b->cap : P->first_block;
+        if (cap < n)
+            cap = n;
+        Block *nb = calloc(1, sizeof *nb + cap);
+        if (!nb) {
+            fail_nomem(P);
+            return NULL;
+        }
+        nb->next = b, nb->cap = cap;
+        P->blocks = b = nb;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += n;
+    return p;
+}
+
+static char *pstrndup(Parser *P, const char *s, size_t n)
+{
+    char *d = palloc(P, n + 1);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* Grows an array in the schema's blocks to cap elements of size bytes (the old copy stays
+ * behind: arrays are short and rarely grow). */
+static void *pgrow(Parser *P, void *v, size_t n, size_t cap, size_t size)
+{
+    void *nv = palloc(P, cap * size);
+    if (nv && n)
+        memcpy(nv, v, n * size);
+    return nv;
 }
 
 /* How an error names the token it found: its text, or what kind of thing it is. */
@@ -287,30 +385,34 @@ static int expect(Parser *P, char c)
     return fail_expected(P, what);
 }
 
-static bool cur_is(const Parser *P, const char *word)
+static bool cur_is_n(const Parser *P, const char *word, size_t n)
 {
-    return P->cur.kind == TK_IDENT && strlen(word) == P->cur.len &&
-           memcmp(P->text + P->cur.off, word, P->cur.len) == 0;
+    return P->cur.kind == TK_IDENT && n == P->cur.len && P->text[P->cur.off] == word[0] &&
+           memcmp(P->text + P->cur.off, word, n) == 0;
 }
 
-static char *cur_dup(const Parser *P)
+/* The current token is the identifier word (a string literal). */
+#define cur_is(P, word) cur_is_n(P, word, sizeof word - 1)
+
+static char *cur_dup(Parser *P)
 {
-    return strndup(P->text + P->cur.off, P->cur.len);
+    return pstrndup(P, P->text + P->cur.off, P->cur.len);
 }
 
-/* Takes an identifier into *out (malloc'd). */
+/* Takes an identifier into *out. */
 static int take_ident(Parser *P, const char *what, char **out)
 {
     if (P->cur.kind != TK_IDENT)
         return fail_expected(P, what);
     if (!(*out = cur_dup(P)))
-        return fail_nomem(P);
+        return -1;
     advance(P);
     return 0;
 }
 
 /* ---- alias annotations -------------------------------------------------------- */
 
+/* Frees the annotations of a schema built piece by piece (parsed ones are in blocks). */
 static void alias_free(TsAlias *a)
 {
     while (a) {
@@ -326,11 +428,6 @@ static void alias_free(TsAlias *a)
         free(a);
         a = inner;
     }
-}
-
-static int cmp_names(const void *x, const void *y)
-{
-    return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
 static bool same_set(const char **a, size_t na, const char **b, size_t nb)
@@ -349,73 +446,52 @@ static int parse_alias_set(Parser *P, const char ***out, size_t *n_out)
     const char **set = NULL;
     size_t n = 0, cap = 0;
     do {
-        char *name;
-        if (P->cur.kind == TK_IDENT || is_punct(P, '*')) {
-            name = cur_dup(P);
-            if (!name)
-                goto nomem;
-            advance(P);
-        } else {
-            fail_expected(P, "an alias set name");
-            goto fail;
-        }
+        if (P->cur.kind != TK_IDENT && !is_punct(P, '*'))
+            return fail_expected(P, "an alias set name");
+        char *name = cur_dup(P);
+        if (!name)
+            return -1;
+        advance(P);
         if (n == cap) {
-            size_t ncap = cap ? 2 * cap : 4;
-            const char **ns = realloc(set, ncap * sizeof *ns);
-            if (!ns) {
-                free(name);
-                goto nomem;
-            }
-            set = ns, cap = ncap;
+            cap = cap ? 2 * cap : 4;
+            if (!(set = pgrow(P, set, n, cap, sizeof *set)))
+                return -1;
         }
-        set[n++] = name;
+        /* insertion: sets have a name or two */
+        size_t i = n;
+        while (i > 0 && strcmp(set[i - 1], name) > 0)
+            i--;
+        if (i > 0 && strcmp(set[i - 1], name) == 0)
+            continue;
+        memmove(set + i + 1, set + i, (n - i) * sizeof *set);
+        set[i] = name;
+        n++;
     } while (accept(P, '|'));
-    qsort(set, n, sizeof *set, cmp_names);
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (kept && strcmp(set[kept - 1], set[i]) == 0)
-            free((char *)set[i]);
-        else
-            set[kept++] = set[i];
-    }
-    *out = set, *n_out = kept;
+    *out = set, *n_out = n;
     return 0;
-nomem:
-    fail_nomem(P);
-fail:
-    for (size_t i = 0; i < n; i++)
-        free((char *)set[i]);
-    free(set);
-    return -1;
 }
 
 /* "(a)", "(a!)", "(a -> *)", "(a|b)", "(*)"; the current token is the '('. */
 static int parse_alias(Parser *P, TsAlias **out)
 {
-    TsAlias *a = calloc(1, sizeof *a);
+    TsAlias *a = palloc(P, sizeof *a);
     if (!a)
-        return fail_nomem(P);
+        return -1;
     advance(P);
     if (parse_alias_set(P, &a->before, &a->n_before))
-        goto fail;
+        return -1;
     a->after = a->before, a->n_after = a->n_before;
     if (accept(P, '!'))
         a->is_write = true;
     if (P->cur.kind == TK_ARROW) {
         advance(P);
-        const char **after;
-        size_t n_after;
-        if (parse_alias_set(P, &after, &n_after))
-            goto fail;
-        a->after = after, a->n_after = n_after;
+        if (parse_alias_set(P, &a->after, &a->n_after))
+            return -1;
     }
     if (expect(P, ')'))
-        goto fail;
+        return -1;
     *out = a;
     return 0;
-fail:
-    alias_free(a);
-    return -1;
 }
 
 /* After "[]" or "[N]": the list's own annotation, holding the element's as contained.
@@ -428,8 +504,8 @@ static int wrap_alias(Parser *P, TsAlias **alias)
         return -1;
     if (*alias) {
         if (!container) {
-            if (!(container = calloc(1, sizeof *container)))
-                return fail_nomem(P);
+            if (!(container = palloc(P, sizeof *container)))
+                return -1;
             container->is_write = (*alias)->is_write;
         }
         container->contained = *alias;
@@ -444,36 +520,40 @@ enum { SEEN_INT = 1, SEEN_SYMINT = 2 };
 
 typedef struct TypeName {
     const char *name;
+    size_t len;
     const TsType *(*make)(void);
     unsigned seen;             /* SEEN_INT / SEEN_SYMINT for the spellings of int */
 } TypeName;
 
+#define TYPE_NAME(name, make, seen) { name, sizeof name - 1, make, seen }
+
+/* The most frequent names first: the lookup is a linear scan. */
 static const TypeName type_names[] = {
-    { "Tensor", ts_type_tensor, 0 },
-    { "int", ts_type_int, SEEN_INT },
-    { "SymInt", ts_type_int, SEEN_SYMINT },
-    { "ConstQuantizerPtr", ts_type_int, SEEN_INT },
-    { "float", ts_type_float, 0 },
-    { "complex", ts_type_complex, 0 },
-    { "bool", ts_type_bool, 0 },
-    { "str", ts_type_str, 0 },
-    { "Dimname", ts_type_str, 0 },
-    { "Scalar", ts_type_number, 0 },
-    { "ScalarType", ts_type_scalartype, 0 },
-    { "Layout", ts_type_layout, 0 },
-    { "MemoryFormat", ts_type_memoryformat, 0 },
-    { "Device", ts_type_device, 0 },
-    { "Generator", ts_type_generator, 0 },
-    { "Storage", ts_type_storage, 0 },
-    { "Stream", ts_type_stream, 0 },
-    { "QScheme", ts_type_qscheme, 0 },
-    { "Capsule", ts_type_capsule, 0 },
-    { "NoneType", ts_type_none, 0 },
-    { "Any", ts_type_any, 0 },
-    { "AnyListType", ts_type_any_list, 0 },
-    { "AnyTupleType", ts_type_any_tuple, 0 },
-    { "AnyClassType", ts_type_any_class, 0 },
-    { "AnyEnumType", ts_type_any_enum, 0 },
+    TYPE_NAME("Tensor", ts_type_tensor, 0),
+    TYPE_NAME("int", ts_type_int, SEEN_INT),
+    TYPE_NAME("SymInt", ts_type_int, SEEN_SYMINT),
+    TYPE_NAME("ConstQuantizerPtr", ts_type_int, SEEN_INT),
+    TYPE_NAME("float", ts_type_float, 0),
+    TYPE_NAME("complex", ts_type_complex, 0),
+    TYPE_NAME("bool", ts_type_bool, 0),
+    TYPE_NAME("str", ts_type_str, 0),
+    TYPE_NAME("Dimname", ts_type_str, 0),
+    TYPE_NAME("Scalar", ts_type_number, 0),
+    TYPE_NAME("ScalarType", ts_type_scalartype, 0),
+    TYPE_NAME("Layout", ts_type_layout, 0),
+    TYPE_NAME("MemoryFormat", ts_type_memoryformat, 0),
+    TYPE_NAME("Device", ts_type_device, 0),
+    TYPE_NAME("Generator", ts_type_generator, 0),
+    TYPE_NAME("Storage", ts_type_storage, 0),
+    TYPE_NAME("Stream", ts_type_stream, 0),
+    TYPE_NAME("QScheme", ts_type_qscheme, 0),
+    TYPE_NAME("Capsule", ts_type_capsule, 0),
+    TYPE_NAME("NoneType", ts_type_none, 0),
+    TYPE_NAME("Any", ts_type_any, 0),
+    TYPE_NAME("AnyListType", ts_type_any_list, 0),
+    TYPE_NAME("AnyTupleType", ts_type_any_tuple, 0),
+    TYPE_NAME("AnyClassType", ts_type_any_class, 0),
+    TYPE_NAME("AnyEnumType", ts_type_any_enum, 0),
 };
 
 static int parse_type(Parser *P, int depth, const TsType **out, TsAlias **alias, long *fixed,
@@ -485,9 +565,7 @@ static int parse_inner(Parser *P, int depth, const TsType **out, unsigned *seen)
 {
     TsAlias *alias = NULL;
     long fixed;
-    int rc = parse_type(P, depth, out, &alias, &fixed, seen);
-    alias_free(alias);
-    return rc;
+    return parse_type(P, depth, out, &alias, &fixed, seen);
 }
 
 /* "(T, ...)" after Dict/Future/RRef/Union, or a tuple; n_min..n_max elements. */
@@ -501,34 +579,27 @@ static int parse_type_list(Parser *P, int depth, size_t n_min, size_t n_max,
     if (!(n_min == 0 && accept(P, ')'))) {
         for (;;) {
             if (n == cap) {
-                size_t ncap = cap ? 2 * cap : 4;
-                const TsType **nv = realloc(v, ncap * sizeof *nv);
-                if (!nv)
-                    goto nomem;
-                v = nv, cap = ncap;
+                cap = cap ? 2 * cap : 4;
+                if (!(v = pgrow(P, v, n, cap, sizeof *v)))
+                    return -1;
             }
             if (parse_inner(P, depth, &v[n], seen))
-                goto fail;
+                return -1;
             n++;
             if (n < n_min) {
                 if (expect(P, ','))
-                    goto fail;
+                    return -1;
                 continue;
             }
             if (n < n_max && accept(P, ','))
                 continue;
             if (expect(P, ')'))
-                goto fail;
+                return -1;
             break;
         }
     }
     *elems = v, *n_out = n;
     return 0;
-nomem:
-    fail_nomem(P);
-fail:
-    free(v);
-    return -1;
 }
 
 /* "__torch__.torch.classes.ns.Name": a class a plugin or the frontend defines; one that
@@ -551,7 +622,7 @@ static int parse_class_name(Parser *P, const TsType **out)
     /* Copy without any blanks the tokens were written with. */
     size_t n = 0;
     for (size_t i = start; i < end; i++)
-        if (!strchr(" \t\r\n\f\v", P->text[i]))
+        if (!is_space(P->text[i]))
             name[n++] = P->text[i];
     name[n] = '\0';
     const TsType *t = ts_type_lookup(name);
@@ -600,7 +671,7 @@ static int parse_base_type(Parser *P, int depth, const TsType **out, unsigned *s
         return parse_class_name(P, out);
     } else {
         for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++) {
-            if (cur_is(P, type_names[i].name)) {
+            if (cur_is_n(P, type_names[i].name, type_names[i].len)) {
                 *seen |= type_names[i].seen;
                 *out = type_names[i].make();
                 advance(P);
@@ -614,11 +685,11 @@ static int parse_base_type(Parser *P, int depth, const TsType **out, unsigned *s
             return fail(P, P->cur.off, "unknown type %s", found);
         }
         char *name = cur_dup(P);
-        t = name ? ts_type_var(name) : NULL;
-        free(name);
+        if (!name)
+            return -1;
+        t = ts_type_var(name);
         advance(P);
     }
-    free(elems);
     if (!t)
         return fail_nomem(P);
     *out = t;
@@ -1045,6 +1116,7 @@ static int parse_default(Parser *P, TsArg *a)
 
 /* ---- arguments and the schema ------------------------------------------------------- */
 
+/* Frees an argument of a schema built piece by piece. */
 static void arg_clear(TsArg *a)
 {
     free(a->name);
@@ -1084,15 +1156,12 @@ static TsArg *new_arg(Parser *P, TsArg **v, size_t *n, size_t *cap)
 {
     if (*n == *cap) {
         size_t ncap = *cap ? 2 * *cap : 4;
-        TsArg *nv = realloc(*v, ncap * sizeof *nv);
-        if (!nv) {
-            fail_nomem(P);
+        TsArg *nv = pgrow(P, *v, *n, ncap, sizeof *nv);
+        if (!nv)
             return NULL;
-        }
         *v = nv, *cap = ncap;
     }
     TsArg *a = &(*v)[(*n)++];
-    memset(a, 0, sizeof *a);
     a->fixed_size = -1;
     return a;
 }
@@ -1156,40 +1225,43 @@ static int parse_returns(Parser *P, TsSchema *s)
     }
 }
 
+/* "ns" "::" "name" as one string. */
+static char *qualify(Parser *P, const char *ns, size_t ns_len, const char *name,
+                     size_t name_len)
+{
+    char *q = palloc(P, ns_len + name_len + 3);
+    if (q) {
+        memcpy(q, ns, ns_len);
+        memcpy(q + ns_len, "::", 2);
+        memcpy(q + ns_len + 2, name, name_len);
+    }
+    return q;
+}
+
 /* "ns::name.overload"; a bare "name" takes default_ns. */
 static int parse_name(Parser *P, TsSchema *s, const char *default_ns)
 {
-    size_t start = P->cur.off;
-    char *first;
-    if (take_ident(P, "an operator name", &first))
-        return -1;
+    if (P->cur.kind != TK_IDENT)
+        return fail_expected(P, "an operator name");
+    Tok first = P->cur;
+    advance(P);
     if (accept(P, ':')) {
-        char *second;
-        if (expect(P, ':') || take_ident(P, "an operator name", &second)) {
-            free(first);
+        if (expect(P, ':'))
             return -1;
-        }
-        s->name = malloc(strlen(first) + strlen(second) + 3);
-        if (s->name)
-            sprintf(s->name, "%s::%s", first, second);
-        free(second);
+        if (P->cur.kind != TK_IDENT)
+            return fail_expected(P, "an operator name");
+        s->name = qualify(P, P->text + first.off, first.len, P->text + P->cur.off, P->cur.len);
+        advance(P);
     } else if (default_ns) {
-        s->name = malloc(strlen(default_ns) + strlen(first) + 3);
-        if (s->name)
-            sprintf(s->name, "%s::%s", default_ns, first);
+        s->name = qualify(P, default_ns, strlen(default_ns), P->text + first.off, first.len);
     } else {
-        fail(P, start, "operator name '%s' has no namespace (expected 'ns::%s')", first, first);
-        free(first);
-        return -1;
+        return fail(P, first.off, "operator name '%.*s' has no namespace (expected 'ns::%.*s')",
+                    (int)first.len, P->text + first.off, (int)first.len, P->text + first.off);
     }
-    free(first);
     if (!s->name)
-        return fail_nomem(P);
-    if (!accept(P, '.')) {
-        if (!(s->overload = strdup("")))
-            return fail_nomem(P);
-        return 0;
-    }
+        return -1;
+    if (!accept(P, '.'))
+        return (s->overload = pstrndup(P, "", 0)) ? 0 : -1;
     size_t off = P->cur.off;
     if (take_ident(P, "an overload name", &s->overload))
         return -1;
@@ -1214,11 +1286,11 @@ TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_
         ts_error_set(err, TS_ERR_LIMIT, "schema text too long (limit %d bytes)", MAX_TEXT);
         return NULL;
     }
-    Parser P = { text, len, { TK_EOF, 0, 0 }, err, 0, false };
+    /* A first block that holds most schemas whole: ~3 bytes per byte of text. */
+    Parser P = { text, len, { TK_EOF, 0, 0 }, err, 0, false, NULL, 256 + 4 * len };
     P.cur = lex_at(text, len, 0);
-    TsSchema *s = calloc(1, sizeof *s);
+    TsSchema *s = palloc(&P, sizeof *s);
     if (!s) {
-        fail_nomem(&P);
         *err_offset = 0;
         return NULL;
     }
@@ -1235,9 +1307,11 @@ TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_
         fail_expected(&P, "end of input");
         goto fail;
     }
+    s->blocks = P.blocks;
     return s;
 fail:
     *err_offset = P.err_off;
+    s->blocks = P.blocks;
     ts_schema_free(s);
     return NULL;
 }
@@ -1246,6 +1320,17 @@ void ts_schema_free(TsSchema *s)
 {
     if (!s)
         return;
+    if (s->blocks) {
+        /* parsed: everything but the default values is in the blocks, s included */
+        for (size_t i = 0; i < s->n_args; i++)
+            if (s->args[i].has_default)
+                ts_value_release(s->args[i].default_value);
+        for (size_t i = 0; i < s->n_returns; i++)
+            if (s->returns[i].has_default)
+                ts_value_release(s->returns[i].default_value);
+        free_blocks(s->blocks);
+        return;
+    }
     for (size_t i = 0; i < s->n_args; i++)
         arg_clear(&s->args[i]);
     for (size_t i = 0; i < s->n_returns; i++)

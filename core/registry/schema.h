@@ -45,6 +45,9 @@ typedef struct TsSchema {
     TsArg *returns;
     bool is_vararg;            /* "..." after the arguments */
     bool is_varret;            /* "-> ..." */
+    void *blocks;              /* a parsed schema: the memory of everything above but default
+                                  values (see schema.c); NULL: each piece is malloc'd, as for
+                                  a schema built by hand */
 } TsSchema;
 
 /* Parses one schema. A name without "ns::" gets default_ns (NULL: an error). On a syntax

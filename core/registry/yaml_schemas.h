@@ -28,9 +28,13 @@ typedef struct TsSchemaSet {
 /* Loads the file at path into *out (which the caller frees with ts_schema_set_free, also
  * after a failure). */
 int ts_yaml_schemas_load(const char *path, TsSchemaSet *out, TsError *err);
-/* The same from text in memory; name stands for the file in messages. */
+/* The same from text in memory; name stands for the file in messages. Files of the plain
+ * shape go through a fast scanner (schema_scan.h), the rest through libyaml. */
 int ts_yaml_schemas_parse(const char *text, size_t len, const char *name, TsSchemaSet *out,
                           TsError *err);
+/* The same, always through libyaml (the reference the fast scanner is tested against). */
+int ts_yaml_schemas_parse_full(const char *text, size_t len, const char *name,
+                               TsSchemaSet *out, TsError *err);
 void ts_schema_set_free(TsSchemaSet *set);
 
 /* ---- shared YAML plumbing --------------------------------------------------- */

@@ -18,6 +18,14 @@
  * pool; aten::wait on an unfinished future suspends the state (its pc stays on the WAIT)
  * and ts_future_then resubmits it when the future completes. An error formats PyTorch's
  * traceback from the frames, then every register and stack value is released.
+ *
+ * A kernel may call TorchScript (plugin.h's ts_call_function: sort calls __lt__). The call
+ * runs to its end in a state nested in the kernel's, on the kernel's thread and C stack,
+ * so nesting is bounded (TS_CALL_MAX_NESTING), and a nested state runs its forks at once
+ * rather than wait for a pool thread. The state whose loop runs on a thread is kept in a
+ * thread-local, which is how a TsCall is recognised as a running kernel's. A failed call
+ * hands the kernel the callee's formatted traceback; if the kernel returns it unchanged,
+ * the operator's traceback ends with it, labelled with the callee's exception class.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -63,6 +71,11 @@ typedef struct TsInterp {
     TsFuture *result;          /* a forked state completes this (a reference) */
     Entered *entered;          /* with-statements open, innermost last */
     size_t n_entered, cap_entered;
+    unsigned nesting;          /* kernels' calls into TorchScript this state runs inside */
+    struct TsInterp *callee;   /* the state those calls run in, kept for the next one */
+    char *callee_label;        /* the exception class of a callee's error, and the message */
+    const char *callee_msg;    /* it was moved into err as (see adopt_callee_error) */
+    bool wrap;                 /* err.msg is a callee's traceback to put under ours */
 } TsInterp;
 
 enum { RUN_DONE, RUN_ERROR, RUN_SUSPENDED };
@@ -110,6 +123,9 @@ static void interp_free(TsInterp *st)
     for (size_t i = 0; i < st->n_entered; i++)
         ts_value_release(st->entered[i].obj);
     free(st->entered);
+    if (st->callee)
+        interp_free(st->callee);
+    free(st->callee_label);
     free(st);
 }
 
@@ -178,8 +194,8 @@ typedef struct Text {
 static void put_exception(FILE *f, const TsInterp *st)
 {
     const char *msg = st->err.msg ? st->err.msg : "";
-    if (st->label) {
-        fprintf(f, "%s: %s\n", st->label, msg);
+    if (st->label) {       /* a callee's traceback (wrap) ends its own line */
+        fprintf(f, "%s: %s%s", st->label, msg, st->wrap ? "" : "\n");
         return;
     }
     if (st->err.code == TS_ERR_KEY && strncmp(msg, "KeyError", 8) != 0)
@@ -188,17 +204,26 @@ static void put_exception(FILE *f, const TsInterp *st)
         fprintf(f, "RuntimeError: %s\n", msg);
 }
 
-/* Replaces st->err's message by the traceback of the frames and the exception line. */
+static bool is_traceback(const char *msg)
+{
+    return msg && strncmp(msg, traceback_head, sizeof traceback_head - 1) == 0;
+}
+
+/* Replaces st->err's message by the traceback of the frames and the exception line. A
+ * callee's error (a kernel's call into TorchScript failed) keeps its traceback as the
+ * message of that line, as PyTorch prints it. */
 static void format_error(TsInterp *st)
 {
     if (st->err.code == TS_OK)
         ts_error_set(&st->err, TS_ERR_RUNTIME, "operation failed without a message");
-    if (st->err.msg && strncmp(st->err.msg, traceback_head, strlen(traceback_head)) == 0)
+    if (!st->wrap && is_traceback(st->err.msg))
         return;                /* a forked function's error, already formatted */
     Text t = {NULL, 0, NULL};
     t.f = open_memstream(&t.p, &t.len);
-    if (!t.f)
+    if (!t.f) {
+        st->wrap = false;
         return;
+    }
     fputs(traceback_head, t.f);
     for (size_t i = 0; i < st->depth; i++) {
         if (st->depth > 2 * TRACE_ENDS && i == TRACE_ENDS) {
@@ -216,6 +241,7 @@ static void format_error(TsInterp *st)
         free(ex);
     }
     put_exception(t.f, st);
+    st->wrap = false;
     if (fclose(t.f) == 0 && t.p) {
         free(st->err.msg);
         st->err.msg = t.p;
@@ -290,6 +316,24 @@ static void scatter(TsInterp *st, TsValue *R, const TsInstr *in, const int32_t *
         store(R, ops[in->args + in->n_in + i], ts_stack_pop(&st->stack));
 }
 
+/* A kernel failed: if with the error of its call into TorchScript, unchanged, the
+ * traceback goes under ours labelled with the callee's exception class. A kernel that
+ * recovered from such an error and failed otherwise gets no label. */
+static void adopt_callee_error(TsInterp *st)
+{
+    if (!st->callee_label)
+        return;
+    if (st->err.msg == st->callee_msg && is_traceback(st->err.msg)) {
+        free(st->label);
+        st->label = st->callee_label;
+        st->wrap = true;
+    } else {
+        free(st->callee_label);
+    }
+    st->callee_label = NULL;
+    st->callee_msg = NULL;
+}
+
 static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *code,
                       const TsInstr *in)
 {
@@ -321,6 +365,7 @@ static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *
     if (rc) {
         if (st->err.code == TS_OK)
             ts_error_set(&st->err, TS_ERR_RUNTIME, "operator failed without a message");
+        adopt_callee_error(st);
         return -1;
     }
     if (st->stack.len != base + in->n_out) {
@@ -441,6 +486,15 @@ static void task_run(void *arg)
     group_leave(g);
 }
 
+static int nesting_error(TsError *err)
+{
+    return ts_error_set(err, TS_ERR_LIMIT,
+                        "maximum recursion depth exceeded (%d nested calls from operators "
+                        "into TorchScript)", TS_CALL_MAX_NESTING);
+}
+
+/* Forks in a state nested in a kernel's call run at once: the kernel holds its thread, maybe
+ * a pool thread, until the call returns, and a queued fork could wait for that thread. */
 static int do_fork(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *code,
                    const TsInstr *in)
 {
@@ -465,7 +519,16 @@ static int do_fork(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *cod
     }
     args_from_stack(child, in->n_in);
     group_enter(st->group);
-    if (ts_threadpool_submit(ts_runtime_num_threads(st->rt), task_run, child, &st->err)) {
+    if (st->nesting) {         /* inside a kernel's call: run it now, on this thread */
+        child->nesting = st->nesting + 1;
+        if (child->nesting > TS_CALL_MAX_NESTING) {
+            group_leave(st->group);
+            nesting_error(&st->err);
+            goto fail;
+        }
+        task_run(child);
+    } else if (ts_threadpool_submit(ts_runtime_num_threads(st->rt), task_run, child,
+                                    &st->err)) {
         group_leave(st->group);
         goto fail;
     }
@@ -610,13 +673,29 @@ static void exit_entered(TsInterp *st)
             continue;
         }
         sub->group = st->group;
+        sub->nesting = st->nesting;
         if (call_exit(sub, e.code, e.obj, 1) == 0)
             run_sync(sub);
         interp_free(sub);
     }
 }
 
+/* The state whose loop runs on this thread (the innermost, when kernels' calls nest).
+ * libtscript is linked, never dlopened, so the static TLS model is safe and saves a call. */
+static _Thread_local TsInterp *running __attribute__((tls_model("initial-exec")));
+
+static int run_loop(TsInterp *st);
+
 static int run(TsInterp *st)
+{
+    TsInterp *outer = running;
+    running = st;
+    int r = run_loop(st);
+    running = outer;
+    return r;
+}
+
+static int run_loop(TsInterp *st)
 {
     Frame *fr;
     const TsCode *code;
@@ -1207,5 +1286,70 @@ int ts_run(TsRuntime *rt, TsCompUnit *u, TsFunction *f, TsValue *args, size_t n,
     pthread_mutex_unlock(&group.lock);
     pthread_cond_destroy(&group.done);
     pthread_mutex_destroy(&group.lock);
+    return rc;
+}
+
+/* ---- kernels' calls into TorchScript (plugin.h) ------------------------------------------ */
+/* The state running the kernel that was handed call, or NULL (not on this thread, or not a
+ * TsCall of the interpreter's). */
+static TsInterp *kernel_state(const TsCall *call)
+{
+    TsInterp *st = running;
+    return st && call && call->stack == &st->stack && call->error == &st->err ? st : NULL;
+}
+
+const TsCompUnit *ts_interp_kernel_unit(const TsCall *call)
+{
+    TsInterp *st = kernel_state(call);
+    return st && st->depth ? st->frames[st->depth - 1].code->unit : NULL;
+}
+
+/* The callee's error becomes the kernel's: code and traceback, and the exception class it
+ * printed, for the operator's own traceback (adopt_callee_error). */
+static void take_callee_error(TsInterp *st, TsInterp *sub)
+{
+    ts_error_move(&st->err, &sub->err);
+    free(st->callee_label);
+    st->callee_label = sub->label ? sub->label : strdup("RuntimeError");
+    sub->label = NULL;
+    st->callee_msg = st->callee_label ? st->err.msg : NULL;
+}
+
+int ts_interp_call(TsCall *call, TsFunction *f, const TsValue *args, size_t n, TsValue *out)
+{
+    *out = ts_none();
+    TsInterp *st = kernel_state(call);
+    if (!st)
+        return ts_error_set(call->error, TS_ERR_USAGE,
+                            "ts_call_function: only a kernel the interpreter is running may "
+                            "call TorchScript, with the TsCall it was given");
+    if (st->nesting >= TS_CALL_MAX_NESTING)
+        return nesting_error(&st->err);
+    const TsCompUnit *unit = st->frames[st->depth - 1].code->unit;
+    if (ts_code_prepare(st->rt, unit, f, &st->err))
+        return st->err.code;
+    if (!st->callee && !(st->callee = interp_new(st->rt, &st->err)))
+        return st->err.code;
+    TsInterp *sub = st->callee;    /* idle: only this state's kernels use it */
+    sub->group = st->group;
+    sub->nesting = st->nesting + 1;
+    if (ts_stack_reserve(&sub->stack, n, &st->err))
+        return st->err.code;
+    for (size_t i = 0; i < n; i++) {
+        ts_value_retain(args[i]);
+        sub->stack.data[sub->stack.len++] = args[i];
+    }
+    if (push_frame(sub, f->code)) {
+        ts_stack_drop(&sub->stack, sub->stack.len);
+        ts_error_move(&st->err, &sub->err);
+        return st->err.code;
+    }
+    args_from_stack(sub, n);
+    if (run_sync(sub) == RUN_ERROR) {
+        take_callee_error(st, sub);
+        return st->err.code;
+    }
+    int rc = finish_outputs(sub, f->code->n_outputs, out, &st->err);
+    ts_stack_drop(&sub->stack, sub->stack.len);
     return rc;
 }

@@ -5,7 +5,8 @@
  * and an explicit stack of call frames, so a deep TorchScript call chain never deepens the
  * C stack. torch.jit.fork runs its subgraph on the thread pool and returns a Future; a state
  * that waits on an unfinished future suspends and resumes when it completes, possibly on
- * another thread (the caller of ts_run blocks until its own state finishes).
+ * another thread (the caller of ts_run blocks until its own state finishes). Kernels that
+ * call TorchScript (sort's __lt__) run it in a nested state (see ts_interp_call).
  *
  * Errors come back as PyTorch prints them: err->code names the exception class and
  * err->msg is the whole text,
@@ -36,6 +37,13 @@
  * its result in *out (a tuple when the graph returns several values, None when none). */
 int ts_run(TsRuntime *rt, TsCompUnit *u, TsFunction *f, TsValue *args, size_t n,
            TsValue *out, TsError *err);
+
+/* Kernels' calls into TorchScript (plugin.h's ts_call_function, in callback.c): the unit
+ * of the program running the kernel that was handed call (NULL if call is not a running
+ * kernel's), and the call itself, f's arguments borrowed, in a state nested in the
+ * kernel's. */
+const TsCompUnit *ts_interp_kernel_unit(const TsCall *call);
+int ts_interp_call(TsCall *call, TsFunction *f, const TsValue *args, size_t n, TsValue *out);
 
 /* The test hook: called before every operator kernel and call runs, with the node, its
  * input values as gathered for it, and bit i of moved set when input i was moved out of its

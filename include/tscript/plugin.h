@@ -139,6 +139,63 @@ typedef struct TsPluginInfo {
 /* ---- looking up an allocator at run time (for kernels that allocate) ------ */
 TsAllocator *ts_runtime_allocator(struct TsRuntime *rt, int device_type);
 
+/* ---- calling TorchScript from a kernel ------------------------------------ */
+/* A kernel the interpreter runs may call the program's own TorchScript code: a method of a
+ * script class (aten::sort calls __lt__) or a free function. Only during the kernel call,
+ * on its thread, with the TsCall the kernel was given; anything else fails with
+ * TS_ERR_USAGE. The callee runs to its end before ts_call_function returns, in an
+ * interpreter state nested in the kernel's:
+ *
+ *   - re-entrant: the callee's operators may call back again (a __lt__ that sorts), up to
+ *     TS_CALL_MAX_NESTING states deep; one more fails with TS_ERR_LIMIT ("maximum recursion
+ *     depth exceeded") rather than overflowing the C stack;
+ *   - on any thread, fork/wait's included: torch.jit.fork inside a nested call runs the
+ *     forked function at once on the same thread, so a kernel never waits for a pool thread
+ *     that is itself waiting;
+ *   - failures propagate: a raise in the callee, or an error of one of its operators, comes
+ *     back in call->error (its code, and the callee's TorchScript traceback as the message).
+ *     The kernel releases what it holds and returns that code with the error untouched; the
+ *     operator then fails as PyTorch's does, the caller's traceback followed by the callee's.
+ */
+#define TS_CALL_MAX_NESTING 200
+
+typedef struct TsFunction TsFunction;  /* a compiled TorchScript function or method */
+
+/* The method `name` of script class cls in the program running the kernel, or with cls NULL
+ * the function of qualified name `name` ("__torch__.f"); NULL when there is none. */
+const TsFunction *ts_call_find(TsCall *call, const TsType *cls, const char *name);
+
+/* A function's signature: its argument count (self included, for a method), the type of
+ * argument i, and its return type (NoneType for a function that returns nothing). */
+size_t ts_function_num_args(const TsFunction *f);
+const TsType *ts_function_arg_type(const TsFunction *f, size_t i);
+const TsType *ts_function_return_type(const TsFunction *f);
+
+/* Runs f with the n values of args (borrowed; for a method args[0] is the object) and puts
+ * its result in *out (a new reference). n must be f's argument count and each value of its
+ * argument's type (else a TypeError). Returns 0, or the error's code with call->error set
+ * and *out None. */
+int ts_call_function(TsCall *call, const TsFunction *f, const TsValue *args, size_t n,
+                     TsValue *out);
+
+/* ---- intra-op parallelism --------------------------------------------------- */
+/* The work of [begin, end) on chunk [b, e): 0, or an error code with err set. */
+typedef int (*TsParallelFn)(void *ctx, int64_t b, int64_t e, TsError *err);
+
+/* Calls fn on disjoint chunks that cover [begin, end), each at least grain long, on the
+ * calling thread and the runtime's worker threads at once (num_threads in all); returns
+ * when every chunk is done. A range shorter than 2 * grain runs as one fn(ctx, begin, end)
+ * on the calling thread, as does a call made while the workers serve another (from another
+ * thread, or from inside a chunk), so pick grain so that a chunk outweighs waking a thread
+ * (tens of microseconds). Results must not depend on how the range is cut. On failure
+ * returns the error of the failing chunk nearest begin, with its message in err. */
+int ts_parallel_for(int64_t begin, int64_t end, int64_t grain, TsParallelFn fn, void *ctx,
+                    TsError *err);
+/* The number of threads ts_parallel_for uses: num_threads of the runtime opened last
+ * (TSCRIPT_NUM_THREADS, the config, or the cores), also for libraries with pools of their
+ * own (BLAS). */
+int ts_parallel_num_threads(void);
+
 #ifdef __cplusplus
 }
 #endif

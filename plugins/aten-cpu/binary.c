@@ -1,15 +1,15 @@
 /* binary.c — the binary pointwise ops: arithmetic, division and its rounding modes,
- * remainder, pow, comparisons, logical and bitwise ops, maximum/minimum (also registered as
- * max.other/min.other and their out= forms, which PyTorch declares as the same op), and
- * outer (ger), a broadcast mul.
+ * remainder and fmod, pow, comparisons, logical and bitwise ops, maximum/minimum (also
+ * registered as max.other/min.other and their out= forms, which PyTorch declares as the same
+ * op), and outer (ger), a broadcast mul.
  *
  * Each op is a loop table generated from one expression per dtype family (integers wrap,
  * computed in uint64_t so overflow is defined; floats are IEEE; bool has its own meaning),
  * and every overload — Tensor/Tensor, Tensor/Scalar, Scalar/Tensor, out=, in-place — is one
  * call into the elementwise engine: a Scalar becomes a wrapped 0-dim tensor, which ranks
- * below tensors in type promotion. Integer division or remainder by zero is PyTorch's
- * "ZeroDivisionError"; alpha follows PyTorch's rules (no float alpha for integral results,
- * no bool alpha for non-bool results).
+ * below tensors in type promotion. Integer division, remainder or fmod by zero is
+ * PyTorch's "ZeroDivisionError"; alpha follows PyTorch's rules (no float alpha for integral
+ * results, no bool alpha for non-bool results).
  */
 #include <string.h>
 #include <tgmath.h>
@@ -51,6 +51,16 @@ static inline int64_t remainder_i(int64_t x, int64_t y, TsCpuEwArgs *a)
         return 0;
     int64_t r = x % y;
     return r != 0 && (r < 0) != (y < 0) ? r + y : r;
+}
+
+/* C's %: the result has the sign of x (fmod's truncation semantics). */
+static inline int64_t fmod_i(int64_t x, int64_t y, TsCpuEwArgs *a)
+{
+    if (y == 0) {
+        a->status = TS_CPU_EW_ZERO_DIV;
+        return 0;
+    }
+    return y == -1 ? 0 : x % y;
 }
 
 static inline int64_t pow_i(int64_t x, int64_t y, TsCpuEwArgs *a)
@@ -138,6 +148,7 @@ DEF_FLOAT_OP(div, x / y)
 DEF_NUM_OP(div_trunc, truncdiv_i(x, y, args), trunc(x / y))
 DEF_NUM_OP(div_floor, floordiv_i(x, y, args), FLOAT_HELPER(floordiv, x, y))
 DEF_NUM_OP(remainder, remainder_i(x, y, args), FLOAT_HELPER(remainder, x, y))
+DEF_NUM_OP(fmod, fmod_i(x, y, args), fmod(x, y))
 DEF_NUM_OP(pow, pow_i(x, y, args), pow(x, y))
 DEF_OP(maximum, x > y ? x : y, FLOAT_HELPER(max, x, y), x || y)
 DEF_OP(minimum, x < y ? x : y, FLOAT_HELPER(min, x, y), x && y)
@@ -164,6 +175,7 @@ EWOP(div_trunc, div_trunc, TS_EW_SAME)
 EWOP(div_floor, div_floor, TS_EW_SAME)
 EWOP(floor_divide, div_floor, TS_EW_SAME)
 EWOP(remainder, remainder, TS_EW_SAME)
+EWOP(fmod, fmod, TS_EW_SAME)
 EWOP(pow, pow, TS_EW_SAME)
 EWOP(maximum, maximum, TS_EW_SAME)
 EWOP(minimum, minimum, TS_EW_SAME)
@@ -350,6 +362,7 @@ static const BinDesc d_mul = { "aten::mul", &ew_mul, false };
 static const BinDesc d_div = { "aten::div", &ew_div, false };
 static const BinDesc d_floor_divide = { "aten::floor_divide", &ew_floor_divide, false };
 static const BinDesc d_remainder = { "aten::remainder", &ew_remainder, false };
+static const BinDesc d_fmod = { "aten::fmod", &ew_fmod, false };
 static const BinDesc d_pow = { "aten::pow", &ew_pow, false };
 static const BinDesc d_maximum = { "aten::maximum", &ew_maximum, false };
 static const BinDesc d_minimum = { "aten::minimum", &ew_minimum, false };
@@ -404,6 +417,9 @@ static const BinDesc d_logical_xor = { "aten::logical_xor", &ew_logical_xor, fal
     X(remainder, Scalar_Tensor_out, d_remainder, F_ST_OUT) \
     X(remainder_, Tensor, d_remainder, F_TT_INPLACE) \
     X(remainder_, Scalar, d_remainder, F_TS_INPLACE) \
+    X(fmod, Tensor, d_fmod, F_TT) X(fmod, Scalar, d_fmod, F_TS) \
+    X(fmod, Tensor_out, d_fmod, F_TT_OUT) X(fmod, Scalar_out, d_fmod, F_TS_OUT) \
+    X(fmod_, Tensor, d_fmod, F_TT_INPLACE) X(fmod_, Scalar, d_fmod, F_TS_INPLACE) \
     X(pow, Tensor_Tensor, d_pow, F_TT) X(pow, Tensor_Scalar, d_pow, F_TS) \
     X(pow, Scalar, d_pow, F_ST) X(pow, Tensor_Tensor_out, d_pow, F_TT_OUT) \
     X(pow, Tensor_Scalar_out, d_pow, F_TS_OUT) X(pow, Scalar_out, d_pow, F_ST_OUT) \

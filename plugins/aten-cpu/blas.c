@@ -1,5 +1,6 @@
 /* blas.c — the GEMM-based products: bmm, matmul (every rank case), addmm, baddbmm, dot, mv and
- * linear, and ts_nn_gemm, the one entry to BLAS that conv.c uses too.
+ * linear, and ts_nn_gemm, the one entry to BLAS (OpenBLAS, loaded on first use: openblas.c)
+ * that linalg.c and conv.c use too.
  *
  * Every product becomes calls of ts_nn_gemm on strided matrices. BLAS reads a matrix in place
  * when one stride is 1 and the other a valid leading dimension, so transposed views
@@ -8,12 +9,12 @@
  * one GEMM when the second has no batch dims of its own and the layout allows (the common
  * (batch, seq, in) @ (in, out) case); otherwise it loops over the broadcast batch.
  */
-#include <cblas.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nn.h"
+#include "openblas.h"
 
 /* How BLAS can read m: row-major with leading dimension ld, transposed or not; false when a
  * copy is needed. */
@@ -56,6 +57,10 @@ static int pack(TsNnMat *m, size_t esize, void **buf, TsError *err)
 
 static void scale_rows(int dtype, double beta, void *c, int64_t rows, int64_t cols, int64_t ldc)
 {
+    if (beta == 0 && (rows == 1 || ldc == cols)) {
+        memset(c, 0, (size_t)(rows * cols) * ts_dtype_size(dtype));
+        return;
+    }
     for (int64_t i = 0; i < rows; i++)
         for (int64_t j = 0; j < cols; j++) {
             int64_t k = i * ldc + j;
@@ -82,8 +87,9 @@ static void scale_rows(int dtype, double beta, void *c, int64_t rows, int64_t co
 EW_INT_TYPES(INT_GEMM, )
 #undef INT_GEMM
 
-static void blas_call(int dtype, double alpha, const TsNnMat *a, bool ta, int64_t lda,
-                      const TsNnMat *b, bool tb, int64_t ldb, double beta, void *c, int64_t ldc)
+static void blas_call(const TsCpuBlas *blas, int dtype, double alpha, const TsNnMat *a,
+                      bool ta, int64_t lda, const TsNnMat *b, bool tb, int64_t ldb, double beta,
+                      void *c, int64_t ldc)
 {
     int m = (int)a->rows, n = (int)b->cols, k = (int)a->cols;
     bool f = dtype == TS_FLOAT32;
@@ -95,10 +101,10 @@ static void blas_call(int dtype, double alpha, const TsNnMat *a, bool ta, int64_
         enum CBLAS_TRANSPOSE t = tb ? CblasNoTrans : CblasTrans;
         int r = tb ? n : k, cl = tb ? k : n;
         if (f)
-            cblas_sgemv(CblasRowMajor, t, r, cl, (float)alpha, b->p, (int)ldb, a->p, incx,
+            blas->sgemv(CblasRowMajor, t, r, cl, (float)alpha, b->p, (int)ldb, a->p, incx,
                         (float)beta, c, 1);
         else
-            cblas_dgemv(CblasRowMajor, t, r, cl, alpha, b->p, (int)ldb, a->p, incx, beta, c, 1);
+            blas->dgemv(CblasRowMajor, t, r, cl, alpha, b->p, (int)ldb, a->p, incx, beta, c, 1);
         return;
     }
     if (n == 1 && m > 1) {
@@ -107,19 +113,19 @@ static void blas_call(int dtype, double alpha, const TsNnMat *a, bool ta, int64_
         enum CBLAS_TRANSPOSE t = ta ? CblasTrans : CblasNoTrans;
         int r = ta ? k : m, cl = ta ? m : k;
         if (f)
-            cblas_sgemv(CblasRowMajor, t, r, cl, (float)alpha, a->p, (int)lda, b->p, incx,
+            blas->sgemv(CblasRowMajor, t, r, cl, (float)alpha, a->p, (int)lda, b->p, incx,
                         (float)beta, c, (int)ldc);
         else
-            cblas_dgemv(CblasRowMajor, t, r, cl, alpha, a->p, (int)lda, b->p, incx, beta, c,
+            blas->dgemv(CblasRowMajor, t, r, cl, alpha, a->p, (int)lda, b->p, incx, beta, c,
                         (int)ldc);
         return;
     }
     enum CBLAS_TRANSPOSE tra = ta ? CblasTrans : CblasNoTrans, trb = tb ? CblasTrans : CblasNoTrans;
     if (f)
-        cblas_sgemm(CblasRowMajor, tra, trb, m, n, k, (float)alpha, a->p, (int)lda, b->p,
+        blas->sgemm(CblasRowMajor, tra, trb, m, n, k, (float)alpha, a->p, (int)lda, b->p,
                     (int)ldb, (float)beta, c, (int)ldc);
     else
-        cblas_dgemm(CblasRowMajor, tra, trb, m, n, k, alpha, a->p, (int)lda, b->p, (int)ldb,
+        blas->dgemm(CblasRowMajor, tra, trb, m, n, k, alpha, a->p, (int)lda, b->p, (int)ldb,
                     beta, c, (int)ldc);
 }
 
@@ -144,6 +150,9 @@ int ts_nn_gemm(int dtype, double alpha, const TsNnMat *a, const TsNnMat *b, doub
     if (m > INT_MAX || n > INT_MAX || k > INT_MAX || ldc > INT_MAX)
         return ts_error_set(err, TS_ERR_LIMIT, "matmul: matrices larger than 2^31 rows or "
                             "columns are not supported");
+    const TsCpuBlas *blas = ts_cpu_blas(err);
+    if (!blas)
+        return err->code;
     TsNnMat ma = *a, mb = *b;
     void *ba = NULL, *bb = NULL;
     bool ta, tb;
@@ -157,7 +166,7 @@ int ts_nn_gemm(int dtype, double alpha, const TsNnMat *a, const TsNnMat *b, doub
     if (!rc) {
         layout(&ma, &ta, &lda);
         layout(&mb, &tb, &ldb);
-        blas_call(dtype, alpha, &ma, ta, lda, &mb, tb, ldb, beta, c, ldc);
+        blas_call(blas, dtype, alpha, &ma, ta, lda, &mb, tb, ldb, beta, c, ldc);
     }
     free(ba);
     free(bb);

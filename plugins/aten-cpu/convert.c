@@ -155,6 +155,12 @@ double ts_cpu_load_double(int dtype, const void *p)
     return d;
 }
 
+void ts_cpu_store_double(int dtype, void *p, double d)
+{
+    if (dtype >= 0 && dtype < TS_DTYPE__COUNT && conv[dtype].store_d)
+        conv[dtype].store_d(p, 0, 1, &d);
+}
+
 /* The cast loop: args->i[0] is the destination dtype, args->i[1] the source's. */
 static void cast_loop(char **p, const int64_t *s, int64_t n, TsCpuEwArgs *args)
 {

@@ -36,7 +36,7 @@ extern const TsCpuTable ts_cpu_linalg_table;    /* linalg.c: mm */
 extern const TsCpuTable ts_cpu_format_table;    /* format.c: tscript::format_tensor */
 extern const TsCpuTable ts_cpu_blas_table, ts_cpu_conv_table, ts_cpu_pool_table,
     ts_cpu_norm_table, ts_cpu_activation_table, ts_cpu_resample_table, ts_cpu_loss_table,
-    ts_cpu_nn_table;                            /* the nn ops: see nn.h */
+    ts_cpu_nn_table, ts_cpu_loss_pointwise_table, ts_cpu_rnn_table;   /* the nn ops: nn.h */
 extern const TsCpuTable ts_cpu_shape_ops_table; /* shape_ops.c: view, reshape, slice, ... */
 extern const TsCpuTable ts_cpu_copy_table;      /* copy.c: contiguous, clone, copy_ */
 extern const TsCpuTable ts_cpu_join_table;      /* join.c: cat, stack, repeat, flip, roll, ... */

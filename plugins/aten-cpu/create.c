@@ -292,6 +292,11 @@ static int eye_kernel(TsCall *c, size_t nints)
                      sizes[0] < 0 ? "n" : "m", (long long)(sizes[0] < 0 ? sizes[0] : sizes[1]));
         return ts_cpu_kernel_end(c, n, a, NULL);
     }
+    if (dtype == TS_BFLOAT16) {      /* PyTorch 1.13's cpu eye has no bfloat16 kernel */
+        ts_error_set(c->error, TS_ERR_RUNTIME, "\"eye\" not implemented for '%s'",
+                     ts_dtype_type_name(dtype));
+        return ts_cpu_kernel_end(c, n, a, NULL);
+    }
     if ((r = ts_cpu_empty(dtype, 2, sizes, c->error))) {
         size_t es = ts_dtype_size(dtype);
         TsTensor *one = ts_cpu_scalar_tensor(ts_int(1), dtype, c->error);

@@ -1,11 +1,19 @@
 /* elementwise.c — the elementwise engine (see elementwise.h): broadcasting, promotion,
  * output allocation and checks, and the strided walk that feeds the inner loops.
+ *
+ * Large calls (at least twice EW_GRAIN elements) are split over the runtime's threads with
+ * ts_parallel_for: each chunk walks its own range of output elements, so the results are
+ * the same for any thread count.
  */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "elementwise.h"
 
 #define EW_MAX_OPS 4
+/* Elements per chunk when a call is split over threads: smaller calls run on the calling
+ * thread (waking a worker costs about as much as a few thousand cheap elements). */
+#define EW_GRAIN 32768
 
 int ts_cpu_broadcast_shape(int n, TsTensor *const *in, int *dim, int64_t *sizes, TsError *err)
 {
@@ -36,16 +44,26 @@ int ts_cpu_broadcast_shape(int n, TsTensor *const *in, int *dim, int64_t *sizes,
     return 0;
 }
 
-void ts_cpu_ew_iterate(int nop, TsTensor *const *t, TsCpuLoop loop, TsCpuEwArgs *args)
+/* The operands of one call as the loop walks them: per dim (outer first) the size and each
+ * operand's byte stride, broadcast dims at 0, size-1 dims dropped and mergeable neighbours
+ * merged, so a contiguous call is one dim (one run). */
+typedef struct Walk {
+    int nop, nd;
+    int64_t size[TS_TENSOR_MAX_DIMS], stride[TS_TENSOR_MAX_DIMS][EW_MAX_OPS];
+    char *base[EW_MAX_OPS];
+    TsCpuLoop loop;
+    const TsCpuEwArgs *args;
+    atomic_int status;         /* a chunk's loop status (any: an op has one kind) */
+} Walk;
+
+static void plan_walk(Walk *w, int nop, TsTensor *const *t)
 {
     const TsTensor *out = t[0];
-    int64_t numel = ts_tensor_numel(out);
-    if (numel == 0)
-        return;
-    /* per dim (outer first): size and each operand's byte stride, broadcast dims at 0,
-     * size-1 dims dropped and mergeable neighbours merged */
-    int64_t size[TS_TENSOR_MAX_DIMS], stride[TS_TENSOR_MAX_DIMS][EW_MAX_OPS];
+    int64_t esize[EW_MAX_OPS];
     int nd = 0;
+    w->nop = nop;
+    for (int o = 0; o < nop; o++)
+        esize[o] = (int64_t)ts_dtype_size(t[o]->dtype);
     for (int d = 0; d < out->dim; d++) {
         if (out->sizes[d] == 1)
             continue;
@@ -53,45 +71,88 @@ void ts_cpu_ew_iterate(int nop, TsTensor *const *t, TsCpuLoop loop, TsCpuEwArgs 
         for (int o = 0; o < nop; o++) {
             const TsTensor *x = t[o];
             int xd = d - (out->dim - x->dim);
-            st[o] = xd < 0 || x->sizes[xd] == 1
-                ? 0 : x->strides[xd] * (int64_t)ts_dtype_size(x->dtype);
+            st[o] = xd < 0 || x->sizes[xd] == 1 ? 0 : x->strides[xd] * esize[o];
         }
         bool merge = nd > 0;
         for (int o = 0; merge && o < nop; o++)
-            merge = stride[nd - 1][o] == st[o] * out->sizes[d];
+            merge = w->stride[nd - 1][o] == st[o] * out->sizes[d];
         if (merge) {
-            size[nd - 1] *= out->sizes[d];
-            for (int o = 0; o < nop; o++)
-                stride[nd - 1][o] = st[o];
+            w->size[nd - 1] *= out->sizes[d];
+            memcpy(w->stride[nd - 1], st, sizeof st);
         } else {
-            size[nd] = out->sizes[d];
-            memcpy(stride[nd], st, sizeof st);
+            w->size[nd] = out->sizes[d];
+            memcpy(w->stride[nd], st, sizeof st);
             nd++;
         }
     }
-    char *base[EW_MAX_OPS], *ptr[EW_MAX_OPS];
-    for (int o = 0; o < nop; o++)
-        base[o] = ts_tensor_data(t[o]);
     if (nd == 0) {                              /* one element */
-        int64_t zero[EW_MAX_OPS] = { 0 };
-        loop(base, zero, 1, args);
+        w->size[0] = 1;
+        memset(w->stride[0], 0, sizeof w->stride[0]);
+        nd = 1;
+    }
+    w->nd = nd;
+    for (int o = 0; o < nop; o++)
+        w->base[o] = ts_tensor_data(t[o]);
+}
+
+/* Runs the loop over output elements [b, e) (row-major order of the walk's dims). */
+static void walk_range(const Walk *w, int64_t b, int64_t e, TsCpuEwArgs *args)
+{
+    int last = w->nd - 1;
+    int64_t idx[TS_TENSOR_MAX_DIMS], rem = b;
+    for (int d = last; d >= 0; d--) {
+        idx[d] = rem ? rem % w->size[d] : 0;
+        rem = rem ? rem / w->size[d] : 0;
+    }
+    char *ptr[EW_MAX_OPS];
+    while (b < e) {
+        for (int o = 0; o < w->nop; o++) {
+            ptr[o] = w->base[o];
+            for (int d = 0; d <= last; d++)
+                ptr[o] += idx[d] * w->stride[d][o];
+        }
+        int64_t n = w->size[last] - idx[last];
+        if (n > e - b)
+            n = e - b;
+        w->loop(ptr, w->stride[last], n, args);
+        b += n;
+        idx[last] = 0;
+        for (int d = last - 1; d >= 0 && ++idx[d] == w->size[d]; d--)
+            idx[d] = 0;
+    }
+}
+
+static int walk_chunk(void *ctx, int64_t b, int64_t e, TsError *err)
+{
+    (void)err;
+    Walk *w = ctx;
+    TsCpuEwArgs args = *w->args;     /* each chunk its own status */
+    args.status = 0;
+    walk_range(w, b, e, &args);
+    if (args.status)
+        atomic_store(&w->status, args.status);
+    return 0;
+}
+
+void ts_cpu_ew_iterate(int nop, TsTensor *const *t, TsCpuLoop loop, TsCpuEwArgs *args)
+{
+    int64_t numel = 1;
+    for (int d = 0; d < t[0]->dim; d++)
+        numel *= t[0]->sizes[d];
+    if (numel == 0)
+        return;
+    Walk w;
+    plan_walk(&w, nop, t);
+    w.loop = loop;
+    w.args = args;
+    if (numel < 2 * EW_GRAIN) {                 /* the common small case: no copies */
+        walk_range(&w, 0, numel, args);
         return;
     }
-    int last = nd - 1;
-    int64_t idx[TS_TENSOR_MAX_DIMS] = { 0 };
-    for (;;) {
-        for (int o = 0; o < nop; o++) {
-            ptr[o] = base[o];
-            for (int d = 0; d < last; d++)
-                ptr[o] += idx[d] * stride[d][o];
-        }
-        loop(ptr, stride[last], size[last], args);
-        int d = last - 1;
-        while (d >= 0 && ++idx[d] == size[d])
-            idx[d--] = 0;
-        if (d < 0)
-            return;
-    }
+    atomic_init(&w.status, 0);
+    ts_parallel_for(0, numel, EW_GRAIN, walk_chunk, &w, NULL);
+    if (atomic_load(&w.status))
+        args->status = atomic_load(&w.status);
 }
 
 /* The dtype the loops compute in for a result dtype: the half types compute in float32. */
@@ -206,6 +267,41 @@ static int prepare_out(TsTensor **out, TsCpuEwMode mode, const Dtypes *dt, int d
     return *target ? 0 : (int)err->code;
 }
 
+/* The error of a loop's status, if any. */
+static int loop_status(const TsCpuEwArgs *args, TsError *err)
+{
+    if (args->status == TS_CPU_EW_ZERO_DIV)
+        return ts_error_set(err, TS_ERR_RUNTIME, "ZeroDivisionError");
+    if (args->status == TS_CPU_EW_NEG_POW)
+        return ts_error_set(err, TS_ERR_RUNTIME,
+                            "Integers to negative integer powers are not allowed.");
+    return 0;
+}
+
+/* The dtype of the common call into a new tensor — every input contiguous, of one shape and
+ * one dtype the op has a loop for, none a wrapped number — or -1 for any other call. Such a
+ * call needs no broadcasting, promotion, casts or overlap checks: at batch 1 (an LSTM step of
+ * 32-element tensors) those cost as much as the arithmetic. */
+static int dense_dtype(const TsCpuEwOp *op, int nin, TsTensor *const *in, TsCpuEwMode mode)
+{
+    const TsTensor *a = in[0];
+    int dtype = a->dtype;
+    if (mode != TS_EW_NEW || op->mask_first || dtype < 0 || dtype >= TS_DTYPE__COUNT ||
+        loop_dtype(dtype) != dtype || !op->loops[dtype] ||
+        (op->result == TS_EW_FLOAT && !ts_dtype_is_floating(dtype)))
+        return -1;
+    for (int i = 0; i < nin; i++) {
+        const TsTensor *x = in[i];
+        if (x->dtype != dtype || x->dim != a->dim || (x->flags & TS_CPU_WRAPPED) ||
+            !ts_tensor_is_contiguous(x))
+            return -1;
+        for (int d = 0; d < a->dim; d++)
+            if (x->sizes[d] != a->sizes[d])
+                return -1;
+    }
+    return dtype;
+}
+
 int ts_cpu_ew(const TsCpuEwOp *op, int nin, TsTensor *const *in, TsTensor **out,
               TsCpuEwMode mode, TsCpuEwArgs *args, TsError *err)
 {
@@ -218,6 +314,22 @@ int ts_cpu_ew(const TsCpuEwOp *op, int nin, TsTensor *const *in, TsTensor **out,
         args = &none;
     if (nin < 1 || nin >= EW_MAX_OPS)
         return ts_error_set(err, TS_ERR_USAGE, "ts_cpu_ew: %d inputs", nin);
+    int dense = dense_dtype(op, nin, in, mode);
+    if (dense >= 0) {
+        *out = ts_cpu_empty(op->result == TS_EW_BOOL ? TS_BOOL : dense, in[0]->dim,
+                            in[0]->sizes, err);
+        if (!*out)
+            return err->code;
+        ops[0] = *out;
+        memcpy(ops + 1, in, (size_t)nin * sizeof *in);
+        args->status = 0;
+        ts_cpu_ew_iterate(nin + 1, ops, op->loops[dense], args);
+        if ((rc = loop_status(args, err)) != 0) {
+            ts_tensor_release(*out);
+            *out = NULL;
+        }
+        return rc;
+    }
     if ((rc = ts_cpu_broadcast_shape(nin, in, &dim, sizes, err)) ||
         (rc = pick_dtypes(op, nin, in, &dt, err)) ||
         (rc = prepare_out(out, mode, &dt, dim, sizes, &target, err)))
@@ -236,11 +348,7 @@ int ts_cpu_ew(const TsCpuEwOp *op, int nin, TsTensor *const *in, TsTensor **out,
     if (!rc) {
         args->status = 0;
         ts_cpu_ew_iterate(nin + 1, ops, op->loops[dt.compute], args);
-        if (args->status == TS_CPU_EW_ZERO_DIV)
-            rc = ts_error_set(err, TS_ERR_RUNTIME, "ZeroDivisionError");
-        else if (args->status == TS_CPU_EW_NEG_POW)
-            rc = ts_error_set(err, TS_ERR_RUNTIME,
-                              "Integers to negative integer powers are not allowed.");
+        rc = loop_status(args, err);
     }
     if (!rc && target != *out)
         ts_cpu_copy_into(*out, target);

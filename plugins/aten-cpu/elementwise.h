@@ -89,6 +89,8 @@ TsTensor *ts_cpu_cast(const TsTensor *src, int dtype, TsError *err);
 void ts_cpu_copy_into(TsTensor *dst, const TsTensor *src);
 /* Element i of a contiguous run of dtype as a double (printing, item). */
 double ts_cpu_load_double(int dtype, const void *p);
+/* Stores d as one element of dtype at p (rounded, or wrapped as a cast would). */
+void ts_cpu_store_double(int dtype, void *p, double d);
 /* A new cpu tensor with sizes (contiguous, uninitialized). */
 TsTensor *ts_cpu_empty(int dtype, int dim, const int64_t *sizes, TsError *err);
 /* A new tensor sharing t's storage with the given shape (a view). */

@@ -1,82 +1,8 @@
-/* linalg.c — matrix products: mm through OpenBLAS (float32, float64) and a plain loop for
- * the integer dtypes (PyTorch computes those too).
- *
- * BLAS reads a matrix in place when one of its strides is 1 and the other is a valid
- * leading dimension (a transposed view is then just the transposed flag); any other layout
- * is copied to a contiguous matrix first. An empty inner dimension gives zeros.
+/* linalg.c — aten::mm and mm.out: the checks and messages of mm; the product itself is
+ * ts_nn_gemm's (blas.c: OpenBLAS for float32 and float64, reading transposed views in
+ * place, a plain loop for the integer dtypes; an empty inner dimension gives zeros).
  */
-#include <cblas.h>
-#include <string.h>
-
-#include "elementwise.h"
-
-/* How BLAS can read m (rows x cols): row-major with leading dimension ld, transposed or not;
- * false when it needs a contiguous copy. */
-static bool blas_layout(const TsTensor *m, bool *trans, int64_t *ld)
-{
-    int64_t rows = m->sizes[0], cols = m->sizes[1];
-    if (m->strides[1] == 1 || cols == 1) {
-        *trans = false;
-        *ld = rows == 1 ? (cols > 1 ? cols : 1) : m->strides[0];
-        if (*ld >= (cols > 1 ? cols : 1))
-            return *ld <= INT32_MAX;
-    }
-    if (m->strides[0] == 1 || rows == 1) {
-        *trans = true;
-        *ld = cols == 1 ? (rows > 1 ? rows : 1) : m->strides[1];
-        if (*ld >= (rows > 1 ? rows : 1))
-            return *ld <= INT32_MAX;
-    }
-    return false;
-}
-
-#define INT_MM(DT, T, ...) \
-    static void mm_##T(const TsTensor *a, const TsTensor *b, TsTensor *o) \
-    { \
-        const T *pa = ts_tensor_data(a), *pb = ts_tensor_data(b); \
-        T *po = ts_tensor_data(o); \
-        int64_t n = a->sizes[0], k = a->sizes[1], m = b->sizes[1]; \
-        for (int64_t i = 0; i < n; i++) \
-            for (int64_t j = 0; j < m; j++) { \
-                uint64_t acc = 0; \
-                for (int64_t x = 0; x < k; x++) \
-                    acc += (uint64_t)(int64_t)pa[i * a->strides[0] + x * a->strides[1]] * \
-                           (uint64_t)(int64_t)pb[x * b->strides[0] + j * b->strides[1]]; \
-                po[i * m + j] = (T)acc; \
-            } \
-    }
-EW_INT_TYPES(INT_MM, )
-#undef INT_MM
-
-static void blas_mm(const TsTensor *a, const TsTensor *b, TsTensor *o)
-{
-    bool ta, tb;
-    int64_t lda, ldb;
-    blas_layout(a, &ta, &lda);
-    blas_layout(b, &tb, &ldb);
-    int n = (int)a->sizes[0], k = (int)a->sizes[1], m = (int)b->sizes[1];
-    int ldo = m > 1 ? m : 1;
-    if (o->dtype == TS_FLOAT32)
-        cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-                    n, m, k, 1.0f, ts_tensor_data(a), (int)lda, ts_tensor_data(b), (int)ldb,
-                    0.0f, ts_tensor_data(o), ldo);
-    else
-        cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-                    n, m, k, 1.0, ts_tensor_data(a), (int)lda, ts_tensor_data(b), (int)ldb,
-                    0.0, ts_tensor_data(o), ldo);
-}
-
-/* A BLAS-readable version of m: m itself (retained) or a contiguous copy. */
-static TsTensor *readable(TsTensor *m, TsError *err)
-{
-    bool trans;
-    int64_t ld;
-    if (blas_layout(m, &trans, &ld)) {
-        ts_tensor_retain(m);
-        return m;
-    }
-    return ts_cpu_cast(m, m->dtype, err);
-}
+#include "nn.h"
 
 static int check(TsError *err, const TsTensor *a, const TsTensor *b)
 {
@@ -108,30 +34,14 @@ static TsTensor *mm(TsTensor *a, TsTensor *b, TsError *err)
         return NULL;
     int64_t sizes[2] = { a->sizes[0], b->sizes[1] };
     TsTensor *o = ts_cpu_empty(a->dtype, 2, sizes, err);
-    if (!o || ts_tensor_numel(o) == 0)
-        return o;
-    if (a->sizes[1] == 0) {
-        memset(ts_tensor_data(o), 0, (size_t)ts_tensor_numel(o) * ts_dtype_size(o->dtype));
-        return o;
-    }
-    switch (a->dtype) {
-#define CASE(DT, T, ...) case DT: mm_##T(a, b, o); return o;
-    EW_INT_TYPES(CASE, )
-#undef CASE
-    default:
-        break;
-    }
-    TsTensor *ra = readable(a, err), *rb = ra ? readable(b, err) : NULL;
-    if (rb)
-        blas_mm(ra, rb, o);
-    else {
+    if (!o)
+        return NULL;
+    TsNnMat ma = { ts_tensor_data(a), a->sizes[0], a->sizes[1], a->strides[0], a->strides[1] };
+    TsNnMat mb = { ts_tensor_data(b), b->sizes[0], b->sizes[1], b->strides[0], b->strides[1] };
+    if (ts_nn_gemm(a->dtype, 1.0, &ma, &mb, 0.0, ts_tensor_data(o), sizes[1], err)) {
         ts_tensor_release(o);
-        o = NULL;
+        return NULL;
     }
-    if (ra)
-        ts_tensor_release(ra);
-    if (rb)
-        ts_tensor_release(rb);
     return o;
 }
 

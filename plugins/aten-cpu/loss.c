@@ -1,5 +1,6 @@
-/* loss.c — losses: mse_loss, nll_loss (with its nd and 2d forms) and cross_entropy_loss, each
- * with reduction none (0) / mean (1) / sum (2), class weights and ignore_index.
+/* loss.c — the classification losses: nll_loss (with its nd and 2d forms) and
+ * cross_entropy_loss, each with reduction none (0) / mean (1) / sum (2), class weights and
+ * ignore_index (loss_pointwise.c has the elementwise losses).
  *
  * The classification losses view the input as (N, C, S): batch, classes, and the product of
  * any spatial dims (1 without). nll takes -weight[t] * input[n, t, s] per target; its mean
@@ -13,14 +14,6 @@
 
 #include "nn.h"
 
-static int check_reduction(TsCall *c, int64_t r)
-{
-    if (r == TS_NN_NONE || r == TS_NN_MEAN || r == TS_NN_SUM)
-        return 0;
-    return ts_error_set(c->error, TS_ERR_RUNTIME, "%lld is not a valid value for reduction",
-                        (long long)r);
-}
-
 /* A 0-dim tensor of dtype holding v. */
 static TsTensor *scalar_of(TsError *err, int dtype, double v)
 {
@@ -28,37 +21,6 @@ static TsTensor *scalar_of(TsError *err, int dtype, double v)
     if (o)
         ts_nn_set(dtype, ts_tensor_data(o), 0, v);
     return o;
-}
-
-/* ---- mse_loss --------------------------------------------------------------------------- */
-
-#define SQDIFF(DT, T, ...) EW_BINARY(DT, T, sqdiff, T, (x - y) * (x - y))
-EW_FLOAT_TYPES(SQDIFF, )
-#undef SQDIFF
-static const TsCpuLoop sqdiff_loops[TS_DTYPE__COUNT] = { EW_FLOAT_TYPES(EW_ENTRY, sqdiff) };
-static const TsCpuEwOp ew_mse = { "mse", TS_EW_SAME, false, sqdiff_loops };
-
-/* aten::mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
-static int k_mse_loss(TsCall *c)
-{
-    TsValue a[3];
-    TsTensor *o = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::mse_loss", "self", a[0]);
-    TsTensor *y = x ? ts_cpu_tensor_arg(c, "aten::mse_loss", "target", a[1]) : NULL;
-    int64_t red = ts_nn_int(a[2]);
-    TsTensor *in[2] = { x, y };
-    if (y && !check_reduction(c, red) &&
-        !ts_cpu_ew(&ew_mse, 2, in, &o, TS_EW_NEW, NULL, c->error) && red != TS_NN_NONE) {
-        int64_t n = ts_tensor_numel(o);
-        double s = 0;
-        for (int64_t i = 0; i < n; i++)
-            s += ts_nn_get(o->dtype, ts_tensor_data(o), i);
-        TsTensor *r = scalar_of(c->error, o->dtype, red == TS_NN_MEAN ? s / (double)n : s);
-        ts_tensor_release(o);
-        o = r;
-    }
-    return ts_nn_finish(c, 3, a, o);
 }
 
 /* ---- nll_loss ----------------------------------------------------------------------------- */
@@ -177,7 +139,7 @@ static TsTensor *nll(TsCall *c, const TsTensor *logp, const TsTensor *target, co
 static TsTensor *nll_call(TsCall *c, TsTensor *x, TsTensor *t, TsTensor *w, int64_t red,
                           int64_t ignore)
 {
-    if (check_reduction(c, red) || check_target(c, x, t, w))
+    if (ts_nn_check_reduction(c, red) || check_target(c, x, t, w))
         return NULL;
     TsTensor *cx = ts_nn_contiguous(x, c->error);
     TsTensor *ct = cx ? ts_nn_contiguous(t, c->error) : NULL;
@@ -349,7 +311,7 @@ static TsTensor *cross_entropy(TsCall *c, TsTensor *x, TsTensor *t, TsTensor *w,
                                int64_t ignore, double ls)
 {
     bool prob = same_shape(x, t);
-    if (check_reduction(c, red))
+    if (ts_nn_check_reduction(c, red))
         return NULL;
     if (x->dim < 1) {
         ts_error_set(c->error, TS_ERR_RUNTIME, "Expected 1 or more dimensions (got %d)",
@@ -427,7 +389,6 @@ static int k_cross_entropy_loss(TsCall *c)
 }
 
 static const TsCpuOp ops[] = {
-    { "aten::mse_loss", "", k_mse_loss },
     { "aten::nll_loss", "", k_nll_loss },
     { "aten::nll_loss_nd", "", k_nll_loss_nd },
     { "aten::nll_loss2d", "", k_nll_loss2d },

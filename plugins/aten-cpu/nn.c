@@ -100,6 +100,14 @@ int ts_nn_check_float(TsCall *c, const char *name, const TsTensor *t)
                         ts_dtype_type_name(t->dtype));
 }
 
+int ts_nn_check_reduction(TsCall *c, int64_t reduction)
+{
+    if (reduction == TS_NN_NONE || reduction == TS_NN_MEAN || reduction == TS_NN_SUM)
+        return 0;
+    return ts_error_set(c->error, TS_ERR_RUNTIME, "%lld is not a valid value for reduction",
+                        (long long)reduction);
+}
+
 int ts_nn_same_dtype(TsCall *c, const TsTensor *a, const TsTensor *b)
 {
     if (a->dtype == b->dtype)

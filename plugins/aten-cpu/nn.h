@@ -1,8 +1,8 @@
 /* nn.h — what the matrix-product and neural-network files of aten-cpu share (blas.c, conv.c,
- * pool.c, norm.c, activation.c, resample.c, loss.c, nn.c): argument readers for the
- * argument kinds these ops take (int lists that may be one int, optional tensors, Scalars as
- * doubles, reduction codes), the GEMM entry that hides BLAS layouts, and a few small tensor
- * helpers. The shared pieces live in nn.c and blas.c.
+ * pool.c, norm.c, activation.c, resample.c, loss.c, loss_pointwise.c, rnn.c, nn.c): argument
+ * readers for the argument kinds these ops take (int lists that may be one int, optional
+ * tensors, Scalars as doubles, reduction codes), the GEMM entry that hides BLAS layouts, and
+ * a few small tensor helpers. The shared pieces live in nn.c and blas.c.
  */
 #ifndef TS_ATEN_CPU_NN_H
 #define TS_ATEN_CPU_NN_H
@@ -29,6 +29,8 @@ double ts_nn_double(TsValue v);
 int64_t ts_nn_int(TsValue v);
 /* Float32 or float64, else PyTorch's '"NAME_cpu" not implemented for 'Long''. */
 int ts_nn_check_float(TsCall *c, const char *name, const TsTensor *t);
+/* A reduction code of a loss that takes only none, mean and sum. */
+int ts_nn_check_reduction(TsCall *c, int64_t reduction);
 /* "expected scalar type Float but found Double" when b's dtype differs from a's. */
 int ts_nn_same_dtype(TsCall *c, const TsTensor *a, const TsTensor *b);
 

@@ -8,6 +8,7 @@
  * sums are exact up to 2^53; float64 sums are pairwise within a chunk), integral and bool
  * inputs in int64 with wrapping arithmetic. Each overload is a RedSpec: where its arguments
  * are on the stack and how its result dtype follows PyTorch's rules; one driver runs them all.
+ * Large reductions to many values are split over threads by output position.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +17,9 @@
 #include "reduce.h"
 
 #define CHUNK 1024
+/* Input elements per chunk when a reduction is split over threads (by output positions;
+ * a reduction to one value stays on one thread, so results never depend on the count). */
+#define RED_GRAIN 32768
 
 /* The state of one output position. */
 typedef struct Acc {
@@ -410,6 +414,50 @@ static int check_nonempty(TsCall *c, const RedCall *rc)
     return 0;
 }
 
+/* One reduction's output positions, to compute in ranges (on several threads when large). */
+typedef struct RedRun {
+    const RedOp *op;
+    const TsCpuRed *r;
+    bool fd;                   /* gathers doubles (else int64s) */
+    double p;
+    TsTensor *v, *ix, *mn;     /* values (int64 or float64), indices, means; ix, mn optional */
+} RedRun;
+
+/* Output positions [b, e): each folds its whole run, so the result does not depend on how
+ * the positions are split. */
+static int reduce_range(void *ctx, int64_t b, int64_t e, TsError *err)
+{
+    (void)err;
+    const RedRun *w = ctx;
+    const RedOp *op = w->op;
+    const TsCpuRed *r = w->r;
+    union { double d[CHUNK]; int64_t i[CHUNK]; } buf;
+    for (int64_t o = b; o < e; o++) {
+        Acc a = { op->init_d, 0, op->init_i, 0, -1, false };
+        const char *base = r->nred ? ts_cpu_red_base(r, o) : NULL;
+        for (int64_t start = 0; start < r->nred; start += CHUNK) {
+            int64_t m = r->nred - start < CHUNK ? r->nred - start : CHUNK;
+            if (w->fd) {
+                ts_cpu_gather_d(r, base, start, m, buf.d);
+                op->fold_d(&a, buf.d, m, w->p);
+            } else {
+                ts_cpu_gather_i(r, base, start, m, buf.i);
+                op->fold_i(&a, buf.i, m, w->p);
+            }
+            a.n += m;
+        }
+        if (w->v->dtype == TS_INT64)
+            ((int64_t *)ts_tensor_data(w->v))[o] = a.i;
+        else
+            ((double *)ts_tensor_data(w->v))[o] = op->final ? op->final(&a, w->p) : a.d;
+        if (w->ix)
+            ((int64_t *)ts_tensor_data(w->ix))[o] = a.at < 0 ? 0 : a.at;
+        if (w->mn)
+            ((double *)ts_tensor_data(w->mn))[o] = a.n ? a.d : NAN;
+    }
+    return 0;
+}
+
 /* Runs the reduction: values in *vals (result dtype) and, for max/min, indices in *idx. */
 static int run_reduce(TsCall *c, const RedCall *rc, TsTensor **vals, TsTensor **idx,
                       TsTensor **mean)
@@ -432,30 +480,10 @@ static int run_reduce(TsCall *c, const RedCall *rc, TsTensor **vals, TsTensor **
             ts_tensor_release(ix);
         return c->error->code;
     }
-    union { double d[CHUNK]; int64_t i[CHUNK]; } buf;
-    for (int64_t o = 0; o < r.nout; o++) {
-        Acc a = { op->init_d, 0, op->init_i, 0, -1, false };
-        const char *base = r.nred ? ts_cpu_red_base(&r, o) : NULL;
-        for (int64_t start = 0; start < r.nred; start += CHUNK) {
-            int64_t m = r.nred - start < CHUNK ? r.nred - start : CHUNK;
-            if (fd) {
-                ts_cpu_gather_d(&r, base, start, m, buf.d);
-                op->fold_d(&a, buf.d, m, rc->p);
-            } else {
-                ts_cpu_gather_i(&r, base, start, m, buf.i);
-                op->fold_i(&a, buf.i, m, rc->p);
-            }
-            a.n += m;
-        }
-        if (work == TS_INT64)
-            ((int64_t *)ts_tensor_data(v))[o] = a.i;
-        else
-            ((double *)ts_tensor_data(v))[o] = op->final ? op->final(&a, rc->p) : a.d;
-        if (ix)
-            ((int64_t *)ts_tensor_data(ix))[o] = a.at < 0 ? 0 : a.at;
-        if (mn)
-            ((double *)ts_tensor_data(mn))[o] = a.n ? a.d : NAN;
-    }
+    RedRun w = { op, &r, fd, rc->p, v, ix, mn };
+    /* split over threads by output positions, each chunk RED_GRAIN elements or more */
+    int64_t grain = r.nred > 0 ? (RED_GRAIN + r.nred - 1) / r.nred : r.nout;
+    ts_parallel_for(0, r.nout, grain > 0 ? grain : 1, reduce_range, &w, NULL);
     *vals = ts_cpu_finish(v, rc->result, c->error);
     if (mn)
         *mean = ts_cpu_finish(mn, rc->result, c->error);

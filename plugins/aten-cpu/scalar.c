@@ -6,13 +6,14 @@
  * outside the dtype's range is RuntimeError "value cannot be converted to type int8_t without
  * overflow" (uint8 alone accepts negative ints, wrapping them, as PyTorch does); nan and inf
  * fit float dtypes but no integer one; a complex with a nonzero imaginary part fits only
- * complex dtypes. Half-precision dtypes are not supported yet.
+ * complex dtypes. float16 and bfloat16 take values up to their own largest finite value
+ * (65504, about 3.39e38), rounded through float32 as PyTorch does.
  */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
-#include "cpu.h"
+#include "elementwise.h"
 
 /* The scalar as the widest real and imaginary parts we need, remembering its kind. */
 typedef struct Scalar {
@@ -126,6 +127,14 @@ int ts_cpu_scalar_to_elem(TsValue scalar, int dtype, void *out, TsError *err)
     case TS_FLOAT64:
         rc = to_float(&s, DBL_MAX, "double", &d, err);
         memcpy(out, &d, sizeof d);
+        return rc;
+    case TS_FLOAT16:
+        rc = to_float(&s, 65504.0, "at::Half", &d, err);
+        ts_cpu_store_double(dtype, out, d);
+        return rc;
+    case TS_BFLOAT16:
+        rc = to_float(&s, 0x1.fep127, "at::BFloat16", &d, err);
+        ts_cpu_store_double(dtype, out, d);
         return rc;
     case TS_COMPLEX64: {
         float v[2] = { (float)(s.is_float ? s.d : (double)s.i), (float)s.im };

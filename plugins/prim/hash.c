@@ -9,9 +9,10 @@
  *   - tuple: the items' hashes folded left from 0 by boost's hash_combine
  *     (seed ^ (h + 0x9e3779b9 + (seed << 6) + (seed >> 2)));
  *   - device: type << 16 | the index's low byte (cpu is 255);
- *   - tensor, object, enum and future: their identity (PyTorch hashes the object's address, so
- *     the number differs from run to run there too);
- *   - list and dict: RuntimeError "unhashable type: 'List[int]'".
+ *   - tensor: its identity (PyTorch hashes the tensor's address, so the number differs from
+ *     run to run there too);
+ *   - list, dict, object, enum and future: RuntimeError "unhashable type: 'List[int]'"
+ *     (objects too when their class defines __hash__: PyTorch 1.13 never calls it).
  */
 #include <stdint.h>
 #include <string.h>
@@ -94,14 +95,15 @@ static int hash_value(TsValue v, uint64_t *out, TsError *err)
         *out = seed;
         return 0;
     }
-    case TS_TAG_TENSOR: case TS_TAG_OBJECT: case TS_TAG_ENUM: case TS_TAG_FUTURE:
-    case TS_TAG_CAPSULE: case TS_TAG_STORAGE:
+    case TS_TAG_TENSOR: case TS_TAG_CAPSULE: case TS_TAG_STORAGE:
         *out = (uint64_t)(uintptr_t)v.u.p;
         return 0;
     default: {
-        char name[128] = "?";
+        char name[256] = "?";
         const TsType *ty = ts_value_type(v);
-        if (ty)
+        if (ty && v.tag == TS_TAG_ENUM)
+            ts_type_repr(ty, name, sizeof name);       /* "Enum<__torch__.Color>" */
+        else if (ty)
             ts_type_annotation(ty, name, sizeof name);
         return ts_error_set(err, TS_ERR_RUNTIME, "unhashable type: '%s'", name);
     }

@@ -3,10 +3,13 @@
  *
  * Equality is ts_value_equal (Python's ==: nan is unequal to itself, so nan in [nan] is
  * False as in PyTorch). Order is Python's < for the element types TorchScript sorts: int,
- * float and bool by value, str by bytes (UTF-8 byte order is code point order), tuples
- * lexicographically. Sorting is stable (a merge sort; lists of ints, where stability cannot
- * be observed, take a radix sort); reverse=True sorts by "b < a", which keeps equal elements
- * in their original order as Python's does. The results follow
+ * float and bool by value, str by bytes (UTF-8 byte order is code point order), objects of
+ * a script class by its __lt__ (called through plugin.h's ts_call_function), tuples item by
+ * item. Sorting is stable (a merge sort; lists of ints, where stability cannot be
+ * observed, take a radix sort); reverse=True sorts by "b < a", which keeps equal elements
+ * in their original order as Python's does. Only sort and sorted call into TorchScript: in
+ * PyTorch 1.13 the searches, min/max and == have no overloads for lists of objects (the
+ * emitter rejects them), and hash() of an object is an error (hash.c). The results follow
  * PyTorch 1.13 where it differs from Python (checked with torch.jit.script):
  *
  *   - min(l) / max(l) keep the first element and replace it only when a later one is
@@ -16,6 +19,7 @@
  *   - the error texts are PyTorch's ("list.remove(x): x not in list", "'9' is not in list",
  *     "min() arg is an empty sequence"), all RuntimeErrors as there.
  */
+#include <assert.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,21 +46,13 @@ static int64_t as_int(TsValue v)
 
 /* ---- order -------------------------------------------------------------------- */
 
-/* Whether values of v's kind can be ordered by value_lt (tuples: all their items). */
+/* Whether v can be ordered by value_lt. */
 static bool orderable(TsValue v)
 {
-    if (is_number(v) || v.tag == TS_TAG_STR)
-        return true;
-    if (v.tag != TS_TAG_TUPLE)
-        return false;
-    const TsTuple *t = (const TsTuple *)v.u.p;
-    for (size_t i = 0; i < t->len; i++)
-        if (!orderable(t->items[i]))
-            return false;
-    return true;
+    return is_number(v) || v.tag == TS_TAG_STR;
 }
 
-/* Python's a < b for two orderable values of the same TorchScript type. */
+/* Python's a < b for two orderable values. */
 static bool value_lt(TsValue a, TsValue b)
 {
     if (is_number(a) && is_number(b)) {
@@ -72,14 +68,6 @@ static bool value_lt(TsValue a, TsValue b)
         int d = memcmp(x->data, y->data, x->len < y->len ? x->len : y->len);
         return d < 0 || (d == 0 && x->len < y->len);
     }
-    if (a.tag == TS_TAG_TUPLE && b.tag == TS_TAG_TUPLE) {
-        const TsTuple *x = (const TsTuple *)a.u.p, *y = (const TsTuple *)b.u.p;
-        size_t n = x->len < y->len ? x->len : y->len;
-        for (size_t i = 0; i < n; i++)
-            if (!ts_value_equal(x->items[i], y->items[i]))
-                return value_lt(x->items[i], y->items[i]);
-        return x->len < y->len;
-    }
     return false;
 }
 
@@ -92,16 +80,149 @@ static int check_orderable(TsCall *c, const char *op, const TsList *l)
     return 0;
 }
 
-static bool before(TsValue a, TsValue b, bool reverse)
+/* ---- sorting ------------------------------------------------------------------ */
+
+/* How sort compares the items of a list, planned from their type before it starts (as
+ * PyTorch picks its comparator): by value (int, float, bool, str), by the class's __lt__
+ * (a call into TorchScript), or tuples item by item, each by its own plan. */
+typedef struct Order {
+    enum { BY_VALUE, BY_METHOD, BY_ITEMS } how;
+    const TsFunction *lt;      /* BY_METHOD */
+    size_t n;                  /* BY_ITEMS */
+    struct Order *items;
+} Order;
+
+static void order_free(Order *o)
 {
-    return reverse ? value_lt(b, a) : value_lt(a, b);
+    for (size_t i = 0; o->how == BY_ITEMS && i < o->n; i++)
+        order_free(&o->items[i]);
+    if (o->how == BY_ITEMS)
+        free(o->items);
+}
+
+static bool sorts_by_value(TsTypeKind k)
+{
+    return k == TS_TYPE_INT || k == TS_TYPE_FLOAT || k == TS_TYPE_BOOL || k == TS_TYPE_STR;
+}
+
+/* cls's __lt__, which must take two cls and return a bool. */
+static int plan_method(TsCall *c, const TsType *cls, Order *o)
+{
+    const TsFunction *lt = ts_call_find(c, cls, "__lt__");
+    if (!lt || ts_function_num_args(lt) != 2 || ts_function_arg_type(lt, 0) != cls ||
+        ts_function_arg_type(lt, 1) != cls ||
+        ts_type_kind(ts_function_return_type(lt)) != TS_TYPE_BOOL) {
+        char name[256];
+        ts_type_repr(cls, name, sizeof name);
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "To sort a list of %s it must define a "
+                            "__lt__ method with two inputs of type %s that returns a bool",
+                            name, name);
+    }
+    o->how = BY_METHOD;
+    o->lt = lt;
+    return 0;
+}
+
+/* The plan for items of type t; a tuple's items may be tuples again (the type bounds the
+ * recursion). */
+static int plan_order(TsCall *c, const TsType *t, Order *o)
+{
+    TsTypeKind k = ts_type_kind(t);
+    *o = (Order){ .how = BY_VALUE };
+    if (sorts_by_value(k))
+        return 0;
+    if (k == TS_TYPE_CLASS)
+        return plan_method(c, t, o);
+    if (k == TS_TYPE_TENSOR)
+        return ts_error_set(c->error, TS_ERR_NOT_IMPL, "sorting a list of tensors is not "
+                            "supported yet");
+    if (k != TS_TYPE_TUPLE)
+        return -1;             /* the caller words it */
+    size_t n = ts_type_num_elems(t);
+    o->items = calloc(n ? n : 1, sizeof *o->items);
+    if (!o->items)
+        return ts_error_set(c->error, TS_ERR_NOMEM, "out of memory sorting a list");
+    o->how = BY_ITEMS;
+    for (; o->n < n; o->n++) {
+        int rc = plan_order(c, ts_type_elem(t, o->n), &o->items[o->n]);
+        if (rc < 0) {
+            char name[256];
+            ts_type_repr(t, name, sizeof name);
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Contained elements in %s are not "
+                              "sortable. Only Int, Bool, Float, String, Tensor, a User "
+                              "Defined Class with __lt__ method defined or Tuples of "
+                              "aforementionted types can be sorted.", name);
+        }
+        if (rc) {
+            order_free(o);
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* The plan for sorting l (not empty). Lists made without an element type are planned by
+ * their first item's. */
+static int plan_list(TsCall *c, const TsList *l, Order *o)
+{
+    const TsType *t = l->elem_type;
+    if (!t || ts_type_kind(t) == TS_TYPE_ANY)
+        t = ts_value_type(l->items[0]);
+    int rc = plan_order(c, t, o);
+    if (rc >= 0)
+        return rc;
+    char name[256];
+    ts_type_annotation(ts_value_type(l->items[0]), name, sizeof name);
+    return ts_error_set(c->error, TS_ERR_RUNTIME, "Only list of Tensors, ints, floats, bools, "
+                        "strs, a User Defined Class that defines the __lt__ compare method or "
+                        "Tuples of aforementioned types can be sorted, got list of %s", name);
+}
+
+/* *lt = a < b as planned by o. Fails only when a __lt__ fails. */
+static int order_lt(TsCall *c, const Order *o, TsValue a, TsValue b, bool *lt)
+{
+    switch (o->how) {
+    case BY_VALUE:
+        *lt = value_lt(a, b);
+        return 0;
+    case BY_METHOD: {
+        TsValue r;
+        int rc = ts_call_function(c, o->lt, (const TsValue[]){ a, b }, 2, &r);
+        if (rc)
+            return rc;
+        assert(r.tag == TS_TAG_BOOL);  /* plan_method checked the signature */
+        *lt = r.u.b;
+        return 0;
+    }
+    case BY_ITEMS:
+        break;
+    }
+    /* PyTorch's order: an item less decides; equal items (objects: the same one) go on. By
+     * value "not equal, so decide" is the same and compares once. */
+    const TsTuple *x = (const TsTuple *)a.u.p, *y = (const TsTuple *)b.u.p;
+    for (size_t i = 0; i < o->n && i < x->len && i < y->len; i++) {
+        TsValue xi = x->items[i], yi = y->items[i];
+        if (o->items[i].how == BY_VALUE) {
+            if (ts_value_equal(xi, yi))
+                continue;
+            *lt = value_lt(xi, yi);
+            return 0;
+        }
+        int rc = order_lt(c, &o->items[i], xi, yi, lt);
+        if (rc || *lt)
+            return rc;
+        if (!ts_value_equal(xi, yi))
+            return 0;
+    }
+    *lt = false;
+    return 0;
 }
 
 /* Whether every item is an int: such a list sorts by its raw int64 keys. */
-static bool all_ints(const TsList *l)
+static bool all_ints(const TsValue *items, size_t n)
 {
-    for (size_t i = 0; i < l->len; i++)
-        if (l->items[i].tag != TS_TAG_INT)
+    for (size_t i = 0; i < n; i++)
+        if (items[i].tag != TS_TAG_INT)
             return false;
     return true;
 }
@@ -154,42 +275,86 @@ static int sort_ints(TsValue *items, TsValue *tmp, size_t n, bool reverse, TsErr
     return 0;
 }
 
-/* Sorts l's items (all orderable): ints by radix, the rest by a stable bottom-up merge
- * sort. */
-static int sort_items(TsList *l, bool reverse, TsError *err)
+/* A stable bottom-up merge sort of items by o; reverse=True sorts by "b < a", which keeps
+ * equal items in their order as Python does. The items are only moved, never retained or
+ * released, so when a __lt__ fails items still holds each of them once (in some order). */
+static int merge_sort(TsCall *c, const Order *o, TsValue *items, TsValue *tmp, size_t n,
+                      bool reverse)
 {
-    size_t n = l->len;
-    if (n < 2)
-        return 0;
-    TsValue *tmp = malloc(n * sizeof *tmp);
-    if (!tmp)
-        return ts_error_set(err, TS_ERR_NOMEM, "out of memory sorting a list");
-    if (all_ints(l)) {
-        int rc = sort_ints(l->items, tmp, n, reverse, err);
-        free(tmp);
-        return rc;
-    }
-    TsValue *src = l->items, *dst = tmp;
-    for (size_t width = 1; width < n; width *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * width) {
+    TsValue *src = items, *dst = tmp;
+    int rc = 0;
+    for (size_t width = 1; width < n && !rc; width *= 2) {
+        for (size_t lo = 0; lo < n && !rc; lo += 2 * width) {
             size_t mid = lo + width < n ? lo + width : n;
             size_t hi = mid + width < n ? mid + width : n;
             size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                dst[k++] = before(src[j], src[i], reverse) ? src[j++] : src[i++];
+            while (i < mid && j < hi) {
+                bool j_first;
+                if ((rc = reverse ? order_lt(c, o, src[i], src[j], &j_first)
+                                  : order_lt(c, o, src[j], src[i], &j_first)))
+                    break;
+                dst[k++] = j_first ? src[j++] : src[i++];
+            }
+            if (rc)
+                break;         /* src is whole: this pass is dropped */
             while (i < mid)
                 dst[k++] = src[i++];
             while (j < hi)
                 dst[k++] = src[j++];
         }
-        TsValue *t = src;
-        src = dst;
-        dst = t;
+        if (!rc) {
+            TsValue *t = src;
+            src = dst;
+            dst = t;
+        }
     }
-    if (src != l->items)
-        memcpy(l->items, src, n * sizeof *src);
+    if (src != items)
+        memcpy(items, src, n * sizeof *src);
+    return rc;
+}
+
+/* Sorts l in place by the plan for its type: ints by radix, the rest by merge sort. While
+ * a __lt__ runs l looks empty (its items are held here), as in Python; what that code puts
+ * in it is dropped, and is an error. */
+static int sort_list(TsCall *c, TsList *l, bool reverse)
+{
+    size_t n = l->len, cap = l->cap;
+    Order o;
+    if (n == 0)
+        return 0;
+    int rc = plan_list(c, l, &o);
+    if (rc || n < 2) {
+        if (!rc)
+            order_free(&o);
+        return rc;
+    }
+    TsValue *tmp = malloc(n * sizeof *tmp);
+    if (!tmp) {
+        order_free(&o);
+        return ts_error_set(c->error, TS_ERR_NOMEM, "out of memory sorting a list");
+    }
+    if (o.how == BY_VALUE && all_ints(l->items, n)) {
+        rc = sort_ints(l->items, tmp, n, reverse, c->error);
+    } else if (o.how == BY_VALUE) {
+        rc = merge_sort(c, &o, l->items, tmp, n, reverse);
+    } else {
+        TsValue *items = l->items;
+        l->items = NULL;
+        l->len = l->cap = 0;
+        rc = merge_sort(c, &o, items, tmp, n, reverse);
+        if (l->items || l->len) {
+            ts_list_clear(l);
+            free(l->items);
+            if (!rc)
+                rc = ts_error_set(c->error, TS_ERR_VALUE, "list modified during sort");
+        }
+        l->items = items;
+        l->len = n;
+        l->cap = cap;
+    }
     free(tmp);
-    return 0;
+    order_free(&o);
+    return rc;
 }
 
 /* aten::sort.<T>(T[](a!) self, bool reverse=False) -> () */
@@ -198,10 +363,7 @@ static int k_sort(TsCall *c)
     TsValue a[2];
     if (ts_prim_pop_args(c, "aten::sort", 2, (const uint32_t[]){ L, TS_TAG_BOOL }, a))
         return c->error->code;
-    TsList *l = list_of(a[0]);
-    int rc = check_orderable(c, "aten::sort", l);
-    if (!rc)
-        rc = sort_items(l, a[1].u.b, c->error);
+    int rc = sort_list(c, list_of(a[0]), a[1].u.b);
     ts_value_release(a[0]);
     return rc;
 }
@@ -212,16 +374,14 @@ static int k_sorted(TsCall *c)
     TsValue a[1];
     if (ts_prim_pop_args(c, "aten::sorted", 1, (const uint32_t[]){ L }, a))
         return c->error->code;
-    TsList *l = list_of(a[0]), *r = NULL;
-    int rc = check_orderable(c, "aten::sorted", l);
-    if (!rc)
-        r = ts_list_new(l->elem_type, l->len, c->error);
+    TsList *l = list_of(a[0]);
+    TsList *r = ts_list_new(l->elem_type, l->len, c->error);
     if (r) {
         for (size_t i = 0; i < l->len; i++) {
             ts_value_retain(l->items[i]);
             r->items[r->len++] = l->items[i];
         }
-        if (sort_items(r, false, c->error)) {
+        if (sort_list(c, r, false)) {
             ts_heap_release(&r->h);
             r = NULL;
         }
