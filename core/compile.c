@@ -494,6 +494,10 @@ TsFunction *ts_compiler_function(TsCompiler *c, TsDefInfo *d, TsSourceRange use,
     }
     d->fn = ts_unit_add_function(c->unit, d->qualname, g, schema, d->cls ? d->cls->type : NULL,
                                  err);
+    if (!d->fn) {   /* the unit took neither */
+        ts_graph_free(g);
+        ts_schema_free(schema);
+    }
     d->state = d->fn ? 2 : 3;
     return d->fn;
 }

@@ -204,11 +204,10 @@ static int emit_ann_assign(TsEmitter *e, const TsTree *s)
         return -1;
     if (!ts_type_is_subtype_of(v->type, t)) {
         char a[256], b[256];
-        ts_type_repr(t, a, sizeof a);
-        ts_type_repr(v->type, b, sizeof b);
         return ts_emit_error(e, s->range, "Variable '%s' is annotated with type %s but is "
                              "being assigned to a value of type %s",
-                             target->kind == TS_TREE_NAME ? target->str : "target", a, b);
+                             target->kind == TS_TREE_NAME ? target->str : "target",
+                             ts_type_text(t, a, sizeof a), ts_type_text(v->type, b, sizeof b));
     }
     if (v->type != t && ts_type_kind(t) != TS_TYPE_TENSOR) {
         /* the variable takes the declared type (None into Optional[int], ...) */
@@ -295,9 +294,8 @@ static int emit_aug_assign(TsEmitter *e, const TsTree *s)
         TsTypeKind k = ts_type_kind(obj->type);
         if (k != TS_TYPE_LIST && k != TS_TYPE_DICT) {
             char b[256];
-            ts_type_repr(obj->type, b, sizeof b);
             return ts_emit_error(e, target->range, "%s does not support augmented assignment.",
-                                 b);
+                                 ts_type_text(obj->type, b, sizeof b));
         }
         if (target->n_kids != 2)
             return ts_emit_error(e, target->range, "multiple indices are only supported on "
@@ -839,6 +837,10 @@ static int emit_stmt(TsEmitter *e, const TsTree *s)
     case TS_TREE_RETURN:
         return emit_return(e, s);
     case TS_TREE_RAISE:
+        if (!s->kids[0])   /* PyTorch's frontend fails on it too */
+            return ts_emit_error(e, s->range, "a bare raise (re-raising the current "
+                                 "exception) is not supported: there is no exception to "
+                                 "re-raise in TorchScript");
         return emit_raise_msg(e, s->kids[0], NULL, "Exception", s->range);
     case TS_TREE_ASSERT:
         return emit_assert(e, s);

@@ -302,7 +302,8 @@ static int eval(DefaultCtx *c, const TsTree *t, TsValue *out)
     switch (t->kind) {
     case TS_TREE_INT:
         if (t->flag)
-            return ts_emit_error(c->e, t->range, "Integer literal is too large for int64");
+            return ts_emit_error(c->e, t->range, "Integral constant out of range (must fit in "
+                                 "a signed 64 bit integer)");
         *out = ts_int(t->ival);
         return 0;
     case TS_TREE_FLOAT: *out = ts_double(t->fval); return 0;

@@ -830,6 +830,8 @@ static TsIrValue **emit_items(TsEmitter *e, const TsTree *t, const TsType *expec
     return vals;
 }
 
+/* The items are emitted without the annotation's element type (PyTorch 1.13 emits them
+ * alone too: `x: List[List[int]] = [[]]` is refused), which then types the list. */
 static TsIrValue *emit_list_literal(TsEmitter *e, const TsTree *t, const TsType *expected)
 {
     const TsType *elem = NULL;
@@ -838,10 +840,13 @@ static TsIrValue *emit_list_literal(TsEmitter *e, const TsTree *t, const TsType 
     if (expected && ts_type_kind(expected) == TS_TYPE_LIST)
         elem = ts_type_elem(expected, 0);
     size_t n;
-    TsIrValue **vals = emit_items(e, t, elem, &n);
+    TsIrValue **vals = emit_items(e, t, NULL, &n);
     if (!vals)
         return NULL;
     TsIrValue *r = NULL;
+    const TsType *unified = n ? vals[0]->type : NULL;
+    for (size_t i = 1; i < n && unified; i++)
+        unified = ts_type_unify(unified, vals[i]->type, true);
     if (elem) {
         for (size_t i = 0; i < n; i++)
             if (!ts_type_is_subtype_of(vals[i]->type, elem)) {
@@ -849,7 +854,7 @@ static TsIrValue *emit_list_literal(TsEmitter *e, const TsTree *t, const TsType 
                 ts_emit_error(e, t->range, "List type annotation `%s` did not match the "
                               "types of the given list elements, which were unified to %s",
                               ts_type_text(expected, a, sizeof a),
-                              ts_type_text(vals[i]->type, b, sizeof b));
+                              ts_type_text(unified ? unified : vals[i]->type, b, sizeof b));
                 goto out;
             }
     } else if (n == 0) {
@@ -857,7 +862,7 @@ static TsIrValue *emit_list_literal(TsEmitter *e, const TsTree *t, const TsType 
     } else {
         elem = vals[0]->type;
         for (size_t i = 1; i < n && elem; i++)
-            elem = ts_type_unify(elem, vals[i]->type, true);
+            elem = ts_type_unify(elem, vals[i]->type, false);
         if (!elem) {
             ts_emit_error(e, t->range, "List elements must have a single type");
             goto out;
@@ -883,6 +888,7 @@ static TsIrValue *emit_tuple_literal(TsEmitter *e, const TsTree *t, const TsType
     return r;
 }
 
+/* As lists: the items are emitted alone, then checked against the annotation. */
 static TsIrValue *emit_dict_literal(TsEmitter *e, const TsTree *t, const TsType *expected)
 {
     const TsType *kt = NULL, *vt = NULL;
@@ -891,8 +897,10 @@ static TsIrValue *emit_dict_literal(TsEmitter *e, const TsTree *t, const TsType 
     if (expected && ts_type_kind(expected) == TS_TYPE_DICT) {
         kt = ts_type_elem(expected, 0);
         vt = ts_type_elem(expected, 1);
+    } else {
+        expected = NULL;
     }
-    size_t n = t->n_kids, nk;
+    size_t n = t->n_kids, nk = n / 2;
     for (size_t i = 0; i < n; i += 2)
         if (!t->kids[i])
             return ts_emit_error(e, t->range, "Dict expansion (**) is not supported"), NULL;
@@ -903,35 +911,33 @@ static TsIrValue *emit_dict_literal(TsEmitter *e, const TsTree *t, const TsType 
     }
     TsIrValue *r = NULL;
     for (size_t i = 0; i < n; i++)
-        if (!(vals[i] = ts_emit_expr(e, t->kids[i], i % 2 ? vt : kt)))
+        if (!(vals[i] = ts_emit_expr(e, t->kids[i], NULL)))
             goto out;
-    nk = n / 2;
-    if (!kt) {
-        kt = nk ? vals[0]->type : ts_type_str();
-        for (size_t i = 1; i < nk; i++)
-            if (vals[2 * i]->type != kt) {
-                ts_emit_error(e, t->range, "Dict keys must contain only a single type");
-                goto out;
-            }
+    const TsType *ku = nk ? vals[0]->type : NULL, *vu = nk ? vals[1]->type : NULL;
+    for (size_t i = 1; i < nk && ku; i++)
+        if (vals[2 * i]->type != ku)
+            ku = expected ? ts_type_unify(ku, vals[2 * i]->type, true) : NULL;
+    for (size_t i = 1; i < nk && vu; i++)
+        vu = ts_type_unify(vu, vals[2 * i + 1]->type, true);
+    if (nk && (!ku || !vu)) {
+        ts_emit_error(e, t->range, "Dict %s must contain only a single type",
+                      !ku ? "keys" : "values");
+        goto out;
     }
-    if (!vt) {
-        vt = nk ? vals[1]->type : ts_type_tensor();
-        for (size_t i = 1; i < nk && vt; i++)
-            vt = ts_type_unify(vt, vals[2 * i + 1]->type, true);
-        if (!vt) {
-            ts_emit_error(e, t->range, "Dict values must contain only a single type");
-            goto out;
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!ts_type_is_subtype_of(vals[i]->type, i % 2 ? vt : kt)) {
+    if (expected && nk) {
+        bool keys_ok = ts_type_is_subtype_of(ku, kt);
+        if (!keys_ok || !ts_type_is_subtype_of(vu, vt)) {
             char a[256], b[256];
-            ts_emit_error(e, t->kids[i]->range, "Dict type annotation `%s` did not match the "
-                          "type of an actual %s type `%s`", ts_type_text(expected ? expected :
-                          ts_type_dict(kt, vt), a, sizeof a), i % 2 ? "value" : "key",
-                          ts_type_text(vals[i]->type, b, sizeof b));
+            ts_emit_error(e, t->range, "Type annotation was inferred to be `%s`, but the type "
+                          "of %s given by the dict literal is %s",
+                          ts_type_text(expected, a, sizeof a), keys_ok ? "values" : "keys",
+                          ts_type_text(keys_ok ? vu : ku, b, sizeof b));
             goto out;
         }
+    } else if (!expected) {
+        kt = nk ? ku : ts_type_str();
+        vt = nk ? vu : ts_type_tensor();
+    }
     TsNode *node = ts_emit_node(e, "prim::DictConstruct", n, vals, 1, t->range);
     if (node) {
         node->outputs[0]->type = ts_type_dict(kt, vt);
@@ -1322,7 +1328,8 @@ static TsIrValue *emit_simple(TsEmitter *e, const TsTree *t, const TsType *expec
     switch (t->kind) {
     case TS_TREE_INT:
         if (t->flag)
-            return ts_emit_error(e, t->range, "Integer literal is too large for int64"), NULL;
+            return ts_emit_error(e, t->range, "Integral constant out of range (must fit in a "
+                                 "signed 64 bit integer)"), NULL;
         return ts_emit_const(e, ts_int(t->ival), t->range);
     case TS_TREE_FLOAT:
         return ts_emit_const(e, ts_double(t->fval), t->range);

@@ -41,9 +41,15 @@ TESTS += t/compile_cases.sh
 t/compile_cases.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
 EXTRA_DIST += t/compile_cases.sh t/compile.pass
 
+# Language corners once different from PyTorch, run as TorchScript by `tscript test`.
+TESTS += t/frontend_cases.sh
+t/frontend_cases.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
+EXTRA_DIST += t/frontend_cases.sh t/frontend_cases.py
+
 # `tscript run` and `tscript test` from the command line (core/cli_run.c, core/cli_test.c).
 TESTS += t/cli.sh
 EXTRA_DIST += t/cli.sh t/data/cli/prog.py t/data/cli/broken.py t/data/cli/tests.py
 
-# The libFuzzer target is not built by default; see the comment in t/fuzz/parse_fuzz.c.
-EXTRA_DIST += t/fuzz/parse_fuzz.c
+# The libFuzzer targets are not built by default: t/fuzz/build.sh builds them (see the
+# comments in t/fuzz/*.c); what they found is in t/data/fuzz/, compiled by t/emit.t.
+EXTRA_DIST += t/fuzz/parse_fuzz.c t/fuzz/emit_fuzz.c t/fuzz/build.sh

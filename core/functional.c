@@ -11,9 +11,12 @@
  * does not know stays "aten::NAME" with its arguments unchanged, which is right whenever
  * PyTorch itself registers the F.* function as the aten builtin (F.linear, F.conv2d, ...).
  *
- * The arguments the rewrites decide on (reduction, mode, inplace, return_indices) must be
- * compile-time constants here; PyTorch would branch at run time, but every real call passes
- * literals, and a non-constant one is reported rather than guessed.
+ * The arguments the rewrites decide on (reduction, size_average/reduce, inplace, mode, p,
+ * padding_idx, ...) are usually literals and then decided here; when one is a value known
+ * only at run time, the decision goes into the graph as PyTorch's scripted Python puts it
+ * there: prim::If on a string comparison (reduction == "mean"), on the bool (inplace), on
+ * `is None`, with prim::RaiseException where PyTorch's Python raises. return_indices is
+ * PyTorch's boolean dispatch, which needs a constant, as there.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,8 +54,11 @@ struct Bound {
     char names[MAX_PARAMS][32];
     bool is_list[MAX_PARAMS];      /* "name:[]": a tuple literal passed is a list */
     TsIrValue *vals[MAX_PARAMS];
+    bool by_keyword[MAX_PARAMS];
     TsSourceRange r;
     char op[128];
+    TsIrValue *reduction;          /* the reduction string as passed (kl_div's batchmean) */
+    TsIrValue *inplace;            /* a run-time inplace flag: prim::If picks op_ or op */
 };
 
 static int value_of(TsSugared *out, TsIrValue *v)
@@ -199,6 +205,7 @@ static int bind(TsEmitter *e, const FnEntry *fn, const TsTree *call, Bound *b)
             if (*slot)
                 return ts_emit_error(e, k->range, "%s() got multiple values for argument "
                                      "'%s'", short_name, k->str);
+            b->by_keyword[slot - b->vals] = true;
             k = k->kids[0];
         } else {
             if (pos >= b->n)
@@ -226,42 +233,261 @@ static int bind(TsEmitter *e, const FnEntry *fn, const TsTree *call, Bound *b)
     return 0;
 }
 
+/* ---- decisions at run time ---------------------------------------------------------- */
+
+typedef TsIrValue *(*BranchFn)(TsEmitter *e, Bound *b, const void *data);
+
+/* prim::If(cond) with one output of type t, its blocks yielding then_fn's and else_fn's
+ * values. */
+static TsIrValue *if_value(TsEmitter *e, Bound *b, TsIrValue *cond, const TsType *t,
+                           BranchFn then_fn, const void *then_arg, BranchFn else_fn,
+                           const void *else_arg)
+{
+    TsNode *n = cond ? ts_emit_node(e, "prim::If", 1, &cond, 0, b->r) : NULL;
+    if (!n)
+        return NULL;
+    for (int i = 0; i < 2; i++) {
+        TsBlock *blk = ts_node_add_block(n, e->err);
+        if (!blk || ts_env_push(e, blk, false) != 0)
+            return NULL;
+        ts_graph_set_insert_end(e->g, blk);
+        TsIrValue *v = i == 0 ? then_fn(e, b, then_arg) : else_fn(e, b, else_arg);
+        ts_env_pop(e);
+        if (!v || ts_block_add_output(blk, v, e->err) != 0)
+            return NULL;
+    }
+    ts_graph_set_insert_point(e->g, n->next);
+    return ts_node_add_output(n, t, e->err);
+}
+
+static TsIrValue *const_value(TsEmitter *e, Bound *b, const void *data)
+{
+    return ts_emit_const(e, *(const TsValue *)data, b->r);
+}
+
+static TsIrValue *same_value(TsEmitter *e, Bound *b, const void *data)
+{
+    (void)e, (void)b;
+    return (TsIrValue *)data;
+}
+
+/* What a branch that raises yields: `raise cls(fmt.format(arg))`, then prim::Uninitialized
+ * of the type the other branches yield. */
+typedef struct Raise {
+    const char *cls;           /* "builtins.ValueError" */
+    const char *fmt;           /* with a "{}" for each of arg and arg2 that is not NULL */
+    TsIrValue *arg;
+    const TsType *type;
+    TsIrValue *arg2;
+} Raise;
+
+static TsIrValue *raise_value(TsEmitter *e, Bound *b, const void *data)
+{
+    const Raise *x = data;
+    TsIrValue *msg = ts_emit_str_const(e, x->fmt, b->r);
+    if (msg && x->arg) {
+        TsNamedValue a[3] = { { NULL, msg, b->r }, { NULL, x->arg, b->r },
+                              { NULL, x->arg2, b->r } };
+        msg = ts_emit_op(e, "aten::format", x->arg2 ? 3 : 2, a, b->r);
+    }
+    TsIrValue *in[2] = { msg, msg ? ts_emit_str_const(e, x->cls, b->r) : NULL };
+    TsNode *u = in[1] && ts_emit_node(e, "prim::RaiseException", 2, in, 0, b->r)
+                    ? ts_emit_node(e, "prim::Uninitialized", 0, NULL, 1, b->r) : NULL;
+    if (!u)
+        return NULL;
+    u->outputs[0]->type = x->type;
+    return u->outputs[0];
+}
+
+static TsIrValue *str_eq(TsEmitter *e, Bound *b, TsIrValue *v, const char *lit)
+{
+    TsIrValue *c = ts_emit_str_const(e, lit, b->r);
+    return c ? ts_emit_op2(e, "aten::eq", v, c, b->r) : NULL;
+}
+
+/* `v is None` for an Optional value, as a bool. */
+static TsIrValue *is_none_value(TsEmitter *e, Bound *b, TsIrValue *v)
+{
+    TsIrValue *in[2] = { v, ts_emit_const(e, ts_none(), b->r) };
+    TsNode *n = in[1] ? ts_emit_node(e, "aten::__is__", 2, in, 1, b->r) : NULL;
+    if (!n)
+        return NULL;
+    n->outputs[0]->type = ts_type_bool();
+    return n->outputs[0];
+}
+
+static bool is_optional(const TsIrValue *v)
+{
+    return ts_type_kind(v->type) == TS_TYPE_OPTIONAL;
+}
+
+/* A string switch: the value of the first case whose literal equals s, else the raise. */
+typedef struct StrCase {
+    const char *lit;
+    TsValue value;
+} StrCase;
+
+typedef struct StrSwitch {
+    TsIrValue *s;
+    const StrCase *cases;
+    size_t n;
+    Raise otherwise;
+} StrSwitch;
+
+static TsIrValue *str_switch(TsEmitter *e, Bound *b, const void *data)
+{
+    const StrSwitch *sw = data;
+    if (sw->n == 0)
+        return raise_value(e, b, &sw->otherwise);
+    StrSwitch rest = *sw;
+    rest.cases++;
+    rest.n--;
+    return if_value(e, b, str_eq(e, b, sw->s, sw->cases[0].lit), sw->otherwise.type,
+                    const_value, &sw->cases[0].value, str_switch, &rest);
+}
+
 /* ---- the common rewrites ---------------------------------------------------------------- */
 
+static const StrCase reduction_cases[] = {
+    { "none", { { .i = 0 }, TS_TAG_INT, 0 } },
+    { "mean", { { .i = 1 }, TS_TAG_INT, 0 } },
+    { "elementwise_mean", { { .i = 1 }, TS_TAG_INT, 0 } },   /* deprecated spelling */
+    { "sum", { { .i = 2 }, TS_TAG_INT, 0 } },
+    { "batchmean", { { .i = 2 }, TS_TAG_INT, 0 } },   /* kl_div only: sums, then divides */
+};
+
+/* torch's _Reduction.get_enum: the reduction string as the operators' int. */
+static TsIrValue *reduction_enum(TsEmitter *e, Bound *b, TsIrValue *red)
+{
+    bool kl = strstr(b->fn->name, "kl_div") != NULL;
+    size_t n = sizeof reduction_cases / sizeof *reduction_cases - (kl ? 0 : 1);
+    const char *s = const_str(red);
+    if (!s) {
+        StrSwitch sw = { red, reduction_cases, n, { "builtins.ValueError",
+                         "{} is not a valid value for reduction", red, ts_type_int(),
+                         NULL } };
+        return str_switch(e, b, &sw);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(s, reduction_cases[i].lit) == 0)
+            return ts_emit_const(e, reduction_cases[i].value, b->r);
+    return ts_emit_error(e, b->r, "%s is not a valid value for reduction", s), NULL;
+}
+
+/* A legacy flag with None meaning True: 1 or 0 when known here, else -1. */
+static int legacy_flag(const TsIrValue *v)
+{
+    return is_none(v) ? 1 : const_bool(v);
+}
+
+/* The flag's value at run time (None is True). */
+static TsIrValue *legacy_value(TsEmitter *e, Bound *b, TsIrValue *v)
+{
+    if (legacy_flag(v) >= 0)
+        return ts_emit_const(e, ts_bool(legacy_flag(v) == 1), b->r);
+    if (!is_optional(v))
+        return v;
+    static const TsValue yes = { { .b = true }, TS_TAG_BOOL, 0 };
+    TsIrValue *bv = ts_emit_unchecked_cast(e, v, ts_type_bool());
+    return bv ? if_value(e, b, is_none_value(e, b, v), ts_type_bool(), const_value, &yes,
+                         same_value, bv) : NULL;
+}
+
+/* torch's legacy_get_string(size_average, reduce) as the int: reduce ? (size_average ?
+ * mean : sum) : none. */
+static TsIrValue *legacy_enum(TsEmitter *e, Bound *b, const void *unused)
+{
+    (void)unused;
+    static const TsValue mean = { { .i = 1 }, TS_TAG_INT, 0 };
+    static const TsValue sum = { { .i = 2 }, TS_TAG_INT, 0 };
+    static const TsValue none = { { .i = 0 }, TS_TAG_INT, 0 };
+    TsIrValue *sa = arg(b, "size_average"), *rd = arg(b, "reduce");
+    int avg = legacy_flag(sa), keep = legacy_flag(rd);
+    if (avg >= 0 && keep >= 0)
+        return ts_emit_const(e, ts_int(!keep ? 0 : avg ? 1 : 2), b->r);
+    TsIrValue *sav = legacy_value(e, b, sa);
+    TsIrValue *kept = sav ? if_value(e, b, sav, ts_type_int(), const_value, &mean, const_value,
+                                     &sum) : NULL;
+    TsIrValue *rdv = kept ? legacy_value(e, b, rd) : NULL;
+    return rdv ? if_value(e, b, rdv, ts_type_int(), same_value, kept, const_value, &none)
+               : NULL;
+}
+
+static TsIrValue *reduction_branch(TsEmitter *e, Bound *b, const void *unused)
+{
+    (void)unused;
+    return reduction_enum(e, b, b->reduction);
+}
+
+/* Whether a legacy flag was given: 0 no (None), 1 yes (a bool), -1 known at run time. */
+static int given(const TsIrValue *v)
+{
+    return is_none(v) ? 0 : is_optional(v) ? -1 : 1;
+}
+
+/* reduction, or the deprecated size_average/reduce when either is not None, as the int
+ * the operators take. */
 static int reduction(TsEmitter *e, Bound *b)
 {
     TsIrValue **red = param(b, "reduction");
     TsIrValue *sa = arg(b, "size_average"), *rd = arg(b, "reduce");
-    const char *s = const_str(*red);
-    if (sa && rd && (!is_none(sa) || !is_none(rd))) {
-        /* the deprecated pair wins over reduction, as in torch's legacy_get_string */
-        int avg = is_none(sa) ? 1 : const_bool(sa), keep = is_none(rd) ? 1 : const_bool(rd);
-        if (avg < 0 || keep < 0)
-            return ts_emit_error(e, b->r, "size_average and reduce must be constants");
-        s = !keep ? "none" : avg ? "mean" : "sum";
+    b->reduction = *red;
+    int gs = sa ? given(sa) : 0, gr = rd ? given(rd) : 0;
+    if (gs == 1 || gr == 1) {
+        *red = legacy_enum(e, b, NULL);
+    } else if (gs == 0 && gr == 0) {
+        *red = reduction_enum(e, b, *red);
+    } else {
+        /* `if size_average is not None or reduce is not None` at run time */
+        TsIrValue *none = gs ? is_none_value(e, b, sa) : is_none_value(e, b, rd);
+        if (none && gs && gr) {
+            TsIrValue *none2 = is_none_value(e, b, rd);
+            TsNamedValue a[2] = { { NULL, none, b->r }, { NULL, none2, b->r } };
+            none = none2 ? ts_emit_op(e, "aten::__and__", 2, a, b->r) : NULL;
+        }
+        *red = none ? if_value(e, b, none, ts_type_int(), reduction_branch, NULL, legacy_enum,
+                               NULL) : NULL;
     }
-    if (!s)
-        return ts_emit_error(e, (*red)->node->range, "reduction must be a string constant");
-    int64_t v = strcmp(s, "none") == 0 ? 0 : strcmp(s, "mean") == 0 ? 1
-                : strcmp(s, "sum") == 0 ? 2 : strcmp(s, "batchmean") == 0 ? 3 : -1;
-    if (v < 0 || (v == 3 && !strstr(b->fn->name, "kl_div")))
-        return ts_emit_error(e, b->r, "%s is not a valid value for reduction", s);
-    return (*red = ts_emit_const(e, ts_int(v), b->r)) ? 0 : -1;
+    return *red ? 0 : -1;
 }
 
-/* Appends suffix to the operator when the bool parameter is a constant True. */
-static int select_variant(TsEmitter *e, Bound *b, const char *pname, const char *suffix)
+/* The parameter that picks an overload by PyTorch's boolean dispatch must be a constant;
+ * True appends suffix to the operator. */
+static int boolean_dispatch(TsEmitter *e, Bound *b, const char *pname, const char *suffix)
 {
-    int on = const_bool(arg(b, pname));
-    if (on < 0)
-        return ts_emit_error(e, b->r, "%s must be a bool constant", pname);
-    if (on)
+    TsIrValue **v = param(b, pname);
+    int on = const_bool(*v);
+    if (on < 0) {
+        size_t pos = (size_t)(v - b->vals);
+        if (b->by_keyword[pos])
+            return ts_emit_error(e, b->r, "Keyword argument '%s' for boolean dispatch at "
+                                 "position was not constant", pname);
+        return ts_emit_error(e, b->r, "Argument for boolean dispatch at position %zu was not "
+                             "constant", pos);
+    }
+    if (on && suffix)
         strncat(b->op, suffix, sizeof b->op - strlen(b->op) - 1);
     return 0;
 }
 
+/* inplace=True is the op_ variant; a run-time flag picks one of the two by prim::If. */
+static int inplace_variant(TsEmitter *e, Bound *b)
+{
+    TsIrValue *v = arg(b, "inplace");
+    int on = const_bool(v);
+    if (on < 0 && ts_type_kind(v->type) != TS_TYPE_BOOL) {
+        char t[64];
+        return ts_emit_error(e, b->r, "inplace must be a bool, not %s",
+                             ts_type_text(v->type, t, sizeof t));
+    }
+    if (on < 0)
+        b->inplace = v;
+    else if (on)
+        strncat(b->op, "_", sizeof b->op - strlen(b->op) - 1);
+    return 0;
+}
 /* Emits b->op with the entry's argument list. */
-static TsIrValue *call_op(TsEmitter *e, Bound *b)
+static TsIrValue *emit_op(TsEmitter *e, Bound *b, const char *op)
 {
     TsNamedValue a[MAX_PARAMS];
     size_t n = 0;
@@ -281,69 +507,157 @@ static TsIrValue *call_op(TsEmitter *e, Bound *b)
         a[n++] = (TsNamedValue){ kw, v, b->r };
         p += len;
     }
-    return ts_emit_op(e, b->op, n, a, b->r);
+    return ts_emit_op(e, op, n, a, b->r);
+}
+
+static TsIrValue *op_branch(TsEmitter *e, Bound *b, const void *op)
+{
+    return emit_op(e, b, op);
+}
+
+/* The entry's operator call; with a run-time inplace flag, prim::If(inplace) between op_
+ * and op, as F.relu's body does. */
+static TsIrValue *call_op(TsEmitter *e, Bound *b)
+{
+    if (!b->inplace)
+        return emit_op(e, b, b->op);
+    char inplace[sizeof b->op + 1];
+    snprintf(inplace, sizeof inplace, "%s_", b->op);
+    return if_value(e, b, b->inplace, ts_type_tensor(), op_branch, inplace, op_branch, b->op);
 }
 
 /* ---- rewrites of single entries ----------------------------------------------------- */
 
-/* F.embedding: (input, weight) become (weight, indices); a negative padding_idx counts from
- * the end of the table, None is -1. */
+static TsIrValue *size0(TsEmitter *e, Bound *b, TsIrValue *t)
+{
+    TsIrValue *zero = ts_emit_const(e, ts_int(0), b->r);
+    return zero ? ts_emit_op2(e, "aten::size", t, zero, b->r) : NULL;
+}
+
+/* weight.size(0) + padding_idx */
+static TsIrValue *pad_from_end(TsEmitter *e, Bound *b, const void *pad)
+{
+    TsIrValue *rows = size0(e, b, arg(b, "weight"));
+    return rows ? ts_emit_op2(e, "aten::add", rows, (TsIrValue *)pad, b->r) : NULL;
+}
+
+/* An int padding_idx: negative counts from the end of the table. */
+static TsIrValue *int_pad(TsEmitter *e, Bound *b, const void *data)
+{
+    TsIrValue *pad = (TsIrValue *)data;
+    int64_t i;
+    if (const_int(pad, &i))
+        return i < 0 ? pad_from_end(e, b, pad) : pad;
+    TsIrValue *zero = ts_emit_const(e, ts_int(0), b->r);
+    TsIrValue *neg = zero ? ts_emit_op2(e, "aten::lt", pad, zero, b->r) : NULL;
+    return if_value(e, b, neg, ts_type_int(), pad_from_end, pad, same_value, pad);
+}
+
+static TsIrValue *optional_pad(TsEmitter *e, Bound *b, const void *data)
+{
+    TsIrValue *pad = ts_emit_unchecked_cast(e, (TsIrValue *)data, ts_type_int());
+    return pad ? int_pad(e, b, pad) : NULL;
+}
+
+/* F.embedding: (input, weight) become (weight, indices); padding_idx None is -1. */
 static int rw_embedding(TsEmitter *e, Bound *b, TsSugared *out)
 {
+    static const TsValue minus1 = { { .i = -1 }, TS_TAG_INT, 0 };
     if (!is_none(arg(b, "max_norm")))
         return ts_emit_error(e, b->r, "F.embedding with max_norm is not supported");
     TsIrValue **pad = param(b, "padding_idx");
-    int64_t i;
-    if (is_none(*pad)) {
-        *pad = ts_emit_const(e, ts_int(-1), b->r);
-    } else if (const_int(*pad, &i) && i < 0) {
-        TsIrValue *zero = ts_emit_const(e, ts_int(0), b->r);
-        TsIrValue *rows = zero ? ts_emit_op2(e, "aten::size", arg(b, "weight"), zero, b->r)
-                               : NULL;
-        *pad = rows ? ts_emit_op2(e, "aten::add", rows, *pad, b->r) : NULL;
-    }
+    if (is_none(*pad))
+        *pad = ts_emit_const(e, minus1, b->r);
+    else if (is_optional(*pad))
+        *pad = if_value(e, b, is_none_value(e, b, *pad), ts_type_int(), const_value, &minus1,
+                        optional_pad, *pad);
+    else if (ts_type_kind((*pad)->type) == TS_TYPE_INT)
+        *pad = int_pad(e, b, *pad);
     return *pad ? value_of(out, call_op(e, b)) : -1;
+}
+
+static TsIrValue *empty_int_list(TsEmitter *e, Bound *b, const void *unused)
+{
+    (void)unused;
+    return ts_emit_list(e, ts_type_int(), 0, NULL, b->r);
+}
+
+static TsIrValue *unwrapped(TsEmitter *e, Bound *b, const void *data)
+{
+    TsIrValue *v = (TsIrValue *)data;
+    (void)b;
+    return ts_emit_unchecked_cast(e, v, ts_type_elem(v->type, 0));
 }
 
 /* F.max_poolNd: stride None is the empty list (the operator's "same as kernel_size"). */
 static int rw_max_pool(TsEmitter *e, Bound *b, TsSugared *out)
 {
     TsIrValue **stride = param(b, "stride");
-    if (is_none(*stride) && !(*stride = ts_emit_list(e, ts_type_int(), 0, NULL, b->r)))
-        return -1;
-    return value_of(out, call_op(e, b));
+    if (is_none(*stride))
+        *stride = empty_int_list(e, b, NULL);
+    else if (is_optional(*stride))
+        *stride = if_value(e, b, is_none_value(e, b, *stride), ts_type_elem((*stride)->type, 0),
+                           empty_int_list, NULL, unwrapped, *stride);
+    return *stride ? value_of(out, call_op(e, b)) : -1;
 }
 
 /* F.adaptive_max_poolNd: the operator returns (values, indices). */
 static int rw_adaptive_max(TsEmitter *e, Bound *b, TsSugared *out)
 {
-    int ri = const_bool(arg(b, "return_indices"));
-    if (ri < 0)
-        return ts_emit_error(e, b->r, "return_indices must be a bool constant");
+    if (boolean_dispatch(e, b, "return_indices", NULL) != 0)
+        return -1;
     TsIrValue *t = call_op(e, b);
-    if (!t || ri)
+    if (!t || const_bool(arg(b, "return_indices")))
         return value_of(out, t);
     TsIrValue *zero = ts_emit_const(e, ts_int(0), b->r);
     return value_of(out, zero ? ts_emit_subscript_value(e, t, zero, b->r) : NULL);
 }
 
-static int need_dim(TsEmitter *e, Bound *b)
+/* torch's _get_softmax_dim: 0 for 0-, 1- and 3-d input, else 1 (PyTorch warns that the
+ * implicit choice is deprecated). */
+static TsIrValue *implicit_softmax_dim(TsEmitter *e, Bound *b, const void *unused)
 {
-    if (is_none(arg(b, "dim")))
-        return ts_emit_error(e, b->r, "%s: the implicit dim choice is deprecated and not "
-                             "supported; pass dim", strrchr(b->fn->name, '.') + 1);
-    return 0;
+    static const TsValue zero = { { .i = 0 }, TS_TAG_INT, 0 }, one = { { .i = 1 }, TS_TAG_INT, 0 };
+    (void)unused;
+    TsIrValue *nd = ts_emit_op2(e, "aten::dim", arg(b, "input"), NULL, b->r);
+    TsIrValue *cond = NULL;
+    for (int64_t d = 0; nd && d <= 3; d += d == 1 ? 2 : 1) {
+        TsIrValue *k = ts_emit_const(e, ts_int(d), b->r);
+        TsIrValue *eq = k ? ts_emit_op2(e, "aten::eq", nd, k, b->r) : NULL;
+        if (!eq)
+            return NULL;
+        if (cond) {
+            TsNamedValue a[2] = { { NULL, cond, b->r }, { NULL, eq, b->r } };
+            eq = ts_emit_op(e, "aten::__or__", 2, a, b->r);
+        }
+        if (!(cond = eq))
+            return NULL;
+    }
+    return cond ? if_value(e, b, cond, ts_type_int(), const_value, &zero, const_value, &one)
+                : NULL;
+}
+
+/* dim None (or an Optional[int] that is None at run time) is the implicit choice. */
+static int softmax_dim(TsEmitter *e, Bound *b)
+{
+    TsIrValue **dim = param(b, "dim");
+    if (is_none(*dim))
+        *dim = implicit_softmax_dim(e, b, NULL);
+    else if (is_optional(*dim))
+        *dim = if_value(e, b, is_none_value(e, b, *dim), ts_type_int(), implicit_softmax_dim,
+                        NULL, unwrapped, *dim);
+    return *dim ? 0 : -1;
 }
 
 static int rw_softmax(TsEmitter *e, Bound *b, TsSugared *out)
 {
-    return need_dim(e, b) ? -1 : value_of(out, call_op(e, b));
+    return softmax_dim(e, b) ? -1 : value_of(out, call_op(e, b));
 }
 
 /* F.softmin(x) is softmax(-x). */
 static int rw_softmin(TsEmitter *e, Bound *b, TsSugared *out)
 {
-    if (need_dim(e, b))
+    if (softmax_dim(e, b))
         return -1;
     TsIrValue **in = param(b, "input");
     *in = ts_emit_op2(e, "aten::neg", *in, NULL, b->r);
@@ -385,20 +699,32 @@ static int rw_normalize(TsEmitter *e, Bound *b, TsSugared *out)
     return value_of(out, d ? ts_emit_op2(e, "aten::div", x, d, b->r) : NULL);
 }
 
-/* F.kl_div: 'batchmean' sums, then divides by the batch size. */
+static TsIrValue *divide_by_batch(TsEmitter *e, Bound *b, const void *reduced)
+{
+    TsIrValue *n = size0(e, b, arg(b, "input"));
+    return n ? ts_emit_op2(e, "aten::div", (TsIrValue *)reduced, n, b->r) : NULL;
+}
+
+/* `if input.dim() != 0: reduced = reduced / input.size(0)` */
+static TsIrValue *batchmean(TsEmitter *e, Bound *b, const void *reduced)
+{
+    TsIrValue *nd = ts_emit_op2(e, "aten::dim", arg(b, "input"), NULL, b->r);
+    TsIrValue *zero = nd ? ts_emit_const(e, ts_int(0), b->r) : NULL;
+    TsIrValue *ne = zero ? ts_emit_op2(e, "aten::ne", nd, zero, b->r) : NULL;
+    return if_value(e, b, ne, ts_type_tensor(), divide_by_batch, reduced, same_value, reduced);
+}
+
+/* F.kl_div: 'batchmean' sums (reduction_enum maps it), then divides by the batch size. */
 static int rw_kl_div(TsEmitter *e, Bound *b, TsSugared *out)
 {
-    TsIrValue **red = param(b, "reduction");
-    int64_t v = -1;
-    const_int(*red, &v);
-    if (v == 3 && !(*red = ts_emit_const(e, ts_int(2), b->r)))
-        return -1;
     TsIrValue *t = call_op(e, b);
-    if (!t || v != 3)
-        return value_of(out, t);
-    TsIrValue *zero = ts_emit_const(e, ts_int(0), b->r);
-    TsIrValue *n = zero ? ts_emit_op2(e, "aten::size", arg(b, "input"), zero, b->r) : NULL;
-    return value_of(out, n ? ts_emit_op2(e, "aten::div", t, n, b->r) : NULL);
+    if (!t)
+        return -1;
+    const char *s = const_str(b->reduction);
+    if (s)
+        return value_of(out, strcmp(s, "batchmean") == 0 ? batchmean(e, b, t) : t);
+    return value_of(out, if_value(e, b, str_eq(e, b, b->reduction, "batchmean"),
+                                  ts_type_tensor(), batchmean, t, same_value, t));
 }
 
 /* The length of a list value when the graph knows it (a literal), else -1. */
@@ -425,13 +751,18 @@ static const struct InterpMode {
     bool corners;            /* takes align_corners */
 } interp_modes[] = {
     { "nearest", "aten::upsample_nearest%ldd", 0, false },
-    { "nearest-exact", "aten::_upsample_nearest_exact%ldd", 0, false },
-    { "area", "aten::adaptive_avg_pool%ldd", 0, false },
     { "linear", "aten::upsample_linear1d", 1, true },
     { "bilinear", "aten::upsample_bilinear2d", 2, true },
     { "bicubic", "aten::upsample_bicubic2d", 2, true },
     { "trilinear", "aten::upsample_trilinear3d", 3, true },
+    { "area", "aten::adaptive_avg_pool%ldd", 0, false },
+    { "nearest-exact", "aten::_upsample_nearest_exact%ldd", 0, false },
 };
+enum { N_INTERP_MODES = sizeof interp_modes / sizeof *interp_modes };
+
+static const char corners_msg[] = "align_corners option can only be set with the "
+                                  "interpolating modes: linear | bilinear | bicubic | trilinear";
+static const char area_msg[] = "interpolate: mode 'area' needs size";
 
 /* The resampling operator for one spatial rank. */
 static TsIrValue *interp_rank(TsEmitter *e, Bound *b, const struct InterpMode *m, long rank,
@@ -443,11 +774,8 @@ static TsIrValue *interp_rank(TsEmitter *e, Bound *b, const struct InterpMode *m
     TsIrValue *osize = per_dim(e, size, rank, b->r), *scales = per_dim(e, scale, rank, b->r);
     if (!osize || !scales)
         return NULL;
-    if (strcmp(m->mode, "area") == 0) {
-        if (is_none(size))
-            return ts_emit_error(e, b->r, "interpolate: mode 'area' needs size"), NULL;
+    if (strcmp(m->mode, "area") == 0)
         return ts_emit_op2(e, op, x, osize, b->r);
-    }
     TsNamedValue a[4] = { { NULL, x, b->r }, { NULL, osize, b->r }, { NULL, ac, b->r },
                           { NULL, scales, b->r } };
     if (!m->corners)
@@ -455,32 +783,74 @@ static TsIrValue *interp_rank(TsEmitter *e, Bound *b, const struct InterpMode *m
     return ts_emit_op(e, op, m->corners ? 4 : 3, a, b->r);
 }
 
-/* When only the input knows the rank: prim::If on input.dim() == rank + 2, as PyTorch's
- * interpolate branches, for ranks from..3 (the last one is the else branch). */
-static TsIrValue *interp_dispatch(TsEmitter *e, Bound *b, const struct InterpMode *m,
-                                  long from, TsIrValue *ac)
+/* The ranks from..3 of one mode: the rank of a literal size/scale list, else prim::If on
+ * input.dim() == rank + 2, as PyTorch's interpolate branches (the last rank is the else
+ * branch). */
+typedef struct InterpAt {
+    const struct InterpMode *m;
+    long from;
+    TsIrValue *ac;
+} InterpAt;
+
+static TsIrValue *interp_rank_branch(TsEmitter *e, Bound *b, const void *data)
 {
-    if (from == 3)
-        return interp_rank(e, b, m, 3, ac);
+    const InterpAt *at = data;
+    return interp_rank(e, b, at->m, at->from, at->ac);
+}
+
+static TsIrValue *interp_ranks(TsEmitter *e, Bound *b, const void *data)
+{
+    const InterpAt *at = data;
+    if (at->from == 3)
+        return interp_rank(e, b, at->m, 3, at->ac);
     TsIrValue *d = ts_emit_op2(e, "aten::dim", arg(b, "input"), NULL, b->r);
-    TsIrValue *want = d ? ts_emit_const(e, ts_int(from + 2), b->r) : NULL;
+    TsIrValue *want = d ? ts_emit_const(e, ts_int(at->from + 2), b->r) : NULL;
     TsIrValue *cond = want ? ts_emit_op2(e, "aten::eq", d, want, b->r) : NULL;
-    TsNode *n = cond ? ts_emit_node(e, "prim::If", 1, &cond, 0, b->r) : NULL;
-    if (!n)
-        return NULL;
-    for (int i = 0; i < 2; i++) {
-        TsBlock *blk = ts_node_add_block(n, e->err);
-        if (!blk || ts_env_push(e, blk, false) != 0)
-            return NULL;
-        ts_graph_set_insert_end(e->g, blk);
-        TsIrValue *v = i == 0 ? interp_rank(e, b, m, from, ac)
-                              : interp_dispatch(e, b, m, from + 1, ac);
-        ts_env_pop(e);
-        if (!v || ts_block_add_output(blk, v, e->err) != 0)
-            return NULL;
+    InterpAt next = { at->m, at->from + 1, at->ac };
+    return if_value(e, b, cond, ts_type_tensor(), interp_rank_branch, at, interp_ranks, &next);
+}
+
+/* One mode. A combination the mode refuses raises (a mode decided at run time has a branch
+ * for each mode; a constant mode reports these when compiling). */
+static TsIrValue *interp_mode(TsEmitter *e, Bound *b, const void *data)
+{
+    const struct InterpMode *m = data;
+    TsIrValue *ac = arg(b, "align_corners"), *size = arg(b, "size");
+    const char *refused = !m->corners && !is_none(ac) ? corners_msg
+                          : strcmp(m->mode, "area") == 0 && is_none(size) ? area_msg : NULL;
+    if (refused) {
+        Raise x = { "builtins.ValueError", refused, NULL, ts_type_tensor(), NULL };
+        return raise_value(e, b, &x);
     }
-    ts_graph_set_insert_point(e->g, n->next);
-    return ts_node_add_output(n, ts_type_tensor(), e->err);
+    if (is_none(ac) && !(ac = ts_emit_const(e, ts_bool(false), b->r)))
+        return NULL;
+    long rank = m->rank ? m->rank : list_len(is_none(size) ? arg(b, "scale_factor") : size);
+    if (rank >= 1 && rank <= 3)
+        return interp_rank(e, b, m, rank, ac);
+    InterpAt at = { m, 1, ac };
+    return interp_ranks(e, b, &at);
+}
+
+/* A mode known at run time: prim::If on each mode's name in turn, then PyTorch's error. */
+typedef struct ModeSwitch {
+    TsIrValue *mode;
+    size_t i;
+} ModeSwitch;
+
+static TsIrValue *interp_mode_switch(TsEmitter *e, Bound *b, const void *data)
+{
+    const ModeSwitch *sw = data;
+    if (sw->i == N_INTERP_MODES) {
+        TsIrValue *nd = ts_emit_op2(e, "aten::dim", arg(b, "input"), NULL, b->r);
+        Raise x = { "builtins.NotImplementedError", "Input Error: Only 3D, 4D and 5D input "
+                    "Tensors supported (got {}D) for the modes: nearest | linear | bilinear | "
+                    "bicubic | trilinear | area | nearest-exact (got {})", nd, ts_type_tensor(),
+                    sw->mode };
+        return nd ? raise_value(e, b, &x) : NULL;
+    }
+    ModeSwitch next = { sw->mode, sw->i + 1 };
+    return if_value(e, b, str_eq(e, b, sw->mode, interp_modes[sw->i].mode), ts_type_tensor(),
+                    interp_mode, &interp_modes[sw->i], interp_mode_switch, &next);
 }
 
 /* F.interpolate: the mode picks the operator, the spatial rank its 1d/2d/3d form, and size or
@@ -489,11 +859,7 @@ static TsIrValue *interp_dispatch(TsEmitter *e, Bound *b, const struct InterpMod
  * at run time. */
 static int rw_interpolate(TsEmitter *e, Bound *b, TsSugared *out)
 {
-    TsIrValue *size = arg(b, "size"), *scale = arg(b, "scale_factor");
-    const char *mode = const_str(arg(b, "mode"));
-    TsIrValue *ac = arg(b, "align_corners");
-    if (!mode)
-        return ts_emit_error(e, b->r, "interpolate: mode must be a string constant");
+    TsIrValue *size = arg(b, "size"), *scale = arg(b, "scale_factor"), *mv = arg(b, "mode");
     if (is_none(size) == is_none(scale))
         return ts_emit_error(e, b->r, is_none(size)
                              ? "either size or scale_factor should be defined"
@@ -502,57 +868,94 @@ static int rw_interpolate(TsEmitter *e, Bound *b, TsSugared *out)
     if ((rc != -1 && rc != 0) || const_bool(arg(b, "antialias")) != 0)
         return ts_emit_error(e, b->r, "interpolate: recompute_scale_factor and antialias "
                              "are not supported");
-    size_t nm = sizeof interp_modes / sizeof *interp_modes, i = 0;
-    while (i < nm && strcmp(interp_modes[i].mode, mode) != 0)
+    if (ts_type_kind(mv->type) != TS_TYPE_STR)
+        return ts_emit_error(e, b->r, "interpolate: mode must be a str");
+    const char *mode = const_str(mv);
+    if (!mode) {
+        ModeSwitch sw = { mv, 0 };
+        return value_of(out, interp_mode_switch(e, b, &sw));
+    }
+    size_t i = 0;
+    while (i < N_INTERP_MODES && strcmp(interp_modes[i].mode, mode) != 0)
         i++;
-    if (i == nm)
+    if (i == N_INTERP_MODES)
         return ts_emit_error(e, b->r, "interpolate: unknown mode '%s'", mode);
     const struct InterpMode *m = &interp_modes[i];
-    if (!m->corners && !is_none(ac))
-        return ts_emit_error(e, b->r, "align_corners option can only be set with the "
-                             "interpolating modes: linear | bilinear | bicubic | trilinear");
-    if (is_none(ac) && !(ac = ts_emit_const(e, ts_bool(false), b->r)))
-        return -1;
-    long rank = m->rank ? m->rank : list_len(is_none(size) ? scale : size);
-    if (rank >= 1 && rank <= 3)
-        return value_of(out, interp_rank(e, b, m, rank, ac));
-    return value_of(out, interp_dispatch(e, b, m, 1, ac));
+    if (!m->corners && !is_none(arg(b, "align_corners")))
+        return ts_emit_error(e, b->r, corners_msg);
+    if (strcmp(m->mode, "area") == 0 && is_none(size))
+        return ts_emit_error(e, b->r, area_msg);
+    return value_of(out, interp_mode(e, b, m));
 }
 
-/* torch.norm: p 'fro' is aten::frobenius_norm, 'nuc' aten::nuclear_norm, a number
- * aten::norm over dim (all of them when dim is None). */
+/* torch.norm: p 'fro' is aten::frobenius_norm, 'nuc' aten::nuclear_norm (p decided at run
+ * time when it is a str value), a number aten::norm over dim (all of them when dim is
+ * None). */
+static TsIrValue *norm_dims(TsEmitter *e, Bound *b)
+{
+    TsIrValue *dim = arg(b, "dim");
+    if (ts_type_kind(dim->type) == TS_TYPE_INT)
+        return ts_emit_list(e, ts_type_int(), 1, &dim, b->r);
+    return is_none(dim) ? ts_emit_list(e, ts_type_int(), 0, NULL, b->r) : dim;
+}
+
+static TsIrValue *frobenius(TsEmitter *e, Bound *b, const void *unused)
+{
+    (void)unused;
+    TsIrValue *dim = norm_dims(e, b);
+    TsNamedValue a[3] = { { NULL, arg(b, "input"), b->r }, { NULL, dim, b->r },
+                          { NULL, arg(b, "keepdim"), b->r } };
+    return dim ? ts_emit_op(e, "aten::frobenius_norm", 3, a, b->r) : NULL;
+}
+
+static TsIrValue *nuclear(TsEmitter *e, Bound *b, const void *unused)
+{
+    (void)unused;
+    TsIrValue *x = arg(b, "input"), *keep = arg(b, "keepdim");
+    if (is_none(arg(b, "dim")))
+        return ts_emit_op2(e, "aten::nuclear_norm", x, keep, b->r);
+    TsIrValue *dim = norm_dims(e, b);
+    TsNamedValue a[3] = { { NULL, x, b->r }, { NULL, dim, b->r }, { NULL, keep, b->r } };
+    return dim ? ts_emit_op(e, "aten::nuclear_norm", 3, a, b->r) : NULL;
+}
+
+static TsIrValue *norm_str_switch(TsEmitter *e, Bound *b, const void *data)
+{
+    TsIrValue *p = (TsIrValue *)data;
+    Raise x = { "builtins.RuntimeError", "only valid string values are 'fro' and 'nuc', found {}",
+                p, ts_type_tensor(), NULL };
+    return if_value(e, b, str_eq(e, b, p, "nuc"), ts_type_tensor(), nuclear, NULL,
+                    raise_value, &x);
+}
+
 static int rw_norm(TsEmitter *e, Bound *b, TsSugared *out)
 {
     if (!is_none(arg(b, "out")))
         return ts_emit_error(e, b->r, "torch.norm with out= is not supported");
-    TsIrValue *x = arg(b, "input"), *p = arg(b, "p"), *dim = arg(b, "dim");
-    TsIrValue *keep = arg(b, "keepdim"), *dtype = arg(b, "dtype");
-    if (ts_type_kind(dim->type) == TS_TYPE_INT &&
-        !(dim = ts_emit_list(e, ts_type_int(), 1, &dim, b->r)))
-        return -1;
+    TsIrValue *x = arg(b, "input"), *p = arg(b, "p"), *keep = arg(b, "keepdim");
+    TsIrValue *dtype = arg(b, "dtype");
     if (ts_type_kind(p->type) == TS_TYPE_STR) {
+        if (!is_none(dtype))
+            return ts_emit_error(e, b->r, "dtype argument is not supported in frobenius norm");
         const char *s = const_str(p);
-        if (!s || (strcmp(s, "fro") != 0 && strcmp(s, "nuc") != 0))
-            return ts_emit_error(e, b->r, "torch.norm: p must be 'fro', 'nuc' or a number");
-        if (is_none(dim) && !(dim = ts_emit_list(e, ts_type_int(), 0, NULL, b->r)))
-            return -1;
-        if (s[0] == 'n')
-            return value_of(out, is_none(arg(b, "dim"))
-                                 ? ts_emit_op2(e, "aten::nuclear_norm", x, keep, b->r)
-                                 : ts_emit_op(e, "aten::nuclear_norm", 3, (TsNamedValue[]){
-                                       { NULL, x, b->r }, { NULL, dim, b->r },
-                                       { NULL, keep, b->r } }, b->r));
-        TsNamedValue a[3] = { { NULL, x, b->r }, { NULL, dim, b->r }, { NULL, keep, b->r } };
-        return value_of(out, ts_emit_op(e, "aten::frobenius_norm", 3, a, b->r));
+        if (!s)
+            return value_of(out, if_value(e, b, str_eq(e, b, p, "fro"), ts_type_tensor(),
+                                          frobenius, NULL, norm_str_switch, p));
+        if (strcmp(s, "fro") != 0 && strcmp(s, "nuc") != 0)
+            return ts_emit_error(e, b->r, "only valid string values are 'fro' and 'nuc', "
+                                 "found %s", s);
+        return value_of(out, s[0] == 'n' ? nuclear(e, b, NULL) : frobenius(e, b, NULL));
     }
-    if (is_none(dim)) {
+    if (is_none(arg(b, "dim"))) {
         if (const_bool(keep) != 0 || !is_none(dtype))
             return ts_emit_error(e, b->r, "torch.norm: keepdim and dtype need dim");
         return value_of(out, ts_emit_op2(e, "aten::norm", x, p, b->r));
     }
+    TsIrValue *dim = norm_dims(e, b);
     TsNamedValue a[5] = { { NULL, x, b->r }, { NULL, p, b->r }, { NULL, dim, b->r },
                           { NULL, keep, b->r }, { "dtype", dtype, b->r } };
-    return value_of(out, ts_emit_op(e, "aten::norm", is_none(dtype) ? 4 : 5, a, b->r));
+    return value_of(out, dim ? ts_emit_op(e, "aten::norm", is_none(dtype) ? 4 : 5, a, b->r)
+                             : NULL);
 }
 
 /* ---- the table ------------------------------------------------------------------------- */
@@ -582,7 +985,7 @@ static const FnEntry table[] = {
       ", pos_weight=None", "aten::binary_cross_entropy_with_logits",
       "input, target, weight, pos_weight, reduction", FN_REDUCTION, NULL },
     { F_ "kl_div", "input, target, " LOSS_LEGACY ", log_target=False", "aten::kl_div",
-      "input, target, reduction, log_target", FN_REDUCTION, rw_kl_div },
+      "input, target, reduction, *log_target", FN_REDUCTION, rw_kl_div },
     /* normalization, dropout, lookup */
     { F_ "batch_norm", "input, running_mean, running_var, weight=None, bias=None, "
       "training=False, momentum=0.1, eps=1e-05", "aten::batch_norm",
@@ -691,9 +1094,10 @@ int ts_functional_call(TsEmitter *e, const char *qualname, const TsTree *call, T
         return -1;
     if ((fn->flags & FN_REDUCTION) && reduction(e, &b) != 0)
         return -1;
-    if ((fn->flags & FN_INPLACE) && select_variant(e, &b, "inplace", "_") != 0)
+    if ((fn->flags & FN_INPLACE) && inplace_variant(e, &b) != 0)
         return -1;
-    if ((fn->flags & FN_INDICES) && select_variant(e, &b, "return_indices", "_with_indices"))
+    if ((fn->flags & FN_INDICES) &&
+        boolean_dispatch(e, &b, "return_indices", "_with_indices") != 0)
         return -1;
     if (fn->rewrite)
         return fn->rewrite(e, &b, out);

@@ -255,7 +255,8 @@ static void discard(Parser *p, TsTree *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->n_kids; i++)
+    /* the last kid is the newest node, so from the end each search is short */
+    for (size_t i = t->n_kids; i-- > 0;)
         discard(p, t->kids[i]);
     for (size_t i = p->n_all; i-- > 0;)
         if (p->all[i] == t) {

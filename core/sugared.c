@@ -440,8 +440,11 @@ static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, s
             kw = ts_symbol(k->str);
             x = k->kids[0];
         }
+        /* only an empty [] or {} takes the parameter's type, as PyTorch's empty list
+         * literal does; everything else is typed by itself and matched after */
         const TsType *want = NULL;
-        if (schema) {
+        bool empty = (x->kind == TS_TREE_LIST || x->kind == TS_TREE_DICT) && x->n_kids == 0;
+        if (schema && empty) {
             if (!kw && ca->n + skip < schema->n_args)
                 want = schema->args[ca->n + skip].type;
             for (size_t j = 0; kw && j < schema->n_args; j++)

@@ -1,5 +1,8 @@
 /* emit.c — tests of the IR emitter: the JIT overview's examples compile to graphs with the
- * overview's structure (checked with FileCheck), and compile errors read as PyTorch's. */
+ * overview's structure (checked with FileCheck), compile errors read as PyTorch's, and the
+ * inputs the emitter fuzz target once failed on (t/data/fuzz/) compile cleanly. */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,6 +10,10 @@
 #include "ir/filecheck.h"
 #include "runtime.h"
 #include "tap.h"
+
+#ifndef TS_TEST_SRCDIR
+#define TS_TEST_SRCDIR "."
+#endif
 
 static const TsOpTable *ops;
 
@@ -62,6 +69,79 @@ static void check_error(const char *what, const char *src, const char *phrase)
         diag("got: %s", err.msg ? err.msg : g);
     free(g);
     ts_error_clear(&err);
+}
+
+/* Every graph of the unit passes the verifier. */
+static bool unit_lints(const TsCompUnit *u, TsError *err)
+{
+    for (size_t i = 0; i < u->n_functions; i++)
+        if (ts_graph_lint(u->functions[i]->graph, err) != 0)
+            return false;
+    return true;
+}
+
+/* A minimized fuzz input: its first line says what compiling main gives ("# expect: ok" or
+ * "# expect: error PHRASE"); compiling the whole file and each function alone (what the fuzz
+ * target does) must not crash, and every graph made must verify. */
+static void fuzz_case(const char *dir, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    TsError err = TS_ERROR_INIT;
+    TsSource *src = ts_source_read_file(path, &err);
+    if (!ok(src != NULL, "%s reads", name)) {
+        diag("%s", err.msg);
+        ts_error_clear(&err);
+        return;
+    }
+    char want[256] = "";
+    sscanf(src->text, "# expect: %255[^\n]", want);
+    TsCompUnit *u = ts_compile_source(ops, src, "main", &err);
+    bool lints = !u || unit_lints(u, &err);
+    if (strcmp(want, "ok") == 0) {
+        if (!ok(u && lints, "%s: main compiles and verifies", name))
+            diag("%s", err.msg ? err.msg : "?");
+    } else {
+        const char *phrase = strncmp(want, "error ", 6) == 0 ? want + 6 : NULL;
+        if (!ok(!u && phrase && err.msg && strstr(err.msg, phrase), "%s: %s", name, want))
+            diag("got: %s", err.msg ? err.msg : "no error");
+    }
+    ts_unit_free(u);
+    ts_error_clear(&err);
+    bool clean = true;
+    u = ts_compile_source(ops, src, NULL, &err);
+    clean = !u || unit_lints(u, &err);
+    ts_unit_free(u);
+    ts_error_clear(&err);
+    size_t n = 0;
+    char **names = ts_compile_list_functions(src, "", &n, &err);
+    for (size_t i = 0; i < n && clean; i++) {
+        u = ts_compile_source(ops, src, names[i], &err);
+        clean = !u || unit_lints(u, &err);
+        ts_unit_free(u);
+        if (clean)
+            ts_error_clear(&err);
+    }
+    ts_free_names(names, n);
+    if (!ok(clean, "%s: every graph compiled verifies", name))
+        diag("%s", err.msg ? err.msg : "?");
+    ts_error_clear(&err);
+    ts_source_release(src);
+}
+
+static void fuzz_cases(void)
+{
+    const char *dir = TS_TEST_SRCDIR "/t/data/fuzz";
+    DIR *d = opendir(dir);
+    if (!ok(d != NULL, "t/data/fuzz exists"))
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l > 3 && strcmp(e->d_name + l - 3, ".py") == 0)
+            fuzz_case(dir, e->d_name);
+    }
+    closedir(d);
 }
 
 int main(void)
@@ -363,8 +443,129 @@ int main(void)
     check_error("interpolate with both size and scale_factor", FN_PRELUDE "def main(x):\n"
         "    return F.interpolate(x, size=4, scale_factor=2.0)\n",
         "only one of size or scale_factor");
-    check_error("softmax without dim", FN_PRELUDE "def main(x):\n    return F.softmax(x)\n",
-        "pass dim");
+    check_graph("softmax without dim: torch's implicit choice from the input's rank",
+        FN_PRELUDE "def main(x):\n    return F.softmax(x)\n", "main",
+        "# CHECK: aten::dim(%x)\n# CHECK: aten::__or__\n# CHECK: int = prim::If(\n"
+        "# CHECK: aten::softmax(%x, %\n");
+
+    /* F.* arguments known only at run time: the decision goes into the graph */
+    check_graph("reduction=r: prim::If on the string, ValueError for the rest",
+        FN_PRELUDE "def main(x, y, r: str):\n    return F.mse_loss(x, y, reduction=r)\n",
+        "main",
+        "# CHECK: aten::eq(%r, %\n# CHECK: int = prim::If(\n"
+        "# CHECK: aten::format(\n# CHECK: prim::RaiseException(\n"
+        "# CHECK: aten::mse_loss(%x, %y, %\n");
+    check_graph("size_average: Optional[bool]: `is None` decides between the two",
+        FN_PRELUDE "from typing import Optional\n"
+        "def main(x, y, sa: Optional[bool]):\n    return F.l1_loss(x, y, size_average=sa)\n",
+        "main",
+        "# CHECK: aten::__is__(%sa,\n# CHECK: int = prim::If(\n# CHECK: aten::l1_loss(\n");
+    check_graph("kl_div reduction=r: batchmean divides by the batch at run time",
+        FN_PRELUDE "def main(x, y, r: str):\n    return F.kl_div(x, y, reduction=r)\n",
+        "main",
+        "# CHECK: aten::kl_div(%x, %y, %\n# CHECK: Tensor = prim::If(\n"
+        "# CHECK: aten::dim(%x)\n# CHECK: aten::div(\n");
+    check_graph("inplace=flag: prim::If between relu_ and relu",
+        FN_PRELUDE "def main(x, ip: bool):\n    return F.relu(x, inplace=ip)\n", "main",
+        "# CHECK: Tensor = prim::If(%ip)\n# CHECK-NEXT: block0():\n"
+        "# CHECK-NEXT: aten::relu_(%x)\n# CHECK: block1():\n# CHECK-NEXT: aten::relu(%x)\n");
+    check_graph("interpolate mode=m: a branch per mode, then NotImplementedError",
+        FN_PRELUDE "def main(x, m: str):\n"
+        "    return F.interpolate(x, scale_factor=2.0, mode=m)\n", "main",
+        "# CHECK: \"builtins.NotImplementedError\"\n# CHECK: aten::eq(%m,\n"
+        "# CHECK: aten::upsample_nearest1d(\n# CHECK: aten::upsample_bilinear2d(\n"
+        "# CHECK: prim::RaiseException(\n");
+    check_graph("embedding padding_idx: Optional[int]: None is -1, negative counts from the end",
+        FN_PRELUDE "from typing import Optional\n"
+        "def main(i, w, p: Optional[int]):\n    return F.embedding(i, w, p)\n", "main",
+        "# CHECK: aten::__is__(%p,\n# CHECK: aten::lt(\n# CHECK: aten::size(%w,\n"
+        "# CHECK: aten::embedding(%w, %i,\n");
+    check_error("return_indices=flag: boolean dispatch needs a constant",
+        FN_PRELUDE "def main(x, ri: bool):\n    return F.max_pool2d(x, 2, return_indices=ri)\n",
+        "Keyword argument 'return_indices' for boolean dispatch at position was not constant");
+    check_error("return_indices by position: boolean dispatch needs a constant",
+        FN_PRELUDE "def main(x, ri: bool):\n    return F.adaptive_max_pool2d(x, 2, ri)\n",
+        "Argument for boolean dispatch at position 2 was not constant");
+
+    /* what PyTorch 1.13 refuses, found by probe programs run through both */
+    check_error("augmented assignment to a tuple item",
+        "def main():\n    t = (1, 2)\n    t[0] += 1\n",
+        "Tuple[int, int] does not support augmented assignment.");
+    check_error("augmented //= is not supported", "def main(x: int):\n    x //= 2\n",
+        "unsupported kind of augumented assignment: FloorDiv");
+#define WITH_CLASS(ENTER, EXIT) \
+        "from typing import Any\nclass C:\n    def __init__(self):\n        self.n = 0\n" \
+        "    def __enter__(" ENTER "):\n        return self\n" \
+        "    def __exit__(" EXIT "):\n        self.n = 1\n" \
+        "def main():\n    with C() as c:\n        print(c.n)\n"
+    check_error("__exit__ arguments must be Any", WITH_CLASS("self", "self, a, b, c"),
+        "argument 1 of __exit__ must have Any type; TorchScript does not currently support");
+    check_error("__exit__ takes four arguments", WITH_CLASS("self", "self, a: Any, b: Any"),
+        "__exit__ must have four arguments");
+    check_error("__enter__ takes only self", WITH_CLASS("self, x: int", "self, a: Any, b: Any, c: Any"),
+        "__enter__ must have only one argument and one return value");
+    check_graph("with on a class with Any __exit__ arguments: Enter ... Exit",
+        WITH_CLASS("self", "self, a: Any, b: Any, c: Any"), "main",
+        "# CHECK: prim::Enter(\n# CHECK: prim::Print(\n# CHECK: prim::Exit(\n");
+    check_error("with on a value that is not an object",
+        "def main():\n    with 3 as d:\n        print(d)\n",
+        "With item expression must return an object");
+    check_error("with on an object without __enter__/__exit__",
+        "class C:\n    def __init__(self):\n        self.n = 0\n"
+        "def main():\n    with C() as c:\n        print(c.n)\n",
+        "Object returned by with item expression does not define __enter__ and __exit__");
+    check_graph("f(*t) unpacks the tuple into positional arguments",
+        "from typing import Tuple\ndef f(a: int, b: int, c: int = 5) -> int:\n"
+        "    return a + b * c\n"
+        "def main(t: Tuple[int, int]):\n    return f(*t, c=1), (*t, 3)\n", "main",
+        "# CHECK: prim::TupleUnpack(%t)\n"
+        "# CHECK: prim::CallFunction[name=\"__torch__.f\"](\n"
+        "# CHECK: prim::TupleUnpack(%t)\n# CHECK: prim::TupleConstruct(\n");
+    check_error("f(*l) of a list", "def f(a: int) -> int:\n    return a\n"
+        "def main():\n    l = [1]\n    return f(*l)\n",
+        "cannot statically infer the expected size of a list in this context");
+    check_error("f(*n) of an int", "def f(a: int) -> int:\n    return a\n"
+        "def main():\n    return f(*1)\n", "int cannot be used as a tuple");
+    check_error("a, *b = list", "def main():\n    a, *b = [1, 2, 3]\n",
+        "cannot statically infer the expected size of a list in this context");
+    check_error("a mutable default", "from typing import List\n"
+        "def f(a: List[int] = [1]) -> int:\n    return len(a)\ndef main():\n    f()\n",
+        "Mutable default parameters are not supported because Python binds them");
+    check_error("a default of the wrong type", "def f(a: int = 2.5) -> int:\n    return a\n"
+        "def main():\n    f()\n", "Expected a default value of type int on parameter \"a\".");
+    check_error("None for a str parameter", "def f(a: str = None) -> str:\n    return a\n"
+        "def main():\n    f()\n", "Expected a default value of type str on parameter \"a\".");
+    check_error("an unannotated parameter is a Tensor, whatever its default",
+        "def f(x, a=1):\n    return a\ndef main():\n    f(1)\n",
+        "Expected a default value of type Tensor (inferred) on parameter \"a\".Because \"a\" "
+        "was not annotated with an explicit type it is assumed to be type 'Tensor'.");
+    check_graph("defaults take the parameter's type and may be constant expressions",
+        "import math\nEPS = 1e-5\n"
+        "def f(a: float = 1, b: float = math.pi, c: int = 2 ** 10, d: float = EPS) -> float:\n"
+        "    return a\ndef main():\n    return f()\n", "main",
+        "# CHECK: float = prim::Constant[value=1.]\n"
+        "# CHECK: float = prim::Constant[value=3.14159\n"
+        "# CHECK: int = prim::Constant[value=1024]\n");
+    check_error("an annotated nested list literal: items are typed alone",
+        "from typing import List\ndef main():\n    x: List[List[int]] = [[]]\n",
+        "List type annotation `List[List[int]]` did not match the types of the given list "
+        "elements, which were unified to List[Tensor]");
+    check_error("an annotated dict literal with a nested empty list",
+        "from typing import Dict, List\ndef main():\n    x: Dict[str, List[int]] = {\"a\": []}\n",
+        "Type annotation was inferred to be `Dict[str, List[int]]`, but the type of values "
+        "given by the dict literal is List[Tensor]");
+    check_error("a nested list literal argument is not typed by the parameter",
+        "from typing import List\ndef f(x: List[List[int]]) -> int:\n    return len(x)\n"
+        "def main():\n    return f([[]])\n",
+        "Expected a value of type 'List[List[int]]' for argument 'x' but instead found type "
+        "'List[List[Tensor]]'");
+    check_error("annotation messages spell types as annotations",
+        "from typing import Tuple\ndef main():\n    x: Tuple[int, float] = (1, 2)\n",
+        "annotated with type Tuple[int, float] but is being assigned to a value of type "
+        "Tuple[int, int]");
+    check_error("an int literal out of int64", "def main():\n    x = 9223372036854775808\n",
+        "Integral constant out of range (must fit in a signed 64 bit integer)");
+    check_error("a bare raise", "def main():\n    raise\n", "a bare raise");
 
     /* tensor indexing: one aten::index over a Tensor?[] with None for plain dimensions */
     check_graph("m[:, idx]: slice, then aten::index(v, [None, idx])",
@@ -454,6 +655,8 @@ int main(void)
         free(g2);
         ts_error_clear(&e2);
     }
+
+    fuzz_cases();
 
     ts_runtime_close(rt);
     return done_testing();

@@ -77,7 +77,7 @@ static void test_coverage(void)
                              2 * GRAIN + 1, 3 * GRAIN - 1, 3 * GRAIN, 8 * GRAIN + 3, MAX_LEN };
     for (int threads = 1; threads <= 4; threads++) {
         ts_parallel_set_num_threads(threads);
-        is_int(ts_parallel_num_threads(), threads, "%d threads: the count is set", threads);
+        is_int(ts_parallel_num_threads(), threads, "threads=%d: the count is set", threads);
         int all = 1, grains = 1, inline_ok = 1;
         for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
             int64_t len = lens[k];
@@ -96,9 +96,9 @@ static void test_coverage(void)
                 diag("length %lld: rc %d, %d calls, shortest %lld", (long long)len, rc, calls,
                      (long long)atomic_load(&s.min_len));
         }
-        ok(all, "%d threads: every index once for lengths around the grain", threads);
-        ok(grains, "%d threads: every chunk at least the grain long", threads);
-        ok(inline_ok, "%d threads: short ranges run as one call on the calling thread",
+        ok(all, "threads=%d: every index once for lengths around the grain", threads);
+        ok(grains, "threads=%d: every chunk at least the grain long", threads);
+        ok(inline_ok, "threads=%d: short ranges run as one call on the calling thread",
            threads);
     }
 }
@@ -132,7 +132,7 @@ static void test_workers_run(void)
         atomic_store(&first_thread, 0);
         TsError err = TS_ERROR_INIT;
         int rc = ts_parallel_for(0, 100 * GRAIN, GRAIN, meet, NULL, &err);
-        ok(rc == 0 && atomic_load(&entered) == 2, "%d threads: chunks run on two threads at once",
+        ok(rc == 0 && atomic_load(&entered) == 2, "threads=%d: chunks run on two threads at once",
            threads);
     }
 }
@@ -190,19 +190,17 @@ static void test_errors(void)
         silent_ok = rc == TS_ERR_VALUE && err.code == TS_ERR_VALUE && err.msg &&
                     strstr(err.msg, "without an error message");
         ts_error_clear(&err);
-        ok(single, "%d threads: a failing chunk's error reaches the caller", threads);
-        ok(nearest, "%d threads: of two failing chunks, the one nearest begin is reported",
+        ok(single, "threads=%d: a failing chunk's error reaches the caller", threads);
+        ok(nearest, "threads=%d: of two failing chunks, the one nearest begin is reported",
            threads);
-        ok(short_ok, "%d threads: an error in a range run inline reaches the caller", threads);
-        ok(silent_ok, "%d threads: a chunk failing without a message still fails the call",
+        ok(short_ok, "threads=%d: an error in a range run inline reaches the caller", threads);
+        ok(silent_ok, "threads=%d: a chunk failing without a message still fails the call",
            threads);
     }
-    TsError err = TS_ERROR_INIT;
     Failing f = { { 5 * GRAIN, 0 }, 1, 0 };
     ts_parallel_set_num_threads(4);
     ok(ts_parallel_for(0, 20 * GRAIN, GRAIN, fail_some, &f, NULL) == TS_ERR_INDEX,
        "a NULL error still gets the code");
-    ts_error_clear(&err);
 }
 
 /* Each chunk sums its range with an inner parallel-for (which must run inline). */
@@ -245,7 +243,7 @@ static void test_nesting(void)
         atomic_init(&n.total, 0);
         TsError err = TS_ERROR_INIT;
         int rc = ts_parallel_for(0, 30 * GRAIN, GRAIN, nested_chunk, &n, &err);
-        ok(rc == 0 && atomic_load(&n.total) == want, "%d threads: nested calls run correctly",
+        ok(rc == 0 && atomic_load(&n.total) == want, "threads=%d: nested calls run correctly",
            threads);
 
         Nested a, b;
@@ -260,7 +258,7 @@ static void test_nesting(void)
         }
         long long each = 50LL * (10 * GRAIN) * (10 * GRAIN - 1) / 2;
         ok(!r1 && !r2 && atomic_load(&a.total) == each && atomic_load(&b.total) == each,
-           "%d threads: two threads calling at once both get every chunk", threads);
+           "threads=%d: two threads calling at once both get every chunk", threads);
     }
 }
 

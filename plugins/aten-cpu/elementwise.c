@@ -278,27 +278,20 @@ static int loop_status(const TsCpuEwArgs *args, TsError *err)
     return 0;
 }
 
-/* The dtype of the common call into a new tensor — every input contiguous, of one shape and
- * one dtype the op has a loop for, none a wrapped number — or -1 for any other call. Such a
- * call needs no broadcasting, promotion, casts or overlap checks: at batch 1 (an LSTM step of
- * 32-element tensors) those cost as much as the arithmetic. */
-static int dense_dtype(const TsCpuEwOp *op, int nin, TsTensor *const *in, TsCpuEwMode mode)
+/* The dtype of the common call into a new tensor — every input of one dtype the op has a loop
+ * for, none a wrapped number — or -1 for any other call. Such a call needs no promotion, casts
+ * or overlap checks: at batch 1 (an LSTM step of 32-element tensors) those cost as much as
+ * the arithmetic. */
+static int uniform_dtype(const TsCpuEwOp *op, int nin, TsTensor *const *in, TsCpuEwMode mode)
 {
-    const TsTensor *a = in[0];
-    int dtype = a->dtype;
+    int dtype = in[0]->dtype;
     if (mode != TS_EW_NEW || op->mask_first || dtype < 0 || dtype >= TS_DTYPE__COUNT ||
         loop_dtype(dtype) != dtype || !op->loops[dtype] ||
         (op->result == TS_EW_FLOAT && !ts_dtype_is_floating(dtype)))
         return -1;
-    for (int i = 0; i < nin; i++) {
-        const TsTensor *x = in[i];
-        if (x->dtype != dtype || x->dim != a->dim || (x->flags & TS_CPU_WRAPPED) ||
-            !ts_tensor_is_contiguous(x))
+    for (int i = 0; i < nin; i++)
+        if (in[i]->dtype != dtype || (in[i]->flags & TS_CPU_WRAPPED))
             return -1;
-        for (int d = 0; d < a->dim; d++)
-            if (x->sizes[d] != a->sizes[d])
-                return -1;
-    }
     return dtype;
 }
 
@@ -314,24 +307,24 @@ int ts_cpu_ew(const TsCpuEwOp *op, int nin, TsTensor *const *in, TsTensor **out,
         args = &none;
     if (nin < 1 || nin >= EW_MAX_OPS)
         return ts_error_set(err, TS_ERR_USAGE, "ts_cpu_ew: %d inputs", nin);
-    int dense = dense_dtype(op, nin, in, mode);
-    if (dense >= 0) {
-        *out = ts_cpu_empty(op->result == TS_EW_BOOL ? TS_BOOL : dense, in[0]->dim,
-                            in[0]->sizes, err);
+    if ((rc = ts_cpu_broadcast_shape(nin, in, &dim, sizes, err)))
+        return rc;
+    int uniform = uniform_dtype(op, nin, in, mode);
+    if (uniform >= 0) {
+        *out = ts_cpu_empty(op->result == TS_EW_BOOL ? TS_BOOL : uniform, dim, sizes, err);
         if (!*out)
             return err->code;
         ops[0] = *out;
         memcpy(ops + 1, in, (size_t)nin * sizeof *in);
         args->status = 0;
-        ts_cpu_ew_iterate(nin + 1, ops, op->loops[dense], args);
+        ts_cpu_ew_iterate(nin + 1, ops, op->loops[uniform], args);
         if ((rc = loop_status(args, err)) != 0) {
             ts_tensor_release(*out);
             *out = NULL;
         }
         return rc;
     }
-    if ((rc = ts_cpu_broadcast_shape(nin, in, &dim, sizes, err)) ||
-        (rc = pick_dtypes(op, nin, in, &dt, err)) ||
+    if ((rc = pick_dtypes(op, nin, in, &dt, err)) ||
         (rc = prepare_out(out, mode, &dt, dim, sizes, &target, err)))
         return rc;
     ops[0] = target;

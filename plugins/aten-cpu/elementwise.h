@@ -112,10 +112,19 @@ bool ts_cpu_partial_overlap(const TsTensor *a, const TsTensor *b);
 /* A loop table entry: [TS_FLOAT32] = add_TS_FLOAT32, */
 #define EW_ENTRY(DT, T, OP) [DT] = OP##_##DT,
 
+/* GCC's -O2 vectorizes only loops that need no run-time alias check, and these need one (the
+ * output may be an input, as in add_); let it add the check. Clang's -O2 does so already. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define EW_VECTORIZE __attribute__((optimize("vect-cost-model=dynamic")))
+#else
+#define EW_VECTORIZE
+#endif
+
 /* A binary loop OP_DT: o = EXPR of x and y (of type T, also named scalar_t for EXPR),
  * written as OUT_T; args is in scope as `args`. Contiguous runs, a broadcast y, and a broadcast x get their own plain loops. */
 #define EW_BINARY(DT, T, OP, OUT_T, EXPR) \
-    static void OP##_##DT(char **p, const int64_t *s, int64_t n, TsCpuEwArgs *args) \
+    EW_VECTORIZE static void OP##_##DT(char **p, const int64_t *s, int64_t n, \
+                                       TsCpuEwArgs *args) \
     { \
         typedef T scalar_t; \
         (void)sizeof(scalar_t); \
@@ -155,7 +164,8 @@ bool ts_cpu_partial_overlap(const TsTensor *a, const TsTensor *b);
 
 /* A unary loop OP_DT: o = EXPR of x. */
 #define EW_UNARY(DT, T, OP, OUT_T, EXPR) \
-    static void OP##_##DT(char **p, const int64_t *s, int64_t n, TsCpuEwArgs *args) \
+    EW_VECTORIZE static void OP##_##DT(char **p, const int64_t *s, int64_t n, \
+                                       TsCpuEwArgs *args) \
     { \
         typedef T scalar_t; \
         (void)sizeof(scalar_t); \

@@ -327,10 +327,10 @@ static int check_logits(TsCall *c, const TsTensor *x, const TsTensor *y)
     if (x->dtype == TS_FLOAT16)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "\"clamp_min_cpu\" not implemented for "
                             "'Half'");
-    if (y->dtype == TS_BOOL)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "Subtraction, the `-` operator, with a "
-                            "bool tensor is not supported. If you are trying to invert a mask, "
-                            "use the `~` or `logical_not()` operator instead.");
+    if (y->dtype == TS_BOOL)   /* 1 - target: the 1 is taken as a bool as well */
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "Subtraction, the `-` operator, with two "
+                            "bool tensors is not supported. Use the `^` or `logical_xor()` "
+                            "operator instead.");
     bool xi = ts_dtype_is_integral(x->dtype, false), yi = ts_dtype_is_integral(y->dtype, false);
     if (yi || xi)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "result type %s can't be cast to the "

@@ -2,10 +2,10 @@
  *
  * The library is $TSCRIPT_OPENBLAS when set (a name or a path: another OpenBLAS build);
  * else the name configure found (TS_OPENBLAS_SONAME, looked up as a DT_NEEDED entry would
- * be), then the path it had at configure time. Loading happens once
- * per process under pthread_once; the handle stays open until exit, since OpenBLAS's own
- * threads live in it. Before each product the thread count is brought in line with the
- * runtime's when it changed.
+ * be), then the path it had at configure time. Loading happens once per process, under
+ * pthread_once; the handle stays open until exit, since OpenBLAS's own threads live in it.
+ * Before each product OpenBLAS's thread count is brought in line with the runtime's when it
+ * changed.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -83,7 +83,8 @@ const TsCpuBlas *ts_cpu_blas(TsError *err)
         return NULL;
     }
     int n = ts_parallel_num_threads();
-    if (set_threads && atomic_exchange(&threads, n) != n)
+    if (set_threads && atomic_load_explicit(&threads, memory_order_relaxed) != n &&
+        atomic_exchange(&threads, n) != n)
         set_threads(n);
     return &blas;
 }

@@ -343,6 +343,19 @@ static int check_widths(TsError *err, CellKind kind, int64_t ri, int64_t rh, int
     }
 }
 
+/* cx of another rank than 2: PyTorch's error when forget_gate * cx cannot broadcast (hx has
+ * the gate's shape), else ours; the cell does not broadcast its state. */
+static int check_cx(TsError *err, TsTensor *hx, TsTensor *cx)
+{
+    TsTensor *pair[2] = { hx, cx };
+    int dim;
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
+    if (ts_cpu_broadcast_shape(2, pair, &dim, sizes, err))
+        return err->code;
+    return ts_error_set(err, TS_ERR_RUNTIME, "lstm_cell: expected cx to be 2-D, got %d-D",
+                        (int)cx->dim);
+}
+
 /* The cell's tensors: input, hidden state(s), weights, biases (NULL when None). */
 typedef struct CellArgs {
     TsTensor *x, *h, *c, *w_ih, *w_hh, *b_ih, *b_hh;
@@ -373,9 +386,6 @@ static int read_args(TsCall *c, CellKind kind, const TsValue *a, CellArgs *p)
     if (check_input(err, p->x, p->w_ih) || size_at(err, p->w_hh, 1, &H) ||
         check_hidden(err, p->x, p->h, H) || (p->c && check_hidden(err, p->x, p->c, H)))
         return err->code;
-    if (p->c && p->c->dim != 2)   /* hx and input meet the GEMMs' 2-d check */
-        return ts_error_set(err, TS_ERR_RUNTIME, "lstm_cell: expected cx to be 2-D, got %d-D",
-                            (int)p->c->dim);
     return 0;
 }
 
@@ -410,6 +420,8 @@ static int cell_call(TsCall *c, CellKind kind)
         rc = check_widths(err, kind, lin_i->sizes[1], lin_h->sizes[1], p.w_hh->sizes[1]);
     if (!rc && lin_h->dtype != lin_i->dtype)
         rc = ts_nn_same_dtype(c, lin_h, lin_i);
+    if (!rc && kind == CELL_LSTM && p.c->dim != 2)
+        rc = check_cx(err, p.h, p.c);
     if (!rc) {
         g.dtype = lin_i->dtype;
         g.batch = p.x->sizes[0];

@@ -1,0 +1,6 @@
+#!/bin/sh
+# frontend_cases.sh — the language corners of t/frontend_cases.py, run by `tscript test`
+# (its output is the TAP).
+srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+builddir=${TS_BUILDDIR:-$(pwd)}
+exec "$builddir/tscript" test "$srcdir/t/frontend_cases.py"
