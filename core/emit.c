@@ -220,33 +220,49 @@ static int emit_ann_assign(TsEmitter *e, const TsTree *s)
     return assign_to(e, target, v, s->range);
 }
 
-/* The in-place tensor operator of an augmented assignment, or NULL for the plain one. */
-static const char *tensor_inplace_op(int op)
+/* The operator of `x op= y` for a Tensor or List x, as PyTorch 1.13 picks it: the in-place
+ * form where there is one (add_, ..., fmod_, __irshift__), else the plain operator (pow,
+ * bitwise_or, ...); NULL for an operator without an augmented form here. */
+static const char *aug_op(int op)
 {
     switch (op) {
     case '+': return "aten::add_";
     case '-': return "aten::sub_";
     case '*': return "aten::mul_";
     case '/': return "aten::div_";
+    case '%': return "aten::fmod_";
+    case '|': return "aten::bitwise_or";
+    case '&': return "aten::bitwise_and";
+    case '^': return "aten::bitwise_xor";
+    case TS_TK_LSHIFT: return "aten::__lshift__";
+    case TS_TK_RSHIFT: return "aten::__irshift__";
+    case TS_TK_POW: return "aten::pow";
     default: return NULL;
     }
 }
 
-/* t[i] op= x on a tensor updates the view in place; with tensor indices the gathered
- * values are updated and written back by aten::index_put_, as PyTorch does. */
+/* cur op= rhs: aug_op for a Tensor or List, the binary operator (or the class's magic
+ * method) for anything else. */
+static TsIrValue *aug_value(TsEmitter *e, int op, TsIrValue *cur, TsIrValue *rhs,
+                            TsSourceRange r)
+{
+    TsTypeKind k = ts_type_kind(cur->type);
+    const char *name = k == TS_TYPE_TENSOR || k == TS_TYPE_LIST ? aug_op(op) : NULL;
+    return name ? ts_emit_op2(e, name, cur, rhs, r) : ts_emit_binop(e, op, cur, rhs, r, true);
+}
+
+/* t[i] op= x on a tensor: with int and slice indices only, the operator applies to the view
+ * (an operator without an in-place form changes nothing, as in PyTorch); with tensor indices
+ * the gathered values are updated and written back by aten::index_put_. */
 static int aug_assign_tensor_item(TsEmitter *e, const TsTree *s, TsIrValue *obj)
 {
     TsIrValue *list, *view = ts_emit_tensor_index_target(e, obj, s->kids[0], &list);
     TsIrValue *cur = view && list ? ts_emit_op2(e, "aten::index", view, list, s->range) : view;
     TsIrValue *rhs = cur ? ts_emit_expr(e, s->kids[1], NULL) : NULL;
-    if (!rhs)
-        return -1;
-    const char *op = tensor_inplace_op(s->op);
-    TsIrValue *r = op ? ts_emit_op2(e, op, cur, rhs, s->range)
-                      : ts_emit_binop(e, s->op, cur, rhs, s->range, true);
+    TsIrValue *r = rhs ? aug_value(e, s->op, cur, rhs, s->range) : NULL;
     if (!r)
         return -1;
-    return list || !op ? tensor_store(e, view, list, r, s->range) : 0;
+    return list ? tensor_store(e, view, list, r, s->range) : 0;
 }
 
 static int emit_aug_assign(TsEmitter *e, const TsTree *s)
@@ -257,18 +273,7 @@ static int emit_aug_assign(TsEmitter *e, const TsTree *s)
         TsIrValue *cur = ts_env_load(e, target->str, target->range);
         if (!cur || !(rhs = ts_emit_expr(e, s->kids[1], NULL)))
             return -1;
-        TsTypeKind k = ts_type_kind(cur->type);
-        TsIrValue *r;
-        if ((k == TS_TYPE_TENSOR || k == TS_TYPE_LIST) && s->op == '+')
-            r = ts_emit_op2(e, "aten::add_", cur, rhs, s->range);
-        else if (k == TS_TYPE_LIST && s->op == '*')
-            r = ts_emit_op2(e, "aten::mul_", cur, rhs, s->range);
-        else if (k == TS_TYPE_TENSOR && (s->op == '-' || s->op == '*' || s->op == '/')) {
-            const char *op = s->op == '-' ? "aten::sub_" : s->op == '*' ? "aten::mul_"
-                                                                         : "aten::div_";
-            r = ts_emit_op2(e, op, cur, rhs, s->range);
-        } else
-            r = ts_emit_binop(e, s->op, cur, rhs, s->range, true);
+        TsIrValue *r = aug_value(e, s->op, cur, rhs, s->range);
         return r ? ts_env_store(e, target->str, r, target->range) : -1;
     }
     if (target->kind == TS_TREE_ATTR) {
@@ -282,7 +287,7 @@ static int emit_aug_assign(TsEmitter *e, const TsTree *s)
         TsIrValue *cv = ts_sugar_as_value(e, &cur, target->range);
         if (!cv || !(rhs = ts_emit_expr(e, s->kids[1], NULL)))
             return -1;
-        TsIrValue *r = ts_emit_binop(e, s->op, cv, rhs, s->range, true);
+        TsIrValue *r = aug_value(e, s->op, cv, rhs, s->range);
         return r ? ts_sugar_set_attr(e, obj, target->kids[1]->str, r, target->range) : -1;
     }
     if (target->kind == TS_TREE_SUBSCRIPT) {
@@ -304,7 +309,9 @@ static int emit_aug_assign(TsEmitter *e, const TsTree *s)
         TsIrValue *cur = idx ? ts_emit_subscript_value(e, obj, idx, target->range) : NULL;
         if (!cur || !(rhs = ts_emit_expr(e, s->kids[1], NULL)))
             return -1;
-        TsIrValue *r = ts_emit_binop(e, s->op, cur, rhs, s->range, true);
+        /* a dict's item takes the plain operator, a list's aug_op (PyTorch 1.13) */
+        TsIrValue *r = k == TS_TYPE_DICT ? ts_emit_binop(e, s->op, cur, rhs, s->range, true)
+                                         : aug_value(e, s->op, cur, rhs, s->range);
         return r ? set_item(e, obj, idx, r, s->range) : -1;
     }
     return ts_emit_error(e, target->range, "unsupported target of an augmented assignment");
@@ -878,6 +885,7 @@ static int emit_stmt(TsEmitter *e, const TsTree *s)
 typedef struct ParamInfo {
     const char *name;
     const TsType *type;
+    bool kwarg_only;           /* after a bare `*` */
     bool has_default;
     TsValue def;
 } ParamInfo;
@@ -910,6 +918,7 @@ static TsSchema *make_schema(TsEmitter *e, ParamInfo *p, size_t n, const TsType 
         a->type = p[i].type;
         a->fixed_size = -1;
         a->has_default = p[i].has_default;
+        a->kwarg_only = p[i].kwarg_only;
         if (p[i].has_default) {
             a->default_value = p[i].def;
             p[i].has_default = false;
@@ -925,11 +934,17 @@ static TsSchema *make_schema(TsEmitter *e, ParamInfo *p, size_t n, const TsType 
     return s;
 }
 
+/* The parameters: a bare `*` makes the ones after it keyword-only, which PyTorch takes
+ * without defaults only; *args and **kwargs it refuses. */
 static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size_t *n_out)
 {
+    static const char refused[] = "Compiled functions can't take variable number of "
+                                  "arguments or use keyword-only arguments with defaults";
     const TsTree *params = def->kids[2];
     const TsTree *tc = def->n_kids > 5 ? def->kids[5] : NULL;
-    size_t n = params->n_kids;
+    size_t n = 0;
+    for (size_t i = 0; i < params->n_kids; i++)
+        n += params->kids[i]->kids[0] != NULL;   /* all but a bare `*` */
     ParamInfo *p = calloc(n ? n : 1, sizeof *p);
     if (!p)
         return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
@@ -941,15 +956,21 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
                              "the number of function parameters (%zu)", tc_args,
                              n - (method ? 1 : 0));
     }
-    for (size_t i = 0; i < n; i++) {
-        const TsTree *par = params->kids[i];
-        if (par->ival == TS_PARAM_VARARGS || par->ival == TS_PARAM_KWARGS) {
+    bool kwonly = false;
+    for (size_t k = 0, i = 0; k < params->n_kids; k++) {
+        const TsTree *par = params->kids[k];
+        if (par->ival == TS_PARAM_VARARGS && !par->kids[0]) {
+            kwonly = true;
+            continue;
+        }
+        if (par->ival == TS_PARAM_VARARGS || par->ival == TS_PARAM_KWARGS ||
+            (kwonly && par->kids[2])) {
             free_params(p, i);
-            return ts_emit_error(e, par->range, "Compiled functions can't take variable "
-                                 "number of arguments or use keyword-only arguments with "
-                                 "defaults");
+            return ts_emit_error(e, kwonly && par->kids[2] ? par->kids[2]->range : par->range,
+                                 refused);
         }
         p[i].name = ts_symbol(par->kids[0]->str);
+        p[i].kwarg_only = kwonly;
         const TsTree *ann = par->kids[1];
         if (method && i == 0)
             p[i].type = e->d->cls->type;
@@ -972,6 +993,7 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
             }
             p[i].has_default = true;
         }
+        i++;
     }
     *out = p;
     *n_out = n;

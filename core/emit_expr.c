@@ -300,9 +300,11 @@ static bool is_instance_of(const TsType *v, const TsType *t)
     return ts_type_is_subtype_of(v, t);
 }
 
-/* The members of a Union or Optional t that are none of the n types (what a failed
- * isinstance leaves), or NULL when that is not a narrower type. */
-static const TsType *union_without(const TsType *t, const TsType *const *types, size_t n)
+/* The members of a Union or Optional t that are (keep) or are not (!keep) instances of one
+ * of the n types: what isinstance proves when it holds or fails; NULL when that is not a
+ * narrower type. */
+static const TsType *union_members(const TsType *t, const TsType *const *types, size_t n,
+                                   bool keep)
 {
     const TsType *members[64], *rest[64];
     size_t nm = 0, nr = 0;
@@ -316,13 +318,13 @@ static const TsType *union_without(const TsType *t, const TsType *const *types, 
         return NULL;
     }
     for (size_t i = 0; i < nm; i++) {
-        bool excluded = false;
+        bool instance = false;
         for (size_t k = 0; k < n; k++)
-            excluded = excluded || ts_type_is_subtype_of(members[i], types[k]);
-        if (!excluded)
+            instance = instance || is_instance_of(members[i], types[k]);
+        if (instance == keep)
             rest[nr++] = members[i];
     }
-    return nr == 0 || nr == nm ? NULL : ts_type_union(nr, rest);
+    return nr == 0 || nr == nm ? NULL : nr == 1 ? rest[0] : ts_type_union(nr, rest);
 }
 
 int ts_emit_isinstance(TsEmitter *e, const TsTree *call, TsCond *out);
@@ -358,9 +360,11 @@ int ts_emit_isinstance(TsEmitter *e, const TsTree *call, TsCond *out)
     node->outputs[0]->type = ts_type_bool();
     out->value = node->outputs[0];
     if (call->kids[1]->kind == TS_TREE_NAME) {
+        /* isinstance(x, list) of a Union[List[int], int] is List[int] */
+        const TsType *members = union_members(v->type, types, n, true);
         const char *name = ts_symbol(call->kids[1]->str);
-        refine_add(&out->on_true, name, refined);
-        const TsType *rest = union_without(v->type, types, n);
+        refine_add(&out->on_true, name, members ? members : refined);
+        const TsType *rest = union_members(v->type, types, n, false);
         if (rest)
             refine_add(&out->on_false, name, rest);
     }

@@ -276,9 +276,8 @@ static TsIrValue *same_value(TsEmitter *e, Bound *b, const void *data)
 typedef struct Raise {
     const char *cls;           /* "builtins.ValueError" */
     const char *fmt;           /* with a "{}" for each of arg and arg2 that is not NULL */
-    TsIrValue *arg;
+    TsIrValue *arg, *arg2;
     const TsType *type;
-    TsIrValue *arg2;
 } Raise;
 
 static TsIrValue *raise_value(TsEmitter *e, Bound *b, const void *data)
@@ -319,6 +318,12 @@ static TsIrValue *is_none_value(TsEmitter *e, Bound *b, TsIrValue *v)
 static bool is_optional(const TsIrValue *v)
 {
     return ts_type_kind(v->type) == TS_TYPE_OPTIONAL;
+}
+
+/* An Optional[T] with T of kind k. */
+static bool is_optional_of(const TsIrValue *v, TsTypeKind k)
+{
+    return is_optional(v) && ts_type_kind(ts_type_elem(v->type, 0)) == k;
 }
 
 /* A string switch: the value of the first case whose literal equals s, else the raise. */
@@ -364,8 +369,8 @@ static TsIrValue *reduction_enum(TsEmitter *e, Bound *b, TsIrValue *red)
     const char *s = const_str(red);
     if (!s) {
         StrSwitch sw = { red, reduction_cases, n, { "builtins.ValueError",
-                         "{} is not a valid value for reduction", red, ts_type_int(),
-                         NULL } };
+                         "{} is not a valid value for reduction", red, NULL,
+                         ts_type_int() } };
         return str_switch(e, b, &sw);
     }
     for (size_t i = 0; i < n; i++)
@@ -432,6 +437,17 @@ static int reduction(TsEmitter *e, Bound *b)
     TsIrValue **red = param(b, "reduction");
     TsIrValue *sa = arg(b, "size_average"), *rd = arg(b, "reduce");
     b->reduction = *red;
+    for (int i = 0; sa && i < 2; i++) {
+        TsIrValue *v = i ? rd : sa;
+        TsTypeKind k = ts_type_kind(v->type);
+        if (k != TS_TYPE_NONE && k != TS_TYPE_BOOL && !is_optional_of(v, TS_TYPE_BOOL)) {
+            char t[64];
+            return ts_emit_error(e, b->r, "Expected a value of type 'Optional[bool]' for "
+                                 "argument '%s' but instead found type '%s'.",
+                                 i ? "reduce" : "size_average",
+                                 ts_type_text(v->type, t, sizeof t));
+        }
+    }
     int gs = sa ? given(sa) : 0, gr = rd ? given(rd) : 0;
     if (gs == 1 || gr == 1) {
         *red = legacy_enum(e, b, NULL);
@@ -568,7 +584,7 @@ static int rw_embedding(TsEmitter *e, Bound *b, TsSugared *out)
     TsIrValue **pad = param(b, "padding_idx");
     if (is_none(*pad))
         *pad = ts_emit_const(e, minus1, b->r);
-    else if (is_optional(*pad))
+    else if (is_optional_of(*pad, TS_TYPE_INT))
         *pad = if_value(e, b, is_none_value(e, b, *pad), ts_type_int(), const_value, &minus1,
                         optional_pad, *pad);
     else if (ts_type_kind((*pad)->type) == TS_TYPE_INT)
@@ -595,7 +611,7 @@ static int rw_max_pool(TsEmitter *e, Bound *b, TsSugared *out)
     TsIrValue **stride = param(b, "stride");
     if (is_none(*stride))
         *stride = empty_int_list(e, b, NULL);
-    else if (is_optional(*stride))
+    else if (is_optional_of(*stride, TS_TYPE_LIST))
         *stride = if_value(e, b, is_none_value(e, b, *stride), ts_type_elem((*stride)->type, 0),
                            empty_int_list, NULL, unwrapped, *stride);
     return *stride ? value_of(out, call_op(e, b)) : -1;
@@ -643,7 +659,7 @@ static int softmax_dim(TsEmitter *e, Bound *b)
     TsIrValue **dim = param(b, "dim");
     if (is_none(*dim))
         *dim = implicit_softmax_dim(e, b, NULL);
-    else if (is_optional(*dim))
+    else if (is_optional_of(*dim, TS_TYPE_INT))
         *dim = if_value(e, b, is_none_value(e, b, *dim), ts_type_int(), implicit_softmax_dim,
                         NULL, unwrapped, *dim);
     return *dim ? 0 : -1;
@@ -819,7 +835,7 @@ static TsIrValue *interp_mode(TsEmitter *e, Bound *b, const void *data)
     const char *refused = !m->corners && !is_none(ac) ? corners_msg
                           : strcmp(m->mode, "area") == 0 && is_none(size) ? area_msg : NULL;
     if (refused) {
-        Raise x = { "builtins.ValueError", refused, NULL, ts_type_tensor(), NULL };
+        Raise x = { "builtins.ValueError", refused, NULL, NULL, ts_type_tensor() };
         return raise_value(e, b, &x);
     }
     if (is_none(ac) && !(ac = ts_emit_const(e, ts_bool(false), b->r)))
@@ -844,8 +860,8 @@ static TsIrValue *interp_mode_switch(TsEmitter *e, Bound *b, const void *data)
         TsIrValue *nd = ts_emit_op2(e, "aten::dim", arg(b, "input"), NULL, b->r);
         Raise x = { "builtins.NotImplementedError", "Input Error: Only 3D, 4D and 5D input "
                     "Tensors supported (got {}D) for the modes: nearest | linear | bilinear | "
-                    "bicubic | trilinear | area | nearest-exact (got {})", nd, ts_type_tensor(),
-                    sw->mode };
+                    "bicubic | trilinear | area | nearest-exact (got {})", nd, sw->mode,
+                    ts_type_tensor() };
         return nd ? raise_value(e, b, &x) : NULL;
     }
     ModeSwitch next = { sw->mode, sw->i + 1 };
@@ -923,7 +939,7 @@ static TsIrValue *norm_str_switch(TsEmitter *e, Bound *b, const void *data)
 {
     TsIrValue *p = (TsIrValue *)data;
     Raise x = { "builtins.RuntimeError", "only valid string values are 'fro' and 'nuc', found {}",
-                p, ts_type_tensor(), NULL };
+                p, NULL, ts_type_tensor() };
     return if_value(e, b, str_eq(e, b, p, "nuc"), ts_type_tensor(), nuclear, NULL,
                     raise_value, &x);
 }

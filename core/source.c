@@ -168,9 +168,10 @@ char *ts_source_excerpt(TsSourceRange r)
         buf_line(&b, s, i);
     size_t col = start - s->line_starts[li];
     size_t eol = line_end(s, li);
-    size_t width = (end < eol ? end : eol) - start;
-    if (width == 0)
-        width = 1;
+    /* a range may start past the line's text (at the '\r' of a line end, or at the end
+     * of a file ending in a lone '\r'): one marker then */
+    size_t stop = end < eol ? end : eol;
+    size_t width = stop > start ? stop - start : 1;
     for (size_t i = 0; i < col; i++)
         ts_buf_add(&b, " ", 1);
     for (size_t i = 0; i < width; i++)

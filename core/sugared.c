@@ -261,13 +261,15 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             return value_of(out, get_attr_node(e, v, attr, ts_type_field(t, (size_t)idx)->type,
                                                r));
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, t);
-        if (ci && ts_class_method(ci, attr)) {
+        TsDefInfo *m = ci ? ts_class_method(ci, attr) : NULL;
+        if (m && !m->is_static) {   /* a static method is the class's, not an object's */
             out->kind = TS_SV_METHOD;
             out->value = v;
             out->name = ts_symbol(attr);
             return 0;
         }
-        return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'",
+        return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'. Did you "
+                             "forget to initialize an attribute in __init__()?",
                              describe(t, buf, sizeof buf), attr);
     }
     if (k == TS_TYPE_TUPLE && ts_type_name(t)) {

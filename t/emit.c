@@ -502,7 +502,8 @@ int main(void)
         "argument 1 of __exit__ must have Any type; TorchScript does not currently support");
     check_error("__exit__ takes four arguments", WITH_CLASS("self", "self, a: Any, b: Any"),
         "__exit__ must have four arguments");
-    check_error("__enter__ takes only self", WITH_CLASS("self, x: int", "self, a: Any, b: Any, c: Any"),
+    check_error("__enter__ takes only self",
+        WITH_CLASS("self, x: int", "self, a: Any, b: Any, c: Any"),
         "__enter__ must have only one argument and one return value");
     check_graph("with on a class with Any __exit__ arguments: Enter ... Exit",
         WITH_CLASS("self", "self, a: Any, b: Any, c: Any"), "main",
@@ -566,6 +567,23 @@ int main(void)
     check_error("an int literal out of int64", "def main():\n    x = 9223372036854775808\n",
         "Integral constant out of range (must fit in a signed 64 bit integer)");
     check_error("a bare raise", "def main():\n    raise\n", "a bare raise");
+    check_error("a keyword-only parameter passed by position",
+        "def f(a: int, *, b: int) -> int:\n    return a + b\ndef main():\n    return f(1, 2)\n",
+        "Argument b not provided.");
+    check_error("a keyword-only parameter with a default",
+        "def f(a: int, *, b: int = 2) -> int:\n    return a + b\ndef main():\n    return f(1)\n",
+        "Compiled functions can't take variable number of arguments or use keyword-only "
+        "arguments with defaults");
+    check_error("a static method through an object",
+        "class A:\n    def __init__(self):\n        self.v = 1\n    @staticmethod\n"
+        "    def s(x: int) -> int:\n        return x\n"
+        "def main():\n    return A().s(1)\n", "object has no attribute or method 's'");
+    check_graph("aug-assign on a tensor: in place where PyTorch is (fmod_, __irshift__)",
+        "from typing import Dict, List\n"
+        "def main(t, l: List[Tensor], d: Dict[str, Tensor]):\n"
+        "    t %= 3\n    t **= 2\n    l[0] += 1\n    d['a'] *= 2\n    return t\n", "main",
+        "# CHECK: aten::fmod_(%t\n# CHECK: aten::pow(\n# CHECK: aten::__getitem__(%l,\n"
+        "# CHECK-NEXT: aten::add_(\n# CHECK: aten::__getitem__(%d,\n# CHECK-NEXT: aten::mul(\n");
 
     /* tensor indexing: one aten::index over a Tensor?[] with None for plain dimensions */
     check_graph("m[:, idx]: slice, then aten::index(v, [None, idx])",

@@ -4,7 +4,7 @@
 #     /usr/bin/python3 t/frontend_cases.py     (scripts and runs each one)
 # The compile errors PyTorch gives for the neighbouring wrong programs are in t/emit.c.
 import math
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import torch
 import torch.nn.functional as F
@@ -172,6 +172,50 @@ def test_aug_assign_targets():
     t[1:3] += 1
     t[0] -= 2.5
     assert torch.equal(t, torch.tensor([-2.5, 1.0, 1.0, 0.0]))
+
+
+def scaled(a: int, *, b: int) -> int:
+    return a * 10 + b
+
+
+def test_keyword_only_parameters():
+    assert scaled(1, b=3) == 13 and scaled(b=2, a=5) == 52
+
+
+class Holder:
+    def __init__(self, t: torch.Tensor):
+        self.t = t
+
+
+def test_aug_assign_in_place_as_pytorch():
+    t = torch.tensor([1.0, 2.0])
+    ts = [t]
+    ts[0] += 1                  # a list's tensor item: add_, so t changes
+    assert torch.equal(t, torch.tensor([2.0, 3.0]))
+    d: Dict[str, torch.Tensor] = {"a": t}
+    d["a"] *= 3                 # a dict's item: mul, so t does not
+    assert torch.equal(t, torch.tensor([2.0, 3.0]))
+    assert torch.equal(d["a"], torch.tensor([6.0, 9.0]))
+    h = Holder(t)
+    h.t -= 1                    # an attribute: sub_
+    assert torch.equal(t, torch.tensor([1.0, 2.0]))
+    u = torch.tensor([-7.0, 7.0])
+    v = u
+    u %= 3                      # fmod_, in place
+    assert torch.equal(v, torch.tensor([-1.0, 1.0]))
+    w = torch.tensor([1.0, 2.0, 3.0])
+    w[0:2] **= 2                # pow has no in-place form: the view's result is dropped
+    assert torch.equal(w, torch.tensor([1.0, 2.0, 3.0]))
+
+
+def length(x: Union[List[int], int]) -> int:
+    if isinstance(x, list):
+        return len(x)
+    return x
+
+
+def test_isinstance_of_builtin_list_refines_a_union():
+    assert length([1, 2]) == 2 and length(5) == 5
 
 
 if __name__ == "__main__":

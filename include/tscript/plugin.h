@@ -183,12 +183,13 @@ int ts_call_function(TsCall *call, const TsFunction *f, const TsValue *args, siz
 typedef int (*TsParallelFn)(void *ctx, int64_t b, int64_t e, TsError *err);
 
 /* Calls fn on disjoint chunks that cover [begin, end), each at least grain long, on the
- * calling thread and the runtime's worker threads at once (num_threads in all); returns
- * when every chunk is done. A range shorter than 2 * grain runs as one fn(ctx, begin, end)
+ * calling thread and the runtime's worker threads at once (num_threads in all, so fn must be
+ * safe to run concurrently on different chunks); returns when every chunk is done. A range shorter than 2 * grain runs as one fn(ctx, begin, end)
  * on the calling thread, as does a call made while the workers serve another (from another
  * thread, or from inside a chunk), so pick grain so that a chunk outweighs waking a thread
  * (tens of microseconds). Results must not depend on how the range is cut. On failure
- * returns the error of the failing chunk nearest begin, with its message in err. */
+ * returns the error of the failing chunk nearest begin, with its message in err (which may
+ * be NULL). */
 int ts_parallel_for(int64_t begin, int64_t end, int64_t grain, TsParallelFn fn, void *ctx,
                     TsError *err);
 /* The number of threads ts_parallel_for uses: num_threads of the runtime opened last

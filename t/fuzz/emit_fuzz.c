@@ -13,7 +13,7 @@
  *   t/fuzz/build.sh _build/fuzz && cd _build/fuzz
  *   ./emit_fuzz -max_len=4096 -timeout=10 -max_total_time=1200 corpus
  *
- * Regressions it found are minimized inputs in t/data/fuzz/, compiled by t/fuzz_cases.t.
+ * What it found is kept as minimized inputs in t/data/fuzz/, which t/emit.t compiles.
  */
 #include <stddef.h>
 #include <stdint.h>

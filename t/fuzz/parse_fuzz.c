@@ -1,12 +1,12 @@
 /* t/fuzz/parse_fuzz.c — libFuzzer target for the lexer and parser (not built by default).
  *
  * Any input must give a tree or an error, never a crash, leak or sanitizer report; for a
- * tree, the dump and the frontend check of every def must run cleanly too. Build and run
- * from the top of the source tree:
+ * tree, the dump and the frontend check of every def must run cleanly too. t/fuzz/build.sh
+ * builds it with emit_fuzz (see there); on its own, from the top of the source tree:
  *
  *   clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
  *       -Iinclude -Icore t/fuzz/parse_fuzz.c core/lexer.c core/ast.c core/parser.c \
- *       core/source.c core/error.c -o parse_fuzz
+ *       core/source.c core/strbuf.c core/error.c -o parse_fuzz
  *   mkdir -p corpus && cp t/data/parse/[a-z]*.py corpus
  *   ./parse_fuzz -max_total_time=300 corpus
  */
