@@ -243,10 +243,15 @@ static TsIrValue *prim1(TsEmitter *e, const char *kind, TsIrValue *v, const TsTy
     return n->outputs[0];
 }
 
-static bool has_op(TsEmitter *e, const char *name)
+/* Whether name has an overload that a value of type self can be the receiver of. */
+static bool has_method(TsEmitter *e, const char *name, const TsType *self)
 {
-    const TsOperator *ops[1];
-    return ts_optable_overloads(e->c->ops, name, ops, 1) > 0;
+    const TsOperator *ops[256];
+    size_t n = ts_optable_overloads(e->c->ops, name, ops, 256);
+    for (size_t i = 0; i < n && i < 256; i++)
+        if (ts_schema_takes_self(ops[i]->schema, self))
+            return true;
+    return false;
 }
 
 static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRange r,
@@ -314,7 +319,7 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
         return value_of(out, ts_emit_op2(e, buf, v, NULL, r));
     }
     snprintf(buf, sizeof buf, "aten::%s", attr);
-    if (!has_op(e, buf)) {
+    if (!has_method(e, buf, t)) {
         char tn[256];
         ts_type_annotation(t, tn, sizeof tn);
         return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'.", tn, attr);
@@ -365,6 +370,18 @@ int ts_sugar_attr(TsEmitter *e, const TsSugared *base, const char *attr, TsSourc
     }
 }
 
+/* Whether t is cls or holds it (List[cls], Optional[cls], ...). */
+static bool contains_type(const TsType *t, const TsType *cls, int depth)
+{
+    if (t == cls)
+        return true;
+    size_t n = ts_type_kind(t) == TS_TYPE_CLASS ? 0 : ts_type_num_elems(t);
+    for (size_t i = 0; i < n && depth < 64; i++)
+        if (contains_type(ts_type_elem(t, i), cls, depth + 1))
+            return true;
+    return false;
+}
+
 int ts_sugar_set_attr(TsEmitter *e, TsIrValue *obj, const char *attr, TsIrValue *v,
                       TsSourceRange r)
 {
@@ -380,6 +397,13 @@ int ts_sugar_set_attr(TsEmitter *e, TsIrValue *obj, const char *attr, TsIrValue 
         if (!in_init)
             return ts_emit_error(e, r, "Tried to set nonexistent attribute: %s. Did you forget "
                                  "to initialize it in __init__()?", attr);
+        /* a field of the class's own type would make its values cyclic, which PyTorch
+         * refuses (and reference counting could not free) */
+        if (contains_type(v->type, t, 0))
+            return ts_emit_error(e, r, "Assignment to attribute '%s' cannot be of a type that "
+                                 "contains class '%s'.\nClasses that recursively contain "
+                                 "instances of themselves are not yet supported", attr,
+                                 ts_type_name(t));
         if (ts_type_class_add_attr((TsType *)t, attr, v->type, e->err) != 0)
             return -1;
     } else if (!ts_type_is_subtype_of(v->type, ts_type_field(t, (size_t)idx)->type)) {

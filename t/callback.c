@@ -335,23 +335,26 @@ static void test_errors(void)
     free(m);
 }
 
-/* A __lt__ can reach the list it sorts only through a recursive class type, which PyTorch
- * rejects; where the frontend lets one through, the list looks empty while it sorts and what
- * the __lt__ puts in is dropped, with Python's error. */
+/* A __lt__ can reach the list it sorts through an Any attribute refined by
+ * torch.jit.isinstance (a field of its own List type the frontend rejects, as PyTorch does:
+ * PyTorch itself corrupts memory on this program). The list looks empty while it sorts and
+ * what the __lt__ puts in is dropped, with Python's error. */
 static const char meddler_program[] =
     "import torch\n"
-    "from typing import List\n"
+    "from typing import Any, List\n"
     "\n"
     "@torch.jit.script\n"
     "class Meddler:\n"
     "    def __init__(self, n: int):\n"
     "        self.n = n\n"
     "        self.seen = -1\n"
-    "        self.victim: List[Meddler] = []\n"
+    "        self.victim: Any = None\n"
     "\n"
     "    def __lt__(self, o: \"Meddler\") -> bool:\n"
-    "        self.seen = len(self.victim)\n"
-    "        self.victim.append(o)\n"
+    "        v = self.victim\n"
+    "        if torch.jit.isinstance(v, List[Meddler]):\n"
+    "            self.seen = len(v)\n"
+    "            v.append(o)\n"
     "        return self.n < o.n\n"
     "\n"
     "def make() -> List[Meddler]:\n"
@@ -366,8 +369,7 @@ static const char meddler_program[] =
     "def unlink(xs: List[Meddler]) -> List[int]:\n"
     "    seen = [x.seen for x in xs]\n"
     "    for x in xs:\n"
-    "        none: List[Meddler] = []\n"
-    "        x.victim = none\n"
+    "        x.victim = None\n"
     "    return seen\n";
 
 static void test_mutation(void)
@@ -378,8 +380,7 @@ static void test_mutation(void)
     ts_source_release(src);
     if (!u) {
         diag("%s", err.msg);
-        ok(1, "# SKIP the frontend rejects recursive class types: no list changes while it "
-              "sorts");
+        ok(0, "the program with an Any attribute refined to its list compiles");
         ts_error_clear(&err);
         return;
     }

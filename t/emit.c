@@ -578,6 +578,27 @@ int main(void)
         "class A:\n    def __init__(self):\n        self.v = 1\n    @staticmethod\n"
         "    def s(x: int) -> int:\n        return x\n"
         "def main():\n    return A().s(1)\n", "object has no attribute or method 's'");
+    check_error("a list method no overload takes a List[A] for",
+        "class A:\n    def __init__(self):\n        self.v = 1\n"
+        "def main():\n    xs = [A()]\n    return xs.index(xs[0])\n",
+        "A]' object has no attribute or method 'index'.");
+    check_error("a str method that only lists have",
+        "def main():\n    s = 'ab'\n    s.append('c')\n",
+        "'str' object has no attribute or method 'append'.");
+    check_graph("a generic list method takes a List[A]",
+        "class A:\n    def __init__(self):\n        self.v = 1\n"
+        "def main():\n    xs = [A()]\n    xs.append(A())\n    return len(xs)\n", "main",
+        "# CHECK: aten::append(%xs");
+    check_error("a class holding an Optional of itself",
+        "from typing import Optional\n"
+        "class Node:\n    def __init__(self, nxt: Optional['Node']):\n        self.nxt = nxt\n"
+        "def main():\n    return Node(None)\n",
+        "Classes that recursively contain instances of themselves are not yet supported");
+    check_error("a class holding a list of itself",
+        "from typing import List\n"
+        "class Node:\n    def __init__(self, kids: List['Node']):\n        self.kids = kids\n"
+        "def main():\n    return Node([])\n",
+        "Assignment to attribute 'kids' cannot be of a type that contains class");
     check_graph("aug-assign on a tensor: in place where PyTorch is (fmod_, __irshift__)",
         "from typing import Dict, List\n"
         "def main(t, l: List[Tensor], d: Dict[str, Tensor]):\n"

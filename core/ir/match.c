@@ -763,6 +763,22 @@ static int match_one(TsGraph *g, const TsOpTable *table, const TsSchema *schema,
     return rc;
 }
 
+bool ts_schema_takes_self(const TsSchema *schema, const TsType *self)
+{
+    for (size_t i = 0; i < schema->n_args; i++) {
+        if (strcmp(schema->args[i].name, "self") != 0)
+            continue;
+        TypeEnv env = { 0 };
+        TsBuf why = TS_BUF_INIT;
+        const TsType *formal = schema->args[i].type;
+        bool ok = match_type_vars(formal, self, &env, &why, 0);
+        ts_buf_free(&why);
+        const TsType *concrete = ok ? eval_type_vars(formal, &env, 0) : NULL;
+        return concrete && ts_type_is_subtype_of(self, concrete);
+    }
+    return false;
+}
+
 int ts_match_schema(TsGraph *g, const TsSchema *schema, size_t n_args,
                     const TsNamedValue *args, TsIrValue ***inputs, size_t *n_inputs,
                     const TsType ***return_types, TsError *err)

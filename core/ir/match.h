@@ -53,6 +53,11 @@ int ts_match_schema(TsGraph *g, const TsSchema *schema, size_t n_args,
                     const TsNamedValue *args, TsIrValue ***inputs, size_t *n_inputs,
                     const TsType ***return_types, TsError *err);
 
+/* Whether a value of type self can be the receiver of a method call on schema: it has an
+ * argument named "self" whose type, with its variables bound by self, self is a subtype of
+ * (PyTorch's test for whether `x.name` names a builtin method of x). */
+bool ts_schema_takes_self(const TsSchema *schema, const TsType *self);
+
 /* Tries every overload of qualname in declaration order, first all without conversions,
  * then all with (a name with one overload: once, with), and inserts a node of kind qualname
  * ("aten::add", printed without overload) for the first that matches, with its source
