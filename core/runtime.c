@@ -11,6 +11,7 @@
  * config's schema_path, then $TSCRIPT_SCHEMA_PATH, then TS_SRCDIR/schemas (build tree) or
  * TS_PKGDATADIR/schemas.
  */
+#include "objcache.h"
 #include "runtime.h"
 
 #include <stdatomic.h>
@@ -146,6 +147,7 @@ void ts_runtime_close(TsRuntime *rt)
     free(rt);
     if (atomic_fetch_sub(&open_runtimes, 1) == 1)
         ts_types_shutdown();
+    ts_objcache_flush();
 }
 
 const TsOpTable *ts_runtime_optable(const TsRuntime *rt) { return rt->table; }

@@ -7,17 +7,19 @@
  * rely on that to index without checks. Up to TS_TENSOR_INLINE_DIMS dimensions live inside
  * the tensor; more go to one heap array (sizes, then strides). Messages follow PyTorch's.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "heap.h"
+#include "objcache.h"
 
 /* ---- storages ----------------------------------------------------------- */
 static TsStorage *storage_alloc(void *data, size_t nbytes, TsDevice device,
                                 TsAllocator *allocator, TsError *err)
 {
-    TsStorage *s = malloc(sizeof *s);
+    TsStorage *s = ts_objcache_get(TS_OBJ_STORAGE);
     if (!s) {
         ts_error_set(err, TS_ERR_NOMEM, "out of memory allocating a storage");
         return NULL;
@@ -214,21 +216,22 @@ static void dims_commit(TsTensor *t, int64_t *buf, int dim, const int64_t *sizes
 }
 
 /* ---- tensors ----------------------------------------------------------------- */
-TsTensor *ts_tensor_new(TsStorage *storage, int dtype, int dim, const int64_t *sizes,
-                        const int64_t *strides, int64_t offset, TsError *err)
+/* A tensor over storage with sizes and strides that check_shape (or the caller) found sound. */
+static TsTensor *make_tensor(TsStorage *storage, int dtype, int dim, const int64_t *sizes,
+                             const int64_t *strides, int64_t offset, TsError *err)
 {
-    int64_t st[TS_TENSOR_MAX_DIMS];
-    if (check_shape(storage, dtype, dim, sizes, strides, offset, st, err))
-        return NULL;
-    TsTensor *t = calloc(1, sizeof *t);
+    TsTensor *t = ts_objcache_get(TS_OBJ_TENSOR);
+    if (t)      /* all but the inline dims, which dims_commit fills */
+        memset(t, 0, offsetof(TsTensor, inline_dims));
     int64_t *buf = t ? dims_alloc(t, dim) : NULL;
     if (!buf) {
-        free(t);
+        if (t)
+            ts_objcache_put(TS_OBJ_TENSOR, t);
         ts_error_set(err, TS_ERR_NOMEM, "out of memory allocating a tensor");
         return NULL;
     }
     ts_heap_init(&t->h, TS_TAG_TENSOR);
-    dims_commit(t, buf, dim, sizes, st);
+    dims_commit(t, buf, dim, sizes, strides);
     t->storage = storage;
     if (storage)
         ts_storage_retain(storage);
@@ -236,6 +239,15 @@ TsTensor *ts_tensor_new(TsStorage *storage, int dtype, int dim, const int64_t *s
     t->dtype = (int8_t)dtype;
     t->device = storage ? storage->device : (TsDevice){TS_DEV_CPU, -1};
     return t;
+}
+
+TsTensor *ts_tensor_new(TsStorage *storage, int dtype, int dim, const int64_t *sizes,
+                        const int64_t *strides, int64_t offset, TsError *err)
+{
+    int64_t st[TS_TENSOR_MAX_DIMS];
+    if (check_shape(storage, dtype, dim, sizes, strides, offset, st, err))
+        return NULL;
+    return make_tensor(storage, dtype, dim, sizes, st, offset, err);
 }
 
 TsTensor *ts_tensor_empty(TsAllocator *allocator, TsDevice device, int dtype, int dim,
@@ -256,7 +268,8 @@ TsTensor *ts_tensor_empty(TsAllocator *allocator, TsDevice device, int dtype, in
     TsStorage *s = ts_storage_new(allocator, (size_t)nbytes, device, err);
     if (!s)
         return NULL;
-    TsTensor *t = ts_tensor_new(s, dtype, dim, sizes, NULL, 0, err);
+    /* contiguous over a storage of exactly its size: nothing left to check */
+    TsTensor *t = make_tensor(s, dtype, dim, sizes, st, 0, err);
     ts_storage_release(s);
     return t;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "heap.h"
+#include "objcache.h"
 
 /* ---- reference counting ------------------------------------------------- */
 void ts_heap_retain(TsHeap *h)
@@ -126,7 +127,10 @@ static void destroy(TsHeap *h, TsFreeList *fl)
     default:               /* str, complex: no children */
         break;
     }
-    free(h);
+    if (h->kind == TS_TAG_TENSOR || h->kind == TS_TAG_STORAGE)
+        ts_objcache_put(h->kind == TS_TAG_TENSOR ? TS_OBJ_TENSOR : TS_OBJ_STORAGE, h);
+    else
+        free(h);
 }
 
 /* Destroys h and everything that dies with it. */

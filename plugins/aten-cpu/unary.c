@@ -11,6 +11,7 @@
 #include <tgmath.h>
 
 #include "elementwise.h"
+#include "vmath.h"
 
 #define U64(v) ((uint64_t)(int64_t)(v))
 
@@ -45,7 +46,9 @@ DEF_FLOAT(rsqrt, 1 / sqrt(x))
 DEF_FLOAT(sin, sin(x))
 DEF_FLOAT(cos, cos(x))
 DEF_FLOAT(tan, tan(x))
-DEF_FLOAT(tanh, tanh(x))
+/* float32 tanh through vmath.h, which vectorizes; double through libm */
+#define TANH(x) _Generic((x), float: ts_tanhf, default: tanh)(x)
+DEF_FLOAT(tanh, TANH(x))
 DEF_FLOAT(erf, erf(x))
 DEF_FLOAT(reciprocal, 1 / x)
 DEF_FLOAT(sigmoid, 1 / (1 + exp(-x)))
