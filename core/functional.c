@@ -1,4 +1,4 @@
-/* functional.c — torch.nn.functional (and torch.norm) lowered to aten operators.
+/* functional.c — torch.nn.functional (and torch.norm, torch.unique) lowered to aten operators.
  *
  * PyTorch writes these functions in Python (torch/nn/functional.py) and scripts them: their
  * bodies turn keyword strings into ints, reorder arguments, pick the in-place variant and so
@@ -979,6 +979,49 @@ static int rw_norm(TsEmitter *e, Bound *b, TsSugared *out)
 #define F_ "torch.nn.functional."
 #define LOSS_LEGACY "size_average=None, reduce=None, reduction='mean'"
 
+/* torch.unique / torch.unique_consecutive (Python in PyTorch): aten::_unique2, unique_dim
+ * or unique_consecutive, whose (output, inverse, counts) the constant return_inverse and
+ * return_counts narrow to output alone or a tuple, as PyTorch's boolean dispatch does. */
+static int rw_unique(TsEmitter *e, Bound *b, TsSugared *out)
+{
+    bool consecutive = strcmp(b->fn->name, "torch.unique_consecutive") == 0;
+    int inv = const_bool(arg(b, "return_inverse")), cnt = const_bool(arg(b, "return_counts"));
+    if (boolean_dispatch(e, b, "return_inverse", NULL) || boolean_dispatch(e, b, "return_counts",
+                                                                           NULL))
+        return -1;
+    TsIrValue *dim = arg(b, "dim"), *t;
+    if (!is_none(dim) && ts_type_kind(dim->type) != TS_TYPE_INT && !consecutive)
+        return ts_emit_error(e, b->r, "torch.unique: dim must be None or an int");
+    if (consecutive) {
+        TsNamedValue a[4] = { { NULL, arg(b, "input"), b->r }, { NULL, arg(b, "return_inverse"), b->r },
+                              { NULL, arg(b, "return_counts"), b->r }, { NULL, dim, b->r } };
+        t = ts_emit_op(e, "aten::unique_consecutive", 4, a, b->r);
+    } else if (is_none(dim)) {
+        TsNamedValue a[4] = { { NULL, arg(b, "input"), b->r }, { NULL, arg(b, "sorted"), b->r },
+                              { NULL, arg(b, "return_inverse"), b->r },
+                              { NULL, arg(b, "return_counts"), b->r } };
+        t = ts_emit_op(e, "aten::_unique2", 4, a, b->r);
+    } else {
+        TsNamedValue a[5] = { { NULL, arg(b, "input"), b->r }, { NULL, dim, b->r },
+                              { NULL, arg(b, "sorted"), b->r },
+                              { NULL, arg(b, "return_inverse"), b->r },
+                              { NULL, arg(b, "return_counts"), b->r } };
+        t = ts_emit_op(e, "aten::unique_dim", 5, a, b->r);
+    }
+    TsIrValue *items[3];
+    size_t n = 0;
+    for (int64_t i = 0; t && i < 3; i++) {
+        if ((i == 1 && !inv) || (i == 2 && !cnt))
+            continue;
+        TsIrValue *k = ts_emit_const(e, ts_int(i), b->r);
+        if (!(items[n++] = k ? ts_emit_subscript_value(e, t, k, b->r) : NULL))
+            return -1;
+    }
+    if (!t)
+        return -1;
+    return value_of(out, n == 1 ? items[0] : ts_emit_tuple(e, n, items, b->r));
+}
+
 static const FnEntry table[] = {
     /* losses */
     { F_ "cross_entropy", "input, target, weight=None, size_average=None, ignore_index=-100, "
@@ -1023,7 +1066,11 @@ static const FnEntry table[] = {
       "aten::alpha_dropout", "input, p, training", FN_INPLACE, NULL },
     { F_ "feature_alpha_dropout", "input, p=0.5, training=False, inplace=False",
       "aten::feature_alpha_dropout", "input, p, training", FN_INPLACE, NULL },
+    { F_ "dropout1d", "input, p=0.5, training=True, inplace=False", "aten::feature_dropout",
+      "input, p, training", FN_INPLACE, NULL },
     { F_ "dropout2d", "input, p=0.5, training=True, inplace=False", "aten::feature_dropout",
+      "input, p, training", FN_INPLACE, NULL },
+    { F_ "dropout3d", "input, p=0.5, training=True, inplace=False", "aten::feature_dropout",
       "input, p, training", FN_INPLACE, NULL },
     { F_ "embedding", "input, weight, padding_idx=None, max_norm=None, norm_type=2.0, "
       "scale_grad_by_freq=False, sparse=False", "aten::embedding",
@@ -1077,6 +1124,12 @@ static const FnEntry table[] = {
       "aten::adaptive_max_pool1d", "input, output_size", 0, rw_adaptive_max },
     { F_ "adaptive_max_pool2d", "input, output_size, return_indices=False",
       "aten::adaptive_max_pool2d", "input, output_size", 0, rw_adaptive_max },
+    { F_ "adaptive_max_pool3d", "input, output_size, return_indices=False",
+      "aten::adaptive_max_pool3d", "input, output_size", 0, rw_adaptive_max },
+    { F_ "unfold", "input, kernel_size, dilation=1, padding=0, stride=1", "aten::im2col",
+      "input, kernel_size, dilation, padding, stride", 0, NULL },
+    { F_ "fold", "input, output_size, kernel_size, dilation=1, padding=0, stride=1",
+      "aten::col2im", "input, output_size, kernel_size, dilation, padding, stride", 0, NULL },
     { F_ "interpolate", "input, size:[]=None, scale_factor:[]=None, mode='nearest', "
       "align_corners=None, recompute_scale_factor=None, antialias=False", "", "", 0,
       rw_interpolate },
@@ -1085,6 +1138,10 @@ static const FnEntry table[] = {
     /* torch.* functions written in Python */
     { "torch.norm", "input, p='fro', dim=None, keepdim=False, out=None, dtype=None",
       "aten::norm", "", 0, rw_norm },
+    { "torch.unique", "input, sorted=True, return_inverse=False, return_counts=False, dim=None",
+      "aten::_unique2", "", 0, rw_unique },
+    { "torch.unique_consecutive", "input, return_inverse=False, return_counts=False, dim=None",
+      "aten::unique_consecutive", "", 0, rw_unique },
 };
 
 static const FnEntry *find(const char *name)

@@ -3,7 +3,8 @@
  * broadcasting, strided views as inputs, in-place ops writing through views, out= with
  * resizing and cast checks, division, remainder and fmod semantics, unary math, where,
  * masked_fill, clamp, dtype conversion, filling and creating float16/bfloat16 tensors,
- * t/chunk/mm, and PyTorch's error messages.
+ * t/chunk/mm, the pointwise math ops of the sweep (erfinv, shifts, float_power, heaviside,
+ * lerp, addcmul/addcdiv, ...), and PyTorch's error messages.
  * Expected values come from PyTorch 1.13.
  */
 #include <stdio.h>
@@ -493,6 +494,75 @@ static void test_mm(void)
           "chunk expects `chunks` to be greater than 0, got: 0", "chunk(0)");
 }
 
+/* The pointwise math ops added with the sweep: values PyTorch gives and its error messages. */
+static void test_math_ops(void)
+{
+    CHECK(call("aten::erfinv", "", 1, (TsValue[]){ tv(T(TS_FLOAT64, S(3), 0.5, -0.9, 1)) }),
+          TS_FLOAT64, S(3), "erfinv in double", 0.47693627620446987, -1.1630871536766743,
+          INFINITY);
+    CHECK(call("aten::__lshift__", "Scalar", 2, (TsValue[]){ tv(T(TS_INT8, S(2), 1, 64)),
+                                                             ts_int(1) }),
+          TS_INT8, S(2), "int8 << 1 wraps", 2, -128);
+    CHECK(call("aten::__rshift__", "Tensor", 2, (TsValue[]){ tv(T(TS_INT64, S(2), -16, 8)),
+                                                             tv(T(TS_INT64, S(2), -1, 70)) }),
+          TS_INT64, S(2), "shift counts wrap modulo 64", -1, 0);
+    CHECK(call("aten::float_power", "Tensor_Scalar", 2, (TsValue[]){ tv(T(TS_INT64, S(2), 2, 3)),
+                                                                    ts_int(2) }),
+          TS_FLOAT64, S(2), "float_power is double", 4, 9);
+    CHECK(call("aten::heaviside", "", 2, (TsValue[]){ tv(T(TS_FLOAT32, S(3), -1, 0, 2)),
+                                                      tv(T(TS_FLOAT32, S(1), 0.5)) }),
+          TS_FLOAT32, S(3), "heaviside", 0, 0.5, 1);
+    fails("aten::heaviside", "", 2, (TsValue[]){ tv(T(TS_INT64, S(1), 1)),
+                                                 tv(T(TS_FLOAT32, S(1), 1)) },
+          "heaviside is not yet implemented for tensors with different dtypes.",
+          "heaviside of mixed dtypes");
+    fails("aten::float_power", "Tensor_Scalar_out", 3,
+          (TsValue[]){ tv(T(TS_FLOAT32, S(1), 2)), ts_int(2), tv(T(TS_FLOAT32, S(1))) },
+          "the output given to float_power has dtype Float but the operation's result requires "
+          "dtype Double", "float_power into a float out=");
+    fails("aten::float_power_", "Scalar", 2, (TsValue[]){ tv(T(TS_FLOAT32, S(1), 2)), ts_int(2) },
+          "the base given to float_power_ has dtype Float but the operation's result requires "
+          "dtype Double", "float_power_ of float");
+    fails("aten::lerp", "Scalar", 3, (TsValue[]){ tv(T(TS_FLOAT32, S(1), 1)),
+                                                  tv(T(TS_FLOAT64, S(1), 2)), ts_double(0.5) },
+          "expected dtype float for `end` but got dtype double", "lerp of mixed dtypes");
+    fails("aten::lerp", "Tensor", 3, (TsValue[]){ tv(T(TS_INT64, S(1), 1)), tv(T(TS_INT64, S(1), 2)),
+                                                  tv(T(TS_INT64, S(1), 1)) },
+          "\"lerp_kernel_tensor\" not implemented for 'Long'", "lerp of long");
+    fails("aten::hypot", "", 2, (TsValue[]){ tv(T(TS_FLOAT16, S(1), 1)), tv(T(TS_FLOAT16, S(1), 1)) },
+          "\"hypot_cpu\" not implemented for 'Half'", "hypot of half");
+    fails("aten::exp", "", 1, (TsValue[]){ tv(T(TS_FLOAT16, S(1), 1)) },
+          "\"exp_vml_cpu\" not implemented for 'Half'", "exp of half");
+    fails("aten::__lshift__", "Scalar", 2, (TsValue[]){ tv(T(TS_FLOAT32, S(1), 1)), ts_int(1) },
+          "\"lshift_cpu\" not implemented for 'Float'", "float << 1");
+    fails("aten::positive", "", 1, (TsValue[]){ tv(T(TS_BOOL, S(1), 1)) },
+          "The `+` operator, on a bool tensor is not supported.", "positive of bool");
+    fails("aten::addcdiv", "", 4, (TsValue[]){ tv(T(TS_FLOAT32, S(1), 1)), tv(T(TS_INT64, S(1), 1)),
+                                               tv(T(TS_INT64, S(1), 1)), ts_int(1) },
+          "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
+          "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior "
+          "can be implemented as (input + value * torch.trunc(tensor1 / tensor2))"
+          ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+          "float inputs. The future addcdiv behavior is just the latter implementation: (input "
+          "+ value * tensor1 / tensor2), for all dtypes.", "addcdiv of longs");
+    fails("aten::addcmul", "", 4, (TsValue[]){ tv(T(TS_BOOL, S(1), 1)), tv(T(TS_BOOL, S(1), 1)),
+                                               tv(T(TS_BOOL, S(1), 1)), ts_int(1) },
+          "\"addcmul_cpu_out\" not implemented for 'Bool'", "addcmul of bools");
+    fails("aten::aminmax", "", 3, (TsValue[]){ tv(T(TS_FLOAT32, S(0))), ts_none(), ts_bool(false) },
+          "aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+          "identity.", "aminmax of empty");
+    fails("aten::inner", "", 2, (TsValue[]){ tv(T(TS_FLOAT32, S(2, 3))), tv(T(TS_FLOAT32, S(4))) },
+          "inner() the last dimension must match on both input tensors but got shapes [2, 3] "
+          "and [4]", "inner shape mismatch");
+    fails("aten::addr", "", 5, (TsValue[]){ tv(T(TS_FLOAT32, S(2, 2))), tv(T(TS_FLOAT32, S(2))),
+                                            tv(T(TS_FLOAT32, S(3))), ts_int(1), ts_int(1) },
+          "The expanded size of the tensor (3) must match the existing size (2) at non-singleton "
+          "dimension 1.  Target sizes: [2, 3].  Tensor sizes: [2, 2]", "addr self shape");
+    fails("aten::addmv", "", 5, (TsValue[]){ tv(T(TS_FLOAT32, S(2))), tv(T(TS_FLOAT32, S(2, 3))),
+                                             tv(T(TS_FLOAT32, S(4))), ts_int(1), ts_int(1) },
+          "size mismatch, got 2, 2x3,4", "addmv size mismatch");
+}
+
 int main(void)
 {
     if (!kt_open())
@@ -507,6 +577,7 @@ int main(void)
     test_convert();
     test_half_fill();
     test_mm();
+    test_math_ops();
     ts_runtime_close(kt_rt);
     return done_testing();
 }

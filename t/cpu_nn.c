@@ -505,7 +505,9 @@ static void test_conv_pool(void)
     FAILS("divisor must be not zero", "aten::avg_pool2d", "", G(1, 1, 1, 5, 5), L(3), L0, L(0),
           ts_bool(false), ts_bool(true), ts_int(0));
     FAILS("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got [5, 5]",
-          "aten::adaptive_avg_pool2d", "", G(1, 5, 5), L(3));
+          "aten::adaptive_avg_pool2d", "", G(1, 5, 5), L(3, 3));
+    FAILS("adaptive_avg_pool2d: output_size must be 2", "aten::adaptive_avg_pool2d", "",
+          G(1, 1, 5, 5), L(3));
     FAILS("\"max_pool2d\" not implemented for 'Long'", "aten::max_pool2d", "", GL(1, 1, 1, 5, 5),
           L(3), L0, L(0), L(1), ts_bool(false));
 }
@@ -565,6 +567,203 @@ static TsValue act_in(void)
     for (int i = 0; i < 9; i++)
         ((float *)ts_tensor_data(t))[i] *= 3;
     return tv(t);
+}
+
+/* A zeroed tensor of any dtype (for the dtype checks). */
+static TsValue zeros_of(int dtype, int dim, const int64_t *sizes)
+{
+    TsDevice cpu = { TS_DEV_CPU, -1 };
+    TsTensor *t = ts_tensor_empty(ts_runtime_allocator(kt_rt, TS_DEV_CPU), cpu, dtype, dim,
+                                  sizes, NULL);
+    memset(ts_tensor_data(t), 0, (size_t)ts_tensor_numel(t) * ts_dtype_size(dtype));
+    return tv(t);
+}
+#define Z(DT, ...) zeros_of(DT, NDIM(__VA_ARGS__), S(__VA_ARGS__))
+
+/* The activations, pools, norms and other nn ops added with activation.c's second half,
+ * pool_adaptive.c, nn_extra.c and fold.c: PyTorch 1.13's messages, in its order of checks. */
+static void test_nn_more_errors(void)
+{
+    FAILS("\"elu_cpu\" not implemented for 'Half'", "aten::selu", "", Z(TS_FLOAT16, 3));
+    FAILS("\"elu_cpu\" not implemented for 'Long'", "aten::celu", "", GL(1, 3), ts_double(1));
+    FAILS("ZeroDivisionError: alpha cannot be 0 for CELU", "aten::celu", "", G(1, 3),
+          ts_double(0));
+    FAILS("\"mish_cpu\" not implemented for 'BFloat16'", "aten::mish", "", Z(TS_BFLOAT16, 3));
+    FAILS("\"log_sigmoid_cpu\" not implemented for 'Long'", "aten::log_sigmoid", "", GL(1, 3));
+    FAILS("\"threshold_cpu\" not implemented for 'Bool'", "aten::threshold", "",
+          tv(bools()), ts_int(1), ts_int(5));
+    FAILS("value cannot be converted to type uint8_t without overflow", "aten::threshold", "",
+          Z(TS_UINT8, 2), ts_int(300), ts_int(3));
+    FAILS("Lower bound should be less than or equal to the upper bound", "aten::rrelu", "",
+          G(1, 3), ts_double(0.5), ts_double(0.1), ts_bool(false), NONE);
+    FAILS("rrelu with training=True draws random slopes from PyTorch's generator, which "
+          "tscript does not have; call it with training=False", "aten::rrelu", "", G(1, 3),
+          ts_double(0.1), ts_double(0.3), ts_bool(true), NONE);
+    FAILS("lambda must be greater or equal to 0, but found to be -1.5.", "aten::softshrink", "",
+          G(1, 3), ts_double(-1.5));
+    FAILS("lambda must be greater or equal to 0, but found to be -1.", "aten::softshrink", "",
+          G(1, 3), ts_int(-1));
+    FAILS("\"hardshrink_cpu\" not implemented for 'Long'", "aten::hardshrink", "", GL(1, 3),
+          ts_double(0.5));
+    FAILS("\"logit_cpu\" not implemented for 'Half'", "aten::logit", "", Z(TS_FLOAT16, 3), NONE);
+    FAILS("result type Float can't be cast to the desired output type Long", "aten::logit_", "",
+          GL(1, 3), NONE);
+    FAILS("Bool inputs not supported for hardtanh", "aten::hardtanh", "", tv(bools()),
+          ts_int(-1), ts_int(1));
+    FAILS("\"clamp_scalar_cpu\" not implemented for 'Half'", "aten::hardtanh", "",
+          Z(TS_FLOAT16, 3), ts_int(-1), ts_int(1));
+    FAILS("Found dtype Double but expected Float", "aten::elu", "out", G(1, 3), ts_int(1),
+          ts_int(1), ts_int(1), GD(1, 3));
+    FAILS("expected scalar type Float but found Double", "aten::log_sigmoid", "out", G(1, 3),
+          GD(1, 3));
+    FAILS("glu does not support 0-dimensional tensors", "aten::glu", "", G(1), ts_int(0));
+    FAILS("Halving dimension must be even, but dimension 0 is size 5", "aten::glu", "", G(1, 5),
+          ts_int(0));
+    FAILS("Dimension out of range (expected to be in range of [-2, 1], but got 2)", "aten::glu",
+          "", G(1, 4, 2), ts_int(2));
+    FAILS("\"glu_cpu\" not implemented for 'Long'", "aten::glu", "", GL(1, 4, 2), ts_int(0));
+    FAILS("\"prelu_cpu\" not implemented for 'Long'", "aten::prelu", "", GL(1, 4), GL(1, 1));
+    FAILS("Found dtype Double but expected Float", "aten::prelu", "", G(1, 5), GD(1, 1));
+    FAILS("Mismatch of parameter numbers and input channel size. Found parameter numbers = 2 "
+          "and channel size = 3.", "aten::prelu", "", G(1, 2, 3, 4), G(1, 2));
+    FAILS("prelu: Expected `weight` to be a scalar or 1D tensor, but got ndim = 2",
+          "aten::prelu", "", G(1, 2, 3, 4), G(1, 1, 3));
+    FAILS("Not allow zero-dim input tensor.", "aten::prelu", "", G(1), G(1, 2));
+
+    /* pools */
+    FAILS("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+          "input, but got:[1, 2, 3, 4]", "aten::max_pool1d", "", G(1, 1, 2, 3, 4), L(2), L0,
+          L(0), L(1), ts_bool(false));
+    FAILS("max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but "
+          "got size 2", "aten::max_pool1d", "", G(1, 2, 3, 4), L(2, 2), L0, L(0), L(1),
+          ts_bool(false));
+    FAILS("max_pool1d() padding should be at most half of kernel size, but got padding=2 and "
+          "kernel_size=2", "aten::max_pool1d", "", G(1, 2, 3, 4), L(2), L(1), L(2), L(1),
+          ts_bool(false));
+    FAILS("max_pool1d() Invalid computed output size: -3", "aten::max_pool1d", "", G(1, 2, 3),
+          L(4), L(1), L(0), L(2), ts_bool(false));
+    FAILS("\"max_pool1d_impl\" not implemented for 'Half'", "aten::max_pool1d", "",
+          Z(TS_FLOAT16, 2, 3, 4), L(2), L0, L(0), L(1), ts_bool(false));
+    FAILS("Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' "
+          "(while checking arguments for max_pool1d)", "aten::max_pool1d_with_indices", "",
+          G(1, 1, 2, 3, 4), L(2), L0, L(0), L(1), ts_bool(false));
+    FAILS("Given input size: (3x1x4). Calculated output size: (3x1x0). Output size is too small",
+          "aten::max_pool1d_with_indices", "", G(1, 2, 3, 4), L(5), L0, L(0), L(1),
+          ts_bool(false));
+    FAILS("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
+          "got:[2, 0, 4]", "aten::max_pool2d", "", G(1, 2, 0, 4), L(2), L0, L(0), L(1),
+          ts_bool(false));
+    FAILS("max_pool2d: stride must either be omitted, a single int, or a tuple of two ints",
+          "aten::max_pool2d", "", G(1, 2, 3, 4), L(2), L(2, 2, 2), L(0), L(1), ts_bool(false));
+    FAILS("pad must be non-negative, but got pad: -1", "aten::max_pool2d", "", G(1, 2, 3, 4),
+          L(2), L(1), L(-1), L(1), ts_bool(false));
+    FAILS("non-empty 4D or 5D (batch mode) tensor expected for input", "aten::max_pool3d", "",
+          G(1, 2, 3, 4), L(2), L0, L(0), L(1), ts_bool(false));
+    FAILS("Given input size: (2x3x4x5). Calculated output size: (2x0x1x1). Output size is too "
+          "small", "aten::max_pool3d", "", G(1, 1, 2, 3, 4, 5), L(4), L0, L(0), L(1),
+          ts_bool(false));
+    FAILS("dilation should be greater than zero, but got dilationT: 0 dilationH: 0 dilationW: 0",
+          "aten::max_pool3d", "", G(1, 1, 2, 3, 4, 5), L(2), L(1), L(1), L(0), ts_bool(false));
+    FAILS("max_pool3d_with_indices_out_cpu_template(): Expected input's non-batch dimensions to "
+          "have positive length, but input has a shape of [1, 0, 3, 4, 5] and non-batch "
+          "dimension 0 has length zero!", "aten::max_pool3d", "", G(1, 1, 0, 3, 4, 5), L(2), L0,
+          L(0), L(1), ts_bool(false));
+    FAILS("\"max_pool3d_with_indices_cpu\" not implemented for 'Long'",
+          "aten::max_pool3d_with_indices", "", GL(1, 1, 2, 3, 4), L(2), L0, L(0), L(1),
+          ts_bool(false));
+    FAILS("avg_pool1d() argument 'kernel_size' should contain one int (got 2)",
+          "aten::avg_pool1d", "", G(1, 2, 3, 4), L(2, 2), L0, L(0), ts_bool(false),
+          ts_bool(true));
+    FAILS("Dimension out of range (expected to be in range of [-2, 1], but got -3)",
+          "aten::avg_pool2d", "", G(1, 2, 3), L(2), L0, L(0), ts_bool(false), ts_bool(true),
+          NONE);
+    FAILS("input image (T: 1 H: 3 W: 4) smaller than kernel size (kT: 2 kH: 2 kW: 2)",
+          "aten::avg_pool3d", "", G(1, 1, 1, 1, 3, 4), L(2), L0, L(0), ts_bool(false),
+          ts_bool(true), NONE);
+    FAILS("avg_pool3d: kernel_size must be a single int, or a tuple of three ints",
+          "aten::avg_pool3d", "", G(1, 1, 2, 3, 4, 5), L(2, 2), L0, L(0), ts_bool(false),
+          ts_bool(true), NONE);
+    FAILS("\"avg_pool3d_out_frame\" not implemented for 'BFloat16'", "aten::avg_pool3d", "",
+          Z(TS_BFLOAT16, 1, 2, 3, 4, 5), L(2), L0, L(0), ts_bool(false), ts_bool(true), NONE);
+    FAILS("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
+          "received {1, -1}", "aten::adaptive_avg_pool1d", "", G(1, 2, 3, 4), L(-1));
+    FAILS("adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got [2, 3, 4]",
+          "aten::adaptive_avg_pool3d", "", G(1, 2, 3, 4), L(2, 2, 2));
+    FAILS("\"adaptive_avg_pool3d_cpu\" not implemented for 'BFloat16'",
+          "aten::adaptive_avg_pool3d", "", Z(TS_BFLOAT16, 1, 2, 3, 4, 5), L(2, 2, 2));
+    FAILS("mean(): could not infer output dtype. Input dtype must be either a floating point or "
+          "complex dtype. Got: Long", "aten::adaptive_avg_pool2d", "", GL(1, 2, 3, 4), L(1, 1));
+    FAILS("Trying to create tensor with negative dimension -1: [2, 3, 1, -1]",
+          "aten::adaptive_max_pool1d", "", G(1, 2, 3, 4), L(-1));
+    FAILS("adaptive_max_pool2d(): Expected input to have non-zero size for non-batch "
+          "dimensions, but input has sizes [2, 0, 4] with dimension 1 being empty",
+          "aten::adaptive_max_pool2d", "", G(1, 2, 0, 4), L(2, 2));
+    FAILS("adaptive_max_pool3d(): internal error: output_size.size() must be 3",
+          "aten::adaptive_max_pool3d", "", G(1, 1, 2, 3, 4, 5), L(2, 2));
+
+    /* norms, dropouts, shuffles, one_hot, distances, im2col/col2im */
+    FAILS("Expected running_mean and running_var to be defined when use_input_stats is false",
+          "aten::instance_norm", "", G(1, 2, 3, 4), NONE, NONE, NONE, NONE, ts_bool(false),
+          ts_double(0.1), ts_double(1e-5), ts_bool(false));
+    FAILS("weight should contain 6 elements not 4", "aten::instance_norm", "", G(1, 2, 3, 4),
+          G(1, 2), NONE, NONE, NONE, ts_bool(true), ts_double(0.1), ts_double(1e-5),
+          ts_bool(false));
+    FAILS("dropout probability has to be between 0 and 1, but got 1.5", "aten::feature_dropout",
+          "", G(1, 2, 3), ts_double(1.5), ts_bool(false));
+    FAILS("Feature dropout requires at least 2 dimensions in the input", "aten::feature_dropout",
+          "", G(1, 3), ts_double(0.5), ts_bool(true));
+    FAILS("aten::alpha_dropout: training with 0 < p < 1 draws a random mask from PyTorch's "
+          "generator, which tscript does not have; it runs only with train=False, p=0 or p=1",
+          "aten::alpha_dropout", "", G(1, 3), ts_double(0.5), ts_bool(true));
+    FAILS("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
+          "of upscale_factor, but input.size(-3)=3 is not divisible by 4", "aten::pixel_shuffle",
+          "", G(1, 1, 3, 2, 2), ts_int(2));
+    FAILS("pixel_unshuffle expects a positive downscale_factor, but got 0",
+          "aten::pixel_unshuffle", "", G(1, 1, 3, 2, 2), ts_int(0));
+    FAILS("pixel_unshuffle expects width to be divisible by downscale_factor, but "
+          "input.size(-1)=3 is not divisible by 2", "aten::pixel_unshuffle", "", G(1, 1, 1, 4, 3),
+          ts_int(2));
+    FAILS("one_hot is only applicable to index tensor.", "aten::one_hot", "", G(1, 3), ts_int(-1));
+    FAILS("Class values must be smaller than num_classes.", "aten::one_hot", "",
+          LONGS(S(2), 0, 3), ts_int(3));
+    FAILS("Class values must be non-negative.", "aten::one_hot", "", LONGS(S(2), 0, -1),
+          ts_int(-1));
+    FAILS("Can not infer total number of classes from empty tensor.", "aten::one_hot", "",
+          GL(1, 0), ts_int(-1));
+    FAILS("expected common dtype to be floating point, yet common dtype is Long",
+          "aten::cosine_similarity", "", GL(1, 2), GL(1, 2), ts_int(0), ts_double(1e-8));
+    FAILS("\"clamp_min_cpu\" not implemented for 'Half'", "aten::cosine_similarity", "",
+          Z(TS_FLOAT16, 2), Z(TS_FLOAT16, 2), ts_int(0), ts_double(1e-8));
+    FAILS("The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
+          "dimension 1", "aten::pairwise_distance", "", G(1, 1, 2), G(1, 1, 3), ts_double(2),
+          ts_double(1e-6), ts_bool(false));
+    FAILS("It is expected kernel_size equals to 2, but got size 3", "aten::im2col", "",
+          G(1, 1, 2, 4, 5), L(2, 2, 2), L(1, 1), L(0, 0), L(1, 1));
+    FAILS("Given input with spatial size (4, 4), kernel_size=(5, 2), dilation=(1, 1), "
+          "padding=(0, 0), calculated shape of the array of sliding blocks as (0, 4), but its "
+          "components must be at least one.", "aten::im2col", "", G(1, 1, 2, 4, 5), L(5, 2),
+          L(1, 1), L(0, 0), L(1, 1));
+    FAILS("\"im2col_out_cpu\" not implemented for 'Long'", "aten::im2col", "", GL(1, 1, 2, 4, 5),
+          L(2, 2), L(1, 1), L(0, 0), L(1, 1));
+    FAILS("Expected size of input's dimension 1 to be divisible by the product of kernel_size, "
+          "but got input.size(1)=7 and kernel_size=(2, 2).", "aten::col2im", "", G(1, 1, 7, 12),
+          L(4, 5), L(2, 2), L(1, 1), L(0, 0), L(1, 1));
+    FAILS("Expected out tensor to have dtype float, but got double instead", "aten::avg_pool2d",
+          "out", G(1, 1, 2, 4, 4), L(2), L0, L(0), ts_bool(false), ts_bool(true), NONE,
+          GD(1, 0));
+    FAILS("Expected out tensor to have dtype long int, but got int instead",
+          "aten::max_pool2d_with_indices", "out", G(1, 1, 2, 4, 4), L(2), L0, L(0), L(1),
+          ts_bool(false), G(1, 0), Z(TS_INT32, 0));
+    FAILS("expected scalar type Long but found Int", "aten::max_pool3d_with_indices", "out",
+          G(1, 1, 2, 2, 4, 4), L(2), L0, L(0), L(1), ts_bool(false), G(1, 0), Z(TS_INT32, 0));
+    FAILS("expected dtype float for `output` but got dtype double", "aten::adaptive_avg_pool3d",
+          "out", G(1, 1, 2, 2, 4, 4), L(2, 2, 2), GD(1, 0));
+    FAILS("expected scalar type Float but found Double", "aten::im2col", "out",
+          G(1, 1, 2, 4, 5), L(2, 2), L(1, 1), L(0, 0), L(1, 1), GD(1, 0));
+    FAILS("Given output_size=(4, 5), kernel_size=(2, 2), dilation=(1, 1), padding=(0, 0), "
+          "stride=(1, 1), expected size of input's dimension 2 to match the calculated number of "
+          "sliding blocks 3 * 4 = 12, but got input.size(2)=11.", "aten::col2im", "",
+          G(1, 1, 8, 11), L(4, 5), L(2, 2), L(1, 1), L(0, 0), L(1, 1));
 }
 
 static void test_activations(void)
@@ -992,6 +1191,7 @@ int main(void)
     test_conv_pool();
     test_norm();
     test_activations();
+    test_nn_more_errors();
     test_resample();
     test_losses();
     test_pointwise_losses();

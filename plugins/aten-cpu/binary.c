@@ -1,7 +1,9 @@
 /* binary.c — the binary pointwise ops: arithmetic, division and its rounding modes,
  * remainder and fmod, pow, comparisons, logical and bitwise ops, maximum/minimum (also
  * registered as max.other/min.other and their out= forms, which PyTorch declares as the same
- * op), and outer (ger), a broadcast mul.
+ * op), the math of two arguments (atan2, hypot, logaddexp, xlogy, copysign, float_power, ...),
+ * gcd, lcm, shifts, PyTorch's other names for these (subtract, true_divide, greater, ...), and
+ * outer (ger), a broadcast mul. Ops of three tensors are in ternary.c.
  *
  * Each op is a loop table generated from one expression per dtype family (integers wrap,
  * computed in uint64_t so overflow is defined; floats are IEEE; bool has its own meaning),
@@ -63,6 +65,27 @@ static inline int64_t fmod_i(int64_t x, int64_t y, TsCpuEwArgs *a)
     return y == -1 ? 0 : x % y;
 }
 
+/* gcd of the magnitudes (Euclid), and lcm through it; lcm(0, y) is 0. */
+static inline int64_t gcd_i(int64_t x, int64_t y)
+{
+    uint64_t a = x < 0 ? 0 - (uint64_t)x : (uint64_t)x, b = y < 0 ? 0 - (uint64_t)y : (uint64_t)y;
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return (int64_t)a;
+}
+
+static inline int64_t lcm_i(int64_t x, int64_t y)
+{
+    int64_t g = gcd_i(x, y);
+    if (g == 0)
+        return 0;
+    uint64_t r = (uint64_t)(x / g) * (uint64_t)y;
+    return (int64_t)r < 0 ? (int64_t)(0 - r) : (int64_t)r;
+}
+
 static inline int64_t pow_i(int64_t x, int64_t y, TsCpuEwArgs *a)
 {
     if (y < 0) {
@@ -101,14 +124,38 @@ static inline int64_t pow_i(int64_t x, int64_t y, TsCpuEwArgs *a)
         return q - f > (T)0.5 ? f + 1 : f; \
     } \
     static inline T max_##T(T x, T y) { return x != x ? x : y != y ? y : x > y ? x : y; } \
+    static inline T logaddexp_##T(T x, T y) \
+    { \
+        if (isinf(x) && x == y) \
+            return x; \
+        T m = x > y || y != y ? x : y; \
+        return m + log1p(exp(-fabs(x - y))); \
+    } \
+    static inline T logaddexp2_##T(T x, T y) \
+    { \
+        if (isinf(x) && x == y) \
+            return x; \
+        T m = x > y || y != y ? x : y; \
+        return m + log1p(exp2(-fabs(x - y))) / (T)0.69314718055994530942; \
+    } \
+    static inline T xlogy_##T(T x, T y) { return y != y ? y : x == 0 ? 0 : x * log(y); } \
     static inline T min_##T(T x, T y) { return x != x ? x : y != y ? y : x < y ? x : y; }
 EW_FLOAT_TYPES(FLOAT_HELPERS, )
 #undef FLOAT_HELPERS
 #define FLOAT_HELPER(NAME, x, y) _Generic((x), float: NAME##_float, double: NAME##_double)(x, y)
 
+#define U64(v) ((uint64_t)(int64_t)(v))
+
+/* Shifts as PyTorch's CPU kernels compute them: operands narrower than int64 shift as 32-bit
+ * ints, and the count is taken modulo that width (the x86 shift instruction's rule). Working
+ * in 64 bits gives the same low bits; left shifts go through unsigned so overflow wraps, right
+ * shifts of negative values are arithmetic. */
+#define SHIFT_MASK(T) (sizeof(T) < sizeof(int64_t) ? 31u : 63u)
+#define LSHIFT(T, x, y) ((T)(U64(x) << (U64(y) & SHIFT_MASK(T))))
+#define RSHIFT(T, x, y) ((T)((int64_t)(x) >> (U64(y) & SHIFT_MASK(T))))
+
 /* ---- loops ------------------------------------------------------------------------ */
 
-#define U64(v) ((uint64_t)(int64_t)(v))
 
 /* OP(int expr, float expr, bool expr) -> OP_T loops and OP_loops table. A NULL family leaves
  * its dtypes out (not implemented). */
@@ -152,6 +199,24 @@ DEF_NUM_OP(fmod, fmod_i(x, y, args), fmod(x, y))
 DEF_NUM_OP(pow, pow_i(x, y, args), pow(x, y))
 DEF_OP(maximum, x > y ? x : y, FLOAT_HELPER(max, x, y), x || y)
 DEF_OP(minimum, x < y ? x : y, FLOAT_HELPER(min, x, y), x && y)
+DEF_FLOAT_OP(atan2, atan2(x, y))
+DEF_FLOAT_OP(hypot, hypot(x, y))
+DEF_FLOAT_OP(logaddexp, FLOAT_HELPER(logaddexp, x, y))
+DEF_FLOAT_OP(logaddexp2, FLOAT_HELPER(logaddexp2, x, y))
+DEF_FLOAT_OP(xlogy, FLOAT_HELPER(xlogy, x, y))
+DEF_FLOAT_OP(nextafter, nextafter(x, y))
+DEF_FLOAT_OP(copysign, copysign(x, y))
+DEF_OP(heaviside, x == 0 ? y : x > 0, x == 0 ? y : x > 0, x == 0 ? y : x)
+DEF_OP(fmax, x > y ? x : y, fmax(x, y), x || y)
+DEF_OP(fmin, x < y ? x : y, fmin(x, y), x && y)
+EW_INT_TYPES(INT_LOOP, lshift, LSHIFT(scalar_t, x, y))
+EW_INT_TYPES(INT_LOOP, rshift, RSHIFT(scalar_t, x, y))
+static const TsCpuLoop lshift_loops[TS_DTYPE__COUNT] = { EW_INT_TYPES(EW_ENTRY, lshift) };
+static const TsCpuLoop rshift_loops[TS_DTYPE__COUNT] = { EW_INT_TYPES(EW_ENTRY, rshift) };
+EW_INT_TYPES(INT_LOOP, gcd, gcd_i(x, y))
+EW_INT_TYPES(INT_LOOP, lcm, lcm_i(x, y))
+static const TsCpuLoop gcd_loops[TS_DTYPE__COUNT] = { EW_INT_TYPES(EW_ENTRY, gcd) };
+static const TsCpuLoop lcm_loops[TS_DTYPE__COUNT] = { EW_INT_TYPES(EW_ENTRY, lcm) };
 DEF_INT_OP(bitwise_and, x & y, x & y)
 DEF_INT_OP(bitwise_or, x | y, x | y)
 DEF_INT_OP(bitwise_xor, x ^ y, x ^ y)
@@ -191,6 +256,21 @@ EWOP(ge, ge, TS_EW_BOOL)
 EWOP(logical_and, logical_and, TS_EW_BOOL)
 EWOP(logical_or, logical_or, TS_EW_BOOL)
 EWOP(logical_xor, logical_xor, TS_EW_BOOL)
+EWOP(atan2, atan2, TS_EW_FLOAT)
+EWOP(hypot, hypot, TS_EW_SAME)
+EWOP(logaddexp, logaddexp, TS_EW_SAME)
+EWOP(logaddexp2, logaddexp2, TS_EW_SAME)
+EWOP(xlogy, xlogy, TS_EW_FLOAT)
+EWOP(nextafter, nextafter, TS_EW_SAME)
+EWOP(copysign, copysign, TS_EW_FLOAT)
+EWOP(heaviside, heaviside, TS_EW_SAME)
+EWOP(fmax, fmax, TS_EW_SAME)
+EWOP(fmin, fmin, TS_EW_SAME)
+EWOP(lshift, lshift, TS_EW_SAME)
+EWOP(rshift, rshift, TS_EW_SAME)
+EWOP(float_power, pow, TS_EW_SAME)
+EWOP(gcd, gcd, TS_EW_SAME)
+EWOP(lcm, lcm, TS_EW_SAME)
 #undef EWOP
 
 /* ---- kernels ------------------------------------------------------------------------ */
@@ -213,10 +293,20 @@ typedef enum Form {
     F_TS_MODE_INPLACE,
 } Form;
 
+/* What an op checks or changes before the engine runs. */
+typedef enum Prep {
+    P_NONE,
+    P_SWAP,                    /* rsub: other - alpha * self */
+    P_SAME_DTYPE,              /* heaviside: no promotion between its inputs */
+    P_DOUBLE,                  /* float_power: computes and returns float64 */
+    P_NO_HALF,                 /* PyTorch's CPU kernel has no float16 version */
+} Prep;
+
 typedef struct BinDesc {
     const char *op;            /* "aten::add": for argument errors */
     const TsCpuEwOp *ew;
     bool alpha;                /* takes Scalar alpha after other */
+    Prep prep;
 } BinDesc;
 
 static bool is_out(Form f)
@@ -308,6 +398,35 @@ static const TsCpuEwOp *div_mode(TsCall *c, TsValue v)
     return NULL;
 }
 
+/* The P_SAME_DTYPE, P_NO_HALF and P_DOUBLE rules, with PyTorch's messages; P_DOUBLE casts in[] to
+ * float64 (replacing the references). */
+static int prepare(TsCall *c, const BinDesc *d, TsTensor **in, const TsTensor *out, Form form)
+{
+    if (d->prep == P_SAME_DTYPE && in[0]->dtype != in[1]->dtype)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "%s is not yet implemented for tensors "
+                            "with different dtypes.", d->op + 6);
+    if (d->prep == P_NO_HALF && ts_cpu_result_type(2, in) == TS_FLOAT16)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s_cpu\" not implemented for 'Half'",
+                            d->ew->name);
+    if (d->prep != P_DOUBLE)
+        return 0;
+    if (out && out->dtype != TS_FLOAT64)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "the %s given to %s%s has dtype %s but "
+                            "the operation's result requires dtype Double",
+                            is_inplace(form) ? "base" : "output", d->op + 6,
+                            is_inplace(form) ? "_" : "", ts_dtype_type_name(out->dtype));
+    for (int i = 0; i < 2; i++) {
+        if (in[i]->dtype == TS_FLOAT64)
+            continue;
+        TsTensor *t = ts_cpu_cast(in[i], TS_FLOAT64, c->error);
+        if (!t)
+            return c->error->code;
+        ts_tensor_release(in[i]);
+        in[i] = t;
+    }
+    return 0;
+}
+
 static int bin_call(TsCall *c, const BinDesc *d, Form form)
 {
     TsValue a[5];
@@ -328,10 +447,19 @@ static int bin_call(TsCall *c, const BinDesc *d, Form form)
         rc = c->error->code;
     if (!rc && is_inplace(form))
         out = in[0];
+    if (!rc && d->prep == P_SWAP) {
+        TsTensor *t = in[0];
+        in[0] = in[1];
+        in[1] = t;
+    }
+    if (!rc && d->prep != P_NONE)
+        rc = prepare(c, d, in, out, form);
     if (!rc && has_mode(form) && !(ew = div_mode(c, a[2])))
         rc = c->error->code;
     if (!rc && ew == &ew_sub)
         rc = check_sub(c, in);
+    if (!rc && d->prep == P_DOUBLE && is_inplace(form))
+        out = in[0];           /* self was float64 already: prepare kept it */
     if (!rc && d->alpha)
         rc = read_alpha(c, a[2], ts_cpu_result_type(2, in), ew == &ew_sub, &args);
     TsCpuEwMode mode = is_out(form) ? TS_EW_OUT : is_inplace(form) ? TS_EW_INPLACE : TS_EW_NEW;
@@ -356,28 +484,44 @@ static int bin_call(TsCall *c, const BinDesc *d, Form form)
     return ts_stack_push(c->stack, result, c->error);
 }
 
-static const BinDesc d_add = { "aten::add", &ew_add, true };
-static const BinDesc d_sub = { "aten::sub", &ew_sub, true };
-static const BinDesc d_mul = { "aten::mul", &ew_mul, false };
-static const BinDesc d_div = { "aten::div", &ew_div, false };
-static const BinDesc d_floor_divide = { "aten::floor_divide", &ew_floor_divide, false };
-static const BinDesc d_remainder = { "aten::remainder", &ew_remainder, false };
-static const BinDesc d_fmod = { "aten::fmod", &ew_fmod, false };
-static const BinDesc d_pow = { "aten::pow", &ew_pow, false };
-static const BinDesc d_maximum = { "aten::maximum", &ew_maximum, false };
-static const BinDesc d_minimum = { "aten::minimum", &ew_minimum, false };
-static const BinDesc d_bitwise_and = { "aten::bitwise_and", &ew_bitwise_and, false };
-static const BinDesc d_bitwise_or = { "aten::bitwise_or", &ew_bitwise_or, false };
-static const BinDesc d_bitwise_xor = { "aten::bitwise_xor", &ew_bitwise_xor, false };
-static const BinDesc d_eq = { "aten::eq", &ew_eq, false };
-static const BinDesc d_ne = { "aten::ne", &ew_ne, false };
-static const BinDesc d_lt = { "aten::lt", &ew_lt, false };
-static const BinDesc d_le = { "aten::le", &ew_le, false };
-static const BinDesc d_gt = { "aten::gt", &ew_gt, false };
-static const BinDesc d_ge = { "aten::ge", &ew_ge, false };
-static const BinDesc d_logical_and = { "aten::logical_and", &ew_logical_and, false };
-static const BinDesc d_logical_or = { "aten::logical_or", &ew_logical_or, false };
-static const BinDesc d_logical_xor = { "aten::logical_xor", &ew_logical_xor, false };
+static const BinDesc d_add = { "aten::add", &ew_add, true, P_NONE };
+static const BinDesc d_sub = { "aten::sub", &ew_sub, true, P_NONE };
+static const BinDesc d_mul = { "aten::mul", &ew_mul, false, P_NONE };
+static const BinDesc d_div = { "aten::div", &ew_div, false, P_NONE };
+static const BinDesc d_floor_divide = { "aten::floor_divide", &ew_floor_divide, false, P_NONE };
+static const BinDesc d_remainder = { "aten::remainder", &ew_remainder, false, P_NONE };
+static const BinDesc d_fmod = { "aten::fmod", &ew_fmod, false, P_NONE };
+static const BinDesc d_pow = { "aten::pow", &ew_pow, false, P_NONE };
+static const BinDesc d_maximum = { "aten::maximum", &ew_maximum, false, P_NONE };
+static const BinDesc d_minimum = { "aten::minimum", &ew_minimum, false, P_NONE };
+static const BinDesc d_bitwise_and = { "aten::bitwise_and", &ew_bitwise_and, false, P_NONE };
+static const BinDesc d_bitwise_or = { "aten::bitwise_or", &ew_bitwise_or, false, P_NONE };
+static const BinDesc d_bitwise_xor = { "aten::bitwise_xor", &ew_bitwise_xor, false, P_NONE };
+static const BinDesc d_eq = { "aten::eq", &ew_eq, false, P_NONE };
+static const BinDesc d_ne = { "aten::ne", &ew_ne, false, P_NONE };
+static const BinDesc d_lt = { "aten::lt", &ew_lt, false, P_NONE };
+static const BinDesc d_le = { "aten::le", &ew_le, false, P_NONE };
+static const BinDesc d_gt = { "aten::gt", &ew_gt, false, P_NONE };
+static const BinDesc d_ge = { "aten::ge", &ew_ge, false, P_NONE };
+static const BinDesc d_logical_and = { "aten::logical_and", &ew_logical_and, false, P_NONE };
+static const BinDesc d_logical_or = { "aten::logical_or", &ew_logical_or, false, P_NONE };
+static const BinDesc d_logical_xor = { "aten::logical_xor", &ew_logical_xor, false, P_NONE };
+static const BinDesc d_rsub = { "aten::rsub", &ew_sub, true, P_SWAP };
+static const BinDesc d_atan2 = { "aten::atan2", &ew_atan2, false, P_NO_HALF };
+static const BinDesc d_hypot = { "aten::hypot", &ew_hypot, false, P_NO_HALF };
+static const BinDesc d_logaddexp = { "aten::logaddexp", &ew_logaddexp, false, P_NO_HALF };
+static const BinDesc d_logaddexp2 = { "aten::logaddexp2", &ew_logaddexp2, false, P_NO_HALF };
+static const BinDesc d_xlogy = { "aten::xlogy", &ew_xlogy, false, P_NONE };
+static const BinDesc d_nextafter = { "aten::nextafter", &ew_nextafter, false, P_NO_HALF };
+static const BinDesc d_copysign = { "aten::copysign", &ew_copysign, false, P_NONE };
+static const BinDesc d_heaviside = { "aten::heaviside", &ew_heaviside, false, P_SAME_DTYPE };
+static const BinDesc d_fmax = { "aten::fmax", &ew_fmax, false, P_NONE };
+static const BinDesc d_fmin = { "aten::fmin", &ew_fmin, false, P_NONE };
+static const BinDesc d_lshift = { "aten::bitwise_left_shift", &ew_lshift, false, P_NONE };
+static const BinDesc d_rshift = { "aten::bitwise_right_shift", &ew_rshift, false, P_NONE };
+static const BinDesc d_gcd = { "aten::gcd", &ew_gcd, false, P_NONE };
+static const BinDesc d_lcm = { "aten::lcm", &ew_lcm, false, P_NONE };
+static const BinDesc d_float_power = { "aten::float_power", &ew_float_power, false, P_DOUBLE };
 
 /* X(qualname, overload, desc, form): one kernel and one table row each. */
 #define ARITH(X, NAME, D) \
@@ -398,7 +542,70 @@ static const BinDesc d_logical_xor = { "aten::logical_xor", &ew_logical_xor, fal
     X(NAME, , d_##NAME, F_TT) X(NAME, out, d_##NAME, F_TT_OUT) \
     X(NAME##_, , d_##NAME, F_TT_INPLACE)
 
+/* (Tensor, Tensor) ops with out= and in-place forms, unnamed overloads */
+#define PLAIN(X, NAME, D) X(NAME, , D, F_TT) X(NAME, out, D, F_TT_OUT) X(NAME##_, , D, F_TT_INPLACE)
+#define SHIFT(X, NAME, D) \
+    X(NAME, Tensor, D, F_TT) X(NAME, Tensor_Scalar, D, F_TS) X(NAME, Scalar_Tensor, D, F_ST) \
+    X(NAME, Tensor_out, D, F_TT_OUT) X(NAME, Tensor_Scalar_out, D, F_TS_OUT) \
+    X(NAME, Scalar_Tensor_out, D, F_ST_OUT) X(NAME##_, Tensor, D, F_TT_INPLACE) \
+    X(NAME##_, Tensor_Scalar, D, F_TS_INPLACE)
+#define DUNDER_SHIFT(X, NAME, INAME, D) \
+    X(NAME, Tensor, D, F_TT) X(NAME, Scalar, D, F_TS) X(NAME, Tensor_out, D, F_TT_OUT) \
+    X(NAME, Scalar_out, D, F_TS_OUT) X(INAME, Tensor, D, F_TT_INPLACE) \
+    X(INAME, Scalar, D, F_TS_INPLACE)
+/* PyTorch's other names for arithmetic and comparisons */
+#define ALIASES(X) \
+    ARITH(X, subtract, d_sub) X(multiply, Tensor, d_mul, F_TT) X(multiply, Scalar, d_mul, F_TS) \
+    X(multiply, out, d_mul, F_TT_OUT) X(multiply_, Tensor, d_mul, F_TT_INPLACE) \
+    X(multiply_, Scalar, d_mul, F_TS_INPLACE) \
+    X(true_divide, Tensor, d_div, F_TT) X(true_divide, Scalar, d_div, F_TS) \
+    X(true_divide, out, d_div, F_TT_OUT) X(true_divide_, Tensor, d_div, F_TT_INPLACE) \
+    X(true_divide_, Scalar, d_div, F_TS_INPLACE) \
+    X(divide, Tensor, d_div, F_TT) X(divide, Scalar, d_div, F_TS) \
+    X(divide, Tensor_mode, d_div, F_TT_MODE) X(divide, Scalar_mode, d_div, F_TS_MODE) \
+    X(divide, out, d_div, F_TT_OUT) X(divide, out_mode, d_div, F_TT_MODE_OUT) \
+    X(divide_, Tensor, d_div, F_TT_INPLACE) X(divide_, Scalar, d_div, F_TS_INPLACE) \
+    X(divide_, Tensor_mode, d_div, F_TT_MODE_INPLACE) \
+    X(divide_, Scalar_mode, d_div, F_TS_MODE_INPLACE) \
+    ALIAS_COMPARE(X, greater, d_gt) ALIAS_COMPARE(X, greater_equal, d_ge) \
+    ALIAS_COMPARE(X, less, d_lt) ALIAS_COMPARE(X, less_equal, d_le) \
+    ALIAS_COMPARE(X, not_equal, d_ne)
+#define ALIAS_COMPARE(X, NAME, D) \
+    X(NAME, Tensor, D, F_TT) X(NAME, Scalar, D, F_TS) \
+    X(NAME, Tensor_out, D, F_TT_OUT) X(NAME, Scalar_out, D, F_TS_OUT) \
+    X(NAME##_, Tensor, D, F_TT_INPLACE) X(NAME##_, Scalar, D, F_TS_INPLACE)
+#define MATH_KERNELS(X) \
+    PLAIN(X, atan2, d_atan2) PLAIN(X, arctan2, d_atan2) PLAIN(X, hypot, d_hypot) \
+    X(logaddexp, , d_logaddexp, F_TT) X(logaddexp, out, d_logaddexp, F_TT_OUT) \
+    X(logaddexp2, , d_logaddexp2, F_TT) X(logaddexp2, out, d_logaddexp2, F_TT_OUT) \
+    PLAIN(X, nextafter, d_nextafter) PLAIN(X, heaviside, d_heaviside) \
+    PLAIN(X, gcd, d_gcd) PLAIN(X, lcm, d_lcm) \
+    X(fmax, , d_fmax, F_TT) X(fmax, out, d_fmax, F_TT_OUT) \
+    X(fmin, , d_fmin, F_TT) X(fmin, out, d_fmin, F_TT_OUT) \
+    X(xlogy, Tensor, d_xlogy, F_TT) X(xlogy, Scalar_Other, d_xlogy, F_TS) \
+    X(xlogy, Scalar_Self, d_xlogy, F_ST) X(xlogy, OutTensor, d_xlogy, F_TT_OUT) \
+    X(xlogy, OutScalar_Self, d_xlogy, F_ST_OUT) X(xlogy, OutScalar_Other, d_xlogy, F_TS_OUT) \
+    X(xlogy_, Tensor, d_xlogy, F_TT_INPLACE) X(xlogy_, Scalar_Other, d_xlogy, F_TS_INPLACE) \
+    X(copysign, Tensor, d_copysign, F_TT) X(copysign, Scalar, d_copysign, F_TS) \
+    X(copysign, out, d_copysign, F_TT_OUT) X(copysign, Scalar_out, d_copysign, F_TS_OUT) \
+    X(copysign_, Tensor, d_copysign, F_TT_INPLACE) \
+    X(copysign_, Scalar, d_copysign, F_TS_INPLACE) \
+    X(float_power, Tensor_Tensor, d_float_power, F_TT) \
+    X(float_power, Tensor_Scalar, d_float_power, F_TS) \
+    X(float_power, Scalar, d_float_power, F_ST) \
+    X(float_power, Tensor_Tensor_out, d_float_power, F_TT_OUT) \
+    X(float_power, Tensor_Scalar_out, d_float_power, F_TS_OUT) \
+    X(float_power, Scalar_out, d_float_power, F_ST_OUT) \
+    X(float_power_, Tensor, d_float_power, F_TT_INPLACE) \
+    X(float_power_, Scalar, d_float_power, F_TS_INPLACE) \
+    SHIFT(X, bitwise_left_shift, d_lshift) SHIFT(X, bitwise_right_shift, d_rshift) \
+    DUNDER_SHIFT(X, __lshift__, __ilshift__, d_lshift) \
+    DUNDER_SHIFT(X, __rshift__, __irshift__, d_rshift) \
+    X(rsub, Tensor, d_rsub, F_TT) X(rsub, Scalar, d_rsub, F_TS) \
+    X(rsub, Tensor_out, d_rsub, F_TT_OUT) X(rsub, Scalar_out, d_rsub, F_TS_OUT)
+
 #define BINARY_KERNELS(X) \
+    ALIASES(X) MATH_KERNELS(X) \
     ARITH(X, add, d_add) ARITH(X, sub, d_sub) ARITH(X, mul, d_mul) ARITH(X, div, d_div) \
     X(add, Scalar_out, d_add, F_TS_OUT) X(sub, Scalar_out, d_sub, F_TS_OUT) \
     X(mul, Scalar_out, d_mul, F_TS_OUT) X(div, Scalar_out, d_div, F_TS_OUT) \
@@ -433,6 +640,12 @@ static const BinDesc d_logical_xor = { "aten::logical_xor", &ew_logical_xor, fal
     LOGICAL(X, logical_and) LOGICAL(X, logical_or) LOGICAL(X, logical_xor) \
     BITWISE(X, bitwise_and, __and__, __iand__) BITWISE(X, bitwise_or, __or__, __ior__) \
     BITWISE(X, bitwise_xor, __xor__, __ixor__)
+
+int ts_cpu_mul(TsTensor *a, TsTensor *b, TsTensor **out, TsError *err)
+{
+    TsTensor *in[2] = { a, b };
+    return ts_cpu_ew(&ew_mul, 2, in, out, TS_EW_NEW, NULL, err);
+}
 
 /* aten::outer(Tensor self, Tensor vec2) -> Tensor, ger (its other name) and their out=
  * forms: self as a column times vec2 as a row, broadcast by the engine. */

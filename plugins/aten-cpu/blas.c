@@ -1,4 +1,5 @@
-/* blas.c — the GEMM-based products: bmm, matmul (every rank case), addmm, baddbmm, dot, mv and
+/* blas.c — the GEMM-based products: bmm, matmul (every rank case), addmm, addmv, baddbmm, dot
+ * (and vdot, the same for real dtypes), inner, mv and
  * linear, and ts_nn_gemm, the one entry to BLAS (OpenBLAS, loaded on first use: openblas.c)
  * that linalg.c and conv.c use too.
  *
@@ -470,6 +471,64 @@ static TsTensor *do_mv(TsError *err, TsTensor *x, TsTensor *y)
 }
 
 /* aten::matmul(Tensor self, Tensor other) -> Tensor */
+/* inner: a scalar times the other, or the sum over both last dims: self's rows (every dim but
+ * the last, flattened) times other's rows transposed, shaped back to self.shape[:-1] +
+ * other.shape[:-1]. */
+static TsTensor *do_inner(TsError *err, TsTensor *x, TsTensor *y)
+{
+    TsTensor *o = NULL;
+    if (x->dim == 0 || y->dim == 0)
+        return ts_cpu_mul(x, y, &o, err) ? NULL : o;
+    int64_t n = x->sizes[x->dim - 1];
+    if (y->sizes[y->dim - 1] != n) {
+        char sx[256], sy[256];
+        ts_cpu_format_sizes(sx, sizeof sx, x->dim, x->sizes);
+        ts_cpu_format_sizes(sy, sizeof sy, y->dim, y->sizes);
+        ts_error_set(err, TS_ERR_RUNTIME, "inner() the last dimension must match on both input "
+                     "tensors but got shapes %s and %s", sx, sy);
+        return NULL;
+    }
+    if (x->dim + y->dim - 2 > TS_TENSOR_MAX_DIMS) {
+        ts_error_set(err, TS_ERR_LIMIT, "inner: the result has more than %d dims",
+                     TS_TENSOR_MAX_DIMS);
+        return NULL;
+    }
+    /* contiguous copies viewed as (rows, n); other's view transposed to (n, rows) */
+    TsTensor *cx = ts_cpu_cast(x, x->dtype, err);
+    TsTensor *cy = cx ? ts_cpu_cast(y, y->dtype, err) : NULL;
+    TsTensor *mx = NULL, *my = NULL, *r = NULL;
+    if (cy) {
+        int64_t rx = 1, ry = 1;
+        for (int d = 0; d < x->dim - 1; d++)
+            rx *= x->sizes[d];
+        for (int d = 0; d < y->dim - 1; d++)
+            ry *= y->sizes[d];
+        int64_t sx[2] = { rx, n }, stx[2] = { n, 1 }, sy[2] = { n, ry }, sty[2] = { 1, n };
+        mx = ts_cpu_view(cx, 2, sx, stx, 0, err);
+        my = mx ? ts_cpu_view(cy, 2, sy, sty, 0, err) : NULL;
+        r = my ? do_matmul(err, mx, my) : NULL;
+    }
+    if (r) {
+        int64_t shape[TS_TENSOR_MAX_DIMS];
+        int dim = 0;
+        for (int d = 0; d < x->dim - 1; d++)
+            shape[dim++] = x->sizes[d];
+        for (int d = 0; d < y->dim - 1; d++)
+            shape[dim++] = y->sizes[d];
+        if (ts_tensor_set_shape(r, dim, shape, NULL, r->offset, err)) {
+            ts_tensor_release(r);
+            r = NULL;
+        }
+    }
+    TsTensor *tmp[4] = { cx, cy, mx, my };
+    for (int i = 0; i < 4; i++)
+        if (tmp[i])
+            ts_tensor_release(tmp[i]);
+    return r;
+}
+
+static int k_inner(TsCall *c) { return binary_kernel(c, "aten::inner", "self", "other", do_inner); }
+
 static int k_matmul(TsCall *c) { return binary_kernel(c, "aten::matmul", "self", "other", do_matmul); }
 /* aten::bmm(Tensor self, Tensor mat2) -> Tensor */
 static int k_bmm(TsCall *c) { return binary_kernel(c, "aten::bmm", "self", "mat2", do_bmm); }
@@ -594,6 +653,80 @@ static TsTensor *baddbmm(TsError *err, TsTensor *self, TsTensor *b1, TsTensor *b
     return o;
 }
 
+/* beta * self + alpha * (mat @ vec): one gemm with vec as a column and the result as one. */
+static TsTensor *addmv(TsError *err, TsTensor *self, TsTensor *mat, TsTensor *vec, double beta,
+                       double alpha)
+{
+    if (mat->dim != 2 || vec->dim != 1 || self->dim > 1) {
+        ts_error_set(err, TS_ERR_RUNTIME, "vector + matrix @ vector expected, got %d, %d, %d",
+                     (int)self->dim, (int)mat->dim, (int)vec->dim);
+        return NULL;
+    }
+    int64_t m = mat->sizes[0], n = mat->sizes[1];
+    if (n != vec->sizes[0] || (self->dim == 1 && self->sizes[0] != m && self->sizes[0] != 1)) {
+        ts_error_set(err, TS_ERR_RUNTIME, "size mismatch, got %lld, %lldx%lld,%lld",
+                     (long long)(self->dim ? self->sizes[0] : 1), (long long)m, (long long)n,
+                     (long long)vec->sizes[0]);
+        return NULL;
+    }
+    if (mat->dtype != vec->dtype || self->dtype != mat->dtype) {
+        ts_error_set(err, TS_ERR_RUNTIME, "expected scalar type %s but found %s",
+                     ts_dtype_type_name(self->dtype),
+                     ts_dtype_type_name(mat->dtype != self->dtype ? mat->dtype : vec->dtype));
+        return NULL;
+    }
+    if (check_dtype(err, "addmv_impl_cpu", mat->dtype))
+        return NULL;
+    TsTensor *o = ts_cpu_empty(mat->dtype, 1, &m, err);
+    if (!o)
+        return NULL;
+    if (beta != 0)
+        ts_cpu_copy_into(o, self);
+    TsNnMat ma = { ts_tensor_data(mat), m, n, mat->strides[0], mat->strides[1] };
+    TsNnMat mb = { ts_tensor_data(vec), n, 1, vec->strides[0], 1 };
+    if (ts_nn_gemm(o->dtype, alpha, &ma, &mb, beta, ts_tensor_data(o), 1, err)) {
+        ts_tensor_release(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* aten::addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1), its out=
+ * form (out last) and addmv_ (the result must have self's shape). */
+static int addmv_call(TsCall *c, int form)
+{
+    TsValue a[6];
+    size_t n = form == 1 ? 6 : 5;
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *s = ts_cpu_tensor_arg(c, "aten::addmv", "self", a[0]);
+    TsTensor *m = s ? ts_cpu_tensor_arg(c, "aten::addmv", "mat", a[1]) : NULL;
+    TsTensor *v = m ? ts_cpu_tensor_arg(c, "aten::addmv", "vec", a[2]) : NULL;
+    TsTensor *o = v ? addmv(c->error, s, m, v, ts_nn_double(a[3]), ts_nn_double(a[4])) : NULL;
+    if (form == 0)
+        return ts_nn_finish(c, n, a, o);
+    int rc = o ? 0 : (int)c->error->code;
+    TsTensor *dst = form == 1 ? (o ? ts_cpu_tensor_arg(c, "aten::addmv", "out", a[5]) : NULL) : s;
+    if (!rc && !dst)
+        rc = c->error->code;
+    if (!rc && form == 1)
+        rc = ts_cpu_resize_out(dst, 1, o->sizes, c->error);
+    else if (!rc && (s->dim != 1 || s->sizes[0] != o->sizes[0])) {
+        char have[256];
+        ts_cpu_format_sizes(have, sizeof have, s->dim, s->sizes);
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "output with shape %s doesn't match the "
+                          "broadcast shape [%lld]", have, (long long)o->sizes[0]);
+    }
+    if (!rc)
+        ts_cpu_copy_into(dst, o);
+    if (o)
+        ts_tensor_release(o);
+    return ts_nn_finish_inplace(c, n, a, form == 1 ? 5 : 0, rc);
+}
+
+static int k_addmv(TsCall *c) { return addmv_call(c, 0); }
+static int k_addmv_out(TsCall *c) { return addmv_call(c, 1); }
+static int k_addmv_(TsCall *c) { return addmv_call(c, 2); }
+
 /* aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) */
 static int k_baddbmm(TsCall *c)
 {
@@ -646,11 +779,16 @@ static const TsCpuOp ops[] = {
     { "aten::matmul", "", k_matmul },
     { "aten::bmm", "", k_bmm },
     { "aten::dot", "", k_dot },
+    { "aten::vdot", "", k_dot },
+    { "aten::inner", "", k_inner },
     { "aten::mv", "", k_mv },
     { "aten::linear", "", k_linear },
     { "aten::addmm", "", k_addmm },
     { "aten::addmm_", "", k_addmm_ },
     { "aten::baddbmm", "", k_baddbmm },
+    { "aten::addmv", "", k_addmv },
+    { "aten::addmv", "out", k_addmv_out },
+    { "aten::addmv_", "", k_addmv_ },
 };
 
 const TsCpuTable ts_cpu_blas_table = { ops, sizeof ops / sizeof ops[0] };

@@ -45,6 +45,7 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_factory_table,
     &ts_cpu_shape_table,
     &ts_cpu_binary_table,
+    &ts_cpu_ternary_table,
     &ts_cpu_unary_table,
     &ts_cpu_select_table,
     &ts_cpu_view_table,
@@ -52,7 +53,8 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_format_table,
     &ts_cpu_blas_table, &ts_cpu_conv_table, &ts_cpu_pool_table, &ts_cpu_norm_table,
     &ts_cpu_activation_table, &ts_cpu_resample_table, &ts_cpu_loss_table, &ts_cpu_nn_table,
-    &ts_cpu_loss_pointwise_table, &ts_cpu_rnn_table,
+    &ts_cpu_loss_pointwise_table, &ts_cpu_rnn_table, &ts_cpu_pool_adaptive_table,
+    &ts_cpu_nn_extra_table, &ts_cpu_fold_table,
     &ts_cpu_shape_ops_table,
     &ts_cpu_copy_table,
     &ts_cpu_join_table,
@@ -60,6 +62,9 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_reduce_table, &ts_cpu_scan_table, &ts_cpu_sort_table,
     &ts_cpu_create_table,
     &ts_cpu_query_table, &ts_cpu_close_table,
+    &ts_cpu_scatter_table, &ts_cpu_arrange_table, &ts_cpu_compose_table,
+    &ts_cpu_strided_table, &ts_cpu_interleave_table, &ts_cpu_bucket_table, &ts_cpu_cumext_table,
+    &ts_cpu_unique_table, &ts_cpu_order_table,
 };
 
 /* The tensor-printing hook of core/print.h; the prim plugin may declare it too (identical

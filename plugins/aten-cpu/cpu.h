@@ -29,6 +29,7 @@ typedef struct TsCpuTable {
 extern const TsCpuTable ts_cpu_factory_table;   /* factory.c: empty, zeros, ones, full, fill_ */
 extern const TsCpuTable ts_cpu_shape_table;     /* shape.c: size, dim, numel */
 extern const TsCpuTable ts_cpu_binary_table;    /* binary.c: arithmetic, comparisons, ... */
+extern const TsCpuTable ts_cpu_ternary_table;   /* ternary.c: lerp, addcmul, addcdiv, addr */
 extern const TsCpuTable ts_cpu_unary_table;     /* unary.c: math, rounding, aten::to */
 extern const TsCpuTable ts_cpu_select_table;    /* select.c: where, masked_fill, clamp */
 extern const TsCpuTable ts_cpu_view_table;      /* view.c: t, chunk */
@@ -37,6 +38,9 @@ extern const TsCpuTable ts_cpu_format_table;    /* format.c: tscript::format_ten
 extern const TsCpuTable ts_cpu_blas_table, ts_cpu_conv_table, ts_cpu_pool_table,
     ts_cpu_norm_table, ts_cpu_activation_table, ts_cpu_resample_table, ts_cpu_loss_table,
     ts_cpu_nn_table, ts_cpu_loss_pointwise_table, ts_cpu_rnn_table;   /* the nn ops: nn.h */
+extern const TsCpuTable ts_cpu_pool_adaptive_table; /* pool_adaptive.c: adaptive pools */
+extern const TsCpuTable ts_cpu_nn_extra_table;  /* nn_extra.c: dropout variants, pixel shuffle, ... */
+extern const TsCpuTable ts_cpu_fold_table;      /* fold.c: im2col, col2im */
 extern const TsCpuTable ts_cpu_shape_ops_table; /* shape_ops.c: view, reshape, slice, ... */
 extern const TsCpuTable ts_cpu_copy_table;      /* copy.c: contiguous, clone, copy_ */
 extern const TsCpuTable ts_cpu_join_table;      /* join.c: cat, stack, repeat, flip, roll, ... */
@@ -45,6 +49,15 @@ extern const TsCpuTable ts_cpu_index_table;     /* index.c: gather, index, index
 extern const TsCpuTable ts_cpu_create_table;    /* create.c: *_like, arange, tensor, item, ... */
 extern const TsCpuTable ts_cpu_query_table;     /* query.c: Int/Float/Bool.Tensor, dtype, len, ... */
 extern const TsCpuTable ts_cpu_close_table;     /* close.c: isclose, allclose, equal */
+extern const TsCpuTable ts_cpu_scatter_table;   /* scatter.c: scatter*, index_add/fill/copy */
+extern const TsCpuTable ts_cpu_arrange_table;   /* arrange.c: movedim, meshgrid, ... */
+extern const TsCpuTable ts_cpu_compose_table;   /* compose.c: rot90, vstack, diff, trace, ... */
+extern const TsCpuTable ts_cpu_strided_table;   /* strided.c: as_strided, narrow_copy, ... */
+extern const TsCpuTable ts_cpu_interleave_table; /* interleave.c: repeat_interleave, kron, ... */
+extern const TsCpuTable ts_cpu_bucket_table;    /* bucket.c: searchsorted, bincount, histc */
+extern const TsCpuTable ts_cpu_cumext_table;    /* cumext.c: cummax, cummin */
+extern const TsCpuTable ts_cpu_unique_table;    /* unique.c: _unique2, unique_dim, ... */
+extern const TsCpuTable ts_cpu_order_table;     /* order.c: mode, nanmedian, msort */
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;

@@ -1,4 +1,4 @@
-/* create.c — tensors made from arguments: the *_like factories, arange, linspace, eye,
+/* create.c — tensors made from arguments: the *_like factories, arange, linspace, logspace, eye,
  * aten::tensor from a number or a nested list, and back again: item and prim::tolist.
  *
  * dtype inference follows PyTorch 1.13: arange is int64 when every bound is an int and
@@ -252,7 +252,8 @@ static int k_linspace(TsCall *c)
         float step = steps > 1 ? (fe - fs) / (float)(steps - 1) : 0;
         float *o = ts_tensor_data(tmp);
         for (int64_t k = 0; k < steps; k++)
-            o[k] = k < half ? fs + step * (float)k : fe - step * (float)(steps - k - 1);
+            o[k] = k < half || steps == 1 ? fs + step * (float)k
+                                          : fe - step * (float)(steps - k - 1);
     } else {
         /* integral results start from the bounds as integers, as PyTorch's kernel does */
         bool integral = !ts_dtype_is_floating(dtype);
@@ -260,7 +261,8 @@ static int k_linspace(TsCall *c)
         double step = steps > 1 ? (de - ds) / (double)(steps - 1) : 0;
         double *o = ts_tensor_data(tmp);
         for (int64_t k = 0; k < steps; k++)
-            o[k] = k < half ? ds + step * (double)k : de - step * (double)(steps - k - 1);
+            o[k] = k < half || steps == 1 ? ds + step * (double)k
+                                          : de - step * (double)(steps - k - 1);
     }
     if (tmp->dtype == dtype)
         r = tmp;
@@ -269,6 +271,55 @@ static int k_linspace(TsCall *c)
         ts_tensor_release(tmp);
     }
     return ts_cpu_kernel_end(c, 7, a, r);
+}
+
+/* aten::logspace(Scalar start, Scalar end, int steps, float base=10., *, ScalarType? dtype=None,
+ *     Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: base to
+ * the powers linspace gives, each half from its own end as linspace does; float32 results
+ * compute in float, the others in double. */
+static int k_logspace(TsCall *c)
+{
+    static const char op[] = "aten::logspace";
+    TsValue a[8];
+    Num s, e;
+    int64_t steps;
+    int dtype = TS_FLOAT32;
+    TsTensor *r = NULL, *tmp = NULL;
+    ts_cpu_pop_args(c, 8, a);
+    if (read_num(c->error, op, a[0], &s) || read_num(c->error, op, a[1], &e) ||
+        ts_cpu_int_arg(c->error, op, "steps", a[2], &steps) ||
+        read_tail(c->error, op, a + 4, &dtype))
+        return ts_cpu_kernel_end(c, 8, a, NULL);
+    if (steps < 0) {
+        ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must be non-negative");
+        return ts_cpu_kernel_end(c, 8, a, NULL);
+    }
+    double base = a[3].tag == TS_TAG_DOUBLE ? a[3].u.d : 10.0;
+    bool as_float = dtype == TS_FLOAT32 || dtype == TS_FLOAT16 || dtype == TS_BFLOAT16;
+    if (!(tmp = ts_cpu_empty(as_float ? TS_FLOAT32 : TS_FLOAT64, 1, &steps, c->error)))
+        return ts_cpu_kernel_end(c, 8, a, NULL);
+    int64_t half = steps / 2;
+    if (as_float) {
+        float fs = (float)s.d, fe = (float)e.d, fb = (float)base;
+        float step = steps > 1 ? (fe - fs) / (float)(steps - 1) : 0;
+        float *o = ts_tensor_data(tmp);
+        for (int64_t k = 0; k < steps; k++)
+            o[k] = powf(fb, k < half || steps == 1 ? fs + step * (float)k
+                                                   : fe - step * (float)(steps - k - 1));
+    } else {
+        double step = steps > 1 ? (e.d - s.d) / (double)(steps - 1) : 0;
+        double *o = ts_tensor_data(tmp);
+        for (int64_t k = 0; k < steps; k++)
+            o[k] = pow(base, k < half || steps == 1 ? s.d + step * (double)k
+                                                    : e.d - step * (double)(steps - k - 1));
+    }
+    if (tmp->dtype == dtype)
+        r = tmp;
+    else {
+        r = ts_cpu_cast(tmp, dtype, c->error);
+        ts_tensor_release(tmp);
+    }
+    return ts_cpu_kernel_end(c, 8, a, r);
 }
 
 /* aten::eye(int n, ...) and eye.m(int n, int m, ...), with the factory tail. */
@@ -563,6 +614,7 @@ static const TsCpuOp ops[] = {
     { "aten::arange", "start", k_arange_start },
     { "aten::arange", "start_step", k_arange_step },
     { "aten::linspace", "", k_linspace },
+    { "aten::logspace", "", k_logspace },
     { "aten::eye", "", k_eye },
     { "aten::eye", "m", k_eye_m },
     { "aten::tensor", "int", k_tensor_scalar },

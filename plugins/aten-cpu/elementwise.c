@@ -233,13 +233,80 @@ static int pick_dtypes(const TsCpuEwOp *op, int nin, TsTensor *const *in, Dtypes
     return 0;
 }
 
+/* ---- the layout of a new output ------------------------------------------------------ */
+
+/* Input x's stride along output dim d of a dim-dim broadcast shape: 0 where x broadcasts. */
+static int64_t bcast_stride(const TsTensor *x, int d, int dim, const int64_t *sizes)
+{
+    int xd = d - (dim - x->dim);
+    return xd < 0 || (x->sizes[xd] == 1 && sizes[d] != 1) ? 0 : x->strides[xd];
+}
+
+/* PyTorch's order of two output dims (TensorIterator's reorder_dimensions): 1 when d0 should
+ * move slower than d1, -1 when faster, 0 when the inputs do not say. The first input with
+ * two different (non-broadcast) strides decides; equal strides put the smaller size faster. */
+static int dim_order(int d0, int d1, int nin, TsTensor *const *in, int dim, const int64_t *sizes)
+{
+    for (int i = 0; i < nin; i++) {
+        int64_t s0 = bcast_stride(in[i], d0, dim, sizes), s1 = bcast_stride(in[i], d1, dim, sizes);
+        if (s0 == 0 || s1 == 0)
+            continue;
+        if (s0 != s1)
+            return s0 < s1 ? -1 : 1;
+        if (sizes[d0] > sizes[d1])
+            return 1;
+    }
+    return 0;
+}
+
+/* A new output laid out as PyTorch lays it out: its dims in the inputs' memory order
+ * (x.t() + 1 is transposed too), contiguous when the inputs are. */
+static TsTensor *new_output(int dtype, int dim, const int64_t *sizes, int nin,
+                            TsTensor *const *in, TsError *err)
+{
+    int perm[TS_TENSOR_MAX_DIMS];      /* perm[0]: the dim that moves fastest */
+    bool inverted = true;
+    for (int i = 0; i < dim; i++)
+        perm[i] = dim - 1 - i;
+    for (int i = 1; i < dim; i++) {    /* insertion sort that tolerates "do not know" */
+        int d1 = i;
+        for (int d0 = i - 1; d0 >= 0; d0--) {
+            int c = dim_order(perm[d0], perm[d1], nin, in, dim, sizes);
+            if (c > 0) {
+                int t = perm[d0];
+                perm[d0] = perm[d1];
+                perm[d1] = t;
+                d1 = d0;
+            } else if (c < 0) {
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < dim; i++)
+        inverted = inverted && perm[i] == dim - 1 - i;
+    TsTensor *t = ts_cpu_empty(dtype, dim, sizes, err);
+    if (!t || inverted)
+        return t;
+    int64_t strides[TS_TENSOR_MAX_DIMS], next = 1;
+    for (int i = 0; i < dim; i++) {    /* sizes cannot overflow: the tensor exists */
+        strides[perm[i]] = next;
+        next *= sizes[perm[i]];
+    }
+    if (ts_tensor_set_shape(t, dim, sizes, strides, 0, err)) {
+        ts_tensor_release(t);
+        return NULL;
+    }
+    return t;
+}
+
 /* Checks (or allocates) the output; *target is where the loop writes: the output itself, or
  * a temporary of the loop's dtype copied into it afterwards. */
 static int prepare_out(TsTensor **out, TsCpuEwMode mode, const Dtypes *dt, int dim,
-                       const int64_t *sizes, TsTensor **target, TsError *err)
+                       const int64_t *sizes, int nin, TsTensor *const *in, TsTensor **target,
+                       TsError *err)
 {
     if (mode == TS_EW_NEW) {
-        *out = ts_cpu_empty(dt->result, dim, sizes, err);
+        *out = new_output(dt->result, dim, sizes, nin, in, err);
         if (!*out)
             return err->code;
     } else {
@@ -263,7 +330,7 @@ static int prepare_out(TsTensor **out, TsCpuEwMode mode, const Dtypes *dt, int d
         *target = *out;
         return 0;
     }
-    *target = ts_cpu_empty(dt->loop_out, dim, sizes, err);
+    *target = new_output(dt->loop_out, dim, sizes, nin, in, err);
     return *target ? 0 : (int)err->code;
 }
 
@@ -311,7 +378,8 @@ int ts_cpu_ew(const TsCpuEwOp *op, int nin, TsTensor *const *in, TsTensor **out,
         return rc;
     int uniform = uniform_dtype(op, nin, in, mode);
     if (uniform >= 0) {
-        *out = ts_cpu_empty(op->result == TS_EW_BOOL ? TS_BOOL : uniform, dim, sizes, err);
+        *out = new_output(op->result == TS_EW_BOOL ? TS_BOOL : uniform, dim, sizes, nin, in,
+                          err);
         if (!*out)
             return err->code;
         ops[0] = *out;
@@ -325,7 +393,7 @@ int ts_cpu_ew(const TsCpuEwOp *op, int nin, TsTensor *const *in, TsTensor **out,
         return rc;
     }
     if ((rc = pick_dtypes(op, nin, in, &dt, err)) ||
-        (rc = prepare_out(out, mode, &dt, dim, sizes, &target, err)))
+        (rc = prepare_out(out, mode, &dt, dim, sizes, nin, in, &target, err)))
         return rc;
     ops[0] = target;
     for (int i = 0; i < nin && !rc; i++) {

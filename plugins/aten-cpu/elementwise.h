@@ -23,7 +23,7 @@
 /* Extra operands of a loop (alpha, clamp bounds) in both kinds; status is set by a loop that
  * meets an error it cannot compute past (integer division by zero). */
 typedef struct TsCpuEwArgs {
-    double d[2];
+    double d[3];
     int64_t i[2];
     int status;                /* TS_CPU_EW_* below; 0 when fine */
 } TsCpuEwArgs;
@@ -66,6 +66,9 @@ void ts_cpu_ew_iterate(int nop, TsTensor *const *t, TsCpuLoop loop, TsCpuEwArgs 
 int ts_cpu_resize_out(TsTensor *out, int dim, const int64_t *sizes, TsError *err);
 /* Broadcasts n shapes into sizes/dim, or PyTorch's "The size of tensor a (3) must match ..." */
 int ts_cpu_broadcast_shape(int n, TsTensor *const *in, int *dim, int64_t *sizes, TsError *err);
+
+/* A new tensor a * b with PyTorch's promotion and broadcasting (binary.c). */
+int ts_cpu_mul(TsTensor *a, TsTensor *b, TsTensor **out, TsError *err);
 
 /* ---- dtypes (promote.c) ------------------------------------------------------ */
 

@@ -1,4 +1,5 @@
-/* factory.c — tensors from nothing (empty, zeros, ones, full), Tensor.fill_ and zero_.
+/* factory.c — tensors from nothing (empty, zeros, ones, full), their Tensor.new_* forms
+ * (self's dtype by default), Tensor.fill_ and zero_.
  *
  * The factory functions share one argument tail (dtype, layout, device, pin_memory and, for
  * empty, memory_format), checked here; memory format errors use PyTorch's messages, and
@@ -186,6 +187,31 @@ static int k_full(TsCall *c)
     return rc ? rc : ts_cpu_push_tensor(c, t);
 }
 
+/* new_empty, new_zeros, new_ones (Tensor self, SymInt[] size, *, ScalarType? dtype=None,
+ *     Layout? layout=None, Device? device=None, bool? pin_memory=None) and new_full (with
+ *     Scalar fill_value after size): like the factories, with self's dtype as the default. */
+typedef enum NewKind { NEW_EMPTY, NEW_ZEROS, NEW_ONES, NEW_FULL } NewKind;
+
+static int new_factory(TsCall *c, const char *op, NewKind kind)
+{
+    TsValue a[7];
+    size_t n = kind == NEW_FULL ? 7 : 6;
+    ts_cpu_pop_args(c, n, a);
+    const TsTensor *self = ts_cpu_tensor_arg(c, op, "self", a[0]);
+    FactoryOpts o = opts_of(a + n - 4, false);
+    TsTensor *t = self ? create(c, op, a[1], self->dtype, &o) : NULL;
+    int rc = t ? 0 : (int)c->error->code;
+    if (!rc && kind != NEW_EMPTY)
+        rc = fill_new(c, t, kind == NEW_FULL ? a[2] : ts_int(kind == NEW_ONES));
+    ts_cpu_release_args(n, a);
+    return rc ? rc : ts_cpu_push_tensor(c, t);
+}
+
+static int k_new_empty(TsCall *c) { return new_factory(c, "aten::new_empty", NEW_EMPTY); }
+static int k_new_zeros(TsCall *c) { return new_factory(c, "aten::new_zeros", NEW_ZEROS); }
+static int k_new_ones(TsCall *c) { return new_factory(c, "aten::new_ones", NEW_ONES); }
+static int k_new_full(TsCall *c) { return new_factory(c, "aten::new_full", NEW_FULL); }
+
 /* aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
 static int k_fill(TsCall *c)
 {
@@ -221,6 +247,10 @@ static const TsCpuOp ops[] = {
     { "aten::zeros", "", k_zeros },
     { "aten::ones", "", k_ones },
     { "aten::full", "", k_full },
+    { "aten::new_empty", "", k_new_empty },
+    { "aten::new_zeros", "", k_new_zeros },
+    { "aten::new_ones", "", k_new_ones },
+    { "aten::new_full", "", k_new_full },
     { "aten::fill_", "Scalar", k_fill },
     { "aten::zero_", "", k_zero },
 };

@@ -1,5 +1,6 @@
 /* norm.c — normalization: batch_norm (eval with running stats, or training with batch stats
- * and the running-stat update), layer_norm and group_norm.
+ * and the running-stat update), instance_norm (batch_norm over one image and channel at a
+ * time), layer_norm and group_norm.
  *
  * All three compute y = (x - mean) / sqrt(var + eps) * weight + bias with the biased
  * variance; they differ in which elements share a mean (a channel across the batch; the
@@ -7,6 +8,7 @@
  * channel; a position in normalized_shape; a channel). Statistics are taken in two passes in
  * double over a contiguous copy of the input. Training batch_norm moves running_mean and
  * running_var in place by momentum, the variance unbiased (n / (n - 1)) as PyTorch does.
+ * bfloat16 inputs go through float32 and come back rounded.
  */
 #include <math.h>
 #include <string.h>
@@ -25,7 +27,29 @@ static double vec_at(const TsTensor *t, int64_t i, double def)
 static void vec_put(TsTensor *t, int64_t i, double v)
 {
     char *p = (char *)ts_tensor_data(t) + i * t->strides[0] * (int64_t)ts_dtype_size(t->dtype);
-    ts_nn_set(t->dtype, p, 0, v);
+    ts_cpu_store_double(t->dtype, p, v);
+}
+
+/* bfloat16 inputs are normalized in float32 and the result rounded back, as PyTorch's CPU
+ * kernels compute them in float: x itself (retained) for other dtypes. */
+static TsTensor *float_input(TsTensor *x, TsError *err)
+{
+    if (x->dtype == TS_BFLOAT16)
+        return ts_cpu_cast(x, TS_FLOAT32, err);
+    ts_tensor_retain(x);
+    return x;
+}
+
+/* o (taken) in dtype; releases xf. */
+static TsTensor *result_as(TsTensor *o, int dtype, TsTensor *xf, TsError *err)
+{
+    if (xf)
+        ts_tensor_release(xf);
+    if (!o || o->dtype == dtype)
+        return o;
+    TsTensor *r = ts_cpu_cast(o, dtype, err);
+    ts_tensor_release(o);
+    return r;
 }
 
 /* ---- batch_norm ------------------------------------------------------------------------ */
@@ -53,7 +77,7 @@ static int bn_check(TsCall *c, const TsTensor *x, TsTensor *const *vecs, bool tr
         if (vecs[i]->dim != 1)
             return ts_error_set(c->error, TS_ERR_RUNTIME, "batch_norm: %s must be 1-dimensional",
                                 names[i]);
-        if (i >= 2 && training && vecs[i]->dtype != TS_FLOAT32 && vecs[i]->dtype != TS_FLOAT64)
+        if (i >= 2 && training && !ts_dtype_is_floating(vecs[i]->dtype))
             return ts_error_set(c->error, TS_ERR_RUNTIME, "batch_norm: %s must be a floating "
                                 "point tensor", names[i]);
     }
@@ -125,10 +149,116 @@ static int k_batch_norm(TsCall *c)
     int rc = x ? 0 : (int)c->error->code;
     for (int i = 0; i < 4 && !rc; i++)
         rc = ts_nn_opt_tensor(c, "aten::batch_norm", names[i], a[1 + i], &v[i]);
-    if (!rc)
-        o = batch_norm(c, x, v, a[5].tag == TS_TAG_BOOL && a[5].u.b, ts_nn_double(a[6]),
+    TsTensor *xf = rc ? NULL : float_input(x, c->error);
+    if (xf)
+        o = batch_norm(c, xf, v, a[5].tag == TS_TAG_BOOL && a[5].u.b, ts_nn_double(a[6]),
                        ts_nn_double(a[7]));
-    return ts_nn_finish(c, 9, a, o);
+    return ts_nn_finish(c, 9, a, x ? result_as(o, x->dtype, xf, c->error) : NULL);
+}
+
+/* ---- instance_norm ------------------------------------------------------------------------ */
+
+/* t (1-d or 0-d) repeated times times, as t.repeat(times): a new contiguous 1-d tensor; NULL
+ * in, NULL out. */
+static TsTensor *repeat_vec(const TsTensor *t, int64_t times, TsError *err, bool *failed)
+{
+    if (!t)
+        return NULL;
+    TsTensor *ct = ts_cpu_cast(t, t->dtype, err);
+    int64_t n = ct ? ts_tensor_numel(ct) : 0, size = n * times;
+    TsTensor *r = ct ? ts_cpu_empty(t->dtype, 1, &size, err) : NULL;
+    if (r) {
+        size_t bytes = (size_t)n * ts_dtype_size(t->dtype);
+        for (int64_t i = 0; i < times; i++)
+            memcpy((char *)ts_tensor_data(r) + (size_t)i * bytes, ts_tensor_data(ct), bytes);
+    }
+    if (ct)
+        ts_tensor_release(ct);
+    if (!r)
+        *failed = true;
+    return r;
+}
+
+/* Instance norm is batch norm over (1, N * C, ...) with the per-channel tensors repeated N
+ * times; the running statistics come back as the mean over the batch of the N copies, which
+ * is what PyTorch computes (in eval mode they come back unchanged up to rounding). */
+static TsTensor *instance_norm(TsCall *c, TsTensor *x, TsTensor *const *v, bool use_stats,
+                               double momentum, double eps)
+{
+    TsError *err = c->error;
+    if (!use_stats && !(v[2] && v[3])) {
+        ts_error_set(err, TS_ERR_RUNTIME, "Expected running_mean and running_var to be defined "
+                     "when use_input_stats is false");
+        return NULL;
+    }
+    if (x->dim < 2) {
+        if (x->dim == 0)
+            ts_error_set(err, TS_ERR_INDEX, "Dimension specified as 0 but tensor has no "
+                         "dimensions");
+        else
+            ts_error_set(err, TS_ERR_INDEX, "Dimension out of range (expected to be in range of "
+                         "[-1, 0], but got 1)");
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++)
+        if (v[i] && v[i]->dim > 1) {
+            ts_error_set(err, TS_ERR_RUNTIME, "Number of dimensions of repeat dims can not be "
+                         "smaller than number of dimensions of tensor");
+            return NULL;
+        }
+    int64_t b = x->sizes[0], ch = x->sizes[1];
+    bool failed = false;
+    TsTensor *rv[4], *o = NULL;
+    for (int i = 0; i < 4; i++)
+        rv[i] = repeat_vec(v[i], b, err, &failed);
+    TsTensor *cx = failed ? NULL : ts_nn_contiguous(x, err);
+    int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
+    memcpy(sizes, x->sizes, sizeof(int64_t) * (size_t)x->dim);
+    sizes[0] = 1;
+    sizes[1] = b * ch;
+    ts_contiguous_strides(x->dim, sizes, strides);
+    TsTensor *flat = cx ? ts_cpu_view(cx, x->dim, sizes, strides, cx->offset, err) : NULL;
+    TsTensor *y = flat ? batch_norm(c, flat, rv, use_stats, momentum, eps) : NULL;
+    if (y) {
+        ts_contiguous_strides(x->dim, x->sizes, strides);
+        o = ts_cpu_view(y, x->dim, x->sizes, strides, 0, err);
+        ts_tensor_release(y);
+    }
+    for (int i = 2; o && i < 4; i++)
+        for (int64_t k = 0; v[i] && k < ch; k++) {
+            double s = 0;
+            for (int64_t j = 0; j < b; j++)
+                s += vec_at(rv[i], j * ch + k, 0);
+            vec_put(v[i], k, s / (double)b);
+        }
+    for (int i = 0; i < 4; i++)
+        if (rv[i])
+            ts_tensor_release(rv[i]);
+    if (flat)
+        ts_tensor_release(flat);
+    if (cx)
+        ts_tensor_release(cx);
+    return o;
+}
+
+/* aten::instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
+ *   Tensor? running_var, bool use_input_stats, float momentum, float eps,
+ *   bool cudnn_enabled) -> Tensor */
+static int k_instance_norm(TsCall *c)
+{
+    static const char *const names[4] = { "weight", "bias", "running_mean", "running_var" };
+    TsValue a[9];
+    TsTensor *v[4] = { NULL }, *o = NULL;
+    ts_cpu_pop_args(c, 9, a);
+    TsTensor *x = ts_cpu_tensor_arg(c, "aten::instance_norm", "input", a[0]);
+    int rc = x ? 0 : (int)c->error->code;
+    for (int i = 0; i < 4 && !rc; i++)
+        rc = ts_nn_opt_tensor(c, "aten::instance_norm", names[i], a[1 + i], &v[i]);
+    TsTensor *xf = rc ? NULL : float_input(x, c->error);
+    if (xf)
+        o = instance_norm(c, xf, v, a[5].tag == TS_TAG_BOOL && a[5].u.b, ts_nn_double(a[6]),
+                          ts_nn_double(a[7]));
+    return ts_nn_finish(c, 9, a, x ? result_as(o, x->dtype, xf, c->error) : NULL);
 }
 
 /* ---- layer_norm and group_norm ------------------------------------------------------------ */
@@ -256,12 +386,14 @@ static int k_layer_norm(TsCall *c)
     int nd = 0;
     ts_cpu_pop_args(c, 6, a);
     TsTensor *x = ts_cpu_tensor_arg(c, "aten::layer_norm", "input", a[0]);
+    TsTensor *xf = NULL;
     if (x && !ts_nn_int_vec(c, "aten::layer_norm", "normalized_shape", a[1],
                             TS_TENSOR_MAX_DIMS, ns, &nd) &&
         !ts_nn_opt_tensor(c, "aten::layer_norm", "weight", a[2], &w) &&
-        !ts_nn_opt_tensor(c, "aten::layer_norm", "bias", a[3], &b))
-        o = layer_norm(c, x, nd, ns, w, b, ts_nn_double(a[4]));
-    return ts_nn_finish(c, 6, a, o);
+        !ts_nn_opt_tensor(c, "aten::layer_norm", "bias", a[3], &b) &&
+        (xf = float_input(x, c->error)))
+        o = layer_norm(c, xf, nd, ns, w, b, ts_nn_double(a[4]));
+    return ts_nn_finish(c, 6, a, x ? result_as(o, x->dtype, xf, c->error) : NULL);
 }
 
 static TsTensor *group_norm(TsCall *c, TsTensor *x, int64_t groups, TsTensor *w, TsTensor *b,
@@ -318,16 +450,19 @@ static int k_group_norm(TsCall *c)
     TsTensor *w = NULL, *b = NULL, *o = NULL;
     ts_cpu_pop_args(c, 6, a);
     TsTensor *x = ts_cpu_tensor_arg(c, "aten::group_norm", "input", a[0]);
+    TsTensor *xf = NULL;
     if (x && !ts_nn_opt_tensor(c, "aten::group_norm", "weight", a[2], &w) &&
-        !ts_nn_opt_tensor(c, "aten::group_norm", "bias", a[3], &b))
-        o = group_norm(c, x, ts_nn_int(a[1]), w, b, ts_nn_double(a[4]));
-    return ts_nn_finish(c, 6, a, o);
+        !ts_nn_opt_tensor(c, "aten::group_norm", "bias", a[3], &b) &&
+        (xf = float_input(x, c->error)))
+        o = group_norm(c, xf, ts_nn_int(a[1]), w, b, ts_nn_double(a[4]));
+    return ts_nn_finish(c, 6, a, x ? result_as(o, x->dtype, xf, c->error) : NULL);
 }
 
 static const TsCpuOp ops[] = {
     { "aten::batch_norm", "", k_batch_norm },
     { "aten::layer_norm", "", k_layer_norm },
     { "aten::group_norm", "", k_group_norm },
+    { "aten::instance_norm", "", k_instance_norm },
 };
 
 const TsCpuTable ts_cpu_norm_table = { ops, sizeof ops / sizeof ops[0] };

@@ -3,6 +3,7 @@
  * int(t), float(t), bool(t) (aten::Int/Float/Bool.Tensor) and the implicit conversions the
  * compiler inserts where a Tensor meets an int, float or Scalar parameter
  * (aten::IntImplicit, FloatImplicit, ScalarImplicit); t.dtype, t.device, t.layout, len(t),
+ * is_floating_point, is_signed, is_complex, element_size, promote_types, can_cast,
  * torch.device("cpu") and torch.result_type. The explicit conversions take any one-element
  * tensor; the implicit ones only 0-dim tensors, and IntImplicit only integral ones, with
  * PyTorch's messages.
@@ -163,6 +164,54 @@ static int k_device_of(TsCall *c)
     return ts_stack_push(c->stack, ts_device(d), c->error);
 }
 
+/* Facts of a tensor's dtype: is_floating_point, is_signed, is_complex (-> bool) and
+ * element_size (-> int). */
+typedef enum DtypeFact { IS_FLOATING, IS_SIGNED, IS_COMPLEX, ELEMENT_SIZE } DtypeFact;
+
+static int dtype_fact(TsCall *c, const char *op, DtypeFact f)
+{
+    TsValue a;
+    TsTensor *t = pop_tensor(c, op, &a);
+    if (!t)
+        return c->error->code;
+    int d = t->dtype;
+    ts_value_release(a);
+    bool b = f == IS_FLOATING ? ts_dtype_is_floating(d)
+             : f == IS_SIGNED ? d != TS_UINT8 && d != TS_BOOL
+                              : false;    /* the cpu backend has no complex dtypes */
+    TsValue v = f == ELEMENT_SIZE ? ts_int((int64_t)ts_dtype_size(d)) : ts_bool(b);
+    return ts_stack_push(c->stack, v, c->error);
+}
+
+static int k_is_floating_point(TsCall *c)
+{
+    return dtype_fact(c, "aten::is_floating_point", IS_FLOATING);
+}
+static int k_is_signed(TsCall *c) { return dtype_fact(c, "aten::is_signed", IS_SIGNED); }
+static int k_is_complex(TsCall *c) { return dtype_fact(c, "aten::is_complex", IS_COMPLEX); }
+static int k_element_size(TsCall *c) { return dtype_fact(c, "aten::element_size", ELEMENT_SIZE); }
+
+/* promote_types(ScalarType type1, ScalarType type2) -> ScalarType and
+ * can_cast(ScalarType from, ScalarType to) -> bool: the dtype rules themselves. */
+static int dtype_pair(TsCall *c, const char *op, bool cast)
+{
+    TsValue a[2];
+    ts_cpu_pop_args(c, 2, a);
+    int d[2];
+    for (int i = 0; i < 2; i++) {
+        d[i] = a[i].tag == TS_TAG_INT ? (int)a[i].u.i : -1;
+        if (d[i] < 0 || d[i] >= TS_DTYPE__COUNT || ts_cpu_promote_types(d[i], d[i]) < 0)
+            return ts_error_set(c->error, TS_ERR_RUNTIME, "%s: dtype %d is not supported by "
+                                "the cpu backend", op, d[i]);
+    }
+    TsValue r = cast ? ts_bool(ts_cpu_can_cast(d[0], d[1]))
+                     : ts_int(ts_cpu_promote_types(d[0], d[1]));
+    return ts_stack_push(c->stack, r, c->error);
+}
+
+static int k_promote_types(TsCall *c) { return dtype_pair(c, "aten::promote_types", false); }
+static int k_can_cast(TsCall *c) { return dtype_pair(c, "aten::can_cast", true); }
+
 /* prim::layout(Tensor a) -> Layout: every cpu tensor is strided (torch.strided is 0). */
 static int k_layout(TsCall *c)
 {
@@ -235,6 +284,12 @@ static int result_type(TsCall *c)
 }
 
 static const TsCpuOp ops[] = {
+    { "aten::is_floating_point", "", k_is_floating_point },
+    { "aten::promote_types", "", k_promote_types },
+    { "aten::can_cast", "", k_can_cast },
+    { "aten::is_signed", "", k_is_signed },
+    { "aten::is_complex", "", k_is_complex },
+    { "aten::element_size", "", k_element_size },
     { "aten::Int", "Tensor", k_int },
     { "aten::Float", "Tensor", k_float },
     { "aten::Bool", "Tensor", k_bool },

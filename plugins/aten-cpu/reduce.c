@@ -1,5 +1,5 @@
 /* reduce.c — reductions over any subset of dims: sum, nansum, mean, prod, max, min, amax,
- * amin, argmax, argmin, std, var, std_mean, var_mean, norm (and frobenius_norm,
+ * amin, aminmax, nanmean, argmax, argmin, std, var, std_mean, var_mean, norm (and frobenius_norm,
  * linalg_vector_norm), all, any, logsumexp, count_nonzero, each with its dim/keepdim/dtype/
  * out= overloads.
  *
@@ -73,6 +73,23 @@ static void nansum_d(Acc *a, const double *x, int64_t n, double p)
     for (int64_t k = 0; k < n; k++)
         if (!isnan(x[k]))
             a->d += x[k];
+}
+
+/* nanmean: the sum of the numbers in d, how many there were in m2 */
+static void nanmean_d(Acc *a, const double *x, int64_t n, double p)
+{
+    (void)p;
+    for (int64_t k = 0; k < n; k++)
+        if (!isnan(x[k])) {
+            a->d += x[k];
+            a->m2 += 1;
+        }
+}
+
+static double nanmean_final(const Acc *a, double p)
+{
+    (void)p;
+    return a->d / a->m2;
 }
 
 static double mean_final(const Acc *a, double p)
@@ -269,6 +286,7 @@ static double lse_final(const Acc *a, double p)
 static const RedOp op_sum = { 0, 0, false, sum_d, sum_i, NULL };
 static const RedOp op_nansum = { 0, 0, false, nansum_d, sum_i, NULL };
 static const RedOp op_mean = { 0, 0, false, sum_d, NULL, mean_final };
+static const RedOp op_nanmean = { 0, 0, false, nanmean_d, NULL, nanmean_final };
 static const RedOp op_prod = { 1, 1, false, prod_d, prod_i, NULL };
 static const RedOp op_max = { 0, 0, false, max_d, max_i, NULL };
 static const RedOp op_min = { 0, 0, false, min_d, min_i, NULL };
@@ -334,6 +352,9 @@ static int result_dtype(TsCall *c, RedCall *rc, int dtype)
         rc->result = dtype >= 0 ? dtype : ts_dtype_is_integral(in, true) ? TS_INT64 : in;
         break;
     case K_MEAN:
+        if (s->op == &op_nanmean && !fl)
+            return ts_error_set(c->error, TS_ERR_RUNTIME, "nanmean(): expected input to have "
+                                "floating point dtype but got %s", ts_dtype_type_name(in));
         if (dtype >= 0 && !ts_dtype_is_floating(dtype))
             return ts_error_set(c->error, TS_ERR_RUNTIME, "%s(): could not infer output dtype. "
                                 "Optional dtype must be either a floating point or complex "
@@ -636,6 +657,8 @@ KERNEL(k_mean, "mean", op_mean, K_MEAN, F_VALUE, 2, 0, 0, 1, 0, 0, 0, 0, 0)
 KERNEL(k_mean_dim, "mean", op_mean, K_MEAN, F_VALUE, 4, 1, 2, 3, 0, 0, 0, 0, 0)
 KERNEL(k_mean_dim_out, "mean", op_mean, K_MEAN, F_VALUE, 5, 1, 2, 3, 4, 0, 0, 0, 0)
 SUMLIKE(prod, "prod", op_prod, K_SUM)
+KERNEL(k_nanmean, "nanmean", op_nanmean, K_MEAN, F_VALUE, 4, 1, 2, 3, 0, 0, 0, 0, 0)
+KERNEL(k_nanmean_out, "nanmean", op_nanmean, K_MEAN, F_VALUE, 5, 1, 2, 3, 4, 0, 0, 0, 0)
 KERNEL(k_nansum, "nansum", op_nansum, K_SUM, F_VALUE, 4, 1, 2, 3, 0, 0, 0, 0, 0)
 KERNEL(k_nansum_out, "nansum", op_nansum, K_SUM, F_VALUE, 5, 1, 2, 3, 4, 0, 0, 0, 0)
 
@@ -688,9 +711,81 @@ KERNEL(k_lse, "logsumexp", op_lse, K_LSE, F_VALUE, 3, 1, 2, 0, 0, 0, 0, 0, 0)
 KERNEL(k_lse_out, "logsumexp", op_lse, K_LSE, F_VALUE, 4, 1, 2, 0, 3, 0, 0, 0, 0)
 KERNEL(k_count, "count_nonzero", op_count, K_COUNT, F_VALUE, 2, 1, 0, 0, 0, 0, 0, 0, 0)
 
+/* Runs amin or amax (kernel k) over self with dim list dims; leaves the result in *out. */
+static int run_minmax(TsCall *c, int (*k)(TsCall *), TsValue self, const TsList *dims,
+                      bool keepdim, TsValue *out)
+{
+    ts_value_retain(self);
+    ts_heap_retain((void *)&dims->h);
+    int rc = ts_stack_push(c->stack, self, c->error);
+    if (!rc)
+        rc = ts_stack_push(c->stack, ts_obj_value((void *)dims, TS_TAG_LIST), c->error);
+    if (!rc)
+        rc = ts_stack_push(c->stack, ts_bool(keepdim), c->error);
+    if (!rc)
+        rc = k(c);
+    if (!rc)
+        *out = ts_stack_pop(c->stack);
+    return rc;
+}
+
+/* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) and
+ * its out= form: amin and amax after aminmax's own checks for empty input. */
+static int aminmax_call(TsCall *c, bool out_form)
+{
+    TsValue a[5], lo = ts_none(), hi = ts_none();
+    size_t n = out_form ? 5 : 3;
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *x = ts_cpu_tensor_arg(c, "aten::aminmax", "self", a[0]);
+    TsList *dims = x ? ts_list_new(ts_type_int(), 1, c->error) : NULL;
+    int rc = dims ? 0 : (int)c->error->code, d = 0;
+    if (!rc && a[1].tag == TS_TAG_INT) {
+        rc = ts_cpu_wrap_dim(a[1].u.i, x->dim, &d, c->error);
+        if (!rc && x->dim > 0 && x->sizes[d] == 0)
+            rc = ts_error_set(c->error, TS_ERR_INDEX, "aminmax: Expected reduction dim %d to "
+                              "have non-zero size.", d);
+        if (!rc)
+            rc = ts_list_append(dims, ts_int(a[1].u.i), c->error);
+    } else if (!rc && ts_tensor_numel(x) == 0) {
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "aminmax(): cannot compute aminmax over an "
+                          "empty dimension as the operation has no identity.");
+    }
+    bool keepdim = a[2].tag == TS_TAG_BOOL && a[2].u.b;
+    if (!rc)
+        rc = run_minmax(c, k_min_a, a[0], dims, keepdim, &lo);
+    if (!rc)
+        rc = run_minmax(c, k_max_a, a[0], dims, keepdim, &hi);
+    for (int i = 0; !rc && out_form && i < 2; i++) {
+        TsTensor *o = ts_cpu_tensor_arg(c, "aten::aminmax", i ? "max" : "min", a[3 + i]);
+        rc = o ? ts_cpu_store_out(o, (TsTensor *)(i ? hi : lo).u.p, c->error)
+               : (int)c->error->code;
+    }
+    if (!rc && out_form) {
+        ts_value_release(lo);
+        ts_value_release(hi);
+        lo = a[3];
+        hi = a[4];
+        a[3] = a[4] = ts_none();
+    }
+    if (dims)
+        ts_heap_release(&dims->h);
+    ts_cpu_release_args(n, a);
+    if (rc) {
+        ts_value_release(lo);
+        ts_value_release(hi);
+        return rc;
+    }
+    return ts_cpu_push_pair(c, lo, hi);
+}
+
+static int k_aminmax(TsCall *c) { return aminmax_call(c, false); }
+static int k_aminmax_out(TsCall *c) { return aminmax_call(c, true); }
+
 static const TsCpuOp ops[] = {
+    { "aten::aminmax", "", k_aminmax }, { "aten::aminmax", "out", k_aminmax_out },
     { "aten::sum", "", k_sum }, { "aten::sum", "out", k_sum_out },
     { "aten::sum", "dim_IntList", k_sum_dim }, { "aten::sum", "IntList_out", k_sum_dim_out },
+    { "aten::nanmean", "", k_nanmean }, { "aten::nanmean", "out", k_nanmean_out },
     { "aten::nansum", "", k_nansum }, { "aten::nansum", "out", k_nansum_out },
     { "aten::mean", "", k_mean }, { "aten::mean", "dim", k_mean_dim },
     { "aten::mean", "out", k_mean_dim_out },

@@ -1,5 +1,6 @@
 /* select.c — pointwise choices between values: where, masked_fill, clamp (and clamp_min,
- * clamp_max).
+ * clamp_max, and clip, its other name), and where(condition), the coordinates of the true
+ * elements.
  *
  * where promotes self and other like a binary op and needs a bool condition; masked_fill
  * keeps self's dtype (the value is converted with PyTorch's overflow check); clamp promotes
@@ -7,6 +8,8 @@
  * run through the elementwise engine, so they broadcast, take any strides and write through
  * views in their in-place forms.
  */
+#include <math.h>
+
 #include "elementwise.h"
 
 /* A loop over (out, a, x, y) with a of type AT. */
@@ -190,6 +193,14 @@ static int clamp_call(TsCall *c, const char *name, ClampForm form, bool has_min,
     if (!rc && lo.tag == TS_TAG_NONE && hi.tag == TS_TAG_NONE)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME,
                           "torch.clamp: At least one of 'min' or 'max' must not be None");
+    /* PyTorch's clamp with one scalar bound keeps the value when the bound is nan (a nan
+     * tensor bound, a nan with two bounds, or clamp_min/clamp_max give nan): an infinite
+     * bound does the same */
+    bool clamp = has_min && has_max;     /* clamp itself, not clamp_min/clamp_max */
+    if (clamp && lo.tag == TS_TAG_DOUBLE && isnan(lo.u.d) && hi.tag == TS_TAG_NONE)
+        lo = ts_double(-INFINITY);
+    if (clamp && hi.tag == TS_TAG_DOUBLE && isnan(hi.u.d) && lo.tag == TS_TAG_NONE)
+        hi = ts_double(INFINITY);
     if (!rc && lo.tag != TS_TAG_NONE && !(in[nin++] = operand(c, name, "min", lo)))
         rc = c->error->code;
     if (!rc && hi.tag != TS_TAG_NONE && !(in[nin++] = operand(c, name, "max", hi)))
@@ -221,7 +232,50 @@ static int k_clamp_max_(TsCall *c)
     return clamp_call(c, "aten::clamp_max_", C_INPLACE, false, true);
 }
 
+/* where(Tensor condition) -> Tensor[]: the coordinates of condition's nonzero elements, one
+ * int64 tensor per dim (one for a 0-dim condition), in row-major order. */
+static int k_where_cond(TsCall *c)
+{
+    TsValue a[1];
+    ts_cpu_pop_args(c, 1, a);
+    TsTensor *cond = ts_cpu_tensor_arg(c, "aten::where", "condition", a[0]);
+    TsTensor *mask = cond ? ts_cpu_cast(cond, TS_BOOL, c->error) : NULL;
+    TsList *l = NULL;
+    if (mask) {
+        const bool *m = ts_tensor_data(mask);
+        int64_t numel = 1, count = 0;
+        for (int d = 0; d < mask->dim; d++)
+            numel *= mask->sizes[d];
+        for (int64_t i = 0; i < numel; i++)
+            count += m[i];
+        int nd = mask->dim > 0 ? mask->dim : 1;
+        l = ts_list_new(ts_type_tensor(), (size_t)nd, c->error);
+        for (int d = 0; l && d < nd; d++) {
+            TsTensor *t = ts_cpu_empty(TS_INT64, 1, &count, c->error);
+            if (t) {
+                /* the coordinate along d of each selected element */
+                int64_t *o = ts_tensor_data(t), inner = 1, k = 0;
+                for (int e = d + 1; e < mask->dim; e++)
+                    inner *= mask->sizes[e];
+                int64_t size = mask->dim > 0 ? mask->sizes[d] : 1;
+                for (int64_t i = 0; i < numel; i++)
+                    if (m[i])
+                        o[k++] = i / inner % size;
+            }
+            if (!t || ts_list_append(l, ts_obj_value(t, TS_TAG_TENSOR), c->error)) {
+                ts_heap_release(&l->h);
+                l = NULL;
+            }
+        }
+        ts_tensor_release(mask);
+    }
+    ts_cpu_release_args(1, a);
+    return l ? ts_stack_push(c->stack, ts_obj_value(l, TS_TAG_LIST), c->error)
+             : (int)c->error->code;
+}
+
 static const TsCpuOp ops[] = {
+    { "aten::where", "", k_where_cond },
     { "aten::where", "self", k_where },
     { "aten::where", "ScalarSelf", k_where },
     { "aten::where", "ScalarOther", k_where },
@@ -237,6 +291,12 @@ static const TsCpuOp ops[] = {
     { "aten::clamp", "Tensor_out", k_clamp_out },
     { "aten::clamp_", "", k_clamp_ },
     { "aten::clamp_", "Tensor", k_clamp_ },
+    { "aten::clip", "", k_clamp },
+    { "aten::clip", "Tensor", k_clamp },
+    { "aten::clip", "out", k_clamp_out },
+    { "aten::clip", "Tensor_out", k_clamp_out },
+    { "aten::clip_", "", k_clamp_ },
+    { "aten::clip_", "Tensor", k_clamp_ },
     { "aten::clamp_min", "", k_clamp_min },
     { "aten::clamp_min", "Tensor", k_clamp_min },
     { "aten::clamp_min_", "", k_clamp_min_ },

@@ -43,4 +43,13 @@ bool ts_cpu_next_index(int dim, const int64_t *sizes, int64_t *idx);
  * reference) or returns the error already set when result is NULL. */
 int ts_cpu_kernel_end(TsCall *c, size_t n, TsValue *argv, TsTensor *result);
 
+/* Runs the kernel of qualname.overload in table (call.c) on the n values of args (their
+ * references are taken) and puts its one result in *out (None on failure, error set). */
+int ts_cpu_call_kernel(TsCall *c, const TsCpuTable *table, const char *qualname,
+                       const char *overload, size_t n, TsValue *args, TsValue *out);
+
+/* The ending of a kernel with an out= form (call.c): without out, ts_cpu_kernel_end; with
+ * it, result is stored into the out= tensor argv[n - 1] (resized), which is pushed. */
+int ts_cpu_end_out(TsCall *c, size_t n, TsValue *argv, TsTensor *result, bool out);
+
 #endif

@@ -1,0 +1,8 @@
+# sweep.mk — aten-cpu's ops of three operands (ternary.c) and the TorchScript cases of its
+# pointwise ops (t/aten_sweep_cases.py), run by `tscript test` through t/aten_sweep_cases.sh.
+# Included from Makefile.am.
+plugins_aten_cpu_aten_cpu_la_SOURCES += plugins/aten-cpu/ternary.c
+
+TESTS += t/aten_sweep_cases.sh
+t/aten_sweep_cases.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
+EXTRA_DIST += t/aten_sweep_cases.sh t/aten_sweep_cases.py plugins/aten-cpu/sweep.mk
