@@ -87,7 +87,7 @@ static int unpack(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRang
         return 0;
     }
     char b[256];
-    return ts_emit_error(e, r, "cannot unpack a value of type %s",
+    return ts_emit_error(e, r, "%s cannot be used as a tuple",
                          ts_type_text(v->type, b, sizeof b));
 }
 
@@ -143,7 +143,6 @@ static int assign_to(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceR
     case TS_TREE_NAME:
         return ts_env_store(e, target->str, v, target->range);
     case TS_TREE_TUPLE:
-    case TS_TREE_LIST:
         return unpack(e, target, v, r);
     case TS_TREE_ATTR: {
         TsIrValue *obj = ts_emit_expr(e, target->kids[0], NULL);
@@ -159,8 +158,8 @@ static int assign_to(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceR
             return view ? tensor_store(e, view, list, v, r) : -1;
         }
         if (target->n_kids != 2 || target->kids[1]->kind == TS_TREE_SLICE)
-            return ts_emit_error(e, target->range, "Sliced assignment is only supported "
-                                 "on tensors");
+            return ts_emit_error(e, target->range, "Sliced expression not yet supported for "
+                                 "subscripted assignment. File a bug if you want this");
         const TsType *key = ts_type_kind(obj->type) == TS_TYPE_DICT
                                 ? ts_type_elem(obj->type, 0) : NULL;
         TsIrValue *idx = ts_emit_expr(e, target->kids[1], key);
@@ -169,8 +168,8 @@ static int assign_to(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceR
     case TS_TREE_STARRED:
         return ts_emit_error(e, target->range, "Starred assignment needs a tuple to unpack");
     default:
-        return ts_emit_error(e, target->range, "unexpected expression on the left-hand side "
-                             "of an assignment");
+        return ts_emit_error(e, target->range, "unexpected expression on left-hand side of "
+                             "assignment");
     }
 }
 
@@ -199,18 +198,28 @@ static int emit_ann_assign(TsEmitter *e, const TsTree *s)
     if (!value)
         return ts_emit_error(e, s->range, "Variable annotations without a value are not "
                              "supported");
+    if (target->kind == TS_TREE_NAME && !ts_env_find_here(e->env, ts_symbol(target->str)))
+        for (TsFrame *p = e->env->is_comp ? NULL : e->env->next; p; p = p->next)
+            if (ts_env_find_here(p, ts_symbol(target->str)))
+                return ts_emit_error(e, s->range, "Attempting to declare and annotate the type "
+                                     "of variable '%s' but it is already defined in an outer "
+                                     "block", target->str);
     TsIrValue *v = ts_emit_expr(e, value, t);
     if (!v)
         return -1;
-    if (!ts_type_is_subtype_of(v->type, t)) {
+    bool attr = target->kind == TS_TREE_ATTR;
+    if (!attr && !ts_type_is_subtype_of(v->type, t)) {
         char a[256], b[256];
         return ts_emit_error(e, s->range, "Variable '%s' is annotated with type %s but is "
                              "being assigned to a value of type %s",
                              target->kind == TS_TREE_NAME ? target->str : "target",
                              ts_type_text(t, a, sizeof a), ts_type_text(v->type, b, sizeof b));
     }
-    if (v->type != t && ts_type_kind(t) != TS_TYPE_TENSOR) {
-        /* the variable takes the declared type (None into Optional[int], ...) */
+    if (v->type != t && ts_type_kind(t) != TS_TYPE_TENSOR && !attr) {
+        /* the variable takes the declared type (None into Optional[int], ...); an attribute
+         * takes the value's type (`self.x: Optional[int] = None` is a NoneType attribute),
+         * the annotation only typed the value's expression (PyTorch 1.13; Any too: an Any
+         * attribute is declared with torch.jit.annotate(Any, ...)). */
         TsNode *n = ts_emit_node(e, "prim::unchecked_cast", 1, &v, 1, s->range);
         if (!n)
             return -1;
@@ -410,8 +419,13 @@ static int emit_delete(TsEmitter *e, const TsTree *s)
                 return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
             continue;
         }
+        if (t->kind == TS_TREE_SUBSCRIPT && t->n_kids == 2 && t->kids[1]->kind == TS_TREE_SLICE)
+            return ts_emit_error(e, t->range, "del statements only support deletion at a single "
+                                 "index, slicing is not supported (see "
+                                 "https://github.com/pytorch/pytorch/issues/31430)");
         if (t->kind != TS_TREE_SUBSCRIPT || t->n_kids != 2)
-            return ts_emit_error(e, t->range, "del only supports names and subscripts");
+            return ts_emit_error(e, t->range, "del statements are only supported for deleting "
+                                 "list and dict items and variables");
         TsIrValue *obj = ts_emit_expr(e, t->kids[0], NULL);
         TsIrValue *idx = obj ? ts_emit_expr(e, t->kids[1], NULL) : NULL;
         if (!idx)
@@ -704,6 +718,9 @@ int ts_emit_for_common(TsEmitter *e, const TsTree *target, const TsTree *iter,
     long n = ts_iter_unrolled_len(e, &it);
     if (n >= 0) {
         /* tuples and enum classes: the body is emitted once per element, in place */
+        /* break and continue there cannot leave an enclosing real loop either */
+        int loop_depth = e->loop_depth;
+        e->loop_depth = 0;
         e->unrolled_depth++;
         int rc = 0;
         for (long k = 0; k < n && rc == 0; k++) {
@@ -719,6 +736,7 @@ int ts_emit_for_common(TsEmitter *e, const TsTree *target, const TsTree *iter,
             }
         }
         e->unrolled_depth--;
+        e->loop_depth = loop_depth;
         return rc;
     }
     TsIrValue *trip = ts_iter_len(e, &it, r);
@@ -741,8 +759,8 @@ static int emit_break_continue(TsEmitter *e, const TsTree *s)
             return ts_emit_error(e, s->range, "Because we emit iteration over modulelists or "
                                  "tuples as unrolled loops, we do not support break or "
                                  "continue inside the body of these loops");
-        return ts_emit_error(e, s->range, "SyntaxError: '%s' outside loop",
-                             brk ? "break" : "continue");
+        return ts_emit_error(e, s->range, brk ? "SyntaxError: 'break' outside loop"
+                                              : "SyntaxError: 'continue' not properly in loop");
     }
     if (!ts_emit_node(e, brk ? "prim::BreakStmt" : "prim::ContinueStmt", 0, NULL, 0, s->range))
         return -1;

@@ -114,9 +114,20 @@ int ts_env_store(TsEmitter *e, const char *name, TsIrValue *v, TsSourceRange ran
     name = ts_symbol(name);
     TsFrame *f = e->env;
     bool fresh = !ts_env_find_here(f, name);
-    if (f->is_loop && !f->is_comp && fresh) {
-        TsVar *outer = ts_env_find(e, name);
-        if (outer && outer->type && !ts_type_is_subtype_of(v->type, outer->type)) {
+    /* In a branch or loop body, a name of an enclosing block keeps its type there (an
+     * empty list display takes that list type), as PyTorch's setSugaredVar checks. */
+    TsVar *outer = NULL;
+    for (TsFrame *p = f->is_comp ? NULL : f->next; p && !outer; p = p->next)
+        outer = ts_env_find_here(p, name);
+    if (outer && outer->type) {
+        const TsType *lt = outer->type;
+        if (ts_type_kind(lt) == TS_TYPE_OPTIONAL)
+            lt = ts_type_elem(lt, 0);
+        if (ts_type_kind(lt) == TS_TYPE_LIST && v->type == ts_type_list(ts_type_tensor()) &&
+            v->node->kind == ts_symbol("prim::ListConstruct") && v->node->n_inputs == 0 &&
+            !(v = ts_emit_list(e, ts_type_elem(lt, 0), 0, NULL, range)))
+            return -1;
+        if (!ts_type_is_subtype_of(v->type, outer->type)) {
             char a[256], b[256];
             ts_type_repr(outer->type, a, sizeof a);
             ts_type_repr(v->type, b, sizeof b);
@@ -151,6 +162,8 @@ TsIrValue *ts_env_load(TsEmitter *e, const char *name, TsSourceRange range)
         ts_emit_error(e, range, "undefined value %s", name);
         return NULL;
     }
+    if (v->error && strncmp(v->error, "undefined value ", 16) == 0)   /* del x */
+        return ts_emit_error(e, range, "%s", v->error), NULL;
     if (v->error) {
         ts_error_clear(e->err);
         ts_error_at(e->err, TS_ERR_RUNTIME, range, "%sand was used here", v->error);

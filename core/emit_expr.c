@@ -123,7 +123,9 @@ int ts_emit_insert_refinements(TsEmitter *e, const TsRefineSet *rs, TsSourceRang
 {
     for (size_t i = 0; i < rs->n; i++) {
         TsVar *var = ts_env_find(e, rs->items[i].name);
-        if (!var || var->error || var->type == rs->items[i].type)
+        /* a refinement only narrows: a branch may already have narrowed further */
+        if (!var || var->error || !var->type ||
+            ts_type_is_subtype_of(var->type, rs->items[i].type))
             continue;
         TsIrValue *v = ts_env_load(e, rs->items[i].name, r);
         TsIrValue *c = v ? ts_emit_unchecked_cast(e, v, rs->items[i].type) : NULL;
@@ -175,6 +177,12 @@ TsIrValue *ts_emit_to_bool(TsEmitter *e, TsIrValue *v, TsSourceRange range)
         return v;
     if (k == TS_TYPE_CLASS) {
         TsSugared out;
+        TsClassInfo *ci = ts_compiler_class_of_type(e->c, v->type);
+        if (ci && !ts_class_method(ci, "__bool__")) {   /* __len__ does not count */
+            char b[256];
+            return ts_emit_error(e, range, "Could not cast value of type %s to bool",
+                                 ts_type_text(v->type, b, sizeof b)), NULL;
+        }
         if (ts_sugar_call_method(e, v, "__bool__", 0, NULL, range, &out) != 0)
             return NULL;
         return ts_sugar_as_value(e, &out, range);
@@ -278,14 +286,21 @@ static int isinstance_types(TsEmitter *e, const TsTree *spec, const TsType **out
         return 0;
     }
     const TsType *t;
-    if (spec->kind == TS_TREE_NAME && (strcmp(spec->str, "list") == 0 ||
-                                       strcmp(spec->str, "List") == 0))
+    /* PyTorch resolves the bare builtins list and tuple, but not dict, and refuses the
+     * typing constructors without their contained types. */
+    const char *bare = spec->kind == TS_TREE_NAME ? spec->str : "";
+    if (strcmp(bare, "list") == 0)
         t = ts_type_any_list();
-    else if (spec->kind == TS_TREE_NAME && (strcmp(spec->str, "tuple") == 0 ||
-                                            strcmp(spec->str, "Tuple") == 0))
+    else if (strcmp(bare, "tuple") == 0)
         t = ts_type_any_tuple();
-    else if (spec->kind == TS_TREE_NAME && strcmp(spec->str, "dict") == 0)
-        t = ts_type_dict(ts_type_any(), ts_type_any());
+    else if (strcmp(bare, "dict") == 0)
+        return ts_emit_error(e, spec->range, "Unknown type name 'dict'");
+    else if (strcmp(bare, "List") == 0 || strcmp(bare, "Tuple") == 0)
+        return ts_emit_error(e, spec->range, "Attempted to use %s without a contained type. "
+                             "Please add a contained type, e.g. %s[int]", bare, bare);
+    else if (strcmp(bare, "Dict") == 0)
+        return ts_emit_error(e, spec->range, "Attempted to use Dict without contained types. "
+                             "Please add contained type, e.g. Dict[int, int]");
     else if (!(t = ts_emit_type(e, spec)))
         return -1;
     if (*n < 16)
@@ -559,6 +574,7 @@ static const char *magic_name(int op)
     case '|': return "__or__";
     case '^': return "__xor__";
     case TS_TK_LSHIFT: return "__lshift__";
+    case TS_TK_RSHIFT: return "__rshift__";
     case '@': return "__matmul__";
     case TS_TK_EQ: return "__eq__";
     case TS_TK_NE: return "__ne__";
@@ -656,7 +672,7 @@ TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSou
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, a->type);
         if (inplace && op == '+' && ci && !ts_class_method(ci, m))
             m = "__add__";
-        if (m && ci && ts_class_method(ci, m)) {
+        if (m && ci) {   /* PyTorch looks the method up: a missing one is its error */
             TsNamedValue arg = { NULL, b, r };
             TsSugared out;
             if (ts_sugar_call_method(e, a, m, 1, &arg, r, &out) != 0)
@@ -864,9 +880,10 @@ static TsIrValue *emit_list_literal(TsEmitter *e, const TsTree *t, const TsType 
     } else if (n == 0) {
         elem = ts_type_tensor();
     } else {
+        /* heterogeneous items make a List[Union[...]] (PyTorch warns, we need not) */
         elem = vals[0]->type;
         for (size_t i = 1; i < n && elem; i++)
-            elem = ts_type_unify(elem, vals[i]->type, false);
+            elem = ts_type_unify(elem, vals[i]->type, true);
         if (!elem) {
             ts_emit_error(e, t->range, "List elements must have a single type");
             goto out;
@@ -918,14 +935,24 @@ static TsIrValue *emit_dict_literal(TsEmitter *e, const TsTree *t, const TsType 
         if (!(vals[i] = ts_emit_expr(e, t->kids[i], NULL)))
             goto out;
     const TsType *ku = nk ? vals[0]->type : NULL, *vu = nk ? vals[1]->type : NULL;
+    const TsType *bad_key = NULL;
     for (size_t i = 1; i < nk && ku; i++)
-        if (vals[2 * i]->type != ku)
-            ku = expected ? ts_type_unify(ku, vals[2 * i]->type, true) : NULL;
+        if (vals[2 * i]->type != ku) {
+            bad_key = vals[2 * i]->type;
+            ku = expected ? ts_type_unify(ku, bad_key, true) : NULL;
+        }
     for (size_t i = 1; i < nk && vu; i++)
         vu = ts_type_unify(vu, vals[2 * i + 1]->type, true);
-    if (nk && (!ku || !vu)) {
-        ts_emit_error(e, t->range, "Dict %s must contain only a single type",
-                      !ku ? "keys" : "values");
+    if (nk && !ku) {
+        char a[256], b[256];
+        ts_type_repr(vals[0]->type, a, sizeof a);
+        ts_type_repr(bad_key, b, sizeof b);
+        ts_emit_error(e, t->range, "Dict keys must contain only a single type. Expected: %s "
+                      "but found %s instead", a, b);
+        goto out;
+    }
+    if (nk && !vu) {
+        ts_emit_error(e, t->range, "Dict values must contain only a single type");
         goto out;
     }
     if (expected && nk) {
@@ -1025,12 +1052,12 @@ TsIrValue *ts_emit_subscript_value(TsEmitter *e, TsIrValue *v, TsIrValue *idx, T
         int64_t i;
         if (!const_int(idx, &i))
             return tuple_index_dynamic(e, v, idx, r);
-        int64_t n = (int64_t)ts_type_num_elems(v->type);
+        int64_t n = (int64_t)ts_type_num_elems(v->type), given = i;
         if (i < 0)
             i += n;
         if (i < 0 || i >= n)
             return ts_emit_error(e, r, "Tuple index out of range. Tuple is length %lld and "
-                                 "index is %lld", (long long)n, (long long)i), NULL;
+                                 "index is %lld", (long long)n, (long long)given), NULL;
         TsIrValue *ic = ts_emit_const(e, ts_int(i), r);
         TsIrValue *in[2] = { v, ic };
         TsNode *n2 = ic ? ts_emit_node(e, "prim::TupleIndex", 2, in, 1, r) : NULL;

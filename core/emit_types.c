@@ -155,7 +155,8 @@ static const TsType *parse_type(TsCompiler *c, const TsTree *t, TsError *err, in
         break;
     }
     return type_error(err, t, "Expression of type %s cannot be used in a type expression",
-                      ts_tree_kind_name(t->kind));
+                      t->kind == TS_TREE_ELLIPSIS ? "dots"   /* PyTorch's name of the kind */
+                                                  : ts_tree_kind_name(t->kind));
 }
 
 const TsType *ts_compiler_type(TsCompiler *c, const TsTree *ann, TsError *err)

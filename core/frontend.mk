@@ -46,6 +46,11 @@ TESTS += t/frontend_cases.sh
 t/frontend_cases.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
 EXTRA_DIST += t/frontend_cases.sh t/frontend_cases.py
 
+# More of them, from a sweep of variations on the conformance cases.
+TESTS += t/lang_cases.sh t/lang_print.sh
+t/lang_cases.log t/lang_print.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
+EXTRA_DIST += t/lang_cases.sh t/lang_cases.py t/lang_print.sh
+
 # `tscript run` and `tscript test` from the command line (core/cli_run.c, core/cli_test.c).
 TESTS += t/cli.sh
 EXTRA_DIST += t/cli.sh t/data/cli/prog.py t/data/cli/broken.py t/data/cli/tests.py

@@ -12,6 +12,7 @@
  * and Tensor methods that are not operators are lowered as PyTorch lowers them (t.float()
  * is aten::to(t, 6); t.tolist() is prim::tolist typed by the expected type).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,10 @@ static const struct { const char *name; int value; } dtypes[] = {
     { "int", 3 }, { "int64", 4 }, { "long", 4 }, { "float16", 5 }, { "half", 5 },
     { "float32", 6 }, { "float", 6 }, { "float64", 7 }, { "double", 7 },
     { "complex64", 9 }, { "complex128", 10 }, { "bool", 11 }, { "bfloat16", 15 },
+    /* layouts and memory formats are ints in TorchScript too */
+    { "strided", 0 }, { "sparse_coo", 1 }, { "sparse_csr", 2 },
+    { "contiguous_format", 0 }, { "preserve_format", 1 }, { "channels_last", 2 },
+    { "channels_last_3d", 3 },
 };
 
 bool ts_module_constant(const char *mod, const char *attr, TsValue *out)
@@ -303,10 +308,18 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             return value_of(out, prim1(e, "prim::dtype", v, ts_type_int(), r));
         if (strcmp(attr, "device") == 0)
             return value_of(out, prim1(e, "prim::device", v, ts_type_device(), r));
-        if (strcmp(attr, "is_cuda") == 0 || strcmp(attr, "requires_grad") == 0) {
+        static const char *const flags[] = { "is_cuda", "requires_grad", "is_sparse",
+                                             "is_quantized", "is_meta", "is_mkldnn",
+                                             "is_nested" };
+        bool flag = false;
+        for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+            flag = flag || strcmp(attr, flags[i]) == 0;
+        if (flag) {
             snprintf(buf, sizeof buf, "prim::%s", attr);
             return value_of(out, prim1(e, buf, v, ts_type_bool(), r));
         }
+        if (strcmp(attr, "layout") == 0)
+            return value_of(out, prim1(e, "prim::layout", v, ts_type_int(), r));
         if (strcmp(attr, "data") == 0)
             return value_of(out, prim1(e, "prim::data", v, ts_type_tensor(), r));
         if (strcmp(attr, "ndim") == 0)
@@ -433,7 +446,10 @@ TsIrValue *ts_sugar_as_value(TsEmitter *e, const TsSugared *sv, TsSourceRange r)
         ts_emit_error(e, r, "Module %s cannot be used as a value", sv->name);
         return NULL;
     case TS_SV_CLASS:
-        ts_emit_error(e, r, "class %s cannot be used as a value", sv->cls->name);
+        if (sv->cls->kind == TS_CLASS_ENUM)
+            ts_emit_error(e, r, "EnumClass cannot be used as a value");
+        else
+            ts_emit_error(e, r, "class %s cannot be used as a value", sv->cls->name);
         return NULL;
     default:
         ts_emit_error(e, r, "%s cannot be used as a value",
@@ -448,6 +464,14 @@ typedef struct CallArgs {
     TsNamedValue a[MAX_ARGS + 1];   /* a[0] is reserved for self */
     size_t n;
 } CallArgs;
+
+static bool takes_iterables(const TsTree *call)
+{
+    const TsTree *f = call->kids[0];
+    return f->kind == TS_TREE_NAME &&
+           (strcmp(f->str, "list") == 0 || strcmp(f->str, "dict") == 0 ||
+            strcmp(f->str, "zip") == 0 || strcmp(f->str, "enumerate") == 0);
+}
 
 /* Emits the arguments of call (after the callee), with expected types by position/name. */
 static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, size_t skip,
@@ -465,6 +489,16 @@ static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, s
                 return ts_emit_error(e, k->range, "**kwargs are not supported");
             kw = ts_symbol(k->str);
             x = k->kids[0];
+        }
+        /* range(), zip() and enumerate() are iterables, not values, in PyTorch: list()
+         * and dict() take them (see emit_builtin), a call's argument cannot */
+        if (x->kind == TS_TREE_CALL && x->kids[0]->kind == TS_TREE_NAME &&
+            !ts_env_find(e, ts_symbol(x->kids[0]->str)) && !takes_iterables(call)) {
+            const char *f = x->kids[0]->str;
+            if (strcmp(f, "range") == 0)
+                return ts_emit_error(e, x->range, "range cannot be used as a value");
+            if (strcmp(f, "zip") == 0 || strcmp(f, "enumerate") == 0)
+                return ts_emit_error(e, x->range, "iterabletree cannot be used as a value");
         }
         /* only an empty [] or {} takes the parameter's type, as PyTorch's empty list
          * literal does; everything else is typed by itself and matched after */
@@ -600,7 +634,7 @@ static int construct(TsEmitter *e, TsClassInfo *ci, const TsTree *call, TsSugare
         return value_of(out, n->outputs[0]);
     }
     if (ci->kind == TS_CLASS_ENUM)
-        return ts_emit_error(e, r, "Enum %s cannot be called", ci->name);
+        return ts_emit_error(e, r, "cannot call a EnumClass");
     TsNode *obj = ts_emit_node(e, "prim::CreateObject", 0, NULL, 1, r);
     if (!obj)
         return -1;
@@ -688,6 +722,9 @@ static int emit_minmax(TsEmitter *e, const char *name, const TsTree *call, TsSug
         const TsType *t = ca.a[1].value->type;
         for (size_t i = 0; i < ca.n; i++) {
             in[i] = ca.a[1 + i].value;
+            if (ca.a[1 + i].name)
+                return ts_emit_error(e, call->range, "Arguments for call are not valid.\n"
+                                     "Keyword argument %s unknown.", ca.a[1 + i].name);
             if (in[i]->type != t)
                 return ts_emit_error(e, call->range, "Arguments for call are not valid: "
                                      "%s() with more than two arguments needs them all of "
@@ -775,6 +812,9 @@ static int emit_fork_op(TsEmitter *e, const char *op, const TsTree *call, TsSuga
     return value_of(out, fk->outputs[0]);
 }
 
+static int fork_call(TsEmitter *e, TsFunction *f, TsIrValue *const *args, size_t n,
+                     TsSourceRange r, TsSugared *out);
+
 /* torch.jit.fork(fn, args...): prim::fork with a subgraph calling fn. */
 static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
 {
@@ -791,13 +831,43 @@ static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
     TsFunction *f = ts_compiler_function(e->c, fn.def, call->range, e->err);
     if (!f)
         return -1;
-    TsIrValue *args[MAX_ARGS];
-    size_t n = call->n_kids - 2;
-    if (n > MAX_ARGS)
+    TsNamedValue named[MAX_ARGS];
+    size_t n_named = call->n_kids - 2;
+    if (n_named > MAX_ARGS)
         return ts_emit_error(e, call->range, "too many arguments");
-    for (size_t i = 0; i < n; i++)
-        if (!(args[i] = ts_emit_expr(e, call->kids[2 + i], NULL)))
+    for (size_t i = 0; i < n_named; i++) {
+        const TsTree *k = call->kids[2 + i];
+        if (k->kind == TS_TREE_KWARG && !k->str)
+            return ts_emit_error(e, k->range, "**kwargs are not supported");
+        named[i].name = k->kind == TS_TREE_KWARG ? ts_symbol(k->str) : NULL;
+        named[i].range = k->range;
+        if (!(named[i].value = ts_emit_expr(e, k->kind == TS_TREE_KWARG ? k->kids[0] : k,
+                                            NULL)))
             return -1;
+    }
+    /* the arguments bind to the function's parameters as in a call: keywords, defaults */
+    TsIrValue **args = NULL;
+    const TsType **rets = NULL;
+    size_t n = 0;
+    if (ts_match_schema(e->g, f->schema, n_named, named, &args, &n, &rets, e->err) != 0) {
+        char *msg = e->err->msg ? strdup(e->err->msg) : NULL;
+        ts_error_clear(e->err);
+        ts_error_at(e->err, TS_ERR_RUNTIME, call->range, "%s", msg ? msg : "invalid arguments");
+        free(msg);
+        return -1;
+    }
+    free(rets);
+    int made = fork_call(e, f, args, n, call->range, out);
+    free(args);
+    return made;
+}
+
+/* prim::fork of a subgraph that calls f with the n matched arguments. */
+static int fork_call(TsEmitter *e, TsFunction *f, TsIrValue *const *args, size_t n,
+                     TsSourceRange r, TsSugared *out)
+{
+    if (n > MAX_ARGS)
+        return ts_emit_error(e, r, "too many arguments");
     TsGraph *sub = ts_graph_new(e->err);
     if (!sub)
         return -1;
@@ -818,7 +888,7 @@ static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
     } else {
         rc = -1;
     }
-    TsNode *fk = rc == 0 ? ts_emit_node(e, "prim::fork", n, args, 1, call->range) : NULL;
+    TsNode *fk = rc == 0 ? ts_emit_node(e, "prim::fork", n, args, 1, r) : NULL;
     if (!fk) {
         ts_graph_free(sub);
         return -1;
@@ -939,6 +1009,26 @@ static int emit_iter_list(TsEmitter *e, const TsTree *call, TsSugared *out)
     return rc;
 }
 
+/* tuple(x): only of a tuple, which it is; a list's length is not known statically. */
+static int emit_tuple_call(TsEmitter *e, const TsTree *call, TsSugared *out)
+{
+    if (call->n_kids != 2 || call->kids[1]->kind == TS_TREE_KWARG)
+        return ts_emit_error(e, call->range, "tuple expected exactly 1 arguments but found %zu",
+                             call->n_kids - 1);
+    TsIrValue *v = ts_emit_expr(e, call->kids[1], NULL);
+    if (!v)
+        return -1;
+    TsTypeKind k = ts_type_kind(v->type);
+    if (k == TS_TYPE_TUPLE)
+        return value_of(out, v);
+    if (k == TS_TYPE_LIST)
+        return ts_emit_error(e, call->range, "cannot statically infer the expected size of a "
+                             "list in this context");
+    char b[256];
+    return ts_emit_error(e, call->kids[1]->range, "%s cannot be used as a tuple",
+                         ts_type_text(v->type, b, sizeof b));
+}
+
 /* dict(a=1, b=2) is the literal {"a": 1, "b": 2}. */
 static int emit_dict_kwargs(TsEmitter *e, const TsTree *call, const TsType *expected,
                             TsSugared *out)
@@ -1044,9 +1134,14 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
             return -1;
         if (ts_type_kind(d->type) == TS_TYPE_DICT)
             return value_of(out, ts_emit_op2(e, "aten::keys", d, NULL, r));
+        /* list(t) of a tensor is its rows, as iterating it gives them */
+        if (ts_type_kind(d->type) == TS_TYPE_TENSOR)
+            return value_of(out, ts_emit_op2(e, "aten::unbind", d, NULL, r));
         TsNamedValue a = { NULL, d, call->kids[1]->range };
         return value_of(out, ts_emit_op(e, "aten::list", 1, &a, r));
     }
+    if (strcmp(name, "tuple") == 0)
+        return emit_tuple_call(e, call, out);
     if (strcmp(name, "getattr") == 0 || strcmp(name, "hasattr") == 0)
         return emit_getattr(e, name, call, out);
     if (strcmp(name, "range") == 0 || strcmp(name, "enumerate") == 0 ||
@@ -1178,6 +1273,44 @@ static TsIrValue *as_sequence(TsEmitter *e, TsIrValue *v, TsSourceRange r)
     return NULL;
 }
 
+/* zip or enumerate over tuples only: unrolled like a tuple, over the tuple of the i-th
+ * items (with i + start first for enumerate), as long as the shortest. */
+static int unrolled_zip(TsEmitter *e, TsIterable *it, TsIrValue *const *tuples, size_t n,
+                        TsSourceRange r)
+{
+    size_t len = SIZE_MAX;
+    for (size_t k = 0; k < n; k++)
+        if (ts_type_num_elems(tuples[k]->type) < len)
+            len = ts_type_num_elems(tuples[k]->type);
+    TsIrValue **rows = calloc(len ? len : 1, sizeof *rows);
+    if (!rows)
+        return ts_emit_error(e, r, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < len && rc == 0; i++) {
+        TsIrValue *items[9], *idx = ts_emit_const(e, ts_int((int64_t)i), r);
+        size_t m = 0;
+        if (!idx) {
+            rc = -1;
+            break;
+        }
+        if (it->enumerate)
+            items[m++] = it->start ? ts_emit_op2(e, "aten::add", idx, it->start, r) : idx;
+        for (size_t k = 0; k < n; k++)
+            items[m++] = ts_emit_subscript_value(e, tuples[k], idx, r);
+        for (size_t k = 0; k < m; k++)
+            if (!items[k])
+                rc = -1;
+        if (rc == 0 && !(rows[i] = ts_emit_tuple(e, m, items, r)))
+            rc = -1;
+    }
+    if (rc == 0 && (it->tuple = ts_emit_tuple(e, len, rows, r)))
+        it->kind = IT_TUPLE;
+    else
+        rc = -1;
+    free(rows);
+    return rc;
+}
+
 int ts_sugar_iter(TsEmitter *e, const TsTree *iter, TsIterable *it)
 {
     memset(it, 0, sizeof *it);
@@ -1218,20 +1351,29 @@ int ts_sugar_iter(TsEmitter *e, const TsTree *iter, TsIterable *it)
         if (n == 0 || n > 8 || (en && n > 2))
             return ts_emit_error(e, r, "wrong number of arguments to %s",
                                  en ? "enumerate" : "zip");
+        TsIrValue *vals[8];
+        size_t n_tuples = 0;
         for (size_t i = 0; i < n; i++) {
             const TsTree *k = iter->kids[1 + i];
             if (k->kind == TS_TREE_KWARG)
                 k = k->kids[0];
-            TsIrValue *v = ts_emit_expr(e, k, NULL);
-            if (!v)
+            if (!(vals[i] = ts_emit_expr(e, k, NULL)))
                 return -1;
             if (en && i == 1) {
-                it->start = v;
+                it->start = vals[i];
                 continue;
             }
-            if (!(it->seq[it->n_seq++] = as_sequence(e, v, k->range)))
-                return -1;
+            n_tuples += ts_type_kind(vals[i]->type) == TS_TYPE_TUPLE;
         }
+        size_t n_seqs = en ? 1 : n;
+        if (n_tuples == n_seqs)
+            return unrolled_zip(e, it, vals, n_seqs, r);
+        if (n_tuples)
+            return ts_emit_error(e, r, "Can not iterate over a module list or tuple with a "
+                                 "value that does not have a statically determinable length");
+        for (size_t i = 0; i < n_seqs; i++)
+            if (!(it->seq[it->n_seq++] = as_sequence(e, vals[i], iter->kids[1 + i]->range)))
+                return -1;
         return 0;
     }
     TsSugared sv;

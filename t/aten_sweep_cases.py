@@ -331,6 +331,15 @@ def test_elementwise_output_keeps_input_layout():
     assert c.stride() == [4, 1] and (t + 1).t().is_contiguous()
 
 
+def test_tensor_flags():
+    x = torch.ones(2)
+    assert not x.requires_grad and not x.is_cuda and not x.is_sparse and not x.is_quantized
+    assert not x.is_meta and not x.is_mkldnn and x.layout == torch.strided
+    d = x.data
+    d.add_(1)           # .data shares the tensor's memory
+    assert torch.equal(x, torch.tensor([2.0, 2.0]))
+
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())

@@ -348,7 +348,7 @@ static const char meddler_program[] =
     "    def __init__(self, n: int):\n"
     "        self.n = n\n"
     "        self.seen = -1\n"
-    "        self.victim: Any = None\n"
+    "        self.victim = torch.jit.annotate(Any, None)\n"
     "\n"
     "    def __lt__(self, o: \"Meddler\") -> bool:\n"
     "        v = self.victim\n"

@@ -306,6 +306,83 @@ int main(void)
     check_error("loop retyping",
         "def main():\n    x = 1\n    for i in range(3):\n        x = \"s\"\n",
         "previously had type int but is now being assigned to a value of type str");
+    /* found by the language sweep (t/lang_cases.py has the programs that run) */
+    check_error("retyping an outer name in a branch",
+        "def main():\n    u = 1\n    if u > 0:\n        u = 2.0\n    print(\"ok\")\n",
+        "Variable 'u' previously had type int but is now being assigned to a value of type "
+        "float");
+    check_error("annotating an outer name in a branch",
+        "def main():\n    x = 1\n    if x > 0:\n        x: int = 2\n",
+        "Attempting to declare and annotate the type of variable 'x' but it is already "
+        "defined in an outer block");
+    check_error("break in a tuple loop inside a real loop",
+        "def main():\n    for i in range(2):\n        for y in (1, 2):\n            break\n",
+        "we do not support break or continue inside the body of these loops");
+    check_error("zip of a list and a tuple",
+        "def main():\n    for a, b in zip([1, 2], (3, 4)):\n        print(a)\n",
+        "Can not iterate over a module list or tuple with a value that does not have a "
+        "statically determinable length");
+    check_error("isinstance of dict", "def main():\n    print(isinstance({1: 2}, dict))\n",
+                "Unknown type name 'dict'");
+    check_error("isinstance of a bare List",
+        "from typing import List\ndef main():\n    print(isinstance([1], List))\n",
+        "Attempted to use List without a contained type. Please add a contained type, e.g. "
+        "List[int]");
+    check_error("tuple() of a list", "def main():\n    print(tuple([1, 2]))\n",
+                "cannot statically infer the expected size of a list in this context");
+    check_error("unpacking an int", "def main():\n    a, b = 1\n",
+                "int cannot be used as a tuple");
+    check_error("a list as an assignment target", "def main():\n    [a, b] = (1, 2)\n",
+                "unexpected expression on left-hand side of assignment");
+    check_error("sliced list assignment", "def main():\n    l = [1]\n    l[0:1] = [2]\n",
+                "Sliced expression not yet supported for subscripted assignment");
+    check_error("del of a slice", "def main():\n    l = [1]\n    del l[0:1]\n",
+                "del statements only support deletion at a single index, slicing is not "
+                "supported");
+    check_error("del of an attribute",
+        "class A:\n    def __init__(self):\n        self.x = 1\n"
+        "def main():\n    a = A()\n    del a.x\n",
+        "del statements are only supported for deleting list and dict items and variables");
+    check_error("use after del", "def main():\n    x = 1\n    del x\n    print(x)\n",
+                "undefined value x:");
+    check_error("continue outside a loop", "def main():\n    continue\n",
+                "SyntaxError: 'continue' not properly in loop");
+    check_error("mixed dict keys", "def main():\n    d = {1: \"a\", \"b\": 2}\n",
+                "Dict keys must contain only a single type. Expected: int but found str "
+                "instead");
+    check_error("negative tuple index out of range", "def main():\n    print((1, 2)[-3])\n",
+                "Tuple is length 2 and index is -3");
+    check_error("max() with an unknown keyword", "def main():\n    print(max(1, 2, 3, k=4))\n",
+                "Keyword argument k unknown");
+    check_error("truth of an object without __bool__",
+        "class A:\n    def __init__(self):\n        self.x = 1\n"
+        "    def __len__(self) -> int:\n        return 0\n"
+        "def main():\n    if A():\n        print(1)\n",
+        "to bool");
+    check_error("an annotated attribute keeps its value's type",
+        "from typing import Optional\n"
+        "class A:\n    def __init__(self):\n        self.o: Optional[int] = None\n"
+        "    def set(self):\n        self.o = 3\n"
+        "def main():\n    A().set()\n",
+        "Wrong type for attribute assignment. Expected NoneType but got int");
+    check_error("... an Any annotation too (declare Any with torch.jit.annotate)",
+        "from typing import Any\n"
+        "class A:\n    def __init__(self):\n        self.o: Any = None\n"
+        "    def set(self):\n        self.o = [3]\n"
+        "def main():\n    A().set()\n",
+        "Wrong type for attribute assignment. Expected NoneType but got List[int]");
+    check_error("range() as a call's argument", "def main():\n    print(sum(range(3)))\n",
+                "range cannot be used as a value");
+    check_error("zip() as a call's argument", "def main():\n    print(sorted(zip([1], [2])))\n",
+                "iterabletree cannot be used as a value");
+    check_error("Tuple[int, ...]",
+        "from typing import Tuple\ndef main():\n    c: Tuple[int, ...] = (1, 2)\n",
+        "Expression of type dots cannot be used in a type expression");
+    check_error("an object without the operator's magic method",
+        "class A:\n    def __init__(self):\n        self.x = 1\n"
+        "    def __eq__(self, o: \"A\") -> bool:\n        return True\n"
+        "def main():\n    print(A() != A())\n",
+        "object has no attribute or method '__ne__'");
     check_error("excerpt marks the place",
         "def main():\n    print(q)\n", "~ <--- HERE");
 

@@ -219,14 +219,5 @@ def test_isinstance_of_builtin_list_refines_a_union():
 
 
 if __name__ == "__main__":
-    import sys
-    failed = 0
-    for name, fn in list(globals().items()):
-        if name.startswith("test_"):
-            try:
-                torch.jit.script(fn)()
-                print("ok", name)
-            except Exception as e:
-                failed += 1
-                print("not ok", name, e)
-    sys.exit(1 if failed else 0)
+    import casedriver
+    casedriver.run(globals())

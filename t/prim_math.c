@@ -163,8 +163,8 @@ static void test_errors(void)
         { "aten::factorial", "int", 1, I(-1), {{0}, 0, 0}, TS_ERR_RUNTIME,
           "factorial() not defined for negative values" },
         { "aten::divmod", "int", 2, I(1), I(0), TS_ERR_ZERO_DIV,
-          "integer division or modulo by zero" },
-        { "aten::divmod", "float", 2, F(1.0), F(0.0), TS_ERR_ZERO_DIV, "float divmod()" },
+          "ZeroDivisionError: integer division or modulo by zero" },
+        { "aten::divmod", "float", 2, F(1.0), F(0.0), TS_ERR_ZERO_DIV, "ZeroDivisionError: float divmod()" },
         { "aten::__round_to_zero_floordiv", "int", 2, I(1), I(0), TS_ERR_RUNTIME,
           "division by 0" },
     };

@@ -1034,7 +1034,9 @@ static int run_loop(TsInterp *st)
             TsValue dv = OPV(a[0]);
             if (hook || dv.tag != TS_TAG_DICT)
                 goto slow_kernel;
-            if (ts_dict_set((TsDict *)dv.u.p, take(R, K, a[1]), take(R, K, a[2]), &st->err))
+            /* key first: `d[x] = x` borrows x for the key and moves it for the value */
+            TsValue key = take(R, K, a[1]);
+            if (ts_dict_set((TsDict *)dv.u.p, key, take(R, K, a[2]), &st->err))
                 goto fail;
             consume(R, a[0]);
             in++;

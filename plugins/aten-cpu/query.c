@@ -140,6 +140,38 @@ static int k_bool(TsCall *c)
     return rc ? rc : ts_stack_push(c->stack, ts_bool(b), c->error);
 }
 
+/* The prim:: flags of a tensor (x.requires_grad, x.is_cuda, ...): which one is the op's
+ * name; a cpu tensor is dense, strided and not quantized, and nothing here records grads. */
+static int tensor_flag(TsCall *c, const char *op)
+{
+    TsValue a;
+    TsTensor *t = pop_tensor(c, op, &a);
+    if (!t)
+        return c->error->code;
+    bool b = strcmp(op, "prim::requires_grad") == 0 ? t->requires_grad != 0
+             : strcmp(op, "prim::is_cuda") == 0     ? t->device.type == TS_DEV_CUDA
+                                                    : false;
+    ts_value_release(a);
+    return ts_stack_push(c->stack, ts_bool(b), c->error);
+}
+
+static int k_requires_grad(TsCall *c) { return tensor_flag(c, "prim::requires_grad"); }
+static int k_is_cuda(TsCall *c) { return tensor_flag(c, "prim::is_cuda"); }
+static int k_is_sparse(TsCall *c) { return tensor_flag(c, "prim::is_sparse"); }
+static int k_is_quantized(TsCall *c) { return tensor_flag(c, "prim::is_quantized"); }
+static int k_is_meta(TsCall *c) { return tensor_flag(c, "prim::is_meta"); }
+static int k_is_mkldnn(TsCall *c) { return tensor_flag(c, "prim::is_mkldnn"); }
+static int k_is_nested(TsCall *c) { return tensor_flag(c, "prim::is_nested"); }
+
+/* prim::data(Tensor(a) a) -> Tensor(a): the same data, without autograd (which is not here) */
+static int k_data(TsCall *c)
+{
+    TsValue a;
+    if (!pop_tensor(c, "prim::data", &a))
+        return c->error->code;
+    return ts_stack_push(c->stack, a, c->error);
+}
+
 /* prim::dtype(Tensor a) -> int */
 static int k_dtype(TsCall *c)
 {
@@ -297,6 +329,14 @@ static const TsCpuOp ops[] = {
     { "aten::FloatImplicit", "", k_float_implicit },
     { "aten::ScalarImplicit", "", k_scalar_implicit },
     { "prim::dtype", "", k_dtype },
+    { "prim::requires_grad", "", k_requires_grad },
+    { "prim::is_cuda", "", k_is_cuda },
+    { "prim::is_sparse", "", k_is_sparse },
+    { "prim::is_quantized", "", k_is_quantized },
+    { "prim::is_meta", "", k_is_meta },
+    { "prim::is_mkldnn", "", k_is_mkldnn },
+    { "prim::is_nested", "", k_is_nested },
+    { "prim::data", "", k_data },
     { "prim::device", "", k_device_of },
     { "prim::layout", "", k_layout },
     { "aten::len", "Tensor", k_len },

@@ -225,7 +225,7 @@ static int k_divmod(TsCall *c)
         int64_t x = as_int(a[0]), y = as_int(a[1]);
         if (y == 0)
             return ts_error_set(c->error, TS_ERR_ZERO_DIV,
-                                "integer division or modulo by zero");
+                                "ZeroDivisionError: integer division or modulo by zero");
         if (y == -1)   /* INT64_MIN // -1 wraps, as in arith.c */
             return push_pair(c, ts_int((int64_t)(0u - (uint64_t)x)), ts_int(0));
         int64_t q = x / y, r = x % y;
@@ -237,7 +237,7 @@ static int k_divmod(TsCall *c)
     }
     double x = as_float(a[0]), y = as_float(a[1]);
     if (y == 0.0)
-        return ts_error_set(c->error, TS_ERR_ZERO_DIV, "float divmod()");
+        return ts_error_set(c->error, TS_ERR_ZERO_DIV, "ZeroDivisionError: float divmod()");
     double r = fmod(x, y);
     if (r != 0.0 && (x < 0.0) != (y < 0.0))
         r += y;

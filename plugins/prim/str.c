@@ -14,21 +14,23 @@
  * departure is deliberate, and Python when it is a bug:
  *
  *   - PyTorch's:  end == -1 means "to the end" in find/count/startswith/... (it is the
- *                 schema's default, so an explicit -1 cannot mean len - 1); int(s) takes
- *                 only [+-]digits (no spaces or underscores); float(s) is C's strtod over
- *                 the whole string (so "0x10" and "inf" parse); strip's default set
- *                 " \n\t\f\v" (no "\r"); slice step 0 is "List slice should have non-zero
- *                 step"; str.format fills bare "{}" only and ignores extra arguments;
- *                 %f and %e format through a C float (1e20 -> 100000002004087734272.000000).
+ *                 schema's default, so an explicit -1 cannot mean len - 1); s[i] out of
+ *                 range is std::string::at's "basic_string::at: __n (which is ..."; int(s) is
+ *                 std::stoll over the whole string (leading white space, [+-]digits; no
+ *                 digits or overflow is the bare message "stoll"); float(s) is std::stod,
+ *                 C's strtod, over the whole string (so "0x10" and "inf" parse; "stod");
+ *                 strip's default set " \n\t\f\v" (no "\r"); slice step 0 is "List slice
+ *                 should have non-zero step"; str.format fills bare "{}" only and ignores
+ *                 extra arguments; %f and %e format through a C float (1e20 -> 100000002004087734272.000000).
  *   - Python's:   split(None, max) honours max; splitlines(keepends) keeps the line ends;
  *                 find/rfind/count with other negative ends; count() stops at end;
  *                 find(""), count("") and replace("", x) (PyTorch hangs or runs out of
  *                 memory); zfill keeps a leading sign first; center() with a negative
  *                 width (PyTorch hangs); partition("") is "ValueError: empty separator";
- *                 string index out of range is IndexError "string index out of range";
  *                 "\r\n" is one line break; expandtabs restarts columns after a newline;
  *                 "_" is an identifier character; bytes >= 0x80 are printable.
  */
+#include <errno.h>
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -120,6 +122,8 @@ static bool is_space(unsigned char ch)
 {
     return ch == ' ' || (ch >= '\t' && ch <= '\r') || (ch >= 0x1c && ch <= 0x1f);
 }
+/* C's isspace() in the "C" locale, which std::stoll and std::stod skip. */
+static bool is_c_space(unsigned char ch) { return ch == ' ' || (ch >= '\t' && ch <= '\r'); }
 static char to_upper(unsigned char ch) { return (char)(is_lower(ch) ? ch - 'a' + 'A' : ch); }
 static char to_lower(unsigned char ch) { return (char)(is_upper(ch) ? ch - 'A' + 'a' : ch); }
 
@@ -203,8 +207,10 @@ static int k_getitem(TsCall *c)
     int64_t i = a[1].u.i, n = (int64_t)s->len;
     if (i < 0)
         i += n;
-    if (i < 0 || i >= n)
-        return fail(a, 2, ts_error_set(c->error, TS_ERR_INDEX, "string index out of range"));
+    if (i < 0 || i >= n)   /* std::string::at's message, the index as a size_t */
+        return fail(a, 2, ts_error_set(c->error, TS_ERR_INDEX, "basic_string::at: __n (which "
+                                       "is %" PRIu64 ") >= this->size() (which is %zu)",
+                                       (uint64_t)i, s->len));
     return ret_bytes(c, a, 2, s->data + i, 1);
 }
 
@@ -1015,32 +1021,34 @@ static int k_int(TsCall *c)
     if (rc)
         return rc;
     const TsStr *s = str_of(a[0]);
-    size_t i = s->len && (s->data[0] == '+' || s->data[0] == '-');
-    bool neg = s->len && s->data[0] == '-';
+    /* PyTorch parses with std::stoll: leading white space is skipped, and no digits at all or
+     * an out-of-range value throw the C++ exception whose message is just "stoll". */
+    size_t i = 0;
+    while (i < s->len && is_c_space((unsigned char)s->data[i]))
+        i++;
+    bool neg = i < s->len && s->data[i] == '-';
+    i += i < s->len && (s->data[i] == '+' || s->data[i] == '-');
     uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    bool ok = i < s->len, overflow = false;
-    for (; ok && i < s->len; i++) {
-        unsigned char ch = (unsigned char)s->data[i];
-        if (!is_digit(ch)) {
-            ok = false;
-        } else if (v > (limit - (ch - '0')) / 10) {
+    size_t first = i;
+    bool overflow = false;
+    for (; i < s->len && is_digit((unsigned char)s->data[i]); i++) {
+        unsigned d = (unsigned)(s->data[i] - '0');
+        if (v > (limit - d) / 10)
             overflow = true;
-        } else {
-            v = v * 10 + (ch - '0');
-        }
+        else
+            v = v * 10 + d;
     }
-    if (!ok)
+    if (i == first || overflow)
+        return fail(a, 1, ts_error_set(c->error, TS_ERR_RUNTIME, "stoll"));
+    if (i != s->len)
         return fail(a, 1, ts_error_set(c->error, TS_ERR_RUNTIME,
                                        "invalid literal for int() with base 10: '%.*s'",
-                                       (int)(s->len > 200 ? 200 : s->len), s->data));
-    if (overflow)
-        return fail(a, 1, ts_error_set(c->error, TS_ERR_RUNTIME,
-                                       "int() value out of the int64 range: '%.*s'",
                                        (int)(s->len > 200 ? 200 : s->len), s->data));
     return ret(c, a, 1, ts_int(neg ? (int64_t)(0u - v) : (int64_t)v));
 }
 
-/* float(s): strtod over the whole string. */
+/* float(s): std::stod (strtod after white space; nothing parsed or out of range throws
+ * "stod"), then the whole string must have been used. */
 static int k_float(TsCall *c)
 {
     static const uint32_t want[] = { S_ };
@@ -1050,8 +1058,11 @@ static int k_float(TsCall *c)
         return rc;
     const TsStr *s = str_of(a[0]);
     char *end = NULL;
+    errno = 0;
     double d = s->len ? strtod(s->data, &end) : 0.0;
-    if (!s->len || end != s->data + s->len)
+    if (!s->len || end == s->data || errno == ERANGE)
+        return fail(a, 1, ts_error_set(c->error, TS_ERR_RUNTIME, "stod"));
+    if (end != s->data + s->len)
         return fail(a, 1, ts_error_set(c->error, TS_ERR_RUNTIME,
                                        "could not convert string to float: '%.*s'",
                                        (int)(s->len > 200 ? 200 : s->len), s->data));

@@ -1,0 +1,150 @@
+# t/lang_cases.py — language corners where tscript once differed from PyTorch 1.13, found by
+# a sweep of variations on the conformance cases (each probe run through both). The
+# t/lang_cases.sh runs the test_* functions with `tscript test`; they pass under PyTorch too:
+#     /usr/bin/python3 t/lang_cases.py     (scripts and runs each one)
+# The compile errors PyTorch gives for the neighbouring wrong programs are in t/emit.c, the
+# run-time messages of the builtins in t/prim_str.c and t/prim_math.c.
+from typing import Dict, List, Optional, Tuple, Union
+
+import torch
+
+
+def test_dict_item_whose_key_is_also_its_value():
+    # the key is read before the value is moved out of the loop variable
+    d = {x: x for x in "ab"}
+    assert len(d) == 2 and d["a"] == "a" and d["b"] == "b"
+    e: Dict[int, int] = {}
+    for i in range(3):
+        e[i] = i
+    assert e[2] == 2 and len(e) == 3
+
+
+def test_zip_and_enumerate_over_tuples_are_unrolled():
+    out: List[str] = []
+    for i, x in enumerate((3, "a", 2.5), start=-1):
+        out.append(str(i) + ":" + str(x))
+    assert out == ["-1:3", "0:a", "1:2.5"]
+    n = 0
+    for a, b, c in zip((1, 2), ("x", "y", "z"), (True, 1.5)):
+        n += a
+    assert n == 3
+    m = 0
+    for k, (p, q) in enumerate(zip((1, 2), (10, 20))):
+        m += k * q + p
+    assert m == 23
+
+
+def test_list_of_a_tensor_is_its_rows():
+    rows = list(torch.tensor([[1, 2], [3, 4]]))
+    assert len(rows) == 2 and torch.equal(rows[1], torch.tensor([3, 4]))
+    rows[0][0] = 7      # rows are views, as iterating the tensor gives them
+    assert rows[0][0].item() == 7
+
+
+def test_heterogeneous_list_display_is_a_list_of_union():
+    x = [3.5, 1]
+    assert len(x) == 2
+    w = [1, 2.5, "x", None]
+    kinds: List[str] = []
+    for v in w:
+        if isinstance(v, int):
+            kinds.append("int")
+        elif isinstance(v, float):
+            kinds.append("float")
+        elif isinstance(v, str):
+            kinds.append("str")
+        else:
+            kinds.append("none")
+    assert kinds == ["int", "float", "str", "none"]
+
+
+def fill(x: Optional[List[int]]) -> List[int]:
+    if x is None:
+        x = []          # the parameter's list type, not List[Tensor]
+    x.append(1)
+    return x
+
+
+def test_empty_list_assigned_in_a_branch_takes_the_outer_type():
+    assert fill(None) == [1]
+    assert fill([5]) == [5, 1]
+
+
+def describe(x: Union[int, float, str]) -> str:
+    if isinstance(x, int):
+        return "i" + str(x)
+    else:
+        if isinstance(x, float):
+            return "f" + str(x)
+    return "s" + x      # refined to str by the nested early return
+
+
+def test_refinement_survives_a_nested_early_return():
+    assert describe(2) == "i2" and describe(1.5) == "f1.5" and describe("a") == "sa"
+
+
+class Shift:
+    def __init__(self, v: int):
+        self.v = v
+
+    def __rshift__(self, k: int) -> int:
+        return self.v >> k
+
+    def __lshift__(self, k: int) -> int:
+        return self.v << k
+
+
+def test_shift_magic_methods():
+    s = Shift(16)
+    assert s >> 2 == 4 and s << 1 == 32
+
+
+class Holder:
+    def __init__(self, x: Optional[int]):
+        self.a: Optional[int] = x       # Optional[int]: the value's type
+        self.b: List[int] = []          # the annotation types the empty list
+        self.c: Optional[int] = 3       # int: the annotation does not widen it
+
+
+def test_annotated_attribute_takes_the_values_type():
+    h = Holder(None)
+    h.b.append(2)
+    h.c = 4
+    assert h.a is None and h.b == [2] and h.c == 4
+
+
+def test_int_and_float_of_strings_skip_leading_white_space():
+    assert int(" 42") == 42 and int("\n-7") == -7 and int("+5") == 5
+    assert float(" 2.5") == 2.5 and float("\t1e3") == 1000.0
+
+
+def test_tuple_of_a_tuple_is_itself():
+    t = (1, "a")
+    u = tuple(t)
+    assert u[0] == 1 and u[1] == "a"
+
+
+def test_break_in_a_real_loop_around_a_tuple_loop():
+    n = 0
+    for i in range(3):
+        for x in (1, 2):
+            n += x
+        if i == 1:
+            break
+    assert n == 6
+
+
+def scaled(x: int, y: float = 2.0) -> float:
+    return x * y
+
+
+def test_fork_binds_keywords_and_defaults():
+    a = torch.jit.fork(scaled, 3)
+    b = torch.jit.fork(scaled, 2, y=0.25)
+    c = torch.jit.fork(scaled, y=1.5, x=2)
+    assert torch.jit.wait(a) == 6.0 and torch.jit.wait(b) == 0.5 and torch.jit.wait(c) == 3.0
+
+
+if __name__ == "__main__":
+    import casedriver
+    casedriver.run(globals())
