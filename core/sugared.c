@@ -41,12 +41,13 @@ static const char *describe(const TsType *t, char *buf, size_t size)
     return buf;
 }
 
-/* The ScalarType number of a Tensor conversion method (t.float() is dtype 6), or -1. */
+/* The ScalarType number of a Tensor conversion method (t.float() is dtype 6), or -1.
+ * TorchScript 1.13 has no t.bool() or t.bfloat16() (they are Python-only): .to() it is. */
 static int cast_dtype(const char *method)
 {
     static const struct { const char *name; int dtype; } casts[] = {
         {"byte", 0}, {"char", 1}, {"short", 2}, {"int", 3}, {"long", 4}, {"half", 5},
-        {"float", 6}, {"double", 7}, {"bool", 11}, {"bfloat16", 15},
+        {"float", 6}, {"double", 7},
     };
     for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
         if (strcmp(method, casts[i].name) == 0)
@@ -1231,7 +1232,7 @@ int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const T
         }
         char op[256];
         snprintf(op, sizeof op, "aten::%s", fn->name);
-        ca.a[0] = (TsNamedValue){ NULL, fn->value, call->range };
+        ca.a[0] = (TsNamedValue){ ts_match_self, fn->value, call->range };
         return value_of(out, ts_emit_op(e, op, ca.n + 1, ca.a, call->range));
     }
     case TS_SV_VALUE:

@@ -340,6 +340,21 @@ def test_tensor_flags():
     assert torch.equal(x, torch.tensor([2.0, 2.0]))
 
 
+def err_tensor_of_empty_list():
+    # raises: Empty lists default to List[Tensor]. Add a variable annotation
+    return torch.tensor([])
+
+
+def err_tensor_of_tensors():
+    # raises: Input must be of ints, floats, or bools, got Tensor
+    return torch.tensor([torch.ones(1)])
+
+
+def err_tensor_of_mixed_numbers():
+    # raises: Add new condition, expected Float, Complex, Int, or Bool but gotUnion(float, int)
+    return torch.tensor([1, 2.5])
+
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())

@@ -655,6 +655,11 @@ int main(void)
         "class A:\n    def __init__(self):\n        self.v = 1\n    @staticmethod\n"
         "    def s(x: int) -> int:\n        return x\n"
         "def main():\n    return A().s(1)\n", "object has no attribute or method 's'");
+    check_graph("a method's receiver binds to the schema argument named self",
+        "def main(x, c):\n    return x.where(c, x)\n", "main",
+        "# CHECK: aten::where(%c, %x, %x)");
+    check_error("t.bool() is Python-only", "def main(x):\n    return x.bool()\n",
+        "'Tensor' object has no attribute or method 'bool'.");
     check_error("a list method no overload takes a List[A] for",
         "class A:\n    def __init__(self):\n        self.v = 1\n"
         "def main():\n    xs = [A()]\n    return xs.index(xs[0])\n",

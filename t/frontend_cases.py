@@ -218,6 +218,13 @@ def test_isinstance_of_builtin_list_refines_a_union():
     assert length([1, 2]) == 2 and length(5) == 5
 
 
+def test_method_receiver_binds_to_the_argument_named_self():
+    # aten::where.self(Tensor condition, Tensor self, Tensor other): x goes to self
+    x = torch.tensor([1.0, -1.0])
+    assert torch.equal(x.where(x > 0, torch.tensor(0.0)), torch.tensor([1.0, 0.0]))
+    assert torch.equal(x.add(1, alpha=2), torch.tensor([3.0, 1.0]))
+
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())

@@ -568,7 +568,10 @@ typedef struct CallArgs {
     size_t n_pos;
     TsNamedValue *kw;
     size_t n_kw;
+    TsIrValue *self;           /* a method call's receiver (named ts_match_self), or NULL */
 } CallArgs;
+
+const char ts_match_self[] = "self";
 
 /* The matched inputs and return types of one attempt. */
 typedef struct Matched {
@@ -596,12 +599,15 @@ static int match_args(Matcher *M, const CallArgs *c, bool *used_kw, Matched *r)
 {
     const TsSchema *s = M->schema;
     size_t used = 0, cap = 0;
-    bool aten = is_aten(s);
+    bool aten = is_aten(s), self_used = false;
     for (size_t i = 0; i < s->n_args; i++) {
         const TsArg *a = &s->args[i];
         TsIrValue *actual = NULL;
         long k;
-        if (!a->kwarg_only && used < c->n_pos) {
+        if (c->self && !self_used && strcmp(a->name, "self") == 0) {
+            actual = c->self;
+            self_used = true;
+        } else if (!a->kwarg_only && used < c->n_pos) {
             if (M->allow_conversions && varargs_as_list(s, i)) {
                 TsIrValue *v = c->pos[used];
                 if (ts_type_kind(v->type) != TS_TYPE_LIST &&
@@ -648,6 +654,10 @@ static int match_args(Matcher *M, const CallArgs *c, bool *used_kw, Matched *r)
     if (used < c->n_pos) {
         ts_buf_printf(why_start(M), "Expected at most %zu arguments but found %zu positional "
                                  "arguments.\n", used, c->n_pos);
+        return MISMATCH;
+    }
+    if (c->self && !self_used) {
+        ts_buf_puts(why_start(M), "Provided self argument not used in schema.\n");
         return MISMATCH;
     }
     for (size_t i = 0; i < c->n_kw; i++) {
@@ -729,7 +739,9 @@ static int split_args(size_t n, const TsNamedValue *args, CallArgs *c, TsError *
             free(c->kw);
             return ts_error_set(err, TS_ERR_USAGE, "argument %zu has no value", i);
         }
-        if (args[i].name)
+        if (args[i].name == ts_match_self && !c->self)
+            c->self = args[i].value;
+        else if (args[i].name)
             c->kw[c->n_kw++] = args[i];
         else
             c->pos[c->n_pos++] = args[i].value;

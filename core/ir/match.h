@@ -34,6 +34,12 @@
 #include "ir/ir.h"
 #include "registry/optable.h"
 
+/* The name of a method call's receiver (x in x.where(c, y)), compared by address: it binds
+ * to the schema argument named "self" wherever that stands, as PyTorch binds it
+ * (aten::where.self(Tensor condition, Tensor self, Tensor other)); a schema without one
+ * does not match. */
+extern const char ts_match_self[];
+
 typedef struct TsNamedValue {
     const char *name;          /* keyword, or NULL for a positional argument */
     TsIrValue *value;

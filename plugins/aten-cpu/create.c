@@ -471,6 +471,30 @@ static int store_list(TsError *err, TsValue v, int d, int dim, const int64_t *si
     return 0;
 }
 
+/* PyTorch's checks of the static element type of data: numbers and bools only (an empty
+ * list literal is a List[Tensor]), and no Union even of numbers. */
+static int check_list_type(TsError *err, TsValue v)
+{
+    const TsType *t = ((const TsList *)v.u.p)->elem_type;
+    while (ts_type_kind(t) == TS_TYPE_LIST)
+        t = ts_type_elem(t, 0);
+    TsTypeKind k = ts_type_kind(t);
+    char name[256];
+    ts_type_repr(t, name, sizeof name);
+    if (k == TS_TYPE_TENSOR || k == TS_TYPE_STR || k == TS_TYPE_NONE || k == TS_TYPE_OPTIONAL ||
+        k == TS_TYPE_TUPLE || k == TS_TYPE_DICT || k == TS_TYPE_CLASS)
+        return ts_error_set(err, TS_ERR_RUNTIME, "Input must be of ints, floats, or bools, got "
+                            "%s%s", name, k == TS_TYPE_TENSOR && ((const TsList *)v.u.p)->len == 0
+                            ? "\nEmpty lists default to List[Tensor]. Add a variable annotation "
+                              "to the assignment to create an empty list of another type "
+                              "(torch.jit.annotate(List[T, []]) where T is the type of elements "
+                              "in the list for Python 2)" : "");
+    if (k == TS_TYPE_UNION)
+        return ts_error_set(err, TS_ERR_RUNTIME, "Add new condition, expected Float, Complex, "
+                            "Int, or Bool but got%s", name);
+    return 0;
+}
+
 /* aten::tensor(t[] data, *, ScalarType? dtype=None, Device? device=None,
  *     bool requires_grad=False) -> Tensor */
 static int k_tensor_list(TsCall *c)
@@ -485,6 +509,8 @@ static int k_tensor_list(TsCall *c)
         ts_error_set(c->error, TS_ERR_TYPE, "%s: argument 'data' must be a list", op);
         return ts_cpu_kernel_end(c, 4, a, NULL);
     }
+    if (check_list_type(c->error, a[0]))
+        return ts_cpu_kernel_end(c, 4, a, NULL);
     int kind = list_kind(a[0]);
     if (kind < 0) {
         unsigned k = leaf_kinds(a[0]);
