@@ -681,6 +681,88 @@ static int rw_softmin(TsEmitter *e, Bound *b, TsSugared *out)
 }
 
 /* F.tanhshrink(x) is x - tanh(x); F.softsign(x) is x / (|x| + 1). */
+/* `if cond: raise ...` at run time, as the checks at the top of F.* bodies are. */
+static int raise_if(TsEmitter *e, Bound *b, TsIrValue *cond, const Raise *x)
+{
+    TsNode *n = cond ? ts_emit_node(e, "prim::If", 1, &cond, 0, b->r) : NULL;
+    if (!n)
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        TsBlock *blk = ts_node_add_block(n, e->err);
+        if (!blk || ts_env_push(e, blk, false) != 0)
+            return -1;
+        ts_graph_set_insert_end(e->g, blk);
+        TsIrValue *v = i == 0 ? raise_value(e, b, x) : (TsIrValue *)1;
+        ts_env_pop(e);
+        if (!v)
+            return -1;
+    }
+    ts_graph_set_insert_point(e->g, n->next);
+    return 0;
+}
+
+/* input.dim() compared with k by op ("aten::eq", "aten::lt", ...) */
+static TsIrValue *dim_is(TsEmitter *e, Bound *b, const char *op, int64_t k)
+{
+    TsIrValue *nd = ts_emit_op2(e, "aten::dim", arg(b, "input"), NULL, b->r);
+    TsIrValue *kv = nd ? ts_emit_const(e, ts_int(k), b->r) : NULL;
+    return kv ? ts_emit_op2(e, op, nd, kv, b->r) : NULL;
+}
+
+/* F.glu refuses a 0-dim input itself, with its own words. */
+static int rw_glu(TsEmitter *e, Bound *b, TsSugared *out)
+{
+    Raise x = { "builtins.RuntimeError", "glu does not support scalars because halving size "
+                "must be even", NULL, NULL, ts_type_none() };
+    if (raise_if(e, b, dim_is(e, b, "aten::eq", 0), &x) != 0)
+        return -1;
+    return value_of(out, call_op(e, b));
+}
+
+/* F.dropout1d takes 2-d and 3-d inputs only (the unbatched 2-d one is unsqueezed and
+ * squeezed back around the op, which changes no value: feature_dropout takes it as is). */
+static int rw_dropout1d(TsEmitter *e, Bound *b, TsSugared *out)
+{
+    TsIrValue *nd = ts_emit_op2(e, "aten::dim", arg(b, "input"), NULL, b->r);
+    TsIrValue *two = nd ? ts_emit_const(e, ts_int(2), b->r) : NULL;
+    TsIrValue *three = two ? ts_emit_const(e, ts_int(3), b->r) : NULL;
+    TsIrValue *ne2 = three ? ts_emit_op2(e, "aten::ne", nd, two, b->r) : NULL;
+    TsIrValue *ne3 = ne2 ? ts_emit_op2(e, "aten::ne", nd, three, b->r) : NULL;
+    TsIrValue *bad = ne3 ? ts_emit_op2(e, "aten::__and__", ne2, ne3, b->r) : NULL;
+    Raise x = { "builtins.RuntimeError", "dropout1d: Expected 2D or 3D input, but received a "
+                "{}D input. Note that dropout1d exists to provide channel-wise dropout on "
+                "inputs with 1 spatial dimension, a channel dimension, and an optional batch "
+                "dimension (i.e. 2D or 3D inputs).", nd, NULL, ts_type_none() };
+    if (raise_if(e, b, bad, &x) != 0)
+        return -1;
+    return value_of(out, call_op(e, b));
+}
+
+/* F.instance_norm with batch statistics needs more than one element per channel: the
+ * product of the spatial sizes is numel / (N * C) (with no element at all, N * C is 0 and
+ * nothing is normalized: no check then). */
+static int rw_instance_norm(TsEmitter *e, Bound *b, TsSugared *out)
+{
+    TsIrValue *x = arg(b, "input");
+    TsIrValue *size = ts_emit_op2(e, "aten::size", x, NULL, b->r);
+    TsIrValue *zero = size ? ts_emit_const(e, ts_int(0), b->r) : NULL;
+    TsIrValue *one = zero ? ts_emit_const(e, ts_int(1), b->r) : NULL;
+    TsIrValue *n = one ? ts_emit_op2(e, "aten::size", x, zero, b->r) : NULL;
+    TsIrValue *c = n ? ts_emit_op2(e, "aten::size", x, one, b->r) : NULL;
+    TsIrValue *nc = c ? ts_emit_op2(e, "aten::mul", n, c, b->r) : NULL;
+    TsIrValue *numel = nc ? ts_emit_op2(e, "aten::numel", x, NULL, b->r) : NULL;
+    TsIrValue *single = numel ? ts_emit_op2(e, "aten::eq", numel, nc, b->r) : NULL;
+    TsIrValue *some = single ? ts_emit_op2(e, "aten::ne", nc, zero, b->r) : NULL;
+    TsIrValue *both = some ? ts_emit_op2(e, "aten::__and__", single, some, b->r) : NULL;
+    TsIrValue *bad = both ? ts_emit_op2(e, "aten::__and__", arg(b, "use_input_stats"), both,
+                                        b->r) : NULL;
+    Raise r = { "builtins.ValueError", "Expected more than 1 spatial element when training, "
+                "got input size {}", size, NULL, ts_type_none() };
+    if (raise_if(e, b, bad, &r) != 0)
+        return -1;
+    return value_of(out, call_op(e, b));
+}
+
 static int rw_tanhshrink(TsEmitter *e, Bound *b, TsSugared *out)
 {
     TsIrValue *x = arg(b, "input");
@@ -1057,7 +1139,7 @@ static const FnEntry table[] = {
     { F_ "instance_norm", "input, running_mean=None, running_var=None, weight=None, "
       "bias=None, use_input_stats=True, momentum=0.1, eps=1e-05", "aten::instance_norm",
       "input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, True",
-      0, NULL },
+      0, rw_instance_norm },
     { F_ "normalize", "input, p=2.0, dim=1, eps=1e-12, out=None", "aten::norm", "", 0,
       rw_normalize },
     { F_ "dropout", "input, p=0.5, training=True, inplace=False", "aten::dropout",
@@ -1067,7 +1149,7 @@ static const FnEntry table[] = {
     { F_ "feature_alpha_dropout", "input, p=0.5, training=False, inplace=False",
       "aten::feature_alpha_dropout", "input, p, training", FN_INPLACE, NULL },
     { F_ "dropout1d", "input, p=0.5, training=True, inplace=False", "aten::feature_dropout",
-      "input, p, training", FN_INPLACE, NULL },
+      "input, p, training", FN_INPLACE, rw_dropout1d },
     { F_ "dropout2d", "input, p=0.5, training=True, inplace=False", "aten::feature_dropout",
       "input, p, training", FN_INPLACE, NULL },
     { F_ "dropout3d", "input, p=0.5, training=True, inplace=False", "aten::feature_dropout",
@@ -1098,7 +1180,7 @@ static const FnEntry table[] = {
       "inplace=False", "aten::rrelu", "input, lower, upper, training, None", FN_INPLACE,
       NULL },
     { F_ "gelu", "input, approximate='none'", "aten::gelu", "input, *approximate", 0, NULL },
-    { F_ "glu", "input, dim=-1", "aten::glu", "input, dim", 0, NULL },
+    { F_ "glu", "input, dim=-1", "aten::glu", "input, dim", 0, rw_glu },
     { F_ "logsigmoid", "input", "aten::log_sigmoid", "input", 0, NULL },
     { F_ "sigmoid", "input", "aten::sigmoid", "input", 0, NULL },
     { F_ "tanh", "input", "aten::tanh", "input", 0, NULL },

@@ -402,6 +402,21 @@ def test_nn_out_forms():
     assert torch.equal(f, F.fold(F.unfold(x, 2), [4, 4], 2))
 
 
+def err_glu_of_a_scalar():
+    # raises: glu does not support scalars because halving size must be even
+    return F.glu(torch.tensor(1.0))
+
+
+def err_dropout1d_of_4d():
+    # raises: dropout1d: Expected 2D or 3D input, but received a 4D input.
+    return F.dropout1d(torch.ones(2, 3, 4, 5), 0.5, False)
+
+
+def err_instance_norm_one_spatial_element():
+    # raises: Expected more than 1 spatial element when training, got input size [1, 2, 1]
+    return F.instance_norm(torch.ones(1, 2, 1))
+
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())
