@@ -181,7 +181,15 @@ static int emit_assign(TsEmitter *e, const TsTree *s)
     TsIrValue *v;
     if (value->kind == TS_TREE_STARRED)
         return ts_emit_error(e, value->range, "Starred expression are not supported here");
-    if (!(v = ts_emit_expr(e, value, NULL)))
+    TsSugared sv;
+    if (ts_emit_sugared(e, value, NULL, &sv) != 0)
+        return -1;
+    /* `f = len`, `h = g`, `m = math`: PyTorch names what is not a value too */
+    if (s->n_kids == 2 && s->kids[0]->kind == TS_TREE_NAME &&
+        (sv.kind == TS_SV_BUILTIN || sv.kind == TS_SV_FUNCTION || sv.kind == TS_SV_METHOD ||
+         sv.kind == TS_SV_MODULE || sv.kind == TS_SV_CLASS))
+        return ts_env_bind_sugar(e, ts_symbol(s->kids[0]->str), &sv);
+    if (!(v = ts_sugar_as_value(e, &sv, value->range)))
         return -1;
     for (size_t i = 0; i + 1 < s->n_kids; i++)
         if (assign_to(e, s->kids[i], v, s->range) != 0)
@@ -506,10 +514,13 @@ static int join_branches(TsEmitter *e, TsNode *n, TsFrame *tf, TsFrame *ff, TsSo
     const char **names = NULL;
     size_t nn = 0, cap = 0;
     int rc = 0;
+    /* names bound to functions and the like stay in their branch */
     for (size_t i = 0; i < tf->n_vars && rc == 0; i++)
-        rc = add_name(&names, &nn, &cap, tf->vars[i].name);
+        if (!tf->vars[i].sugar)
+            rc = add_name(&names, &nn, &cap, tf->vars[i].name);
     for (size_t i = 0; i < ff->n_vars && rc == 0; i++)
-        rc = add_name(&names, &nn, &cap, ff->vars[i].name);
+        if (!ff->vars[i].sugar)
+            rc = add_name(&names, &nn, &cap, ff->vars[i].name);
     if (rc != 0) {
         free(names);
         return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
@@ -634,6 +645,9 @@ static int emit_comp_elt(TsEmitter *e, const LoopBody *lb, TsSourceRange r)
     TsIrValue *v = k && is_dict ? ts_emit_expr(e, lb->val, ve) : k;
     if (!v)
         return -1;
+    char kbuf[512];
+    if (is_dict && ts_dict_key_error(k->type, kbuf, sizeof kbuf))
+        return ts_emit_error(e, r, "%s", kbuf);
     if (!lb->out->type)
         lb->out->type = is_dict ? ts_type_dict(k->type, v->type) : ts_type_list(v->type);
     if (is_dict) {
@@ -785,8 +799,13 @@ static int emit_with(TsEmitter *e, const TsTree *s)
         TsSugared sv;
         if (ts_emit_sugared(e, item->kids[0], NULL, &sv) != 0)
             return -1;
-        if (sv.kind == TS_SV_BUILTIN && sv.name == ts_symbol("torch.no_grad") && !item->kids[1])
-            continue;   /* grad mode is not modelled */
+        if (sv.kind == TS_SV_BUILTIN && sv.name == ts_symbol("torch.no_grad")) {
+            /* grad mode is not modelled; `as g` binds what its __enter__ returns, None */
+            TsIrValue *none = item->kids[1] ? ts_emit_const(e, ts_none(), ir) : NULL;
+            if (item->kids[1] && (!none || assign_to(e, item->kids[1], none, item->range)))
+                return -1;
+            continue;
+        }
         TsIrValue *v = ts_sugar_as_value(e, &sv, ir);
         if (!v)
             return -1;

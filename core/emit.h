@@ -158,6 +158,8 @@ typedef struct TsVar {
     char *error;               /* a deferred error reported at the first use, or NULL */
     const char *store_name;    /* interned name prim::Store/Load carry: name, or a fresh one
                                 * for a comprehension's target, which stays local to it */
+    struct TsSugared *sugar;   /* `f = len`: a name bound to what is not a value (type NULL);
+                                * it stays in its block, as PyTorch's sugared variables do */
 } TsVar;
 
 typedef struct TsFrame {
@@ -204,6 +206,8 @@ TsVar *ts_env_find(const TsEmitter *e, const char *name);
 TsVar *ts_env_find_here(const TsFrame *f, const char *name);
 /* Records the name in the current frame (type NULL with error for a deferred error). */
 int ts_env_set(TsEmitter *e, const char *name, const TsType *type, const char *error);
+/* Binds name in the current frame to a function, builtin, method, module or class. */
+int ts_env_bind_sugar(TsEmitter *e, const char *name, const struct TsSugared *sv);
 /* Emits prim::Store of v as name (with the loop retyping check at range). */
 int ts_env_store(TsEmitter *e, const char *name, TsIrValue *v, TsSourceRange range);
 /* Emits prim::Load of name; NULL with "undefined value" or the deferred error. */
@@ -213,6 +217,8 @@ int ts_env_mark_exit(TsEmitter *e, TsBlock *b);
 
 /* types */
 const TsType *ts_emit_type(TsEmitter *e, const TsTree *ann);
+/* PyTorch's error for a dict of keys of type key (in buf), or NULL when it may be one. */
+const char *ts_dict_key_error(const TsType *key, char *buf, size_t size);
 const TsType *ts_compiler_type(TsCompiler *c, const TsTree *ann, TsError *err);
 /* The annotation spelling of t for messages ("int", "List[int]"), in buf. */
 const char *ts_type_text(const TsType *t, char *buf, size_t size);
@@ -268,6 +274,9 @@ TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSou
 /* math.pi, torch.float32, ...: a module attribute that is a constant, as a value. */
 bool ts_module_constant(const char *mod, const char *attr, TsValue *out);
 int ts_sugar_name(TsEmitter *e, const TsTree *name, TsSugared *out);
+/* -1 with PyTorch's error when x is a call of range(), zip() or enumerate(): iterables,
+ * which a for loop, list() or a name take, but not an operator or a call. */
+int ts_sugar_reject_iterable(TsEmitter *e, const TsTree *x);
 int ts_sugar_attr(TsEmitter *e, const TsSugared *base, const char *attr, TsSourceRange r,
                   TsSugared *out);
 int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const TsType *expected,

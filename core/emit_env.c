@@ -40,8 +40,10 @@ int ts_env_push(TsEmitter *e, TsBlock *block, bool is_loop)
 
 static void frame_free(TsFrame *f)
 {
-    for (size_t i = 0; i < f->n_vars; i++)
+    for (size_t i = 0; i < f->n_vars; i++) {
         free(f->vars[i].error);
+        free(f->vars[i].sugar);
+    }
     free(f->vars);
     free(f);
 }
@@ -97,12 +99,26 @@ int ts_env_set(TsEmitter *e, const char *name, const TsType *type, const char *e
         v->name = name;
         v->error = NULL;
         v->store_name = name;
+        v->sugar = NULL;
     }
     free(v->error);
     v->error = NULL;
+    free(v->sugar);
+    v->sugar = NULL;
     v->type = type;
     if (error && !(v->error = strdup(error)))
         return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+int ts_env_bind_sugar(TsEmitter *e, const char *name, const TsSugared *sv)
+{
+    if (ts_env_set(e, name, NULL, NULL) != 0)
+        return -1;
+    TsVar *v = ts_env_find_here(e->env, name);
+    if (!(v->sugar = malloc(sizeof *v->sugar)))
+        return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+    *v->sugar = *sv;
     return 0;
 }
 
@@ -162,6 +178,8 @@ TsIrValue *ts_env_load(TsEmitter *e, const char *name, TsSourceRange range)
         ts_emit_error(e, range, "undefined value %s", name);
         return NULL;
     }
+    if (v->sugar)    /* `f = len; f += 1`: the error of using len as a value */
+        return ts_sugar_as_value(e, v->sugar, range);
     if (v->error && strncmp(v->error, "undefined value ", 16) == 0)   /* del x */
         return ts_emit_error(e, range, "%s", v->error), NULL;
     if (v->error) {

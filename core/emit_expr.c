@@ -704,6 +704,8 @@ static TsIrValue *emit_binary(TsEmitter *e, const TsTree *t)
         TsCond c;
         return ts_emit_cond(e, t, &c) == 0 ? c.value : NULL;
     }
+    if (ts_sugar_reject_iterable(e, t->kids[0]) || ts_sugar_reject_iterable(e, t->kids[1]))
+        return NULL;
     TsIrValue *a = ts_emit_expr(e, t->kids[0], NULL);
     TsIrValue *b = a ? ts_emit_expr(e, t->kids[1], NULL) : NULL;
     if (!b)
@@ -968,6 +970,11 @@ static TsIrValue *emit_dict_literal(TsEmitter *e, const TsTree *t, const TsType 
     } else if (!expected) {
         kt = nk ? ku : ts_type_str();
         vt = nk ? vu : ts_type_tensor();
+    }
+    char kbuf[512];
+    if (ts_dict_key_error(kt, kbuf, sizeof kbuf)) {
+        ts_emit_error(e, t->range, "%s", kbuf);
+        goto out;
     }
     TsNode *node = ts_emit_node(e, "prim::DictConstruct", n, vals, 1, t->range);
     if (node) {

@@ -42,6 +42,22 @@ static const TsType *type_error(TsError *err, const TsTree *t, const char *fmt,
     return NULL;
 }
 
+const char *ts_dict_key_error(const TsType *key, char *buf, size_t size)
+{
+    switch (ts_type_kind(key)) {
+    case TS_TYPE_ANY: case TS_TYPE_INT: case TS_TYPE_BOOL: case TS_TYPE_FLOAT:
+    case TS_TYPE_COMPLEX: case TS_TYPE_STR: case TS_TYPE_TENSOR: case TS_TYPE_DEVICE:
+        return NULL;
+    default: {
+        char k[256];
+        ts_type_repr(key, k, sizeof k);
+        snprintf(buf, size, "Cannot create dict for key type '%s', only int, float, complex, "
+                 "Tensor, device and string keys are supported", k);
+        return buf;
+    }
+    }
+}
+
 static const TsType *simple_type(const char *n)
 {
     static const struct { const char *name; const TsType *(*fn)(void); } tab[] = {
@@ -86,6 +102,9 @@ static const TsType *constructor(TsCompiler *c, const TsTree *t, TsError *err, i
     if (strcmp(ctor, "Dict") == 0 || strcmp(ctor, "dict") == 0) {
         if (n != 2)
             return type_error(err, t, "%s must have exactly two type arguments", "Dict");
+        char buf[512];
+        if (ts_dict_key_error(elems[0], buf, sizeof buf))
+            return type_error(err, t, "%s", buf);
         return ts_type_dict(elems[0], elems[1]);
     }
     if (strcmp(ctor, "Tuple") == 0 || strcmp(ctor, "tuple") == 0)

@@ -68,7 +68,12 @@ int ts_sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
 {
     memset(out, 0, sizeof *out);
     const char *name = ts_symbol(t->str);
-    if (ts_env_find(e, name))
+    const TsVar *var = ts_env_find(e, name);
+    if (var && var->sugar) {
+        *out = *var->sugar;
+        return 0;
+    }
+    if (var)
         return value_of(out, ts_env_load(e, name, t->range));
     const TsGlobal *gl = ts_compiler_global(e->c, name);
     if (gl) {
@@ -474,6 +479,22 @@ static bool takes_iterables(const TsTree *call)
             strcmp(f->str, "zip") == 0 || strcmp(f->str, "enumerate") == 0);
 }
 
+/* range(), zip() and enumerate() are iterables, not values, in PyTorch: list() and dict()
+ * take them (see emit_builtin), a call's argument (len(range(3)) too) or an operand
+ * (2 in range(3)) cannot. */
+int ts_sugar_reject_iterable(TsEmitter *e, const TsTree *x)
+{
+    if (x->kind == TS_TREE_CALL && x->kids[0]->kind == TS_TREE_NAME &&
+        !ts_env_find(e, ts_symbol(x->kids[0]->str))) {
+        const char *f = x->kids[0]->str;
+        if (strcmp(f, "range") == 0)
+            return ts_emit_error(e, x->range, "range cannot be used as a value");
+        if (strcmp(f, "zip") == 0 || strcmp(f, "enumerate") == 0)
+            return ts_emit_error(e, x->range, "iterabletree cannot be used as a value");
+    }
+    return 0;
+}
+
 /* Emits the arguments of call (after the callee), with expected types by position/name. */
 static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, size_t skip,
                      CallArgs *ca)
@@ -491,16 +512,8 @@ static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, s
             kw = ts_symbol(k->str);
             x = k->kids[0];
         }
-        /* range(), zip() and enumerate() are iterables, not values, in PyTorch: list()
-         * and dict() take them (see emit_builtin), a call's argument cannot */
-        if (x->kind == TS_TREE_CALL && x->kids[0]->kind == TS_TREE_NAME &&
-            !ts_env_find(e, ts_symbol(x->kids[0]->str)) && !takes_iterables(call)) {
-            const char *f = x->kids[0]->str;
-            if (strcmp(f, "range") == 0)
-                return ts_emit_error(e, x->range, "range cannot be used as a value");
-            if (strcmp(f, "zip") == 0 || strcmp(f, "enumerate") == 0)
-                return ts_emit_error(e, x->range, "iterabletree cannot be used as a value");
-        }
+        if (!takes_iterables(call) && ts_sugar_reject_iterable(e, x) != 0)
+            return -1;
         /* only an empty [] or {} takes the parameter's type, as PyTorch's empty list
          * literal does; everything else is typed by itself and matched after */
         const TsType *want = NULL;
@@ -664,6 +677,8 @@ static int conversion(TsEmitter *e, const char *op, const char *magic, const TsT
                       TsSugared *out)
 {
     if (n_positional(call) == 1 && call->kids[1]->kind != TS_TREE_KWARG) {
+        if (ts_sugar_reject_iterable(e, call->kids[1]) != 0)
+            return -1;
         TsIrValue *v = ts_emit_expr(e, call->kids[1], NULL);
         if (!v)
             return -1;

@@ -1,9 +1,11 @@
 # t/lang_cases.py — language corners where tscript once differed from PyTorch 1.13, found by
 # a sweep of variations on the conformance cases (each probe run through both). The
-# t/lang_cases.sh runs the test_* functions with `tscript test`; they pass under PyTorch too:
+# t/lang_cases.sh runs them through t/cases.sh; they pass under PyTorch too:
 #     /usr/bin/python3 t/lang_cases.py     (scripts and runs each one)
-# The compile errors PyTorch gives for the neighbouring wrong programs are in t/emit.c, the
+# The err_* functions fail with the message of their `# raises:` line (t/cases.sh checks).
+# More compile errors PyTorch gives for neighbouring wrong programs are in t/emit.c, the
 # run-time messages of the builtins in t/prim_str.c and t/prim_math.c.
+import math
 from typing import Dict, List, Optional, Tuple, Union
 
 import torch
@@ -143,6 +145,96 @@ def test_fork_binds_keywords_and_defaults():
     b = torch.jit.fork(scaled, 2, y=0.25)
     c = torch.jit.fork(scaled, y=1.5, x=2)
     assert torch.jit.wait(a) == 6.0 and torch.jit.wait(b) == 0.5 and torch.jit.wait(c) == 3.0
+
+
+def test_a_nul_byte_inside_a_string_literal_is_kept():
+    s = "a\0b"
+    assert len(s) == 3 and s[2] == "b" and s.split("\x00") == ["a", "b"]
+
+
+def test_no_grad_as_binds_none():
+    x = torch.ones(2)
+    with torch.no_grad() as g:
+        y = x * 2
+    assert g is None and torch.equal(y, torch.tensor([2.0, 2.0]))
+
+
+def plus_one(x: int) -> int:
+    return x + 1
+
+
+class Box:
+    def __init__(self, v: int):
+        self.v = v
+
+
+def test_names_bound_to_functions_builtins_methods_modules_classes():
+    f = len
+    h = plus_one
+    s = math.sqrt
+    m = math
+    out: List[int] = []
+    push = out.append
+    K = Box
+    push(f([1, 2]))
+    push(h(2))
+    push(int(s(16.0)))
+    push(m.floor(2.5))
+    push(K(7).v)
+    assert out == [2, 3, 4, 2, 7]
+
+
+def test_a_value_name_rebound_to_a_function_and_used_in_loops():
+    g = 1
+    g = plus_one
+    n = 0
+    for i in range(3):
+        n += g(i)
+        k = len
+        n += k([i])
+    assert n == 9
+
+
+def err_function_name_bound_in_both_branches_stays_there():
+    # raises: undefined value h
+    if bool(torch.rand(1) > 2.0):
+        h = plus_one
+    else:
+        h = plus_one
+    return h(1)
+
+
+def err_aug_assign_to_a_name_bound_to_a_builtin():
+    # raises: cannot be used as a value
+    f = len
+    f += 1
+    return f
+
+
+def err_len_of_range():
+    # raises: range cannot be used as a value
+    return len(range(3))
+
+
+def err_membership_in_range():
+    # raises: range cannot be used as a value
+    return 2 in range(3)
+
+
+def err_dict_with_tuple_keys():
+    # raises: Cannot create dict for key type '(int, int)', only int, float, complex, Tensor, device and string keys are supported
+    d: Dict[Tuple[int, int], int] = {}
+    return d
+
+
+def err_dict_display_with_tuple_keys():
+    # raises: Cannot create dict for key type '(int, str)', only int, float, complex, Tensor, device and string keys are supported
+    return {(1, "a"): 2}
+
+
+def err_dict_comprehension_with_tuple_keys():
+    # raises: Cannot create dict for key type '(int, int)', only int, float, complex, Tensor, device and string keys are supported
+    return {(i, i): i for i in range(2)}
 
 
 if __name__ == "__main__":

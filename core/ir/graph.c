@@ -100,8 +100,13 @@ static int set_constant_attr(TsNode *n, TsValue v, TsError *err)
         return ts_node_set_int(n, value, v.u.b ? 1 : 0, err);
     case TS_TAG_DOUBLE:
         return ts_node_set_float(n, value, v.u.d, err);
-    case TS_TAG_STR:
-        return ts_node_set_str(n, value, ((TsStr *)v.u.p)->data, err);
+    case TS_TAG_STR: {
+        /* a str attribute is NUL-terminated: "a\0b" is kept whole as an IValue */
+        const TsStr *s = (const TsStr *)v.u.p;
+        if (memchr(s->data, 0, s->len))
+            break;
+        return ts_node_set_str(n, value, s->data, err);
+    }
     case TS_TAG_TENSOR:
         return ts_node_set_tensor(n, value, (TsTensor *)v.u.p, err);
     case TS_TAG_DEVICE: {

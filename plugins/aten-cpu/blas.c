@@ -1,7 +1,7 @@
 /* blas.c — the GEMM-based products: bmm, matmul (every rank case), addmm, addmv, baddbmm, dot
  * (and vdot, the same for real dtypes), inner, mv and
  * linear, and ts_nn_gemm, the one entry to BLAS (OpenBLAS, loaded on first use: openblas.c)
- * that linalg.c and conv.c use too.
+ * that linalg.c and conv.c use too (bfloat16, which BLAS lacks, by a plain float loop).
  *
  * Every product becomes calls of ts_nn_gemm on strided matrices. BLAS reads a matrix in place
  * when one stride is 1 and the other a valid leading dimension, so transposed views
@@ -88,6 +88,24 @@ static void scale_rows(int dtype, double beta, void *c, int64_t rows, int64_t co
 EW_INT_TYPES(INT_GEMM, )
 #undef INT_GEMM
 
+/* bfloat16 has no BLAS: each entry sums its products in float and is rounded once. */
+static void gemm_bf16(double alpha, const TsNnMat *a, const TsNnMat *b, double beta, void *c,
+                      int64_t ldc)
+{
+    const uint16_t *pa = a->p, *pb = b->p;
+    uint16_t *pc = c;
+    for (int64_t i = 0; i < a->rows; i++)
+        for (int64_t j = 0; j < b->cols; j++) {
+            float acc = 0;
+            for (int64_t x = 0; x < a->cols; x++)
+                acc += (float)ts_cpu_load_double(TS_BFLOAT16, &pa[i * a->rs + x * a->cs]) *
+                       (float)ts_cpu_load_double(TS_BFLOAT16, &pb[x * b->rs + j * b->cs]);
+            uint16_t *o = &pc[i * ldc + j];
+            double old = beta == 0 ? 0 : beta * ts_cpu_load_double(TS_BFLOAT16, o);
+            ts_cpu_store_double(TS_BFLOAT16, o, (float)(alpha * acc + old));
+        }
+}
+
 static void blas_call(const TsCpuBlas *blas, int dtype, double alpha, const TsNnMat *a,
                       bool ta, int64_t lda, const TsNnMat *b, bool tb, int64_t ldb, double beta,
                       void *c, int64_t ldc)
@@ -141,6 +159,9 @@ int ts_nn_gemm(int dtype, double alpha, const TsNnMat *a, const TsNnMat *b, doub
     case DT: gemm_##DT((int64_t)alpha, a, b, (int64_t)beta, c, ldc); return 0;
     EW_INT_TYPES(CASE, )
 #undef CASE
+    case TS_BFLOAT16:
+        gemm_bf16(alpha, a, b, beta, c, ldc);
+        return 0;
     default:
         break;
     }
@@ -178,7 +199,8 @@ int ts_nn_gemm(int dtype, double alpha, const TsNnMat *a, const TsNnMat *b, doub
 
 static int check_dtype(TsError *err, const char *name, int dtype)
 {
-    if (dtype == TS_FLOAT32 || dtype == TS_FLOAT64 || ts_dtype_is_integral(dtype, false))
+    if (dtype == TS_FLOAT32 || dtype == TS_FLOAT64 || dtype == TS_BFLOAT16 ||
+        ts_dtype_is_integral(dtype, false))
         return 0;
     return ts_error_set(err, TS_ERR_RUNTIME, "\"%s\" not implemented for '%s'", name,
                         ts_dtype_type_name(dtype));

@@ -613,8 +613,10 @@ static int k_tolist(TsCall *c)
                 ts_cpu_int_arg(c->error, "prim::tolist", "elem_type", a[2], &kind)))
         rc = c->error->code;
     if (!rc) {
-        bool match = kind == 0 ? ts_dtype_is_integral(t->dtype, false)
-                   : kind == 1 ? t->dtype == TS_FLOAT32 || t->dtype == TS_FLOAT64
+        /* int is int64 only; float admits every floating dtype here, but only float32 and
+         * float64 convert (PyTorch 1.13 then fails an internal assert) */
+        bool match = kind == 0 ? t->dtype == TS_INT64
+                   : kind == 1 ? ts_dtype_is_floating(t->dtype)
                    : kind == 2 && t->dtype == TS_BOOL;
         const TsType *leaf = kind == 0 ? ts_type_int() : kind == 1 ? ts_type_float()
                                                                    : ts_type_bool();
@@ -624,6 +626,12 @@ static int k_tolist(TsCall *c)
         else if (dim != t->dim)
             rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Output annotation list dimension and "
                               "runtime tensor dimension must match for tolist()");
+        else if (kind == 1 && t->dtype != TS_FLOAT32 && t->dtype != TS_FLOAT64)
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "scalar_ty == at::ScalarType::Float || "
+                              "scalar_ty == at::ScalarType::Double INTERNAL ASSERT FAILED at "
+                              "\"./torch/csrc/jit/mobile/register_ops_common_utils.cpp\":35, "
+                              "please report a bug to PyTorch. Unexpected scalar type for "
+                              "Tensor");
         else
             rc = to_list(c->error, t, 0, t->offset, leaf, &out);
     }

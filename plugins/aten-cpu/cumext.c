@@ -44,6 +44,11 @@ static int cumext(TsCall *c, bool max, bool out)
         ts_cpu_release_args(n, a);
         return c->error->code;
     }
+    if (t->dtype == TS_FLOAT16) {      /* PyTorch 1.13 has no float16 kernel on the cpu */
+        ts_cpu_release_args(n, a);
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s_cpu\" not implemented for 'Half'",
+                            op + 6);
+    }
     TsTensor *vals = ts_cpu_empty(t->dtype, t->dim, t->sizes, c->error);
     TsTensor *idx = vals ? ts_cpu_empty(TS_INT64, t->dim, t->sizes, c->error) : NULL;
     if (!idx) {

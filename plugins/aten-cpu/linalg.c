@@ -1,6 +1,7 @@
 /* linalg.c — aten::mm and mm.out: the checks and messages of mm; the product itself is
  * ts_nn_gemm's (blas.c: OpenBLAS for float32 and float64, reading transposed views in
- * place, a plain loop for the integer dtypes; an empty inner dimension gives zeros).
+ * place, plain loops for bfloat16 and the integer dtypes; an empty inner dimension gives
+ * zeros).
  */
 #include "nn.h"
 
@@ -19,7 +20,7 @@ static int check(TsError *err, const TsTensor *a, const TsTensor *b)
         return ts_error_set(err, TS_ERR_RUNTIME, "expected scalar type %s but found %s",
                             ts_dtype_type_name(a->dtype), ts_dtype_type_name(b->dtype));
     if (!ts_dtype_is_integral(a->dtype, false) && a->dtype != TS_FLOAT32 &&
-        a->dtype != TS_FLOAT64)
+        a->dtype != TS_FLOAT64 && a->dtype != TS_BFLOAT16)
         return ts_error_set(err, TS_ERR_RUNTIME, "\"addmm_impl_cpu_\" not implemented for '%s'",
                             ts_dtype_type_name(a->dtype));
     if (a->sizes[0] > INT32_MAX || a->sizes[1] > INT32_MAX || b->sizes[1] > INT32_MAX)

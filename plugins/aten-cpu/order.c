@@ -204,7 +204,10 @@ static int dim_stat(TsCall *c, Stat s, bool out)
                             !ts_cpu_tensor_arg(c, op, "indices", a[4]))) ||
              ts_cpu_int_arg(c->error, op, "dim", a[1], &d64) ||
              ts_cpu_dim_index(c->error, d64, t->dim, true, &d);
-    if (!rc && s == ST_MODE && t->dim && t->sizes[d] == 0)
+    if (!rc && s == ST_NANMEDIAN && (t->dtype == TS_FLOAT16 || t->dtype == TS_BOOL))
+        ts_error_set(c->error, TS_ERR_RUNTIME, "\"median_out\" not implemented for '%s'",
+                     ts_dtype_type_name(t->dtype));
+    else if (!rc && s == ST_MODE && t->dim && t->sizes[d] == 0)
         ts_error_set(c->error, TS_ERR_INDEX, "mode(): Expected reduction dim %d to have non-zero "
                      "size.", d);
     else if (!rc && s == ST_NANMEDIAN && t->dim && t->sizes[d] == 0)
@@ -231,6 +234,11 @@ static int nanmedian_all(TsCall *c, bool out)
     TsTensor *t = ts_cpu_tensor_arg(c, "aten::nanmedian", "self", a[0]);
     if (t && out && !ts_cpu_tensor_arg(c, "aten::nanmedian", "out", a[1]))
         t = NULL;
+    if (t && (t->dtype == TS_FLOAT16 || t->dtype == TS_BOOL)) {
+        ts_error_set(c->error, TS_ERR_RUNTIME, "\"median_cpu\" not implemented for '%s'",
+                     ts_dtype_type_name(t->dtype));
+        t = NULL;
+    }
     if (t && ts_tensor_numel(t) == 0) {
         if ((r = ts_cpu_empty(t->dtype, 0, NULL, c->error)))
             ts_cpu_store_double(t->dtype, ts_tensor_data(r), NAN);

@@ -22,7 +22,7 @@
 
 typedef enum Family { FAM_MAX1D, FAM_1D, FAM_2D, FAM_3D } Family;
 
-/* Which dtypes a kernel has. */
+/* Which dtypes a kernel has (DT_INT: int64 only; PyTorch 1.13's avg pools lack the others). */
 enum { DT_FLOAT = 1, DT_BF16 = 2, DT_INT = 4 };
 
 typedef struct PoolDef {
@@ -186,7 +186,7 @@ static int check_dtype(TsCall *c, const PoolDef *def, int dtype)
 {
     bool ok = dtype == TS_FLOAT32 || dtype == TS_FLOAT64 ? (def->dtypes & DT_FLOAT)
             : dtype == TS_BFLOAT16 ? (def->dtypes & DT_BF16)
-            : dtype >= TS_UINT8 && dtype <= TS_INT64 ? (def->dtypes & DT_INT) : 0;
+            : dtype == TS_INT64 ? (def->dtypes & DT_INT) : 0;
     if (ok)
         return 0;
     return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s\" not implemented for '%s'", def->kernel,

@@ -378,7 +378,8 @@ static int result_dtype(TsCall *c, RedCall *rc, int dtype)
     case K_VAR:
         if (!fl)
             return ts_error_set(c->error, TS_ERR_RUNTIME,
-                                "std and var only support floating point and complex dtypes");
+                                "%s only support floating point and complex dtypes",
+                                s->form == F_STAT_PAIR ? s->name : "std and var");
         rc->result = in;
         break;
     case K_NORM:
@@ -411,6 +412,24 @@ static int result_dtype(TsCall *c, RedCall *rc, int dtype)
         rc->x = cast;
     }
     return 0;
+}
+
+/* The dtypes PyTorch 1.13's cpu kernels lack, named as its messages name the kernel; checked
+ * on the input after any dtype= cast, as PyTorch dispatches on it. */
+static int check_kernel(TsCall *c, const RedCall *rc)
+{
+    int dt = rc->x->dtype;
+    const char *kernel = NULL;
+    if (rc->s->op == &op_prod && (dt == TS_FLOAT16 || dt == TS_BFLOAT16))
+        kernel = "prod_cpu";
+    else if (rc->s->form == F_INDEX && dt == TS_BOOL)
+        kernel = rc->s->op == &op_max ? "argmax_cpu" : "argmin_cpu";
+    else if (rc->s->op == &op_lse && dt == TS_FLOAT16)
+        kernel = "exp_vml_cpu";
+    if (!kernel)
+        return 0;
+    return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel,
+                        ts_dtype_type_name(dt));
 }
 
 /* PyTorch's checks for reductions that have no identity (max, argmax, amax, ...). */
@@ -592,6 +611,8 @@ static int run(TsCall *c, const RedSpec *s)
     if (!st)
         st = result_dtype(c, &rc, dtype);
     if (!st)
+        st = check_kernel(c, &rc);
+    if (!st)
         st = check_nonempty(c, &rc);
     if (!st)
         st = run_reduce(c, &rc, &vals, s->form == F_PAIR || s->form == F_INDEX ? &idx : NULL,
@@ -739,6 +760,10 @@ static int aminmax_call(TsCall *c, bool out_form)
     TsTensor *x = ts_cpu_tensor_arg(c, "aten::aminmax", "self", a[0]);
     TsList *dims = x ? ts_list_new(ts_type_int(), 1, c->error) : NULL;
     int rc = dims ? 0 : (int)c->error->code, d = 0;
+    /* PyTorch 1.13's cpu kernel has no float16, and no bfloat16 along a dim */
+    if (!rc && (x->dtype == TS_FLOAT16 || (x->dtype == TS_BFLOAT16 && a[1].tag == TS_TAG_INT)))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "\"aminmax_cpu\" not implemented for '%s'",
+                          ts_dtype_type_name(x->dtype));
     if (!rc && a[1].tag == TS_TAG_INT) {
         rc = ts_cpu_wrap_dim(a[1].u.i, x->dim, &d, c->error);
         if (!rc && x->dim > 0 && x->sizes[d] == 0)

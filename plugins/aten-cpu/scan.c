@@ -103,8 +103,11 @@ static int result_dtype(TsCall *c, ScanKind k, const TsTensor *x, int d, int dty
         return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s_kernel_impl\" not implemented for "
                             "'%s'", d == x->dim - 1 || x->dim == 0 ?
                             (k == S_SOFTMAX ? "softmax_lastdim" : "log_softmax_lastdim") :
-                            (k == S_SOFTMAX ? "softmax" : "log_softmax"),
-                            ts_dtype_type_name(dt));
+                            "softmax", ts_dtype_type_name(dt));
+    /* nor a float16 cumsum or cumprod (the other dim kernel serves log_softmax too) */
+    if (!soft && dt == TS_FLOAT16)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s_out_cpu\" not implemented for "
+                            "'Half'", k == S_CUMSUM ? "cumsum" : "cumprod");
     if (!soft && dtype < 0 && ts_dtype_is_integral(dt, true))
         dt = TS_INT64;
     *out = dt;

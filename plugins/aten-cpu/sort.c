@@ -294,6 +294,18 @@ static int compute(TsCall *c, const SortSpec *s, const TsValue *a, TsTensor *x, 
         return c->error->code;
     (void)stable;
     (void)sorted;
+    /* PyTorch 1.13's cpu kernels have no float16 median, topk, kthvalue, nor bool median, topk */
+    bool half = x->dtype == TS_FLOAT16, bool_ = x->dtype == TS_BOOL;
+    const char *lacking = NULL;
+    if ((s->form == MEDIAN_ALL || s->form == MEDIAN_DIM) && (half || bool_))
+        lacking = s->form == MEDIAN_ALL ? "median_cpu" : "median_out";
+    else if (s->form == TOPK && (half || bool_))
+        lacking = "topk_cpu";
+    else if (s->form == KTH && half)
+        lacking = "kthvalue_cpu";
+    if (lacking)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s\" not implemented for '%s'", lacking,
+                            ts_dtype_type_name(x->dtype));
     if (s->form == MEDIAN_ALL || s->form == MEDIAN_DIM) {
         uint64_t mask = s->form == MEDIAN_ALL ? (x->dim >= 64 ? ~UINT64_C(0)
                                                  : (UINT64_C(1) << x->dim) - 1)

@@ -84,7 +84,8 @@ static int lerp_call(TsCall *c, bool tensor_weight, TsCpuEwMode mode)
                               "dtype %s", cxx_type(in[0]->dtype), names[i],
                               cxx_type(in[i]->dtype));
     }
-    if (!rc && !ts_dtype_is_floating(in[0]->dtype))
+    /* PyTorch 1.13's cpu lerp kernels have no float16 either */
+    if (!rc && (!ts_dtype_is_floating(in[0]->dtype) || in[0]->dtype == TS_FLOAT16))
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s\" not implemented for '%s'",
                           tensor_weight ? "lerp_kernel_tensor" : "lerp_kernel_scalar",
                           ts_dtype_type_name(in[0]->dtype));

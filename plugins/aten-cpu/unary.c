@@ -213,14 +213,20 @@ static const struct {
     { &ew_erfinv, "erfinv_vml_cpu" }, { &ew_lgamma, "lgamma_vml_cpu" }, { &ew_sinc, "sinc_cpu" },
 };
 
+/* float16 for the ops above; the same kernels also lack bool (floor, ceil, round, trunc) and
+ * every non-floating dtype (silu, gelu), and fail with the same name. */
 static int check_half(TsCall *c, const TsCpuEwOp *op, const TsTensor *t)
 {
-    if (t->dtype != TS_FLOAT16)
+    bool rounding = op == &ew_floor || op == &ew_ceil || op == &ew_round || op == &ew_trunc ||
+                    op == &ew_round_dec;
+    bool act = op == &ew_silu || op == &ew_gelu || op == &ew_gelu_tanh;
+    if (t->dtype != TS_FLOAT16 && !(t->dtype == TS_BOOL && rounding) &&
+        !(act && !ts_dtype_is_floating(t->dtype)))
         return 0;
     for (size_t i = 0; i < sizeof no_half / sizeof no_half[0]; i++)
         if (no_half[i].op == op)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s\" not implemented for 'Half'",
-                                no_half[i].kernel);
+            return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s\" not implemented for '%s'",
+                                no_half[i].kernel, ts_dtype_type_name(t->dtype));
     return 0;
 }
 
