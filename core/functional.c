@@ -743,6 +743,8 @@ static int rw_dropout1d(TsEmitter *e, Bound *b, TsSugared *out)
  * nothing is normalized: no check then). */
 static int rw_instance_norm(TsEmitter *e, Bound *b, TsSugared *out)
 {
+    if (const_bool(arg(b, "use_input_stats")) == 0)
+        return value_of(out, call_op(e, b));
     TsIrValue *x = arg(b, "input");
     TsIrValue *size = ts_emit_op2(e, "aten::size", x, NULL, b->r);
     TsIrValue *zero = size ? ts_emit_const(e, ts_int(0), b->r) : NULL;
@@ -757,6 +759,30 @@ static int rw_instance_norm(TsEmitter *e, Bound *b, TsSugared *out)
     TsIrValue *bad = both ? ts_emit_op2(e, "aten::__and__", arg(b, "use_input_stats"), both,
                                         b->r) : NULL;
     Raise r = { "builtins.ValueError", "Expected more than 1 spatial element when training, "
+                "got input size {}", size, NULL, ts_type_none() };
+    if (raise_if(e, b, bad, &r) != 0)
+        return -1;
+    return value_of(out, call_op(e, b));
+}
+
+/* F.batch_norm in training needs more than one value per channel: numel / C of them (with
+ * no channel at all there is nothing to normalize, and no check). */
+static int rw_batch_norm(TsEmitter *e, Bound *b, TsSugared *out)
+{
+    if (const_bool(arg(b, "training")) == 0)      /* eval, the common case: nothing to check */
+        return value_of(out, call_op(e, b));
+    TsIrValue *x = arg(b, "input");
+    TsIrValue *size = ts_emit_op2(e, "aten::size", x, NULL, b->r);
+    TsIrValue *zero = size ? ts_emit_const(e, ts_int(0), b->r) : NULL;
+    TsIrValue *one = zero ? ts_emit_const(e, ts_int(1), b->r) : NULL;
+    TsIrValue *c = one ? ts_emit_op2(e, "aten::size", x, one, b->r) : NULL;
+    TsIrValue *numel = c ? ts_emit_op2(e, "aten::numel", x, NULL, b->r) : NULL;
+    TsIrValue *single = numel ? ts_emit_op2(e, "aten::eq", numel, c, b->r) : NULL;
+    TsIrValue *some = single ? ts_emit_op2(e, "aten::ne", c, zero, b->r) : NULL;
+    TsIrValue *both = some ? ts_emit_op2(e, "aten::__and__", single, some, b->r) : NULL;
+    TsIrValue *bad = both ? ts_emit_op2(e, "aten::__and__", arg(b, "training"), both, b->r)
+                          : NULL;
+    Raise r = { "builtins.ValueError", "Expected more than 1 value per channel when training, "
                 "got input size {}", size, NULL, ts_type_none() };
     if (raise_if(e, b, bad, &r) != 0)
         return -1;
@@ -908,6 +934,34 @@ static TsIrValue *interp_ranks(TsEmitter *e, Bound *b, const void *data)
     return if_value(e, b, cond, ts_type_tensor(), interp_rank_branch, at, interp_ranks, &next);
 }
 
+/* PyTorch's error for an input of the wrong rank for mode m (one of the fixed-rank modes):
+ * "Got 3D input, but bilinear mode needs 4D input" among 3-d to 5-d inputs (bicubic has no
+ * such message), else the general one. */
+static TsIrValue *wrong_rank(TsEmitter *e, Bound *b, const void *data)
+{
+    const struct InterpMode *m = data;
+    TsIrValue *d = ts_emit_op2(e, "aten::dim", arg(b, "input"), NULL, b->r);
+    TsIrValue *mode = d ? ts_emit_str_const(e, m->mode, b->r) : NULL;
+    if (!mode)
+        return NULL;
+    char fmt[96];
+    snprintf(fmt, sizeof fmt, "Got {}D input, but %s mode needs %ldD input", m->mode,
+             m->rank + 2);
+    Raise got = { "builtins.NotImplementedError", fmt, d, NULL, ts_type_tensor() };
+    Raise general = { "builtins.NotImplementedError", "Input Error: Only 3D, 4D and 5D input "
+                      "Tensors supported (got {}D) for the modes: nearest | linear | bilinear | "
+                      "bicubic | trilinear | area | nearest-exact (got {})", d, mode,
+                      ts_type_tensor() };
+    if (strcmp(m->mode, "bicubic") == 0)
+        return raise_value(e, b, &general);
+    TsIrValue *three = ts_emit_const(e, ts_int(3), b->r);
+    TsIrValue *five = three ? ts_emit_const(e, ts_int(5), b->r) : NULL;
+    TsIrValue *ge = five ? ts_emit_op2(e, "aten::ge", d, three, b->r) : NULL;
+    TsIrValue *le = ge ? ts_emit_op2(e, "aten::le", d, five, b->r) : NULL;
+    TsIrValue *in = le ? ts_emit_op2(e, "aten::__and__", ge, le, b->r) : NULL;
+    return if_value(e, b, in, ts_type_tensor(), raise_value, &got, raise_value, &general);
+}
+
 /* One mode. A combination the mode refuses raises (a mode decided at run time has a branch
  * for each mode; a constant mode reports these when compiling). */
 static TsIrValue *interp_mode(TsEmitter *e, Bound *b, const void *data)
@@ -922,7 +976,14 @@ static TsIrValue *interp_mode(TsEmitter *e, Bound *b, const void *data)
     }
     if (is_none(ac) && !(ac = ts_emit_const(e, ts_bool(false), b->r)))
         return NULL;
-    long rank = m->rank ? m->rank : list_len(is_none(size) ? arg(b, "scale_factor") : size);
+    if (m->rank) {           /* linear is 1-d only, ...: other inputs raise as PyTorch's do */
+        TsIrValue *d = ts_emit_op2(e, "aten::dim", arg(b, "input"), NULL, b->r);
+        TsIrValue *want = d ? ts_emit_const(e, ts_int(m->rank + 2), b->r) : NULL;
+        TsIrValue *cond = want ? ts_emit_op2(e, "aten::eq", d, want, b->r) : NULL;
+        InterpAt at = { m, m->rank, ac };
+        return if_value(e, b, cond, ts_type_tensor(), interp_rank_branch, &at, wrong_rank, m);
+    }
+    long rank = list_len(is_none(size) ? arg(b, "scale_factor") : size);
     if (rank >= 1 && rank <= 3)
         return interp_rank(e, b, m, rank, ac);
     InterpAt at = { m, 1, ac };
@@ -1131,7 +1192,7 @@ static const FnEntry table[] = {
     { F_ "batch_norm", "input, running_mean, running_var, weight=None, bias=None, "
       "training=False, momentum=0.1, eps=1e-05", "aten::batch_norm",
       "input, weight, bias, running_mean, running_var, training, momentum, eps, True", 0,
-      NULL },
+      rw_batch_norm },
     { F_ "layer_norm", "input, normalized_shape, weight=None, bias=None, eps=1e-05",
       "aten::layer_norm", "input, normalized_shape, weight, bias, eps, True", 0, NULL },
     { F_ "group_norm", "input, num_groups, weight=None, bias=None, eps=1e-05",

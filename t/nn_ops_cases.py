@@ -417,6 +417,21 @@ def err_instance_norm_one_spatial_element():
     return F.instance_norm(torch.ones(1, 2, 1))
 
 
+def err_batch_norm_one_value_per_channel():
+    # raises: Expected more than 1 value per channel when training, got input size [1, 3]
+    return F.batch_norm(torch.ones(1, 3), None, None, training=True)
+
+
+def err_interpolate_bilinear_of_3d():
+    # raises: Got 3D input, but bilinear mode needs 4D input
+    return F.interpolate(torch.ones(1, 1, 4), scale_factor=2.0, mode="bilinear")
+
+
+def err_interpolate_bicubic_of_5d():
+    # raises: Input Error: Only 3D, 4D and 5D input Tensors supported (got 5D) for the modes
+    return F.interpolate(torch.ones(1, 1, 2, 2, 2), scale_factor=2.0, mode="bicubic")
+
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())
