@@ -1205,7 +1205,7 @@ static int emit_tolist(TsEmitter *e, TsIrValue *t, const TsTree *call, const TsT
     }
     int64_t elem = ts_type_kind(leaf) == TS_TYPE_INT ? 0 : ts_type_kind(leaf) == TS_TYPE_FLOAT
                    ? 1 : ts_type_kind(leaf) == TS_TYPE_BOOL ? 2 : -1;
-    if (depth == 0 || elem < 0)
+    if (elem < 0)            /* a bare int/float/bool is a 0-dim tensor's item */
         return ts_emit_error(e, r, "Expected type hint for result of tolist(): a List of "
                              "int, float or bool (nested once per dimension)");
     TsIrValue *in[3] = { t, ts_emit_const(e, ts_int(depth), r), NULL };

@@ -225,6 +225,12 @@ def test_method_receiver_binds_to_the_argument_named_self():
     assert torch.equal(x.add(1, alpha=2), torch.tensor([3.0, 1.0]))
 
 
+def test_tolist_of_a_0_dim_tensor_is_a_number():
+    f: float = torch.tensor(2.5).tolist()
+    i: int = torch.tensor(3).tolist()
+    assert f == 2.5 and i == 3
+
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())
