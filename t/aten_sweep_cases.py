@@ -340,6 +340,21 @@ def test_tensor_flags():
     assert torch.equal(x, torch.tensor([2.0, 2.0]))
 
 
+def test_index_put_with_a_list_literal():
+    # a list literal of tensors is a Tensor[]: the hacked_twin overloads take it
+    x = torch.zeros(3)
+    assert torch.equal(x.index_put([torch.tensor([1])], torch.tensor(5.0)),
+                       torch.tensor([0.0, 5.0, 0.0]))
+    x.index_put_([torch.tensor([0, 2])], torch.tensor(1.0), accumulate=True)
+    assert torch.equal(x, torch.tensor([1.0, 0.0, 1.0]))
+
+
+def test_torch_linalg_names_resolve():
+    t = torch.arange(6.).reshape(2, 3)
+    assert torch.allclose(torch.linalg.vector_norm(t, 2, [1]), torch.tensor([2.2361, 7.0711]),
+                          atol=1e-4)
+
+
 def err_tensor_of_empty_list():
     # raises: Empty lists default to List[Tensor]. Add a variable annotation
     return torch.tensor([])

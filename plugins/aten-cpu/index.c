@@ -627,6 +627,10 @@ static const TsCpuOp ops[] = {
     { "aten::index", "Tensor", k_index },
     { "aten::index_put_", "", k_index_put_ },
     { "aten::index_put", "", k_index_put },
+    /* Tensor[] is a Tensor?[] without a None */
+    { "aten::index", "Tensor_hacked_twin", k_index },
+    { "aten::index_put_", "hacked_twin", k_index_put_ },
+    { "aten::index_put", "hacked_twin", k_index_put },
     { "aten::gather", "", k_gather },
     { "aten::index_select", "", k_index_select },
     { "aten::masked_select", "", k_masked_select },
