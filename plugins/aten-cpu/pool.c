@@ -493,13 +493,7 @@ static int pool_call(TsCall *c, const PoolDef *def, size_t nout, TsNnOutRule rul
     }
     if (cx)
         ts_tensor_release(cx);
-    if (o)
-        o = ts_pool_result(o, x->dtype, c->error);
-    if (nout)
-        return ts_pool_finish_out(c, n, a, nout, rule, o, ix);
-    if (def->indices)
-        return ts_pool_finish2(c, n, a, o, ix);
-    return ts_nn_finish(c, n, a, o);
+    return ts_pool_finish(c, n, a, x->dtype, o, ix, def->indices, nout, rule);
 }
 
 /* aten::max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0],
@@ -550,7 +544,7 @@ TsTensor *ts_pool_alloc(const TsTensor *x, const TsPoolGeo *g, TsError *err)
     return ts_cpu_empty(ts_pool_compute_dtype(x->dtype), x->dim, sizes, err);
 }
 
-TsTensor *ts_pool_result(TsTensor *o, int dtype, TsError *err)
+static TsTensor *pool_result(TsTensor *o, int dtype, TsError *err)
 {
     if (o->dtype == dtype)
         return o;
@@ -559,7 +553,7 @@ TsTensor *ts_pool_result(TsTensor *o, int dtype, TsError *err)
     return r;
 }
 
-int ts_pool_finish2(TsCall *c, size_t n, TsValue *a, TsTensor *values, TsTensor *indices)
+static int finish2(TsCall *c, size_t n, TsValue *a, TsTensor *values, TsTensor *indices)
 {
     if (!values || !indices) {
         if (values)
@@ -574,8 +568,8 @@ int ts_pool_finish2(TsCall *c, size_t n, TsValue *a, TsTensor *values, TsTensor 
     return ts_cpu_push_tensor(c, indices);
 }
 
-int ts_pool_finish_out(TsCall *c, size_t n, TsValue *a, size_t nout, TsNnOutRule rule,
-                       TsTensor *values, TsTensor *indices)
+static int finish_out(TsCall *c, size_t n, TsValue *a, size_t nout, TsNnOutRule rule,
+                      TsTensor *values, TsTensor *indices)
 {
     int rc = values ? 0 : (int)c->error->code;
     if (!rc && nout == 2 && !indices)
@@ -594,6 +588,18 @@ int ts_pool_finish_out(TsCall *c, size_t n, TsValue *a, size_t nout, TsNnOutRule
     if (indices)
         ts_tensor_release(indices);
     return ts_nn_finish_outs(c, n, a, nout, rc);
+}
+
+int ts_pool_finish(TsCall *c, size_t n, TsValue *a, int dtype, TsTensor *values,
+                   TsTensor *indices, bool two, size_t nout, TsNnOutRule rule)
+{
+    if (values)
+        values = pool_result(values, dtype, c->error);
+    if (nout)
+        return finish_out(c, n, a, nout, rule, values, indices);
+    if (two)
+        return finish2(c, n, a, values, indices);
+    return ts_nn_finish(c, n, a, values);
 }
 
 static const TsCpuOp ops[] = {

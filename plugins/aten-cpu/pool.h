@@ -21,8 +21,6 @@ TsTensor *ts_pool_input(TsTensor *x, TsError *err);
 /* The output of x's rank: its leading (batch, channel) sizes and g's output sizes, in the
  * compute dtype. */
 TsTensor *ts_pool_alloc(const TsTensor *x, const TsPoolGeo *g, TsError *err);
-/* o (taken) converted to dtype when it differs (NULL on failure). */
-TsTensor *ts_pool_result(TsTensor *o, int dtype, TsError *err);
 /* Value i of a compute-dtype buffer as a double, and storing one. */
 static inline double ts_pool_get(int dtype, const void *p, int64_t i)
 {
@@ -36,13 +34,10 @@ static inline void ts_pool_set(int dtype, void *p, int64_t i, double v)
     else
         ts_nn_set(dtype, p, i, v);
 }
-/* Pushes values and indices (taking both) after releasing the n arguments; when either is
- * NULL releases the other and returns the error set. */
-int ts_pool_finish2(TsCall *c, size_t n, TsValue *a, TsTensor *values, TsTensor *indices);
-
-/* The out= ending: values (and indices) delivered into the last nout arguments by rule
- * (both taken), those pushed; or the error set. */
-int ts_pool_finish_out(TsCall *c, size_t n, TsValue *a, size_t nout, TsNnOutRule rule,
-                       TsTensor *values, TsTensor *indices);
+/* The end of every pooling kernel: values (converted from the compute dtype to dtype) and,
+ * when two, indices (both taken) pushed after releasing the n arguments, or delivered into
+ * the last nout of them by rule for an out= form; or the error set when values is NULL. */
+int ts_pool_finish(TsCall *c, size_t n, TsValue *a, int dtype, TsTensor *values,
+                   TsTensor *indices, bool two, size_t nout, TsNnOutRule rule);
 
 #endif

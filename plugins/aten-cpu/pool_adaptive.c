@@ -257,13 +257,7 @@ static int adaptive_call(TsCall *c, const AdaptDef *def, size_t nout, TsNnOutRul
     }
     if (cx)
         ts_tensor_release(cx);
-    if (o)
-        o = ts_pool_result(o, x->dtype, c->error);
-    if (nout)
-        return ts_pool_finish_out(c, n, a, nout, rule, o, ix);
-    if (def->max)
-        return ts_pool_finish2(c, n, a, o, ix);
-    return ts_nn_finish(c, n, a, o);
+    return ts_pool_finish(c, n, a, x->dtype, o, ix, def->max, nout, rule);
 }
 
 /* aten::adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor; 2d (SymInt[2]) and

@@ -28,26 +28,29 @@ static int finish(TsCall *c, int rc, TsCpuEwMode mode, TsTensor *out, size_t out
     return ts_stack_push(c->stack, result, c->error);
 }
 
+/* The strided loop of a three-input op, (out, v, x, y), each element EXPR of v, x and y. */
+#define TERNARY_LOOP(DT, T, OP, EXPR) \
+    static void OP##_##DT(char **p, const int64_t *s, int64_t n, TsCpuEwArgs *args) \
+    { \
+        typedef T scalar_t; \
+        (void)sizeof(scalar_t); \
+        (void)args; \
+        char *po = p[0], *pv = p[1], *px = p[2], *py = p[3]; \
+        for (int64_t k = 0; k < n; k++, po += s[0], pv += s[1], px += s[2], py += s[3]) { \
+            T v = *(const T *)pv, x = *(const T *)px, y = *(const T *)py; \
+            *(T *)po = (T)(EXPR); \
+        } \
+    }
+
 /* ---- lerp: self + weight * (end - self), from whichever end is nearer for accuracy ---- */
 
 #define LERP(x, y, w) \
     ((w) < (scalar_t)0.5 ? (x) + (w) * ((y) - (x)) : (y) - ((y) - (x)) * (1 - (w)))
 /* lerp.Scalar: the weight is args->d[0] */
 #define LERP_SCALAR_LOOP(DT, T, OP) EW_BINARY(DT, T, OP, T, LERP(x, y, (scalar_t)args->d[0]))
-/* lerp.Tensor: (out, self, end, weight) */
-#define LERP_TENSOR_LOOP(DT, T, OP) \
-    static void OP##_##DT(char **p, const int64_t *s, int64_t n, TsCpuEwArgs *args) \
-    { \
-        typedef T scalar_t; \
-        (void)args; \
-        char *po = p[0], *px = p[1], *py = p[2], *pw = p[3]; \
-        for (int64_t k = 0; k < n; k++, po += s[0], px += s[1], py += s[2], pw += s[3]) { \
-            T x = *(const T *)px, y = *(const T *)py, w = *(const T *)pw; \
-            *(T *)po = (T)LERP(x, y, w); \
-        } \
-    }
 EW_FLOAT_TYPES(LERP_SCALAR_LOOP, lerp_scalar)
-EW_FLOAT_TYPES(LERP_TENSOR_LOOP, lerp_tensor)
+/* lerp.Tensor: (out, self, end, weight) */
+EW_FLOAT_TYPES(TERNARY_LOOP, lerp_tensor, LERP(v, x, y))
 static const TsCpuLoop lerp_scalar_loops[TS_DTYPE__COUNT] = {
     EW_FLOAT_TYPES(EW_ENTRY, lerp_scalar) };
 static const TsCpuLoop lerp_tensor_loops[TS_DTYPE__COUNT] = {
@@ -118,22 +121,11 @@ static int k_lerp_t_(TsCall *c) { return lerp_call(c, true, TS_EW_INPLACE); }
 
 /* (out, self, vec1 as a column, vec2 as a row); args: d = { beta, alpha }, i the same as
  * integers; beta 0 ignores self (nan and inf in it too), as PyTorch does. */
-#define ADDR_LOOP(DT, T, OP, EXPR) \
-    static void OP##_##DT(char **p, const int64_t *s, int64_t n, TsCpuEwArgs *args) \
-    { \
-        typedef T scalar_t; \
-        (void)sizeof(scalar_t); \
-        char *po = p[0], *ps = p[1], *px = p[2], *py = p[3]; \
-        for (int64_t k = 0; k < n; k++, po += s[0], ps += s[1], px += s[2], py += s[3]) { \
-            T v = *(const T *)ps, x = *(const T *)px, y = *(const T *)py; \
-            *(T *)po = (T)(EXPR); \
-        } \
-    }
-EW_INT_TYPES(ADDR_LOOP, addr, (args->i[0] ? U64(args->i[0]) * U64(v) : 0) +
+EW_INT_TYPES(TERNARY_LOOP, addr, (args->i[0] ? U64(args->i[0]) * U64(v) : 0) +
                                   U64(args->i[1]) * U64(x) * U64(y))
-EW_FLOAT_TYPES(ADDR_LOOP, addr, (args->d[0] != 0 ? (scalar_t)args->d[0] * v : 0) +
+EW_FLOAT_TYPES(TERNARY_LOOP, addr, (args->d[0] != 0 ? (scalar_t)args->d[0] * v : 0) +
                                     (scalar_t)args->d[1] * x * y)
-EW_BOOL_TYPES(ADDR_LOOP, addr, (args->i[0] && v) || (args->i[1] && x && y))
+EW_BOOL_TYPES(TERNARY_LOOP, addr, (args->i[0] && v) || (args->i[1] && x && y))
 static const TsCpuLoop addr_loops[TS_DTYPE__COUNT] = {
     EW_INT_TYPES(EW_ENTRY, addr) EW_FLOAT_TYPES(EW_ENTRY, addr) EW_BOOL_TYPES(EW_ENTRY, addr) };
 static const TsCpuEwOp ew_addr = { "addr", TS_EW_SAME, false, addr_loops };
@@ -213,20 +205,9 @@ static int k_addr_(TsCall *c) { return addr_call(c, TS_EW_INPLACE); }
 
 /* (out, self, tensor1, tensor2); the value is args->d[0] (args->i[0] for integers: PyTorch
  * converts it to the result's dtype first). */
-#define ADDC_LOOP(DT, T, OP, EXPR) \
-    static void OP##_##DT(char **p, const int64_t *s, int64_t n, TsCpuEwArgs *args) \
-    { \
-        typedef T scalar_t; \
-        (void)sizeof(scalar_t); \
-        char *po = p[0], *ps = p[1], *px = p[2], *py = p[3]; \
-        for (int64_t k = 0; k < n; k++, po += s[0], ps += s[1], px += s[2], py += s[3]) { \
-            T v = *(const T *)ps, x = *(const T *)px, y = *(const T *)py; \
-            *(T *)po = (T)(EXPR); \
-        } \
-    }
-EW_INT_TYPES(ADDC_LOOP, addcmul, U64(v) + U64(args->i[0]) * U64(x) * U64(y))
-EW_FLOAT_TYPES(ADDC_LOOP, addcmul, v + (scalar_t)args->d[0] * x * y)
-EW_FLOAT_TYPES(ADDC_LOOP, addcdiv, v + (scalar_t)args->d[0] * (x / y))
+EW_INT_TYPES(TERNARY_LOOP, addcmul, U64(v) + U64(args->i[0]) * U64(x) * U64(y))
+EW_FLOAT_TYPES(TERNARY_LOOP, addcmul, v + (scalar_t)args->d[0] * x * y)
+EW_FLOAT_TYPES(TERNARY_LOOP, addcdiv, v + (scalar_t)args->d[0] * (x / y))
 static const TsCpuLoop addcmul_loops[TS_DTYPE__COUNT] = {
     EW_INT_TYPES(EW_ENTRY, addcmul) EW_FLOAT_TYPES(EW_ENTRY, addcmul) };
 static const TsCpuLoop addcdiv_loops[TS_DTYPE__COUNT] = { EW_FLOAT_TYPES(EW_ENTRY, addcdiv) };
