@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "parser.h"
 #include "tap.h"
@@ -203,7 +204,7 @@ static void data_files(void)
 
 /* ---- conformance cases --------------------------------------------------------------- */
 
-/* Every case parses; the ones whose expected error is a frontend message get exactly it
+/* Every function case parses; the ones whose expected error is a frontend message get exactly it
  * from ts_parse_check_def, and no other case trips the check. */
 static void conformance(void)
 {
@@ -233,6 +234,12 @@ static void conformance(void)
             snprintf(path, sizeof path, "%s/%s", adir, e->d_name);
             snprintf(errp, sizeof errp, "%s/%.*s.err", adir, (int)(l - 3), e->d_name);
             snprintf(cname, sizeof cname, "%s/%.*s", area->d_name, (int)(l - 3), e->d_name);
+            /* a module case's .py is the Python PyTorch scripted (its __init__, ignored and
+             * unused methods are never TorchScript); tscript runs its .pt archive */
+            char ptp[2048];
+            snprintf(ptp, sizeof ptp, "%s/%.*s.pt", adir, (int)(l - 3), e->d_name);
+            if (access(ptp, F_OK) == 0)
+                continue;
             total++;
             TsError err = TS_ERROR_INIT;
             TsSource *src = ts_source_read_file(path, &err);
