@@ -58,6 +58,50 @@ TsStorage *ts_storage_borrow(void *data, size_t nbytes, TsDevice device, TsError
     return storage_alloc(data, nbytes, device, NULL, err);
 }
 
+/* An external storage's allocator: one per storage, freed with it; freeing runs release. */
+typedef struct ExternalAllocator {
+    TsAllocator a;
+    void (*release)(void *ctx);
+    void *ctx;
+} ExternalAllocator;
+
+static void external_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice device)
+{
+    (void)ptr, (void)nbytes, (void)device;
+    ExternalAllocator *ea = (ExternalAllocator *)self;
+    if (ea->release)
+        ea->release(ea->ctx);
+    free(ea);
+}
+
+static void *external_alloc(TsAllocator *self, size_t nbytes, TsDevice device)
+{
+    (void)self, (void)nbytes, (void)device;
+    return NULL;   /* never asked: the memory exists already */
+}
+
+TsStorage *ts_storage_external(void *data, size_t nbytes, TsDevice device,
+                               void (*release)(void *ctx), void *ctx, TsError *err)
+{
+    ExternalAllocator *ea = malloc(sizeof *ea);
+    if (!ea) {
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory allocating a storage");
+        return NULL;
+    }
+    ea->a.name = "external";
+    ea->a.alloc = external_alloc;
+    ea->a.free = external_free;
+    ea->a.ctx = NULL;
+    ea->release = release;
+    ea->ctx = ctx;
+    /* the storage frees through its allocator only when data is not NULL */
+    static char empty[1];
+    TsStorage *s = storage_alloc(data ? data : empty, nbytes, device, &ea->a, err);
+    if (!s)
+        free(ea);
+    return s;
+}
+
 void ts_storage_retain(TsStorage *s)
 {
     ts_heap_retain(&s->h);

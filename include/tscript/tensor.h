@@ -105,6 +105,10 @@ typedef struct TsStorage {
 TsStorage *ts_storage_new(TsAllocator *allocator, size_t nbytes, TsDevice device, TsError *err);
 /* Storage over memory the caller keeps alive longer than the storage (never freed by it). */
 TsStorage *ts_storage_borrow(void *data, size_t nbytes, TsDevice device, TsError *err);
+/* Storage over memory someone else owns (a mapped file, a caller's buffer): zero copy; when
+ * the storage dies, release(ctx) runs once. On failure release is not called. */
+TsStorage *ts_storage_external(void *data, size_t nbytes, TsDevice device,
+                               void (*release)(void *ctx), void *ctx, TsError *err);
 void ts_storage_retain(TsStorage *s);
 void ts_storage_release(TsStorage *s);
 
