@@ -855,7 +855,8 @@ static int emit_call(Builder *B, const TsNode *n, const NodeInfo *ni, bool metho
             c->instrs[at].aux = (uint32_t)c->n_strs++;
             return emit_dead_outputs(B, n, ni);
         }
-        f = ts_unit_find_method(B->unit, n->inputs[0]->type, name);
+        if (ts_unit_method((TsCompUnit *)B->unit, n->inputs[0]->type, name, &f, B->err) != 0)
+            return -1;
     } else {
         f = ts_unit_find(B->unit, name);
         if (!f) {

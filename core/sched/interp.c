@@ -76,6 +76,7 @@ typedef struct TsInterp {
     char *callee_label;        /* the exception class of a callee's error, and the message */
     const char *callee_msg;    /* it was moved into err as (see adopt_callee_error) */
     bool wrap;                 /* err.msg is a callee's traceback to put under ours */
+    bool no_grad;              /* grad mode off (torch.no_grad()) while this state runs */
 } TsInterp;
 
 enum { RUN_DONE, RUN_ERROR, RUN_SUSPENDED };
@@ -97,13 +98,23 @@ static const char traceback_head[] = "The following operation failed in the Torc
                                      "call last):\n";
 
 /* ---- states and frames --------------------------------------------------------------- */
+/* Grad mode, as PyTorch's thread-local GradMode: on unless a program turns it off. It is
+ * the running state's (a state may move between threads), so run() swaps it in and out;
+ * a new state, forked or nested, starts with its creator's. */
+static _Thread_local bool no_grad;
+
+bool ts_grad_enabled(void) { return !no_grad; }
+void ts_set_grad_enabled(bool on) { no_grad = !on; }
+
 static TsInterp *interp_new(TsRuntime *rt, TsError *err)
 {
     TsInterp *st = calloc(1, sizeof *st);
-    if (!st)
+    if (!st) {
         ts_error_set(err, TS_ERR_NOMEM, "out of memory starting the interpreter");
-    else
+    } else {
         st->rt = rt;
+        st->no_grad = no_grad;
+    }
     return st;
 }
 
@@ -615,7 +626,10 @@ static const TsCode *method_code(TsInterp *st, const TsCode *code, TsValue self,
         ts_error_set(&st->err, TS_ERR_RUNTIME, "method '%s' called on a non-object", name);
         return NULL;
     }
-    TsFunction *m = ts_unit_find_method(code->unit, ((TsObject *)self.u.p)->cls, name);
+    TsFunction *m;
+    if (ts_unit_method((TsCompUnit *)code->unit, ((TsObject *)self.u.p)->cls, name, &m,
+                       &st->err) != 0)
+        return NULL;
     if (!m) {
         ts_error_set(&st->err, TS_ERR_RUNTIME, "object has no method '%s'", name);
         return NULL;
@@ -689,8 +703,12 @@ static int run_loop(TsInterp *st);
 static int run(TsInterp *st)
 {
     TsInterp *outer = running;
+    bool outer_no_grad = no_grad;
     running = st;
+    no_grad = st->no_grad;
     int r = run_loop(st);
+    st->no_grad = no_grad;
+    no_grad = outer_no_grad;
     running = outer;
     return r;
 }

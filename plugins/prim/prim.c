@@ -16,6 +16,7 @@ static const TsPrimTable *const tables[] = {
     &ts_prim_str_table,
     &ts_prim_iter_table,
     &ts_prim_hash_table,
+    &ts_prim_runtime_table,
 };
 
 static int init(TsRegistry *r, TsError *err)
@@ -34,7 +35,8 @@ static int init(TsRegistry *r, TsError *err)
 }
 
 static const char *const schema_files[] = {
-    "prim.yaml", "prim_containers.yaml", "prim_math.yaml", "prim_str.yaml", "prim_iter.yaml", NULL
+    "prim.yaml", "prim_containers.yaml", "prim_math.yaml", "prim_str.yaml", "prim_iter.yaml",
+    "prim_runtime.yaml", NULL
 };
 
 TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {
