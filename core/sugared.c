@@ -615,9 +615,18 @@ static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, s
                 if (strcmp(schema->args[j].name, kw) == 0)
                     want = schema->args[j].type;
         }
-        TsIrValue *v = ts_emit_expr(e, x, want);
-        if (!v)
+        TsIrValue *v;
+        if (!schema && x->kind == TS_TREE_LIST && x->n_kids == 0) {
+            /* a bare [] for an operator: schema matching gives it the list type the
+             * overload wants ("-".join([]), sum([])), as PyTorch's EmptyListLiteral */
+            TsNode *n = ts_emit_node(e, "prim::EmptyListLiteral", 0, NULL, 1, x->range);
+            if (!n)
+                return -1;
+            n->outputs[0]->type = ts_type_list(ts_type_tensor());
+            v = n->outputs[0];
+        } else if (!(v = ts_emit_expr(e, x, want))) {
             return -1;
+        }
         ca->a[1 + ca->n++] = (TsNamedValue){ kw, v, x->range };
     }
     return 0;
