@@ -14,3 +14,16 @@ t_zip_t_SOURCES = t/zip.c t/serialize_util.h t/tap.h
 t_zip_t_CPPFLAGS = $(TEST_CPPFLAGS)
 t_zip_t_LDADD = $(TEST_LDADD)
 t_zip_t_LDFLAGS = -no-install
+
+libtscript_la_SOURCES += \
+	core/serialize/pickle.h \
+	core/serialize/unpickler.h \
+	core/serialize/unpickle.c \
+	core/serialize/unpickle_globals.c \
+	core/serialize/retype.c
+
+check_PROGRAMS += t/unpickle.t
+t_unpickle_t_SOURCES = t/unpickle.c t/pickle_env.h t/serialize_util.h t/tap.h
+t_unpickle_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_unpickle_t_LDADD = $(TEST_LDADD)
+t_unpickle_t_LDFLAGS = -no-install
