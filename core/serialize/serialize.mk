@@ -20,10 +20,17 @@ libtscript_la_SOURCES += \
 	core/serialize/unpickler.h \
 	core/serialize/unpickle.c \
 	core/serialize/unpickle_globals.c \
-	core/serialize/retype.c
+	core/serialize/retype.c \
+	core/serialize/pickle.c
 
 check_PROGRAMS += t/unpickle.t
 t_unpickle_t_SOURCES = t/unpickle.c t/pickle_env.h t/serialize_util.h t/tap.h
 t_unpickle_t_CPPFLAGS = $(TEST_CPPFLAGS)
 t_unpickle_t_LDADD = $(TEST_LDADD)
 t_unpickle_t_LDFLAGS = -no-install
+
+check_PROGRAMS += t/pickle.t
+t_pickle_t_SOURCES = t/pickle.c t/pickle_env.h t/serialize_util.h t/tap.h
+t_pickle_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_pickle_t_LDADD = $(TEST_LDADD)
+t_pickle_t_LDFLAGS = -no-install

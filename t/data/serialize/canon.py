@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """canon.py ARCHIVE [ENTRY] — the canonical text of a pickle in a PyTorch archive.
+   canon.py --pickle FILE   — the same for a bare pickle (one without tensors).
 
 t/unpickle.t prints what tscript's unpickler builds in this same text and compares. This
 side uses Python's own pickle machine (the pure-Python pickle._Unpickler) with stand-ins
@@ -237,6 +238,10 @@ def canon(v):
 
 
 def main():
+    if sys.argv[1] == "--pickle":
+        with open(sys.argv[2], "rb") as f:
+            print(canon(Unpickler(f.read(), None, "").load()))
+        return
     archive = zipfile.ZipFile(sys.argv[1])
     names = archive.namelist()
     prefix = names[0][:names[0].index("/") + 1]
