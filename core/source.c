@@ -57,7 +57,7 @@ TsSource *ts_source_new(const char *filename, const char *text, size_t len, TsEr
     return s;
 }
 
-TsSource *ts_source_read_file(const char *path, TsError *err)
+char *ts_read_file(const char *path, size_t max, size_t *len_out, TsError *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -66,10 +66,11 @@ TsSource *ts_source_read_file(const char *path, TsError *err)
     }
     char *buf = NULL;
     size_t len = 0, cap = 0;
+    int failed = 0;
     for (;;) {
         if (cap - len < 4096) {
-            cap = cap ? cap * 2 : 8192;
-            char *nb = realloc(buf, cap);
+            size_t nc = cap ? cap * 2 : 8192;
+            char *nb = nc > cap ? realloc(buf, nc + 1) : NULL;
             if (!nb) {
                 free(buf);
                 fclose(f);
@@ -77,20 +78,40 @@ TsSource *ts_source_read_file(const char *path, TsError *err)
                 return NULL;
             }
             buf = nb;
+            cap = nc;
         }
         size_t got = fread(buf + len, 1, cap - len, f);
         len += got;
-        if (got == 0)
+        if (len > max) {
+            free(buf);
+            fclose(f);
+            ts_error_set(err, TS_ERR_LIMIT, "%s: larger than %zu bytes, the most read here",
+                         path, max);
+            return NULL;
+        }
+        if (got == 0) {
+            failed = ferror(f) ? errno : 0;
             break;
+        }
     }
-    int failed = ferror(f);
     fclose(f);
     if (failed) {
         free(buf);
-        ts_error_set(err, TS_ERR_IO, "%s: read error", path);
+        ts_error_set(err, TS_ERR_IO, "%s: %s", path, strerror(failed));
         return NULL;
     }
-    TsSource *s = ts_source_new(path, buf ? buf : "", len, err);
+    buf[len] = '\0';
+    *len_out = len;
+    return buf;
+}
+
+TsSource *ts_source_read_file(const char *path, TsError *err)
+{
+    size_t len;
+    char *buf = ts_read_file(path, TS_SOURCE_MAX, &len, err);
+    if (!buf)
+        return NULL;
+    TsSource *s = ts_source_new(path, buf, len, err);
     free(buf);
     return s;
 }

@@ -30,6 +30,13 @@ typedef struct TsSourceRange {
 /* Copies text; filename NULL means "<string>". */
 TsSource *ts_source_new(const char *filename, const char *text, size_t len, TsError *err);
 /* Reads a whole file; the error names the file and the system's reason. */
+/* The most source a file may hold: programs are small, and a device like /dev/zero never
+ * ends. */
+#define TS_SOURCE_MAX ((size_t)64 << 20)
+
+/* A file's whole contents (malloc'd, NUL-terminated; *len without the NUL), refusing more than
+ * max bytes; errors name the file and the reason ("Is a directory"). */
+char *ts_read_file(const char *path, size_t max, size_t *len, TsError *err);
 TsSource *ts_source_read_file(const char *path, TsError *err);
 void ts_source_retain(TsSource *s);
 void ts_source_release(TsSource *s);

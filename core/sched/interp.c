@@ -345,6 +345,42 @@ static void adopt_callee_error(TsInterp *st)
     st->callee_msg = NULL;
 }
 
+/* Autograd's rule without the graph: an output of a differentiable operator requires grad
+ * when grad mode is on and one of its inputs requires grad; floating and complex tensors
+ * only. tscript computes no gradients, but programs read the flag (x.requires_grad), and
+ * models choose paths by it. */
+static bool any_requires_grad(const TsValue *args, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        TsValue v = args[i];
+        if (v.tag == TS_TAG_TENSOR && ((const TsTensor *)v.u.p)->requires_grad)
+            return true;
+        if (v.tag == TS_TAG_LIST) {
+            const TsList *l = (const TsList *)v.u.p;
+            for (size_t j = 0; j < l->len; j++)
+                if (l->items[j].tag == TS_TAG_TENSOR &&
+                    ((const TsTensor *)l->items[j].u.p)->requires_grad)
+                    return true;
+        }
+    }
+    return false;
+}
+
+static void mark_requires_grad(TsValue v, int depth)
+{
+    if (v.tag == TS_TAG_TENSOR) {
+        TsTensor *t = (TsTensor *)v.u.p;
+        if (ts_dtype_is_floating(t->dtype) || ts_dtype_is_complex(t->dtype))
+            t->requires_grad = 1;
+    } else if ((v.tag == TS_TAG_LIST || v.tag == TS_TAG_TUPLE) && depth < 2) {
+        size_t n = v.tag == TS_TAG_LIST ? ((TsList *)v.u.p)->len : ((TsTuple *)v.u.p)->len;
+        TsValue *items = v.tag == TS_TAG_LIST ? ((TsList *)v.u.p)->items
+                                               : ((TsTuple *)v.u.p)->items;
+        for (size_t i = 0; i < n; i++)
+            mark_requires_grad(items[i], depth + 1);
+    }
+}
+
 static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *code,
                       const TsInstr *in)
 {
@@ -371,6 +407,7 @@ static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *
         }
     }
     size_t base = st->stack.len - in->n_in;
+    bool grad = k->grad && !no_grad && any_requires_grad(st->stack.data + base, in->n_in);
     TsCall call = {&st->stack, &st->err, k->data, st->rt};
     int rc = fn(&call);
     if (rc) {
@@ -386,6 +423,9 @@ static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *
                             "the kernel of %s left %zu values for %u outputs", full,
                             st->stack.len - base, (unsigned)in->n_out);
     }
+    if (grad)
+        for (size_t i = 0; i < in->n_out; i++)
+            mark_requires_grad(st->stack.data[base + i], 0);
     scatter(st, R, in, code->operands);
     return 0;
 }

@@ -21,7 +21,11 @@ libtscript_la_SOURCES += \
 	core/serialize/unpickle.c \
 	core/serialize/unpickle_globals.c \
 	core/serialize/retype.c \
-	core/serialize/pickle.c
+	core/serialize/pickle.c \
+	core/serialize/conform.h \
+	core/serialize/conform.c \
+	core/module.h \
+	core/module.c
 
 check_PROGRAMS += t/unpickle.t
 t_unpickle_t_SOURCES = t/unpickle.c t/pickle_env.h t/serialize_util.h t/tap.h
