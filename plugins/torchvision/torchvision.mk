@@ -17,8 +17,9 @@ torchvisiondir = $(pkgdatadir)/torchvision
 dist_torchvision_DATA = plugins/torchvision/config.yaml plugins/torchvision/README.md
 
 # The tests run the built program with the plugin: build both first, even under make -j.
-TESTS += t/torchvision_cases.sh t/torchvision_compare.sh
-t/torchvision_cases.log t/torchvision_compare.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES) \
-	t/cases.sh
-EXTRA_DIST += t/torchvision_cases.sh t/torchvision_cases.py t/torchvision_compare.sh \
+TORCHVISION_TESTS = t/torchvision_cases.sh t/torchvision_defined.sh \
+	t/torchvision_compare.sh t/torchvision_load.sh
+TESTS += $(TORCHVISION_TESTS)
+$(TORCHVISION_TESTS:.sh=.log): tscript$(EXEEXT) $(pkglib_LTLIBRARIES) t/cases.sh
+EXTRA_DIST += $(TORCHVISION_TESTS) t/torchvision_cases.py t/torchvision_defined.py \
 	t/torchvision_compare.py
