@@ -55,10 +55,11 @@ static int bind(TvFrame *f, DeformArgs *a, DeformJob *j)
                                         "dilation_w", "groups", "offset_groups" };
     int64_t *dst[] = { &j->stride_h, &j->stride_w, &j->pad_h, &j->pad_w, &j->dil_h, &j->dil_w,
                        &j->groups, &j->offset_groups };
-    if (!(a->input = tv_tensor_arg(f, 0, "input")) || !(a->weight = tv_tensor_arg(f, 1, "weight")) ||
-        !(a->offset = tv_tensor_arg(f, 2, "offset")) || !(a->mask = tv_tensor_arg(f, 3, "mask")) ||
-        !(a->bias = tv_tensor_arg(f, 4, "bias")))
-        return f->c->error->code;
+    const TsTensor **tensors[] = { &a->input, &a->weight, &a->offset, &a->mask, &a->bias };
+    static const char *const names[] = { "input", "weight", "offset", "mask", "bias" };
+    for (size_t i = 0; i < 5; i++)
+        if (!(*tensors[i] = tv_tensor_arg(f, i, names[i])))
+            return f->c->error->code;
     for (size_t i = 0; i < 8; i++)
         if (tv_int_arg(f, 5 + i, ints[i], dst[i]))
             return f->c->error->code;

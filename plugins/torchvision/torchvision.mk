@@ -4,7 +4,8 @@
 pkglib_LTLIBRARIES += plugins/torchvision/torchvision.la
 plugins_torchvision_torchvision_la_SOURCES = plugins/torchvision/torchvision.c \
 	plugins/torchvision/tv.h plugins/torchvision/instantiate.h plugins/torchvision/args.c \
-	plugins/torchvision/nms.c plugins/torchvision/roi.h plugins/torchvision/roi.c plugins/torchvision/bilinear.h \
+	plugins/torchvision/nms.c plugins/torchvision/roi.h plugins/torchvision/roi.c \
+	plugins/torchvision/bilinear.h \
 	plugins/torchvision/roi_align.c plugins/torchvision/roi_align_t.h \
 	plugins/torchvision/roi_pool.c plugins/torchvision/roi_pool_t.h \
 	plugins/torchvision/deform_conv2d.c plugins/torchvision/deform_conv2d_t.h
