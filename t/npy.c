@@ -272,6 +272,8 @@ static void test_hostile(void)
     refused(b, size, "no \\x93NUMPY magic", "no magic");
     free(b);
     refused((const unsigned char *)"", 0, "no \\x93NUMPY magic", "an empty file");
+    refused((const unsigned char *)"\x93NUMPY\x02\x00\x05\x00\x00", 11,
+            "the header runs past the end", "a 2.0 file cut inside its header length");
 }
 
 int main(void)

@@ -240,12 +240,11 @@ TsTensor *ts_npy_read(const char *name, const void *data, size_t size, TsError *
                      minor);
         return NULL;
     }
-    size_t start = major == 1 ? 10 : 12;
-    uint64_t hlen = major == 1 ? (uint64_t)(b[8] | b[9] << 8)
-                  : size < 12 ? UINT64_MAX
-                  : (uint64_t)b[8] | (uint64_t)b[9] << 8 | (uint64_t)b[10] << 16 |
-                    (uint64_t)b[11] << 24;
-    if (hlen > size - start) {
+    size_t start = major == 1 ? 10 : 12;   /* 1.0: a 2-byte header length; 2.0, 3.0: 4 */
+    uint64_t hlen = 0;
+    for (size_t i = 8; i < start && i < size; i++)
+        hlen |= (uint64_t)b[i] << 8 * (i - 8);
+    if (size < start || hlen > size - start) {
         bad(&h, "the header runs past the end");
         return NULL;
     }
