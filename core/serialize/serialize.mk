@@ -22,8 +22,12 @@ libtscript_la_SOURCES += \
 	core/serialize/unpickle_globals.c \
 	core/serialize/retype.c \
 	core/serialize/pickle.c \
+	core/serialize/npy.h \
+	core/serialize/npy.c \
 	core/serialize/conform.h \
 	core/serialize/conform.c \
+	core/serialize/tensorfile.h \
+	core/serialize/tensorfile.c \
 	core/module.h \
 	core/module.c
 
@@ -38,3 +42,9 @@ t_pickle_t_SOURCES = t/pickle.c t/pickle_env.h t/serialize_util.h t/tap.h
 t_pickle_t_CPPFLAGS = $(TEST_CPPFLAGS)
 t_pickle_t_LDADD = $(TEST_LDADD)
 t_pickle_t_LDFLAGS = -no-install
+
+check_PROGRAMS += t/npy.t
+t_npy_t_SOURCES = t/npy.c t/pickle_env.h t/serialize_util.h t/tap.h
+t_npy_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_npy_t_LDADD = $(TEST_LDADD)
+t_npy_t_LDFLAGS = -no-install
