@@ -136,14 +136,14 @@ static const TsType *resolve_class(void *ctx, const char *qualname, TsError *err
 {
     TsModule *m = ctx;
     if (strncmp(qualname, "__torch__.", 10) != 0) {
-        ts_error_set(err, TS_ERR_VALUE, "%s: the pickle names class %s, which is not a class "
-                     "of the archive", ts_zip_filename(m->zip), qualname);
+        ts_error_set(err, TS_ERR_VALUE, "the pickle names class %s, which is not a class of "
+                     "the archive", qualname);
         return NULL;
     }
     TsClassInfo *ci = ts_import_class(&m->c, qualname, (TsSourceRange){ 0 }, err);
     if (!ci && !err->code)
-        ts_error_set(err, TS_ERR_VALUE, "%s: the pickle names class %s, which the archive's "
-                     "code does not define", ts_zip_filename(m->zip), qualname);
+        ts_error_set(err, TS_ERR_VALUE, "the pickle names class %s, which the archive's code "
+                     "does not define", qualname);
     return ci ? ci->type : NULL;
 }
 
@@ -157,29 +157,27 @@ static TsStorage *load_storage(void *ctx, int dtype, const char *key, const char
                                int64_t numel, TsError *err)
 {
     TsModule *m = ctx;
-    const char *file = ts_zip_filename(m->zip);
     if (strcmp(location, "cpu") != 0 && strncmp(location, "cuda", 4) != 0) {
-        ts_error_set(err, TS_ERR_VALUE, "%s: a storage on device '%s', which is not a device "
-                     "a tensor can be loaded to", file, location);
+        ts_error_set(err, TS_ERR_VALUE, "a storage on device '%s', which is not a device a "
+                     "tensor can be loaded to", location);
         return NULL;
     }
     char name[256];
     if ((size_t)snprintf(name, sizeof name, "%s/%s", m->folder, key) >= sizeof name) {
-        ts_error_set(err, TS_ERR_VALUE, "%s: storage key too long", file);
+        ts_error_set(err, TS_ERR_VALUE, "storage key too long");
         return NULL;
     }
     long i = entry(m, name);
     if (i < 0) {
-        ts_error_set(err, TS_ERR_VALUE, "%s: the pickle refers to storage '%s', which the "
-                     "archive does not have", file, name);
+        ts_error_set(err, TS_ERR_VALUE, "the pickle refers to storage '%s', which the archive "
+                     "does not have", name);
         return NULL;
     }
     size_t es = ts_dtype_size(dtype);
     uint64_t size = ts_zip_entry(m->zip, (size_t)i)->size;
     if (es == 0 || numel < 0 || (uint64_t)numel > size / es) {
-        ts_error_set(err, TS_ERR_VALUE, "%s: storage '%s' claims %lld elements of %zu bytes "
-                     "but holds %llu bytes", file, name, (long long)numel, es,
-                     (unsigned long long)size);
+        ts_error_set(err, TS_ERR_VALUE, "storage '%s' claims %lld elements of %zu bytes but "
+                     "holds %llu bytes", name, (long long)numel, es, (unsigned long long)size);
         return NULL;
     }
     TsStorage *s = ts_zip_storage(m->zip, (size_t)i, err);

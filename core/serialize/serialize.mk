@@ -48,3 +48,8 @@ t_npy_t_SOURCES = t/npy.c t/pickle_env.h t/serialize_util.h t/tap.h
 t_npy_t_CPPFLAGS = $(TEST_CPPFLAGS)
 t_npy_t_LDADD = $(TEST_LDADD)
 t_npy_t_LDFLAGS = -no-install
+
+# Model archives through the CLI: hostile ones refused (t/hostile.py writes them).
+TESTS += t/hostile.sh
+t/hostile.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
+EXTRA_DIST += t/hostile.sh t/hostile.py
