@@ -27,6 +27,7 @@
 #include "serialize/pickle.h"
 #include "serialize/zip.h"
 #include "source.h"
+#include "strbuf.h"
 
 struct TsModule {
     TsRuntime *rt;
@@ -107,6 +108,136 @@ static int read_version(TsModule *m, TsError *err)
     return 0;
 }
 
+/* ---- where the code came from (.debug_pkl) -------------------------------------------- */
+
+/* One original source of a .debug_pkl: (text, filename, first line), the text as a tuple of
+ * string-table indices in the 1.13 format ("FORMAT_WITH_STRING_TABLE"), a str before. */
+typedef struct Origins {
+    const TsTuple *table;      /* the string table, or NULL */
+    const TsTuple *keys[64];   /* sources made so far, by the pickle's (shared) tuple */
+    TsSource *made[64];
+    size_t n;
+} Origins;
+
+static const char *table_str(const Origins *o, TsValue v)
+{
+    if (v.tag == TS_TAG_STR && !o->table)
+        return ((const TsStr *)v.u.p)->data;
+    if (v.tag != TS_TAG_INT || !o->table || v.u.i < 0 || (uint64_t)v.u.i >= o->table->len ||
+        o->table->items[v.u.i].tag != TS_TAG_STR)
+        return NULL;
+    return ((const TsStr *)o->table->items[v.u.i].u.p)->data;
+}
+
+static size_t seq_len(TsValue v)
+{
+    return v.tag == TS_TAG_TUPLE ? ((const TsTuple *)v.u.p)->len
+           : v.tag == TS_TAG_LIST ? ((const TsList *)v.u.p)->len : 0;
+}
+
+static TsValue seq_item(TsValue v, size_t i)
+{
+    return v.tag == TS_TAG_TUPLE ? ((const TsTuple *)v.u.p)->items[i]
+                                 : ((const TsList *)v.u.p)->items[i];
+}
+
+/* The source a descriptor names (a borrowed reference, owned by o), NULL for an empty one
+ * or one that is malformed. */
+static TsSource *origin_source(Origins *o, TsValue desc)
+{
+    if (desc.tag != TS_TAG_TUPLE || seq_len(desc) != 3)
+        return NULL;
+    const TsTuple *d = (const TsTuple *)desc.u.p;
+    for (size_t i = 0; i < o->n; i++)
+        if (o->keys[i] == d)
+            return o->made[i];
+    TsValue text = d->items[0], line = d->items[2];
+    const char *file = table_str(o, d->items[1]);
+    if (!file || line.tag != TS_TAG_INT || line.u.i < 1 || o->n == 64)
+        return NULL;
+    TsBuf b = TS_BUF_INIT;
+    if (text.tag == TS_TAG_STR && !o->table) {
+        ts_buf_puts(&b, ((const TsStr *)text.u.p)->data);
+    } else {
+        for (size_t i = 0; i < seq_len(text); i++) {
+            const char *piece = table_str(o, seq_item(text, i));
+            if (!piece) {
+                ts_buf_free(&b);
+                return NULL;
+            }
+            ts_buf_puts(&b, piece);
+        }
+    }
+    TsSource *src = !b.failed && b.len ? ts_source_new(file, b.p, b.len, NULL) : NULL;
+    ts_buf_free(&b);
+    if (!src)
+        return NULL;
+    src->line_base = (size_t)line.u.i - 1;
+    o->keys[o->n] = d;
+    o->made[o->n++] = src;
+    return src;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    size_t x = ((const TsSourceOrigin *)a)->offset, y = ((const TsSourceOrigin *)b)->offset;
+    return x < y ? -1 : x > y;
+}
+
+/* Gives src the map of code/X.py.debug_pkl, where each range of the serialized code came
+ * from, for tracebacks. Debug information only: anything malformed leaves src without it. */
+static void attach_origins(TsModule *m, TsSource *src, const char *name)
+{
+    char dbg[1100];
+    snprintf(dbg, sizeof dbg, "%s.debug_pkl", name);
+    long i = entry(m, dbg);
+    const void *data;
+    void *owned = NULL;
+    size_t size;
+    TsError err = TS_ERROR_INIT;
+    TsValue v = ts_none();
+    TsUnpickleEnv env = { 0 };
+    if (i < 0 || ts_zip_read(m->zip, (size_t)i, true, &data, &size, &owned, &err) != 0 ||
+        ts_unpickle(data, size, &env, &v, &err) != 0) {
+        free(owned);
+        ts_error_clear(&err);
+        return;
+    }
+    free(owned);
+    Origins o = { 0 };
+    TsValue list = v;
+    if (v.tag == TS_TAG_TUPLE && seq_len(v) == 3 && seq_item(v, 0).tag == TS_TAG_STR &&
+        strcmp(((const TsStr *)seq_item(v, 0).u.p)->data, "FORMAT_WITH_STRING_TABLE") == 0 &&
+        seq_item(v, 1).tag == TS_TAG_TUPLE) {
+        o.table = (const TsTuple *)seq_item(v, 1).u.p;
+        list = seq_item(v, 2);
+    }
+    size_t n = seq_len(list), k = 0;
+    TsSourceOrigin *steps = n ? calloc(n, sizeof *steps) : NULL;
+    for (size_t j = 0; steps && j < n; j++) {
+        TsValue e = seq_item(list, j), rng;
+        if (seq_len(e) < 2 || seq_item(e, 0).tag != TS_TAG_INT || seq_item(e, 0).u.i < 0 ||
+            seq_len(rng = seq_item(e, 1)) != 3 || seq_item(rng, 1).tag != TS_TAG_INT ||
+            seq_item(rng, 2).tag != TS_TAG_INT || seq_item(rng, 1).u.i < 0 ||
+            seq_item(rng, 2).u.i < seq_item(rng, 1).u.i)
+            continue;
+        TsSource *os = origin_source(&o, seq_item(rng, 0));
+        steps[k].offset = (size_t)seq_item(e, 0).u.i;
+        steps[k].range.source = os;
+        steps[k].range.start = (size_t)seq_item(rng, 1).u.i;
+        steps[k].range.end = (size_t)seq_item(rng, 2).u.i;
+        ts_source_retain(os);
+        k++;
+    }
+    if (steps) {
+        qsort(steps, k, sizeof *steps, by_offset);
+        ts_source_set_origins(src, steps, k);
+    }
+    for (size_t j = 0; j < o.n; j++)
+        ts_source_release(o.made[j]);
+    ts_value_release(v);
+}
+
 /* code/__torch__/a/b.py for "__torch__.a.b" (the code loader of the compiler). */
 static TsSource *load_code(void *ctx, const char *module, TsError *err)
 {
@@ -127,6 +258,8 @@ static TsSource *load_code(void *ctx, const char *module, TsError *err)
         return NULL;
     TsSource *src = ts_source_new(name, text, size, err);
     free(text);
+    if (src)
+        attach_origins(m, src, name);
     return src;
 }
 

@@ -129,7 +129,36 @@ void ts_source_release(TsSource *s)
     free(s->filename);
     free(s->text);
     free(s->line_starts);
+    for (size_t i = 0; i < s->n_origins; i++)
+        ts_source_release(s->origins[i].range.source);
+    free(s->origins);
     free(s);
+}
+
+void ts_source_set_origins(TsSource *s, TsSourceOrigin *steps, size_t n)
+{
+    for (size_t i = 0; i < s->n_origins; i++)
+        ts_source_release(s->origins[i].range.source);
+    free(s->origins);
+    s->origins = steps;
+    s->n_origins = n;
+}
+
+TsSourceRange ts_source_origin(TsSourceRange r)
+{
+    TsSourceRange none = { NULL, 0, 0 };
+    const TsSource *s = r.source;
+    if (!s || !s->n_origins || r.start < s->origins[0].offset)
+        return none;
+    size_t lo = 0, hi = s->n_origins;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->origins[mid].offset <= r.start)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return s->origins[lo].range;
 }
 
 /* The index of the line holding offset (binary search over line starts). */
@@ -151,7 +180,7 @@ void ts_source_line_col(const TsSource *s, size_t offset, size_t *line, size_t *
     if (offset > s->len)
         offset = s->len;
     size_t li = line_index(s, offset);
-    *line = li + 1;
+    *line = s->line_base + li + 1;
     *col = offset - s->line_starts[li] + 1;
 }
 
@@ -182,7 +211,7 @@ char *ts_source_excerpt(TsSourceRange r)
     char head[64];
     ts_buf_add(&b, "  File \"", 8);
     ts_buf_add(&b, s->filename, strlen(s->filename));
-    int n = snprintf(head, sizeof head, "\", line %zu\n", li + 1);
+    int n = snprintf(head, sizeof head, "\", line %zu\n", s->line_base + li + 1);
     ts_buf_add(&b, head, (size_t)n);
     size_t first = li >= CONTEXT_LINES ? li - CONTEXT_LINES : 0;
     for (size_t i = first; i <= li; i++)

@@ -98,6 +98,16 @@ if command -v python3 >/dev/null 2>&1 && python3 "$srcdir/t/hostile.py" "$models
             sed 's/^/# stdout: /' "$out"
         fi
     done
+    check "a model saved by PyTorch runs" 0 " 2${nl} 4${nl}[ CPUFloatType{2} ]" "" -- \
+        run "$data/raising.pt" 'torch.tensor([1.0, 2.0])'
+    for phrase in "Traceback of TorchScript, serialized code (most recent call last):" \
+                  'File "code/__torch__.py", line 12, in check' \
+                  "Traceback of TorchScript, original code (most recent call last):" \
+                  'make_raising.py", line 16, in check' \
+                  'raise ValueError("negative input")' "builtins.ValueError: negative input"; do
+        check "a model's traceback: $phrase" 1 "" "$phrase" -- \
+            run "$data/raising.pt" 'torch.tensor([1.0, -1.0])'
+    done
     check "info of a file that is not a model: exit 1" 1 "" "not a zip archive" -- \
         info "$data/prog.py"
     check "info needs one model: usage error" 2 "" "needs exactly one MODEL.pt" -- info
