@@ -58,6 +58,8 @@ extern const TsCpuTable ts_cpu_bucket_table;    /* bucket.c: searchsorted, binco
 extern const TsCpuTable ts_cpu_cumext_table;    /* cumext.c: cummax, cummin */
 extern const TsCpuTable ts_cpu_unique_table;    /* unique.c: _unique2, unique_dim, ... */
 extern const TsCpuTable ts_cpu_order_table;     /* order.c: mode, nanmedian, msort */
+/* The layers of schemas/aten_layers.yaml (layers.mk): */
+extern const TsCpuTable ts_cpu_conv_transpose_table; /* conv_transpose.c */
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;

@@ -1,0 +1,15 @@
+# plugins/aten-cpu/layers.mk — the layers real models need beyond aten_nn.yaml (schemas in
+# schemas/aten_layers.yaml): convolutions of every rank and transposed (conv.h,
+# conv_transpose.c), and their TorchScript cases; included by the top Makefile.am.
+plugins_aten_cpu_aten_cpu_la_SOURCES += \
+	plugins/aten-cpu/conv.h \
+	plugins/aten-cpu/conv_transpose.c
+
+dist_pkgschema_DATA += schemas/aten_layers.yaml
+
+# The ops under TorchScript, checked against the same results computed another way, and
+# their errors in PyTorch's words (t/cases.sh runs a file).
+LAYERS_CASES = t/conv_cases.sh
+TESTS += $(LAYERS_CASES)
+t/conv_cases.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES) t/cases.sh
+EXTRA_DIST += plugins/aten-cpu/layers.mk $(LAYERS_CASES) t/conv_cases.py t/models/opcheck.py
