@@ -5,11 +5,15 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/conv.h \
 	plugins/aten-cpu/conv_transpose.c
 
-dist_pkgschema_DATA += schemas/aten_layers.yaml
+dist_pkgschema_DATA += schemas/aten_layers.yaml schemas/prim_env.yaml
+
+# The prim plugin's questions to the runtime (grad mode, warnings, device type).
+plugins_prim_prim_la_SOURCES += plugins/prim/env.c
 
 # The ops under TorchScript, checked against the same results computed another way, and
 # their errors in PyTorch's words (t/cases.sh runs a file).
-LAYERS_CASES = t/conv_cases.sh
+LAYERS_CASES = t/conv_cases.sh t/env_cases.sh
 TESTS += $(LAYERS_CASES)
-t/conv_cases.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES) t/cases.sh
-EXTRA_DIST += plugins/aten-cpu/layers.mk $(LAYERS_CASES) t/conv_cases.py t/models/opcheck.py
+t/conv_cases.log t/env_cases.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES) t/cases.sh
+EXTRA_DIST += plugins/aten-cpu/layers.mk $(LAYERS_CASES) t/conv_cases.py t/env_cases.py \
+	t/models/opcheck.py
