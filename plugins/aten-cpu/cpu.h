@@ -60,6 +60,7 @@ extern const TsCpuTable ts_cpu_unique_table;    /* unique.c: _unique2, unique_di
 extern const TsCpuTable ts_cpu_order_table;     /* order.c: mode, nanmedian, msort */
 /* The layers of schemas/aten_layers.yaml (layers.mk): */
 extern const TsCpuTable ts_cpu_conv_transpose_table; /* conv_transpose.c */
+extern const TsCpuTable ts_cpu_rnn_layers_table; /* rnn_layers.c: lstm, gru, rnn_* layers */
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;
