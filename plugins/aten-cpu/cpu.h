@@ -61,6 +61,7 @@ extern const TsCpuTable ts_cpu_order_table;     /* order.c: mode, nanmedian, mso
 /* The layers of schemas/aten_layers.yaml (layers.mk): */
 extern const TsCpuTable ts_cpu_conv_transpose_table; /* conv_transpose.c */
 extern const TsCpuTable ts_cpu_rnn_layers_table; /* rnn_layers.c: lstm, gru, rnn_* layers */
+extern const TsCpuTable ts_cpu_embedding_bag_table; /* embedding_bag.c */
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;
