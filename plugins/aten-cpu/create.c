@@ -42,8 +42,7 @@ static int check_device(TsError *err, const char *op, TsValue v)
                         "device %s", op, dev);
 }
 
-/* (dtype, layout, device, pin_memory) at tail; dtype keeps its default when None. */
-static int read_tail(TsError *err, const char *op, const TsValue *tail, int *dtype)
+int ts_cpu_factory_tail(TsError *err, const char *op, const TsValue *tail, int *dtype)
 {
     if (read_dtype(err, op, tail[0], dtype) || check_device(err, op, tail[2]))
         return err->code;
@@ -84,7 +83,7 @@ static int like_kernel(TsCall *c, const char *op, bool has_fill, const TsValue *
     TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
     int dtype = t ? t->dtype : TS_FLOAT32;
     int64_t mf = tail[4].tag == TS_TAG_INT ? tail[4].u.i : MF_PRESERVE;
-    if (!t || read_tail(c->error, op, tail, &dtype))
+    if (!t || ts_cpu_factory_tail(c->error, op, tail, &dtype))
         return ts_cpu_kernel_end(c, n, a, NULL);
     if (mf != MF_PRESERVE && mf != MF_CONTIGUOUS) {
         ts_error_set(c->error, TS_ERR_RUNTIME, "%s: the cpu backend supports only preserve and "
@@ -215,7 +214,7 @@ static int arange_kernel(TsCall *c, int nums)
         if (read_num(c->error, op, a[k], &v[first + k]))
             return ts_cpu_kernel_end(c, n, a, NULL);
     int dtype = v[0].is_float || v[1].is_float || v[2].is_float ? TS_FLOAT32 : TS_INT64;
-    if (!read_tail(c->error, op, a + nums, &dtype))
+    if (!ts_cpu_factory_tail(c->error, op, a + nums, &dtype))
         r = arange(c->error, v[0], v[1], v[2], dtype);
     return ts_cpu_kernel_end(c, n, a, r);
 }
@@ -237,7 +236,7 @@ static int k_linspace(TsCall *c)
     ts_cpu_pop_args(c, 7, a);
     if (read_num(c->error, op, a[0], &s) || read_num(c->error, op, a[1], &e) ||
         ts_cpu_int_arg(c->error, op, "steps", a[2], &steps) ||
-        read_tail(c->error, op, a + 3, &dtype))
+        ts_cpu_factory_tail(c->error, op, a + 3, &dtype))
         return ts_cpu_kernel_end(c, 7, a, NULL);
     if (steps < 0) {
         ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must be non-negative");
@@ -288,7 +287,7 @@ static int k_logspace(TsCall *c)
     ts_cpu_pop_args(c, 8, a);
     if (read_num(c->error, op, a[0], &s) || read_num(c->error, op, a[1], &e) ||
         ts_cpu_int_arg(c->error, op, "steps", a[2], &steps) ||
-        read_tail(c->error, op, a + 4, &dtype))
+        ts_cpu_factory_tail(c->error, op, a + 4, &dtype))
         return ts_cpu_kernel_end(c, 8, a, NULL);
     if (steps < 0) {
         ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must be non-negative");
@@ -334,7 +333,7 @@ static int eye_kernel(TsCall *c, size_t nints)
     ts_cpu_pop_args(c, n, a);
     if (ts_cpu_int_arg(c->error, op, "n", a[0], &sizes[0]) ||
         (nints == 2 && ts_cpu_int_arg(c->error, op, "m", a[1], &sizes[1])) ||
-        read_tail(c->error, op, a + nints, &dtype))
+        ts_cpu_factory_tail(c->error, op, a + nints, &dtype))
         return ts_cpu_kernel_end(c, n, a, NULL);
     if (nints == 1)
         sizes[1] = sizes[0];
