@@ -1,5 +1,6 @@
 /* create.c — tensors made from arguments: the *_like factories, arange, linspace, logspace, eye,
- * aten::tensor from a number or a nested list, and back again: item and prim::tolist.
+ * aten::tensor and aten::as_tensor from a number or a nested list (as_tensor of a tensor is
+ * the tensor itself), and back again: item and prim::tolist.
  *
  * dtype inference follows PyTorch 1.13: arange is int64 when every bound is an int and
  * float32 (the default dtype) when any is a float; torch.tensor stores ints as int64, bools
@@ -638,6 +639,39 @@ static int k_tolist(TsCall *c)
     return rc ? rc : ts_stack_push(c->stack, out, c->error);
 }
 
+/* ---- aten::as_tensor ------------------------------------------------------------------ */
+
+/* as_tensor.list / .int / .float / .bool (data, *, ScalarType? dtype=None, Device? device=None):
+ * torch.tensor's result without requires_grad, so the tensor kernel with that flag pushed. */
+static int as_tensor_call(TsCall *c, TsKernelFn tensor_kernel)
+{
+    int rc = ts_stack_push(c->stack, ts_bool(false), c->error);
+    return rc ? rc : tensor_kernel(c);
+}
+
+static int k_as_tensor_list(TsCall *c) { return as_tensor_call(c, k_tensor_list); }
+static int k_as_tensor_scalar(TsCall *c) { return as_tensor_call(c, k_tensor_scalar); }
+
+/* aten::as_tensor(Tensor(a) data, *, ScalarType? dtype=None, Device? device=None)
+ *     -> Tensor(b|a): data itself unless another dtype is asked for (then a converted copy). */
+static int k_as_tensor(TsCall *c)
+{
+    static const char op[] = "aten::as_tensor";
+    TsValue a[3];
+    ts_cpu_pop_args(c, 3, a);
+    TsTensor *t = ts_cpu_tensor_arg(c, op, "data", a[0]), *r = NULL;
+    int dtype = t ? t->dtype : 0;
+    if (t && !read_dtype(c->error, op, a[1], &dtype) && !check_device(c->error, op, a[2])) {
+        if (dtype == t->dtype) {
+            ts_tensor_retain(t);
+            r = t;
+        } else {
+            r = ts_cpu_cast(t, dtype, c->error);
+        }
+    }
+    return ts_cpu_kernel_end(c, 3, a, r);
+}
+
 static const TsCpuOp ops[] = {
     { "aten::zeros_like", "", k_zeros_like },
     { "aten::ones_like", "", k_ones_like },
@@ -654,6 +688,11 @@ static const TsCpuOp ops[] = {
     { "aten::tensor", "float", k_tensor_scalar },
     { "aten::tensor", "bool", k_tensor_scalar },
     { "aten::tensor", "", k_tensor_list },
+    { "aten::as_tensor", "list", k_as_tensor_list },
+    { "aten::as_tensor", "int", k_as_tensor_scalar },
+    { "aten::as_tensor", "float", k_as_tensor_scalar },
+    { "aten::as_tensor", "bool", k_as_tensor_scalar },
+    { "aten::as_tensor", "", k_as_tensor },
     { "aten::item", "", k_item },
     { "prim::tolist", "", k_tolist },
 };
