@@ -64,6 +64,7 @@ extern const TsCpuTable ts_cpu_rnn_layers_table; /* rnn_layers.c: lstm, gru, rnn
 extern const TsCpuTable ts_cpu_embedding_bag_table; /* embedding_bag.c */
 extern const TsCpuTable ts_cpu_attention_table; /* attention.c: MHA and encoder fast paths */
 extern const TsCpuTable ts_cpu_random_table;    /* random.c: bernoulli_, uniform_, randperm */
+extern const TsCpuTable ts_cpu_einsum_table;    /* einsum.c */
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;
