@@ -1,278 +1,604 @@
-/* conv.c — conv1d and conv2d (with stride, padding as ints or "same"/"valid", dilation and
- * groups) by im2col + GEMM.
+/* conv.c — the forward convolutions: conv1d, conv2d and conv3d (stride, padding as ints or
+ * "same"/"valid", dilation, groups), and the generic aten::convolution / aten::_convolution
+ * that traced models call, forward or transposed; by im2col + GEMM.
  *
- * Both are one 2-d convolution: conv1d is conv2d over a height of 1. For each image and group
- * the input patches are unrolled into a (channels * kh * kw) x (out_h * out_w) matrix, which
- * the group's weight, read in place as an (out_channels / groups) x (channels * kh * kw)
- * matrix, multiplies by one GEMM straight into the output; a 1x1 kernel with stride 1 and no
- * padding skips the unrolling and reads the input itself. "same" padding may be uneven (the
- * extra pixel goes after, as PyTorch pads); the unrolling handles each side on its own.
+ * Every op goes through ts_conv_run, which is PyTorch's _convolution: it expands the list
+ * arguments against the weight's rank, makes the shape checks in PyTorch's order with its
+ * messages, then runs the forward convolution here or the transposed one (conv_transpose.c).
+ * For each image and group the input patches are unrolled into a (channels * kernel volume)
+ * x (output volume) matrix, which the group's weight, read in place as an (out_channels /
+ * groups) x (channels * kernel volume) matrix, multiplies by one GEMM straight into the
+ * output (bias rows first, beta 1); a kernel of ones with stride 1 and no padding reads the
+ * input itself. "same" padding may be uneven (the extra pixel goes after, as PyTorch pads);
+ * the unrolling handles each side on its own. Integer dtypes and bfloat16 run as PyTorch's
+ * slow kernels do (ts_nn_gemm has loops for them); half and bool are refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nn.h"
+#include "conv.h"
+#include "shape_ops.h"
 
-typedef struct ConvGeom {
-    int nd;                    /* 1 or 2: the user's spatial dims */
-    int64_t stride[2], pad_lo[2], pad_hi[2], dil[2], groups;
-    bool same, valid;          /* padding given as a string */
-} ConvGeom;
+/* ---- arguments ------------------------------------------------------------------------- */
 
-/* Formats the spatial part of sizes as PyTorch does in its kernel message: "(2 x 2)". */
-static void fmt_spatial(char *buf, size_t size, int nd, const int64_t *v)
+static int read_list(TsCall *c, const TsConvArgs *a, const char *arg, TsValue v, int64_t *out,
+                     int *n)
 {
-    if (nd == 1)
-        snprintf(buf, size, "(%lld)", (long long)v[1]);
-    else
-        snprintf(buf, size, "(%lld x %lld)", (long long)v[0], (long long)v[1]);
+    if (v.tag == TS_TAG_INT) {           /* an int[N] argument given one int */
+        int k = a->op_nd > 0 ? a->op_nd : 1;
+        for (int i = 0; i < k; i++)
+            out[i] = v.u.i;
+        *n = k;
+        return 0;
+    }
+    return ts_nn_int_vec(c, a->op, arg, v, TS_CONV_MAX_LIST, out, n);
 }
 
-static int check(TsCall *c, const ConvGeom *g, const TsTensor *x, const TsTensor *w,
-                 const TsTensor *b)
+int ts_conv_read_lists(TsCall *c, TsConvArgs *a, TsValue stride, TsValue padding,
+                       TsValue dilation, TsValue out_pad)
 {
-    char s1[128], s2[128];
-    TsError *err = c->error;
-    int nd = g->nd;
-    if (x->dim != nd + 1 && x->dim != nd + 2) {
-        ts_cpu_format_sizes(s1, sizeof s1, x->dim, x->sizes);
-        return ts_error_set(err, TS_ERR_RUNTIME, "Expected %dD (unbatched) or %dD (batched) "
-                            "input to conv%dd, but got input of size: %s", nd + 1, nd + 2, nd,
-                            s1);
+    if (read_list(c, a, "stride", stride, a->stride, &a->n_stride) ||
+        read_list(c, a, "padding", padding, a->padding, &a->n_padding) ||
+        read_list(c, a, "dilation", dilation, a->dilation, &a->n_dilation))
+        return c->error->code;
+    if (out_pad.tag == TS_TAG_NONE) {
+        a->out_pad[0] = 0;
+        a->n_out_pad = 1;
+        return 0;
     }
-    for (int i = 0; i < 2; i++) {
+    return read_list(c, a, "output_padding", out_pad, a->out_pad, &a->n_out_pad);
+}
+
+/* "[1, 2, 3]" of n values. */
+static void fmt_list(char *buf, size_t size, int n, const int64_t *v)
+{
+    ts_cpu_format_sizes(buf, size, n, v);
+}
+
+/* PyTorch's expand_param_if_needed: one value repeats, else the list must have nd. */
+static int expand(TsError *err, const char *name, const int64_t *v, int n, int nd, int64_t *out)
+{
+    if (n != 1 && n != nd) {
+        char s[160];
+        fmt_list(s, sizeof s, n, v);
+        return ts_error_set(err, TS_ERR_RUNTIME, "expected %s to be a single integer value or a "
+                            "list of %d values to match the convolution dimensions, but got "
+                            "%s=%s", name, nd, name, s);
+    }
+    for (int i = 0; i < nd; i++)
+        out[3 - nd + i] = v[n == 1 ? 0 : i];
+    return 0;
+}
+
+/* "(5 x 5 x 5)" of the op's spatial entries of v (3 entries, right-aligned). */
+static void fmt_spatial(char *buf, size_t size, int nd, const int64_t *v)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 3 - nd; i < 3 && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%lld", i > 3 - nd ? " x " : "(",
+                                 (long long)v[i]);
+    if (used < size)
+        snprintf(buf + used, size - used, ")");
+}
+
+/* ---- checks ----------------------------------------------------------------------------- */
+
+/* The C++ name of a dtype's element type, as PyTorch's bias check prints it. */
+static const char *cxx_type(int dtype)
+{
+    switch (dtype) {
+    case TS_UINT8: return "unsigned char";
+    case TS_INT8: return "signed char";
+    case TS_INT16: return "short int";
+    case TS_INT32: return "int";
+    case TS_INT64: return "long int";
+    case TS_FLOAT16: return "c10::Half";
+    case TS_BFLOAT16: return "c10::BFloat16";
+    default: return ts_dtype_name(dtype);
+    }
+}
+
+/* The dtype checks of the backend PyTorch would pick. A bias of another dtype is an error for
+ * 2-d, transposed and mkldnn convolutions; the slow 1-d and 3-d kernels convert it, which
+ * *cast_bias asks for. */
+static int check_dtypes(TsCall *c, const TsConvArgs *a, const TsTensor *x, const TsTensor *w,
+                        const TsTensor *b, bool *cast_bias)
+{
+    /* PyTorch sends float32 1-d and 2-d convolutions that are worth it to mkldnn, whose
+     * check speaks of types: grouped, batched, big, or with kernels over 3x3 */
+    bool mkldnn = !a->transposed && x->dtype == TS_FLOAT32 && (x->dim == 3 || x->dim == 4) &&
+                  w->dim == x->dim;
+    if (mkldnn) {
+        bool big_kernel = x->dim == 4 && w->sizes[2] > 3 && w->sizes[3] > 3;
+        mkldnn = a->groups > 1 || big_kernel || x->sizes[0] > 1 || ts_tensor_numel(x) > 20480;
+    }
+    *cast_bias = false;
+    if (x->dtype != w->dtype && mkldnn)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (torch.%sTensor) and weight "
+                            "type (torch.%sTensor) should be the same or input should be a "
+                            "MKLDNN tensor and weight is a dense tensor",
+                            ts_dtype_type_name(x->dtype), ts_dtype_type_name(w->dtype));
+    if (x->dtype != w->dtype)
+        return ts_nn_same_dtype(c, x, w);
+    if (!b || b->dtype == x->dtype)
+        return 0;
+    if (a->transposed)
+        return ts_nn_same_dtype(c, x, b);
+    if (w->dim == 4)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (%s) and bias type (%s) "
+                            "should be the same", cxx_type(x->dtype), cxx_type(b->dtype));
+    if (mkldnn)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (torch.%sTensor) and bias "
+                            "type (torch.%sTensor) should be the same or input should be a "
+                            "MKLDNN tensor and bias is a dense tensor",
+                            ts_dtype_type_name(x->dtype), ts_dtype_type_name(b->dtype));
+    *cast_bias = true;
+    return 0;
+}
+
+/* The dtypes PyTorch's CPU kernels take: the forward ones every real type but half and
+ * bool, the transposed ones float, double, bfloat16 and long. */
+static int check_kernel_dtype(TsCall *c, const TsConvGeom *g, const TsTensor *x,
+                              const int64_t *k)
+{
+    int dt = x->dtype;
+    bool ok = dt == TS_FLOAT32 || dt == TS_FLOAT64 || dt == TS_BFLOAT16 || dt == TS_INT64;
+    if (!g->transposed)
+        ok = ok || dt == TS_UINT8 || dt == TS_INT8 || dt == TS_INT16 || dt == TS_INT32;
+    if (ok)
+        return 0;
+    const char *name = g->transposed ? (g->nd == 3 ? "slow_conv_transpose3d_out_cpu"
+                                                   : "slow_conv_transpose2d_out_cpu")
+                       : g->nd < 3 ? "slow_conv2d_cpu"
+                       : k[0] * k[1] * k[2] == 1 ? "slow_conv3d_cpu" : "compute_columns3d";
+    return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s\" not implemented for '%s'", name,
+                        ts_dtype_type_name(dt));
+}
+
+/* "dilation should be greater than zero" in the words of the kernel that checks it. */
+static int check_dilation(TsCall *c, const TsConvGeom *g)
+{
+    static const char *const axis[] = { "depth", "height", "width" };
+    int lo = g->nd == 1 ? 1 : 3 - g->nd;        /* 1-d runs as 2-d of height 1 */
+    bool bad = false;
+    for (int i = lo; i < 3; i++)
+        bad = bad || g->dil[i] <= 0;
+    if (!bad)
+        return 0;
+    char s[200];
+    size_t used = 0;
+    if (!g->transposed) {
+        ts_cpu_format_sizes(s, sizeof s, 3 - lo, g->dil + lo);
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "dilation should be greater than zero, "
+                            "but got %s", s);
+    }
+    s[0] = '\0';
+    for (int i = lo; i < 3 && used < sizeof s; i++)
+        used += (size_t)snprintf(s + used, sizeof s - used, "%sdilation_%s: %lld",
+                                 i > lo ? ", " : "", axis[i], (long long)g->dil[i]);
+    return ts_error_set(c->error, TS_ERR_RUNTIME, "dilation should be greater than zero, but "
+                        "got %s", s);
+}
+
+/* PyTorch's check_shape_forward, after the parameters are expanded. */
+static int check_shape(TsCall *c, const TsConvGeom *g, const TsTensor *x, const TsTensor *w,
+                       const TsTensor *b)
+{
+    char s1[200], s2[200];
+    TsError *err = c->error;
+    for (int i = 0; i < 3; i++)
         if (g->pad_lo[i] < 0 || g->pad_hi[i] < 0)
             return ts_error_set(err, TS_ERR_RUNTIME, "negative padding is not supported");
+    for (int i = 0; i < 3; i++)
+        if (g->out_pad[i] < 0)
+            return ts_error_set(err, TS_ERR_RUNTIME, "negative output_padding is not supported");
+    for (int i = 0; i < 3; i++)
         if (g->stride[i] <= 0)
             return ts_error_set(err, TS_ERR_RUNTIME, "non-positive stride is not supported");
-        if (g->dil[i] <= 0)
-            return ts_error_set(err, TS_ERR_RUNTIME, "dilation should be greater than zero");
-    }
-    if (g->groups <= 0)
-        return ts_error_set(err, TS_ERR_RUNTIME, "non-positive groups is not supported");
-    if (w->dim != nd + 2) {
-        ts_cpu_format_sizes(s1, sizeof s1, w->dim, w->sizes);
-        return ts_error_set(err, TS_ERR_RUNTIME, "Expected %d-dimensional weight for conv%dd, "
-                            "but got %d-dimensional weight of size %s", nd + 2, nd,
-                            (int)w->dim, s1);
-    }
-    if (ts_nn_same_dtype(c, x, w) || ts_nn_check_float(c, "slow_conv2d_cpu", x))
-        return err->code;
-    if (w->sizes[0] % g->groups) {
-        ts_cpu_format_sizes(s1, sizeof s1, w->dim, w->sizes);
+    ts_cpu_format_sizes(s1, sizeof s1, w->dim, w->sizes);
+    ts_cpu_format_sizes(s2, sizeof s2, x->dim, x->sizes);
+    if (w->dim != x->dim)
+        return ts_error_set(err, TS_ERR_RUNTIME, "Expected %d-dimensional input for "
+                            "%d-dimensional weight %s, but got %d-dimensional input of size %s "
+                            "instead", (int)w->dim, (int)w->dim, s1, (int)x->dim, s2);
+    if (w->sizes[0] < g->groups)
+        return ts_error_set(err, TS_ERR_RUNTIME, "Given groups=%lld, expected weight to be at "
+                            "least %lld at dimension 0, but got weight of size %s instead",
+                            (long long)g->groups, (long long)g->groups, s1);
+    if (w->sizes[0] % g->groups)
         return ts_error_set(err, TS_ERR_RUNTIME, "Given groups=%lld, expected weight to be "
                             "divisible by %lld at dimension 0, but got weight of size [%s] "
                             "instead", (long long)g->groups, (long long)g->groups, s1);
+    if (g->transposed) {
+        if (x->sizes[1] != w->sizes[0])
+            return ts_error_set(err, TS_ERR_RUNTIME, "Given transposed=1, weight of size %s, "
+                                "expected input%s to have %lld channels, but got %lld channels "
+                                "instead", s1, s2, (long long)w->sizes[0],
+                                (long long)x->sizes[1]);
+        int64_t want = w->sizes[1] * g->groups;
+        if (b && (b->dim != 1 || b->sizes[0] != want)) {
+            ts_cpu_format_sizes(s2, sizeof s2, b->dim, b->sizes);
+            return ts_error_set(err, TS_ERR_RUNTIME, "Given transposed=1, weight of size %s, "
+                                "expected bias to be 1-dimensional with %lld elements, but got "
+                                "bias of size %s instead", s1, (long long)want, s2);
+        }
+        return check_dilation(c, g);
     }
-    int cdim = x->dim - nd - 1;
-    if (x->sizes[cdim] != w->sizes[1] * g->groups) {
-        ts_cpu_format_sizes(s1, sizeof s1, w->dim, w->sizes);
-        ts_cpu_format_sizes(s2, sizeof s2, x->dim, x->sizes);
+    if (x->sizes[1] != w->sizes[1] * g->groups)
         return ts_error_set(err, TS_ERR_RUNTIME, "Given groups=%lld, weight of size %s, "
                             "expected input%s to have %lld channels, but got %lld channels "
                             "instead", (long long)g->groups, s1, s2,
-                            (long long)(w->sizes[1] * g->groups), (long long)x->sizes[cdim]);
-    }
-    int64_t in[2] = { 1, 1 }, k[2] = { 1, 1 };
-    for (int i = 0; i < nd; i++) {
-        int s = 2 - nd + i;
-        in[s] = x->sizes[cdim + 1 + i] + g->pad_lo[s] + g->pad_hi[s];
-        k[s] = g->dil[s] * (w->sizes[2 + i] - 1) + 1;
-    }
-    if (in[0] < k[0] || in[1] < k[1]) {
-        fmt_spatial(s1, sizeof s1, nd, in);
-        fmt_spatial(s2, sizeof s2, nd, k);
-        return ts_error_set(err, TS_ERR_RUNTIME, "Calculated padded input size per channel: "
-                            "%s. Kernel size: %s. Kernel size can't be greater than actual "
-                            "input size", s1, s2);
-    }
+                            (long long)(w->sizes[1] * g->groups), (long long)x->sizes[1]);
     if (b && (b->dim != 1 || b->sizes[0] != w->sizes[0])) {
-        ts_cpu_format_sizes(s1, sizeof s1, w->dim, w->sizes);
         ts_cpu_format_sizes(s2, sizeof s2, b->dim, b->sizes);
         return ts_error_set(err, TS_ERR_RUNTIME, "Given weight of size %s, expected bias to be "
                             "1-dimensional with %lld elements, but got bias of size %s instead",
                             s1, (long long)w->sizes[0], s2);
     }
-    if (b)
-        return ts_nn_same_dtype(c, x, b);
+    int64_t in[3] = { 1, 1, 1 }, k[3] = { 1, 1, 1 };
+    bool fits = true;
+    for (int i = 3 - g->nd; i < 3; i++) {
+        int d = 2 + i - (3 - g->nd);
+        in[i] = x->sizes[d] + g->pad_lo[i] + g->pad_hi[i];
+        k[i] = g->dil[i] * (w->sizes[d] - 1) + 1;
+        fits = fits && in[i] >= k[i];
+    }
+    if (!fits) {
+        fmt_spatial(s1, sizeof s1, g->nd, in);
+        fmt_spatial(s2, sizeof s2, g->nd, k);
+        return ts_error_set(err, TS_ERR_RUNTIME, "Calculated padded input size per channel: "
+                            "%s. Kernel size: %s. Kernel size can't be greater than actual "
+                            "input size", s1, s2);
+    }
+    return check_dilation(c, g);
+}
+
+/* ---- im2col and its adjoint ---------------------------------------------------------------- */
+
+/* ceil(a / b) for b > 0 and any a. */
+static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -(-a / b); }
+
+/* The outputs o in [*lo, *hi) along one axis whose input index o*s - p + kk*d lies in [0, n). */
+static void valid_range(int64_t n, int64_t s, int64_t p, int64_t off, int64_t out, int64_t *lo,
+                        int64_t *hi)
+{
+    int64_t a = ceil_div(p - off, s), b = ceil_div(n + p - off, s);
+    *lo = a < 0 ? 0 : a > out ? out : a;
+    *hi = b < *lo ? *lo : b > out ? out : b;
+}
+
+/* The loop nest im2col and col2im share: one row of col per (channel, kernel offset, output
+ * depth and height). ROW runs for each with `col` at the row, `img` at the image row the row
+ * reads (NULL when it lies in the padding) shifted so that img[ow * stride] is output ow's
+ * pixel, and [lo, hi) the outputs whose pixel lies inside the image. */
+#define PATCH_ROWS(T, IMAGE, COL, ROW) \
+    do { \
+        int64_t ivol = isz[0] * isz[1] * isz[2]; \
+        for (int64_t c = 0; c < ch; c++) \
+            for (int64_t kd = 0; kd < k[0]; kd++) \
+                for (int64_t kh = 0; kh < k[1]; kh++) \
+                    for (int64_t kw = 0; kw < k[2]; kw++) { \
+                        int64_t lo, hi, off = kw * g->dil[2] - g->pad_lo[2]; \
+                        valid_range(isz[2], g->stride[2], g->pad_lo[2], kw * g->dil[2], \
+                                    osz[2], &lo, &hi); \
+                        for (int64_t od = 0; od < osz[0]; od++) { \
+                            int64_t id = od * g->stride[0] - g->pad_lo[0] + kd * g->dil[0]; \
+                            for (int64_t oh = 0; oh < osz[1]; oh++, COL += osz[2]) { \
+                                int64_t ih = oh * g->stride[1] - g->pad_lo[1] + kh * g->dil[1]; \
+                                T *img = id < 0 || id >= isz[0] || ih < 0 || ih >= isz[1] \
+                                             ? NULL \
+                                             : IMAGE + c * ivol + (id * isz[1] + ih) * isz[2] + off; \
+                                ROW; \
+                            } \
+                        } \
+                    } \
+    } while (0)
+
+#define IM2COL(T) \
+    static void im2col_##T(const T *in, int64_t ch, const int64_t *isz, const int64_t *k, \
+                           const int64_t *osz, const TsConvGeom *g, T *col) \
+    { \
+        PATCH_ROWS(const T, in, col, { \
+            if (!img) { \
+                memset(col, 0, (size_t)osz[2] * sizeof(T)); \
+                continue; \
+            } \
+            memset(col, 0, (size_t)lo * sizeof(T)); \
+            if (g->stride[2] == 1) \
+                memcpy(col + lo, img + lo, (size_t)(hi - lo) * sizeof(T)); \
+            else \
+                for (int64_t ow = lo; ow < hi; ow++) \
+                    col[ow] = img[ow * g->stride[2]]; \
+            memset(col + hi, 0, (size_t)(osz[2] - hi) * sizeof(T)); \
+        }); \
+    }
+IM2COL(uint8_t)
+IM2COL(uint16_t)
+IM2COL(uint32_t)
+IM2COL(uint64_t)
+#undef IM2COL
+
+void ts_conv_im2col(size_t esize, const void *in, int64_t ch, const int64_t *isz,
+                    const int64_t *k, const int64_t *osz, const TsConvGeom *g, void *col)
+{
+    switch (esize) {
+    case 1: im2col_uint8_t(in, ch, isz, k, osz, g, col); break;
+    case 2: im2col_uint16_t(in, ch, isz, k, osz, g, col); break;
+    case 4: im2col_uint32_t(in, ch, isz, k, osz, g, col); break;
+    default: im2col_uint64_t(in, ch, isz, k, osz, g, col); break;
+    }
+}
+
+#define COL2IM(T) \
+    static void col2im_##T(const T *col, int64_t ch, const int64_t *isz, const int64_t *k, \
+                           const int64_t *osz, const TsConvGeom *g, T *out) \
+    { \
+        PATCH_ROWS(T, out, col, { \
+            if (img) \
+                for (int64_t ow = lo; ow < hi; ow++) \
+                    img[ow * g->stride[2]] += col[ow]; \
+        }); \
+    }
+COL2IM(float)
+COL2IM(double)
+COL2IM(int64_t)
+#undef COL2IM
+#undef PATCH_ROWS
+
+void ts_conv_col2im(int dtype, const void *col, int64_t ch, const int64_t *isz,
+                    const int64_t *k, const int64_t *osz, const TsConvGeom *g, void *out)
+{
+    if (dtype == TS_FLOAT32)
+        col2im_float(col, ch, isz, k, osz, g, out);
+    else if (dtype == TS_FLOAT64)
+        col2im_double(col, ch, isz, k, osz, g, out);
+    else
+        col2im_int64_t(col, ch, isz, k, osz, g, out);
+}
+
+int ts_conv_init_bias(TsTensor *out, int64_t n, int64_t cout, int64_t plane, const TsTensor *b,
+                      TsError *err)
+{
+    if (!b) {
+        memset(ts_tensor_data(out), 0, (size_t)(n * cout * plane) * ts_dtype_size(out->dtype));
+        return 0;
+    }
+    int64_t vs[3] = { n, cout, plane }, vst[3] = { 0, b->strides[0], 0 };
+    TsTensor *bv = ts_cpu_view(b, 3, vs, vst, b->offset, err);
+    TsTensor *ov = bv ? ts_cpu_view(out, 3, vs, NULL, out->offset, err) : NULL;
+    if (ov)
+        ts_cpu_copy_into(ov, bv);
+    if (bv)
+        ts_tensor_release(bv);
+    if (!ov)
+        return err->code;
+    ts_tensor_release(ov);
     return 0;
 }
 
-/* The patches of one image's group (channels ch, planes h x w) as rows of col. */
-#define IM2COL(DT, T, ...) \
-    static void im2col_##DT(const T *in, int64_t ch, int64_t h, int64_t w, const int64_t *k, \
-                            const int64_t *oh, const ConvGeom *g, T *col) \
-    { \
-        for (int64_t c = 0; c < ch; c++) \
-            for (int64_t ki = 0; ki < k[0]; ki++) \
-                for (int64_t kj = 0; kj < k[1]; kj++) { \
-                    const T *plane = in + c * h * w; \
-                    for (int64_t y = 0; y < oh[0]; y++) { \
-                        int64_t iy = y * g->stride[0] - g->pad_lo[0] + ki * g->dil[0]; \
-                        bool row_in = iy >= 0 && iy < h; \
-                        for (int64_t x = 0; x < oh[1]; x++) { \
-                            int64_t ix = x * g->stride[1] - g->pad_lo[1] + kj * g->dil[1]; \
-                            *col++ = row_in && ix >= 0 && ix < w ? plane[iy * w + ix] : 0; \
-                        } \
-                    } \
-                } \
-    }
-EW_FLOAT_TYPES(IM2COL, )
-#undef IM2COL
+/* ---- the forward convolution --------------------------------------------------------------- */
 
-static TsTensor *conv(TsCall *c, const ConvGeom *g, TsTensor *input, TsTensor *weight,
-                      TsTensor *bias)
+/* The spatial sizes of t (dims 2..) right-aligned into 3 entries. */
+static void spatial(const TsTensor *t, int nd, int64_t *out)
 {
-    if (check(c, g, input, weight, bias))
-        return NULL;
+    for (int i = 0; i < 3; i++)
+        out[i] = i < 3 - nd ? 1 : t->sizes[2 + i - (3 - nd)];
+}
+
+static TsTensor *forward(TsCall *c, const TsConvGeom *g, TsTensor *input, TsTensor *weight,
+                         TsTensor *bias)
+{
     TsError *err = c->error;
     int nd = g->nd;
-    bool batched = input->dim == nd + 2;
-    int64_t n = batched ? input->sizes[0] : 1, cdim = batched ? 1 : 0;
-    int64_t cin = input->sizes[cdim], cout = weight->sizes[0];
-    int64_t h = nd == 2 ? input->sizes[cdim + 1] : 1, w = input->sizes[cdim + nd];
-    int64_t k[2] = { nd == 2 ? weight->sizes[2] : 1, weight->sizes[1 + nd] };
-    int64_t oh[2], in[2] = { h, w };
-    for (int s = 0; s < 2; s++)
-        oh[s] = (in[s] + g->pad_lo[s] + g->pad_hi[s] - g->dil[s] * (k[s] - 1) - 1) /
-                g->stride[s] + 1;
-    int64_t sizes[4], dim = 0;
-    if (batched)
-        sizes[dim++] = n;
-    sizes[dim++] = cout;
-    if (nd == 2)
-        sizes[dim++] = oh[0];
-    sizes[dim++] = oh[1];
-    TsTensor *o = ts_cpu_empty(input->dtype, (int)dim, sizes, err);
+    int64_t n = input->sizes[0], cin = input->sizes[1], cout = weight->sizes[0];
+    int64_t isz[3], k[3], osz[3], sizes[5] = { n, cout };
+    spatial(input, nd, isz);
+    spatial(weight, nd, k);
+    for (int s = 0; s < 3; s++)
+        osz[s] = (isz[s] + g->pad_lo[s] + g->pad_hi[s] - g->dil[s] * (k[s] - 1) - 1) /
+                 g->stride[s] + 1;
+    for (int i = 0; i < nd; i++)
+        sizes[2 + i] = osz[3 - nd + i];
+    if (cin == 0)
+        sizes[1] = 0;                   /* PyTorch's empty backend: no channels in or out */
+    TsTensor *o = ts_cpu_empty(input->dtype, 2 + nd, sizes, err);
     TsTensor *x = o ? ts_nn_contiguous(input, err) : NULL;
     TsTensor *wt = x ? ts_nn_contiguous(weight, err) : NULL;
-    if (!wt)
-        goto fail;
-    int64_t cg = cin / g->groups, og = cout / g->groups, ksz = cg * k[0] * k[1];
-    int64_t plane = oh[0] * oh[1], es = (int64_t)ts_dtype_size(o->dtype);
-    if (bias && cout * plane > 0)
-        for (int64_t i = 0; i < n; i++) {
-            int64_t bs[2] = { cout, plane };
-            TsTensor *slice = ts_cpu_view(o, 2, bs, NULL, i * cout * plane, err);
-            int64_t vs[2] = { cout, plane }, vst[2] = { bias->strides[0], 0 };
-            TsTensor *bv = slice ? ts_cpu_view(bias, 2, vs, vst, bias->offset, err) : NULL;
-            if (bv)
-                ts_cpu_copy_into(slice, bv);
-            if (slice)
-                ts_tensor_release(slice);
-            if (!bv)
-                goto fail;
-            ts_tensor_release(bv);
-        }
-    bool direct = k[0] == 1 && k[1] == 1 && g->stride[0] == 1 && g->stride[1] == 1 &&
-                  g->pad_lo[0] == 0 && g->pad_lo[1] == 0 && g->pad_hi[0] == 0 &&
-                  g->pad_hi[1] == 0;
     void *col = NULL;
-    if (!direct && ksz * plane > 0) {
-        if (ksz > INT64_MAX / plane || ksz * plane > (int64_t)(SIZE_MAX / (size_t)es)) {
+    int64_t cg = cin / g->groups, og = cout / g->groups, ksz = cg * k[0] * k[1] * k[2];
+    int64_t plane = osz[0] * osz[1] * osz[2], ivol = isz[0] * isz[1] * isz[2];
+    int64_t es = (int64_t)ts_dtype_size(input->dtype);
+    if (!wt || ts_tensor_numel(o) == 0 || ts_conv_init_bias(o, n, cout, plane, bias, err))
+        goto done;
+    bool direct = k[0] * k[1] * k[2] == 1;
+    for (int s = 0; s < 3; s++)
+        direct = direct && g->stride[s] == 1 && g->pad_lo[s] == 0 && g->pad_hi[s] == 0;
+    if (!direct && ksz > 0) {
+        if (ksz > INT64_MAX / plane || (uint64_t)(ksz * plane) > SIZE_MAX / (size_t)es) {
             ts_error_set(err, TS_ERR_LIMIT, "conv%dd: the unrolled input is too large", nd);
-            goto fail;
+            goto done;
         }
         if (!(col = malloc((size_t)(ksz * plane * es)))) {
             ts_error_set(err, TS_ERR_NOMEM, "conv%dd: out of memory", nd);
-            goto fail;
+            goto done;
         }
     }
     const char *xd = ts_tensor_data(x), *wd = ts_tensor_data(wt);
     char *od = ts_tensor_data(o);
-    int rc = 0;
-    for (int64_t i = 0; i < n && !rc; i++)
-        for (int64_t gi = 0; gi < g->groups && !rc; gi++) {
-            const char *src = xd + ((i * cin + gi * cg) * h * w) * es;
+    for (int64_t i = 0; i < n && !err->code; i++)
+        for (int64_t gi = 0; gi < g->groups && !err->code; gi++) {
+            const char *src = xd + (i * cin + gi * cg) * ivol * es;
             TsNnMat b = { src, ksz, plane, plane, 1 };
             if (col) {
-                if (o->dtype == TS_FLOAT32)
-                    im2col_TS_FLOAT32((const float *)src, cg, h, w, k, oh, g, col);
-                else
-                    im2col_TS_FLOAT64((const double *)src, cg, h, w, k, oh, g, col);
+                ts_conv_im2col((size_t)es, src, cg, isz, k, osz, g, col);
                 b.p = col;
             }
             TsNnMat a = { wd + gi * og * ksz * es, og, ksz, ksz, 1 };
-            rc = ts_nn_gemm(o->dtype, 1.0, &a, &b, bias ? 1.0 : 0.0,
-                            od + (i * cout + gi * og) * plane * es, plane, err);
+            ts_nn_gemm(o->dtype, 1.0, &a, &b, 1.0, od + (i * cout + gi * og) * plane * es,
+                       plane, err);
         }
+done:
     free(col);
-    ts_tensor_release(x);
-    ts_tensor_release(wt);
-    if (rc) {
-        ts_tensor_release(o);
-        return NULL;
-    }
-    return o;
-fail:
     if (wt)
         ts_tensor_release(wt);
     if (x)
         ts_tensor_release(x);
-    if (o)
+    if (o && err->code) {
         ts_tensor_release(o);
-    return NULL;
+        o = NULL;
+    }
+    return o;
 }
 
-/* Reads the int lists of conv(nd) into g; the padding is an int list or, with str_pad, a
- * string. */
-static int geometry(TsCall *c, const char *name, int nd, TsValue *a, bool str_pad, ConvGeom *g)
+/* ---- the common entry ----------------------------------------------------------------------- */
+
+TsTensor *ts_conv_run(TsCall *c, const TsConvArgs *a, TsTensor *x, TsTensor *w, TsTensor *b,
+                      const int64_t *same_pad)
 {
-    int64_t v[2];
-    memset(g, 0, sizeof *g);
-    g->nd = nd;
-    for (int i = 0; i < 2; i++)
-        g->stride[i] = g->dil[i] = 1;
-    int s = 2 - nd;
-    if (ts_nn_int_list(c, name, "stride", a[3], nd, v, -1))
-        return c->error->code;
-    memcpy(g->stride + s, v, (size_t)nd * sizeof *v);
-    if (ts_nn_int_list(c, name, "dilation", a[5], nd, v, -1))
-        return c->error->code;
-    memcpy(g->dil + s, v, (size_t)nd * sizeof *v);
-    g->groups = ts_nn_int(a[6]);
-    if (!str_pad) {
-        if (ts_nn_int_list(c, name, "padding", a[4], nd, v, -1))
-            return c->error->code;
-        memcpy(g->pad_lo + s, v, (size_t)nd * sizeof *v);
-        memcpy(g->pad_hi + s, v, (size_t)nd * sizeof *v);
-        return 0;
+    TsError *err = c->error;
+    TsConvGeom g;
+    bool cast_bias;
+    if (check_dtypes(c, a, x, w, b, &cast_bias))
+        return NULL;
+    if (w->dim < 3) {
+        ts_error_set(err, TS_ERR_RUNTIME, "weight should have at least three dimensions");
+        return NULL;
     }
-    const char *p = a[4].tag == TS_TAG_STR ? ((const TsStr *)a[4].u.p)->data : "";
+    if (a->groups <= 0) {
+        ts_error_set(err, TS_ERR_RUNTIME, "non-positive groups is not supported");
+        return NULL;
+    }
+    int nd = (int)w->dim - 2;
+    if (nd > 3) {
+        ts_error_set(err, TS_ERR_RUNTIME, "%s: only 1, 2 and 3 spatial dimensions are "
+                     "supported, but the weight has %d", a->op, nd);
+        return NULL;
+    }
+    memset(&g, 0, sizeof g);
+    g.nd = nd;
+    g.groups = a->groups;
+    g.transposed = a->transposed;
+    for (int i = 0; i < 3; i++)
+        g.stride[i] = g.dil[i] = 1;
+    if (expand(err, "stride", a->stride, a->n_stride, nd, g.stride) ||
+        expand(err, "padding", a->padding, a->n_padding, nd, g.pad_lo) ||
+        expand(err, "dilation", a->dilation, a->n_dilation, nd, g.dil) ||
+        expand(err, "output_padding", a->out_pad, a->n_out_pad, nd, g.out_pad))
+        return NULL;
+    memcpy(g.pad_hi, g.pad_lo, sizeof g.pad_hi);
+    if (same_pad) {
+        memcpy(g.pad_lo, same_pad, sizeof g.pad_lo);
+        memcpy(g.pad_hi, same_pad + 3, sizeof g.pad_hi);
+    }
+    if (check_shape(c, &g, x, w, b))
+        return NULL;
+    int64_t k[3];
+    spatial(w, nd, k);
+    if (ts_tensor_numel(x) == 0 && x->sizes[0] != 0 && x->sizes[1] != 0) {
+        char s[200];
+        ts_cpu_format_sizes(s, sizeof s, x->dim, x->sizes);
+        ts_error_set(err, TS_ERR_RUNTIME, "Only zero batch or zero channel inputs are "
+                     "supported, but got input shape: %s", s);
+        return NULL;
+    }
+    if (check_kernel_dtype(c, &g, x, k))
+        return NULL;
+    if (g.transposed)
+        return ts_conv_transposed(c, &g, x, w, b);
+    TsTensor *cb = cast_bias ? ts_cpu_cast(b, x->dtype, err) : NULL;
+    if (cast_bias && !cb)
+        return NULL;
+    TsTensor *o = forward(c, &g, x, w, cb ? cb : b);
+    if (cb)
+        ts_tensor_release(cb);
+    return o;
+}
+
+/* ---- the ops -------------------------------------------------------------------------------- */
+
+/* "same" padding: dil * (k - 1) split with the extra pixel after. */
+static void same_padding(int nd, const TsConvArgs *a, const TsTensor *w, int64_t *pad)
+{
+    for (int i = 0; i < 6; i++)
+        pad[i] = 0;
+    for (int i = 0; i < nd && (int)w->dim == nd + 2; i++) {
+        int64_t d = a->dilation[a->n_dilation == 1 ? 0 : i];
+        int64_t total = d * (w->sizes[2 + i] - 1);
+        pad[3 - nd + i] = total / 2;
+        pad[6 - nd + i] = total - total / 2;
+    }
+}
+
+/* The string padding of conv{1,2,3}d.padding: "valid" is none, "same" keeps the size. */
+static int string_padding(TsCall *c, int nd, TsValue v, TsConvArgs *a, const TsTensor *w,
+                          int64_t *pad, bool *same)
+{
+    const char *p = v.tag == TS_TAG_STR ? ((const TsStr *)v.u.p)->data : "";
+    a->padding[0] = 0;
+    a->n_padding = 1;
+    *same = false;
     if (strcmp(p, "valid") == 0)
         return 0;
     if (strcmp(p, "same") != 0)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "Invalid padding string: '%s'", p);
-    for (int i = s; i < 2; i++)
-        if (g->stride[i] != 1)
+    for (int i = 0; i < a->n_stride; i++)
+        if (a->stride[i] != 1)
             return ts_error_set(c->error, TS_ERR_RUNTIME, "padding='same' is not supported for "
                                 "strided convolutions");
-    g->same = true;
+    same_padding(nd, a, w, pad);
+    *same = true;
     return 0;
 }
 
+TsTensor *ts_conv_batchify(TsCall *c, const TsConvArgs *a, TsTensor *x, TsTensor *w,
+                           TsTensor *b, const int64_t *same_pad)
+{
+    int nd = a->op_nd;
+    if (x->dim != nd + 1 && x->dim != nd + 2) {
+        char s[200];
+        ts_cpu_format_sizes(s, sizeof s, x->dim, x->sizes);
+        ts_error_set(c->error, TS_ERR_RUNTIME, "Expected %dD (unbatched) or %dD (batched) input "
+                     "to %s, but got input of size: %s", nd + 1, nd + 2, a->op, s);
+        return NULL;
+    }
+    if (x->dim == nd + 2)
+        return ts_conv_run(c, a, x, w, b, same_pad);
+    int64_t sizes[5] = { 1 }, strides[5] = { 0 };
+    memcpy(sizes + 1, x->sizes, (size_t)x->dim * sizeof *sizes);
+    memcpy(strides + 1, x->strides, (size_t)x->dim * sizeof *strides);
+    TsTensor *xb = ts_cpu_view(x, x->dim + 1, sizes, strides, x->offset, c->error);
+    TsTensor *ob = xb ? ts_conv_run(c, a, xb, w, b, same_pad) : NULL;
+    if (xb)
+        ts_tensor_release(xb);
+    if (!ob)
+        return NULL;
+    TsTensor *o = ts_cpu_view(ob, ob->dim - 1, ob->sizes + 1, ob->strides + 1, ob->offset,
+                              c->error);
+    ts_tensor_release(ob);
+    return o;
+}
+
+/* conv{nd}d(Tensor input, Tensor weight, Tensor? bias, stride, padding (ints or a string),
+ * dilation, int groups) */
 static int conv_call(TsCall *c, int nd, bool str_pad)
 {
-    const char *name = nd == 1 ? "aten::conv1d" : "aten::conv2d";
-    TsValue a[7];
-    ConvGeom g;
+    static const char *const names[] = { "conv1d", "conv2d", "conv3d" };
+    TsValue v[7];
     TsTensor *bias = NULL, *o = NULL;
-    ts_cpu_pop_args(c, 7, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, name, "input", a[0]);
-    TsTensor *w = x ? ts_cpu_tensor_arg(c, name, "weight", a[1]) : NULL;
-    if (w && !ts_nn_opt_tensor(c, name, "bias", a[2], &bias) &&
-        !geometry(c, name, nd, a, str_pad, &g)) {
-        if (g.same && w->dim == nd + 2)
-            for (int i = 0; i < nd; i++) {
-                int s = 2 - nd + i;
-                int64_t total = g.dil[s] * (w->sizes[2 + i] - 1);
-                g.pad_lo[s] = total / 2;
-                g.pad_hi[s] = total - total / 2;
-            }
-        o = conv(c, &g, x, w, bias);
-    }
-    return ts_nn_finish(c, 7, a, o);
+    TsConvArgs a = { .op_nd = nd, .op = names[nd - 1] };
+    ts_cpu_pop_args(c, 7, v);
+    TsTensor *x = ts_cpu_tensor_arg(c, a.op, "input", v[0]);
+    TsTensor *w = x ? ts_cpu_tensor_arg(c, a.op, "weight", v[1]) : NULL;
+    int64_t pad[6];
+    bool same = false;
+    a.groups = ts_nn_int(v[6]);
+    if (w && !ts_nn_opt_tensor(c, a.op, "bias", v[2], &bias) &&
+        !ts_conv_read_lists(c, &a, v[3], str_pad ? ts_int(0) : v[4], v[5], ts_none()) &&
+        !(str_pad && string_padding(c, nd, v[4], &a, w, pad, &same)))
+        o = ts_conv_batchify(c, &a, x, w, bias, same ? pad : NULL);
+    return ts_nn_finish(c, 7, v, o);
 }
 
 /* aten::conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1],
@@ -285,12 +611,54 @@ static int k_conv1d_padding(TsCall *c) { return conv_call(c, 1, true); }
 static int k_conv2d(TsCall *c) { return conv_call(c, 2, false); }
 /* aten::conv2d.padding(..., str padding="valid", ...) */
 static int k_conv2d_padding(TsCall *c) { return conv_call(c, 2, true); }
+/* aten::conv3d(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1,
+ *              int[3] padding=0, int[3] dilation=1, int groups=1) -> Tensor */
+static int k_conv3d(TsCall *c) { return conv_call(c, 3, false); }
+/* aten::conv3d.padding(..., str padding="valid", ...) */
+static int k_conv3d_padding(TsCall *c) { return conv_call(c, 3, true); }
+
+/* convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding,
+ * int[] dilation, bool transposed, int[] output_padding, int groups, ...): n arguments in all
+ * (the extra flags of _convolution choose backends and change nothing here). */
+static int convolution_call(TsCall *c, size_t n, const char *op)
+{
+    TsValue v[13];
+    TsTensor *bias = NULL, *o = NULL;
+    TsConvArgs a = { .op = op };
+    ts_cpu_pop_args(c, n, v);
+    TsTensor *x = ts_cpu_tensor_arg(c, op, "input", v[0]);
+    TsTensor *w = x ? ts_cpu_tensor_arg(c, op, "weight", v[1]) : NULL;
+    a.transposed = v[6].tag == TS_TAG_BOOL && v[6].u.b;
+    a.groups = ts_nn_int(v[8]);
+    if (w && !ts_nn_opt_tensor(c, op, "bias", v[2], &bias) &&
+        !ts_conv_read_lists(c, &a, v[3], v[4], v[5], v[7]))
+        o = ts_conv_run(c, &a, x, w, bias, NULL);
+    return ts_nn_finish(c, n, v, o);
+}
+
+/* aten::convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding,
+ *                   int[] dilation, bool transposed, int[] output_padding, int groups) */
+static int k_convolution(TsCall *c) { return convolution_call(c, 9, "convolution"); }
+/* aten::_convolution(..., int groups, bool benchmark, bool deterministic, bool cudnn_enabled,
+ *                    bool allow_tf32) -> Tensor */
+static int k__convolution(TsCall *c) { return convolution_call(c, 13, "_convolution"); }
+/* aten::_convolution.deprecated(..., bool benchmark, bool deterministic,
+ *                               bool cudnn_enabled) -> Tensor */
+static int k__convolution_deprecated(TsCall *c)
+{
+    return convolution_call(c, 12, "_convolution");
+}
 
 static const TsCpuOp ops[] = {
     { "aten::conv1d", "", k_conv1d },
     { "aten::conv1d", "padding", k_conv1d_padding },
     { "aten::conv2d", "", k_conv2d },
     { "aten::conv2d", "padding", k_conv2d_padding },
+    { "aten::conv3d", "", k_conv3d },
+    { "aten::conv3d", "padding", k_conv3d_padding },
+    { "aten::convolution", "", k_convolution },
+    { "aten::_convolution", "", k__convolution },
+    { "aten::_convolution", "deprecated", k__convolution_deprecated },
 };
 
 const TsCpuTable ts_cpu_conv_table = { ops, sizeof ops / sizeof ops[0] };

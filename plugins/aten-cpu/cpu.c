@@ -65,6 +65,8 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_scatter_table, &ts_cpu_arrange_table, &ts_cpu_compose_table,
     &ts_cpu_strided_table, &ts_cpu_interleave_table, &ts_cpu_bucket_table, &ts_cpu_cumext_table,
     &ts_cpu_unique_table, &ts_cpu_order_table,
+    &ts_cpu_conv_transpose_table, &ts_cpu_rnn_layers_table, &ts_cpu_embedding_bag_table,
+    &ts_cpu_attention_table, &ts_cpu_random_table, &ts_cpu_einsum_table,
 };
 
 /* The tensor-printing hook of core/print.h; the prim plugin may declare it too (identical
@@ -84,7 +86,8 @@ static int init(TsRegistry *r, TsError *err)
     return rc;
 }
 
-static const char *const schema_files[] = { "aten.yaml", "aten_nn.yaml", "aten_shape.yaml", "aten_reduce.yaml", "aten_tensor.yaml", NULL };
+static const char *const schema_files[] = { "aten.yaml", "aten_nn.yaml", "aten_shape.yaml", "aten_reduce.yaml", "aten_tensor.yaml",
+                                            "aten_layers.yaml", NULL };
 
 TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {
     TS_PLUGIN_ABI_VERSION, "aten-cpu", schema_files, init, NULL

@@ -58,6 +58,13 @@ extern const TsCpuTable ts_cpu_bucket_table;    /* bucket.c: searchsorted, binco
 extern const TsCpuTable ts_cpu_cumext_table;    /* cumext.c: cummax, cummin */
 extern const TsCpuTable ts_cpu_unique_table;    /* unique.c: _unique2, unique_dim, ... */
 extern const TsCpuTable ts_cpu_order_table;     /* order.c: mode, nanmedian, msort */
+/* The layers of schemas/aten_layers.yaml (layers.mk): */
+extern const TsCpuTable ts_cpu_conv_transpose_table; /* conv_transpose.c */
+extern const TsCpuTable ts_cpu_rnn_layers_table; /* rnn_layers.c: lstm, gru, rnn_* layers */
+extern const TsCpuTable ts_cpu_embedding_bag_table; /* embedding_bag.c */
+extern const TsCpuTable ts_cpu_attention_table; /* attention.c: MHA and encoder fast paths */
+extern const TsCpuTable ts_cpu_random_table;    /* random.c: bernoulli_, uniform_, randperm */
+extern const TsCpuTable ts_cpu_einsum_table;    /* einsum.c */
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;

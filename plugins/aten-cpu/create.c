@@ -1,5 +1,6 @@
 /* create.c — tensors made from arguments: the *_like factories, arange, linspace, logspace, eye,
- * aten::tensor from a number or a nested list, and back again: item and prim::tolist.
+ * aten::tensor and aten::as_tensor from a number or a nested list (as_tensor of a tensor is
+ * the tensor itself), and back again: item and prim::tolist.
  *
  * dtype inference follows PyTorch 1.13: arange is int64 when every bound is an int and
  * float32 (the default dtype) when any is a float; torch.tensor stores ints as int64, bools
@@ -42,8 +43,7 @@ static int check_device(TsError *err, const char *op, TsValue v)
                         "device %s", op, dev);
 }
 
-/* (dtype, layout, device, pin_memory) at tail; dtype keeps its default when None. */
-static int read_tail(TsError *err, const char *op, const TsValue *tail, int *dtype)
+int ts_cpu_factory_tail(TsError *err, const char *op, const TsValue *tail, int *dtype)
 {
     if (read_dtype(err, op, tail[0], dtype) || check_device(err, op, tail[2]))
         return err->code;
@@ -84,7 +84,7 @@ static int like_kernel(TsCall *c, const char *op, bool has_fill, const TsValue *
     TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
     int dtype = t ? t->dtype : TS_FLOAT32;
     int64_t mf = tail[4].tag == TS_TAG_INT ? tail[4].u.i : MF_PRESERVE;
-    if (!t || read_tail(c->error, op, tail, &dtype))
+    if (!t || ts_cpu_factory_tail(c->error, op, tail, &dtype))
         return ts_cpu_kernel_end(c, n, a, NULL);
     if (mf != MF_PRESERVE && mf != MF_CONTIGUOUS) {
         ts_error_set(c->error, TS_ERR_RUNTIME, "%s: the cpu backend supports only preserve and "
@@ -215,7 +215,7 @@ static int arange_kernel(TsCall *c, int nums)
         if (read_num(c->error, op, a[k], &v[first + k]))
             return ts_cpu_kernel_end(c, n, a, NULL);
     int dtype = v[0].is_float || v[1].is_float || v[2].is_float ? TS_FLOAT32 : TS_INT64;
-    if (!read_tail(c->error, op, a + nums, &dtype))
+    if (!ts_cpu_factory_tail(c->error, op, a + nums, &dtype))
         r = arange(c->error, v[0], v[1], v[2], dtype);
     return ts_cpu_kernel_end(c, n, a, r);
 }
@@ -237,7 +237,7 @@ static int k_linspace(TsCall *c)
     ts_cpu_pop_args(c, 7, a);
     if (read_num(c->error, op, a[0], &s) || read_num(c->error, op, a[1], &e) ||
         ts_cpu_int_arg(c->error, op, "steps", a[2], &steps) ||
-        read_tail(c->error, op, a + 3, &dtype))
+        ts_cpu_factory_tail(c->error, op, a + 3, &dtype))
         return ts_cpu_kernel_end(c, 7, a, NULL);
     if (steps < 0) {
         ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must be non-negative");
@@ -288,7 +288,7 @@ static int k_logspace(TsCall *c)
     ts_cpu_pop_args(c, 8, a);
     if (read_num(c->error, op, a[0], &s) || read_num(c->error, op, a[1], &e) ||
         ts_cpu_int_arg(c->error, op, "steps", a[2], &steps) ||
-        read_tail(c->error, op, a + 4, &dtype))
+        ts_cpu_factory_tail(c->error, op, a + 4, &dtype))
         return ts_cpu_kernel_end(c, 8, a, NULL);
     if (steps < 0) {
         ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must be non-negative");
@@ -334,7 +334,7 @@ static int eye_kernel(TsCall *c, size_t nints)
     ts_cpu_pop_args(c, n, a);
     if (ts_cpu_int_arg(c->error, op, "n", a[0], &sizes[0]) ||
         (nints == 2 && ts_cpu_int_arg(c->error, op, "m", a[1], &sizes[1])) ||
-        read_tail(c->error, op, a + nints, &dtype))
+        ts_cpu_factory_tail(c->error, op, a + nints, &dtype))
         return ts_cpu_kernel_end(c, n, a, NULL);
     if (nints == 1)
         sizes[1] = sizes[0];
@@ -656,6 +656,39 @@ static int k_tolist(TsCall *c)
     return rc ? rc : ts_stack_push(c->stack, out, c->error);
 }
 
+/* ---- aten::as_tensor ------------------------------------------------------------------ */
+
+/* as_tensor.list / .int / .float / .bool (data, *, ScalarType? dtype=None, Device? device=None):
+ * torch.tensor's result without requires_grad, so the tensor kernel with that flag pushed. */
+static int as_tensor_call(TsCall *c, TsKernelFn tensor_kernel)
+{
+    int rc = ts_stack_push(c->stack, ts_bool(false), c->error);
+    return rc ? rc : tensor_kernel(c);
+}
+
+static int k_as_tensor_list(TsCall *c) { return as_tensor_call(c, k_tensor_list); }
+static int k_as_tensor_scalar(TsCall *c) { return as_tensor_call(c, k_tensor_scalar); }
+
+/* aten::as_tensor(Tensor(a) data, *, ScalarType? dtype=None, Device? device=None)
+ *     -> Tensor(b|a): data itself unless another dtype is asked for (then a converted copy). */
+static int k_as_tensor(TsCall *c)
+{
+    static const char op[] = "aten::as_tensor";
+    TsValue a[3];
+    ts_cpu_pop_args(c, 3, a);
+    TsTensor *t = ts_cpu_tensor_arg(c, op, "data", a[0]), *r = NULL;
+    int dtype = t ? t->dtype : 0;
+    if (t && !read_dtype(c->error, op, a[1], &dtype) && !check_device(c->error, op, a[2])) {
+        if (dtype == t->dtype) {
+            ts_tensor_retain(t);
+            r = t;
+        } else {
+            r = ts_cpu_cast(t, dtype, c->error);
+        }
+    }
+    return ts_cpu_kernel_end(c, 3, a, r);
+}
+
 static const TsCpuOp ops[] = {
     { "aten::zeros_like", "", k_zeros_like },
     { "aten::ones_like", "", k_ones_like },
@@ -672,6 +705,11 @@ static const TsCpuOp ops[] = {
     { "aten::tensor", "float", k_tensor_scalar },
     { "aten::tensor", "bool", k_tensor_scalar },
     { "aten::tensor", "", k_tensor_list },
+    { "aten::as_tensor", "list", k_as_tensor_list },
+    { "aten::as_tensor", "int", k_as_tensor_scalar },
+    { "aten::as_tensor", "float", k_as_tensor_scalar },
+    { "aten::as_tensor", "bool", k_as_tensor_scalar },
+    { "aten::as_tensor", "", k_as_tensor },
     { "aten::item", "", k_item },
     { "prim::tolist", "", k_tolist },
 };

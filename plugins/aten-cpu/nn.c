@@ -1,15 +1,14 @@
 /* nn.c — the argument readers and result helpers the nn files share (nn.h), and two ops that
  * need no family of their own: embedding (a row gather) and dropout.
  *
- * Dropout in training mode draws from its own generator, not PyTorch's: splitmix64 over a
- * process-wide atomic counter (fixed start, so a fresh process repeats its masks). Each
- * element is kept with probability 1 - p and scaled by 1 / (1 - p), as in PyTorch; the masks
- * themselves differ from torch's. Concurrent callers get disjoint streams.
+ * Dropout in training mode draws from aten-cpu's own generator (random.c), not PyTorch's:
+ * each element is kept with probability 1 - p and scaled by 1 / (1 - p), as in PyTorch; the
+ * masks themselves differ from torch's.
  */
-#include <stdatomic.h>
 #include <string.h>
 
 #include "nn.h"
+#include "random.h"
 
 /* ---- arguments ----------------------------------------------------------------------- */
 
@@ -215,29 +214,6 @@ static int k_embedding(TsCall *c)
 
 /* ---- dropout ----------------------------------------------------------------------------- */
 
-static atomic_uint_fast64_t dropout_state = 0x2545F4914F6CDD1DULL;
-
-/* splitmix64: one 64-bit draw from the shared counter. */
-static uint64_t draw(void)
-{
-    uint64_t z = atomic_fetch_add(&dropout_state, 0x9E3779B97F4A7C15ULL) + 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* Scales every element of the contiguous t by 0 or 1/(1-p). */
-static void drop(TsTensor *t, double p)
-{
-    int64_t n = ts_tensor_numel(t);
-    double scale = p < 1 ? 1 / (1 - p) : 0;
-    void *d = ts_tensor_data(t);
-    for (int64_t i = 0; i < n; i++) {
-        double u = (double)(draw() >> 11) * 0x1.0p-53;   /* uniform in [0, 1) */
-        ts_nn_set(t->dtype, d, i, u < p ? 0 : ts_nn_get(t->dtype, d, i) * scale);
-    }
-}
-
 static int dropout_call(TsCall *c, bool inplace)
 {
     const char *name = inplace ? "aten::dropout_" : "aten::dropout";
@@ -256,7 +232,7 @@ static int dropout_call(TsCall *c, bool inplace)
         return ts_nn_finish_inplace(c, 3, a, 0, rc);
     TsTensor *o = ts_cpu_cast(x, x->dtype, c->error);
     if (o)
-        drop(o, p);
+        ts_cpu_dropout_data(o->dtype, ts_tensor_data(o), ts_tensor_numel(o), p);
     if (!inplace || !o)
         return ts_nn_finish(c, 3, a, o);
     ts_cpu_copy_into(x, o);

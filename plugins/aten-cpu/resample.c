@@ -1,7 +1,8 @@
 /* resample.c — padding and resizing: aten::pad (constant, reflect, replicate and circular,
  * what F.pad lowers to), constant_pad_nd, and the upsamplers F.interpolate lowers to:
  * nearest and nearest-exact in 1 to 3 spatial dims, linear (1d), bilinear (2d), trilinear
- * (3d) and bicubic (2d), each in its plain and .vec overload.
+ * (3d) and bicubic (2d), antialiased bilinear and bicubic (2d), each in its plain and .vec
+ * overload.
  *
  * Padding is a gather: each output element maps, dim by dim, to a source element or to the
  * fill value; the mode decides the map of an index that falls outside (mirror, clamp, wrap).
@@ -631,6 +632,141 @@ static const InterpOp interp_ops[] = {
 INTERP_KERNELS(INTERP_KERNEL)
 #undef INTERP_KERNEL
 
+/* ---- antialiased bilinear and bicubic -------------------------------------------------- */
+
+/* PyTorch's _upsample_bilinear2d_aa and _upsample_bicubic2d_aa (F.interpolate with
+ * antialias=True): separable passes, the last dim first, each output pixel a normalized
+ * weighted sum over a window that widens with the downscale factor (PIL's filters: the
+ * triangle, or Keys' cubic with A = -0.5). A dim whose size does not change is copied. */
+typedef struct AaOp {
+    const char *name;
+    bool cubic;
+} AaOp;
+
+static double aa_filter(bool cubic, double x)
+{
+    x = fabs(x);
+    if (!cubic)
+        return x < 1 ? 1 - x : 0;
+    const double A = -0.5;
+    if (x < 1)
+        return ((A + 2) * x - (A + 3)) * x * x + 1;
+    if (x < 2)
+        return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A;
+    return 0;
+}
+
+/* One pass along a dim of n -> m entries: rows runs of `inner` contiguous elements each, the
+ * dim being the middle one of [outer, n, inner] (src) and [outer, m, inner] (dst). */
+static int aa_pass(TsError *err, const AaOp *op, int dt, const void *src, void *dst,
+                   int64_t outer, int64_t n, int64_t m, int64_t inner, bool align, double user)
+{
+    double scale = scale_value(dt == TS_FLOAT32, align, user, n, m);
+    double support = (op->cubic ? 2.0 : 1.0) * (scale >= 1 ? scale : 1);
+    double inv = scale >= 1 ? 1 / scale : 1;
+    int64_t taps = (int64_t)ceil(support) * 2 + 1;
+    double *w = malloc((size_t)(m * taps) * sizeof *w + 1);
+    int64_t *lo = malloc((size_t)m * sizeof *lo + 1), *cnt = malloc((size_t)m * sizeof *cnt + 1);
+    if (!w || !lo || !cnt) {
+        free(w);
+        free(lo);
+        free(cnt);
+        return ts_error_set(err, TS_ERR_NOMEM, "%s: out of memory", op->name);
+    }
+    for (int64_t o = 0; o < m; o++) {
+        double center = scale * ((double)o + 0.5), total = 0;
+        int64_t a = (int64_t)(center - support + 0.5), b = (int64_t)(center + support + 0.5);
+        a = a < 0 ? 0 : a;
+        b = b > n ? n : b;
+        lo[o] = a;
+        cnt[o] = b - a < taps ? b - a : taps;
+        for (int64_t j = 0; j < cnt[o]; j++) {
+            w[o * taps + j] = aa_filter(op->cubic, ((double)(j + a) - center + 0.5) * inv);
+            total += w[o * taps + j];
+        }
+        for (int64_t j = 0; j < cnt[o] && total != 0; j++)
+            w[o * taps + j] /= total;
+    }
+    for (int64_t q = 0; q < outer; q++)
+        for (int64_t o = 0; o < m; o++)
+            for (int64_t e = 0; e < inner; e++) {
+                double acc = 0;
+                for (int64_t j = 0; j < cnt[o]; j++)
+                    acc += w[o * taps + j] *
+                           ts_nn_get(dt, src, (q * n + lo[o] + j) * inner + e);
+                ts_nn_set(dt, dst, (q * m + o) * inner + e, acc);
+            }
+    free(w);
+    free(lo);
+    free(cnt);
+    return 0;
+}
+
+static TsTensor *interpolate_aa(TsError *err, const AaOp *op, TsTensor *x, const Resize *r,
+                                bool align)
+{
+    int dt = x->dtype;
+    int64_t planes = x->sizes[0] * x->sizes[1], H = r->in[0], W = r->in[1];
+    int64_t OH = r->out[0], OW = r->out[1];
+    int64_t sizes[4] = { x->sizes[0], x->sizes[1], OH, OW }, mid[4] = { x->sizes[0],
+                                                                        x->sizes[1], H, OW };
+    TsTensor *cx = ts_nn_contiguous(x, err);
+    TsTensor *t = cx ? ts_cpu_empty(dt, 4, mid, err) : NULL;
+    TsTensor *o = t ? ts_cpu_empty(dt, 4, sizes, err) : NULL;
+    int rc = o ? 0 : (int)err->code;
+    if (!rc && W == OW)
+        memcpy(ts_tensor_data(t), ts_tensor_data(cx), (size_t)ts_tensor_numel(t) *
+                                                          ts_dtype_size(dt));
+    else if (!rc)
+        rc = aa_pass(err, op, dt, ts_tensor_data(cx), ts_tensor_data(t), planes * H, W, OW, 1,
+                     align, r->scale[1]);
+    if (!rc && H == OH)
+        memcpy(ts_tensor_data(o), ts_tensor_data(t), (size_t)ts_tensor_numel(o) *
+                                                         ts_dtype_size(dt));
+    else if (!rc)
+        rc = aa_pass(err, op, dt, ts_tensor_data(t), ts_tensor_data(o), planes, H, OH, OW, align,
+                     r->scale[0]);
+    if (cx)
+        ts_tensor_release(cx);
+    if (t)
+        ts_tensor_release(t);
+    if (rc && o) {
+        ts_tensor_release(o);
+        o = NULL;
+    }
+    return o;
+}
+
+/* _upsample_bilinear2d_aa / _upsample_bicubic2d_aa: (Tensor self, SymInt[2] output_size,
+ * bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor, and .vec(Tensor
+ * input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static int aa_call(TsCall *c, const AaOp *op, bool vec)
+{
+    TsValue a[5];
+    size_t n = vec ? 4 : 5;
+    Resize r;
+    TsTensor *o = NULL;
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *x = ts_cpu_tensor_arg(c, op->name, vec ? "input" : "self", a[0]);
+    bool align = a[2].tag == TS_TAG_BOOL && a[2].u.b;
+    if (x && !resize_call(c, op->name, x, a, 2, vec, vec, 1, &r) &&
+        !ts_nn_check_float(c, "compute_indices_weights_aa", x))
+        o = interpolate_aa(c->error, op, x, &r, align);
+    return ts_nn_finish(c, n, a, o);
+}
+
+static const AaOp aa_ops[] = {
+    { "aten::_upsample_bilinear2d_aa", false },
+    { "aten::_upsample_bicubic2d_aa", true },
+};
+
+#define AA_KERNELS(X) X(_upsample_bilinear2d_aa, 0) X(_upsample_bicubic2d_aa, 1)
+#define AA_KERNEL(NAME, I) \
+    static int k_##NAME(TsCall *c) { return aa_call(c, &aa_ops[I], false); } \
+    static int k_##NAME##_vec(TsCall *c) { return aa_call(c, &aa_ops[I], true); }
+AA_KERNELS(AA_KERNEL)
+#undef AA_KERNEL
+
 #define RESIZE_ROWS(NAME, I) \
     { "aten::" #NAME, "", k_##NAME }, { "aten::" #NAME, "vec", k_##NAME##_vec },
 static const TsCpuOp ops[] = {
@@ -638,6 +774,7 @@ static const TsCpuOp ops[] = {
     { "aten::constant_pad_nd", "", k_constant_pad_nd },
     NEAREST_KERNELS(RESIZE_ROWS)
     INTERP_KERNELS(RESIZE_ROWS)
+    AA_KERNELS(RESIZE_ROWS)
 };
 #undef RESIZE_ROWS
 

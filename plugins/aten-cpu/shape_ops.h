@@ -35,6 +35,11 @@ int ts_cpu_infer_size(TsError *err, int64_t numel, int dim, int64_t *sizes);
  * dimensions do not overlap (PyTorch's preserve_format), else contiguous. */
 TsTensor *ts_cpu_empty_like(const TsTensor *t, int dtype, TsError *err);
 
+/* The (dtype, layout, device, pin_memory) tail of a factory's arguments (create.c): dtype
+ * keeps its default when None; the cpu backend takes only the strided layout, the cpu
+ * device and no pinned memory. Errors name op. */
+int ts_cpu_factory_tail(TsError *err, const char *op, const TsValue *tail, int *dtype);
+
 /* Steps idx (dim entries, starting at zeros) to the next index of sizes in row-major order;
  * false after the last. */
 bool ts_cpu_next_index(int dim, const int64_t *sizes, int64_t *idx);

@@ -16,7 +16,7 @@ static const TsPrimTable *const tables[] = {
     &ts_prim_str_table,
     &ts_prim_iter_table,
     &ts_prim_hash_table,
-    &ts_prim_runtime_table,
+    &ts_prim_env_table,
 };
 
 static int init(TsRegistry *r, TsError *err)
@@ -31,12 +31,13 @@ static int init(TsRegistry *r, TsError *err)
             }
         }
     }
-    return ts_prim_str_register_factories(r, err);
+    int rc = ts_prim_str_register_factories(r, err);
+    return rc ? rc : ts_prim_env_register_factories(r, err);
 }
 
 static const char *const schema_files[] = {
     "prim.yaml", "prim_containers.yaml", "prim_math.yaml", "prim_str.yaml", "prim_iter.yaml",
-    "prim_runtime.yaml", NULL
+    "prim_env.yaml", NULL
 };
 
 TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {

@@ -33,7 +33,9 @@ extern const TsPrimTable ts_prim_math_table;    /* math.c: the math module, divm
 extern const TsPrimTable ts_prim_str_table;     /* str.c: str operators and methods */
 extern const TsPrimTable ts_prim_iter_table;    /* iter.c: range loops, enum comparison */
 extern const TsPrimTable ts_prim_hash_table;    /* hash.c: hash() */
-extern const TsPrimTable ts_prim_runtime_table; /* runtime.c: grad mode, autocast */
+extern const TsPrimTable ts_prim_env_table;     /* env.c: grad mode, autocast, device type */
+/* env.c: aten::warn, whose kernel keeps a flag per node (a factory). */
+int ts_prim_env_register_factories(TsRegistry *r, TsError *err);
 /* str.c: str.format and %-formatting, whose kernels bind their input count (factories). */
 int ts_prim_str_register_factories(TsRegistry *r, TsError *err);
 

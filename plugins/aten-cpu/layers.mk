@@ -1,0 +1,29 @@
+# plugins/aten-cpu/layers.mk — the layers real models need beyond aten_nn.yaml (schemas in
+# schemas/aten_layers.yaml): convolutions of every rank and transposed (conv.h,
+# conv_transpose.c), the multi-layer recurrent layers (rnn_layers.c), embedding bags
+# (embedding_bag.c), the generator the stochastic ones
+# share (random.c); the prim plugin's env.c (schemas/prim_env.yaml); their TorchScript cases.
+# Included by the top Makefile.am.
+plugins_aten_cpu_aten_cpu_la_SOURCES += \
+	plugins/aten-cpu/attention.c \
+	plugins/aten-cpu/conv.h \
+	plugins/aten-cpu/conv_transpose.c \
+	plugins/aten-cpu/einsum.c \
+	plugins/aten-cpu/embedding_bag.c \
+	plugins/aten-cpu/random.c \
+	plugins/aten-cpu/random.h \
+	plugins/aten-cpu/rnn_layers.c
+
+dist_pkgschema_DATA += schemas/aten_layers.yaml schemas/prim_env.yaml
+
+# The prim plugin's questions to the runtime (grad mode, warnings, device type).
+plugins_prim_prim_la_SOURCES += plugins/prim/env.c
+
+# The ops under TorchScript, checked against the same results computed another way, and
+# their errors in PyTorch's words (t/cases.sh runs a file).
+LAYERS_CASES = t/conv_cases.sh t/env_cases.sh t/rnn_layers_cases.sh t/embedding_bag_cases.sh \
+	t/attention_cases.sh t/random_cases.sh t/antialias_cases.sh t/einsum_cases.sh
+TESTS += $(LAYERS_CASES)
+$(LAYERS_CASES:.sh=.log): tscript$(EXEEXT) $(pkglib_LTLIBRARIES) t/cases.sh
+EXTRA_DIST += plugins/aten-cpu/layers.mk $(LAYERS_CASES) $(LAYERS_CASES:.sh=.py) \
+	t/models/opcheck.py

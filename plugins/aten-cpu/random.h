@@ -1,0 +1,18 @@
+/* random.h — aten-cpu's random numbers (random.c): one process-wide generator that the
+ * stochastic ops share (dropout in training, the RNN layers' inter-layer dropout, bernoulli_,
+ * uniform_, randperm), and its seeding by aten::manual_seed.
+ */
+#ifndef TS_ATEN_CPU_RANDOM_H
+#define TS_ATEN_CPU_RANDOM_H
+
+#include <stdint.h>
+
+/* 64 random bits. Safe from any thread; concurrent callers get disjoint draws. */
+uint64_t ts_cpu_random_u64(void);
+/* A double uniform in [0, 1) (53 random bits). */
+double ts_cpu_random_unit(void);
+/* Dropout of n contiguous elements of a float32 or float64 buffer: each is kept with
+ * probability 1 - p and scaled by 1 / (1 - p), else zeroed (p == 1 zeroes all). */
+void ts_cpu_dropout_data(int dtype, void *data, int64_t n, double p);
+
+#endif

@@ -1,0 +1,118 @@
+# t/random_cases.py — the random draws of random.c: bernoulli_ (a probability or a tensor of
+# them), bernoulli, uniform_, randperm and manual_seed. tscript draws from its own generator,
+# not PyTorch's, so the checks are the properties both share: exact results for p = 0 and 1,
+# frequencies and ranges over many draws, permutations, and the same draws again after the
+# same manual_seed. Each err_* function fails with PyTorch 1.13's message.
+# t/random_cases.sh runs them under tscript; under PyTorch:
+#     /usr/bin/python3 t/random_cases.py
+import torch
+
+
+def test_bernoulli_probability():
+    x = torch.empty(20000)
+    assert torch.equal(x.bernoulli_(0.0), torch.zeros(20000))
+    assert torch.equal(x.bernoulli_(1.0), torch.ones(20000))
+    r = x.bernoulli_(0.3)
+    assert r is x
+    m = float(x.mean())
+    assert 0.28 < m < 0.32
+    assert bool(((x == 0) | (x == 1)).all())
+    i = torch.empty(1000, dtype=torch.long).bernoulli_(0.5)
+    assert bool(((i == 0) | (i == 1)).all()) and 400 < int(i.sum()) < 600
+    b = torch.empty(10, dtype=torch.bool).bernoulli_(1.0)
+    assert bool(b.all())
+    # any strides: a transposed view is filled in place
+    t = torch.zeros(30, 40).t()
+    t.bernoulli_(1.0)
+    assert bool((t == 1).all())
+
+
+def test_bernoulli_tensor():
+    p = torch.tensor([0.0, 1.0, 0.0, 1.0]).repeat(100)
+    x = torch.empty(400)
+    x.bernoulli_(p)
+    assert torch.equal(x, p)
+    assert torch.equal(torch.bernoulli(p), p)
+    y = torch.empty(3, 4).bernoulli_(torch.tensor([1.0, 0.0, 1.0, 0.0]))
+    assert torch.equal(y, torch.tensor([1.0, 0.0, 1.0, 0.0]).expand(3, 4))
+    half = torch.bernoulli(torch.full([5000], 0.5, dtype=torch.float64))
+    assert half.dtype == torch.float64 and 2300 < int(half.sum()) < 2700
+    q = torch.bernoulli(torch.zeros(2, 3), 1.0)
+    assert torch.equal(q, torch.ones(2, 3))
+
+
+def test_uniform():
+    x = torch.empty(20000).uniform_(2.0, 5.0)
+    assert bool((x >= 2.0).all()) and bool((x < 5.0).all())
+    assert 3.4 < float(x.mean()) < 3.6
+    d = torch.empty(10, dtype=torch.float64).uniform_()
+    assert bool((d >= 0).all()) and bool((d < 1).all())
+    e = torch.empty(5).uniform_(3.0, 3.0)
+    assert torch.equal(e, torch.full([5], 3.0))
+
+
+def test_randperm():
+    p = torch.randperm(50)
+    assert p.dtype == torch.long and torch.equal(p.sort()[0], torch.arange(50))
+    assert torch.randperm(0).shape == (0,)
+    f = torch.randperm(7, dtype=torch.float64)
+    assert f.dtype == torch.float64 and torch.equal(f.sort()[0], torch.arange(7.0).double())
+    s = torch.randperm(100)
+    assert not torch.equal(s, torch.arange(100))
+
+
+def test_manual_seed_repeats():
+    torch.manual_seed(7)
+    a = torch.empty(100).uniform_()
+    pa = torch.randperm(30)
+    torch.manual_seed(7)
+    b = torch.empty(100).uniform_()
+    pb = torch.randperm(30)
+    assert torch.equal(a, b) and torch.equal(pa, pb)
+    c = torch.empty(100).uniform_()
+    assert not torch.equal(a, c)
+
+
+def err_bernoulli_p():
+    # raises: bernoulli_ expects p to be in [0, 1], but got p=1.5
+    return torch.empty(3).bernoulli_(1.5)
+
+
+def err_bernoulli_tensor_p():
+    # raises: Expected p_in >= 0 && p_in <= 1 to be true, but got false.
+    return torch.bernoulli(torch.tensor([0.5, 2.0]))
+
+
+def err_bernoulli_integer_p():
+    # raises: "bernoulli_tensor_cpu_p_" not implemented for 'Long'
+    return torch.bernoulli(torch.tensor([1, 0]))
+
+
+def err_uniform_range():
+    # raises: uniform_ expects to return a [from, to) range, but found from=1 > to=0
+    return torch.empty(3).uniform_(1.0, 0.0)
+
+
+def err_uniform_integer():
+    # raises: "check_uniform_bounds" not implemented for 'Long'
+    return torch.empty(3, dtype=torch.long).uniform_()
+
+
+def err_randperm_negative():
+    # raises: Trying to create tensor with negative dimension -1: [-1]
+    return torch.randperm(-1)
+
+
+def err_randperm_bool():
+    # raises: "randperm" not implemented for 'Bool'
+    return torch.randperm(3, dtype=torch.bool)
+
+
+def err_randperm_overflow():
+    # raises: value cannot be converted to type int8_t without overflow
+    return torch.randperm(3000, dtype=torch.int8)
+
+
+if __name__ == "__main__":
+    import casedriver
+    casedriver.run(globals())
