@@ -595,6 +595,19 @@ static void test_not_archives(const char *dir)
     like(err.msg, "empty.pt: not a zip archive (no end of central directory record)",
          "as not a zip archive");
     ts_error_clear(&err);
+    /* a one-entry archive of a few hundred bytes whose entry claims 4 GB */
+    snprintf(path, sizeof path, "%s/tiny.zip", dir);
+    TsZipWriter *w = ts_zip_writer_open(path, &err);
+    ts_zip_writer_add(w, "a/x", "0123456789abcdef", 16, &err);
+    ts_zip_writer_close(w, &err);
+    size_t size;
+    unsigned char *tiny = slurp(path, &size);
+    set_sizes(tiny, size, "a/x", 0xfffffff0u, 0xfffffff0u);
+    ok(size < 1024 && ts_zip_open_memory("tiny", tiny, size, NULL, NULL, &err) == NULL,
+       "a stored entry claiming 4 GB in a %zu-byte file is refused at open", size);
+    like(err.msg, "tiny: entry 'a/x' lies past the end of the file", "saying so");
+    ts_error_clear(&err);
+    free(tiny);
     static unsigned char kb[1024];
     memset(kb, 'P', sizeof kb);
     ok(ts_zip_open_memory("junk", kb, sizeof kb, NULL, NULL, &err) == NULL, "1 KB of junk too");

@@ -435,20 +435,29 @@ static int memo_get(Unpickler *u, uint64_t id)
 }
 
 /* ---- globals by name ------------------------------------------------------------------ */
-/* GLOBAL's operands: two lines of printable ASCII. */
-static int read_line(Unpickler *u, char *buf, size_t size)
+/* A module or class name: 1 to 255 bytes of printable ASCII, no spaces. */
+static int check_name(Unpickler *u, const uint8_t *p, size_t n)
+{
+    if (n == 0 || n > 255)
+        return ts_unpickler_fail(u, TS_ERR_RUNTIME, "a global's name of %zu bytes", n);
+    for (size_t i = 0; i < n; i++)
+        if (p[i] <= 0x20 || p[i] >= 0x7f)
+            return ts_unpickler_fail(u, TS_ERR_RUNTIME, "a global's name with byte 0x%02x",
+                                     p[i]);
+    return 0;
+}
+
+/* One of GLOBAL's operands: a line. */
+static int read_line(Unpickler *u, char buf[256])
 {
     const uint8_t *p = u->data + u->pos;
     const uint8_t *nl = memchr(p, '\n', u->size - u->pos);
     if (!nl)
         return ts_unpickler_fail(u, TS_ERR_RUNTIME, "the pickle ends inside a GLOBAL");
     size_t n = (size_t)(nl - p);
-    for (size_t i = 0; i < n; i++)
-        if (p[i] <= 0x20 || p[i] >= 0x7f)
-            return ts_unpickler_fail(u, TS_ERR_RUNTIME, "a GLOBAL name with byte 0x%02x",
-                                     p[i]);
-    if (n == 0 || n >= size)
-        return ts_unpickler_fail(u, TS_ERR_RUNTIME, "a GLOBAL name of %zu bytes", n);
+    int rc = check_name(u, p, n);
+    if (rc)
+        return rc;
     memcpy(buf, p, n);
     buf[n] = '\0';
     u->pos += n + 1;
@@ -467,9 +476,10 @@ static int stack_global(Unpickler *u)
     }
     const TsStr *m = module.tag == TS_TAG_STR ? (TsStr *)module.u.p : NULL;
     const TsStr *n = name.tag == TS_TAG_STR ? (TsStr *)name.u.p : NULL;
-    if (!m || !n || memchr(m->data, '\0', m->len) || memchr(n->data, '\0', n->len))
+    if (!m || !n)
         rc = ts_unpickler_fail(u, TS_ERR_TYPE, "STACK_GLOBAL needs two strs");
-    else
+    else if (!(rc = check_name(u, (const uint8_t *)m->data, m->len)) &&
+             !(rc = check_name(u, (const uint8_t *)n->data, n->len)))
         rc = ts_unpickler_find_global(u, m->data, n->data);
     ts_value_release(name);
     ts_value_release(module);
@@ -620,7 +630,7 @@ static int step(Unpickler *u, bool *stop)
         return memo_get(u, le(p, op == OP_BINGET ? 1 : 4));
     case OP_GLOBAL: {
         char module[256], name[256];
-        if ((rc = read_line(u, module, sizeof module)) || (rc = read_line(u, name, sizeof name)))
+        if ((rc = read_line(u, module)) || (rc = read_line(u, name)))
             return rc;
         return ts_unpickler_find_global(u, module, name);
     }

@@ -122,9 +122,17 @@ int ts_unpickler_find_global(Unpickler *u, const char *module, const char *name)
             return push_global(u, known[i].kind, known[i].dtype, NULL, module, name);
     if (strcmp(module, "__torch__") == 0 || strncmp(module, "__torch__.", 10) == 0)
         return find_script_type(u, module, name);
-    if (strcmp(module, "torch._utils") == 0 && strncmp(name, "_rebuild_", 9) == 0)
-        return ts_unpickler_fail(u, TS_ERR_NOT_IMPL, "Unsupported class %s.%s (quantized, "
-                                 "sparse and meta tensors are not supported)", module, name);
+    static const struct {
+        const char *name, *why;
+    } tensor_kinds[] = {
+        {"_rebuild_qtensor", "quantized tensors"}, {"_rebuild_sparse_tensor", "sparse tensors"},
+        {"_rebuild_sparse_csr_tensor", "sparse tensors"},
+        {"_rebuild_meta_tensor_no_storage", "meta tensors"},
+    };
+    for (size_t i = 0; strcmp(module, "torch._utils") == 0 && i < 4; i++)
+        if (strcmp(name, tensor_kinds[i].name) == 0)
+            return ts_unpickler_fail(u, TS_ERR_NOT_IMPL, "Unsupported class %s.%s (%s are "
+                                     "not supported)", module, name, tensor_kinds[i].why);
     return ts_unpickler_fail(u, TS_ERR_RUNTIME, "Unsupported class %s.%s", module, name);
 }
 

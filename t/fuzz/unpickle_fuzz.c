@@ -57,6 +57,14 @@ static TsStorage *keyed_storage(void *ctx, int dtype, const char *key, const cha
     return k->s[i];
 }
 
+/* set_state for the second unpickle, whose ctx is the Keys. */
+static int keys_set_state(void *ctx, TsObject *obj, TsValue state, TsError *err)
+{
+    TestEnv te = {NULL, 0, 0, 0};
+    (void)ctx;
+    return env_set_state(&te, obj, state, err);
+}
+
 static int slot_state(void *ctx, TsObject *obj, TsValue *state, TsError *err)
 {
     (void)ctx, (void)err;
@@ -78,7 +86,7 @@ static void round_trip(TsValue v)
         uenv.ctx = &keys;
         uenv.resolve_class = fixed_class;
         uenv.load_storage = keyed_storage;
-        uenv.set_state = env_set_state;
+        uenv.set_state = keys_set_state;
         TsValue back;
         int rc = ts_unpickle(b.p, b.len, &uenv, &back, &err);
         if (rc != 0 && rc != TS_ERR_LIMIT)
