@@ -38,28 +38,35 @@ int ts_compiler_grow(void **items, size_t n, size_t *cap, size_t size, TsError *
 const TsGlobal *ts_compiler_global(const TsCompiler *c, const char *name)
 {
     for (size_t i = c->n_globals; i-- > 0;)
-        if (strcmp(c->globals[i].name, name) == 0)
-            return &c->globals[i];
+        if (strcmp(c->globals[i]->name, name) == 0)
+            return c->globals[i];
     return NULL;
 }
 
+/* Globals are allocated one by one: a pointer to one stays valid while compiling loads more
+ * of them (an archive's files load in the middle of building a class). */
 TsGlobal *ts_compiler_add_global(TsCompiler *c, const char *name, TsGlobalKind kind,
-                            const char *str, TsError *err)
+                                 const char *str, TsError *err)
 {
-    if (ts_compiler_grow((void **)&c->globals, c->n_globals, &c->cap_globals, sizeof *c->globals, err))
+    if (ts_compiler_grow((void **)&c->globals, c->n_globals, &c->cap_globals,
+                         sizeof *c->globals, err))
         return NULL;
-    TsGlobal *g = &c->globals[c->n_globals];
-    memset(g, 0, sizeof *g);
-    g->kind = kind;
-    g->name = strdup(name);
-    g->str = str ? strdup(str) : NULL;
-    if (!g->name || (str && !g->str)) {
-        free(g->name);
-        free(g->str);
+    TsGlobal *g = calloc(1, sizeof *g);
+    if (g) {
+        g->kind = kind;
+        g->name = strdup(name);
+        g->str = str ? strdup(str) : NULL;
+    }
+    if (!g || !g->name || (str && !g->str)) {
+        if (g) {
+            free(g->name);
+            free(g->str);
+        }
+        free(g);
         ts_error_set(err, TS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    c->n_globals++;
+    c->globals[c->n_globals++] = g;
     return g;
 }
 
@@ -563,8 +570,9 @@ TsFunction *ts_compiler_function(TsCompiler *c, TsDefInfo *d, TsSourceRange use,
 void ts_compiler_free(TsCompiler *c)
 {
     for (size_t i = 0; i < c->n_globals; i++) {
-        free(c->globals[i].name);
-        free(c->globals[i].str);
+        free(c->globals[i]->name);
+        free(c->globals[i]->str);
+        free(c->globals[i]);
     }
     free(c->globals);
     for (size_t i = 0; i < c->n_defs; i++) {

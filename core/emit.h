@@ -102,7 +102,7 @@ typedef struct TsCompiler {
     char modname[128];         /* classes are "__torch__.MODULE.Cls" (the file's stem) */
     TsTree *module;
     TsCompUnit *unit;
-    TsGlobal *globals;
+    TsGlobal **globals;        /* owned, each allocated alone (stable addresses) */
     size_t n_globals, cap_globals;
     TsDefInfo **defs;          /* every function and method, owned */
     size_t n_defs, cap_defs;
