@@ -864,6 +864,24 @@ static int emit_annotate(TsEmitter *e, const TsTree *call, TsSugared *out)
     if (!v)
         return -1;
     if (!ts_type_is_subtype_of(v->type, t)) {
+        /* the conversions a call allows (a Tensor for an int: aten::IntImplicit), as
+         * PyTorch's annotate converts: matched against the signature annotate(T x) -> T */
+        TsArg arg = { .name = "x", .type = t };
+        TsArg ret = { .type = t };
+        TsSchema sig = { .name = "annotate", .n_args = 1, .args = &arg, .n_returns = 1,
+                         .returns = &ret };
+        TsNamedValue a = { NULL, v, call->kids[2]->range };
+        TsIrValue **in = NULL;
+        const TsType **rets = NULL;
+        size_t n_in = 0;
+        TsError ignore = TS_ERROR_INIT;
+        if (ts_match_schema(e->g, &sig, 1, &a, &in, &n_in, &rets, &ignore) == 0 && n_in == 1)
+            v = in[0];
+        ts_error_clear(&ignore);
+        free(in);
+        free(rets);
+    }
+    if (!ts_type_is_subtype_of(v->type, t)) {
         char a[256], b[256];
         return ts_emit_error(e, call->range, "expected an expression of type %s but found %s",
                              ts_type_text(t, a, sizeof a), ts_type_text(v->type, b, sizeof b));
