@@ -43,11 +43,11 @@ static const TsOpTable *fuzz_ops(void)
 /* Every graph of the unit must verify. */
 static void lint_unit(const TsCompUnit *u)
 {
-    for (size_t i = 0; i < u->n_functions; i++) {
+    for (size_t i = 0; i < ts_unit_count(u); i++) {
         TsError err = TS_ERROR_INIT;
-        if (ts_graph_lint(u->functions[i]->graph, &err) != 0) {
+        if (ts_graph_lint(ts_unit_function(u, i)->graph, &err) != 0) {
             fprintf(stderr, "emit_fuzz: %s fails the verifier: %s\n",
-                    u->functions[i]->qualname, err.msg);
+                    ts_unit_function(u, i)->qualname, err.msg);
             abort();
         }
     }
