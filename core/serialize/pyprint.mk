@@ -1,0 +1,17 @@
+# core/serialize/pyprint.mk — the python printer (our IR as the code/ files of a
+# torch.jit.save archive) and its tests; included by the top Makefile.am.
+libtscript_la_SOURCES += \
+	core/serialize/pyprint.h \
+	core/serialize/pyprint_impl.h \
+	core/serialize/pyprint.c \
+	core/serialize/pyprint_graph.c \
+	core/serialize/pyprint_value.c \
+	core/serialize/pyprint_canon.c
+
+check_PROGRAMS += t/pyprint.t
+t_pyprint_t_SOURCES = t/pyprint.c t/tap.h
+t_pyprint_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_pyprint_t_LDADD = $(TEST_LDADD) -lm
+t_pyprint_t_LDFLAGS = -no-install
+EXTRA_t_pyprint_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
+EXTRA_DIST += t/pyprint.todo t/pyprint_golden.py
