@@ -607,6 +607,42 @@ static void modified_loop(void)
     ts_source_release(s);
 }
 
+/* The archive version follows the operators printed, as PyTorch's does. */
+static void versions(void)
+{
+    static const struct {
+        const char *body;
+        unsigned want;
+    } cases[] = {
+        { "    return a + 1\n", 3 },
+        { "    return 7 / 2\n", 3 },                       /* aten::div.int never changed */
+        { "    return torch.div(a, 2)\n", 4 },
+        { "    return a / a\n", 4 },
+        { "    return torch.div(a, 2, rounding_mode='floor')\n", 4 },
+        { "    return torch.full([2], 3.) + torch.div(a, 2)\n", 5 },
+        { "    return torch.linspace(0, 1, 5) + torch.full([2], 3.)\n", 8 },
+        { "    return torch.logspace(0, 1, 5)\n", 9 },
+        { "    return torch.nn.functional.gelu(a)\n", 10 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[512];
+        snprintf(src, sizeof src, "import torch\ndef main(a: torch.Tensor):\n%s", cases[i].body);
+        TsError err = TS_ERROR_INIT;
+        TsSource *s = ts_source_new("m.py", src, strlen(src), &err);
+        TsCompUnit *u = s ? ts_compile_source(ops, s, "main", &err) : NULL;
+        TsFunction *f = u ? ts_unit_find(u, "__torch__.main") : NULL;
+        TsPyPrinter *p = f ? print_entry(u, f, &err) : NULL;
+        if (!is_int(p ? (long long)ts_pyprint_version(p) : -1, cases[i].want,
+                    "archive version %u for: %.*s", cases[i].want,
+                    (int)strcspn(cases[i].body + 4, "\n"), cases[i].body + 4) && err.msg)
+            diag("%s", err.msg);
+        ts_pyprint_free(p);
+        ts_unit_free(u);
+        ts_source_release(s);
+        ts_error_clear(&err);
+    }
+}
+
 /* ---- errors ------------------------------------------------------------------------------ */
 
 static void errors(void)
@@ -700,11 +736,17 @@ static int dump_one(const char *dir, const char *arg)
             ts_buf_printf(&consts, "%02x", (unsigned char)s->data[k]);
         ts_buf_puts(&consts, "\n");
     }
+    if (p) {
+        char v[16];
+        snprintf(out, sizeof out, "%s/version", dir);
+        snprintf(v, sizeof v, "%u\n", ts_pyprint_version(p));
+        rc |= write_file(out, v, strlen(v));
+    }
     snprintf(out, sizeof out, "%s/constants", dir);
     rc |= write_file(out, consts.p ? consts.p : "", consts.len);
     ts_buf_free(&consts);
-    if (!p) {
-        snprintf(out, sizeof out, "%s/error", dir);
+    if (!p) {   /* "uncompiled": a program tscript refuses (as PyTorch may); "error": not printed */
+        snprintf(out, sizeof out, "%s/%s", dir, f ? "error" : "uncompiled");
         const char *m = err.msg ? err.msg : "no main";
         rc |= write_file(out, m, strlen(m));
     }
@@ -764,6 +806,7 @@ int main(int argc, char **argv)
     load_todo();
     golden();
     modified_loop();
+    versions();
     errors();
     corpus();
     free(todo_text);

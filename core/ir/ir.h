@@ -199,9 +199,10 @@ char *ts_graph_to_string(const TsGraph *g, bool print_source);
  * unrefined Tensor as "Dynamic" again (a graph spells it one way or the other). */
 TsGraph *ts_graph_parse(const char *text, const char *filename, TsError *err);
 /* Appends s[0..n) double-quoted as the text above quotes strings (PyTorch's
- * printQuotedString): C escapes, other control bytes in octal. */
+ * printQuotedString): C escapes, other control bytes in octal. With code, for source that
+ * PyTorch's parser reads back, '\r' (an escape that parser lacks) is in octal too. */
 struct TsBuf;
-void ts_ir_put_quoted(struct TsBuf *b, const char *s, size_t n);
+void ts_ir_put_quoted(struct TsBuf *b, const char *s, size_t n, bool code);
 
 /* ---- checking --------------------------------------------------------------- */
 /* The verifier: every value defined once and used only in scope, If/Loop/With block arities,

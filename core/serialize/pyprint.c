@@ -46,6 +46,7 @@ TsPyPrinter *ts_pyprint_new(TsCompUnit *unit, TsError *err)
         return NULL;
     }
     p->unit = unit;
+    p->version = 3;
     return p;
 }
 
@@ -212,6 +213,11 @@ TsPyFile ts_pyprint_file(const TsPyPrinter *p, size_t i)
     const PyFile *f = p->files[i];
     TsPyFile r = { f->module, f->path, f->text.p ? f->text.p : "", f->text.len };
     return r;
+}
+
+unsigned ts_pyprint_version(const TsPyPrinter *p)
+{
+    return p->version;
 }
 
 size_t ts_pyprint_constant_count(const TsPyPrinter *p)

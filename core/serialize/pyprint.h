@@ -78,6 +78,14 @@ int ts_pyprint_finish(TsPyPrinter *p, TsError *err);
 size_t ts_pyprint_file_count(const TsPyPrinter *p);
 TsPyFile ts_pyprint_file(const TsPyPrinter *p, size_t i);
 
+/* The archive version the printed code needs, as PyTorch 1.13 computes it: 3, or the
+ * version at which an operator it calls last changed meaning (aten::div 4, full 5,
+ * linspace 8, logspace 9, gelu 10). PyTorch loads older archives through "upgraders" that
+ * restore the old meaning (torch.div of two int tensors truncating, as before version 4),
+ * so an archive must not claim less. (PyTorch writes it to "version" below 6 and to
+ * ".data/version" from 6.) */
+unsigned ts_pyprint_version(const TsPyPrinter *p);
+
 /* The constant table CONSTANTS.cN index: tensors, strings that are not ASCII, objects
  * (borrowed; the caller pickles them as the tuple of constants.pkl). */
 size_t ts_pyprint_constant_count(const TsPyPrinter *p);

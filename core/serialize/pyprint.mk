@@ -15,3 +15,8 @@ t_pyprint_t_LDADD = $(TEST_LDADD) -lm
 t_pyprint_t_LDFLAGS = -no-install
 EXTRA_t_pyprint_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 EXTRA_DIST += t/pyprint.todo t/pyprint_golden.py
+
+# PyTorch loads and runs what the printer writes (skipped without python3-torch).
+TESTS += t/pyprint_torch.sh
+t/pyprint_torch.log: t/pyprint.t$(EXEEXT) $(pkglib_LTLIBRARIES)
+EXTRA_DIST += t/pyprint_torch.sh t/pyprint_torch.py

@@ -703,10 +703,38 @@ static int use_node_types(Printer *P, const TsNode *n)
     return 0;
 }
 
+/* The operators whose meaning changed, and the archive version from which files use the
+ * new one (PyTorch 1.13's operator version map). */
+static const struct {
+    const char *name;
+    unsigned version;
+} changed_ops[] = {
+    { "aten::div.Tensor", 4 }, { "aten::div.Scalar", 4 }, { "aten::div.out", 4 },
+    { "aten::div_.Tensor", 4 }, { "aten::div_.Scalar", 4 }, { "aten::div.Tensor_mode", 4 },
+    { "aten::div.Scalar_mode", 4 }, { "aten::div_.Tensor_mode", 4 },
+    { "aten::div_.Scalar_mode", 4 }, { "aten::div.out_mode", 4 }, { "aten::full", 5 },
+    { "aten::full.out", 5 }, { "aten::linspace", 8 }, { "aten::linspace.out", 8 },
+    { "aten::logspace", 9 }, { "aten::logspace.out", 9 }, { "aten::gelu", 10 },
+    { "aten::gelu.out", 10 },
+};
+
+static void note_version(Printer *P, const TsNode *n)
+{
+    const TsSchema *s = n->op ? ((const TsOperator *)n->op)->schema : NULL;
+    if (!s || strncmp(s->name, "aten::", 6) != 0)
+        return;
+    char full[256];
+    snprintf(full, sizeof full, "%s%s%s", s->name, s->overload[0] ? "." : "", s->overload);
+    for (size_t i = 0; i < sizeof changed_ops / sizeof changed_ops[0]; i++)
+        if (strcmp(full, changed_ops[i].name) == 0 && changed_ops[i].version > P->p->version)
+            P->p->version = changed_ops[i].version;
+}
+
 static int print_node(Printer *P, TsNode *n, bool print_const)
 {
     if (use_node_types(P, n))
         return -1;
+    note_version(P, n);
     if (!print_const && is_kind(n, P->k_constant))
         return 0;
     const char *k = n->kind;
@@ -784,6 +812,19 @@ static size_t necessary_args(const TsSchema *s, const TsNode *n, size_t *n_out)
     for (; i > 0; i--)
         if (!is_default(s, n, i - 1))
             return i;
+    return 0;
+}
+
+/* "fmt" % (a, b): PyTorch's percentFormat takes the values as one tuple, ours either way. */
+static int put_percent_format(Printer *P, TsBuf *b, const TsNode *n)
+{
+    const char *fmt = use_of(P, n->inputs[0]);
+    if (!fmt)
+        return -1;
+    ts_buf_printf(b, "torch.percentFormat(%s, (", fmt);
+    if (put_list(P, b, n->inputs + 1, n->n_inputs - 1))
+        return -1;
+    ts_buf_puts(b, "))");
     return 0;
 }
 
@@ -972,7 +1013,7 @@ static int put_getattr(Printer *P, TsBuf *b, const TsNode *n)
         ts_buf_printf(b, "%s.%s", obj, name);
     } else {
         ts_buf_printf(b, "getattr(%s, ", obj);
-        ts_ir_put_quoted(b, name, strlen(name));
+        ts_ir_put_quoted(b, name, strlen(name), true);
         ts_buf_puts(b, ")");
     }
     return 0;
@@ -1064,6 +1105,8 @@ static int put_rhs(Printer *P, TsBuf *b, const TsNode *n)
         ts_buf_printf(b, "(%s).%s", e, strcmp(k, "prim::EnumValue") == 0 ? "value" : "name");
         return 0;
     }
+    if (nin > 2 && strcmp(k, "aten::percentFormat") == 0)
+        return put_percent_format(P, b, n);
     return put_op_call(P, b, n);
 }
 

@@ -43,6 +43,7 @@ struct TsPyPrinter {
     PyItem *queue;             /* everything met, in order */
     size_t n_queue, cap_queue;
     TsPtrMap queued;           /* type or function -> its index in queue */
+    unsigned version;          /* the archive version the printed code needs */
 };
 
 /* ---- pyprint.c ---------------------------------------------------------------------- */

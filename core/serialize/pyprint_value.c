@@ -221,7 +221,7 @@ static int put_value(TsPyPrinter *p, TsBuf *b, TsValue v, int depth, TsError *er
     }
     case TS_TAG_STR: {
         const TsStr *s = (const TsStr *)v.u.p;
-        ts_ir_put_quoted(b, s->data, s->len);
+        ts_ir_put_quoted(b, s->data, s->len, true);
         return 0;
     }
     case TS_TAG_DEVICE: {
