@@ -31,6 +31,7 @@
 #include "sched/interp.h"
 #include "serialize/pyprint.h"
 #include "strbuf.h"
+#include "pyprint_todo.h"
 #include "tap.h"
 
 #ifndef TS_TEST_SRCDIR
@@ -67,52 +68,6 @@ static char *read_text(const char *path)
 }
 
 /* ---- known failures -------------------------------------------------------------------- */
-
-/* t/pyprint.todo: "TEST<tab>REASON" lines, the round-trip tests that fail today. */
-static char *todo_text;
-
-static void load_todo(void)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/t/pyprint.todo", TS_TEST_SRCDIR);
-    todo_text = read_text(path);
-}
-
-/* The reason test is listed for (the rest of its line, in buf), or NULL. */
-static const char *todo_reason(const char *test, char *buf, size_t size)
-{
-    size_t n = strlen(test);
-    for (const char *l = todo_text; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
-        if (strncmp(l, test, n) != 0 || l[n] != '\t')
-            continue;
-        const char *r = l + n + 1;
-        snprintf(buf, size, "%.*s", (int)strcspn(r, "\n"), r);
-        return buf;
-    }
-    return NULL;
-}
-
-/* ok(), except that a listed failure is a TODO ("not ok ... # TODO reason", which does not
- * fail the run) and a listed test that passes is reported as an unexpected pass, which
- * does: the list must shrink as tscript improves. */
-__attribute__((format(printf, 2, 3)))
-static int check(int pass, const char *fmt, ...)
-{
-    char reason[512], what[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    if (!todo_reason(what, reason, sizeof reason))
-        return ok(pass, "%s", what);
-    printf("%sok %d - %s # TODO %s\n", pass ? "" : "not ", ++tap_n, what, reason);
-    if (pass) {
-        tap_failed++;
-        diag("it passes: remove it from t/pyprint.todo");
-    }
-    fflush(stdout);
-    return pass;
-}
 
 /* ---- printing ------------------------------------------------------------------------- */
 
@@ -803,7 +758,7 @@ int main(int argc, char **argv)
         ts_runtime_close(rt);
         return done_testing();
     }
-    load_todo();
+    load_todo(TS_TEST_SRCDIR);
     golden();
     modified_loop();
     versions();

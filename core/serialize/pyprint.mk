@@ -9,7 +9,7 @@ libtscript_la_SOURCES += \
 	core/serialize/pyprint_canon.c
 
 check_PROGRAMS += t/pyprint.t
-t_pyprint_t_SOURCES = t/pyprint.c t/tap.h
+t_pyprint_t_SOURCES = t/pyprint.c t/pyprint_todo.h t/tap.h
 t_pyprint_t_CPPFLAGS = $(TEST_CPPFLAGS)
 t_pyprint_t_LDADD = $(TEST_LDADD) -lm
 t_pyprint_t_LDFLAGS = -no-install
@@ -20,3 +20,12 @@ EXTRA_DIST += t/pyprint.todo t/pyprint_golden.py
 TESTS += t/pyprint_torch.sh
 t/pyprint_torch.log: t/pyprint.t$(EXEEXT) $(pkglib_LTLIBRARIES)
 EXTRA_DIST += t/pyprint_torch.sh t/pyprint_torch.py
+
+# PyTorch's code of the conformance module archives, imported and printed again, is what
+# PyTorch printed.
+check_PROGRAMS += t/pyprint_archive.t
+t_pyprint_archive_t_SOURCES = t/pyprint_archive.c t/pyprint_todo.h t/tap.h
+t_pyprint_archive_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_pyprint_archive_t_LDADD = $(TEST_LDADD)
+t_pyprint_archive_t_LDFLAGS = -no-install
+EXTRA_t_pyprint_archive_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)

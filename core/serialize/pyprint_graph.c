@@ -39,6 +39,7 @@ typedef struct Printer {
     TsPtrMap idents;           /* value -> its name (a symbol) */
     TsPtrMap exprs;            /* value -> its expression (index + 1 into strs) */
     TsPtrMap split;            /* node -> the last input offset scanned for splitting, + 2 */
+    TsPtrMap *callees;         /* the current body's hoisted callees: function -> name */
     char **strs;               /* the expressions, owned */
     size_t n_strs, cap_strs;
     TsSymbol k_constant, k_return, k_loop, k_if, k_fork, k_isinstance, k_enter;
@@ -101,7 +102,7 @@ const char *pp_gen_name(PyFile *file, TsPtrMap *used, const char *candidate, TsE
  * identifier, or "_". */
 static const char *gen_value_name(Printer *P, const TsIrValue *v)
 {
-    if (!pp_meaningful_name(v->name))
+    if (!v->name)
         return pp_gen_name(P->file, &P->used, "_", P->err);
     size_t n = strlen(v->name);
     const char *dot = strrchr(v->name, '.');
@@ -188,7 +189,7 @@ static bool can_inline(const Printer *P, const TsIrValue *v)
     if (n->n_outputs != 1 || v->n_uses != 1 || n->n_blocks != 0)
         return false;
     const TsUse *use = &v->uses[0];
-    if (pp_meaningful_name(v->name) && !is_kind(use->user, P->k_return))
+    if (v->name && !is_kind(use->user, P->k_return))
         return false;   /* the user named it: keep the name */
     if (is_kind(use->user, P->k_loop) && use->offset >= 2)
         return false;   /* a carried value, assigned before the loop */
@@ -242,33 +243,53 @@ static void scan_block(Printer *P, const TsBlock *b)
         scan_node(P, n);
 }
 
-/* The constants a block uses, in the order first used (nested blocks included). */
-typedef struct NodeList {
-    TsNode **items;
+/* The constants a block uses, in the order first used (nested blocks included). The
+ * function a prim::CallFunction calls counts as its first constant: PyTorch's call takes
+ * the function as a constant input, and hoists it like any long constant
+ * (`_0 = __torch__.torch.nn.functional.embedding`, then `_0(input, weight, )`). */
+typedef struct ConstItem {
+    TsNode *node;              /* a prim::Constant, or NULL */
+    const TsFunction *callee;  /* else the function a call names */
+} ConstItem;
+
+typedef struct ConstList {
+    ConstItem *items;
     size_t n, cap;
-    TsPtrMap seen;
-} NodeList;
+    TsPtrMap seen;             /* constant nodes and callees listed */
+} ConstList;
 
-static int list_block_constants(Printer *P, const TsBlock *b, NodeList *l);
+static const TsFunction *callee_of(const Printer *P, const TsNode *n);
 
-static int list_node_constants(Printer *P, const TsNode *n, NodeList *l)
+static int list_const(Printer *P, ConstList *l, TsNode *node, const TsFunction *callee)
 {
-    for (size_t i = 0; i < n->n_inputs; i++) {
-        TsNode *c = n->inputs[i]->node;
-        if (!is_kind(c, P->k_constant) || has(&l->seen, c))
-            continue;
-        if (ts_ptrmap_put(&l->seen, c, 1) < 0 ||
-            pp_grow((void **)&l->items, l->n, &l->cap, sizeof *l->items, P->err))
-            return oom(P->err);
-        l->items[l->n++] = c;
-    }
+    const void *key = node ? (const void *)node : (const void *)callee;
+    if (has(&l->seen, key))
+        return 0;
+    if (ts_ptrmap_put(&l->seen, key, 1) < 0 ||
+        pp_grow((void **)&l->items, l->n, &l->cap, sizeof *l->items, P->err))
+        return oom(P->err);
+    l->items[l->n++] = (ConstItem){ node, callee };
+    return 0;
+}
+
+static int list_block_constants(Printer *P, const TsBlock *b, ConstList *l);
+
+static int list_node_constants(Printer *P, const TsNode *n, ConstList *l)
+{
+    const TsFunction *callee = callee_of(P, n);
+    if (callee && list_const(P, l, NULL, callee))
+        return -1;
+    for (size_t i = 0; i < n->n_inputs; i++)
+        if (is_kind(n->inputs[i]->node, P->k_constant) &&
+            list_const(P, l, n->inputs[i]->node, NULL))
+            return -1;
     for (size_t i = 0; i < n->n_blocks; i++)
         if (list_block_constants(P, n->blocks[i], l))
             return -1;
     return 0;
 }
 
-static int list_block_constants(Printer *P, const TsBlock *b, NodeList *l)
+static int list_block_constants(Printer *P, const TsBlock *b, ConstList *l)
 {
     for (const TsNode *n = b->ret->next; n != b->ret; n = n->next)
         if (list_node_constants(P, n, l))
@@ -405,6 +426,7 @@ static int split_long_inlines(Printer *P, const TsIrValue *v)
 
 static int print_node(Printer *P, TsNode *n, bool print_const);
 static char *rhs_of(Printer *P, const TsNode *n);
+static bool is_static_method(const TsFunction *f);
 
 /* The nodes of a block. */
 static int print_block(Printer *P, const TsBlock *b)
@@ -439,16 +461,42 @@ static int print_branch(Printer *P, const TsBlock *b, TsIrValue *const *lhs,
     return rc;
 }
 
+static int put_callee_name(Printer *P, TsBuf *b, const TsFunction *f);
+
+/* A callee as a constant: inline where it is used, or hoisted to `_N = name` when long. */
+static int print_callee(Printer *P, const TsFunction *f)
+{
+    TsBuf b = TS_BUF_INIT;
+    put_callee_name(P, &b, f);
+    char *text = ts_buf_take(&b, P->err);
+    if (!text)
+        return -1;
+    int rc = 0;
+    if (is_long(P, text)) {
+        const char *name = pp_gen_name(P->file, &P->used, "_", P->err);
+        rc = !name || ts_ptrmap_put(P->callees, f, (uintptr_t)name) < 0 ? -1 : 0;
+        if (rc == 0) {
+            indent(P);
+            ts_buf_printf(P->out, "%s = %s\n", name, text);
+        }
+    }
+    free(text);
+    return rc;
+}
+
 static int print_body(Printer *P, const TsBlock *b)
 {
-    NodeList consts = {0};
+    ConstList consts = {0};
+    TsPtrMap callees = {0}, *outer = P->callees;
+    P->callees = &callees;
     int rc = list_block_constants(P, b, &consts);
     scan_block(P, b);
     if (rc == 0 && P->err->code)
         rc = -1;
     P->level++;
     for (size_t i = 0; rc == 0 && i < consts.n; i++)
-        rc = print_node(P, consts.items[i], true);
+        rc = consts.items[i].node ? print_node(P, consts.items[i].node, true)
+                                  : print_callee(P, consts.items[i].callee);
     size_t start = P->out->len;
     if (rc == 0)
         rc = print_block(P, b);
@@ -457,8 +505,10 @@ static int print_body(Printer *P, const TsBlock *b)
     if (rc == 0)
         rc = print_node(P, b->ret, false);
     P->level--;
+    P->callees = outer;
     free(consts.items);
     ts_ptrmap_free(&consts.seen);
+    ts_ptrmap_free(&callees);
     return rc;
 }
 
@@ -554,6 +604,7 @@ static int print_setattr(Printer *P, const TsNode *n)
 
 static int put_callee(Printer *P, TsBuf *b, const TsNode *call);
 static void put_op_name(TsBuf *b, TsSymbol kind);
+static const TsFunction *callee_of(const Printer *P, const TsNode *n);
 
 /* Is input i of call a constant equal to the default of argument i of schema s? */
 static bool is_default(const TsSchema *s, const TsNode *call, size_t i)
@@ -582,14 +633,8 @@ static const TsNode *forwarding_call(const Printer *P, const TsBlock *sub)
     if (!call || call->n_outputs != 1 || call->n_blocks || sub->ret->n_inputs != 1 ||
         sub->ret->inputs[0] != call->outputs[0] || call->n_inputs < sub->param->n_outputs)
         return NULL;
-    const TsSchema *s = NULL;
-    if (strcmp(call->kind, "prim::CallFunction") == 0) {
-        const char *name = attr_name(call);
-        const TsFunction *f = name ? ts_unit_find(P->p->unit, name) : NULL;
-        s = f ? f->schema : NULL;
-    } else if (call->op) {
-        s = ((const TsOperator *)call->op)->schema;
-    }
+    const TsFunction *f = callee_of(P, call);
+    const TsSchema *s = f ? f->schema : call->op ? ((const TsOperator *)call->op)->schema : NULL;
     if (!s)
         return NULL;
     for (size_t i = 0; i < call->n_inputs; i++)
@@ -876,14 +921,18 @@ static bool is_static_method(const TsFunction *f)
     return f->owner && !ts_type_has_method(f->owner, f->name);
 }
 
-/* The name a prim::CallFunction calls, as code. */
-static int put_callee(Printer *P, TsBuf *b, const TsNode *n)
+/* The function a prim::CallFunction calls, or NULL (any other node, or no such function). */
+static const TsFunction *callee_of(const Printer *P, const TsNode *n)
 {
+    if (strcmp(n->kind, "prim::CallFunction") != 0)
+        return NULL;
     const char *name = attr_name(n);
-    const TsFunction *f = name ? ts_unit_find(P->p->unit, name) : NULL;
-    if (!f)
-        return ts_error_at(P->err, TS_ERR_RUNTIME, n->range, "python printer: no function "
-                           "%s to call", name ? name : "(unnamed)");
+    return name ? ts_unit_find(P->p->unit, name) : NULL;
+}
+
+/* A function's qualified name as calls write it. */
+static int put_callee_name(Printer *P, TsBuf *b, const TsFunction *f)
+{
     if (pp_use_function(P->p, f, P->err))
         return -1;
     if (is_static_method(f)) {
@@ -893,6 +942,23 @@ static int put_callee(Printer *P, TsBuf *b, const TsNode *n)
         ts_buf_puts(b, f->qualname);
     }
     return 0;
+}
+
+/* What a prim::CallFunction calls, as code: its hoisted name, or the function's name. */
+static int put_callee(Printer *P, TsBuf *b, const TsNode *n)
+{
+    const TsFunction *f = callee_of(P, n);
+    if (!f) {
+        const char *name = attr_name(n);
+        return ts_error_at(P->err, TS_ERR_RUNTIME, n->range, "python printer: no function "
+                           "%s to call", name ? name : "(unnamed)");
+    }
+    uintptr_t hoisted;
+    if (P->callees && ts_ptrmap_get(P->callees, f, &hoisted)) {
+        ts_buf_puts(b, (const char *)hoisted);
+        return 0;
+    }
+    return put_callee_name(P, b, f);
 }
 
 static int put_call_function(Printer *P, TsBuf *b, const TsNode *n)
