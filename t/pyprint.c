@@ -31,7 +31,7 @@
 #include "sched/interp.h"
 #include "serialize/pyprint.h"
 #include "strbuf.h"
-#include "pyprint_todo.h"
+#include "pyprint_util.h"
 #include "tap.h"
 
 #ifndef TS_TEST_SRCDIR
@@ -110,18 +110,6 @@ static TsSource *mem_load(void *ctx, const char *module, TsError *err)
             return ts_source_new(f.path, f.text, f.len, err);
     }
     return NULL;
-}
-
-/* Methods of the imported classes compile when the printer asks for them. */
-static int import_resolve(void *ctx, TsCompUnit *u, const TsType *cls, const char *name,
-                          TsFunction **out, TsError *err)
-{
-    (void)u;
-    TsCompiler *c = ctx;
-    TsClassInfo *ci = ts_compiler_class_of_type(c, cls);
-    TsDefInfo *d = ci ? ts_class_method(ci, name) : NULL;
-    *out = d ? ts_compiler_function(c, d, d->def->range, err) : NULL;
-    return d && !*out ? -1 : 0;
 }
 
 /* An importer over the printed files; the entry "__torch__.NAME" compiled in *fn. */

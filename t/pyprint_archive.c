@@ -21,7 +21,7 @@
 #include "serialize/pickle.h"
 #include "serialize/pyprint.h"
 #include "serialize/zip.h"
-#include "pyprint_todo.h"
+#include "pyprint_util.h"
 #include "tap.h"
 
 #ifndef TS_TEST_SRCDIR
@@ -284,18 +284,6 @@ static int describe_class(TsPyPrinter *p, TsCompiler *c, TsClassInfo *ci, TsErro
     return rc;
 }
 
-/* Methods compile when the printer asks for them. */
-static int resolve(void *ctx, TsCompUnit *u, const TsType *cls, const char *name,
-                   TsFunction **out, TsError *err)
-{
-    (void)u;
-    TsCompiler *c = ctx;
-    TsClassInfo *ci = ts_compiler_class_of_type(c, cls);
-    TsDefInfo *d = ci ? ts_class_method(ci, name) : NULL;
-    *out = d ? ts_compiler_function(c, d, d->def->range, err) : NULL;
-    return d && !*out ? -1 : 0;
-}
-
 /* ---- one archive ---------------------------------------------------------------------- */
 
 static void check_archive(const char *dir, const char *name)
@@ -316,7 +304,7 @@ static void check_archive(const char *dir, const char *name)
     if (z && !err.code && root_class(z, root, sizeof root) == 0 &&
         ts_import_init(&c, ops, &loader, &err) == 0) {
         inited = true;
-        c.unit->resolve = resolve;
+        c.unit->resolve = import_resolve;
         c.unit->resolve_ctx = &c;
         TsSourceRange none = {0};
         ci = ts_import_class(&c, root, none, &err);

@@ -9,7 +9,7 @@ libtscript_la_SOURCES += \
 	core/serialize/pyprint_canon.c
 
 check_PROGRAMS += t/pyprint.t
-t_pyprint_t_SOURCES = t/pyprint.c t/pyprint_todo.h t/tap.h
+t_pyprint_t_SOURCES = t/pyprint.c t/pyprint_util.h t/tap.h
 t_pyprint_t_CPPFLAGS = $(TEST_CPPFLAGS)
 t_pyprint_t_LDADD = $(TEST_LDADD) -lm
 t_pyprint_t_LDFLAGS = -no-install
@@ -24,7 +24,7 @@ EXTRA_DIST += t/pyprint_torch.sh t/pyprint_torch.py
 # PyTorch's code of the conformance module archives, imported and printed again, is what
 # PyTorch printed.
 check_PROGRAMS += t/pyprint_archive.t
-t_pyprint_archive_t_SOURCES = t/pyprint_archive.c t/pyprint_todo.h t/tap.h
+t_pyprint_archive_t_SOURCES = t/pyprint_archive.c t/pyprint_util.h t/tap.h
 t_pyprint_archive_t_CPPFLAGS = $(TEST_CPPFLAGS)
 t_pyprint_archive_t_LDADD = $(TEST_LDADD)
 t_pyprint_archive_t_LDFLAGS = -no-install

@@ -1,4 +1,5 @@
-/* pyprint_todo.h — the known failures of the python printer's tests (t/pyprint.todo).
+/* pyprint_util.h — what the python printer's tests share: compiling an archive's methods
+ * when the printer asks for them, and the known failures (t/pyprint.todo).
  *
  * t/pyprint.t and t/pyprint_archive.t check programs and archives that other parts of
  * tscript do not handle yet. Each such test is listed in t/pyprint.todo ("TEST<tab>REASON",
@@ -6,15 +7,30 @@
  * does not fail the run, and a listed test that passes as an unexpected pass, which does:
  * the list shrinks as tscript improves and never hides a regression.
  */
-#ifndef TS_PYPRINT_TODO_H
-#define TS_PYPRINT_TODO_H
+#ifndef TS_PYPRINT_UTIL_H
+#define TS_PYPRINT_UTIL_H
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "tap.h"
+
+/* A unit's resolver for an importer c: methods compile when asked for (by the printer, or a
+ * kernel calling one), as a loader of archives compiles them. */
+__attribute__((unused))
+static int import_resolve(void *ctx, TsCompUnit *u, const TsType *cls, const char *name,
+                          TsFunction **out, TsError *err)
+{
+    (void)u;
+    TsCompiler *c = ctx;
+    TsClassInfo *ci = ts_compiler_class_of_type(c, cls);
+    TsDefInfo *d = ci ? ts_class_method(ci, name) : NULL;
+    *out = d ? ts_compiler_function(c, d, d->def->range, err) : NULL;
+    return d && !*out ? -1 : 0;
+}
 
 static char *todo_text;
 
