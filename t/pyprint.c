@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "registry/schema.h"
 #include "emit.h"
 #include "runtime.h"
 #include "sched/interp.h"
@@ -586,6 +587,61 @@ static void versions(void)
     }
 }
 
+/* A one-function unit from graph text; the schema takes no arguments and returns int. */
+static TsCompUnit *unit_of_graph(const char *text, TsError *err)
+{
+    TsCompUnit *u = ts_unit_new(err);
+    TsGraph *g = u ? ts_graph_parse(text, "test", err) : NULL;
+    size_t off;
+    TsSchema *s = g ? ts_schema_parse("f() -> int", "__torch__", &off, err) : NULL;
+    if (!s || !ts_unit_add_function(u, "__torch__.f", g, s, NULL, err)) {
+        if (!s)
+            ts_graph_free(g);
+        ts_unit_free(u);
+        return NULL;
+    }
+    return u;
+}
+
+/* Graphs the frontend never makes are refused with a message, never a crash. */
+static void malformed(void)
+{
+    static const struct {
+        const char *what, *graph, *phrase;
+    } cases[] = {
+        { "a loop without its condition",
+          "graph():\n  %0 : int = prim::Constant[value=1]()\n"
+          "  %1 : int = prim::Loop(%0)\n    block0(%i : int):\n      -> (%0)\n  return (%1)\n",
+          "malformed prim::Loop" },
+        { "an If with one block",
+          "graph():\n  %0 : bool = prim::Constant[value=1]()\n"
+          "  %1 : int = prim::If(%0)\n    block0():\n      -> (%0)\n  return (%1)\n",
+          "malformed prim::If" },
+        { "a call of a function the unit lacks",
+          "graph():\n  %0 : int = prim::CallFunction[name=\"__torch__.nowhere\"]()\n"
+          "  return (%0)\n",
+          "no function __torch__.nowhere to call" },
+        { "an object of no class",
+          "graph():\n  %0 : int = prim::CreateObject()\n  return (%0)\n",
+          "prim::CreateObject of no class" },
+        { "an unpack of nothing",
+          "graph():\n  %0 : int, %1 : int = prim::TupleUnpack()\n  return (%0)\n",
+          "malformed prim::TupleUnpack" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        TsError err = TS_ERROR_INIT;
+        TsCompUnit *u = unit_of_graph(cases[i].graph, &err);
+        TsFunction *f = u ? ts_unit_find(u, "__torch__.f") : NULL;
+        TsPyPrinter *p = f ? print_entry(u, f, &err) : NULL;
+        if (!ok(f && !p && err.msg && strstr(err.msg, cases[i].phrase), "%s is refused: %s",
+                cases[i].what, cases[i].phrase))
+            diag("%s", err.msg ? err.msg : "printed");
+        ts_pyprint_free(p);
+        ts_unit_free(u);
+        ts_error_clear(&err);
+    }
+}
+
 /* ---- errors ------------------------------------------------------------------------------ */
 
 static void errors(void)
@@ -750,6 +806,7 @@ int main(int argc, char **argv)
     golden();
     modified_loop();
     versions();
+    malformed();
     errors();
     corpus();
     free(todo_text);

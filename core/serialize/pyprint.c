@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/ir.h"
 #include "serialize/pyprint_impl.h"
 
 int pp_grow(void **items, size_t n, size_t *cap, size_t size, TsError *err)
@@ -289,8 +290,10 @@ int pp_use_function(TsPyPrinter *p, const TsFunction *f, TsError *err)
 static void put_name_list(TsBuf *b, const char *what, const char *const *names, size_t n)
 {
     ts_buf_printf(b, "  %s = [", what);
-    for (size_t i = 0; i < n; i++)
-        ts_buf_printf(b, "\"%s\", ", names[i]);
+    for (size_t i = 0; i < n; i++) {
+        ts_ir_put_quoted(b, names[i], strlen(names[i]), true);
+        ts_buf_puts(b, ", ");
+    }
     ts_buf_puts(b, "]\n");
 }
 
@@ -315,7 +318,9 @@ static int print_class(TsPyPrinter *p, PyFile *file, const TsType *t, TsError *e
         } else {
             if (i == 0)
                 ts_buf_puts(b, "  __annotations__ = []\n");
-            ts_buf_printf(b, "  __annotations__[\"%s\"] = ", f->name);
+            ts_buf_puts(b, "  __annotations__[");
+            ts_ir_put_quoted(b, f->name, strlen(f->name), true);
+            ts_buf_puts(b, "] = ");
         }
         pp_type(b, f->type);
         ts_buf_puts(b, "\n");

@@ -49,6 +49,8 @@ static bool const_bool(const TsIrValue *v, bool *b)
 
 PyLoopKind pp_loop_kind(const TsNode *loop)
 {
+    if (!pp_loop_is_wellformed(loop))
+        return PY_LOOP_MODIFIED;   /* printing refuses it */
     const TsBlock *body = loop->blocks[0];
     TsValue trip;
     bool trip_const = pp_constant_of(loop->inputs[0], &trip);
@@ -62,6 +64,16 @@ PyLoopKind pp_loop_kind(const TsNode *loop)
     if (always)
         return trip_given ? PY_LOOP_FOR : PY_LOOP_WHILE;
     return trip_given ? PY_LOOP_MODIFIED : PY_LOOP_WHILE;
+}
+
+bool pp_loop_is_wellformed(const TsNode *n)
+{
+    if (n->n_blocks != 1 || n->n_inputs < 2)
+        return false;
+    const TsBlock *body = n->blocks[0];
+    size_t carried = n->n_inputs - 2;
+    return n->n_outputs == carried && body->param->n_outputs == carried + 1 &&
+           body->ret->n_inputs == carried + 1;
 }
 
 bool pp_meaningful_name(const char *name)
@@ -100,7 +112,9 @@ static const TsNode *unpacked_construct(const TsNode *n, size_t *index)
 static bool is_static_if(const TsNode *n)
 {
     bool b;
-    return is(n, "prim::If") && n->n_inputs == 1 && const_bool(n->inputs[0], &b);
+    return is(n, "prim::If") && n->n_inputs == 1 && n->n_blocks == 2 &&
+           n->blocks[0]->ret->n_inputs == n->n_outputs &&
+           n->blocks[1]->ret->n_inputs == n->n_outputs && const_bool(n->inputs[0], &b);
 }
 
 static bool has_dead_carried(const TsNode *loop)
@@ -121,7 +135,8 @@ static bool node_untidy(const TsNode *n)
     size_t index;
     if (unpacked_construct(n, &index) || is_static_if(n))
         return true;
-    if (is(n, "prim::Loop") && (pp_loop_kind(n) == PY_LOOP_MODIFIED || has_dead_carried(n)))
+    if (is(n, "prim::Loop") && pp_loop_is_wellformed(n) &&
+        (pp_loop_kind(n) == PY_LOOP_MODIFIED || has_dead_carried(n)))
         return true;
     for (size_t i = 0; i < n->n_blocks; i++)
         if (block_untidy(n->blocks[i]))
@@ -292,6 +307,8 @@ static int tidy_node(TsGraph *g, TsNode *n, TsNode **next, const Consts *k, TsEr
         return inline_static_if(n, err);
     if (!is(n, "prim::Loop"))
         return lower_tuple(n, next, err);
+    if (!pp_loop_is_wellformed(n))
+        return 0;   /* printing reports it */
     if (drop_dead_carried(n, err))
         return -1;
     return pp_loop_kind(n) == PY_LOOP_MODIFIED ? count_trips(g, n, k, err) : 0;

@@ -530,6 +530,8 @@ static int print_if(Printer *P, const TsNode *n)
 
 static int print_loop(Printer *P, const TsNode *n)
 {
+    if (!pp_loop_is_wellformed(n))
+        return ts_error_at(P->err, TS_ERR_RUNTIME, n->range, "malformed prim::Loop");
     PyLoopKind kind = pp_loop_kind(n);
     if (kind == PY_LOOP_MODIFIED)
         return ts_error_at(P->err, TS_ERR_RUNTIME, n->range, "loop cannot be printed as "
@@ -538,9 +540,6 @@ static int print_loop(Printer *P, const TsNode *n)
     const TsBlock *body = n->blocks[0];
     TsIrValue *const *body_in = body->param->outputs;
     size_t carried = n->n_outputs;
-    if (n->n_inputs != carried + 2 || body->param->n_outputs != carried + 1 ||
-        body->ret->n_inputs != carried + 1)
-        return ts_error_at(P->err, TS_ERR_RUNTIME, n->range, "malformed prim::Loop");
     if (name_values(P, n->outputs, carried))
         return -1;
     for (size_t i = 0; i < carried; i++)
@@ -568,6 +567,8 @@ static int print_loop(Printer *P, const TsNode *n)
 
 static int print_unpack(Printer *P, const TsNode *n)
 {
+    if (n->n_inputs != 1)
+        return ts_error_at(P->err, TS_ERR_RUNTIME, n->range, "malformed %s", n->kind);
     if (name_values(P, n->outputs, n->n_outputs))
         return -1;
     const char *s = use_of(P, n->inputs[0]);
@@ -795,8 +796,12 @@ static int print_node(Printer *P, TsNode *n, bool print_const)
     }
     if (is_kind(n, P->k_loop))
         return print_loop(P, n);
-    if (is_kind(n, P->k_if))
+    if (is_kind(n, P->k_if)) {
+        if (n->n_inputs != 1 || n->n_blocks != 2 || n->blocks[0]->ret->n_inputs != n->n_outputs ||
+            n->blocks[1]->ret->n_inputs != n->n_outputs)
+            return ts_error_at(P->err, TS_ERR_RUNTIME, n->range, "malformed prim::If");
         return print_if(P, n);
+    }
     if (strcmp(k, "prim::TupleUnpack") == 0 || strcmp(k, "prim::ListUnpack") == 0)
         return print_unpack(P, n);
     if (strcmp(k, "prim::SetAttr") == 0)
@@ -936,8 +941,8 @@ static int put_callee_name(Printer *P, TsBuf *b, const TsFunction *f)
     if (pp_use_function(P->p, f, P->err))
         return -1;
     if (is_static_method(f)) {
-        const char *owner = ts_type_name(f->owner), *dot = strrchr(owner, '.');
-        ts_buf_printf(b, "%.*s.%s", (int)(dot - owner), owner, f->name);
+        const char *owner = ts_type_name(f->owner), *dot = owner ? strrchr(owner, '.') : NULL;
+        ts_buf_printf(b, "%.*s.%s", dot ? (int)(dot - owner) : 0, owner ? owner : "", f->name);
     } else {
         ts_buf_puts(b, f->qualname);
     }
@@ -1138,7 +1143,9 @@ static int put_rhs(Printer *P, TsBuf *b, const TsNode *n)
     if (strcmp(k, "prim::DictConstruct") == 0)
         return put_container(P, b, n, true);
     if (strcmp(k, "prim::CreateObject") == 0) {
-        const char *cls = ts_type_name(n->outputs[0]->type);
+        const char *cls = n->n_outputs == 1 ? ts_type_name(n->outputs[0]->type) : NULL;
+        if (!cls)
+            return ts_error_at(P->err, TS_ERR_RUNTIME, n->range, "prim::CreateObject of no class");
         ts_buf_printf(b, "%s.__new__(%s)", cls, cls);
         return 0;
     }

@@ -77,6 +77,9 @@ bool pp_constant_of(const TsIrValue *v, TsValue *out);
 typedef enum PyLoopKind { PY_LOOP_FOR, PY_LOOP_WHILE, PY_LOOP_MODIFIED } PyLoopKind;
 /* How a prim::Loop prints: `for i in range(n)`, `while c`, or neither (see the file). */
 PyLoopKind pp_loop_kind(const TsNode *loop);
+/* One body block, (trip count, condition, carried...) in, carried out, and the body's
+ * inputs and outputs one more than the carried values. */
+bool pp_loop_is_wellformed(const TsNode *loop);
 /* Does g hold what PyTorch's frontend would have tidied away (see the file)? */
 bool pp_needs_tidying(const TsGraph *g);
 /* A copy of g so tidied. */
