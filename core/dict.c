@@ -55,11 +55,6 @@ TsDict *ts_dict_new(const TsType *key_type, const TsType *value_type, TsError *e
 
 const TsType *ts_dict_key_type(const TsDict *d) { return d->key_type; }
 
-void ts_dict_retype(TsDict *d, const TsType *key_type, const TsType *value_type)
-{
-    d->key_type = key_type;
-    d->value_type = value_type;
-}
 const TsType *ts_dict_value_type(const TsDict *d) { return d->value_type; }
 size_t ts_dict_len(const TsDict *d) { return d->len; }
 

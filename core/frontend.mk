@@ -54,7 +54,8 @@ EXTRA_DIST += t/lang_cases.sh t/lang_cases.py t/lang_print.sh t/gradmode_cases.s
 
 # `tscript run` and `tscript test` from the command line (core/cli_run.c, core/cli_test.c).
 TESTS += t/cli.sh
-EXTRA_DIST += t/cli.sh t/data/cli/prog.py t/data/cli/broken.py t/data/cli/tests.py
+EXTRA_DIST += t/cli.sh t/data/cli/prog.py t/data/cli/broken.py t/data/cli/tests.py \
+	t/data/cli/raising.pt t/data/cli/make_raising.py
 
 # The libFuzzer targets are not built by default: t/fuzz/build.sh builds them (see the
 # comments in t/fuzz/*.c); what they found is in t/data/fuzz/, compiled by t/emit.t.

@@ -32,10 +32,6 @@ static inline void ts_value_drop(TsFreeList *fl, TsValue v)
 void ts_dict_destroy(TsDict *d, TsFreeList *fl);
 void ts_future_destroy(TsFuture *f, TsFreeList *fl);
 
-/* A dict built before its type was known (an archive's pickle says it only later) takes it;
- * the keys and values must already be of those types. */
-void ts_dict_retype(TsDict *d, const TsType *key_type, const TsType *value_type);
-
 /* Every heap object starts with one reference. */
 static inline void ts_heap_init(TsHeap *h, TsTag kind)
 {

@@ -13,19 +13,6 @@
 #include "serialize_util.h"
 
 /* ---- making values ------------------------------------------------------------------ */
-static void *host_alloc(TsAllocator *self, size_t n, TsDevice d)
-{
-    (void)self, (void)d;
-    return calloc(1, n ? n : 1);
-}
-
-static void host_free(TsAllocator *self, void *p, size_t n, TsDevice d)
-{
-    (void)self, (void)n, (void)d;
-    free(p);
-}
-
-static TsAllocator host = {"test", host_alloc, host_free, NULL};
 
 static TsValue str(const char *s)
 {

@@ -190,6 +190,21 @@ static TsUnpickleEnv test_env(TestEnv *env)
     return e;
 }
 
+/* Zeroed host memory for the tensors tests make. */
+static void *host_alloc(TsAllocator *self, size_t n, TsDevice d)
+{
+    (void)self, (void)d;
+    return calloc(1, n ? n : 1);
+}
+
+static void host_free(TsAllocator *self, void *p, size_t n, TsDevice d)
+{
+    (void)self, (void)n, (void)d;
+    free(p);
+}
+
+__attribute__((unused)) static TsAllocator host = {"test", host_alloc, host_free, NULL};
+
 /* ---- the canonical text (see canon.py) ----------------------------------------------- */
 static void canon(TsBuf *b, TsValue v);
 

@@ -465,7 +465,9 @@ static int put_value_unmemoized(Pickler *p, TsValue v)
 /* Values reached through more than one reference are memoized: written once, then BINGET. */
 static int put_value(Pickler *p, TsValue v)
 {
-    if (p->depth >= TS_PICKLE_MAX_DEPTH)
+    bool container = v.tag == TS_TAG_LIST || v.tag == TS_TAG_DICT || v.tag == TS_TAG_TUPLE ||
+                     v.tag == TS_TAG_OBJECT;
+    if (container && p->depth >= TS_PICKLE_MAX_DEPTH)   /* as the unpickler counts */
         return ts_error_set(p->err, TS_ERR_LIMIT, "cannot pickle values nested more than %d "
                             "deep", TS_PICKLE_MAX_DEPTH);
     bool shared = ts_is_heap(v) && v.tag != TS_TAG_STR && ts_value_refcount(v) > 1;

@@ -21,7 +21,15 @@ libtscript_la_SOURCES += \
 	core/serialize/unpickle.c \
 	core/serialize/unpickle_globals.c \
 	core/serialize/retype.c \
-	core/serialize/pickle.c
+	core/serialize/pickle.c \
+	core/serialize/npy.h \
+	core/serialize/npy.c \
+	core/serialize/conform.h \
+	core/serialize/conform.c \
+	core/serialize/tensorfile.h \
+	core/serialize/tensorfile.c \
+	core/module.h \
+	core/module.c
 
 check_PROGRAMS += t/unpickle.t
 t_unpickle_t_SOURCES = t/unpickle.c t/pickle_env.h t/serialize_util.h t/tap.h
@@ -34,3 +42,14 @@ t_pickle_t_SOURCES = t/pickle.c t/pickle_env.h t/serialize_util.h t/tap.h
 t_pickle_t_CPPFLAGS = $(TEST_CPPFLAGS)
 t_pickle_t_LDADD = $(TEST_LDADD)
 t_pickle_t_LDFLAGS = -no-install
+
+check_PROGRAMS += t/npy.t
+t_npy_t_SOURCES = t/npy.c t/pickle_env.h t/serialize_util.h t/tap.h
+t_npy_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_npy_t_LDADD = $(TEST_LDADD)
+t_npy_t_LDFLAGS = -no-install
+
+# Model archives through the CLI: hostile ones refused (t/hostile.py writes them).
+TESTS += t/hostile.sh
+t/hostile.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
+EXTRA_DIST += t/hostile.sh t/hostile.py

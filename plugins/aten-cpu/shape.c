@@ -1,4 +1,5 @@
-/* shape.c — questions about a tensor's shape: size, dim, numel, storage offset.
+/* shape.c — questions about a tensor's shape (size, dim, numel, storage offset) and its
+ * requires_grad flag.
  *
  * They read only metadata, but are registered for "cpu" (like PyTorch's, they are
  * device-specific kernels of aten ops); dimension indices wrap like Python's, with
@@ -76,10 +77,28 @@ static int k_size(TsCall *c)
     return rc ? rc : ts_stack_push(c->stack, ts_int(size), c->error);
 }
 
+/* aten::requires_grad_(Tensor(a!) self, bool requires_grad=True) -> Tensor(a!) */
+static int k_requires_grad_(TsCall *c)
+{
+    TsValue a[2];
+    ts_cpu_pop_args(c, 2, a);
+    TsTensor *t = ts_cpu_tensor_arg(c, "aten::requires_grad_", "self", a[0]);
+    if (!t)
+        return c->error->code;
+    if (a[1].u.b && !ts_dtype_is_floating(t->dtype) && !ts_dtype_is_complex(t->dtype)) {
+        ts_value_release(a[0]);
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "only Tensors of floating point dtype "
+                            "can require gradients");
+    }
+    t->requires_grad = a[1].u.b;
+    return ts_stack_push(c->stack, a[0], c->error);
+}
+
 static const TsCpuOp ops[] = {
     { "aten::dim", "", k_dim },
     { "aten::numel", "", k_numel },
     { "aten::storage_offset", "", k_storage_offset },
+    { "aten::requires_grad_", "", k_requires_grad_ },
     { "aten::size", "", k_sizes },
     { "aten::size", "int", k_size },
 };
