@@ -12,6 +12,7 @@
  * 4. Errors: what cannot be printed is refused with a message.
  *
  * `pyprint.t FILE.py[:ENTRY]...` runs the round trip of those programs alone (for debugging);
+ * `pyprint.t --save DIR FILE.py...` saves each FILE's main as DIR/N.pt (ts_save_function);
  * `pyprint.t --dump DIR FILE.py[:ENTRY]...` writes the printed files of each FILE's main into
  * DIR/N/ (and DIR/N/constants, DIR/N/error) for t/pyprint_torch.py, which loads them with
  * PyTorch.
@@ -31,6 +32,7 @@
 #include "runtime.h"
 #include "sched/interp.h"
 #include "serialize/pyprint.h"
+#include "serialize/save.h"
 #include "strbuf.h"
 #include "pyprint_util.h"
 #include "tap.h"
@@ -756,6 +758,30 @@ static int dump_one(const char *dir, const char *arg)
     return rc;
 }
 
+/* --save DIR FILE.py...: main of each FILE saved as DIR/N.pt (ts_save_function), or
+ * DIR/N.uncompiled / DIR/N.error with the message. */
+static int save_all(int argc, char **argv)
+{
+    int rc = 0;
+    for (int i = 3; i < argc; i++) {
+        char out[1024];
+        TsError err = TS_ERROR_INIT;
+        TsSource *src = ts_source_read_file(argv[i], &err);
+        TsCompUnit *u = src ? ts_compile_source(ops, src, "main", &err) : NULL;
+        TsFunction *f = u ? ts_unit_find(u, "__torch__.main") : NULL;
+        snprintf(out, sizeof out, "%s/%d.pt", argv[2], i - 3);
+        if (!f || ts_save_function(rt, u, f, out, &err)) {
+            snprintf(out, sizeof out, "%s/%d.%s", argv[2], i - 3, f ? "error" : "uncompiled");
+            const char *m = err.msg ? err.msg : "no main";
+            rc |= write_file(out, m, strlen(m));
+        }
+        ts_unit_free(u);
+        ts_source_release(src);
+        ts_error_clear(&err);
+    }
+    return rc;
+}
+
 static int dump(int argc, char **argv)
 {
     int rc = 0;
@@ -780,8 +806,8 @@ int main(int argc, char **argv)
         return 0;
     }
     ops = ts_runtime_optable(rt);
-    if (argc >= 3 && strcmp(argv[1], "--dump") == 0) {
-        int rc = dump(argc, argv);
+    if (argc >= 3 && (strcmp(argv[1], "--dump") == 0 || strcmp(argv[1], "--save") == 0)) {
+        int rc = argv[1][2] == 'd' ? dump(argc, argv) : save_all(argc, argv);
         ts_runtime_close(rt);
         return rc;
     }

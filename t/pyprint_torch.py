@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 """pyprint_torch.py — PyTorch 1.13 reads and runs the code tscript's python printer writes.
 
-usage: /usr/bin/python3 pyprint_torch.py PYPRINT_T SRCDIR
+usage: /usr/bin/python3 pyprint_torch.py BUILDDIR SRCDIR
 
-For every function case of the conformance suite that tscript passes (t/conformance.pass)
-and every program of t/data/lang and examples/ with an .out, `PYPRINT_T --dump` prints its
-main and everything main uses. This script packs the printed files into an archive the way
-torch.jit.save packs a scripted function: the code files, with the class
-PlaceholderModule(Module) whose forward calls main added to code/__torch__.py, a data.pkl
-holding one PlaceholderModule, constants.pkl with the constants the code names, and the
-archive version the printer asked for. torch.jit.load must load it, and forward() must print
-what PyTorch printed for the program (the .out, compared as t/outcmp.py compares: numbers to a
-relative 1e-4) or fail with the .err phrase. Prints TAP.
+1. The printed code. For every function case of the conformance suite that tscript passes
+   (t/conformance.pass) and every program of t/data/lang and examples/ with an .out,
+   `t/pyprint.t --dump` prints its main and everything main uses. This script packs the
+   printed files into an archive by hand, the way torch.jit.save packs a scripted function:
+   the code files, with the class PlaceholderModule(Module) whose forward calls main added to
+   code/__torch__.py, a data.pkl holding one PlaceholderModule, constants.pkl with the
+   constants the code names, and the archive version the printer asked for. torch.jit.load
+   must load it, and forward() must print what PyTorch printed for the program (the .out,
+   compared as t/outcmp.py compares: numbers to a relative 1e-4) or fail with the .err
+   phrase.
+2. The same programs saved whole by tscript (`t/pyprint.t --save`, ts_save_function).
+3. Every module archive of the suite loaded and saved again by tscript
+   (`t/pyprint_archive.t --save`, ts_save_module): its main in PyTorch prints what PyTorch
+   prints for the original after PyTorch's own load and save (the same number of
+   __setstate__ runs), or fails as that does.
+Prints TAP.
 """
 import contextlib
 import io
@@ -84,17 +91,51 @@ def archive(printed):
     return out.getvalue()
 
 
-def run(data):
-    """What forward() of the archive prints, and its error (or None)."""
+def capture(call):
+    """What call() prints, as the suite's .out files were captured (in text mode, "\\r" read
+    as a line end), and the exception it raised, as "Type: message" (or None)."""
     out = io.StringIO()
     err = None
     with contextlib.redirect_stdout(out):
         try:
-            torch.jit.load(io.BytesIO(data))()
+            call()
         except Exception as e:  # the program's own error, as reference.py reports it
             err = "%s: %s" % (type(e).__name__, e)
-    # as the suite's .out files were captured: in text mode, "\r" read as a line end
     return out.getvalue().replace("\r\n", "\n").replace("\r", "\n"), err
+
+
+def run(data):
+    """What forward() of the archive prints, and its error."""
+    return capture(lambda: torch.jit.load(io.BytesIO(data))())
+
+
+def expected(path):
+    """The .out of a program and the phrase of its .err (or None)."""
+    err = path[:-3] + ".err"
+    return (open(path[:-3] + ".out").read(),
+            open(err).read().strip() if os.path.exists(err) else None)
+
+
+def judge(want, phrase, got, err):
+    """None when the run matches, else what differs."""
+    if phrase is None and err is not None:
+        return "it failed: " + (err.splitlines()[0] if err.strip() else "")
+    if phrase is not None and (err is None or phrase not in err):
+        return "expected an error with %r, got %r" % (phrase, err)
+    return first_difference(want, got)
+
+
+def resaved(path):
+    """The archive PyTorch writes when it loads path and saves it again."""
+    out = io.BytesIO()
+    torch.jit.save(torch.jit.load(path), out)
+    return out.getvalue()
+
+
+def run_main(data):
+    """What main() of a saved module prints, and the last line of its error (or None)."""
+    got, err = capture(lambda: torch.jit.load(io.BytesIO(data)).main())
+    return got, err.strip().splitlines()[-1] if err else None
 
 
 def known_failures(srcdir):
@@ -108,7 +149,8 @@ def known_failures(srcdir):
 
 
 def main():
-    pyprint, srcdir = sys.argv[1], sys.argv[2]
+    builddir, srcdir = sys.argv[1], sys.argv[2]
+    pyprint = os.path.join(builddir, "t", "pyprint.t")
     progs = list(programs(srcdir))
     todo = known_failures(srcdir)
     n = failed = 0
@@ -143,14 +185,42 @@ def main():
                 print("ok %d - %s # SKIP its constants are not strings" % (n, name))
                 continue
             got, err = run(data)
-            want = open(path[:-3] + ".out").read()
-            phrase = open(path[:-3] + ".err").read().strip() if os.path.exists(path[:-3] + ".err") else None
+            want, phrase = expected(path)
+            report(not judge(want, phrase, got, err),
+                   "%s: PyTorch loads and runs the printed code" % name,
+                   judge(want, phrase, got, err))
+        subprocess.run([pyprint, "--save", tmp] + [p for _, p in progs], check=False)
+        for i, (name, path) in enumerate(progs):
+            if os.path.exists(os.path.join(tmp, "%d.uncompiled" % i)):
+                continue
+            n += 1
+            saved = os.path.join(tmp, "%d.pt" % i)
+            what = "%s: PyTorch loads and runs the saved function" % name
+            if not os.path.exists(saved):
+                report(False, what, open(os.path.join(tmp, "%d.error" % i)).read())
+                continue
+            got, err = run(open(saved, "rb").read())
+            want, phrase = expected(path)
+            report(not judge(want, phrase, got, err), what, judge(want, phrase, got, err))
+        saver = os.path.join(builddir, "t", "pyprint_archive.t")
+        cases = os.path.join(srcdir, "..", "shared", "conformance", "cases", "modules")
+        for f in sorted(os.listdir(cases)) if os.path.isdir(cases) else []:
+            if not f.endswith(".pt"):
+                continue
+            n += 1
+            what = "%s: PyTorch loads and runs the saved archive" % f
+            saved = os.path.join(tmp, f)
+            p = subprocess.run([saver, "--save", os.path.join(cases, f), saved],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                report(False, what, p.stderr)
+                continue
+            want, want_err = run_main(resaved(os.path.join(cases, f)))
+            got, err = run_main(open(saved, "rb").read())
             problem = first_difference(want, got)
-            if phrase is None and err is not None:
-                problem = "it failed: " + err.splitlines()[0] if err.strip() else "it failed"
-            elif phrase is not None and (err is None or phrase not in err):
-                problem = "expected an error with %r, got %r" % (phrase, err)
-            report(not problem, "%s: PyTorch loads and runs the printed code" % name, problem)
+            if (want_err is None) != (err is None) or (err and err != want_err):
+                problem = "PyTorch's own save: %r, tscript's: %r" % (want_err, err)
+            report(not problem, what, problem)
     print("1..%d" % n)
     sys.exit(1 if failed else 0)
 

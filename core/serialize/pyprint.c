@@ -297,8 +297,8 @@ static void put_name_list(TsBuf *b, const char *what, const char *const *names, 
     ts_buf_puts(b, "]\n");
 }
 
-/* Attributes, Final constants and methods of a class or module. */
-static int print_class(TsPyPrinter *p, PyFile *file, const TsType *t, TsError *err)
+/* The header, attributes and Final constants of a class or module. */
+static int print_class_head(TsPyPrinter *p, PyFile *file, const TsType *t, TsError *err)
 {
     TsBuf *b = &file->text;
     bool module = ts_type_kind(t) == TS_TYPE_MODULE;
@@ -333,6 +333,14 @@ static int print_class(TsPyPrinter *p, PyFile *file, const TsType *t, TsError *e
             return -1;
         ts_buf_puts(b, "\n");
     }
+    return 0;
+}
+
+/* A class or module: its declarations, then its methods. */
+static int print_class(TsPyPrinter *p, PyFile *file, const TsType *t, TsError *err)
+{
+    if (print_class_head(p, file, t, err))
+        return -1;
     for (size_t i = 0; i < ts_type_num_methods(t); i++) {
         TsFunction *f;
         if (ts_unit_method(p->unit, t, ts_type_method_name(t, i), &f, err))
@@ -341,6 +349,50 @@ static int print_class(TsPyPrinter *p, PyFile *file, const TsType *t, TsError *e
             return -1;
     }
     return 0;
+}
+
+/* ") -> T:" of a signature. */
+static int put_returns(TsPyPrinter *p, TsBuf *b, const TsSchema *s, TsError *err)
+{
+    const TsType *ret = s->n_returns ? s->returns[0].type : ts_type_none();
+    if (pp_use_type(p, ret, err))
+        return -1;
+    ts_buf_puts(b, ") -> ");
+    pp_type(b, ret);
+    ts_buf_puts(b, ":");
+    return 0;
+}
+
+/* A module whose forward only calls f with its arguments. */
+static int print_forwarder(TsPyPrinter *p, PyFile *file, const TsType *t, const TsFunction *f,
+                           TsError *err)
+{
+    if (print_class_head(p, file, t, err))
+        return -1;
+    TsBuf *b = &file->text;
+    const TsSchema *s = f->schema;
+    ts_buf_printf(b, "  def forward(self: %s", ts_type_name(t));
+    for (size_t i = 0; i < s->n_args; i++) {
+        if (pp_use_type(p, s->args[i].type, err))
+            return -1;
+        ts_buf_printf(b, ",\n    %s: ", s->args[i].name ? s->args[i].name : "_");
+        pp_type(b, s->args[i].type);
+        if (s->args[i].has_default) {
+            ts_buf_puts(b, "=");
+            if (pp_value(p, b, s->args[i].default_value, err))
+                return -1;
+        }
+    }
+    if (put_returns(p, b, s, err))
+        return -1;
+    ts_buf_puts(b, "\n    return ");
+    if (pp_callee_name(p, b, f, err))
+        return -1;
+    ts_buf_puts(b, "(");
+    for (size_t i = 0; i < s->n_args; i++)
+        ts_buf_printf(b, "%s, ", s->args[i].name ? s->args[i].name : "_");
+    ts_buf_puts(b, ")\n");
+    return ts_buf_check(b, err);
 }
 
 static void print_named_tuple(PyFile *file, const TsType *t)
@@ -372,12 +424,9 @@ static int print_interface(TsPyPrinter *p, PyFile *file, const TsType *t, TsErro
             ts_buf_printf(b, ", %s: ", s->args[k].name);
             pp_type(b, s->args[k].type);
         }
-        const TsType *ret = s->n_returns ? s->returns[0].type : ts_type_none();
-        if (pp_use_type(p, ret, err))
+        if (put_returns(p, b, s, err))
             return -1;
-        ts_buf_puts(b, ") -> ");
-        pp_type(b, ret);
-        ts_buf_puts(b, ":\n    pass\n");
+        ts_buf_puts(b, "\n    pass\n");
     }
     return 0;
 }
@@ -444,6 +493,22 @@ int ts_pyprint_add_function(TsPyPrinter *p, const TsFunction *f, TsError *err)
         return ts_pyprint_add_type(p, f->owner, err);
     long k = enqueue(p, NULL, f, err);
     return k < 0 ? -1 : p->queue[k].printed ? 0 : print_item(p, (size_t)k, err);
+}
+
+int ts_pyprint_add_forwarder(TsPyPrinter *p, const TsType *module, const TsFunction *f,
+                             TsError *err)
+{
+    if (ts_type_kind(module) != TS_TYPE_MODULE)
+        return ts_error_set(err, TS_ERR_USAGE, "python printer: a forwarder is a module");
+    long k = enqueue(p, module, NULL, err);
+    if (k < 0)
+        return -1;
+    if (p->queue[k].printed)
+        return ts_error_set(err, TS_ERR_USAGE, "python printer: %s is printed already",
+                            ts_type_name(module));
+    p->queue[k].printed = true;
+    PyFile *file = file_of(p, ts_type_name(module), err);
+    return file ? print_forwarder(p, file, module, f, err) : -1;
 }
 
 int ts_pyprint_finish(TsPyPrinter *p, TsError *err)

@@ -71,6 +71,11 @@ int ts_pyprint_describe(TsPyPrinter *p, const TsPyClassInfo *info, TsError *err)
  * now, and queues what it uses. Printing one twice prints it once. */
 int ts_pyprint_add_type(TsPyPrinter *p, const TsType *type, TsError *err);
 int ts_pyprint_add_function(TsPyPrinter *p, const TsFunction *f, TsError *err);
+/* Prints module (a module type: its declarations) with a forward that calls f with its
+ * arguments: how torch.jit.save(torch.jit.script(f)) holds a function, as a
+ * PlaceholderModule. */
+int ts_pyprint_add_forwarder(TsPyPrinter *p, const TsType *module, const TsFunction *f,
+                             TsError *err);
 /* Prints everything queued, and what that uses, until nothing is left. */
 int ts_pyprint_finish(TsPyPrinter *p, TsError *err);
 

@@ -936,9 +936,9 @@ static const TsFunction *callee_of(const Printer *P, const TsNode *n)
 }
 
 /* A function's qualified name as calls write it. */
-static int put_callee_name(Printer *P, TsBuf *b, const TsFunction *f)
+int pp_callee_name(TsPyPrinter *p, TsBuf *b, const TsFunction *f, TsError *err)
 {
-    if (pp_use_function(P->p, f, P->err))
+    if (pp_use_function(p, f, err))
         return -1;
     if (is_static_method(f)) {
         const char *owner = ts_type_name(f->owner), *dot = owner ? strrchr(owner, '.') : NULL;
@@ -947,6 +947,11 @@ static int put_callee_name(Printer *P, TsBuf *b, const TsFunction *f)
         ts_buf_puts(b, f->qualname);
     }
     return 0;
+}
+
+static int put_callee_name(Printer *P, TsBuf *b, const TsFunction *f)
+{
+    return pp_callee_name(P->p, b, f, P->err);
 }
 
 /* What a prim::CallFunction calls, as code: its hoisted name, or the function's name. */

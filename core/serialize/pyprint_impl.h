@@ -58,6 +58,9 @@ int pp_grow(void **items, size_t n, size_t *cap, size_t size, TsError *err);
 /* Prints `def NAME(...) -> T:` and the body of f at indentation level (0 for a function,
  * 1 for a method) into file. */
 int pp_function(TsPyPrinter *p, PyFile *file, const TsFunction *f, int level, TsError *err);
+/* How calls name f: its qualified name, or for a static method its class's module and its
+ * name (as PyTorch prints static methods); f is queued to be printed. */
+int pp_callee_name(TsPyPrinter *p, TsBuf *b, const TsFunction *f, TsError *err);
 /* The name the file gives a candidate: itself, or with the next free suffix. */
 const char *pp_gen_name(PyFile *file, TsPtrMap *used, const char *candidate, TsError *err);
 
