@@ -682,6 +682,38 @@ static void errors(void)
     ts_unit_free(u);
 }
 
+/* Saving fails cleanly: a message, and no file left behind. */
+static void save_errors(void)
+{
+    const char *src =
+        "from enum import Enum\n"
+        "class Shape(Enum):\n"
+        "    SQ = 1\n"
+        "    CI = 2\n"
+        "def main():\n"
+        "    print(Shape.SQ.value)\n";
+    TsError err = TS_ERROR_INIT;
+    TsSource *s = ts_source_new("m.py", src, strlen(src), &err);
+    TsCompUnit *u = s ? ts_compile_source(ops, s, "main", &err) : NULL;
+    TsFunction *f = u ? ts_unit_find(u, "__torch__.main") : NULL;
+    char path[] = "/tmp/pyprint_save_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd >= 0)
+        close(fd);
+    ok(f && fd >= 0 && ts_save_function(rt, u, f, path, &err) != 0 && err.msg &&
+       strstr(err.msg, "cannot save") && strstr(err.msg, "member CI is not known"),
+       "a function whose code cannot be printed is not saved");
+    ok(access(path, F_OK) != 0, "and no unfinished file is left");
+    ts_error_clear(&err);
+    ok(f && ts_save_function(rt, u, f, "/nonexistent-dir/x.pt", &err) != 0 && err.msg &&
+       strstr(err.msg, "/nonexistent-dir/x.pt"), "a file that cannot be created is an error");
+    diag("%s", err.msg ? err.msg : "");
+    ts_error_clear(&err);
+    unlink(path);
+    ts_unit_free(u);
+    ts_source_release(s);
+}
+
 /* ---- --dump for t/pyprint_torch.py -------------------------------------------------------- */
 
 static int write_file(const char *path, const char *text, size_t len)
@@ -834,6 +866,7 @@ int main(int argc, char **argv)
     versions();
     malformed();
     errors();
+    save_errors();
     corpus();
     free(todo_text);
     ts_runtime_close(rt);
