@@ -15,8 +15,11 @@
  * Control flow: an If prints as `if c:` / `else:`, each branch ending with the assignment
  * of its results to the If's outputs; a Loop's carried values are assigned before it and
  * at the end of each trip, and it prints as `for i in range(n):` or as
- * `c = cond` / `while c:` (see pyprint_canon.c); prim::Enter/Exit print as `with x:`;
- * prim::fork prints its subgraph as `def __forked_function():` and `fork(...)`.
+ * `c = cond` / `while c:` (see pyprint_canon.c); prim::Enter/Exit print as `with x:`.
+ * A prim::fork whose subgraph only calls a function or an operator prints as
+ * `fork(__torch__.f, a, b)`, which both PyTorch's importer and tscript's read; any other
+ * prints as PyTorch prints every fork, `def __forked_function():` and
+ * `fork(__forked_function)`, which tscript's importer does not read yet.
  */
 #include <inttypes.h>
 #include <stdio.h>

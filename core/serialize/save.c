@@ -182,7 +182,11 @@ static int save(Saver *s, const char *path, TsValue root,
         ts_zip_writer_abort(s->w);
         return -1;
     }
-    return ts_zip_writer_close(s->w, err);
+    if (ts_zip_writer_close(s->w, err) != 0) {
+        remove(path);   /* a file without its directory is no archive */
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- a loaded module --------------------------------------------------------------------- */
