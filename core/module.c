@@ -688,4 +688,5 @@ void ts_module_free(TsModule *m)
 
 TsValue ts_module_root(const TsModule *m) { return m->root; }
 TsCompUnit *ts_module_unit(TsModule *m) { return m->c.unit; }
+TsCompiler *ts_module_compiler(TsModule *m) { return &m->c; }
 int64_t ts_module_version(const TsModule *m) { return m->version; }

@@ -29,6 +29,8 @@ void ts_module_free(TsModule *m);
 /* The root module object (borrowed) and the unit its code compiles into. */
 TsValue ts_module_root(const TsModule *m);
 TsCompUnit *ts_module_unit(TsModule *m);
+/* The archive-mode compiler of the module's code (its classes' declarations, for saving). */
+struct TsCompiler *ts_module_compiler(TsModule *m);
 int64_t ts_module_version(const TsModule *m);
 
 /* The method `name` of the root module, compiled on first use: NULL with err set when it does

@@ -823,6 +823,16 @@ bool ts_type_has_method(const TsType *t, const char *name)
     return false;
 }
 
+size_t ts_type_num_methods(const TsType *t)
+{
+    return t ? t->nmethods : 0;
+}
+
+const char *ts_type_method_name(const TsType *t, size_t i)
+{
+    return t && i < t->nmethods ? t->methods[i] : NULL;
+}
+
 TsType *ts_type_enum_new(const char *qualname, const TsType *value_type, size_t n,
                          const char *const *member_names, TsError *err)
 {

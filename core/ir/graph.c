@@ -154,6 +154,69 @@ static int set_constant_attr(TsNode *n, TsValue v, TsError *err)
     return ts_node_set_ivalue(n, value, v, err);
 }
 
+/* A list attribute of a constant as the list value it was made from. */
+static int list_value(const TsAttr *a, TsValue *out, TsError *err)
+{
+    bool ints = a->kind == TS_ATTR_INTS;
+    TsList *l = ts_list_new(ints ? ts_type_int() : ts_type_float(), a->n, err);
+    if (!l)
+        return -1;
+    for (size_t i = 0; i < a->n; i++)
+        if (ts_list_append(l, ints ? ts_int(a->u.is[i]) : ts_double(a->u.fs[i]), err)) {
+            ts_heap_release(&l->h);
+            return -1;
+        }
+    *out = ts_obj_value(l, TS_TAG_LIST);
+    return 0;
+}
+
+int ts_constant_value(const TsNode *n, TsValue *out, TsError *err)
+{
+    const TsAttr *a = ts_node_attr(n, ts_symbol("attr::value"));
+    const TsType *t = n->n_outputs ? n->outputs[0]->type : NULL;
+    *out = ts_none();
+    if (!a)
+        return 0;
+    switch (a->kind) {
+    case TS_ATTR_INT:
+        *out = ts_type_kind(t) == TS_TYPE_BOOL ? ts_bool(a->u.i != 0) : ts_int(a->u.i);
+        return 0;
+    case TS_ATTR_FLOAT:
+        *out = ts_double(a->u.f);
+        return 0;
+    case TS_ATTR_COMPLEX: {
+        TsComplex *c = ts_complex_new(a->u.c[0], a->u.c[1], err);
+        *out = c ? ts_obj_value(c, TS_TAG_COMPLEX) : ts_none();
+        return c ? 0 : -1;
+    }
+    case TS_ATTR_STR: {
+        if (ts_type_kind(t) == TS_TYPE_DEVICE) {
+            TsDevice d;
+            if (ts_device_parse(a->u.s, &d, err))
+                return -1;
+            *out = ts_device(d);
+            return 0;
+        }
+        TsStr *s = ts_str_from_cstr(a->u.s, err);
+        *out = s ? ts_str_value(s) : ts_none();
+        return s ? 0 : -1;
+    }
+    case TS_ATTR_TENSOR:
+        ts_heap_retain(&a->u.t->h);
+        *out = ts_obj_value(a->u.t, TS_TAG_TENSOR);
+        return 0;
+    case TS_ATTR_IVALUE:
+        ts_value_retain(a->u.iv);
+        *out = a->u.iv;
+        return 0;
+    case TS_ATTR_INTS:
+    case TS_ATTR_FLOATS:
+        return list_value(a, out, err);
+    default:
+        return ts_error_at(err, TS_ERR_RUNTIME, n->range, "unsupported constant attribute");
+    }
+}
+
 TsIrValue *ts_graph_insert_constant(TsGraph *g, TsValue v, TsSourceRange range, TsError *err)
 {
     if (v.tag == TS_TAG_UNINIT) {

@@ -128,6 +128,9 @@ TsNode *ts_graph_insert(TsGraph *g, TsNode *n);
 /* A prim::Constant for v (int, float, bool, str, None, device, list of those, tensor...)
  * inserted at the insertion point; its output typed by ts_value_type(v). */
 TsIrValue *ts_graph_insert_constant(TsGraph *g, TsValue v, TsSourceRange range, TsError *err);
+/* The value a prim::Constant node holds (its inverse): a new reference in *out, None for
+ * a constant without a value attribute. */
+int ts_constant_value(const TsNode *n, TsValue *out, TsError *err);
 
 /* Inputs/outputs of any block (a loop body's %i and carried values; what it yields):
  * outputs of its prim::Param node / inputs of its prim::Return node. name may be NULL. */
@@ -195,6 +198,11 @@ char *ts_graph_to_string(const TsGraph *g, bool print_source);
  * the unrefined Tensor and marks the graph so that it prints value types that are the
  * unrefined Tensor as "Dynamic" again (a graph spells it one way or the other). */
 TsGraph *ts_graph_parse(const char *text, const char *filename, TsError *err);
+/* Appends s[0..n) double-quoted as the text above quotes strings (PyTorch's
+ * printQuotedString): C escapes, other control bytes in octal. With code, for source that
+ * PyTorch's parser reads back, '\r' (an escape that parser lacks) is in octal too. */
+struct TsBuf;
+void ts_ir_put_quoted(struct TsBuf *b, const char *s, size_t n, bool code);
 
 /* ---- checking --------------------------------------------------------------- */
 /* The verifier: every value defined once and used only in scope, If/Loop/With block arities,

@@ -49,7 +49,7 @@ static void put_complex(TsBuf *b, double re, double im)
     ts_buf_puts(b, "j");
 }
 
-static void put_quoted(TsBuf *b, const char *s, size_t n)
+void ts_ir_put_quoted(TsBuf *b, const char *s, size_t n, bool code)
 {
     ts_buf_puts(b, "\"");
     for (size_t i = 0; i < n; i++) {
@@ -62,7 +62,7 @@ static void put_quoted(TsBuf *b, const char *s, size_t n)
         case '\b': ts_buf_puts(b, "\\b"); break;
         case '\f': ts_buf_puts(b, "\\f"); break;
         case '\n': ts_buf_puts(b, "\\n"); break;
-        case '\r': ts_buf_puts(b, "\\r"); break;
+        case '\r': ts_buf_puts(b, code ? "\\015" : "\\r"); break;
         case '\t': ts_buf_puts(b, "\\t"); break;
         case '\v': ts_buf_puts(b, "\\v"); break;
         default:
@@ -132,7 +132,7 @@ static void put_ivalue(TsBuf *b, TsValue v)
     }
     case TS_TAG_STR: {
         const TsStr *s = (const TsStr *)v.u.p;
-        put_quoted(b, s->data, s->len);
+        ts_ir_put_quoted(b, s->data, s->len, false);
         return;
     }
     case TS_TAG_COMPLEX: {
@@ -194,7 +194,7 @@ static void put_attr_value(TsBuf *b, const TsAttr *a)
     case TS_ATTR_INT: ts_buf_printf(b, "%" PRId64, a->u.i); return;
     case TS_ATTR_FLOAT: put_double(b, a->u.f); return;
     case TS_ATTR_COMPLEX: put_complex(b, a->u.c[0], a->u.c[1]); return;
-    case TS_ATTR_STR: put_quoted(b, a->u.s, strlen(a->u.s)); return;
+    case TS_ATTR_STR: ts_ir_put_quoted(b, a->u.s, strlen(a->u.s), false); return;
     case TS_ATTR_TENSOR: put_tensor(b, a->u.t); return;
     case TS_ATTR_GRAPH: ts_buf_puts(b, "<Graph>"); return;
     case TS_ATTR_TYPE: put_type(b, NULL, a->u.ty); return;
@@ -210,7 +210,7 @@ static void put_attr_value(TsBuf *b, const TsAttr *a)
         switch (a->kind) {
         case TS_ATTR_INTS: ts_buf_printf(b, "%" PRId64, a->u.is[i]); break;
         case TS_ATTR_FLOATS: put_double(b, a->u.fs[i]); break;
-        case TS_ATTR_STRS: put_quoted(b, a->u.ss[i], strlen(a->u.ss[i])); break;
+        case TS_ATTR_STRS: ts_ir_put_quoted(b, a->u.ss[i], strlen(a->u.ss[i]), false); break;
         case TS_ATTR_TYPES: put_type(b, NULL, a->u.tys[i]); break;
         default: break;
         }

@@ -134,6 +134,9 @@ int ts_type_class_add_attr(TsType *cls, const char *name, const TsType *type, Ts
  * name against them). */
 int ts_type_class_add_method(TsType *cls, const char *name, TsError *err);
 bool ts_type_has_method(const TsType *t, const char *name);
+/* A class's methods by name, in the order they were recorded (NULL past the end). */
+size_t ts_type_num_methods(const TsType *t);
+const char *ts_type_method_name(const TsType *t, size_t i);
 /* Enum: members' names; values are kept by the frontend (a TsValue per member). */
 TsType *ts_type_enum_new(const char *qualname, const TsType *value_type, size_t n,
                          const char *const *member_names, TsError *err);
