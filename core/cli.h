@@ -20,6 +20,9 @@ int ts_cli_run(const char *config, int argc, char **argv);
 /* tscript info MODEL.pt (cli_info.c) */
 int ts_cli_info(const char *config, int argc, char **argv);
 
+/* tscript save FILE.py|MODEL.pt -o OUT.pt [-f NAME] (cli_save.c) */
+int ts_cli_save(const char *config, int argc, char **argv);
+
 /* tscript test FILE.py ... (cli_test.c) */
 int ts_cli_test(const char *config, int argc, char **argv);
 

@@ -96,6 +96,10 @@ static int eval_enum(DefaultCtx *c, TsClassInfo *ci, const TsTree *t, TsValue *o
 /* A name of the file: a module-level constant, or a constant imported by name. */
 static int eval_global(DefaultCtx *c, const TsTree *t, TsValue *out)
 {
+    if (c->e->c->archive && (strcmp(t->str, "inf") == 0 || strcmp(t->str, "nan") == 0)) {
+        *out = ts_double(t->str[0] == 'i' ? INFINITY : NAN);   /* the printer's spelling */
+        return 0;
+    }
     const TsGlobal *g = ts_compiler_global(c->e->c, t->str);
     if (g && g->kind == TS_GLOBAL_VALUE && g->value) {
         if (c->depth >= MAX_GLOBAL_DEPTH)
@@ -115,9 +119,29 @@ static int eval_global(DefaultCtx *c, const TsTree *t, TsValue *out)
     return not_constant(c, t);
 }
 
+/* The dotted name of an attribute chain into buf; false when it is not one or too long. */
+static bool dotted(const TsTree *t, char *buf, size_t size)
+{
+    if (t->kind == TS_TREE_NAME)
+        return (size_t)snprintf(buf, size, "%s", t->str) < size;
+    if (t->kind != TS_TREE_ATTR || t->depth > 64 || !dotted(t->kids[0], buf, size))
+        return false;
+    size_t n = strlen(buf);
+    return (size_t)snprintf(buf + n, size - n, ".%s", t->kids[1]->str) < size - n;
+}
+
 static int eval_attr(DefaultCtx *c, const TsTree *t, TsValue *out)
 {
     const TsTree *base = t->kids[0];
+    char q[1024];
+    if (c->e->c->archive && dotted(base, q, sizeof q) && strncmp(q, "__torch__.", 10) == 0) {
+        /* an enum member of the archive: __torch__.m.Color.RED */
+        TsClassInfo *ci = ts_import_class(c->e->c, q, t->range, c->e->err);
+        if (ci && ci->kind == TS_CLASS_ENUM)
+            return eval_enum(c, ci, t, out);
+        if (c->e->err->code)
+            return -1;
+    }
     const TsGlobal *g = base->kind == TS_TREE_NAME ? ts_compiler_global(c->e->c, base->str)
                                                    : NULL;
     if (g && g->kind == TS_GLOBAL_CLASS && g->cls->kind == TS_CLASS_ENUM)

@@ -35,6 +35,7 @@ static int cmd_graph(const Options *opt, int argc, char **argv);
 static int cmd_run(const Options *opt, int argc, char **argv);
 static int cmd_test(const Options *opt, int argc, char **argv);
 static int cmd_info(const Options *opt, int argc, char **argv);
+static int cmd_save(const Options *opt, int argc, char **argv);
 static int cmd_version(const Options *opt, int argc, char **argv);
 static int cmd_help(const Options *opt, int argc, char **argv);
 
@@ -54,6 +55,10 @@ static const Command commands[] = {
       "                   TorchScript expression. Print the result unless None, or\n"
       "                   write it to OUT (.npy or a torch.save file)",
       cmd_run },
+    { "save", "FILE -o OUT.pt [-f NAME]",
+      "write an archive torch.jit.load reads: function NAME (default main) of\n"
+      "                   FILE.py, or a MODEL.pt loaded and saved again",
+      cmd_save },
     { "info", "MODEL.pt",
       "list a saved model's methods, submodules, parameters and buffers, and the\n"
       "                   operators it calls that the loaded plugins lack",
@@ -215,6 +220,11 @@ static int cmd_graph(const Options *opt, int argc, char **argv)
 }
 
 /* ---- run, test (cli_run.c, cli_test.c) --------------------------------------------- */
+
+static int cmd_save(const Options *opt, int argc, char **argv)
+{
+    return ts_cli_save(opt->config, argc, argv);
+}
 
 static int cmd_info(const Options *opt, int argc, char **argv)
 {

@@ -12,6 +12,7 @@
  * and Tensor methods that are not operators are lowered as PyTorch lowers them (t.float()
  * is aten::to(t, 6); t.tolist() is prim::tolist typed by the expected type).
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,8 +81,7 @@ static int archive_name(TsEmitter *e, const char *name, TsSourceRange r, TsSugar
             return 0;
         }
     if (strcmp(name, "inf") == 0 || strcmp(name, "nan") == 0)
-        return value_of(out, ts_emit_const(e, ts_double(name[0] == 'i' ? 1.0 / 0.0 : 0.0 / 0.0),
-                                           r));
+        return value_of(out, ts_emit_const(e, ts_double(name[0] == 'i' ? INFINITY : NAN), r));
     return 1;
 }
 
@@ -1265,8 +1265,8 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
         return emit_annotate(e, call, out);
     if (strcmp(name, "torch.jit.fork") == 0)
         return emit_fork(e, call, out);
-    if (strcmp(name, "torch.jit.wait") == 0)
-        return emit_wait(e, call, out);
+    if (strcmp(name, "torch.jit.wait") == 0 || strcmp(name, "aten::wait") == 0)
+        return emit_wait(e, call, out);   /* the printer writes torch.wait(fut) */
     if (strcmp(name, "torch.jit._unwrap_optional") == 0)
         return emit_unwrap_optional(e, call, out);
     if (strcmp(name, "torch.device") == 0)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# cli.sh — `tscript run`, `info` and `test` as a user sees them: output, results printed as
+# cli.sh — `tscript run`, `info`, `save` and `test` as a user sees them: output, results printed as
 # print() prints them, arguments as TorchScript expressions with defaults and int-to-float,
 # models saved by torch.jit.save with inputs from files and results written to files,
 # exit status 2 for bad usage and 1 for compile and run-time errors (with PyTorch's message
@@ -108,6 +108,22 @@ if command -v python3 >/dev/null 2>&1 && python3 "$srcdir/t/hostile.py" "$models
         check "a model's traceback: $phrase" 1 "" "$phrase" -- \
             run "$data/raising.pt" 'torch.tensor([1.0, -1.0])'
     done
+    check "save a function as an archive" 0 "" "" -- \
+        save "$data/prog.py" -f total -o "$models/total.pt"
+    check "the saved function runs as the archive's forward" 0 "6" "" -- \
+        run "$models/total.pt" '[1, 2, 3]'
+    check "save a model loaded from an archive" 0 "" "" -- save "$m" -o "$models/again.pt"
+    check "the saved model runs as the original" 0 " 2.5000${nl}-1.0000${nl}[ CPUFloatType{2} ]" \
+        "" -- run "$models/again.pt" 'torch.ones(2)'
+    check "save without -o: usage error" 2 "" "needs -o OUT.pt" -- save "$m"
+    check "save of a file that does not compile: exit 1, no file" 1 "" "undefined value" -- \
+        save "$data/broken.py" -o "$models/broken.pt"
+    n=$((n + 1))
+    if [ -e "$models/broken.pt" ]; then
+        failed=$((failed + 1)); echo "not ok $n - a failed save leaves no file"
+    else
+        echo "ok $n - a failed save leaves no file"
+    fi
     check "info of a file that is not a model: exit 1" 1 "" "not a zip archive" -- \
         info "$data/prog.py"
     check "info needs one model: usage error" 2 "" "needs exactly one MODEL.pt" -- info
