@@ -111,6 +111,7 @@ typedef struct TsCompiler {
     int depth;                 /* nested on-demand compiles, bounded */
     /* archive mode (import.c): every name is qualified, files load on demand */
     bool archive;
+    int64_t version;               /* the archive's version (upgraders apply below 10) */
     const TsCodeLoader *loader;    /* NULL when compiling one file */
     TsTree **files;                /* the code files parsed so far, owned */
     size_t n_files, cap_files;
@@ -378,6 +379,11 @@ TsClassInfo *ts_import_class(TsCompiler *c, const char *q, TsSourceRange r, TsEr
 TsDefInfo *ts_import_function(TsCompiler *c, const char *q, TsError *err);
 /* Builds a class of an archive from its declarations (import.c). */
 int ts_import_build_class(TsCompiler *c, TsClassInfo *ci, TsError *err);
+/* Whether torch.op, in the def being compiled, means an older operator in this archive (its
+ * version predates a change of meaning; never inside the upgraders themselves), and the
+ * function giving variant ("div_Tensor", "full", ...) its old meaning. */
+bool ts_import_upgraded(const TsCompiler *c, const TsDefInfo *in, const char *op);
+TsDefInfo *ts_import_upgrader(TsCompiler *c, const char *variant, TsError *err);
 /* A Final class constant `name : Final[T] = value` of an archive class: its value tree. */
 const TsTree *ts_class_constant(const TsClassInfo *ci, const char *name);
 

@@ -42,6 +42,9 @@ int ts_import_init(TsCompiler *c, const TsOpTable *ops, const TsCodeLoader *load
     return 0;
 }
 
+/* The module of the functions that give old archives' calls their old meaning. */
+#define UPGRADERS "__torch__.torch.jit._upgraders"
+
 /* The classes the language itself defines in TorchScript, for programs and archives alike:
  * torch.no_grad() is an object of this class (PyTorch 1.13 writes the same class into an
  * archive that uses it). */
@@ -59,7 +62,81 @@ static const struct {
       "  def __exit__(self: __torch__.torch.autograd.grad_mode.no_grad, exc_type: Any,\n"
       "               exc_value: Any, traceback: Any) -> NoneType:\n"
       "    torch.set_grad_enabled(self.prev)\n" },
+    /* integer division truncated before version 4; full's int fill gave floats before 5;
+     * linspace's and logspace's steps defaulted to 100 before 8 and 9 */
+    { UPGRADERS,
+      "def div_Tensor(self: Tensor, other: Tensor) -> Tensor:\n"
+      "  if torch.is_floating_point(self) or torch.is_floating_point(other):\n"
+      "    return torch.true_divide(self, other)\n"
+      "  return torch.divide(self, other, rounding_mode=\"trunc\")\n"
+      "def div_Scalar(self: Tensor, other: Union[int, float]) -> Tensor:\n"
+      "  if torch.is_floating_point(self) or isinstance(other, float):\n"
+      "    return torch.true_divide(self, other)\n"
+      "  return torch.divide(self, other, rounding_mode=\"trunc\")\n"
+      "def div_out(self: Tensor, other: Tensor, out: Tensor) -> Tensor:\n"
+      "  if torch.is_floating_point(self) or torch.is_floating_point(other) or "
+      "torch.is_floating_point(out):\n"
+      "    return torch.true_divide(self, other, out=out)\n"
+      "  return torch.divide(self, other, rounding_mode=\"trunc\", out=out)\n"
+      "def div__Tensor(self: Tensor, other: Tensor) -> Tensor:\n"
+      "  if torch.is_floating_point(self) or torch.is_floating_point(other):\n"
+      "    return torch.true_divide_(self, other)\n"
+      "  return torch.divide_(self, other, rounding_mode=\"trunc\")\n"
+      "def div__Scalar(self: Tensor, other: Union[int, float]) -> Tensor:\n"
+      "  if torch.is_floating_point(self) or isinstance(other, float):\n"
+      "    return torch.div_(self, other)\n"
+      "  return torch.divide_(self, other, rounding_mode=\"trunc\")\n"
+      "def full(size: List[int], fill_value: Union[int, float], dtype: Optional[int]=None,\n"
+      "         layout: Optional[int]=None, device: Optional[Device]=None,\n"
+      "         pin_memory: Optional[bool]=None) -> Tensor:\n"
+      "  if dtype is None:\n"
+      "    return torch.full(size, float(fill_value), dtype=dtype, layout=layout, "
+      "device=device, pin_memory=pin_memory)\n"
+      "  return torch.full(size, fill_value, dtype=dtype, layout=layout, device=device, "
+      "pin_memory=pin_memory)\n"
+      "def linspace(start: Union[int, float], end: Union[int, float], steps: Optional[int]=None,\n"
+      "             dtype: Optional[int]=None, layout: Optional[int]=None,\n"
+      "             device: Optional[Device]=None, pin_memory: Optional[bool]=None) -> Tensor:\n"
+      "  n = 100 if steps is None else steps\n"
+      "  return torch.linspace(start, end, n, dtype=dtype, layout=layout, device=device, "
+      "pin_memory=pin_memory)\n"
+      "def logspace(start: Union[int, float], end: Union[int, float], steps: Optional[int]=None,\n"
+      "             base: float=10., dtype: Optional[int]=None, layout: Optional[int]=None,\n"
+      "             device: Optional[Device]=None, pin_memory: Optional[bool]=None) -> Tensor:\n"
+      "  n = 100 if steps is None else steps\n"
+      "  return torch.logspace(start, end, n, base, dtype=dtype, layout=layout, "
+      "device=device, pin_memory=pin_memory)\n" },
 };
+
+/* Operators whose meaning changed since older archives were written, and the functions
+ * that give an old archive's calls their old meaning, as PyTorch 1.13 applies them: an
+ * archive of version <= max calling torch.NAME calls the function of the variant its
+ * arguments pick (sugared.c, ts_import_upgrader) instead. The functions themselves call
+ * operators that need no upgrading (divide, true_divide) or are exempt while they compile. */
+static const struct {
+    const char *op;            /* "div": torch.div */
+    int64_t max;               /* archives up to this version mean the old operator */
+} upgraded[] = {
+    { "div", 3 }, { "div_", 3 }, { "full", 4 }, { "linspace", 7 }, { "logspace", 8 },
+};
+
+bool ts_import_upgraded(const TsCompiler *c, const TsDefInfo *in, const char *op)
+{
+    if (!c->archive || c->version <= 0 ||
+        (in && strncmp(in->qualname, UPGRADERS ".", sizeof UPGRADERS) == 0))
+        return false;
+    for (size_t i = 0; i < sizeof upgraded / sizeof upgraded[0]; i++)
+        if (strcmp(upgraded[i].op, op) == 0)
+            return c->version <= upgraded[i].max;
+    return false;
+}
+
+TsDefInfo *ts_import_upgrader(TsCompiler *c, const char *variant, TsError *err)
+{
+    char q[256];
+    snprintf(q, sizeof q, UPGRADERS ".%s", variant);
+    return ts_import_function(c, q, err);
+}
 
 static TsSource *builtin_module(const char *module, TsError *err)
 {

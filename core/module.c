@@ -609,6 +609,7 @@ static int load(TsModule *m, TsError *err)
     m->loader = (TsCodeLoader){ m, load_code, NULL, 0 };
     if (ts_import_init(&m->c, ts_runtime_optable(m->rt), &m->loader, err) != 0)
         return -1;
+    m->c.version = m->version;
     m->c.unit->resolve = resolve_method;
     m->c.unit->resolve_ctx = m;
     /* constants.pkl: a tuple of the tensors CONSTANTS.cN names (absent in old archives) */

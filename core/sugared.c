@@ -209,7 +209,8 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
             return archive_constant(e, attr, r, out);
         if (strcmp(mod, "torch") == 0) {
             char op[256];
-            snprintf(op, sizeof op, "aten::%s", attr);
+            snprintf(op, sizeof op, ts_import_upgraded(e->c, e->d, attr) ? "$upgrade:%s"
+                                                                         : "aten::%s", attr);
             out->kind = TS_SV_BUILTIN;
             out->name = ts_symbol(op);
             return 0;
@@ -1373,10 +1374,38 @@ static int emit_tolist(TsEmitter *e, TsIrValue *t, const TsTree *call, const TsT
 
 /* The special forms of an archive's code (sugared.c's archive_name, class_attr):
  * unchecked_cast(T, v), uninitialized(T), Cls.__new__(Cls). */
+/* torch.op of an older archive (see import.c's upgraders): the function of the variant
+ * the arguments pick, called instead. */
+static int emit_upgraded(TsEmitter *e, const char *op, const TsTree *call, TsSugared *out)
+{
+    CallArgs ca;
+    if (emit_args(e, call, NULL, 0, &ca) != 0)
+        return -1;
+    char variant[64];
+    bool with_out = false, scalar = ca.n > 1 && ca.a[2].name == NULL &&
+                                    ts_type_kind(ca.a[2].value->type) != TS_TYPE_TENSOR;
+    for (size_t i = 0; i < ca.n; i++)
+        with_out = with_out || (ca.a[1 + i].name && strcmp(ca.a[1 + i].name, "out") == 0);
+    if (strcmp(op, "div") == 0 || strcmp(op, "div_") == 0)
+        snprintf(variant, sizeof variant, "%s_%s", op,
+                 with_out ? "out" : scalar ? "Scalar" : "Tensor");
+    else
+        snprintf(variant, sizeof variant, "%s", op);
+    TsDefInfo *d = with_out && strcmp(op, "div") != 0 ? NULL
+                                                      : ts_import_upgrader(e->c, variant, e->err);
+    if (!d)
+        return e->err->code ? -1 : ts_emit_error(e, call->range, "torch.%s of an archive of "
+                                                 "version %lld cannot be upgraded", op,
+                                                 (long long)e->c->version);
+    return call_function(e, d, NULL, call, &ca, call->range, out);
+}
+
 static int emit_archive_form(TsEmitter *e, const TsSugared *fn, const TsTree *call,
                              TsSugared *out)
 {
     TsSourceRange r = call->range;
+    if (strncmp(fn->name, "$upgrade:", 9) == 0)
+        return emit_upgraded(e, fn->name + 9, call, out);
     if (strcmp(fn->name, "$new") == 0) {
         TsNode *obj = ts_emit_node(e, "prim::CreateObject", 0, NULL, 1, r);
         if (!obj)
