@@ -50,18 +50,12 @@ int ts_conv_read_lists(TsCall *c, TsConvArgs *a, TsValue stride, TsValue padding
     return read_list(c, a, "output_padding", out_pad, a->out_pad, &a->n_out_pad);
 }
 
-/* "[1, 2, 3]" of n values. */
-static void fmt_list(char *buf, size_t size, int n, const int64_t *v)
-{
-    ts_cpu_format_sizes(buf, size, n, v);
-}
-
 /* PyTorch's expand_param_if_needed: one value repeats, else the list must have nd. */
 static int expand(TsError *err, const char *name, const int64_t *v, int n, int nd, int64_t *out)
 {
     if (n != 1 && n != nd) {
         char s[160];
-        fmt_list(s, sizeof s, n, v);
+        ts_cpu_format_sizes(s, sizeof s, n, v);
         return ts_error_set(err, TS_ERR_RUNTIME, "expected %s to be a single integer value or a "
                             "list of %d values to match the convolution dimensions, but got "
                             "%s=%s", name, nd, name, s);

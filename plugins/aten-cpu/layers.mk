@@ -1,9 +1,13 @@
-# plugins/aten-cpu/layers.mk — the layers real models need beyond aten_nn.yaml (schemas in
-# schemas/aten_layers.yaml): convolutions of every rank and transposed (conv.h,
-# conv_transpose.c), the multi-layer recurrent layers (rnn_layers.c), embedding bags
-# (embedding_bag.c), the generator the stochastic ones
-# share (random.c); the prim plugin's env.c (schemas/prim_env.yaml); their TorchScript cases.
-# Included by the top Makefile.am.
+# plugins/aten-cpu/layers.mk — the layers and ops real models call beyond aten_nn.yaml, their
+# schemas (schemas/aten_layers.yaml, schemas/prim_env.yaml) and their TorchScript cases;
+# t/models/opcheck.py lists what the models need. Included by the top Makefile.am.
+#   conv.h, conv_transpose.c   convolutions of every rank, transposed and generic (conv.c)
+#   rnn_layers.c               multi-layer lstm/gru/rnn_tanh/rnn_relu, padded and packed
+#   embedding_bag.c            nn.EmbeddingBag
+#   attention.c, nested.[ch]   the MultiheadAttention/TransformerEncoder fast paths
+#   einsum.c, grid_sample.c    einsum; grid_sampler and affine grids
+#   random.[ch]                the generator dropout, bernoulli_, uniform_ and randperm share
+#   plugins/prim/env.c         grad mode, autocast, warnings, a device's type
 plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/attention.c \
 	plugins/aten-cpu/conv.h \
