@@ -13,18 +13,27 @@ bench_baseline_SOURCES = bench/baseline.c
 bench_baseline_CFLAGS = $(AM_CFLAGS) $(OPENBLAS_CFLAGS)
 bench_baseline_LDADD = $(OPENBLAS_LIBS)
 
+# Loading a model saved by PyTorch, in process (see tsload.c and bench/models.py).
+EXTRA_PROGRAMS += bench/tsload
+bench_tsload_SOURCES = bench/tsload.c
+bench_tsload_CPPFLAGS = $(TEST_CPPFLAGS)
+bench_tsload_LDADD = $(TEST_LDADD)
+bench_tsload_LDFLAGS = -no-install
+
 # Startup as a whole process: wall time and the command's own max RSS (see startup.c).
 EXTRA_PROGRAMS += bench/startup
 bench_startup_SOURCES = bench/startup.c
 
 EXTRA_DIST += bench/compare.py bench/workloads/loop.py bench/workloads/sort.py \
 	bench/workloads/dict.py bench/workloads/hello.py bench/workloads/lstm.py \
-	bench/workloads/add.py bench/workloads/mm.py
+	bench/workloads/add.py bench/workloads/mm.py bench/models.py
 
 .PHONY: bench
 bench: bench/tsbench$(EXEEXT) bench/baseline$(EXEEXT) bench/interp_loop$(EXEEXT) \
-		bench/startup$(EXEEXT) tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
+		bench/startup$(EXEEXT) bench/tsload$(EXEEXT) tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
 	/usr/bin/python3 $(srcdir)/bench/compare.py --tscript $(abs_top_builddir)/tscript \
 		--tsbench $(abs_top_builddir)/bench/tsbench \
 		--baseline $(abs_top_builddir)/bench/baseline \
 		--startup $(abs_top_builddir)/bench/startup
+	/usr/bin/python3 $(srcdir)/bench/models.py --tsload $(abs_top_builddir)/bench/tsload \
+		--tscript $(abs_top_builddir)/tscript

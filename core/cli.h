@@ -14,8 +14,11 @@ struct TsRuntime;
 /* Opens the runtime, or prints why not and returns NULL. */
 struct TsRuntime *ts_cli_runtime(const char *config);
 
-/* tscript run FILE.py [-f NAME] [ARG ...] (cli_run.c) */
+/* tscript run FILE.py|MODEL.pt [-f NAME] [-o OUT] [INPUT ...] (cli_run.c) */
 int ts_cli_run(const char *config, int argc, char **argv);
+
+/* tscript info MODEL.pt (cli_info.c) */
+int ts_cli_info(const char *config, int argc, char **argv);
 
 /* tscript test FILE.py ... (cli_test.c) */
 int ts_cli_test(const char *config, int argc, char **argv);

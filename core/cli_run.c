@@ -1,20 +1,28 @@
-/* cli_run.c — `tscript run FILE.py [-f NAME] [ARG ...]`: compile a file, call one function.
+/* cli_run.c — `tscript run FILE [-f NAME] [--output OUT] [INPUT ...]`: call one function of a
+ * TorchScript file, or one method of a model saved by torch.jit.save.
  *
- * Each ARG is a TorchScript expression evaluated in the file's scope, so it may use torch,
- * the file's classes and functions: `tscript run lstm.py -f cell 'torch.ones(2, 4)' 3`.
- * An ARG becomes a function of its own appended to the file's text,
+ * FILE.py is compiled and NAME (default main) called; MODEL.pt is loaded and its method
+ * NAME (default forward) called on the root module. Each INPUT is
+ *   - @PATH: the value in a file, a torch.save archive (a tensor, or lists, tuples and dicts
+ *     of them) or a NumPy .npy array, told apart by content;
+ *   - else a TorchScript expression. For FILE.py it is evaluated in the file's scope (it may
+ *     use the file's classes and functions), as a function of its own appended to the file,
  *
- *     def __tscript_arg_0():
- *         return (EXPR)
+ *         def __tscript_arg_0():
+ *             return (EXPR)
  *
- * compiled in the same unit as NAME and run before it; its result is the argument. An int
- * passed for a float parameter is converted, as a Python caller's would be; any other type
- * that is not a subtype of the parameter's is a usage error. Parameters left out take their
- * defaults. The result is printed as print() prints it, unless it is None.
+ *     compiled in the same unit as NAME and run before it; for MODEL.pt such functions make
+ *     a file of their own.
+ * An int passed for a float parameter is converted, as a Python caller's would be; a value
+ * read from a file takes the parameter's type when it conforms to it (its lists and dicts
+ * are untyped in the file); anything else that is not of the parameter's type is a usage
+ * error. Parameters left out take their defaults. The result is printed as print() prints
+ * it, unless it is None; --output writes it to OUT instead (.npy for a tensor, else a
+ * torch.save archive).
  *
- * Exit status: 0, 1 for a compile or run-time error (the message as PyTorch prints it, for
- * run-time errors with the TorchScript traceback), 2 for bad usage: no such function, the
- * wrong number or types of arguments, an ARG that is not an expression.
+ * Exit status: 0, 1 for a compile, load or run-time error (the message as PyTorch prints it,
+ * for run-time errors with the TorchScript traceback), 2 for bad usage: no such function,
+ * the wrong number or types of arguments, an INPUT that is not an expression.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +30,13 @@
 
 #include "cli.h"
 #include "compile.h"
+#include "module.h"
 #include "parser.h"
 #include "print.h"
 #include "runtime.h"
 #include "sched/interp.h"
+#include "serialize/conform.h"
+#include "serialize/tensorfile.h"
 #include "strbuf.h"
 
 enum { MAX_RUN_ARGS = 64 };
@@ -46,17 +57,30 @@ static void print_error(const TsError *err, const char *fallback)
     fprintf(stderr, "%s%s", m, n && m[n - 1] == '\n' ? "" : "\n");
 }
 
-/* The file's text with a wrapper function per ARG appended (see the header), or NULL with
- * a usage message printed when an ARG is not a single expression. */
-static TsSource *source_with_args(const TsSource *file, int n, char **args, TsError *err)
+typedef struct RunArgs {
+    const char *file, *name, *output;
+    bool archive;              /* FILE is a .pt model */
+    char **inputs;
+    int n_inputs;
+} RunArgs;
+
+static bool is_file_input(const char *arg) { return arg[0] == '@'; }
+
+/* text (a file's, or empty) with a wrapper function per expression INPUT appended (see the
+ * header), or NULL with a usage message printed when an INPUT is not a single expression. */
+static TsSource *source_with_args(const char *filename, const char *text, size_t len,
+                                  const RunArgs *ra, TsError *err)
 {
     TsBuf b = TS_BUF_INIT;
-    ts_buf_add(&b, file->text, file->len);
+    ts_buf_add(&b, text, len);
     ts_buf_puts(&b, "\n\n");
-    for (int i = 0; i < n; i++) {
-        /* an ARG is checked alone first, so that "1) + (2" cannot splice into the file */
+    for (int i = 0; i < ra->n_inputs; i++) {
+        const char *arg = ra->inputs[i];
+        if (is_file_input(arg))
+            continue;
+        /* an INPUT is checked alone first, so that "1) + (2" cannot splice into the file */
         TsBuf one = TS_BUF_INIT;
-        ts_buf_printf(&one, "def __tscript_arg():\n    return (%s\n)\n", args[i]);
+        ts_buf_printf(&one, "def __tscript_arg():\n    return (%s\n)\n", arg);
         TsSource *s = ts_buf_check(&one, err) ? NULL
                       : ts_source_new("<argument>", one.p, one.len, err);
         ts_buf_free(&one);
@@ -67,18 +91,74 @@ static TsSource *source_with_args(const TsSource *file, int n, char **args, TsEr
         if (!single) {
             char num[16];
             snprintf(num, sizeof num, "%d", i + 1);
-            usage("argument %s is not a TorchScript expression: %s", num, args[i]);
+            usage("argument %s is not a TorchScript expression: %s", num, arg);
             ts_buf_free(&b);
             return NULL;
         }
-        ts_buf_printf(&b, "def __tscript_arg_%d():\n    return (%s\n)\n", i, args[i]);
+        ts_buf_printf(&b, "def __tscript_arg_%d():\n    return (%s\n)\n", i, arg);
     }
-    TsSource *s = ts_buf_check(&b, err) ? NULL
-                  : ts_source_new(file->filename, b.p, b.len, err);
+    TsSource *s = ts_buf_check(&b, err) ? NULL : ts_source_new(filename, b.p, b.len, err);
     ts_buf_free(&b);
     if (!s)
         print_error(err, "out of memory");
     return s;
+}
+
+/* Compiles the expression INPUTs (and, for a .py FILE, the file with NAME) into a unit:
+ * NULL with the message printed and *status set on failure. */
+static TsCompUnit *compile_inputs(TsRuntime *rt, const RunArgs *ra, int *status)
+{
+    TsError err = TS_ERROR_INIT;
+    TsSource *file = NULL;
+    if (!ra->archive && !(file = ts_source_read_file(ra->file, &err))) {
+        print_error(&err, "cannot read the file");
+        ts_error_clear(&err);
+        *status = 1;
+        return NULL;
+    }
+    /* a model's INPUTs see what a TorchScript file usually imports */
+    static const char prelude[] = "import math\nimport torch\nimport torch.nn.functional as F\n"
+                                  "from typing import Dict, List, Optional, Tuple\n";
+    TsSource *src = source_with_args(file ? file->filename : "<arguments>",
+                                     file ? file->text : prelude,
+                                     file ? file->len : sizeof prelude - 1, ra, &err);
+    ts_source_release(file);
+    if (!src) {
+        ts_error_clear(&err);
+        *status = TS_EXIT_USAGE;
+        return NULL;
+    }
+    const char *entries[MAX_RUN_ARGS + 1];
+    char names[MAX_RUN_ARGS][32];
+    int index[MAX_RUN_ARGS + 1];
+    size_t n = 0;
+    if (!ra->archive) {
+        index[n] = -1;
+        entries[n++] = ra->name;
+    }
+    for (int i = 0; i < ra->n_inputs; i++) {
+        if (is_file_input(ra->inputs[i]))
+            continue;
+        snprintf(names[i], sizeof names[i], "__tscript_arg_%d", i);
+        index[n] = i;
+        entries[n++] = names[i];
+    }
+    size_t failed = 0;
+    TsCompUnit *u = n ? ts_compile_entries(ts_runtime_optable(rt), src, entries, n, &failed,
+                                           &err)
+                      : ts_unit_new(&err);
+    ts_source_release(src);
+    if (!u) {
+        *status = err.code == TS_ERR_USAGE ? TS_EXIT_USAGE : 1;
+        if (*status == TS_EXIT_USAGE)
+            fprintf(stderr, "tscript run: ");
+        else if (index[failed] >= 0)
+            fprintf(stderr, "tscript run: argument %d ('%s') does not compile:\n",
+                    index[failed] + 1, ra->inputs[index[failed]]);
+        print_error(&err, "compilation failed");
+        ts_error_clear(&err);
+    }
+    return u;
 }
 
 /* Converts *v to the parameter's type where a Python caller would (int to float) and says
@@ -94,175 +174,239 @@ static bool fit_arg(TsValue *v, const TsType *from, const TsType *to)
     return false;
 }
 
-typedef struct RunArgs {
-    const char *file, *name;
-    char **exprs;
-    int n_exprs;
-} RunArgs;
-
-static int parse_args(int argc, char **argv, RunArgs *ra)
+/* The value of INPUT i for parameter p: read from its file, or its expression evaluated. */
+static int input_value(TsRuntime *rt, TsCompUnit *u, const RunArgs *ra, int i,
+                       const TsArg *p, TsValue *out)
 {
-    ra->name = "main";
-    bool options = true;
-    for (int i = 0; i < argc; i++) {
-        if (options && strcmp(argv[i], "--") == 0) {
-            options = false;
-        } else if (options && strcmp(argv[i], "-f") == 0) {
-            if (++i == argc)
-                return usage("%s needs a NAME%s", "-f", "");
-            ra->name = argv[i];
-        } else if (!ra->file) {
-            ra->file = argv[i];
-        } else {
-            if (!ra->exprs)
-                ra->exprs = argv + i;
-            else if (ra->exprs + ra->n_exprs != argv + i)
-                return usage("options go before the arguments: '%s'%s", argv[i - 1], "");
-            ra->n_exprs++;
+    TsError err = TS_ERROR_INIT;
+    const char *arg = ra->inputs[i];
+    char want[256], got[256];
+    ts_type_annotation(p->type, want, sizeof want);
+    if (is_file_input(arg)) {
+        if (ts_tensorfile_load(arg + 1, out, &err) != 0) {
+            fprintf(stderr, "tscript run: argument %d: ", i + 1);
+            print_error(&err, "cannot read the file");
+            ts_error_clear(&err);
+            return 1;
         }
+        TsConform cf = { 0 };
+        int rc = fit_arg(out, ts_value_type(*out), p->type) ? 0
+                 : ts_conform(&cf, *out, p->type, "the value", &err);
+        ts_conform_free(&cf);
+        if (rc != 0) {
+            fprintf(stderr, "tscript run: %s(): argument %d ('%s') is not a value of type '%s' "
+                    "for argument '%s': %s\n", ra->name, i + 1, arg, want,
+                    p->name ? p->name : "?", err.msg ? err.msg : "");
+            ts_error_clear(&err);
+            ts_value_release(*out);
+            return TS_EXIT_USAGE;
+        }
+        return 0;
     }
-    if (!ra->file)
-        return usage("needs a FILE.py%s%s", "", "");
-    if (ra->n_exprs > MAX_RUN_ARGS)
-        return usage("too many arguments%s%s", "", "");
-    size_t len = strlen(ra->file);
-    if (len > 3 && strcmp(ra->file + len - 3, ".pt") == 0) {
-        fprintf(stderr, "tscript run: %s: loading .pt archives is not supported yet\n",
-                ra->file);
+    char q[64];
+    snprintf(q, sizeof q, "__torch__.__tscript_arg_%d", i);
+    TsFunction *af = ts_unit_find(u, q);
+    if (!af || ts_run(rt, u, af, NULL, 0, out, &err) != 0) {
+        print_error(&err, "cannot evaluate an argument");
+        ts_error_clear(&err);
         return 1;
+    }
+    const TsType *from = af->schema && af->schema->n_returns ? af->schema->returns[0].type
+                                                             : ts_value_type(*out);
+    if (!fit_arg(out, from, p->type)) {
+        ts_type_annotation(from, got, sizeof got);
+        fprintf(stderr, "tscript run: %s(): expected a value of type '%s' for argument "
+                "'%s' but argument %d ('%s') is of type '%s'\n", ra->name, want,
+                p->name ? p->name : "?", i + 1, arg, got);
+        ts_value_release(*out);
+        return TS_EXIT_USAGE;
     }
     return 0;
 }
 
-/* Evaluates the ARGs and fills the rest of the parameters with their defaults. */
+/* The INPUTs for f's parameters from `first` on (a method's self is given), then the
+ * defaults of the rest; vals holds n_vals values either way. */
 static int gather_args(TsRuntime *rt, TsCompUnit *u, const RunArgs *ra, const TsFunction *f,
-                       TsValue *vals, size_t *n_vals)
+                       size_t first, TsValue *vals, size_t *n_vals)
 {
     const TsSchema *sc = f->schema;
-    size_t n_params = sc ? sc->n_args : 0;
+    size_t n_params = sc ? sc->n_args - first : 0;
     size_t need = 0;           /* the parameters up to the last one without a default */
     for (size_t i = 0; i < n_params; i++)
-        if (!sc->args[i].has_default)
+        if (!sc->args[first + i].has_default)
             need = i + 1;
-    if ((size_t)ra->n_exprs < need || (size_t)ra->n_exprs > n_params) {
+    if ((size_t)ra->n_inputs < need || (size_t)ra->n_inputs > n_params) {
         char want[64];
         if (need == n_params)
             snprintf(want, sizeof want, "%zu", need);
         else
             snprintf(want, sizeof want, "%zu to %zu", need, n_params);
         fprintf(stderr, "tscript run: %s() takes %s argument%s but %d %s given\n", ra->name,
-                want, n_params == 1 ? "" : "s", ra->n_exprs, ra->n_exprs == 1 ? "was" : "were");
+                want, n_params == 1 ? "" : "s", ra->n_inputs, ra->n_inputs == 1 ? "was" : "were");
         return TS_EXIT_USAGE;
     }
-    *n_vals = 0;
     for (size_t i = 0; i < n_params; i++) {
-        const TsArg *p = &sc->args[i];
-        if (i >= (size_t)ra->n_exprs) {
+        const TsArg *p = &sc->args[first + i];
+        if (i >= (size_t)ra->n_inputs) {
             ts_value_retain(p->default_value);
             vals[(*n_vals)++] = p->default_value;
             continue;
         }
-        char q[64];
-        snprintf(q, sizeof q, "__torch__.__tscript_arg_%zu", i);
-        TsFunction *af = ts_unit_find(u, q);
-        TsError err = TS_ERROR_INIT;
-        TsValue v;
-        if (!af || ts_run(rt, u, af, NULL, 0, &v, &err) != 0) {
-            print_error(&err, "cannot evaluate an argument");
-            ts_error_clear(&err);
-            return 1;
-        }
-        const TsType *from = af->schema && af->schema->n_returns ? af->schema->returns[0].type
-                                                                 : ts_value_type(v);
-        if (!fit_arg(&v, from, p->type)) {
-            char want[256], got[256];
-            ts_type_annotation(p->type, want, sizeof want);
-            ts_type_annotation(from, got, sizeof got);
-            fprintf(stderr, "tscript run: %s(): expected a value of type '%s' for argument "
-                    "'%s' but argument %zu ('%s') is of type '%s'\n", ra->name, want,
-                    p->name ? p->name : "?", i + 1, ra->exprs[i], got);
-            ts_value_release(v);
-            return TS_EXIT_USAGE;
-        }
-        vals[(*n_vals)++] = v;
+        int status = input_value(rt, u, ra, (int)i, p, &vals[*n_vals]);
+        if (status != 0)
+            return status;
+        ++*n_vals;
     }
     return 0;
 }
 
-/* Compiles, evaluates the arguments, runs, prints. */
-static int run_file(TsRuntime *rt, const RunArgs *ra)
+/* The result: printed, or written to --output. */
+static int finish(TsRuntime *rt, const RunArgs *ra, TsValue out)
 {
     TsError err = TS_ERROR_INIT;
-    TsSource *file = ts_source_read_file(ra->file, &err);
-    if (!file) {
-        print_error(&err, "cannot read the file");
+    if (ra->output) {
+        if (ts_tensorfile_save(ra->output, out, &err) != 0) {
+            fprintf(stderr, "tscript run: %s: ", ra->output);
+            print_error(&err, "cannot write the result");
+            ts_error_clear(&err);
+            return 1;
+        }
+        return 0;
+    }
+    if (out.tag == TS_TAG_NONE)
+        return 0;
+    TsBuf b = TS_BUF_INIT;
+    int status = 0;
+    if (ts_print_line(rt, &out, 1, &b, &err) == 0 && ts_buf_check(&b, &err) == 0) {
+        if (fwrite(b.p ? b.p : "", 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
+            fprintf(stderr, "tscript run: cannot write the result to standard output\n");
+            status = 1;
+        }
+    } else {
+        print_error(&err, "cannot print the result");
         ts_error_clear(&err);
-        return 1;
+        status = 1;
     }
-    TsSource *src = ra->n_exprs ? source_with_args(file, ra->n_exprs, ra->exprs, &err) : file;
-    if (src != file)
-        ts_source_release(file);
-    if (!src) {
-        ts_error_clear(&err);
-        return TS_EXIT_USAGE;
-    }
-    const char *entries[MAX_RUN_ARGS + 1];
-    char names[MAX_RUN_ARGS][32];
-    entries[0] = ra->name;
-    for (int i = 0; i < ra->n_exprs; i++) {
-        snprintf(names[i], sizeof names[i], "__tscript_arg_%d", i);
-        entries[i + 1] = names[i];
-    }
-    size_t failed = 0;
-    TsCompUnit *u = ts_compile_entries(ts_runtime_optable(rt), src, entries,
-                                       (size_t)ra->n_exprs + 1, &failed, &err);
-    ts_source_release(src);
-    if (!u) {
-        int status = err.code == TS_ERR_USAGE ? TS_EXIT_USAGE : 1;
-        if (status == TS_EXIT_USAGE)
-            fprintf(stderr, "tscript run: ");
-        else if (failed > 0)
-            fprintf(stderr, "tscript run: argument %zu ('%s') does not compile:\n", failed,
-                    ra->exprs[failed - 1]);
-        print_error(&err, "compilation failed");
-        ts_error_clear(&err);
-        return status;
-    }
-    char qual[512];
-    snprintf(qual, sizeof qual, "__torch__.%s", ra->name);
-    TsFunction *f = ts_unit_find(u, qual);
-    TsValue vals[MAX_RUN_ARGS];
-    size_t n_vals = 0;
-    int status = f ? gather_args(rt, u, ra, f, vals, &n_vals)
-                   : usage("no function '%s' in %s", ra->name, ra->file);
-    if (status != 0) {
-        for (size_t i = 0; i < n_vals; i++)
-            ts_value_release(vals[i]);
-        ts_unit_free(u);
-        return status;
-    }
+    ts_buf_free(&b);
+    return status;
+}
+
+/* Runs f on vals (taking them), then prints or writes the result. */
+static int call(TsRuntime *rt, const RunArgs *ra, TsCompUnit *u, TsFunction *f, TsValue *vals,
+                size_t n_vals)
+{
+    TsError err = TS_ERROR_INIT;
     TsValue out;
     if (ts_run(rt, u, f, vals, n_vals, &out, &err) != 0) {
         fflush(stdout);
         print_error(&err, "the program failed");
         ts_error_clear(&err);
-        ts_unit_free(u);
         return 1;
     }
-    if (out.tag != TS_TAG_NONE) {
-        TsBuf b = TS_BUF_INIT;
-        if (ts_print_line(rt, &out, 1, &b, &err) == 0) {
-            fwrite(b.p ? b.p : "", 1, b.len, stdout);
-        } else {
-            print_error(&err, "cannot print the result");
-            ts_error_clear(&err);
-            status = 1;
-        }
-        ts_buf_free(&b);
-    }
+    int status = finish(rt, ra, out);
     ts_value_release(out);
+    return status;
+}
+
+static int run_file(TsRuntime *rt, const RunArgs *ra)
+{
+    int status = 0;
+    TsCompUnit *u = compile_inputs(rt, ra, &status);
+    if (!u)
+        return status;
+    char qual[512];
+    snprintf(qual, sizeof qual, "__torch__.%s", ra->name);
+    TsFunction *f = ts_unit_find(u, qual);
+    TsValue vals[MAX_RUN_ARGS];
+    size_t n_vals = 0;
+    status = f ? gather_args(rt, u, ra, f, 0, vals, &n_vals)
+               : usage("no function '%s' in %s", ra->name, ra->file);
+    if (status == 0)
+        status = call(rt, ra, u, f, vals, n_vals);
+    else
+        for (size_t i = 0; i < n_vals; i++)
+            ts_value_release(vals[i]);
     ts_unit_free(u);
     return status;
+}
+
+static int run_archive(TsRuntime *rt, const RunArgs *ra)
+{
+    TsError err = TS_ERROR_INIT;
+    TsModule *m = ts_module_load(rt, ra->file, &err);
+    if (!m) {
+        print_error(&err, "cannot load the model");
+        ts_error_clear(&err);
+        return 1;
+    }
+    int status = 0;
+    TsFunction *f = ts_module_method(m, ra->name, &err);
+    TsCompUnit *inputs = NULL;
+    if (!f) {
+        status = err.code ? 1 : usage("the model %s has no method '%s'", ra->file, ra->name);
+        if (err.code)
+            print_error(&err, "the method does not compile");
+        ts_error_clear(&err);
+    } else {
+        inputs = compile_inputs(rt, ra, &status);
+    }
+    TsValue vals[MAX_RUN_ARGS + 1];
+    size_t n_vals = 0;
+    if (inputs) {
+        vals[n_vals++] = ts_module_root(m);
+        ts_value_retain(vals[0]);
+        status = gather_args(rt, inputs, ra, f, 1, vals, &n_vals);
+    }
+    if (inputs && status == 0)
+        status = call(rt, ra, ts_module_unit(m), f, vals, n_vals);
+    else
+        for (size_t i = 0; i < n_vals; i++)
+            ts_value_release(vals[i]);
+    if (inputs)
+        ts_unit_free(inputs);
+    ts_module_free(m);
+    return status;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int parse_args(int argc, char **argv, RunArgs *ra)
+{
+    bool options = true;
+    for (int i = 0; i < argc; i++) {
+        if (options && strcmp(argv[i], "--") == 0) {
+            options = false;
+        } else if (options && (strcmp(argv[i], "-f") == 0 || strcmp(argv[i], "--output") == 0 ||
+                               strcmp(argv[i], "-o") == 0)) {
+            if (i + 1 == argc)
+                return usage("%s needs a %s", argv[i], argv[i][1] == 'f' ? "NAME" : "FILE");
+            if (argv[i][1] == 'f')
+                ra->name = argv[++i];
+            else
+                ra->output = argv[++i];
+        } else if (!ra->file) {
+            ra->file = argv[i];
+        } else {
+            if (!ra->inputs)
+                ra->inputs = argv + i;
+            else if (ra->inputs + ra->n_inputs != argv + i)
+                return usage("options go before the inputs: '%s'%s", argv[i - 1], "");
+            ra->n_inputs++;
+        }
+    }
+    if (!ra->file)
+        return usage("needs a FILE.py or a MODEL.pt%s%s", "", "");
+    if (ra->n_inputs > MAX_RUN_ARGS)
+        return usage("too many inputs%s%s", "", "");
+    ra->archive = ends_with(ra->file, ".pt") || ends_with(ra->file, ".pth") ||
+                  ends_with(ra->file, ".zip");
+    if (!ra->name)
+        ra->name = ra->archive ? "forward" : "main";
+    return 0;
 }
 
 TsRuntime *ts_cli_runtime(const char *config)
@@ -278,15 +422,18 @@ TsRuntime *ts_cli_runtime(const char *config)
 
 int ts_cli_run(const char *config, int argc, char **argv)
 {
-    RunArgs ra = {0};
+    RunArgs ra = { 0 };
     int status = parse_args(argc, argv, &ra);
     if (status != 0)
         return status;
     TsRuntime *rt = ts_cli_runtime(config);
     if (!rt)
         return 1;
-    status = run_file(rt, &ra);
-    fflush(stdout);
+    status = ra.archive ? run_archive(rt, &ra) : run_file(rt, &ra);
+    if (fflush(stdout) != 0 && status == 0) {
+        fprintf(stderr, "tscript run: cannot write to standard output\n");
+        status = 1;
+    }
     ts_runtime_close(rt);
     return status;
 }

@@ -15,13 +15,14 @@
 
 #include "compile.h"
 #include "emit.h"
+#include "lexer.h"
 #include "parser.h"
 
 enum { MAX_COMPILE_DEPTH = 64 };
 
 /* ---- tables ----------------------------------------------------------------------- */
 
-static int grow(void **items, size_t n, size_t *cap, size_t size, TsError *err)
+int ts_compiler_grow(void **items, size_t n, size_t *cap, size_t size, TsError *err)
 {
     if (n < *cap)
         return 0;
@@ -37,37 +38,48 @@ static int grow(void **items, size_t n, size_t *cap, size_t size, TsError *err)
 const TsGlobal *ts_compiler_global(const TsCompiler *c, const char *name)
 {
     for (size_t i = c->n_globals; i-- > 0;)
-        if (strcmp(c->globals[i].name, name) == 0)
-            return &c->globals[i];
+        if (strcmp(c->globals[i]->name, name) == 0)
+            return c->globals[i];
     return NULL;
 }
 
-static TsGlobal *add_global(TsCompiler *c, const char *name, TsGlobalKind kind,
-                            const char *str, TsError *err)
+/* Globals are allocated one by one: a pointer to one stays valid while compiling loads more
+ * of them (an archive's files load in the middle of building a class). */
+TsGlobal *ts_compiler_add_global(TsCompiler *c, const char *name, TsGlobalKind kind,
+                                 const char *str, TsError *err)
 {
-    if (grow((void **)&c->globals, c->n_globals, &c->cap_globals, sizeof *c->globals, err))
+    if (ts_compiler_grow((void **)&c->globals, c->n_globals, &c->cap_globals,
+                         sizeof *c->globals, err))
         return NULL;
-    TsGlobal *g = &c->globals[c->n_globals];
-    memset(g, 0, sizeof *g);
-    g->kind = kind;
-    g->name = strdup(name);
-    g->str = str ? strdup(str) : NULL;
-    if (!g->name || (str && !g->str)) {
-        free(g->name);
-        free(g->str);
+    TsGlobal *g = calloc(1, sizeof *g);
+    if (g) {
+        g->kind = kind;
+        g->name = strdup(name);
+        g->str = str ? strdup(str) : NULL;
+    }
+    if (!g || !g->name || (str && !g->str)) {
+        if (g) {
+            free(g->name);
+            free(g->str);
+        }
+        free(g);
         ts_error_set(err, TS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    c->n_globals++;
+    c->globals[c->n_globals++] = g;
     return g;
 }
 
-static TsDefInfo *add_def(TsCompiler *c, const TsTree *def, TsClassInfo *cls, TsError *err)
+/* A def of the file (module NULL: "__torch__.f", "__torch__.Cls.m") or of an archive's
+ * code file (module "__torch__.a.b": "__torch__.a.b.f", "__torch__.a.b.Cls.m"). */
+TsDefInfo *ts_compiler_add_def(TsCompiler *c, const TsTree *def, TsClassInfo *cls,
+                               const char *module, TsError *err)
 {
-    if (grow((void **)&c->defs, c->n_defs, &c->cap_defs, sizeof *c->defs, err))
+    if (ts_compiler_grow((void **)&c->defs, c->n_defs, &c->cap_defs, sizeof *c->defs, err))
         return NULL;
     TsDefInfo *d = calloc(1, sizeof *d);
-    size_t len = strlen(def->kids[0]->str) + (cls ? strlen(cls->name) + 1 : 0) + 16;
+    size_t len = strlen(def->kids[0]->str) + (cls ? strlen(cls->name) + 1 : 0) +
+                 (module ? strlen(module) : 0) + 16;
     char *q = malloc(len);
     if (!d || !q) {
         free(d);
@@ -75,10 +87,8 @@ static TsDefInfo *add_def(TsCompiler *c, const TsTree *def, TsClassInfo *cls, Ts
         ts_error_set(err, TS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    if (cls)
-        snprintf(q, len, "__torch__.%s.%s", cls->name, def->kids[0]->str);
-    else
-        snprintf(q, len, "__torch__.%s", def->kids[0]->str);
+    snprintf(q, len, "%s.%s%s%s", module ? module : "__torch__", cls ? cls->name : "",
+             cls ? "." : "", def->kids[0]->str);
     d->def = def;
     d->qualname = q;
     d->cls = cls;
@@ -100,13 +110,17 @@ static TsDefInfo *add_def(TsCompiler *c, const TsTree *def, TsClassInfo *cls, Ts
     return d;
 }
 
-static TsClassInfo *add_class(TsCompiler *c, const char *name, const TsTree *tree,
-                              TsClassKind kind, TsError *err)
+/* A class of the file, a global under its name; or of an archive (qualname set), a
+ * global under its qualified name. */
+TsClassInfo *ts_compiler_add_class(TsCompiler *c, const char *name, const char *qualname,
+                                   const TsTree *tree, TsClassKind kind, TsError *err)
 {
-    if (grow((void **)&c->classes, c->n_classes, &c->cap_classes, sizeof *c->classes, err))
+    if (ts_compiler_grow((void **)&c->classes, c->n_classes, &c->cap_classes, sizeof *c->classes, err))
         return NULL;
     TsClassInfo *ci = calloc(1, sizeof *ci);
-    if (!ci || !(ci->name = strdup(name))) {
+    if (!ci || !(ci->name = strdup(name)) || (qualname && !(ci->qualname = strdup(qualname)))) {
+        if (ci)
+            free(ci->name);
         free(ci);
         ts_error_set(err, TS_ERR_NOMEM, "out of memory");
         return NULL;
@@ -114,7 +128,7 @@ static TsClassInfo *add_class(TsCompiler *c, const char *name, const TsTree *tre
     ci->tree = tree;
     ci->kind = kind;
     c->classes[c->n_classes++] = ci;
-    TsGlobal *g = add_global(c, name, TS_GLOBAL_CLASS, NULL, err);
+    TsGlobal *g = ts_compiler_add_global(c, qualname ? qualname : name, TS_GLOBAL_CLASS, NULL, err);
     if (!g)
         return NULL;
     g->cls = ci;
@@ -166,11 +180,35 @@ static TsClassKind class_kind(const TsCompiler *c, const TsTree *cls, bool *is_m
     return TS_CLASS_SCRIPT;
 }
 
-static int collect_class(TsCompiler *c, const TsTree *t, TsError *err)
+/* A class and its methods; module is the archive's qualified module of the file, or NULL.
+ * An archive's class is declared by its base (Module, NamedTuple, Enum, Interface,
+ * ModuleInterface, or none), as PyTorch's importer reads it. */
+int ts_compiler_collect_class(TsCompiler *c, const TsTree *t, const char *module, TsError *err)
 {
-    bool is_module;
-    TsClassKind kind = class_kind(c, t, &is_module);
-    TsClassInfo *ci = add_class(c, t->kids[0]->str, t, kind, err);
+    bool is_module = false;
+    TsClassKind kind;
+    char *qualname = NULL;
+    if (module) {
+        const TsTree *bases = t->kids[2];
+        const char *b = bases && bases->n_kids ? last_name(bases->kids[0]) : "";
+        kind = strcmp(b, "NamedTuple") == 0 ? TS_CLASS_NAMEDTUPLE
+               : strcmp(b, "Enum") == 0 ? TS_CLASS_ENUM
+               : strcmp(b, "Interface") == 0 || strcmp(b, "ModuleInterface") == 0
+                   ? TS_CLASS_INTERFACE : TS_CLASS_SCRIPT;
+        is_module = strcmp(b, "Module") == 0 || strcmp(b, "ModuleInterface") == 0;
+        if (bases && (bases->n_kids > 1 || (bases->n_kids == 1 && kind == TS_CLASS_SCRIPT &&
+                                            !is_module)))
+            return ts_error_at(err, TS_ERR_RUNTIME, t->range, "Torchscript does not support "
+                               "class inheritance.");
+        size_t n = strlen(module) + strlen(t->kids[0]->str) + 2;
+        if (!(qualname = malloc(n)))
+            return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        snprintf(qualname, n, "%s.%s", module, t->kids[0]->str);
+    } else {
+        kind = class_kind(c, t, &is_module);
+    }
+    TsClassInfo *ci = ts_compiler_add_class(c, t->kids[0]->str, qualname, t, kind, err);
+    free(qualname);
     if (!ci)
         return -1;
     ci->is_module = is_module;
@@ -182,8 +220,10 @@ static int collect_class(TsCompiler *c, const TsTree *t, TsError *err)
         if (!m)
             return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
         ci->methods = m;
-        if (!(m[ci->n_methods] = add_def(c, body->kids[i], ci, err)))
+        if (!(m[ci->n_methods] = ts_compiler_add_def(c, body->kids[i], ci, module, err)))
             return -1;
+        /* an interface's methods are signatures: calls dispatch on the object's class */
+        m[ci->n_methods]->is_unused = kind == TS_CLASS_INTERFACE;
         ci->n_methods++;
     }
     return 0;
@@ -206,7 +246,7 @@ static int collect_import(TsCompiler *c, const TsTree *t, TsError *err)
             const char *dot = strchr(a->str, '.');
             snprintf(first, sizeof first, "%.*s", dot && !as ? (int)(dot - a->str)
                                                              : (int)strlen(a->str), a->str);
-            if (!add_global(c, as ? as->str : first, TS_GLOBAL_MODULE, first, err))
+            if (!ts_compiler_add_global(c, as ? as->str : first, TS_GLOBAL_MODULE, first, err))
                 return -1;
             continue;
         }
@@ -214,7 +254,7 @@ static int collect_import(TsCompiler *c, const TsTree *t, TsError *err)
         snprintf(full, sizeof full, "%s.%s", t->str, a->str);
         bool mod = strcmp(full, "torch.nn") == 0 || strcmp(full, "torch.nn.functional") == 0 ||
                    strcmp(full, "torch.jit") == 0;
-        if (!add_global(c, as ? as->str : a->str, mod ? TS_GLOBAL_MODULE : TS_GLOBAL_SYMBOL,
+        if (!ts_compiler_add_global(c, as ? as->str : a->str, mod ? TS_GLOBAL_MODULE : TS_GLOBAL_SYMBOL,
                         full, err))
             return -1;
     }
@@ -233,15 +273,15 @@ static int collect(TsCompiler *c, TsError *err)
             rc = collect_import(c, s, err);
             break;
         case TS_TREE_DEF: {
-            TsDefInfo *d = add_def(c, s, NULL, err);
-            TsGlobal *g = d ? add_global(c, s->kids[0]->str, TS_GLOBAL_DEF, NULL, err) : NULL;
+            TsDefInfo *d = ts_compiler_add_def(c, s, NULL, NULL, err);
+            TsGlobal *g = d ? ts_compiler_add_global(c, s->kids[0]->str, TS_GLOBAL_DEF, NULL, err) : NULL;
             if (!g)
                 return -1;
             g->def = d;
             break;
         }
         case TS_TREE_CLASS:
-            rc = collect_class(c, s, err);
+            rc = ts_compiler_collect_class(c, s, NULL, err);
             break;
         case TS_TREE_ASSIGN:
         case TS_TREE_ANN_ASSIGN: {
@@ -251,9 +291,10 @@ static int collect(TsCompiler *c, TsError *err)
             if (target->kind != TS_TREE_NAME || !value)
                 break;
             if (is_namedtuple_call(value)) {
-                rc = add_class(c, target->str, value, TS_CLASS_NAMEDTUPLE, err) ? 0 : -1;
+                rc = ts_compiler_add_class(c, target->str, NULL, value, TS_CLASS_NAMEDTUPLE, err)
+                     ? 0 : -1;
             } else {
-                TsGlobal *g = add_global(c, target->str, TS_GLOBAL_VALUE, NULL, err);
+                TsGlobal *g = ts_compiler_add_global(c, target->str, TS_GLOBAL_VALUE, NULL, err);
                 if (!g)
                     return -1;
                 g->value = value;
@@ -298,12 +339,21 @@ static void module_name(const TsSource *src, char *buf, size_t size)
 /* The qualified name of a class of the file. Class types are global and a name is created
  * once, so compiling a file again (or another file with the same stem) gets a fresh name,
  * mangled as PyTorch mangles: "__torch__.mod.___torch_mangle_1.Cls". */
-static char *qualify(const TsCompiler *c, const char *name, bool mangle)
+char *ts_compiler_qualify(const TsCompiler *c, const TsClassInfo *ci, bool mangle)
 {
-    size_t n = strlen(c->modname) + strlen(name) + 64;
+    const char *name = ci->name;
+    size_t n = strlen(c->modname) + strlen(name) + (ci->qualname ? strlen(ci->qualname) : 0) + 64;
     char *q = malloc(n);
     if (!q)
         return NULL;
+    if (ci->qualname) {
+        /* an archive's name, kept when free; else mangled in its module, as PyTorch does */
+        snprintf(q, n, "%s", ci->qualname);
+        size_t module = strlen(ci->qualname) - strlen(name) - 1;
+        for (unsigned i = 1; mangle && ts_type_lookup(q); i++)
+            snprintf(q, n, "%.*s.___torch_mangle_%u.%s", (int)module, ci->qualname, i, name);
+        return q;
+    }
     snprintf(q, n, "__torch__.%s.%s", c->modname, name);
     for (unsigned i = 1; mangle && ts_type_lookup(q); i++)
         snprintf(q, n, "__torch__.%s.___torch_mangle_%u.%s", c->modname, i, name);
@@ -355,7 +405,7 @@ static int build_namedtuple(TsCompiler *c, TsClassInfo *ci, TsError *err)
         }
     }
     /* the same fields under the same name are the same type; others get a mangled name */
-    char *q = qualify(c, ci->name, false);
+    char *q = ts_compiler_qualify(c, ci, false);
     if (!q)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     TsError ignore = TS_ERROR_INIT;
@@ -363,7 +413,7 @@ static int build_namedtuple(TsCompiler *c, TsClassInfo *ci, TsError *err)
     ts_error_clear(&ignore);
     free(q);
     if (!ci->type) {
-        if (!(q = qualify(c, ci->name, true)))
+        if (!(q = ts_compiler_qualify(c, ci, true)))
             return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
         ci->type = ts_type_named_tuple(q, n, names, types, err);
         free(q);
@@ -385,11 +435,16 @@ static int build_enum(TsCompiler *c, TsClassInfo *ci, TsError *err)
         if (s->kind != TS_TREE_ASSIGN || s->kids[0]->kind != TS_TREE_NAME)
             continue;
         const TsTree *v = s->kids[1];
+        /* LOW = -1: a negated number is a number */
+        bool neg = v->kind == TS_TREE_UNARY && v->op == TS_TK_NEG && v->n_kids == 1 &&
+                   (v->kids[0]->kind == TS_TREE_INT || v->kids[0]->kind == TS_TREE_FLOAT);
+        if (neg)
+            v = v->kids[0];
         TsValue val;
         if (v->kind == TS_TREE_INT)
-            val = ts_int(v->ival);
+            val = ts_int(neg ? (int64_t)(0 - (uint64_t)v->ival) : v->ival);
         else if (v->kind == TS_TREE_FLOAT)
-            val = ts_double(v->fval);
+            val = ts_double(neg ? -v->fval : v->fval);
         else if (v->kind == TS_TREE_STRING) {
             TsStr *str = ts_str_new(v->str, v->len, err);
             if (!str)
@@ -410,7 +465,7 @@ static int build_enum(TsCompiler *c, TsClassInfo *ci, TsError *err)
         names[n++] = s->kids[0]->str;
         ci->n_enum_values = n;
     }
-    char *q = qualify(c, ci->name, true);
+    char *q = ts_compiler_qualify(c, ci, true);
     if (!q)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     ci->type = ts_type_enum_new(q, vt ? vt : ts_type_int(), n, names, err);
@@ -420,13 +475,18 @@ static int build_enum(TsCompiler *c, TsClassInfo *ci, TsError *err)
 
 static int build_script_class(TsCompiler *c, TsClassInfo *ci, TsError *err)
 {
-    char *q = qualify(c, ci->name, true);
+    char *q = ts_compiler_qualify(c, ci, true);
     if (!q)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     ci->type = ts_type_class_new(q, ci->is_module, err);
     free(q);
     if (!ci->type || ts_unit_add_class(c->unit, ci->type, err) != 0)
         return -1;
+    for (size_t i = 0; i < ci->n_methods; i++)
+        if (!ci->methods[i]->is_static &&
+            ts_type_class_add_method((TsType *)ci->type, ci->methods[i]->def->kids[0]->str,
+                                     err) != 0)
+            return -1;
     TsDefInfo *init = ts_class_method(ci, "__init__");
     if (init && !ts_compiler_function(c, init, ci->tree->range, err))
         return -1;
@@ -451,9 +511,12 @@ int ts_compiler_class(TsCompiler *c, TsClassInfo *ci, TsSourceRange use, TsError
         rc = build_namedtuple(c, ci, err);
     else if (ci->kind == TS_CLASS_ENUM)
         rc = build_enum(c, ci, err);
+    else if (ci->qualname)
+        rc = ts_import_build_class(c, ci, err);
     else
         rc = build_script_class(c, ci, err);
-    if (rc == 0 && ci->kind != TS_CLASS_SCRIPT && ts_unit_add_class(c->unit, ci->type, err))
+    if (rc == 0 && ci->kind != TS_CLASS_SCRIPT && ci->kind != TS_CLASS_INTERFACE &&
+        ts_unit_add_class(c->unit, ci->type, err))
         rc = -1;
     ci->state = rc == 0 ? 2 : 3;
     return rc;
@@ -504,11 +567,12 @@ TsFunction *ts_compiler_function(TsCompiler *c, TsDefInfo *d, TsSourceRange use,
 
 /* ---- entry points -------------------------------------------------------------------------- */
 
-static void compiler_free(TsCompiler *c)
+void ts_compiler_free(TsCompiler *c)
 {
     for (size_t i = 0; i < c->n_globals; i++) {
-        free(c->globals[i].name);
-        free(c->globals[i].str);
+        free(c->globals[i]->name);
+        free(c->globals[i]->str);
+        free(c->globals[i]);
     }
     free(c->globals);
     for (size_t i = 0; i < c->n_defs; i++) {
@@ -524,10 +588,17 @@ static void compiler_free(TsCompiler *c)
         free(ci->field_defaults);
         free(ci->methods);
         free(ci->name);
+        free(ci->qualname);
         free(ci);
     }
     free(c->classes);
     ts_tree_free(c->module);
+    for (size_t i = 0; i < c->n_files; i++)
+        ts_tree_free(c->files[i]);
+    free(c->files);
+    for (size_t i = 0; i < c->n_looked_up; i++)
+        free(c->looked_up[i]);
+    free(c->looked_up);
 }
 
 static int compile_entry(TsCompiler *c, const char *entry, TsError *err)
@@ -569,7 +640,7 @@ TsCompUnit *ts_compile_entries(const TsOpTable *ops, TsSource *src,
     if (!(c.module = ts_parse_module(src, err)))
         return NULL;
     if (!(c.unit = ts_unit_new(err))) {
-        compiler_free(&c);
+        ts_compiler_free(&c);
         return NULL;
     }
     int rc = collect(&c, err);
@@ -579,7 +650,7 @@ TsCompUnit *ts_compile_entries(const TsOpTable *ops, TsSource *src,
         if ((rc = compile_entry(&c, entries[i], err)) != 0 && failed)
             *failed = i;
     TsCompUnit *u = c.unit;
-    compiler_free(&c);
+    ts_compiler_free(&c);
     if (rc != 0) {
         ts_unit_free(u);
         return NULL;

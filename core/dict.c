@@ -54,8 +54,15 @@ TsDict *ts_dict_new(const TsType *key_type, const TsType *value_type, TsError *e
 }
 
 const TsType *ts_dict_key_type(const TsDict *d) { return d->key_type; }
+
 const TsType *ts_dict_value_type(const TsDict *d) { return d->value_type; }
 size_t ts_dict_len(const TsDict *d) { return d->len; }
+
+void ts_dict_set_types(TsDict *d, const TsType *key_type, const TsType *value_type)
+{
+    d->key_type = key_type;
+    d->value_type = value_type;
+}
 
 static bool is_live(const DictEntry *e)
 {

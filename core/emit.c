@@ -130,7 +130,7 @@ static int set_item(TsEmitter *e, TsIrValue *obj, TsIrValue *idx, TsIrValue *v,
 {
     TsTypeKind k = ts_type_kind(obj->type);
     TsNamedValue a[3] = { { NULL, obj, r }, { NULL, idx, r }, { NULL, v, r } };
-    if (k == TS_TYPE_CLASS) {
+    if (k == TS_TYPE_CLASS || k == TS_TYPE_MODULE) {
         TsSugared out;
         return ts_sugar_call_method(e, obj, "__setitem__", 2, a + 1, r, &out);
     }
@@ -799,17 +799,10 @@ static int emit_with(TsEmitter *e, const TsTree *s)
         TsSugared sv;
         if (ts_emit_sugared(e, item->kids[0], NULL, &sv) != 0)
             return -1;
-        if (sv.kind == TS_SV_BUILTIN && sv.name == ts_symbol("torch.no_grad")) {
-            /* grad mode is not modelled; `as g` binds what its __enter__ returns, None */
-            TsIrValue *none = item->kids[1] ? ts_emit_const(e, ts_none(), ir) : NULL;
-            if (item->kids[1] && (!none || assign_to(e, item->kids[1], none, item->range)))
-                return -1;
-            continue;
-        }
         TsIrValue *v = ts_sugar_as_value(e, &sv, ir);
         if (!v)
             return -1;
-        TsClassInfo *ci = ts_type_kind(v->type) == TS_TYPE_CLASS
+        TsClassInfo *ci = ts_is_object_type(v->type)
                               ? ts_compiler_class_of_type(e->c, v->type) : NULL;
         if (!ci)
             return ts_emit_error(e, ir, "With item expression must return an object");

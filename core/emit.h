@@ -46,11 +46,14 @@ typedef struct TsDefInfo {
 typedef enum TsClassKind {
     TS_CLASS_SCRIPT,           /* a script class (or nn.Module) */
     TS_CLASS_NAMEDTUPLE,       /* typing.NamedTuple or collections.namedtuple */
-    TS_CLASS_ENUM
+    TS_CLASS_ENUM,
+    TS_CLASS_INTERFACE         /* an archive's Interface / ModuleInterface */
 } TsClassKind;
 
 struct TsClassInfo {
     char *name;                /* as written in the file */
+    char *qualname;            /* an archive's class: its full name ("__torch__.m.Cls"), which
+                                * its type takes (mangled if the name is taken); else NULL */
     const TsTree *tree;        /* the CLASS tree, or the call of collections.namedtuple */
     TsClassKind kind;
     bool is_module;
@@ -82,22 +85,62 @@ typedef struct TsGlobal {
     const TsTree *value;       /* TS_GLOBAL_VALUE: the assigned expression */
 } TsGlobal;
 
+/* Where an archive's code comes from (import.c): the source of a qualified module name
+ * ("__torch__.a.b" is code/__torch__/a/b.py), and the tensors CONSTANTS.cN name. */
+typedef struct TsCodeLoader {
+    void *ctx;
+    /* A new reference, or NULL: with err set when the file exists but cannot be read, with
+     * err untouched when the archive has no such file. */
+    TsSource *(*load)(void *ctx, const char *qualmodule, TsError *err);
+    const TsValue *constants;  /* borrowed */
+    size_t n_constants;
+} TsCodeLoader;
+
 typedef struct TsCompiler {
     const TsOpTable *ops;
     TsSource *source;
     char modname[128];         /* classes are "__torch__.MODULE.Cls" (the file's stem) */
     TsTree *module;
     TsCompUnit *unit;
-    TsGlobal *globals;
+    TsGlobal **globals;        /* owned, each allocated alone (stable addresses) */
     size_t n_globals, cap_globals;
     TsDefInfo **defs;          /* every function and method, owned */
     size_t n_defs, cap_defs;
     TsClassInfo **classes;     /* owned */
     size_t n_classes, cap_classes;
     int depth;                 /* nested on-demand compiles, bounded */
+    /* archive mode (import.c): every name is qualified, files load on demand */
+    bool archive;
+    const TsCodeLoader *loader;    /* NULL when compiling one file */
+    TsTree **files;                /* the code files parsed so far, owned */
+    size_t n_files, cap_files;
+    char **looked_up;              /* qualified module names already asked for */
+    size_t n_looked_up, cap_looked_up;
 } TsCompiler;
 
+
+/* A value whose attributes and methods a class defines: a script class or a module. */
+static inline bool ts_is_object_type(const TsType *t)
+{
+    TsTypeKind k = ts_type_kind(t);
+    return k == TS_TYPE_CLASS || k == TS_TYPE_MODULE;
+}
+
+/* Makes room for one more item in a malloc'd array of n items of size bytes. */
+int ts_compiler_grow(void **items, size_t n, size_t *cap, size_t size, TsError *err);
 const TsGlobal *ts_compiler_global(const TsCompiler *c, const char *name);
+TsGlobal *ts_compiler_add_global(TsCompiler *c, const char *name, TsGlobalKind kind,
+                                 const char *str, TsError *err);
+TsDefInfo *ts_compiler_add_def(TsCompiler *c, const TsTree *def, TsClassInfo *cls,
+                               const char *module, TsError *err);
+TsClassInfo *ts_compiler_add_class(TsCompiler *c, const char *name, const char *qualname,
+                                   const TsTree *tree, TsClassKind kind, TsError *err);
+int ts_compiler_collect_class(TsCompiler *c, const TsTree *t, const char *module,
+                              TsError *err);
+/* The qualified name a class's type takes (malloc'd; NULL when out of memory): an archive's
+ * own name, else "__torch__.MODULE.Cls"; with mangle, made unique among existing types as
+ * PyTorch mangles ("__torch__.m.___torch_mangle_1.Cls"). */
+char *ts_compiler_qualify(const TsCompiler *c, const TsClassInfo *ci, bool mangle);
 /* Compiles a function or method on demand (its TsFunction), or NULL with err
  * ("is called recursively" when it is being compiled). */
 TsFunction *ts_compiler_function(TsCompiler *c, TsDefInfo *d, TsSourceRange use, TsError *err);
@@ -220,6 +263,8 @@ const TsType *ts_emit_type(TsEmitter *e, const TsTree *ann);
 /* PyTorch's error for a dict of keys of type key (in buf), or NULL when it may be one. */
 const char *ts_dict_key_error(const TsType *key, char *buf, size_t size);
 const TsType *ts_compiler_type(TsCompiler *c, const TsTree *ann, TsError *err);
+/* An annotation written as text ("Dict[str, List[int]]", "__torch__.m.Cls"). */
+const TsType *ts_compiler_type_string(TsCompiler *c, const char *text, TsError *err);
 /* The annotation spelling of t for messages ("int", "List[int]"), in buf. */
 const char *ts_type_text(const TsType *t, char *buf, size_t size);
 
@@ -317,5 +362,23 @@ int ts_emit_cleanup(TsGraph *g, TsError *err);
 /* error helper: ts_error_at with TS_ERR_RUNTIME */
 int ts_emit_error(TsEmitter *e, TsSourceRange r, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* ---- archive mode (import.c) ------------------------------------------------------ */
+
+int ts_import_init(TsCompiler *c, const TsOpTable *ops, const TsCodeLoader *loader,
+                   TsError *err);
+void ts_compiler_free(TsCompiler *c);
+/* What `prefix.attr` names, prefix a qualified namespace ("__torch__.m"): a class, a
+ * function, or a deeper namespace (TS_SV_MODULE). */
+int ts_import_attr(TsEmitter *e, const char *prefix, const char *attr, TsSourceRange r,
+                   TsSugared *out);
+/* The class of qualified name q (its type built), or NULL: with err set on a failure to
+ * load or build it, untouched when the archive defines no such class. */
+TsClassInfo *ts_import_class(TsCompiler *c, const char *q, TsSourceRange r, TsError *err);
+TsDefInfo *ts_import_function(TsCompiler *c, const char *q, TsError *err);
+/* Builds a class of an archive from its declarations (import.c). */
+int ts_import_build_class(TsCompiler *c, TsClassInfo *ci, TsError *err);
+/* A Final class constant `name : Final[T] = value` of an archive class: its value tree. */
+const TsTree *ts_class_constant(const TsClassInfo *ci, const char *name);
 
 #endif

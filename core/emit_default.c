@@ -297,6 +297,25 @@ static int eval_binary(DefaultCtx *c, const TsTree *t, TsValue *out)
     return rc;
 }
 
+static int eval(DefaultCtx *c, const TsTree *t, TsValue *out);
+
+/* A list of constants; its element type is set when it is converted to the parameter's. */
+static int eval_list(DefaultCtx *c, const TsTree *t, TsValue *out)
+{
+    TsList *l = ts_list_new(ts_type_any(), t->n_kids, c->e->err);
+    if (!l)
+        return -1;
+    for (size_t i = 0; i < t->n_kids; i++) {
+        TsValue v;
+        if (eval(c, t->kids[i], &v) != 0 || ts_list_append(l, v, c->e->err) != 0) {
+            ts_heap_release(&l->h);
+            return -1;
+        }
+    }
+    *out = ts_obj_value(l, TS_TAG_LIST);
+    return 0;
+}
+
 static int eval(DefaultCtx *c, const TsTree *t, TsValue *out)
 {
     switch (t->kind) {
@@ -318,6 +337,9 @@ static int eval(DefaultCtx *c, const TsTree *t, TsValue *out)
         return 0;
     }
     case TS_TREE_LIST:
+        if (c->e->c->archive)   /* an archive's defaults come from schemas: [0, 0] is fine */
+            return eval_list(c, t, out);
+        /* fall through */
     case TS_TREE_LIST_COMP:
     case TS_TREE_DICT:
     case TS_TREE_DICT_COMP:
@@ -353,6 +375,24 @@ static bool convert_tuple(TsValue v, const TsType *type, TsError *err, TsValue *
             return false;
         }
     *out = ts_obj_value(tup, TS_TAG_TUPLE);
+    return true;
+}
+
+static bool convert_list(TsValue v, const TsType *type, TsError *err, TsValue *out)
+{
+    const TsList *src = (const TsList *)v.u.p;
+    const TsType *et = ts_type_elem(type, 0);
+    TsList *l = ts_list_new(et, src->len, err);
+    if (!l)
+        return false;
+    for (size_t i = 0; i < src->len; i++) {
+        TsValue x;
+        if (!convert(src->items[i], et, err, &x) || ts_list_append(l, x, err) != 0) {
+            ts_heap_release(&l->h);
+            return false;
+        }
+    }
+    *out = ts_obj_value(l, TS_TAG_LIST);
     return true;
 }
 
@@ -399,6 +439,8 @@ static bool convert(TsValue v, const TsType *type, TsError *err, TsValue *out)
         return v.tag == TS_TAG_STR;
     case TS_TYPE_TUPLE:
         return v.tag == TS_TAG_TUPLE && convert_tuple(v, type, err, out);
+    case TS_TYPE_LIST:
+        return v.tag == TS_TAG_LIST && convert_list(v, type, err, out);
     case TS_TYPE_ENUM:
         if (v.tag != TS_TAG_ENUM || ((const TsEnumValue *)v.u.p)->type != type)
             return false;

@@ -175,7 +175,7 @@ TsIrValue *ts_emit_to_bool(TsEmitter *e, TsIrValue *v, TsSourceRange range)
     TsTypeKind k = ts_type_kind(v->type);
     if (k == TS_TYPE_BOOL)
         return v;
-    if (k == TS_TYPE_CLASS) {
+    if (k == TS_TYPE_CLASS || k == TS_TYPE_MODULE) {
         TsSugared out;
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, v->type);
         if (ci && !ts_class_method(ci, "__bool__")) {   /* __len__ does not count */
@@ -667,7 +667,7 @@ TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSou
         return tuple_concat(e, a, b, r);
     if (op == '%' && !inplace && ts_type_kind(a->type) == TS_TYPE_STR)
         return percent_format(e, a, b, r);
-    if (ts_type_kind(a->type) == TS_TYPE_CLASS) {
+    if (ts_is_object_type(a->type)) {
         const char *m = inplace && op == '+' ? "__iadd__" : magic_name(op);
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, a->type);
         if (inplace && op == '+' && ci && !ts_class_method(ci, m))
@@ -712,7 +712,7 @@ static TsIrValue *emit_binary(TsEmitter *e, const TsTree *t)
         return NULL;
     if (t->op == TS_TK_IN || t->op == TS_TK_NOT_IN) {
         TsIrValue *r;
-        if (ts_type_kind(b->type) == TS_TYPE_CLASS) {
+        if (ts_is_object_type(b->type)) {
             TsNamedValue arg = { NULL, a, t->range };
             TsSugared out;
             if (ts_sugar_call_method(e, b, "__contains__", 1, &arg, t->range, &out) != 0)
@@ -748,7 +748,7 @@ static TsIrValue *emit_unary(TsEmitter *e, const TsTree *t)
     TsIrValue *v = ts_emit_expr(e, x, NULL);
     if (!v || t->op == TS_TK_POS)
         return v;
-    if (ts_type_kind(v->type) == TS_TYPE_CLASS && t->op == TS_TK_NEG) {
+    if (ts_is_object_type(v->type) && t->op == TS_TK_NEG) {
         TsSugared out;
         if (ts_sugar_call_method(e, v, "__neg__", 0, NULL, t->range, &out) != 0)
             return NULL;
@@ -1073,7 +1073,7 @@ TsIrValue *ts_emit_subscript_value(TsEmitter *e, TsIrValue *v, TsIrValue *idx, T
         n2->outputs[0]->type = ts_type_elem(v->type, (size_t)i);
         return n2->outputs[0];
     }
-    if (k == TS_TYPE_CLASS) {
+    if (k == TS_TYPE_CLASS || k == TS_TYPE_MODULE) {
         TsNamedValue arg = { NULL, idx, r };
         TsSugared out;
         if (ts_sugar_call_method(e, v, "__getitem__", 1, &arg, r, &out) != 0)

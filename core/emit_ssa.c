@@ -466,7 +466,7 @@ static bool is_pure(const TsNode *n)
         "prim::TupleUnpack", "prim::ListConstruct", "prim::DictConstruct",
         "prim::unchecked_cast", "prim::GetAttr", "prim::EnumName", "prim::EnumValue",
         "prim::dtype", "prim::device", "aten::__is__", "aten::__isnot__", "aten::__not__",
-        NULL
+        "prim::EmptyListLiteral", NULL
     };
     for (size_t i = 0; pure[i]; i++)
         if (n->kind == ts_symbol(pure[i]))
@@ -573,6 +573,18 @@ static void pool_constants(TsGraph *g, TsBlock *b, TsNode **pool, size_t *n_pool
     }
 }
 
+/* An empty list literal that no argument converted (see sugared.c's emit_args) is the
+ * List[Tensor] a bare [] is. */
+static void lower_empty_lists(TsBlock *b)
+{
+    for (TsNode *n = b->ret->next; n != b->ret; n = n->next) {
+        for (size_t i = 0; i < n->n_blocks; i++)
+            lower_empty_lists(n->blocks[i]);
+        if (is(n, "prim::EmptyListLiteral"))
+            n->kind = ts_symbol("prim::ListConstruct");
+    }
+}
+
 int ts_emit_cleanup(TsGraph *g, TsError *err)
 {
     (void)err;
@@ -580,6 +592,7 @@ int ts_emit_cleanup(TsGraph *g, TsError *err)
     flatten_with(top);
     while (dce_block(top))
         ;
+    lower_empty_lists(top);
     enum { POOL_MAX = 4096 };
     TsNode **pool = malloc(POOL_MAX * sizeof *pool);
     if (!pool)

@@ -118,6 +118,8 @@ static const TsType *constructor(TsCompiler *c, const TsTree *t, TsError *err, i
         return ts_type_union(n, elems);
     if (strcmp(ctor, "Future") == 0 && n == 1)
         return ts_type_future(elems[0]);
+    if (strcmp(ctor, "Final") == 0 && n == 1)   /* an archive's class constants */
+        return elems[0];
     return type_error(err, t, "Unknown type constructor %s", ctor);
 }
 
@@ -132,6 +134,37 @@ static const TsType *string_type(TsCompiler *c, const TsTree *t, TsError *err, i
     ts_tree_free(e);
     ts_source_release(src);
     return ty;
+}
+
+/* The dotted name of an attribute chain into buf; false when it is not one or too long. */
+static bool dotted_name(const TsTree *t, char *buf, size_t size)
+{
+    if (t->kind == TS_TREE_NAME)
+        return (size_t)snprintf(buf, size, "%s", t->str) < size;
+    if (t->kind != TS_TREE_ATTR || !dotted_name(t->kids[0], buf, size))
+        return false;
+    size_t n = strlen(buf);
+    return (size_t)snprintf(buf + n, size - n, ".%s", t->kids[1]->str) < size - n;
+}
+
+/* In an archive's code a dotted type is a class of the archive: __torch__.m.Cls. */
+static const TsType *archive_type(TsCompiler *c, const TsTree *t, TsError *err)
+{
+    char q[1024];
+    if (t->depth > 64 || !dotted_name(t, q, sizeof q))
+        return type_error(err, t, "Unknown type name '%s'", "(a dotted name too long)");
+    if (strncmp(q, "__torch__.", 10) == 0) {
+        TsClassInfo *ci = ts_import_class(c, q, t->range, err);
+        if (ci)
+            return ci->type;
+        if (err->code)
+            return NULL;
+    }
+    if (strcmp(q, "torch.Tensor") == 0)
+        return ts_type_tensor();
+    ts_error_clear(err);
+    ts_error_at(err, TS_ERR_RUNTIME, t->range, "Unknown type name '%s'", q);
+    return NULL;
 }
 
 static const TsType *parse_type(TsCompiler *c, const TsTree *t, TsError *err, int depth)
@@ -150,6 +183,8 @@ static const TsType *parse_type(TsCompiler *c, const TsTree *t, TsError *err, in
         const char *n = base_name(t);
         if (!n)
             break;
+        if (c && c->archive && t->kind == TS_TREE_ATTR)
+            return archive_type(c, t, err);
         if (t->kind == TS_TREE_NAME && c) {
             const TsGlobal *gl = ts_compiler_global(c, n);
             if (gl && gl->kind == TS_GLOBAL_CLASS) {
@@ -186,6 +221,12 @@ const TsType *ts_compiler_type(TsCompiler *c, const TsTree *ann, TsError *err)
             return type_error(err, ann, "Unknown type constructor %s", ctor);
     }
     return parse_type(c, ann, err, 0);
+}
+
+const TsType *ts_compiler_type_string(TsCompiler *c, const char *text, TsError *err)
+{
+    TsTree t = { .kind = TS_TREE_STRING, .str = (char *)text, .len = strlen(text) };
+    return string_type(c, &t, err, 0);
 }
 
 const TsType *ts_emit_type(TsEmitter *e, const TsTree *ann)

@@ -30,21 +30,49 @@ typedef struct TsFunction {
     void (*free_code)(struct TsCode *code);
 } TsFunction;
 
-typedef struct TsCompUnit {
-    TsFunction **functions;
-    size_t n_functions, cap_functions;
-    const TsType **classes;    /* script classes, named tuples, enums defined in the unit */
-    size_t n_classes, cap_classes;
-} TsCompUnit;
+/* Functions and classes live in segmented arrays that never move once written: segment k
+ * holds 16 << k entries. A unit is filled while its program may already run on other
+ * threads (an archive's methods compile on first call), so readers scan [0, n) with n read
+ * once (acquire) while one writer at a time appends and then publishes n (release). */
+enum { TS_UNIT_SEGMENTS = 28 };
+
+typedef struct TsUnitArray {
+    void **seg[TS_UNIT_SEGMENTS];
+    size_t n;                  /* published count; read with ts_unit_array_count */
+} TsUnitArray;
+
+typedef struct TsCompUnit TsCompUnit;
+
+/* Compiles a method a running program asks for that is not compiled yet (an archive's
+ * methods compile on first call): 0 and the function in *out, 0 and NULL when cls has no
+ * such method, or an error. Called with no lock held; it serializes compiles itself. */
+typedef int (*TsUnitResolver)(void *ctx, TsCompUnit *u, const TsType *cls, const char *name,
+                              TsFunction **out, TsError *err);
+
+struct TsCompUnit {
+    TsUnitArray functions;     /* TsFunction *, owned */
+    TsUnitArray classes;       /* const TsType *: script classes, named tuples, enums */
+    TsUnitResolver resolve;    /* NULL: the unit is complete */
+    void *resolve_ctx;
+};
 
 TsCompUnit *ts_unit_new(TsError *err);
 void ts_unit_free(TsCompUnit *u);
-/* Takes ownership of graph and schema; qualname is copied. Duplicate names are an error. */
+size_t ts_unit_count(const TsCompUnit *u);
+TsFunction *ts_unit_function(const TsCompUnit *u, size_t i);
+/* Takes ownership of graph and schema; qualname is copied. Duplicate names are an error.
+ * One writer at a time (the frontend); readers may run concurrently. */
 TsFunction *ts_unit_add_function(TsCompUnit *u, const char *qualname, TsGraph *graph,
                                  TsSchema *schema, const TsType *owner, TsError *err);
 TsFunction *ts_unit_find(const TsCompUnit *u, const char *qualname);
-/* The method `name` of class cls, or NULL. */
+/* The method `name` of class cls, or NULL (compiled ones only). */
 TsFunction *ts_unit_find_method(const TsCompUnit *u, const TsType *cls, const char *name);
+/* The same, compiling it through the unit's resolver when it is not compiled yet: 0 with
+ * *out NULL when there is no such method. */
+int ts_unit_method(TsCompUnit *u, const TsType *cls, const char *name, TsFunction **out,
+                   TsError *err);
 int ts_unit_add_class(TsCompUnit *u, const TsType *cls, TsError *err);
+size_t ts_unit_class_count(const TsCompUnit *u);
+const TsType *ts_unit_class(const TsCompUnit *u, size_t i);
 
 #endif

@@ -34,6 +34,7 @@ static int cmd_ops(const Options *opt, int argc, char **argv);
 static int cmd_graph(const Options *opt, int argc, char **argv);
 static int cmd_run(const Options *opt, int argc, char **argv);
 static int cmd_test(const Options *opt, int argc, char **argv);
+static int cmd_info(const Options *opt, int argc, char **argv);
 static int cmd_version(const Options *opt, int argc, char **argv);
 static int cmd_help(const Options *opt, int argc, char **argv);
 
@@ -46,10 +47,17 @@ static const Command commands[] = {
       "compile FILE.py and print the graph of function NAME (default main;\n"
       "                   Cls.method for a method); compile errors exit 1",
       cmd_graph },
-    { "run", "FILE.py [-f NAME] [ARG...]",
-      "compile FILE.py and call NAME (default main) with the ARGs, TorchScript\n"
-      "                   expressions in the file's scope; print the result unless None",
+    { "run", "FILE [-f NAME] [-o OUT] [INPUT...]",
+      "FILE.py: compile it and call NAME (default main); MODEL.pt (saved by\n"
+      "                   torch.jit.save): load it and call its method NAME (default\n"
+      "                   forward). An INPUT is @PATH (a torch.save or .npy file) or a\n"
+      "                   TorchScript expression. Print the result unless None, or\n"
+      "                   write it to OUT (.npy or a torch.save file)",
       cmd_run },
+    { "info", "MODEL.pt",
+      "list a saved model's methods, submodules, parameters and buffers, and the\n"
+      "                   operators it calls that the loaded plugins lack",
+      cmd_info },
     { "test", "FILE.py...",
       "run every test_* function of the files and print TAP\n"
       "                   (prove --exec 'tscript test' DIR)",
@@ -207,6 +215,11 @@ static int cmd_graph(const Options *opt, int argc, char **argv)
 }
 
 /* ---- run, test (cli_run.c, cli_test.c) --------------------------------------------- */
+
+static int cmd_info(const Options *opt, int argc, char **argv)
+{
+    return ts_cli_info(opt->config, argc, argv);
+}
 
 static int cmd_run(const Options *opt, int argc, char **argv)
 {

@@ -67,6 +67,18 @@ int ts_ptrmap_put(TsPtrMap *m, const void *key, uintptr_t val)
     return 0;
 }
 
+bool ts_ptrmap_set(TsPtrMap *m, const void *key, uintptr_t val)
+{
+    if (!m->cap)
+        return false;
+    for (size_t i = slot(key, m->cap); m->keys[i]; i = (i + 1) & (m->cap - 1))
+        if (m->keys[i] == key) {
+            m->vals[i] = val;
+            return true;
+        }
+    return false;
+}
+
 bool ts_ptrmap_next(const TsPtrMap *m, size_t *pos, const void **key, uintptr_t *val)
 {
     for (; *pos < m->cap; (*pos)++)

@@ -22,6 +22,8 @@ typedef struct TsPtrMap {
 int ts_ptrmap_put(TsPtrMap *m, const void *key, uintptr_t val);
 /* True when key is present; its value goes to *val unless val is NULL. */
 bool ts_ptrmap_get(const TsPtrMap *m, const void *key, uintptr_t *val);
+/* Replaces the value of a key that is present; false when it is absent. */
+bool ts_ptrmap_set(TsPtrMap *m, const void *key, uintptr_t val);
 /* Iteration in no particular order: pos starts at 0; false past the end. */
 bool ts_ptrmap_next(const TsPtrMap *m, size_t *pos, const void **key, uintptr_t *val);
 /* Frees the tables and leaves an empty map. */

@@ -57,7 +57,7 @@ TsSource *ts_source_new(const char *filename, const char *text, size_t len, TsEr
     return s;
 }
 
-TsSource *ts_source_read_file(const char *path, TsError *err)
+char *ts_read_file(const char *path, size_t max, size_t *len_out, TsError *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -66,10 +66,11 @@ TsSource *ts_source_read_file(const char *path, TsError *err)
     }
     char *buf = NULL;
     size_t len = 0, cap = 0;
+    int failed = 0;
     for (;;) {
         if (cap - len < 4096) {
-            cap = cap ? cap * 2 : 8192;
-            char *nb = realloc(buf, cap);
+            size_t nc = cap ? cap * 2 : 8192;
+            char *nb = nc > cap ? realloc(buf, nc + 1) : NULL;
             if (!nb) {
                 free(buf);
                 fclose(f);
@@ -77,20 +78,40 @@ TsSource *ts_source_read_file(const char *path, TsError *err)
                 return NULL;
             }
             buf = nb;
+            cap = nc;
         }
         size_t got = fread(buf + len, 1, cap - len, f);
         len += got;
-        if (got == 0)
+        if (len > max) {
+            free(buf);
+            fclose(f);
+            ts_error_set(err, TS_ERR_LIMIT, "%s: larger than %zu bytes, the most read here",
+                         path, max);
+            return NULL;
+        }
+        if (got == 0) {
+            failed = ferror(f) ? errno : 0;
             break;
+        }
     }
-    int failed = ferror(f);
     fclose(f);
     if (failed) {
         free(buf);
-        ts_error_set(err, TS_ERR_IO, "%s: read error", path);
+        ts_error_set(err, TS_ERR_IO, "%s: %s", path, strerror(failed));
         return NULL;
     }
-    TsSource *s = ts_source_new(path, buf ? buf : "", len, err);
+    buf[len] = '\0';
+    *len_out = len;
+    return buf;
+}
+
+TsSource *ts_source_read_file(const char *path, TsError *err)
+{
+    size_t len;
+    char *buf = ts_read_file(path, TS_SOURCE_MAX, &len, err);
+    if (!buf)
+        return NULL;
+    TsSource *s = ts_source_new(path, buf, len, err);
     free(buf);
     return s;
 }
@@ -108,7 +129,36 @@ void ts_source_release(TsSource *s)
     free(s->filename);
     free(s->text);
     free(s->line_starts);
+    for (size_t i = 0; i < s->n_origins; i++)
+        ts_source_release(s->origins[i].range.source);
+    free(s->origins);
     free(s);
+}
+
+void ts_source_set_origins(TsSource *s, TsSourceOrigin *steps, size_t n)
+{
+    for (size_t i = 0; i < s->n_origins; i++)
+        ts_source_release(s->origins[i].range.source);
+    free(s->origins);
+    s->origins = steps;
+    s->n_origins = n;
+}
+
+TsSourceRange ts_source_origin(TsSourceRange r)
+{
+    TsSourceRange none = { NULL, 0, 0 };
+    const TsSource *s = r.source;
+    if (!s || !s->n_origins || r.start < s->origins[0].offset)
+        return none;
+    size_t lo = 0, hi = s->n_origins;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->origins[mid].offset <= r.start)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return s->origins[lo].range;
 }
 
 /* The index of the line holding offset (binary search over line starts). */
@@ -130,7 +180,7 @@ void ts_source_line_col(const TsSource *s, size_t offset, size_t *line, size_t *
     if (offset > s->len)
         offset = s->len;
     size_t li = line_index(s, offset);
-    *line = li + 1;
+    *line = s->line_base + li + 1;
     *col = offset - s->line_starts[li] + 1;
 }
 
@@ -161,7 +211,7 @@ char *ts_source_excerpt(TsSourceRange r)
     char head[64];
     ts_buf_add(&b, "  File \"", 8);
     ts_buf_add(&b, s->filename, strlen(s->filename));
-    int n = snprintf(head, sizeof head, "\", line %zu\n", li + 1);
+    int n = snprintf(head, sizeof head, "\", line %zu\n", s->line_base + li + 1);
     ts_buf_add(&b, head, (size_t)n);
     size_t first = li >= CONTEXT_LINES ? li - CONTEXT_LINES : 0;
     for (size_t i = first; i <= li; i++)

@@ -64,6 +64,27 @@ static const char *const builtins[] = {
     "super", "tuple", NULL
 };
 
+/* The special forms of an archive's code (the printer's spellings of torch.jit.annotate,
+ * fork and casts PyTorch's type checker cannot see, and the infinite floats): 0 when name is
+ * one (or -1 on an error), 1 when it is not. */
+static int archive_name(TsEmitter *e, const char *name, TsSourceRange r, TsSugared *out)
+{
+    static const char *const forms[][2] = {
+        { "annotate", "torch.jit.annotate" }, { "fork", "torch.jit.fork" },
+        { "unchecked_cast", "$unchecked_cast" }, { "uninitialized", "$uninitialized" },
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        if (strcmp(name, forms[i][0]) == 0) {
+            out->kind = TS_SV_BUILTIN;
+            out->name = ts_symbol(forms[i][1]);
+            return 0;
+        }
+    if (strcmp(name, "inf") == 0 || strcmp(name, "nan") == 0)
+        return value_of(out, ts_emit_const(e, ts_double(name[0] == 'i' ? 1.0 / 0.0 : 0.0 / 0.0),
+                                           r));
+    return 1;
+}
+
 int ts_sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
 {
     memset(out, 0, sizeof *out);
@@ -109,6 +130,8 @@ int ts_sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
         }
         }
     }
+    if (e->c->archive && archive_name(e, name, t->range, out) != 1)
+        return e->err->code ? -1 : 0;
     for (size_t i = 0; builtins[i]; i++)
         if (strcmp(builtins[i], name) == 0) {
             out->kind = TS_SV_BUILTIN;
@@ -157,9 +180,41 @@ bool ts_module_constant(const char *mod, const char *attr, TsValue *out)
     return false;
 }
 
+/* CONSTANTS.cN of an archive: the N-th tensor of constants.pkl. */
+static int archive_constant(TsEmitter *e, const char *attr, TsSourceRange r, TsSugared *out)
+{
+    const TsCodeLoader *l = e->c->loader;
+    char *end = NULL;
+    long long k = attr[0] == 'c' && attr[1] >= '0' && attr[1] <= '9'
+                      ? strtoll(attr + 1, &end, 10) : -1;
+    if (k < 0 || !end || *end)
+        return ts_emit_error(e, r, "invalid constant specifier: %s", attr);
+    if ((unsigned long long)k >= l->n_constants)
+        return ts_emit_error(e, r, "constant index %lld is out of bounds (constant table has "
+                             "%zu entries)", k, l->n_constants);
+    TsValue v = l->constants[k];
+    ts_value_retain(v);
+    return value_of(out, ts_emit_const(e, v, r));
+}
+
 static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSourceRange r,
                        TsSugared *out)
 {
+    if (e->c->archive) {
+        /* an archive's names: its classes and functions, its constants, and torch.X,
+         * which is always the operator aten::X there */
+        if (strncmp(mod, "__torch__", 9) == 0 && (mod[9] == '\0' || mod[9] == '.'))
+            return ts_import_attr(e, mod, attr, r, out);
+        if (strcmp(mod, "CONSTANTS") == 0)
+            return archive_constant(e, attr, r, out);
+        if (strcmp(mod, "torch") == 0) {
+            char op[256];
+            snprintf(op, sizeof op, "aten::%s", attr);
+            out->kind = TS_SV_BUILTIN;
+            out->name = ts_symbol(op);
+            return 0;
+        }
+    }
     TsValue c;
     if (ts_module_constant(mod, attr, &c))
         return value_of(out, ts_emit_const(e, c, r));
@@ -277,7 +332,7 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
     const TsType *t = v->type;
     TsTypeKind k = ts_type_kind(t);
     char buf[256];
-    if (k == TS_TYPE_CLASS) {
+    if (k == TS_TYPE_CLASS || k == TS_TYPE_MODULE) {
         long idx = ts_type_field_index(t, attr);
         if (idx >= 0)
             return value_of(out, get_attr_node(e, v, attr, ts_type_field(t, (size_t)idx)->type,
@@ -290,9 +345,31 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             out->name = ts_symbol(attr);
             return 0;
         }
+        const TsTree *decl = ts_class_constant(ci, attr);   /* `stride : Final[int] = 2` */
+        if (decl) {
+            const TsTree *ann = decl->kids[1];
+            if (ann->kind == TS_TREE_SUBSCRIPT && ann->n_kids == 2 &&
+                strcmp(ann->kids[0]->kind == TS_TREE_NAME ? ann->kids[0]->str : "",
+                       "Final") == 0)
+                ann = ann->kids[1];
+            const TsType *kt = ts_emit_type(e, ann);
+            TsIrValue *kv = kt ? ts_emit_expr(e, decl->kids[2], kt) : NULL;
+            return value_of(out, kv ? ts_emit_convert(e, kv, kt, r) : NULL);
+        }
         return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'. Did you "
                              "forget to initialize an attribute in __init__()?",
                              describe(t, buf, sizeof buf), attr);
+    }
+    if (k == TS_TYPE_INTERFACE) {
+        TsClassInfo *ci = ts_compiler_class_of_type(e->c, t);
+        if (ci && ts_class_method(ci, attr)) {
+            out->kind = TS_SV_METHOD;
+            out->value = v;
+            out->name = ts_symbol(attr);
+            return 0;
+        }
+        return ts_emit_error(e, r, "Tried to access nonexistent attribute or method '%s' of "
+                             "type '%s'.", attr, describe(t, buf, sizeof buf));
     }
     if (k == TS_TYPE_TUPLE && ts_type_name(t)) {
         long idx = ts_type_field_index(t, attr);
@@ -375,6 +452,13 @@ static int class_attr(TsEmitter *e, TsClassInfo *ci, const char *attr, TsSourceR
         out->def = d;
         return 0;
     }
+    if (strcmp(attr, "__new__") == 0 && ci->kind == TS_CLASS_SCRIPT) {
+        /* Cls.__new__(Cls): the printer's object creation, before (obj).__init__(...) */
+        out->kind = TS_SV_BUILTIN;
+        out->name = ts_symbol("$new");
+        out->cls = ci;
+        return 0;
+    }
     return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'",
                          ts_type_name(ci->type), attr);
 }
@@ -400,7 +484,7 @@ static bool contains_type(const TsType *t, const TsType *cls, int depth)
 {
     if (t == cls)
         return true;
-    size_t n = ts_type_kind(t) == TS_TYPE_CLASS ? 0 : ts_type_num_elems(t);
+    size_t n = ts_is_object_type(t) ? 0 : ts_type_num_elems(t);
     for (size_t i = 0; i < n && depth < 64; i++)
         if (contains_type(ts_type_elem(t, i), cls, depth + 1))
             return true;
@@ -412,7 +496,7 @@ int ts_sugar_set_attr(TsEmitter *e, TsIrValue *obj, const char *attr, TsIrValue 
 {
     const TsType *t = obj->type;
     char a[256], b[256];
-    if (ts_type_kind(t) != TS_TYPE_CLASS)
+    if (!ts_is_object_type(t))
         return ts_emit_error(e, r, "Tried to set an attribute on a value of type %s",
                              describe(t, a, sizeof a));
     long idx = ts_type_field_index(t, attr);
@@ -531,9 +615,18 @@ static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, s
                 if (strcmp(schema->args[j].name, kw) == 0)
                     want = schema->args[j].type;
         }
-        TsIrValue *v = ts_emit_expr(e, x, want);
-        if (!v)
+        TsIrValue *v;
+        if (!schema && x->kind == TS_TREE_LIST && x->n_kids == 0) {
+            /* a bare [] for an operator: schema matching gives it the list type the
+             * overload wants ("-".join([]), sum([])), as PyTorch's EmptyListLiteral */
+            TsNode *n = ts_emit_node(e, "prim::EmptyListLiteral", 0, NULL, 1, x->range);
+            if (!n)
+                return -1;
+            n->outputs[0]->type = ts_type_list(ts_type_tensor());
+            v = n->outputs[0];
+        } else if (!(v = ts_emit_expr(e, x, want))) {
             return -1;
+        }
         ca->a[1 + ca->n++] = (TsNamedValue){ kw, v, x->range };
     }
     return 0;
@@ -589,7 +682,7 @@ int ts_sugar_call_method(TsEmitter *e, TsIrValue *self, const char *name, size_t
     CallArgs ca = { .n = n };
     if (n)
         memcpy(ca.a + 1, args, n * sizeof *args);
-    if (ts_type_kind(self->type) == TS_TYPE_CLASS) {
+    if (ts_is_object_type(self->type) || ts_type_kind(self->type) == TS_TYPE_INTERFACE) {
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, self->type);
         TsDefInfo *d = ci ? ts_class_method(ci, name) : NULL;
         if (!d) {
@@ -688,7 +781,7 @@ static int conversion(TsEmitter *e, const char *op, const char *magic, const TsT
         TsIrValue *v = ts_emit_expr(e, call->kids[1], NULL);
         if (!v)
             return -1;
-        if (ts_type_kind(v->type) == TS_TYPE_CLASS)
+        if (ts_is_object_type(v->type))
             return ts_sugar_call_method(e, v, magic, 0, NULL, call->range, out);
         /* int(3), float(x) of a float, ...: the value itself */
         const TsType *same = strcmp(op, "aten::Int") == 0 ? ts_type_int()
@@ -770,6 +863,24 @@ static int emit_annotate(TsEmitter *e, const TsTree *call, TsSugared *out)
     TsIrValue *v = t ? ts_emit_expr(e, call->kids[2], t) : NULL;
     if (!v)
         return -1;
+    if (!ts_type_is_subtype_of(v->type, t)) {
+        /* the conversions a call allows (a Tensor for an int: aten::IntImplicit), as
+         * PyTorch's annotate converts: matched against the signature annotate(T x) -> T */
+        TsArg arg = { .name = "x", .type = t };
+        TsArg ret = { .type = t };
+        TsSchema sig = { .name = "annotate", .n_args = 1, .args = &arg, .n_returns = 1,
+                         .returns = &ret };
+        TsNamedValue a = { NULL, v, call->kids[2]->range };
+        TsIrValue **in = NULL;
+        const TsType **rets = NULL;
+        size_t n_in = 0;
+        TsError ignore = TS_ERROR_INIT;
+        if (ts_match_schema(e->g, &sig, 1, &a, &in, &n_in, &rets, &ignore) == 0 && n_in == 1)
+            v = in[0];
+        ts_error_clear(&ignore);
+        free(in);
+        free(rets);
+    }
     if (!ts_type_is_subtype_of(v->type, t)) {
         char a[256], b[256];
         return ts_emit_error(e, call->range, "expected an expression of type %s but found %s",
@@ -989,7 +1100,7 @@ static int emit_getattr(TsEmitter *e, const char *name, const TsTree *call, TsSu
         return -1;
     const char *attr = call->kids[2]->str;
     bool has = true;
-    if (base.kind == TS_SV_VALUE && ts_type_kind(base.value->type) == TS_TYPE_CLASS)
+    if (base.kind == TS_SV_VALUE && ts_is_object_type(base.value->type))
         has = ts_type_field_index(base.value->type, attr) >= 0 ||
               ts_class_method(ts_compiler_class_of_type(e->c, base.value->type), attr);
     else if (base.kind == TS_SV_VALUE && ts_type_name(base.value->type))
@@ -1084,6 +1195,38 @@ static int emit_dict_kwargs(TsEmitter *e, const TsTree *call, const TsType *expe
     return rc;
 }
 
+/* Operators the interpreter runs itself, with no schema in the table, called by name as an
+ * archive's code does: torch.__is__(a, b), ops.prim.RaiseException(msg, cls). A raise
+ * leaves its block, as the raise statement does. */
+static int emit_interpreter_op(TsEmitter *e, const char *name, const TsTree *call,
+                               TsSugared *out)
+{
+    bool raise = strcmp(name, "prim::RaiseException") == 0;
+    CallArgs ca;
+    if (emit_args(e, call, NULL, 0, &ca) != 0)
+        return -1;
+    TsIrValue *in[2];
+    bool ok = raise ? ca.n == 1 || ca.n == 2 : ca.n == 2;
+    for (size_t i = 0; ok && i < ca.n; i++) {
+        in[i] = ca.a[1 + i].value;
+        ok = !ca.a[1 + i].name &&
+             (!raise || ts_type_kind(in[i]->type) == TS_TYPE_STR ||
+              (i == 1 && ts_type_kind(in[i]->type) == TS_TYPE_NONE));
+    }
+    if (!ok)
+        return ts_emit_error(e, call->range, "%s expects %s", name,
+                             raise ? "a message and an exception class name" : "two values");
+    TsNode *n = ts_emit_node(e, name, ca.n, in, raise ? 0 : 1, call->range);
+    if (!n)
+        return -1;
+    if (raise) {
+        out->kind = TS_SV_NONE_TYPE;
+        return ts_env_mark_exit(e, e->env->block);
+    }
+    n->outputs[0]->type = ts_type_bool();
+    return value_of(out, n->outputs[0]);
+}
+
 static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
                         const TsType *expected, TsSugared *out)
 {
@@ -1129,10 +1272,12 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
     if (strcmp(name, "torch.device") == 0)
         return builtin_op(e, "aten::device", call, out);
     if (strcmp(name, "torch.no_grad") == 0 || strcmp(name, "torch.autograd.no_grad") == 0) {
-        /* a grad-mode guard: only a with statement uses it (emit.c) */
-        out->kind = TS_SV_BUILTIN;
-        out->name = ts_symbol("torch.no_grad");
-        return 0;
+        /* a grad-mode guard: an object of the language's own class, as in PyTorch */
+        TsClassInfo *ng = ts_import_class(e->c, "__torch__.torch.autograd.grad_mode.no_grad",
+                                          r, e->err);
+        if (!ng)
+            return e->err->code ? -1 : ts_emit_error(e, r, "torch.no_grad is not available");
+        return construct(e, ng, call, out);
     }
     if (strcmp(name, "dict") == 0 && call->n_kids > 1 && call->kids[1]->kind == TS_TREE_KWARG)
         return emit_dict_kwargs(e, call, expected, out);
@@ -1175,6 +1320,9 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
     }
     if (ts_functional_known(name))
         return ts_functional_call(e, name, call, out);
+    if (strcmp(name, "aten::__is__") == 0 || strcmp(name, "aten::__isnot__") == 0 ||
+        strcmp(name, "prim::RaiseException") == 0)
+        return emit_interpreter_op(e, name, call, out);
     if (strncmp(name, "torch.", 6) == 0 || strchr(name, '.'))
         return ts_emit_error(e, r, "%s is not supported in TorchScript", name);
     char op[256];
@@ -1223,19 +1371,53 @@ static int emit_tolist(TsEmitter *e, TsIrValue *t, const TsTree *call, const TsT
     return value_of(out, n->outputs[0]);
 }
 
+/* The special forms of an archive's code (sugared.c's archive_name, class_attr):
+ * unchecked_cast(T, v), uninitialized(T), Cls.__new__(Cls). */
+static int emit_archive_form(TsEmitter *e, const TsSugared *fn, const TsTree *call,
+                             TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    if (strcmp(fn->name, "$new") == 0) {
+        TsNode *obj = ts_emit_node(e, "prim::CreateObject", 0, NULL, 1, r);
+        if (!obj)
+            return -1;
+        obj->outputs[0]->type = fn->cls->type;
+        return value_of(out, obj->outputs[0]);
+    }
+    bool cast = strcmp(fn->name, "$unchecked_cast") == 0;
+    if (call->n_kids != (cast ? 3u : 2u))
+        return ts_emit_error(e, r, "%s expects %s", cast ? "unchecked_cast" : "uninitialized",
+                             cast ? "a type and a value" : "a type");
+    const TsType *t = ts_emit_type(e, call->kids[1]);
+    if (!t)
+        return -1;
+    if (cast) {
+        TsIrValue *v = ts_emit_expr(e, call->kids[2], t);
+        return value_of(out, v ? ts_emit_unchecked_cast(e, v, t) : NULL);
+    }
+    TsNode *n = ts_emit_node(e, "prim::Uninitialized", 0, NULL, 1, r);
+    if (!n)
+        return -1;
+    n->outputs[0]->type = t;
+    return value_of(out, n->outputs[0]);
+}
+
 int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const TsType *expected,
                   TsSugared *out)
 {
     memset(out, 0, sizeof *out);
     switch (fn->kind) {
     case TS_SV_BUILTIN:
+        if (fn->name[0] == '$' && strcmp(fn->name, "$exception") != 0)
+            return emit_archive_form(e, fn, call, out);
         return emit_builtin(e, fn->name, call, expected, out);
     case TS_SV_FUNCTION:
         return call_function(e, fn->def, NULL, call, NULL, call->range, out);
     case TS_SV_CLASS:
         return construct(e, fn->cls, call, out);
     case TS_SV_METHOD: {
-        if (ts_type_kind(fn->value->type) == TS_TYPE_CLASS) {
+        if (ts_is_object_type(fn->value->type) ||
+            ts_type_kind(fn->value->type) == TS_TYPE_INTERFACE) {
             TsClassInfo *ci = ts_compiler_class_of_type(e->c, fn->value->type);
             return call_function(e, ts_class_method(ci, fn->name), fn->value, call, NULL,
                                  call->range, out);
@@ -1257,7 +1439,7 @@ int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const T
         return value_of(out, ts_emit_op(e, op, ca.n + 1, ca.a, call->range));
     }
     case TS_SV_VALUE:
-        if (ts_type_kind(fn->value->type) == TS_TYPE_CLASS) {
+        if (ts_is_object_type(fn->value->type)) {
             CallArgs ca;
             if (emit_args(e, call, NULL, 0, &ca) != 0)
                 return -1;

@@ -35,6 +35,8 @@ struct TsType {
     char *name;                 /* qualified name, or a type variable's name */
     TsTypeField *fields;        /* attrs, named tuple fields, enum members, methods */
     size_t nfields, fields_cap;
+    char **methods;             /* classes: the names of their methods (interfaces check them) */
+    size_t nmethods, methods_cap;
     const TsType *value_type;   /* enum: the members' value type */
     TsTensorTypeInfo tinfo;     /* TS_TYPE_TENSOR only; sizes/strides owned */
     TsType *chain;              /* next in this type's table bucket */
@@ -209,6 +211,9 @@ static void type_free(TsType *t)
     for (size_t i = 0; i < t->nfields; i++)
         free((char *)t->fields[i].name);
     free(t->fields);
+    for (size_t i = 0; i < t->nmethods; i++)
+        free(t->methods[i]);
+    free(t->methods);
     free((int64_t *)t->tinfo.sizes);
     free((int64_t *)t->tinfo.strides);
     free(t);
@@ -783,6 +788,41 @@ int ts_type_class_add_attr(TsType *cls, const char *name, const TsType *type, Ts
     return rc;
 }
 
+int ts_type_class_add_method(TsType *cls, const char *name, TsError *err)
+{
+    if (!cls || (cls->kind != TS_TYPE_CLASS && cls->kind != TS_TYPE_MODULE))
+        return ts_error_set(err, TS_ERR_USAGE, "methods can only be added to a class type");
+    if (ts_type_has_method(cls, name))
+        return 0;
+    int rc = 0;
+    pthread_mutex_lock(&types_lock);
+    if (cls->nmethods == cls->methods_cap) {
+        size_t cap = cls->methods_cap ? cls->methods_cap * 2 : 8;
+        char **m = realloc(cls->methods, cap * sizeof *m);
+        if (m) {
+            cls->methods = m;
+            cls->methods_cap = cap;
+        } else {
+            rc = TS_ERR_NOMEM;
+        }
+    }
+    char *copy = rc == 0 ? dup_str(name) : NULL;
+    if (!copy)
+        rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory adding method '%s'", name);
+    else
+        cls->methods[cls->nmethods++] = copy;
+    pthread_mutex_unlock(&types_lock);
+    return rc;
+}
+
+bool ts_type_has_method(const TsType *t, const char *name)
+{
+    for (size_t i = 0; t && i < t->nmethods; i++)
+        if (strcmp(t->methods[i], name) == 0)
+            return true;
+    return false;
+}
+
 TsType *ts_type_enum_new(const char *qualname, const TsType *value_type, size_t n,
                          const char *const *member_names, TsError *err)
 {
@@ -942,7 +982,8 @@ static bool implements(const TsType *a, const TsType *b)
     if (b->is_module && !a->is_module)
         return false;
     for (size_t i = 0; i < b->nfields; i++)
-        if (ts_type_field_index(a, b->fields[i].name) < 0)
+        if (ts_type_field_index(a, b->fields[i].name) < 0 &&
+            !ts_type_has_method(a, b->fields[i].name))
             return false;
     return true;
 }

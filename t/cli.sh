@@ -1,6 +1,7 @@
 #!/bin/sh
-# cli.sh — `tscript run` and `tscript test` as a user sees them: output, results printed as
+# cli.sh — `tscript run`, `info` and `test` as a user sees them: output, results printed as
 # print() prints them, arguments as TorchScript expressions with defaults and int-to-float,
+# models saved by torch.jit.save with inputs from files and results written to files,
 # exit status 2 for bad usage and 1 for compile and run-time errors (with PyTorch's message
 # and traceback on stderr), and the TAP of `tscript test`.
 srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -59,9 +60,58 @@ check "the traceback names the function" 1 "" ", in boom" -- run "$data/prog.py"
 check "a compile error: exit 1" 1 "" "undefined value undefined_name" -- \
     run "$data/broken.py"
 check "a missing file: exit 1" 1 "" "nope.py" -- run "$data/nope.py"
-check ".pt archives are not supported yet" 1 "" "loading .pt archives is not supported yet" \
-    -- run model.pt
 check "run without a file: usage error" 2 "" "needs a FILE.py" -- run
+
+# A model archive (written by t/hostile.py with the standard library: its forward is x + w,
+# w = [1.5, -2.0]); inputs as expressions and files, results printed or written to files.
+models=${TMPDIR:-/tmp}/cli_models.$$
+trap 'rm -f "$out" "$err"; rm -rf "$models"' EXIT
+if command -v python3 >/dev/null 2>&1 && python3 "$srcdir/t/hostile.py" "$models"; then
+    m=$models/ok.pt
+    check "a model's forward on an expression input" 0 " 2.5000${nl}-1.0000${nl}[ CPUFloatType{2} ]" \
+        "" -- run "$m" 'torch.ones(2)'
+    check "a model's result written as .npy" 0 "" "" -- run "$m" -o "$models/a.npy" 'torch.ones(2)'
+    check "an .npy input read back" 0 " 4${nl}-3${nl}[ CPUFloatType{2} ]" "" -- \
+        run "$m" "@$models/a.npy"
+    check "a result written as a torch.save file" 0 "" "" -- \
+        run "$m" --output "$models/b.pt" "@$models/a.npy"
+    check "a torch.save input read back" 0 " 5.5000${nl}-5.0000${nl}[ CPUFloatType{2} ]" "" -- \
+        run "$m" "@$models/b.pt"
+    check "an input of the wrong type: usage error" 2 "" "expected a value of type 'Tensor'" -- \
+        run "$m" 3
+    check "a missing input file: exit 1" 1 "" "nope.npy" -- run "$m" "@$models/nope.npy"
+    check "an input file that is neither format: exit 1" 1 "" "neither a torch.save file" -- \
+        run "$m" "@$data/prog.py"
+    check "a method the model lacks: usage error" 2 "" "has no method 'nope'" -- run "$m" -f nope
+    check "a missing model: exit 1" 1 "" "nope.pt" -- run "$models/nope.pt"
+    check "a .npy output of a non-tensor: exit 1" 1 "" "holds a tensor" -- \
+        run "$data/prog.py" -f total -o "$models/c.npy" '[1, 2, 3]'
+    "$tscript" info "$m" >"$out" 2>"$err"
+    for want in "module __torch__.m.M" "  forward(Tensor x) -> Tensor" "  w " "float32  [2]" \
+                "operators: the loaded plugins declare every one the code calls"; do
+        n=$((n + 1))
+        if grep -qF -- "$want" "$out"; then
+            echo "ok $n - info shows '$want'"
+        else
+            failed=$((failed + 1))
+            echo "not ok $n - info shows '$want'"
+            sed 's/^/# stdout: /' "$out"
+        fi
+    done
+    check "a model saved by PyTorch runs" 0 " 2${nl} 4${nl}[ CPUFloatType{2} ]" "" -- \
+        run "$data/raising.pt" 'torch.tensor([1.0, 2.0])'
+    for phrase in "Traceback of TorchScript, serialized code (most recent call last):" \
+                  'File "code/__torch__.py", line 12, in check' \
+                  "Traceback of TorchScript, original code (most recent call last):" \
+                  'make_raising.py", line 16, in check' \
+                  'raise ValueError("negative input")' "builtins.ValueError: negative input"; do
+        check "a model's traceback: $phrase" 1 "" "$phrase" -- \
+            run "$data/raising.pt" 'torch.tensor([1.0, -1.0])'
+    done
+    check "info of a file that is not a model: exit 1" 1 "" "not a zip archive" -- \
+        info "$data/prog.py"
+    check "info needs one model: usage error" 2 "" "needs exactly one MODEL.pt" -- info
+fi
 
 tap="ok 1 - test_passes
 not ok 2 - test_fails

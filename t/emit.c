@@ -74,8 +74,8 @@ static void check_error(const char *what, const char *src, const char *phrase)
 /* Every graph of the unit passes the verifier. */
 static bool unit_lints(const TsCompUnit *u, TsError *err)
 {
-    for (size_t i = 0; i < u->n_functions; i++)
-        if (ts_graph_lint(u->functions[i]->graph, err) != 0)
+    for (size_t i = 0; i < ts_unit_count(u); i++)
+        if (ts_graph_lint(ts_unit_function(u, i)->graph, err) != 0)
             return false;
     return true;
 }

@@ -19,5 +19,17 @@ for py in "$srcdir"/examples/*.py; do
         sed 's/^/# /' "$tmp.why"; head -20 "$tmp" | sed 's/^/# got: /'
     fi
 done
+# The README's quick start: a model saved by PyTorch (examples/model/make_model.py) on an
+# input read from a .npy file.
+n=$((n + 1))
+model=$srcdir/examples/model
+if "$builddir/tscript" run "$model/model.pt" "@$model/input.npy" >"$tmp" 2>&1 &&
+    python3 "$srcdir/t/outcmp.py" "$model/model.out" "$tmp" >"$tmp.why"; then
+    echo "ok $n - examples/model/model.pt on input.npy prints what PyTorch printed"
+else
+    failed=$((failed + 1))
+    echo "not ok $n - examples/model/model.pt on input.npy prints what PyTorch printed"
+    sed 's/^/# /' "$tmp.why"; head -20 "$tmp" | sed 's/^/# got: /'
+fi
 echo "1..$n"
 [ $failed -eq 0 ]

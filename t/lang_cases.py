@@ -6,6 +6,7 @@
 # More compile errors PyTorch gives for neighbouring wrong programs are in t/emit.c, the
 # run-time messages of the builtins in t/prim_str.c and t/prim_math.c.
 import math
+from enum import Enum
 from typing import Dict, List, Optional, Tuple, Union
 
 import torch
@@ -235,6 +236,37 @@ def err_dict_display_with_tuple_keys():
 def err_dict_comprehension_with_tuple_keys():
     # raises: Cannot create dict for key type '(int, int)', only int, float, complex, Tensor, device and string keys are supported
     return {(i, i): i for i in range(2)}
+
+
+def test_empty_list_literal_takes_the_type_the_operator_wants():
+    assert "-".join([]) == ""
+    assert sum([]) == 0
+    assert len([]) == 0
+    assert torch.zeros([]).dim() == 0
+
+
+class Level(Enum):
+    LOW = -1
+    MID = 0
+    HIGH = 2
+
+
+class Flavor(Enum):
+    pass
+
+
+class Spin(Flavor):
+    UP = 0.5
+    DOWN = -0.5
+
+
+def test_enum_members_with_negative_values():
+    assert Level.LOW.value == -1 and Level.HIGH.value == 2
+    assert Spin.DOWN.value == -0.5 and Spin.UP.name == "UP"
+    n = 0
+    for lv in Level:
+        n += lv.value
+    assert n == 1
 
 
 if __name__ == "__main__":

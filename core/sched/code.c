@@ -564,6 +564,53 @@ static bool type_fits(const TsType *actual, const TsType *formal)
     return ts_type_is_subtype_of(actual, formal);
 }
 
+/* Whether t holds tensors a kernel reads or makes: Tensor, Tensor?, Tensor[], tuples. */
+static bool holds_tensors(const TsType *t, int depth)
+{
+    switch (ts_type_kind(t)) {
+    case TS_TYPE_TENSOR:
+        return true;
+    case TS_TYPE_OPTIONAL:
+    case TS_TYPE_LIST:
+    case TS_TYPE_TUPLE:
+        for (size_t i = 0; i < ts_type_num_elems(t) && depth < 4; i++)
+            if (holds_tensors(ts_type_elem(t, i), depth + 1))
+                return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* Operators whose tensor outputs never require grad (PyTorch's non-differentiable ones
+ * with floating outputs: detaching, and making new tensors shaped like another). */
+static bool nondifferentiable(const char *kind)
+{
+    static const char *const ops[] = {
+        "aten::detach", "aten::detach_", "aten::zeros_like", "aten::ones_like",
+        "aten::empty_like", "aten::full_like", "aten::rand_like", "aten::randn_like",
+        "aten::randint_like", "aten::new_zeros", "aten::new_ones", "aten::new_empty",
+        "aten::new_full", "aten::new_empty_strided", "aten::requires_grad_", "prim::data",
+        "aten::_shape_as_tensor", NULL
+    };
+    for (size_t i = 0; ops[i]; i++)
+        if (strcmp(kind, ops[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool differentiable(const TsNode *n)
+{
+    if (nondifferentiable(n->kind))
+        return false;
+    bool in = false, out = false;
+    for (size_t i = 0; i < n->n_inputs && !in; i++)
+        in = holds_tensors(n->inputs[i]->type, 0);
+    for (size_t i = 0; i < n->n_outputs && !out; i++)
+        out = holds_tensors(n->outputs[i]->type, 0);
+    return in && out;
+}
+
 static const TsOperator *resolve_op(Builder *B, const TsNode *n)
 {
     if (n->op)
@@ -613,6 +660,7 @@ static long bind_kernel(Builder *B, const TsNode *n, const TsOperator *op)
     for (size_t i = 0; i < n->n_inputs && k->tensor_input < 0; i++)
         if (ts_type_kind(n->inputs[i]->type) == TS_TYPE_TENSOR)
             k->tensor_input = (int)i;
+    k->grad = differentiable(n);
     if (e->factory) {
         const TsType **types = malloc((n->n_inputs + n->n_outputs + 1) * sizeof *types);
         if (!types)
@@ -855,7 +903,8 @@ static int emit_call(Builder *B, const TsNode *n, const NodeInfo *ni, bool metho
             c->instrs[at].aux = (uint32_t)c->n_strs++;
             return emit_dead_outputs(B, n, ni);
         }
-        f = ts_unit_find_method(B->unit, n->inputs[0]->type, name);
+        if (ts_unit_method((TsCompUnit *)B->unit, n->inputs[0]->type, name, &f, B->err) != 0)
+            return -1;
     } else {
         f = ts_unit_find(B->unit, name);
         if (!f) {

@@ -97,6 +97,8 @@ typedef struct TsBoundKernel {
     void (*free_data)(void *);
     int tensor_input;          /* first Tensor-typed input (dispatch by its device), or -1 */
     bool fixed_outputs;        /* the kernel must leave exactly n_out values */
+    bool grad;                 /* differentiable: its float outputs require grad when an
+                                * input does and grad mode is on (autograd's rule) */
 } TsBoundKernel;
 
 typedef struct TsCode {

@@ -76,6 +76,7 @@ typedef struct TsInterp {
     char *callee_label;        /* the exception class of a callee's error, and the message */
     const char *callee_msg;    /* it was moved into err as (see adopt_callee_error) */
     bool wrap;                 /* err.msg is a callee's traceback to put under ours */
+    bool no_grad;              /* grad mode off (torch.no_grad()) while this state runs */
 } TsInterp;
 
 enum { RUN_DONE, RUN_ERROR, RUN_SUSPENDED };
@@ -93,17 +94,26 @@ void ts_interp_set_hook(TsInterpHook h, void *ctx)
 enum { TRACE_ENDS = 10 };
 
 static const char traceback_head[] = "The following operation failed in the TorchScript "
-                                     "interpreter.\nTraceback of TorchScript (most recent "
-                                     "call last):\n";
+                                     "interpreter.\n";
 
 /* ---- states and frames --------------------------------------------------------------- */
+/* Grad mode, as PyTorch's thread-local GradMode: on unless a program turns it off. It is
+ * the running state's (a state may move between threads), so run() swaps it in and out;
+ * a new state, forked or nested, starts with its creator's. */
+static _Thread_local bool no_grad;
+
+bool ts_grad_enabled(void) { return !no_grad; }
+void ts_set_grad_enabled(bool on) { no_grad = !on; }
+
 static TsInterp *interp_new(TsRuntime *rt, TsError *err)
 {
     TsInterp *st = calloc(1, sizeof *st);
-    if (!st)
+    if (!st) {
         ts_error_set(err, TS_ERR_NOMEM, "out of memory starting the interpreter");
-    else
+    } else {
         st->rt = rt;
+        st->no_grad = no_grad;
+    }
     return st;
 }
 
@@ -209,6 +219,37 @@ static bool is_traceback(const char *msg)
     return msg && strncmp(msg, traceback_head, sizeof traceback_head - 1) == 0;
 }
 
+/* Where a frame is: the range of the node it is running. */
+static TsSourceRange frame_range(const Frame *fr)
+{
+    const TsNode *node = fr->pc < fr->code->n_instrs ? fr->code->instrs[fr->pc].node : NULL;
+    TsSourceRange none = { NULL, 0, 0 };
+    return node ? node->range : none;
+}
+
+/* The frames, outermost first, each as a File line and its excerpt; with original, where
+ * their code came from (frames whose origin is unknown are left out). */
+static void put_frames(FILE *f, const TsInterp *st, bool original)
+{
+    for (size_t i = 0; i < st->depth; i++) {
+        if (st->depth > 2 * TRACE_ENDS && i == TRACE_ENDS) {
+            fprintf(f, "  [%zu frames omitted]\n", st->depth - 2 * TRACE_ENDS);
+            i = st->depth - TRACE_ENDS;
+        }
+        const Frame *fr = &st->frames[i];
+        TsSourceRange r = frame_range(fr);
+        if (original && !(r = ts_source_origin(r)).source)
+            continue;
+        char *ex = r.source ? ts_source_excerpt(r) : NULL;
+        char *nl = ex ? strchr(ex, '\n') : NULL;
+        if (nl && strncmp(ex, "  File ", 7) == 0)
+            fprintf(f, "%.*s, in %s%s", (int)(nl - ex), ex, fr->code->name, nl);
+        else
+            fprintf(f, "  File \"<unknown>\", in %s\n", fr->code->name);
+        free(ex);
+    }
+}
+
 /* Replaces st->err's message by the traceback of the frames and the exception line. A
  * callee's error (a kernel's call into TorchScript failed) keeps its traceback as the
  * message of that line, as PyTorch prints it. */
@@ -225,20 +266,17 @@ static void format_error(TsInterp *st)
         return;
     }
     fputs(traceback_head, t.f);
-    for (size_t i = 0; i < st->depth; i++) {
-        if (st->depth > 2 * TRACE_ENDS && i == TRACE_ENDS) {
-            fprintf(t.f, "  [%zu frames omitted]\n", st->depth - 2 * TRACE_ENDS);
-            i = st->depth - TRACE_ENDS;
-        }
-        const Frame *fr = &st->frames[i];
-        const TsNode *node = fr->pc < fr->code->n_instrs ? fr->code->instrs[fr->pc].node : NULL;
-        char *ex = node ? ts_source_excerpt(node->range) : NULL;
-        char *nl = ex ? strchr(ex, '\n') : NULL;
-        if (nl && strncmp(ex, "  File ", 7) == 0)
-            fprintf(t.f, "%.*s, in %s%s", (int)(nl - ex), ex, fr->code->name, nl);
-        else
-            fprintf(t.f, "  File \"<unknown>\", in %s\n", fr->code->name);
-        free(ex);
+    /* code loaded from an archive knows where it came from (its .debug_pkl): the frames
+     * are shown in the serialized code, then in the original, as PyTorch shows them */
+    bool original = false;
+    for (size_t i = 0; i < st->depth && !original; i++)
+        original = ts_source_origin(frame_range(&st->frames[i])).source != NULL;
+    fprintf(t.f, "Traceback of TorchScript%s (most recent call last):\n",
+            original ? ", serialized code" : "");
+    put_frames(t.f, st, false);
+    if (original) {
+        fputs("\nTraceback of TorchScript, original code (most recent call last):\n", t.f);
+        put_frames(t.f, st, true);
     }
     put_exception(t.f, st);
     st->wrap = false;
@@ -334,6 +372,42 @@ static void adopt_callee_error(TsInterp *st)
     st->callee_msg = NULL;
 }
 
+/* Autograd's rule without the graph: an output of a differentiable operator requires grad
+ * when grad mode is on and one of its inputs requires grad; floating and complex tensors
+ * only. tscript computes no gradients, but programs read the flag (x.requires_grad), and
+ * models choose paths by it. */
+static bool any_requires_grad(const TsValue *args, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        TsValue v = args[i];
+        if (v.tag == TS_TAG_TENSOR && ((const TsTensor *)v.u.p)->requires_grad)
+            return true;
+        if (v.tag == TS_TAG_LIST) {
+            const TsList *l = (const TsList *)v.u.p;
+            for (size_t j = 0; j < l->len; j++)
+                if (l->items[j].tag == TS_TAG_TENSOR &&
+                    ((const TsTensor *)l->items[j].u.p)->requires_grad)
+                    return true;
+        }
+    }
+    return false;
+}
+
+static void mark_requires_grad(TsValue v, int depth)
+{
+    if (v.tag == TS_TAG_TENSOR) {
+        TsTensor *t = (TsTensor *)v.u.p;
+        if (ts_dtype_is_floating(t->dtype) || ts_dtype_is_complex(t->dtype))
+            t->requires_grad = 1;
+    } else if ((v.tag == TS_TAG_LIST || v.tag == TS_TAG_TUPLE) && depth < 2) {
+        size_t n = v.tag == TS_TAG_LIST ? ((TsList *)v.u.p)->len : ((TsTuple *)v.u.p)->len;
+        TsValue *items = v.tag == TS_TAG_LIST ? ((TsList *)v.u.p)->items
+                                               : ((TsTuple *)v.u.p)->items;
+        for (size_t i = 0; i < n; i++)
+            mark_requires_grad(items[i], depth + 1);
+    }
+}
+
 static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *code,
                       const TsInstr *in)
 {
@@ -360,6 +434,7 @@ static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *
         }
     }
     size_t base = st->stack.len - in->n_in;
+    bool grad = k->grad && !no_grad && any_requires_grad(st->stack.data + base, in->n_in);
     TsCall call = {&st->stack, &st->err, k->data, st->rt};
     int rc = fn(&call);
     if (rc) {
@@ -375,6 +450,9 @@ static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *
                             "the kernel of %s left %zu values for %u outputs", full,
                             st->stack.len - base, (unsigned)in->n_out);
     }
+    if (grad)
+        for (size_t i = 0; i < in->n_out; i++)
+            mark_requires_grad(st->stack.data[base + i], 0);
     scatter(st, R, in, code->operands);
     return 0;
 }
@@ -615,7 +693,10 @@ static const TsCode *method_code(TsInterp *st, const TsCode *code, TsValue self,
         ts_error_set(&st->err, TS_ERR_RUNTIME, "method '%s' called on a non-object", name);
         return NULL;
     }
-    TsFunction *m = ts_unit_find_method(code->unit, ((TsObject *)self.u.p)->cls, name);
+    TsFunction *m;
+    if (ts_unit_method((TsCompUnit *)code->unit, ((TsObject *)self.u.p)->cls, name, &m,
+                       &st->err) != 0)
+        return NULL;
     if (!m) {
         ts_error_set(&st->err, TS_ERR_RUNTIME, "object has no method '%s'", name);
         return NULL;
@@ -689,8 +770,12 @@ static int run_loop(TsInterp *st);
 static int run(TsInterp *st)
 {
     TsInterp *outer = running;
+    bool outer_no_grad = no_grad;
     running = st;
+    no_grad = st->no_grad;
     int r = run_loop(st);
+    st->no_grad = no_grad;
+    no_grad = outer_no_grad;
     running = outer;
     return r;
 }

@@ -17,8 +17,9 @@
 
 /* A CPU tensor (fresh memory) from the .npy bytes; name is used in messages. */
 TsTensor *ts_npy_read(const char *name, const void *data, size_t size, TsError *err);
-/* Appends t as a version 1.0 .npy (2.0 when the header needs it). t must be a contiguous
- * CPU tensor (the caller makes it so). */
+/* Appends t as a version 1.0 .npy (the header of a tensor of up to 64 dimensions always
+ * fits 1.0's). t must be a contiguous CPU tensor (the caller makes it so); bfloat16 and
+ * the other dtypes numpy lacks are refused. */
 int ts_npy_write(const TsTensor *t, TsBuf *out, TsError *err);
 
 #endif

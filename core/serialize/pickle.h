@@ -17,11 +17,21 @@
  *                                                  location, numel); checked against it
  *   __torch__.* classes (NEWOBJ then BUILD)        a TsObject of env->resolve_class's type,
  *                                                  its state given to env->set_state
- *   complex, torch.device                          TsComplex, a device
+ *   __torch__.* enums (REDUCE of the bare value)   the member env->enum_member gives
+ *   complex, torch.device, torch.Size              TsComplex, a device, a tuple of ints
+ *   a persistent id alone (torch.save(storage))    a 1-D tensor over the whole storage, as
+ *                                                  PyTorch's C++ unpickler gives
  *
  * Memoized values (BINPUT/BINGET) are shared, not copied, so two attributes that were one
  * object stay one object, and two tensors over one storage keep sharing it. Nesting is
- * bounded; a pickle that refers to itself in a way the language cannot hold is refused.
+ * bounded (TS_PICKLE_MAX_DEPTH); a pickle that refers to itself in a way the language cannot
+ * hold is refused: a list, dict or object may only be filled before it is put inside
+ * another value (as every pickler writes them), so no value can come to contain itself.
+ * Refused with a message naming what and where: any other global ("Unsupported class
+ * os.system", 1.13's words), bytes, sets, protocols before 2, unknown opcodes, memo ids past
+ * the pickle's size, ints wider than 64 bits, strings that are not UTF-8, dict keys of a
+ * type TorchScript cannot hash, a tensor reaching past its storage.
+ * The BUILD state of a collections.OrderedDict (a state dict's _metadata) is dropped.
  */
 #ifndef TSCRIPT_PICKLE_H
 #define TSCRIPT_PICKLE_H
@@ -48,12 +58,28 @@ typedef struct TsUnpickleEnv {
                                int64_t numel, TsError *err);
     /* A type annotation string of restore_type_tag ("Dict[str, List[int]]"). */
     const TsType *(*parse_type)(void *ctx, const char *annotation, TsError *err);
+    /* The member of an enum type (resolve_class gave it) whose value is value: PyTorch
+     * 1.13 pickles Color.RED as REDUCE of __torch__.Color with the bare value 1. A new
+     * reference in *out, or an error when no member has that value. */
+    int (*enum_member)(void *ctx, const TsType *enum_type, TsValue value, TsValue *out,
+                       TsError *err);
 } TsUnpickleEnv;
+
+/* How deep values may nest (containers in containers), in both directions. */
+#define TS_PICKLE_MAX_DEPTH 1000
 
 /* Runs the pickle in data[0..size) to its STOP; the one value left is *out (a new
  * reference). Errors say what and at which byte offset ("pickle: byte 143: ..."). */
 int ts_unpickle(const void *data, size_t size, const TsUnpickleEnv *env, TsValue *out,
                 TsError *err);
+
+/* Checks that v conforms to type and gives the untyped lists and dicts inside it the types
+ * type names (PyTorch's restoreAccurateTypeTags), and the plain tuples where type names a
+ * NamedTuple that NamedTuple type. restore_type_tag runs it on its value; the importer runs
+ * it on attributes whose containers the pickle left untyped. Objects and enums are checked
+ * by their class, not entered. A container already typed otherwise, or an element of the
+ * wrong kind, is an error ("pickle: expected List[int], got a list of str"). */
+int ts_pickle_retype(TsValue v, const TsType *type, TsError *err);
 
 /* What the writer of an archive supplies. */
 typedef struct TsPickleEnv {
@@ -62,7 +88,10 @@ typedef struct TsPickleEnv {
      * met, the same key after), written into buf. The writer saves the bytes itself. */
     int (*storage_key)(void *ctx, TsStorage *s, TsBuf *key, TsError *err);
     /* The state an object is pickled with: its __getstate__ result, or a dict of its
-     * attributes by name. A new reference in *state. */
+     * attributes by name. A new reference in *state. *state = ts_uninit() (or a NULL
+     * get_state) means "no __getstate__": the pickler writes the object's slots as a plain
+     * dict of attribute names, exactly as PyTorch does; a dict given here is written as any
+     * dict value is (with restore_type_tag), which PyTorch's loader reads the same way. */
     int (*get_state)(void *ctx, TsObject *obj, TsValue *state, TsError *err);
 } TsPickleEnv;
 

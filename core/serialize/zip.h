@@ -37,7 +37,8 @@ typedef struct TsZipEntry {
  * and what is wrong ("not a zip file", "entry 'x' lies past the end of the file", ...). */
 TsZip *ts_zip_open_file(const char *path, TsError *err);
 /* The same over memory the caller owns; release(ctx) runs when the zip dies (may be NULL).
- * name is used in messages. */
+ * name is used in messages. Storages of a memory archive point into that memory, so a
+ * tensor written in place writes it: give writable memory, or copy the tensors. */
 TsZip *ts_zip_open_memory(const char *name, const void *data, size_t size,
                           void (*release)(void *ctx), void *ctx, TsError *err);
 void ts_zip_retain(TsZip *z);
@@ -57,8 +58,10 @@ const char *ts_zip_prefix(const TsZip *z);
 int ts_zip_read(TsZip *z, size_t i, bool check_crc, const void **data, size_t *size,
                 void **owned, TsError *err);
 
-/* A CPU storage over entry i's bytes: zero copy for a stored entry (the storage holds a
- * reference to z and its writes are private to the process), a copy for a deflated one. */
+/* A CPU storage over entry i's bytes: zero copy for a stored entry whose data is 64-byte
+ * aligned, as PyTorch writes them (the storage holds a reference to z and, for a mapped
+ * file, its writes are private to the process); a copy into aligned memory for a deflated
+ * or unaligned one. */
 TsStorage *ts_zip_storage(TsZip *z, size_t i, TsError *err);
 
 /* ---- writing ---------------------------------------------------------------------- */
@@ -70,6 +73,9 @@ typedef struct TsZipWriter TsZipWriter;
 TsZipWriter *ts_zip_writer_open(const char *path, TsError *err);
 int ts_zip_writer_add(TsZipWriter *w, const char *name, const void *data, size_t size,
                       TsError *err);
+/* Zip64 records for every entry and the directory even where 32-bit fields would do (they
+ * are needed past 4 GB; this lets tests and readers exercise them on small files). */
+void ts_zip_writer_set_zip64(TsZipWriter *w, bool always);
 /* Writes the central directory and closes the file; frees w either way. Returns 0 or the
  * error (a full disk is an error here or in add). */
 int ts_zip_writer_close(TsZipWriter *w, TsError *err);

@@ -28,6 +28,7 @@
 #ifndef TSCRIPT_PLUGIN_H
 #define TSCRIPT_PLUGIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -177,6 +178,14 @@ const TsType *ts_function_return_type(const TsFunction *f);
  * and *out None. */
 int ts_call_function(TsCall *call, const TsFunction *f, const TsValue *args, size_t n,
                      TsValue *out);
+
+/* ---- grad mode ---------------------------------------------------------------- */
+/* torch.is_grad_enabled(): on unless the program turned it off (torch.no_grad(),
+ * torch.set_grad_enabled(False)). tscript computes no gradients, but programs read the mode
+ * to choose a path (nn.MultiheadAttention's fast path needs it off), so it is modelled as
+ * PyTorch's: per running program, inherited by the tasks it forks. */
+bool ts_grad_enabled(void);
+void ts_set_grad_enabled(bool on);
 
 /* ---- intra-op parallelism --------------------------------------------------- */
 /* The work of [begin, end) on chunk [b, e): 0, or an error code with err set. */

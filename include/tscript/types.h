@@ -130,6 +130,10 @@ const TsType *ts_type_named_tuple(const char *qualname, size_t n, const char *co
  * __init__; they are the only mutable types. A second create of the same name fails. */
 TsType *ts_type_class_new(const char *qualname, bool is_module, TsError *err);
 int ts_type_class_add_attr(TsType *cls, const char *name, const TsType *type, TsError *err);
+/* Records that a class has a method of this name (an interface's methods are checked by
+ * name against them). */
+int ts_type_class_add_method(TsType *cls, const char *name, TsError *err);
+bool ts_type_has_method(const TsType *t, const char *name);
 /* Enum: members' names; values are kept by the frontend (a TsValue per member). */
 TsType *ts_type_enum_new(const char *qualname, const TsType *value_type, size_t n,
                          const char *const *member_names, TsError *err);

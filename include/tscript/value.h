@@ -163,6 +163,9 @@ void ts_list_clear(TsList *l);
 TsDict *ts_dict_new(const TsType *key_type, const TsType *value_type, TsError *err);
 const TsType *ts_dict_key_type(const TsDict *d);
 const TsType *ts_dict_value_type(const TsDict *d);
+/* Gives a dict built untyped (by the unpickler) its static types; the caller has checked
+ * every entry against them (ts_pickle_retype). */
+void ts_dict_set_types(TsDict *d, const TsType *key_type, const TsType *value_type);
 size_t ts_dict_len(const TsDict *d);
 /* Inserts or replaces; takes both references, even on failure (the old key is kept on
  * replace, as Python). */

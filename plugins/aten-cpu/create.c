@@ -369,6 +369,22 @@ static int k_eye_m(TsCall *c) { return eye_kernel(c, 2); }
 
 /* ---- aten::tensor -------------------------------------------------------------------------- */
 
+/* requires_grad=True of aten::tensor: r (taken) with the flag set, or NULL with PyTorch's
+ * error for a dtype that cannot require gradients. */
+static TsTensor *with_requires_grad(TsError *err, TsTensor *r, TsValue flag)
+{
+    if (!r || flag.tag != TS_TAG_BOOL || !flag.u.b)
+        return r;
+    if (!ts_dtype_is_floating(r->dtype) && !ts_dtype_is_complex(r->dtype)) {
+        ts_tensor_release(r);
+        ts_error_set(err, TS_ERR_RUNTIME, "Only Tensors of floating point and complex dtype "
+                     "can require gradients");
+        return NULL;
+    }
+    r->requires_grad = 1;
+    return r;
+}
+
 /* tensor.int, tensor.float, tensor.bool: (t, *, ScalarType? dtype=None, Device? device=None,
  *     bool requires_grad=False) -> Tensor; also the leaf of the list form. */
 static int k_tensor_scalar(TsCall *c)
@@ -388,6 +404,7 @@ static int k_tensor_scalar(TsCall *c)
         } else {
             r = base;
         }
+        r = with_requires_grad(c->error, r, a[3]);
     }
     return ts_cpu_kernel_end(c, 4, a, r);
 }
@@ -534,7 +551,7 @@ static int k_tensor_list(TsCall *c)
         ts_tensor_release(r);
         r = cast;
     }
-    return ts_cpu_kernel_end(c, 4, a, r);
+    return ts_cpu_kernel_end(c, 4, a, with_requires_grad(c->error, r, a[3]));
 }
 
 /* ---- back to numbers ------------------------------------------------------------------------ */

@@ -1,4 +1,5 @@
-/* shape.c — questions about a tensor's shape: size, dim, numel.
+/* shape.c — questions about a tensor's shape (size, dim, numel, storage offset) and its
+ * requires_grad flag.
  *
  * They read only metadata, but are registered for "cpu" (like PyTorch's, they are
  * device-specific kernels of aten ops); dimension indices wrap like Python's, with
@@ -16,29 +17,27 @@ static TsTensor *pop_self(TsCall *c, const char *op, TsValue *self)
     return t;
 }
 
-/* aten::dim(Tensor self) -> int */
-static int k_dim(TsCall *c)
+/* A question answered by one int of a tensor's metadata. */
+static int int_query(TsCall *c, const char *op, int64_t (*get)(const TsTensor *t))
 {
     TsValue self;
-    TsTensor *t = pop_self(c, "aten::dim", &self);
+    TsTensor *t = pop_self(c, op, &self);
     if (!t)
         return c->error->code;
-    int64_t d = t->dim;
+    int64_t v = get(t);
     ts_value_release(self);
-    return ts_stack_push(c->stack, ts_int(d), c->error);
+    return ts_stack_push(c->stack, ts_int(v), c->error);
 }
 
+static int64_t dim_of(const TsTensor *t) { return t->dim; }
+static int64_t offset_of(const TsTensor *t) { return t->offset; }   /* in elements */
+
+/* aten::dim(Tensor self) -> int */
+static int k_dim(TsCall *c) { return int_query(c, "aten::dim", dim_of); }
 /* aten::numel(Tensor self) -> int */
-static int k_numel(TsCall *c)
-{
-    TsValue self;
-    TsTensor *t = pop_self(c, "aten::numel", &self);
-    if (!t)
-        return c->error->code;
-    int64_t n = ts_tensor_numel(t);
-    ts_value_release(self);
-    return ts_stack_push(c->stack, ts_int(n), c->error);
-}
+static int k_numel(TsCall *c) { return int_query(c, "aten::numel", ts_tensor_numel); }
+/* aten::storage_offset(Tensor self) -> int */
+static int k_storage_offset(TsCall *c) { return int_query(c, "aten::storage_offset", offset_of); }
 
 /* aten::size(Tensor self) -> int[] */
 static int k_sizes(TsCall *c)
@@ -78,9 +77,28 @@ static int k_size(TsCall *c)
     return rc ? rc : ts_stack_push(c->stack, ts_int(size), c->error);
 }
 
+/* aten::requires_grad_(Tensor(a!) self, bool requires_grad=True) -> Tensor(a!) */
+static int k_requires_grad_(TsCall *c)
+{
+    TsValue a[2];
+    ts_cpu_pop_args(c, 2, a);
+    TsTensor *t = ts_cpu_tensor_arg(c, "aten::requires_grad_", "self", a[0]);
+    if (!t)
+        return c->error->code;
+    if (a[1].u.b && !ts_dtype_is_floating(t->dtype) && !ts_dtype_is_complex(t->dtype)) {
+        ts_value_release(a[0]);
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "only Tensors of floating point dtype "
+                            "can require gradients");
+    }
+    t->requires_grad = a[1].u.b;
+    return ts_stack_push(c->stack, a[0], c->error);
+}
+
 static const TsCpuOp ops[] = {
     { "aten::dim", "", k_dim },
     { "aten::numel", "", k_numel },
+    { "aten::storage_offset", "", k_storage_offset },
+    { "aten::requires_grad_", "", k_requires_grad_ },
     { "aten::size", "", k_sizes },
     { "aten::size", "int", k_size },
 };

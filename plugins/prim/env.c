@@ -3,11 +3,12 @@
  * warnings (warnings.warn, which TorchScript compiles to aten::warn), and a device's type
  * name (x.device.type, prim::type).
  *
- * Grad mode is per thread, as PyTorch's is: on by default, off while a program runs under
- * torch.no_grad() (the frontend brackets the block with set_grad_enabled). tscript computes no
- * gradients, but programs branch on the answer: nn.MultiheadAttention and the Transformer
- * layers take their fused fast path only with grad off. Autocast does not exist here, so it
- * is never enabled (PyTorch's default too).
+ * Grad mode is the running program's, kept by the runtime (plugin.h: ts_grad_enabled): on by
+ * default, off under torch.no_grad() (an object of the language's class whose __enter__ and
+ * __exit__ call set_grad_enabled), inherited by forked tasks. tscript computes no gradients,
+ * but programs branch on the answer: nn.MultiheadAttention and the Transformer layers take
+ * their fused fast path only with grad off. Autocast does not exist here, so it is never
+ * enabled (PyTorch's default too).
  *
  * aten::warn prints "UserWarning: MESSAGE" to stderr the first time its node runs, as
  * PyTorch's interpreter warns once per warn node; the stacklevel argument is ignored there
@@ -21,12 +22,10 @@
 
 #include "prim.h"
 
-static _Thread_local bool grad_disabled;    /* zero-initialized: grad mode starts on */
-
 /* aten::is_grad_enabled() -> bool */
 static int k_is_grad_enabled(TsCall *c)
 {
-    return ts_stack_push(c->stack, ts_bool(!grad_disabled), c->error);
+    return ts_stack_push(c->stack, ts_bool(ts_grad_enabled()), c->error);
 }
 
 /* aten::set_grad_enabled(bool val) -> () */
@@ -36,7 +35,7 @@ static int k_set_grad_enabled(TsCall *c)
     TsValue a;
     if (ts_prim_pop_args(c, "aten::set_grad_enabled", 1, want, &a))
         return c->error->code;
-    grad_disabled = !a.u.b;
+    ts_set_grad_enabled(a.u.b);
     return 0;
 }
 

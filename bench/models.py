@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""models.py — loading and running models saved by torch.jit.save: PyTorch 1.13 against
+tscript, in one run.
+
+usage: bench/models.py --tsload PATH --tscript PATH [--threads N] [--runs N] [MODEL...]
+
+For each model (torchvision's, random weights from seed 0, batch 1, 224x224) the archive
+is written once, then both sides load it in a fresh process of their own:
+  - load: torch.jit.load against ts_module_load (bench/tsload), and how much the process's
+    resident memory grew by loading (tscript maps the archive: the weights are not read);
+  - first call of forward (PyTorch's profiling run; tscript compiles the methods it
+    reaches), then the best of N warm calls, both under torch.no_grad() for PyTorch;
+  - whole processes: `tscript run MODEL.pt @INPUT.pt` against python3 loading and calling
+    the model once, wall time and peak RSS.
+Both sides use the same thread count (torch.set_num_threads, TSCRIPT_NUM_THREADS). Ratios
+are PyTorch's figure over tscript's. A benchmark, not a test: never part of make check.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+TORCH_SIDE = r"""
+import sys, time, torch
+torch.set_num_threads(int(sys.argv[3]))
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4
+x = torch.load(sys.argv[2])
+r0 = rss(); t0 = time.perf_counter()
+m = torch.jit.load(sys.argv[1])
+t1 = time.perf_counter(); r1 = rss()
+with torch.no_grad():
+    m(x)
+    t2 = time.perf_counter()
+    best = 1e30
+    for _ in range(int(sys.argv[4])):
+        a = time.perf_counter(); m(x); best = min(best, time.perf_counter() - a)
+print(t1 - t0, r1 - r0, t2 - t1, best)
+"""
+
+WHOLE_TORCH = r"""
+import sys, torch
+torch.set_num_threads(int(sys.argv[3]))
+m = torch.jit.load(sys.argv[1])
+with torch.no_grad():
+    m(torch.load(sys.argv[2]))
+"""
+
+
+def make(name, out):
+    import torch
+    import torchvision
+    torch.manual_seed(0)
+    model = getattr(torchvision.models, name)(weights=None).eval()
+    path = os.path.join(out, name + ".pt")
+    torch.jit.save(torch.jit.script(model), path)
+    torch.manual_seed(1)
+    inp = os.path.join(out, name + "_x.pt")
+    torch.save(torch.randn(1, 3, 224, 224), inp)
+    return path, inp
+
+
+def whole(cmd, env=None):
+    """Wall seconds and peak RSS (KB) of a whole process, from /usr/bin/time."""
+    t0 = time.perf_counter()
+    r = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True,
+                       env=env)
+    took = time.perf_counter() - t0
+    if r.returncode != 0:
+        raise RuntimeError(" ".join(cmd) + ": " + r.stderr[-500:])
+    return took, int(r.stderr.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tsload", required=True)
+    ap.add_argument("--tscript", required=True)
+    ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("models", nargs="*", default=["resnet18", "mobilenet_v2", "squeezenet1_1"])
+    a = ap.parse_args()
+    env = dict(os.environ, TSCRIPT_NUM_THREADS=str(a.threads))
+    print("%d threads; times in ms, memory in MB; ratio = PyTorch / tscript" % a.threads)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in a.models:
+            model, inp = make(name, tmp)
+            size = os.path.getsize(model) / 1e6
+            args = [model, inp, str(a.threads), str(a.runs)]
+            py = subprocess.run([sys.executable, "-c", TORCH_SIDE] + args, capture_output=True,
+                                text=True, check=True)
+            tl, tr, tf, ts = (float(v) for v in py.stdout.split())
+            ours = subprocess.run([a.tsload, model, inp, str(a.runs)], capture_output=True,
+                                  text=True, check=True, env=env)
+            ol, orss, of, os_ = (float(v) for v in ours.stdout.split())
+            wt, wm = whole([sys.executable, "-c", WHOLE_TORCH] + args[:3])
+            ot, om = whole([a.tscript, "run", model, "@" + inp, "-o",
+                            os.path.join(tmp, "out.npy")], env)
+            print("%s (archive %.1f MB)" % (name, size))
+            rows = [("load", tl * 1e3, ol * 1e3), ("memory added by loading", tr / 1e3,
+                                                   orss / 1e3),
+                    ("first call (tscript: compiles)", tf * 1e3, of * 1e3),
+                    ("warm call, best of %d" % a.runs, ts * 1e3, os_ * 1e3),
+                    ("whole process", wt * 1e3, ot * 1e3),
+                    ("whole process peak RSS", wm / 1e3, om / 1e3)]
+            for what, p, t in rows:
+                print("  %-32s PyTorch %9.1f   tscript %9.1f   ratio %6.2fx" %
+                      (what, p, t, p / t if t > 0 else float("inf")))
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

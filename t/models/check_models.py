@@ -1,0 +1,253 @@
+# check_models.py — models people ship, saved by PyTorch 1.13 and run by tscript: each is
+# built with random weights (torch.manual_seed(0); torchvision ships no weights offline),
+# scripted, saved with torch.jit.save, run by PyTorch on a seeded input and by
+# `tscript run MODEL.pt @INPUT... --output OUT.pt`, and the two results compared
+# (rel 1e-4, with an absolute floor relative to the output's scale). Prints TAP.
+#
+#     /usr/bin/python3 t/models/check_models.py TSCRIPT [--config FILE] [NAME...]
+#
+# Models that call torchvision's operators run with plugins/torchvision's config.
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+
+import torch
+import torch.nn as nn
+
+warnings.simplefilter("ignore")
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+TV_CONFIG = os.path.join(TOP, "plugins", "torchvision", "config.yaml")
+
+
+def image(n=1, size=96):
+    return (torch.randn(n, 3, size, size),)
+
+
+def tv(name, **kw):
+    import torchvision
+    return lambda: getattr(torchvision.models, name)(weights=None, **kw)
+
+
+def tvd(name, **kw):
+    import torchvision
+    return lambda: getattr(torchvision.models.detection, name)(weights=None,
+                                                                weights_backbone=None, **kw)
+
+
+def tvs(name, **kw):
+    import torchvision
+    return lambda: getattr(torchvision.models.segmentation, name)(
+        weights=None, weights_backbone=None, **kw)
+
+
+def vit():
+    from torchvision.models.vision_transformer import VisionTransformer
+    return VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2,
+                             hidden_dim=32, mlp_dim=64, num_classes=10)
+
+
+def r3d():
+    import torchvision
+    return torchvision.models.video.r3d_18(weights=None)
+
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(32, 4, 64, dropout=0.1, batch_first=True)
+        self.enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return self.enc(x, src_key_padding_mask=mask)
+
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.dec = nn.TransformerDecoderLayer(32, 4, 64, dropout=0.1, norm_first=True)
+
+    def forward(self, tgt: torch.Tensor, memory: torch.Tensor) -> torch.Tensor:
+        mask = torch.triu(torch.full((tgt.size(0), tgt.size(0)), float("-inf")), 1)
+        return self.dec(tgt, memory, tgt_mask=mask)
+
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(16, 2)
+
+    def forward(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor):
+        return self.mha(q, k, v, need_weights=True, average_attn_weights=False)
+
+
+class Recurrent(nn.Module):
+    """nn.LSTM / nn.GRU scripted alone have two forwards (padded and packed): a model
+    calls one."""
+
+    def __init__(self, rnn: nn.Module):
+        super().__init__()
+        self.rnn = rnn
+
+    def forward(self, x: torch.Tensor):
+        return self.rnn(x)
+
+
+def no_mask(n, s):
+    m = torch.zeros(n, s, dtype=torch.bool)
+    m[0, -2:] = True
+    return m
+
+
+# name: (builder, inputs, needs torchvision's operators, train mode)
+MODELS = {
+    "resnet18": (tv("resnet18"), lambda: image(), False),
+    "mobilenet_v2": (tv("mobilenet_v2"), lambda: image(), False),
+    "mobilenet_v3_small": (tv("mobilenet_v3_small"), lambda: image(), False),
+    "squeezenet1_1": (tv("squeezenet1_1"), lambda: image(), False),
+    "shufflenet_v2_x0_5": (tv("shufflenet_v2_x0_5"), lambda: image(), False),
+    "densenet121": (tv("densenet121"), lambda: image(size=64), False),
+    "googlenet": (tv("googlenet", aux_logits=False, init_weights=False),
+                  lambda: image(size=96), False),
+    "efficientnet_b0": (tv("efficientnet_b0"), lambda: image(), False),
+    "regnet_y_400mf": (tv("regnet_y_400mf"), lambda: image(), False),
+    "mnasnet0_5": (tv("mnasnet0_5"), lambda: image(), False),
+    "convnext_tiny": (tv("convnext_tiny"), lambda: image(size=64), False),
+    "vit_small": (vit, lambda: image(2, 32), False),
+    "lraspp_mobilenet_v3_large": (tvs("lraspp_mobilenet_v3_large"), lambda: image(size=64),
+                                  False),
+    "deeplabv3_mobilenet_v3_large": (tvs("deeplabv3_mobilenet_v3_large", aux_loss=False),
+                                     lambda: image(size=64), False),
+    "fasterrcnn_mobilenet_v3_large_320_fpn": (
+        tvd("fasterrcnn_mobilenet_v3_large_320_fpn"),
+        lambda: ([torch.rand(3, 120, 160), torch.rand(3, 100, 100)],), True),
+    "ssdlite320_mobilenet_v3_large": (
+        tvd("ssdlite320_mobilenet_v3_large"),
+        lambda: ([torch.rand(3, 120, 160)],), True),
+    "r3d_18": (r3d, lambda: (torch.randn(1, 3, 4, 32, 32),), False),
+    "transformer_encoder": (Encoder, lambda: (torch.randn(2, 7, 32), no_mask(2, 7)), False),
+    "transformer_decoder_layer": (Decoder, lambda: (torch.randn(5, 2, 32),
+                                                    torch.randn(7, 2, 32)), False),
+    "lstm_bidirectional": (lambda: Recurrent(nn.LSTM(8, 16, num_layers=2, bidirectional=True)),
+                           lambda: (torch.randn(5, 3, 8),), False),
+    "gru_batch_first": (lambda: Recurrent(nn.GRU(8, 12, num_layers=3, batch_first=True,
+                                                 bidirectional=True)),
+                        lambda: (torch.randn(2, 6, 8),), False),
+    "multihead_attention": (Attention, lambda: (torch.randn(4, 2, 16), torch.randn(6, 2, 16),
+                                                torch.randn(6, 2, 16)), False),
+    "embedding_bag": (lambda: nn.EmbeddingBag(20, 6, mode="mean"),
+                      lambda: (torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]),
+                               torch.tensor([0, 4])), False),
+    "conv_transpose2d": (lambda: nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1,
+                                                     output_padding=1, groups=2, dilation=2),
+                         lambda: (torch.randn(1, 4, 7, 5),), False),
+    "group_norm": (lambda: nn.GroupNorm(3, 6), lambda: (torch.randn(2, 6, 4, 4),), False),
+}
+
+
+def flatten(v, out):
+    """The tensors and numbers of a (nested) result, in order."""
+    if isinstance(v, torch.Tensor):
+        out.append(v.detach().double())
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            flatten(x, out)
+    elif isinstance(v, dict):
+        for k in v:
+            out.append(("key", k))
+            flatten(v[k], out)
+    elif isinstance(v, (int, float, bool)):
+        out.append(torch.tensor(float(v), dtype=torch.float64))
+    elif v is not None:
+        out.append(("other", repr(v)))
+    return out
+
+
+def compare(want, got):
+    """None when got matches want, else what differs."""
+    a, b = flatten(want, []), flatten(got, [])
+    if len(a) != len(b):
+        return "%d values expected, %d returned" % (len(a), len(b))
+    for i, (x, y) in enumerate(zip(a, b)):
+        if isinstance(x, tuple) or isinstance(y, tuple):
+            if x != y:
+                return "item %d: %r != %r" % (i, x, y)
+            continue
+        if x.shape != y.shape:
+            return "item %d: shape %s != %s" % (i, list(x.shape), list(y.shape))
+        if x.numel() == 0:
+            continue
+        scale = float(x.abs().max())
+        diff = (x - y).abs()
+        bad = diff > (1e-4 * x.abs() + 1e-4 * max(scale, 1e-3))
+        if bool(bad.any()):
+            return "item %d: max difference %g (scale %g)" % (i, float(diff.max()), scale)
+    return None
+
+
+def check(tscript, name, tmp, config):
+    builder, inputs, needs_tv = MODELS[name]
+    torch.manual_seed(0)
+    model = builder().eval()
+    scripted = torch.jit.script(model)
+    path = os.path.join(tmp, name + ".pt")
+    torch.jit.save(scripted, path)
+    torch.manual_seed(1)
+    args = inputs()
+    with torch.no_grad():
+        want = torch.jit.load(path)(*args)
+    files = []
+    for k, a in enumerate(args):
+        f = os.path.join(tmp, "%s_in%d.pt" % (name, k))
+        torch.save(a, f)
+        files.append("@" + f)
+    out = os.path.join(tmp, name + "_out.pt")
+    cmd = [tscript]
+    if needs_tv:
+        cmd += ["--config", TV_CONFIG]
+    elif config:
+        cmd += ["--config", config]
+    cmd += ["run", path, "--output", out] + files
+    start = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    took = time.time() - start
+    if r.returncode != 0:
+        return "tscript exited %d: %s" % (r.returncode, r.stderr[-1500:]), took
+    got = torch.load(out)
+    return compare(want, got), took
+
+
+def main():
+    argv = sys.argv[1:]
+    tscript = argv.pop(0)
+    config = None
+    if argv[:1] == ["--config"]:
+        config = argv[1]
+        argv = argv[2:]
+    names = argv or list(MODELS)
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, name in enumerate(names, 1):
+            try:
+                why, took = check(tscript, name, tmp, config)
+            except Exception as e:   # a model PyTorch itself cannot script, save or run
+                why, took = "%s: %s" % (type(e).__name__, str(e)[-800:]), 0
+            if why is None:
+                print("ok %d - %s runs as in PyTorch (%.1f s)" % (n, name, took))
+            else:
+                failed += 1
+                print("not ok %d - %s runs as in PyTorch" % (n, name))
+                for line in why.splitlines():
+                    print("# " + line)
+            sys.stdout.flush()
+            for f in os.listdir(tmp):
+                os.remove(os.path.join(tmp, f))
+    print("1..%d" % len(names))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
