@@ -1,6 +1,6 @@
 # t/to_tensor_cases.py — tensors made from data (create.c) as models call them: aten::as_tensor
-# (torchvision's detection models) and prim::NumToTensor (what traced graphs make of
-# x.size(0)). t/to_tensor_cases.sh runs them under tscript; under PyTorch:
+# and aten::scalar_tensor (torchvision's detection models) and prim::NumToTensor (what traced
+# graphs make of x.size(0)). t/to_tensor_cases.sh runs them under tscript; under PyTorch:
 #     /usr/bin/python3 t/to_tensor_cases.py
 import torch
 
@@ -17,6 +17,14 @@ def test_as_tensor():
     y = torch.as_tensor(x, dtype=torch.float64)
     assert y.dtype == torch.float64 and torch.equal(y, torch.ones(2, dtype=torch.float64))
     assert not torch.as_tensor([1.0]).requires_grad
+
+
+def test_scalar_tensor():
+    a = torch.scalar_tensor(3)
+    assert a.dtype == torch.float32 and a.dim() == 0 and float(a) == 3.0
+    b = torch.scalar_tensor(2.5, dtype=torch.int64)
+    assert b.dtype == torch.int64 and int(b) == 2
+    assert torch.scalar_tensor(7, dtype=torch.float64).dtype == torch.float64
 
 
 def test_num_to_tensor():
