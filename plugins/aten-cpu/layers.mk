@@ -1,7 +1,7 @@
 # plugins/aten-cpu/layers.mk — the layers and ops real models call beyond aten_nn.yaml, their
 # schemas (schemas/aten_layers.yaml, schemas/prim_env.yaml) and their TorchScript cases;
-# t/models/opcheck.py lists what the models need, t/models/compare.py runs them against
-# PyTorch (both need python3-torch; neither is part of make check). Included by Makefile.am.
+# t/models/opcheck.py lists the operators the models need (t/models/check_models.py runs
+# them against PyTorch); both need python3-torch. Included by the top Makefile.am.
 #   conv.h, conv_transpose.c   convolutions of every rank, transposed and generic (conv.c)
 #   rnn_layers.c               multi-layer lstm/gru/rnn_tanh/rnn_relu, padded and packed
 #   embedding_bag.c            nn.EmbeddingBag
@@ -35,4 +35,4 @@ LAYERS_CASES = t/conv_cases.sh t/env_cases.sh t/rnn_layers_cases.sh t/embedding_
 TESTS += $(LAYERS_CASES)
 $(LAYERS_CASES:.sh=.log): tscript$(EXEEXT) $(pkglib_LTLIBRARIES) t/cases.sh
 EXTRA_DIST += plugins/aten-cpu/layers.mk $(LAYERS_CASES) $(LAYERS_CASES:.sh=.py) \
-	t/models/opcheck.py t/models/compare.py
+	t/models/opcheck.py
