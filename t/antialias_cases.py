@@ -1,7 +1,6 @@
 # t/antialias_cases.py — antialiased resizing (resample.c): _upsample_bilinear2d_aa and
-# _upsample_bicubic2d_aa, plain and .vec, as F.interpolate(..., antialias=True) calls them, and
-# aten::as_tensor (create.c), which torchvision's detection models call. Values are checked by
-# hand on small inputs (the triangle filter halving [1, 2, 3, 4]), and by properties the
+# _upsample_bicubic2d_aa, plain and .vec, as F.interpolate(..., antialias=True) calls them.
+# Values are checked by hand on small inputs (the triangle filter halving [1, 2, 3, 4]), and by properties the
 # filters have: a constant image stays constant, an unchanged size is a copy, the two dims are
 # independent. Each err_* function fails with PyTorch 1.13's message.
 # t/antialias_cases.sh runs them under tscript; under PyTorch:
@@ -42,20 +41,6 @@ def test_filter_properties():
     both = torch.ops.aten._upsample_bilinear2d_aa(x, [4, 5], False)
     rows = torch.ops.aten._upsample_bilinear2d_aa(x, [9, 5], False)
     assert close(both, torch.ops.aten._upsample_bilinear2d_aa(rows, [4, 5], False))
-
-
-def test_as_tensor():
-    a = torch.as_tensor([1, 2, 3])
-    assert a.dtype == torch.long and torch.equal(a, torch.tensor([1, 2, 3]))
-    b = torch.as_tensor([[1.5, 2.0]], dtype=torch.float64)
-    assert b.dtype == torch.float64 and b.shape == (1, 2)
-    assert torch.as_tensor(3).dtype == torch.long and torch.as_tensor(2.5).item() == 2.5
-    assert torch.as_tensor(True).dtype == torch.bool
-    x = torch.ones(2)
-    assert torch.as_tensor(x) is x
-    y = torch.as_tensor(x, dtype=torch.float64)
-    assert y.dtype == torch.float64 and torch.equal(y, torch.ones(2, dtype=torch.float64))
-    assert not torch.as_tensor([1.0]).requires_grad
 
 
 def err_aa_integer():

@@ -196,6 +196,20 @@ def test_convolution_generic():
                  F.conv1d(x1, w1, rnd([6], 2), 2, 1, 2, 2))
 
 
+def test_large_inputs_in_tiles():
+    # big enough that the unrolled patches are made a tile of rows at a time
+    x = rnd([1, 32, 32, 512], 30)
+    w = rnd([16, 32, 3, 3], 31) * 0.1
+    y = F.conv2d(x, w, padding=(0, 1))
+    top = F.conv2d(x[:, :, :18], w, padding=(0, 1))
+    bottom = F.conv2d(x[:, :, 16:], w, padding=(0, 1))
+    assert close(y, torch.cat([top, bottom], 2))
+    xt = rnd([1, 8, 32, 256], 32)
+    wt = rnd([8, 64, 3, 3], 33) * 0.1
+    assert close(F.conv_transpose2d(xt, wt, stride=1),
+                 transpose_by_forward(xt, wt, [1, 1], [0, 0], [0, 0], [1, 1], 1))
+
+
 def test_conv_bias_converted():
     # the slow 1-d and 3-d kernels take a bias of another dtype and convert it
     x = rnd([1, 4, 5], 27)

@@ -12,13 +12,16 @@
  * out-projection. The weights come back averaged over the heads or per head, or None when
  * not asked for (or when there is nothing to attend, as PyTorch returns). The encoder layer
  * is attention, add, layer norm and the feed-forward block (relu or exact gelu), in
- * norm_first order or not. float32 and float64 compute in their type, bfloat16 in float32.
+ * norm_first order or not; given a nested tensor (nested.h, what nn.TransformerEncoder makes
+ * of a padded batch) each sequence attends within its length and the result is nested too.
+ * float32 and float64 compute in their type, bfloat16 in float32.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nested.h"
 #include "nn.h"
 
 /* A row-major matrix block of a contiguous buffer: rows x cols with row stride ld. */
@@ -65,6 +68,7 @@ typedef struct Mha {
     int64_t B, L, E, H;
     const TsTensor *qkv_w, *qkv_b, *proj_w, *proj_b, *mask;
     int64_t mask_type;                        /* -1: none */
+    const int64_t *lengths;                   /* a nested input's: keys past them are out */
     bool need_weights, average;
 } Mha;
 
@@ -72,6 +76,8 @@ typedef struct Mha {
 static bool masked(const Mha *m, int64_t b, int64_t h, int64_t l, int64_t s)
 {
     const TsTensor *k = m->mask;
+    if (m->lengths && s >= m->lengths[b])
+        return true;
     if (!k)
         return false;
     int64_t idx[4] = { b, h, l, s }, off = k->offset;
@@ -529,8 +535,13 @@ static int k_encoder_layer(TsCall *c)
     }
     if (!rc)
         rc = check_layer(err, p, m.B * m.L, E);
+    m.lengths = rc ? NULL : ts_cpu_nested_lengths(src);
     if (!rc && !(rc = params_as(err, m.dt, L_COUNT, p, owned))) {
-        x = ts_cpu_cast(src, m.dt, err);
+        x = m.lengths ? ts_cpu_nested_new(err, m.dt, m.B, m.L, E, m.lengths) : NULL;
+        if (x)
+            ts_cpu_copy_into(x, src);
+        else if (!m.lengths)
+            x = ts_cpu_cast(src, m.dt, err);
         if (!x)
             rc = err->code;
         m.qkv_w = p[L_QKV_W];
@@ -542,8 +553,16 @@ static int k_encoder_layer(TsCall *c)
         rc = encoder_layer(err, &m, p, a[7].tag == TS_TAG_BOOL && a[7].u.b,
                            a[8].tag == TS_TAG_BOOL && a[8].u.b, ts_nn_double(a[9]),
                            ts_tensor_data(x));
+    if (!rc && m.lengths)           /* a nested result: the padding rows stay zero */
+        for (int64_t b = 0; b < m.B; b++)
+            memset((char *)ts_tensor_data(x) + b * m.L * E * (int64_t)ts_dtype_size(m.dt) +
+                       m.lengths[b] * E * (int64_t)ts_dtype_size(m.dt), 0,
+                   (size_t)((m.L - m.lengths[b]) * E) * ts_dtype_size(m.dt));
     if (!rc && x->dtype != src->dtype) {
-        TsTensor *r = ts_cpu_cast(x, src->dtype, err);
+        TsTensor *r = m.lengths ? ts_cpu_nested_new(err, src->dtype, m.B, m.L, E, m.lengths)
+                                : ts_cpu_cast(x, src->dtype, err);
+        if (r && m.lengths)
+            ts_cpu_copy_into(r, x);
         ts_tensor_release(x);
         x = r;
         rc = r ? 0 : (int)err->code;

@@ -8,8 +8,9 @@
  * For each image and group the input patches are unrolled into a (channels * kernel volume)
  * x (output volume) matrix, which the group's weight, read in place as an (out_channels /
  * groups) x (channels * kernel volume) matrix, multiplies by one GEMM straight into the
- * output (bias rows first, beta 1); a kernel of ones with stride 1 and no padding reads the
- * input itself. "same" padding may be uneven (the extra pixel goes after, as PyTorch pads);
+ * output (bias rows first, beta 1), a tile of output rows at a time so the unrolled matrix
+ * stays a few MB (a 3-d video clip would otherwise unroll to hundreds); a kernel of ones
+ * with stride 1 and no padding reads the input itself. "same" padding may be uneven (the extra pixel goes after, as PyTorch pads);
  * the unrolling handles each side on its own. Integer dtypes and bfloat16 run as PyTorch's
  * slow kernels do (ts_nn_gemm has loops for them); half and bool are refused.
  */
@@ -50,18 +51,12 @@ int ts_conv_read_lists(TsCall *c, TsConvArgs *a, TsValue stride, TsValue padding
     return read_list(c, a, "output_padding", out_pad, a->out_pad, &a->n_out_pad);
 }
 
-/* "[1, 2, 3]" of n values. */
-static void fmt_list(char *buf, size_t size, int n, const int64_t *v)
-{
-    ts_cpu_format_sizes(buf, size, n, v);
-}
-
 /* PyTorch's expand_param_if_needed: one value repeats, else the list must have nd. */
 static int expand(TsError *err, const char *name, const int64_t *v, int n, int nd, int64_t *out)
 {
     if (n != 1 && n != nd) {
         char s[160];
-        fmt_list(s, sizeof s, n, v);
+        ts_cpu_format_sizes(s, sizeof s, n, v);
         return ts_error_set(err, TS_ERR_RUNTIME, "expected %s to be a single integer value or a "
                             "list of %d values to match the convolution dimensions, but got "
                             "%s=%s", name, nd, name, s);
@@ -270,9 +265,10 @@ static void valid_range(int64_t n, int64_t s, int64_t p, int64_t off, int64_t ou
 }
 
 /* The loop nest im2col and col2im share: one row of col per (channel, kernel offset, output
- * depth and height). ROW runs for each with `col` at the row, `img` at the image row the row
- * reads (NULL when it lies in the padding) shifted so that img[ow * stride] is output ow's
- * pixel, and [lo, hi) the outputs whose pixel lies inside the image. */
+ * row r in [r0, r1), a row being an output depth and height). ROW runs for each with `col`
+ * at the row, `img` at the image row it reads (NULL when that lies in the padding) shifted so
+ * that img[ow * stride] is output ow's pixel, and [lo, hi) the outputs whose pixel lies
+ * inside the image. */
 #define PATCH_ROWS(T, IMAGE, COL, ROW) \
     do { \
         int64_t ivol = isz[0] * isz[1] * isz[2]; \
@@ -283,22 +279,22 @@ static void valid_range(int64_t n, int64_t s, int64_t p, int64_t off, int64_t ou
                         int64_t lo, hi, off = kw * g->dil[2] - g->pad_lo[2]; \
                         valid_range(isz[2], g->stride[2], g->pad_lo[2], kw * g->dil[2], \
                                     osz[2], &lo, &hi); \
-                        for (int64_t od = 0; od < osz[0]; od++) { \
+                        for (int64_t r = r0; r < r1; r++, COL += osz[2]) { \
+                            int64_t od = r / osz[1], oh = r % osz[1]; \
                             int64_t id = od * g->stride[0] - g->pad_lo[0] + kd * g->dil[0]; \
-                            for (int64_t oh = 0; oh < osz[1]; oh++, COL += osz[2]) { \
-                                int64_t ih = oh * g->stride[1] - g->pad_lo[1] + kh * g->dil[1]; \
-                                T *img = id < 0 || id >= isz[0] || ih < 0 || ih >= isz[1] \
-                                             ? NULL \
-                                             : IMAGE + c * ivol + (id * isz[1] + ih) * isz[2] + off; \
-                                ROW; \
-                            } \
+                            int64_t ih = oh * g->stride[1] - g->pad_lo[1] + kh * g->dil[1]; \
+                            T *img = id < 0 || id >= isz[0] || ih < 0 || ih >= isz[1] \
+                                         ? NULL \
+                                         : IMAGE + c * ivol + (id * isz[1] + ih) * isz[2] + off; \
+                            ROW; \
                         } \
                     } \
     } while (0)
 
 #define IM2COL(T) \
     static void im2col_##T(const T *in, int64_t ch, const int64_t *isz, const int64_t *k, \
-                           const int64_t *osz, const TsConvGeom *g, T *col) \
+                           const int64_t *osz, const TsConvGeom *g, int64_t r0, int64_t r1, \
+                           T *col) \
     { \
         PATCH_ROWS(const T, in, col, { \
             if (!img) { \
@@ -321,19 +317,21 @@ IM2COL(uint64_t)
 #undef IM2COL
 
 void ts_conv_im2col(size_t esize, const void *in, int64_t ch, const int64_t *isz,
-                    const int64_t *k, const int64_t *osz, const TsConvGeom *g, void *col)
+                    const int64_t *k, const int64_t *osz, const TsConvGeom *g, int64_t r0,
+                    int64_t r1, void *col)
 {
     switch (esize) {
-    case 1: im2col_uint8_t(in, ch, isz, k, osz, g, col); break;
-    case 2: im2col_uint16_t(in, ch, isz, k, osz, g, col); break;
-    case 4: im2col_uint32_t(in, ch, isz, k, osz, g, col); break;
-    default: im2col_uint64_t(in, ch, isz, k, osz, g, col); break;
+    case 1: im2col_uint8_t(in, ch, isz, k, osz, g, r0, r1, col); break;
+    case 2: im2col_uint16_t(in, ch, isz, k, osz, g, r0, r1, col); break;
+    case 4: im2col_uint32_t(in, ch, isz, k, osz, g, r0, r1, col); break;
+    default: im2col_uint64_t(in, ch, isz, k, osz, g, r0, r1, col); break;
     }
 }
 
 #define COL2IM(T) \
     static void col2im_##T(const T *col, int64_t ch, const int64_t *isz, const int64_t *k, \
-                           const int64_t *osz, const TsConvGeom *g, T *out) \
+                           const int64_t *osz, const TsConvGeom *g, int64_t r0, int64_t r1, \
+                           T *out) \
     { \
         PATCH_ROWS(T, out, col, { \
             if (img) \
@@ -348,14 +346,37 @@ COL2IM(int64_t)
 #undef PATCH_ROWS
 
 void ts_conv_col2im(int dtype, const void *col, int64_t ch, const int64_t *isz,
-                    const int64_t *k, const int64_t *osz, const TsConvGeom *g, void *out)
+                    const int64_t *k, const int64_t *osz, const TsConvGeom *g, int64_t r0,
+                    int64_t r1, void *out)
 {
     if (dtype == TS_FLOAT32)
-        col2im_float(col, ch, isz, k, osz, g, out);
+        col2im_float(col, ch, isz, k, osz, g, r0, r1, out);
     else if (dtype == TS_FLOAT64)
-        col2im_double(col, ch, isz, k, osz, g, out);
+        col2im_double(col, ch, isz, k, osz, g, r0, r1, out);
     else
-        col2im_int64_t(col, ch, isz, k, osz, g, out);
+        col2im_int64_t(col, ch, isz, k, osz, g, r0, r1, out);
+}
+
+int64_t ts_conv_tile_rows(int64_t rows, int64_t row_len, int64_t n_rows)
+{
+    if (rows <= 0 || row_len <= 0)
+        return n_rows > 0 ? n_rows : 1;
+    int64_t tile = rows > TS_CONV_COL_ELEMS / row_len ? 1 : TS_CONV_COL_ELEMS / (rows * row_len);
+    return tile < 1 ? 1 : tile > n_rows ? n_rows : tile;
+}
+
+void *ts_conv_col_alloc(TsError *err, int64_t rows, int64_t tile, int64_t row_len, size_t es)
+{
+    uint64_t cols = (uint64_t)tile * (uint64_t)row_len;
+    if (rows < 0 || tile < 0 || row_len < 0 || (row_len && (uint64_t)tile > UINT64_MAX / (uint64_t)row_len) ||
+        (rows && cols > SIZE_MAX / es / (uint64_t)rows)) {
+        ts_error_set(err, TS_ERR_LIMIT, "convolution: the unrolled input is too large");
+        return NULL;
+    }
+    void *p = malloc((size_t)rows * (size_t)cols * es + 1);
+    if (!p)
+        ts_error_set(err, TS_ERR_NOMEM, "convolution: out of memory");
+    return p;
 }
 
 int ts_conv_init_bias(TsTensor *out, int64_t n, int64_t cout, int64_t plane, const TsTensor *b,
@@ -415,29 +436,28 @@ static TsTensor *forward(TsCall *c, const TsConvGeom *g, TsTensor *input, TsTens
     bool direct = k[0] * k[1] * k[2] == 1;
     for (int s = 0; s < 3; s++)
         direct = direct && g->stride[s] == 1 && g->pad_lo[s] == 0 && g->pad_hi[s] == 0;
-    if (!direct && ksz > 0) {
-        if (ksz > INT64_MAX / plane || (uint64_t)(ksz * plane) > SIZE_MAX / (size_t)es) {
-            ts_error_set(err, TS_ERR_LIMIT, "conv%dd: the unrolled input is too large", nd);
-            goto done;
-        }
-        if (!(col = malloc((size_t)(ksz * plane * es)))) {
-            ts_error_set(err, TS_ERR_NOMEM, "conv%dd: out of memory", nd);
-            goto done;
-        }
-    }
+    /* the unrolled patches of a tile of output rows (depth x height) at a time */
+    int64_t rows = osz[0] * osz[1], tile = ts_conv_tile_rows(ksz, osz[2], rows);
+    if (!direct && ksz > 0 && !(col = ts_conv_col_alloc(err, ksz, tile, osz[2], (size_t)es)))
+        goto done;
     const char *xd = ts_tensor_data(x), *wd = ts_tensor_data(wt);
     char *od = ts_tensor_data(o);
     for (int64_t i = 0; i < n && !err->code; i++)
         for (int64_t gi = 0; gi < g->groups && !err->code; gi++) {
             const char *src = xd + (i * cin + gi * cg) * ivol * es;
-            TsNnMat b = { src, ksz, plane, plane, 1 };
-            if (col) {
-                ts_conv_im2col((size_t)es, src, cg, isz, k, osz, g, col);
-                b.p = col;
-            }
+            char *dst = od + (i * cout + gi * og) * plane * es;
             TsNnMat a = { wd + gi * og * ksz * es, og, ksz, ksz, 1 };
-            ts_nn_gemm(o->dtype, 1.0, &a, &b, 1.0, od + (i * cout + gi * og) * plane * es,
-                       plane, err);
+            if (!col) {
+                TsNnMat b = { src, ksz, plane, plane, 1 };
+                ts_nn_gemm(o->dtype, 1.0, &a, &b, 1.0, dst, plane, err);
+                continue;
+            }
+            for (int64_t r0 = 0; r0 < rows && !err->code; r0 += tile) {
+                int64_t r1 = r0 + tile < rows ? r0 + tile : rows, cols = (r1 - r0) * osz[2];
+                ts_conv_im2col((size_t)es, src, cg, isz, k, osz, g, r0, r1, col);
+                TsNnMat b = { col, ksz, cols, cols, 1 };
+                ts_nn_gemm(o->dtype, 1.0, &a, &b, 1.0, dst + r0 * osz[2] * es, plane, err);
+            }
         }
 done:
     free(col);

@@ -52,15 +52,28 @@ TsTensor *ts_conv_run(TsCall *c, const TsConvArgs *a, TsTensor *x, TsTensor *w, 
 TsTensor *ts_conv_batchify(TsCall *c, const TsConvArgs *a, TsTensor *x, TsTensor *w,
                            TsTensor *b, const int64_t *same_pad);
 
-/* The patches of one image's channels (isz spatial sizes, contiguous) as rows of col:
- * ch * k0*k1*k2 rows of o0*o1*o2 entries, zeros where a patch reaches into the padding.
- * Pure data movement, by element size (1, 2, 4 or 8 bytes). */
+/* The unrolled patches are made a tile of output rows at a time (a row: one output depth
+ * and height), so that a tile's columns hold at most about this many elements. */
+#define TS_CONV_COL_ELEMS (4 * 1024 * 1024)
+
+/* The patches of one image's channels (isz spatial sizes, contiguous) for output rows
+ * [r0, r1) (of o0*o1) as rows of col: ch * k0*k1*k2 rows of (r1 - r0) * o2 entries, zeros
+ * where a patch reaches into the padding. Pure data movement, by element size (1, 2, 4 or 8
+ * bytes). */
 void ts_conv_im2col(size_t esize, const void *in, int64_t ch, const int64_t *isz,
-                    const int64_t *k, const int64_t *osz, const TsConvGeom *g, void *col);
-/* The adjoint: adds each entry of col back into the image it came from (padding dropped).
- * dtype float32, float64 or int64. */
+                    const int64_t *k, const int64_t *osz, const TsConvGeom *g, int64_t r0,
+                    int64_t r1, void *col);
+/* The adjoint for rows [r0, r1): adds each entry of col back into the image it came from
+ * (padding dropped). dtype float32, float64 or int64. */
 void ts_conv_col2im(int dtype, const void *col, int64_t ch, const int64_t *isz,
-                    const int64_t *k, const int64_t *osz, const TsConvGeom *g, void *out);
+                    const int64_t *k, const int64_t *osz, const TsConvGeom *g, int64_t r0,
+                    int64_t r1, void *out);
+/* The rows of a tile: as many of n_rows rows of row_len entries, each unrolled into `rows`
+ * column rows, as fit TS_CONV_COL_ELEMS (at least one). */
+int64_t ts_conv_tile_rows(int64_t rows, int64_t row_len, int64_t n_rows);
+/* A buffer of rows x (tile * row_len) elements of es bytes, or NULL with err set (sizes
+ * checked). */
+void *ts_conv_col_alloc(TsError *err, int64_t rows, int64_t tile, int64_t row_len, size_t es);
 
 /* Fills out (n images of cout channels of plane elements, contiguous) with the bias per
  * channel, or zeros without one. */

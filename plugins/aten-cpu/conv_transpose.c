@@ -78,28 +78,33 @@ static TsTensor *compute(TsCall *c, const TsConvGeom *g, const TsTensor *x, cons
     bool direct = kvol == 1;
     for (int s = 0; s < 3; s++)
         direct = direct && g->stride[s] == 1 && g->pad_lo[s] == 0 && g->out_pad[s] == 0;
+    /* the columns of a tile of input rows (depth x height) at a time */
+    int64_t in_rows = isz[0] * isz[1], tile = ts_conv_tile_rows(rows, isz[2], in_rows);
     void *col = NULL;
-    if (!direct && rows > 0 && ivol > 0) {
-        if (rows > INT64_MAX / ivol || (uint64_t)(rows * ivol) > SIZE_MAX / (size_t)es ||
-            !(col = malloc((size_t)(rows * ivol * es)))) {
-            ts_error_set(err, TS_ERR_NOMEM, "conv_transpose%dd: out of memory", nd);
-            ts_tensor_release(o);
-            return NULL;
-        }
+    if (!direct && rows > 0 && ivol > 0 &&
+        !(col = ts_conv_col_alloc(err, rows, tile, isz[2], (size_t)es))) {
+        ts_tensor_release(o);
+        return NULL;
     }
     const char *xd = ts_tensor_data(x), *wd = ts_tensor_data(w);
     char *od = ts_tensor_data(o);
     for (int64_t i = 0; i < n && !err->code; i++)
         for (int64_t gi = 0; gi < g->groups && !err->code; gi++) {
             TsNnMat a = { wd + gi * cg * rows * es, rows, cg, 1, rows };
-            TsNnMat bm = { xd + (i * cin + gi * cg) * ivol * es, cg, ivol, ivol, 1 };
+            const char *src = xd + (i * cin + gi * cg) * ivol * es;
             char *dst = od + (i * cout + gi * og) * ovol * es;
             if (direct) {
+                TsNnMat bm = { src, cg, ivol, ivol, 1 };
                 ts_nn_gemm(x->dtype, 1.0, &a, &bm, 1.0, dst, ovol, err);
                 continue;
             }
-            if (!ts_nn_gemm(x->dtype, 1.0, &a, &bm, 0.0, col, ivol, err))
-                ts_conv_col2im(x->dtype, col, og, osz, k, isz, g, dst);
+            for (int64_t r0 = 0; col && r0 < in_rows && !err->code; r0 += tile) {
+                int64_t r1 = r0 + tile < in_rows ? r0 + tile : in_rows;
+                int64_t cols = (r1 - r0) * isz[2];
+                TsNnMat bm = { src + r0 * isz[2] * es, cg, cols, ivol, 1 };
+                if (!ts_nn_gemm(x->dtype, 1.0, &a, &bm, 0.0, col, cols, err))
+                    ts_conv_col2im(x->dtype, col, og, osz, k, isz, g, r0, r1, dst);
+            }
         }
     free(col);
     if (err->code) {

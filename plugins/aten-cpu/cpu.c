@@ -67,6 +67,7 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_unique_table, &ts_cpu_order_table,
     &ts_cpu_conv_transpose_table, &ts_cpu_rnn_layers_table, &ts_cpu_embedding_bag_table,
     &ts_cpu_attention_table, &ts_cpu_random_table, &ts_cpu_einsum_table,
+    &ts_cpu_grid_sample_table, &ts_cpu_nested_table,
 };
 
 /* The tensor-printing hook of core/print.h; the prim plugin may declare it too (identical

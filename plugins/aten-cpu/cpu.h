@@ -65,6 +65,8 @@ extern const TsCpuTable ts_cpu_embedding_bag_table; /* embedding_bag.c */
 extern const TsCpuTable ts_cpu_attention_table; /* attention.c: MHA and encoder fast paths */
 extern const TsCpuTable ts_cpu_random_table;    /* random.c: bernoulli_, uniform_, randperm */
 extern const TsCpuTable ts_cpu_einsum_table;    /* einsum.c */
+extern const TsCpuTable ts_cpu_grid_sample_table; /* grid_sample.c: grid_sampler, affine grids */
+extern const TsCpuTable ts_cpu_nested_table;    /* nested.c: nested tensors from masks */
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;

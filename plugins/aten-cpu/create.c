@@ -689,6 +689,40 @@ static int k_as_tensor(TsCall *c)
     return ts_cpu_kernel_end(c, 3, a, r);
 }
 
+/* aten::scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None,
+ *     Device? device=None, bool? pin_memory=None) -> Tensor: a 0-dim tensor of the default
+ * dtype (float32) unless another is asked for, whatever the number's kind. */
+static int k_scalar_tensor(TsCall *c)
+{
+    TsValue a[5];
+    TsTensor *r = NULL;
+    int dtype = TS_FLOAT32;
+    ts_cpu_pop_args(c, 5, a);
+    if (a[0].tag != TS_TAG_INT && a[0].tag != TS_TAG_DOUBLE && a[0].tag != TS_TAG_BOOL)
+        ts_error_set(c->error, TS_ERR_TYPE, "aten::scalar_tensor: expected an int, float or "
+                     "bool");
+    else if (!ts_cpu_factory_tail(c->error, "aten::scalar_tensor", a + 1, &dtype))
+        r = ts_cpu_scalar_tensor(a[0], dtype, c->error);
+    return ts_cpu_kernel_end(c, 5, a, r);
+}
+
+/* prim::NumToTensor.Scalar(Scalar a) -> Tensor and .bool(bool a): a 0-dim tensor of the
+ * number (int64, float64 or bool, PyTorch's scalar_to_tensor), what traced graphs make of
+ * x.size(0); it is not a wrapped number, so it promotes as a 0-dim tensor. */
+static int k_num_to_tensor(TsCall *c)
+{
+    TsValue a;
+    ts_cpu_pop_args(c, 1, &a);
+    int dtype = a.tag == TS_TAG_INT ? TS_INT64 : a.tag == TS_TAG_DOUBLE ? TS_FLOAT64
+              : a.tag == TS_TAG_BOOL ? TS_BOOL : -1;
+    TsTensor *r = NULL;
+    if (dtype < 0)
+        ts_error_set(c->error, TS_ERR_TYPE, "prim::NumToTensor: expected an int, float or bool");
+    else
+        r = ts_cpu_scalar_tensor(a, dtype, c->error);
+    return ts_cpu_kernel_end(c, 1, &a, r);
+}
+
 static const TsCpuOp ops[] = {
     { "aten::zeros_like", "", k_zeros_like },
     { "aten::ones_like", "", k_ones_like },
@@ -710,6 +744,9 @@ static const TsCpuOp ops[] = {
     { "aten::as_tensor", "float", k_as_tensor_scalar },
     { "aten::as_tensor", "bool", k_as_tensor_scalar },
     { "aten::as_tensor", "", k_as_tensor },
+    { "aten::scalar_tensor", "", k_scalar_tensor },
+    { "prim::NumToTensor", "Scalar", k_num_to_tensor },
+    { "prim::NumToTensor", "bool", k_num_to_tensor },
     { "aten::item", "", k_item },
     { "prim::tolist", "", k_tolist },
 };

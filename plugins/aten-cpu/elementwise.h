@@ -19,6 +19,8 @@
 /* The flag bit of TsTensor.flags that marks a wrapped Python number (a Scalar argument made a
  * 0-dim tensor): it ranks below 0-dim tensors in type promotion. */
 #define TS_CPU_WRAPPED 0x1u
+/* The flag bit of a nested tensor's padded stand-in (nested.h). */
+#define TS_CPU_NESTED 0x2u
 
 /* Extra operands of a loop (alpha, clamp bounds) in both kinds; status is set by a loop that
  * meets an error it cannot compute past (integer division by zero). */

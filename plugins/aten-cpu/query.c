@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "elementwise.h"
+#include "nested.h"
 
 /* Pops one tensor argument into *self; NULL (nothing left owned) with err when it is not. */
 static TsTensor *pop_tensor(TsCall *c, const char *op, TsValue *self)
@@ -141,7 +142,8 @@ static int k_bool(TsCall *c)
 }
 
 /* The prim:: flags of a tensor (x.requires_grad, x.is_cuda, ...): which one is the op's
- * name; a cpu tensor is dense, strided and not quantized, and nothing here records grads. */
+ * name; a cpu tensor is strided and not quantized, dense unless nested (nested.h), and
+ * nothing here records grads. */
 static int tensor_flag(TsCall *c, const char *op)
 {
     TsValue a;
@@ -150,6 +152,7 @@ static int tensor_flag(TsCall *c, const char *op)
         return c->error->code;
     bool b = strcmp(op, "prim::requires_grad") == 0 ? t->requires_grad != 0
              : strcmp(op, "prim::is_cuda") == 0     ? t->device.type == TS_DEV_CUDA
+             : strcmp(op, "prim::is_nested") == 0   ? ts_cpu_nested_lengths(t) != NULL
                                                     : false;
     ts_value_release(a);
     return ts_stack_push(c->stack, ts_bool(b), c->error);

@@ -1,20 +1,28 @@
 # t/models/opcheck.py — which operators the models people ship call that tscript lacks.
 #
-#     /usr/bin/python3 t/models/opcheck.py [--tscript PATH] [--all] [MODEL ...]
+#     /usr/bin/python3 t/models/opcheck.py [--tscript PATH] [--all] [--traced] [MODEL ...]
 #
 # Scripts each model below with PyTorch 1.13 (torchvision 0.14, random weights, nothing
 # downloaded), in eval() and in train() mode, walks the inlined graph of every method of
 # every submodule through all blocks, and collects each node's kind and, where it has one,
-# its schema. Operators are compared with `tscript ops` by qualified name and overload; a
+# its schema. With --traced the models are traced instead (torch.jit.trace in eval() on an
+# example input: what a traced archive calls; the detection models do not trace and are
+# left out). Operators are compared with `tscript ops` by qualified name and overload; a
 # schema whose text differs from tscript's is reported too. Nodes without a schema (the
 # structural prim:: nodes: If, Loop, GetAttr, ListConstruct, ...) are checked against the
 # node kinds tscript's core interprets. torchvision:: operators belong to
-# plugins/torchvision and are listed apart. Exit status 1 when any model lacks an aten:: or
-# prim:: operator. --all prints every operator each model calls.
+# plugins/torchvision and are listed apart. The model's archive (torch.jit.save) is read too:
+# its code/ holds functions the graphs never reach (branches pruned at scripting, helpers of
+# other modes), and an operator its code names (torch.X, ops.NS.X) that tscript lacks
+# entirely is reported as well. Exit status 1 when any model lacks an aten:: or prim::
+# operator. --all prints every operator each model calls.
+import io
 import os
+import re
 import subprocess
 import sys
 import warnings
+import zipfile
 
 import torch
 import torch.nn as nn
@@ -96,6 +104,7 @@ MODELS = {
     "rnn_tanh": lambda: nn.RNN(4, 8, num_layers=2, bidirectional=True),
     "rnn_relu": lambda: nn.RNN(4, 8, num_layers=2, nonlinearity="relu", batch_first=True),
     "multihead_attention": lambda: nn.MultiheadAttention(16, 2),
+    "multihead_attention_batch_first": lambda: nn.MultiheadAttention(16, 2, batch_first=True),
     "embedding_bag": BagSum,
     "conv_transpose2d": lambda: nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1,
                                                    output_padding=1, groups=2, dilation=2),
@@ -136,6 +145,65 @@ def graphs(scripted):
             yield method.inlined_graph
 
 
+# Example inputs for tracing (None: the model does not trace).
+TRACE_INPUTS = {
+    "vit_small": lambda: (torch.randn(1, 3, 32, 32),),
+    "r3d_18": lambda: (torch.randn(1, 3, 4, 32, 32),),
+    "fasterrcnn_mobilenet_v3_large_320_fpn": None,
+    "ssdlite320_mobilenet_v3_large": None,
+    "transformer_encoder_layer": lambda: (torch.randn(5, 2, 16),),
+    "transformer_encoder": lambda: (torch.randn(2, 5, 16),),
+    "transformer_encoder_nested": None,      # its padding mask is a keyword argument
+    "transformer_decoder_layer": lambda: (torch.randn(5, 2, 16), torch.randn(4, 2, 16)),
+    "lstm": lambda: (torch.randn(5, 3, 4),),
+    "lstm_batch_first": lambda: (torch.randn(3, 5, 4),),
+    "lstm_proj": lambda: (torch.randn(5, 3, 4),),
+    "gru": lambda: (torch.randn(5, 3, 4),),
+    "gru_batch_first": lambda: (torch.randn(3, 5, 4),),
+    "rnn_tanh": lambda: (torch.randn(5, 3, 4),),
+    "rnn_relu": lambda: (torch.randn(3, 5, 4),),
+    "multihead_attention": lambda: (torch.randn(5, 2, 16),) * 3,
+    "multihead_attention_batch_first": lambda: (torch.randn(2, 5, 16),) * 3,
+    "embedding_bag": lambda: (torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), torch.tensor([0, 4]),
+                              torch.rand(8)),
+    "conv_transpose2d": lambda: (torch.randn(1, 4, 6, 6),),
+    "group_norm": lambda: (torch.randn(2, 4, 3, 3),),
+}
+
+
+def traced_ops(name, make):
+    inputs = TRACE_INPUTS.get(name, lambda: (torch.randn(1, 3, 224, 224),))
+    if inputs is None:
+        return None
+    torch.manual_seed(0)
+    model = make().eval()
+    with torch.no_grad():
+        traced = torch.jit.trace(model, inputs(), check_trace=False, strict=False)
+    found = {}
+    graph = traced.inlined_graph
+    walk(graph.block(), found)
+    return found
+
+
+CODE_CALL = re.compile(r"\b(?:torch|ops\.(\w+))\.(\w+)\(")
+
+
+def code_ops(scripted):
+    """{qualified name} of the operators the archive's code/ files call by name."""
+    buf = io.BytesIO()
+    torch.jit.save(scripted, buf)
+    names = set()
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as z:
+        for entry in z.namelist():
+            if "/code/" in entry and entry.endswith(".py"):
+                text = z.read(entry).decode("utf-8", "replace")
+                for ns, name in CODE_CALL.findall(text):
+                    qual = "%s::%s" % (ns or "aten", name)
+                    if torch._C._jit_get_schemas_for_operator(qual):
+                        names.add(qual)
+    return names
+
+
 def model_ops(make):
     found = {}
     for train in (False, True):
@@ -145,12 +213,15 @@ def model_ops(make):
         scripted = torch.jit.script(model)
         for g in graphs(scripted):
             walk(g.block(), found)
+        for qual in code_ops(scripted):
+            found.setdefault(qual, set()).add("code")
     return found
 
 
 def main(argv):
     path = os.path.join(TOP, "tscript")
     show_all = False
+    traced = False
     names = []
     it = iter(argv)
     for a in it:
@@ -158,17 +229,28 @@ def main(argv):
             path = next(it)
         elif a == "--all":
             show_all = True
+        elif a == "--traced":
+            traced = True
         else:
             names.append(a)
     warnings.simplefilter("ignore")
     have = tscript_ops(path)
     missing_any = False
     for name in names or MODELS:
-        found = model_ops(MODELS[name])
+        found = traced_ops(name, MODELS[name]) if traced else model_ops(MODELS[name])
+        if found is None:
+            print("%s: not traceable, left out" % name)
+            continue
         missing, differ, vendor, nokind = [], [], [], []
         for kind, schemas in sorted(found.items()):
             for s in sorted(schemas, key=lambda s: s or ""):
                 if kind in CORE_KINDS:
+                    continue
+                if s == "code":
+                    if kind.startswith("torchvision::"):
+                        continue
+                    if not any(k == kind or k.startswith(kind + ".") for k in have):
+                        missing.append(kind + " (called in the archive's code)")
                     continue
                 if s is None:
                     if not any(k.startswith(kind + ".") or k == kind
@@ -196,7 +278,7 @@ def main(argv):
         if show_all:
             for kind, schemas in sorted(found.items()):
                 for s in sorted(schemas, key=lambda s: s or ""):
-                    print("  uses     " + (s or kind))
+                    print("  uses     " + (kind + " (in code)" if s == "code" else s or kind))
         sys.stdout.flush()
     return 1 if missing_any else 0
 
