@@ -50,6 +50,6 @@ t_npy_t_LDADD = $(TEST_LDADD)
 t_npy_t_LDFLAGS = -no-install
 
 # Model archives through the CLI: hostile ones refused (t/hostile.py writes them).
-TESTS += t/hostile.sh t/upgrade.sh
-t/hostile.log t/upgrade.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
-EXTRA_DIST += t/hostile.sh t/hostile.py t/upgrade.sh
+TESTS += t/hostile.sh t/upgrade.sh t/models.sh
+t/hostile.log t/upgrade.log t/models.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
+EXTRA_DIST += t/hostile.sh t/hostile.py t/upgrade.sh t/models.sh t/models/check_models.py

@@ -7,6 +7,7 @@
 #   embedding_bag.c            nn.EmbeddingBag
 #   attention.c, nested.[ch]   the MultiheadAttention/TransformerEncoder fast paths
 #   einsum.c, grid_sample.c    einsum; grid_sampler and affine grids
+#   stl_order.h                libstdc++'s sort/partial_sort/nth_element, for sort.c's ties
 #   random.[ch]                the generator dropout, bernoulli_, uniform_ and randperm share
 #   plugins/prim/env.c         grad mode, autocast, warnings, a device's type
 plugins_aten_cpu_aten_cpu_la_SOURCES += \
@@ -20,7 +21,8 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/nested.h \
 	plugins/aten-cpu/random.c \
 	plugins/aten-cpu/random.h \
-	plugins/aten-cpu/rnn_layers.c
+	plugins/aten-cpu/rnn_layers.c \
+	plugins/aten-cpu/stl_order.h
 
 dist_pkgschema_DATA += schemas/aten_layers.yaml schemas/prim_env.yaml
 
@@ -31,7 +33,7 @@ plugins_prim_prim_la_SOURCES += plugins/prim/env.c
 # their errors in PyTorch's words (t/cases.sh runs a file).
 LAYERS_CASES = t/conv_cases.sh t/env_cases.sh t/rnn_layers_cases.sh t/embedding_bag_cases.sh \
 	t/attention_cases.sh t/random_cases.sh t/antialias_cases.sh t/einsum_cases.sh \
-	t/grid_sample_cases.sh t/nested_cases.sh t/to_tensor_cases.sh
+	t/grid_sample_cases.sh t/nested_cases.sh t/to_tensor_cases.sh t/ties_cases.sh
 TESTS += $(LAYERS_CASES)
 $(LAYERS_CASES:.sh=.log): tscript$(EXEEXT) $(pkglib_LTLIBRARIES) t/cases.sh
 EXTRA_DIST += plugins/aten-cpu/layers.mk $(LAYERS_CASES) $(LAYERS_CASES:.sh=.py) \

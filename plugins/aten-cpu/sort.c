@@ -1,18 +1,20 @@
 /* sort.c — ordering along one dim: sort, argsort, topk, kthvalue and median, with their out=
  * forms.
  *
- * Each row along the dim is gathered into (value, index) pairs and sorted with the index as
- * the tie-break, so every sort is stable (PyTorch's stable=True order; its unstable order is
- * unspecified, and this is one of them). nan sorts above every number, as in PyTorch: last
- * ascending, first descending. topk takes the first k of the sorted row, median the lower
- * middle of the ascending row (nan when the row holds a nan), kthvalue the k-th smallest. Ties in topk and median may
- * pick other indices than PyTorch's selection algorithm does; the values are the same.
+ * Each row along the dim is gathered into (value, index) pairs and ordered the way PyTorch
+ * 1.13's CPU kernel orders it, so that equal values come out with PyTorch's indices: sort
+ * with stable=True (and median, the lower middle of that order) by a sort with the index as
+ * the tie-break; sort with stable=False by std::sort, topk by std::partial_sort (k * 64 <= n)
+ * or std::nth_element and std::sort, kthvalue by PyTorch's quickselect, each as libstdc++
+ * performs it (stl_order.h). nan sorts above every number, as in PyTorch: last ascending,
+ * first descending; the median of a row holding a nan is nan.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "reduce.h"
+#include "stl_order.h"
 
 typedef struct PairD {
     double v;
@@ -23,6 +25,53 @@ typedef struct PairI {
     int64_t v;
     int64_t i;
 } PairI;
+
+/* PyTorch's orders: nan above every number; integers plainly. */
+#define D_LT(a, b) ((!isnan((a).v) && isnan((b).v)) || (a).v < (b).v)
+#define D_GT(a, b) ((isnan((a).v) && !isnan((b).v)) || (a).v > (b).v)
+#define I_LT(a, b) ((a).v < (b).v)
+#define I_GT(a, b) ((a).v > (b).v)
+STL_ORDER(d_asc, PairD, D_LT)
+STL_ORDER(d_desc, PairD, D_GT)
+STL_ORDER(i_asc, PairI, I_LT)
+STL_ORDER(i_desc, PairI, I_GT)
+STL_QUICKSELECT(d_desc, PairD, D_GT)
+STL_QUICKSELECT(i_desc, PairI, I_GT)
+
+/* How a row is ordered. */
+typedef enum Order {
+    ORDER_STABLE,              /* sort(stable=True), median: ties by index */
+    ORDER_SORT,                /* sort(stable=False): std::sort */
+    ORDER_TOPK,                /* the first k of topk, sorted or not */
+    ORDER_KTH,                 /* the k-th smallest at k - 1: PyTorch's quickselect */
+} Order;
+
+/* Orders n pairs of type T (prefix A ascending, D descending) as `how` says. */
+#define ORDER_PAIRS(A, D, pairs, n, desc, how, k, sorted) \
+    do { \
+        if ((how) == ORDER_SORT) { \
+            if (desc) \
+                D##_sort(pairs, n); \
+            else \
+                A##_sort(pairs, n); \
+        } else if ((how) == ORDER_KTH) { \
+            D##_quick_select(pairs, (k) - 1, n); \
+        } else if ((k) > 0 && (k) * 64 <= (n)) { \
+            if (desc) \
+                D##_partial_sort(pairs, k, n); \
+            else \
+                A##_partial_sort(pairs, k, n); \
+        } else if ((k) > 0) { \
+            if (desc) \
+                D##_nth_element(pairs, (k) - 1, n); \
+            else \
+                A##_nth_element(pairs, (k) - 1, n); \
+            if ((sorted) && (desc)) \
+                D##_sort(pairs, (k) - 1); \
+            else if (sorted) \
+                A##_sort(pairs, (k) - 1); \
+        } \
+    } while (0)
 
 /* nan above everything; equal values by index */
 static int cmp_d_asc(const void *pa, const void *pb)
@@ -92,35 +141,43 @@ static void row_free(Row *r)
     free(r->idx);
 }
 
-/* Gathers the row at base and sorts it; vals/idx hold the sorted order. */
-static void row_sort(Row *r, const TsCpuRed *plan, const char *base, bool desc)
+/* Gathers the row at base and orders it as `how` says (k for topk and kthvalue); vals/idx
+ * hold the order. */
+static void row_sort(Row *r, const TsCpuRed *plan, const char *base, bool desc, Order how,
+                     int64_t k, bool sorted)
 {
     int64_t n = r->n;
     if (r->fd) {
         ts_cpu_gather_d(plan, base, 0, n, r->vals.d);
-        for (int64_t k = 0; k < n; k++)
-            r->pairs.d[k] = (PairD){ r->vals.d[k], k };
-        qsort(r->pairs.d, (size_t)n, sizeof(PairD), desc ? cmp_d_desc : cmp_d_asc);
-        for (int64_t k = 0; k < n; k++) {
-            r->vals.d[k] = r->pairs.d[k].v;
-            r->idx[k] = r->pairs.d[k].i;
+        for (int64_t j = 0; j < n; j++)
+            r->pairs.d[j] = (PairD){ r->vals.d[j], j };
+        if (how == ORDER_STABLE)
+            qsort(r->pairs.d, (size_t)n, sizeof(PairD), desc ? cmp_d_desc : cmp_d_asc);
+        else
+            ORDER_PAIRS(d_asc, d_desc, r->pairs.d, n, desc, how, k, sorted);
+        for (int64_t j = 0; j < n; j++) {
+            r->vals.d[j] = r->pairs.d[j].v;
+            r->idx[j] = r->pairs.d[j].i;
         }
     } else {
         ts_cpu_gather_i(plan, base, 0, n, r->vals.i);
-        for (int64_t k = 0; k < n; k++)
-            r->pairs.i[k] = (PairI){ r->vals.i[k], k };
-        qsort(r->pairs.i, (size_t)n, sizeof(PairI), desc ? cmp_i_desc : cmp_i_asc);
-        for (int64_t k = 0; k < n; k++) {
-            r->vals.i[k] = r->pairs.i[k].v;
-            r->idx[k] = r->pairs.i[k].i;
+        for (int64_t j = 0; j < n; j++)
+            r->pairs.i[j] = (PairI){ r->vals.i[j], j };
+        if (how == ORDER_STABLE)
+            qsort(r->pairs.i, (size_t)n, sizeof(PairI), desc ? cmp_i_desc : cmp_i_asc);
+        else
+            ORDER_PAIRS(i_asc, i_desc, r->pairs.i, n, desc, how, k, sorted);
+        for (int64_t j = 0; j < n; j++) {
+            r->vals.i[j] = r->pairs.i[j].v;
+            r->idx[j] = r->pairs.i[j].i;
         }
     }
 }
 
-/* Sorts x along d and keeps the first k of each row: values (x's dtype) and int64 indices
- * with size k along d. */
-static int sort_k(TsTensor *x, int d, bool desc, int64_t k, TsTensor **vals, TsTensor **idx,
-                  TsError *err)
+/* Orders x along d as `how` says and keeps the first k of each row: values (x's dtype) and
+ * int64 indices with size k along d. */
+static int sort_k(TsTensor *x, int d, bool desc, Order how, int64_t k, bool sorted,
+                  TsTensor **vals, TsTensor **idx, TsError *err)
 {
     uint64_t mask = x->dim ? UINT64_C(1) << d : 0;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
@@ -138,7 +195,7 @@ static int sort_k(TsTensor *x, int d, bool desc, int64_t k, TsTensor **vals, TsT
         st = row_init(&row, row.fd, rin.nred, err);
     }
     for (int64_t o = 0; !st && k > 0 && o < rin.nout; o++) {
-        row_sort(&row, &rin, ts_cpu_red_base(&rin, o), desc);
+        row_sort(&row, &rin, ts_cpu_red_base(&rin, o), desc, how, k, sorted);
         if (row.fd)
             ts_cpu_scatter_d(&rv, (char *)ts_cpu_red_base(&rv, o), row.vals.d);
         else
@@ -187,7 +244,7 @@ static int median(TsTensor *x, uint64_t mask, bool keepdim, TsTensor **vals, TsT
             *io = 0;
             continue;
         }
-        row_sort(&row, &r, ts_cpu_red_base(&r, o), false);
+        row_sort(&row, &r, ts_cpu_red_base(&r, o), false, ORDER_STABLE, 0, true);
         int64_t m = (r.nred - 1) / 2;
         if (fd) {
             /* a nan sorts last; the median is then the first nan */
@@ -239,7 +296,7 @@ static int kth(TsTensor *x, int d, int64_t k, bool keep, TsTensor **vals, TsTens
                TsError *err)
 {
     TsTensor *v, *ix;
-    int st = sort_k(x, d, false, k, &v, &ix, err);
+    int st = sort_k(x, d, false, ORDER_KTH, k, true, &v, &ix, err);
     if (st)
         return st;
     v = select_last(v, d, k, keep, err);
@@ -292,8 +349,6 @@ static int compute(TsCall *c, const SortSpec *s, const TsValue *a, TsTensor *x, 
         (s->sorted && read_bool(c, s, a[(int)s->sorted], true, &sorted)) ||
         (s->keep && read_bool(c, s, a[(int)s->keep], false, &keep)))
         return c->error->code;
-    (void)stable;
-    (void)sorted;
     /* PyTorch 1.13's cpu kernels have no float16 median, topk, kthvalue, nor bool median, topk */
     bool half = x->dtype == TS_FLOAT16, bool_ = x->dtype == TS_BOOL;
     const char *lacking = NULL;
@@ -344,7 +399,8 @@ static int compute(TsCall *c, const SortSpec *s, const TsValue *a, TsTensor *x, 
                                 "of range for dimension %d", d);
         return kth(x, d, k, keep, r1, r2, c->error);
     }
-    int st = sort_k(x, d, desc, k, r1, r2, c->error);
+    Order how = s->form == TOPK ? ORDER_TOPK : stable ? ORDER_STABLE : ORDER_SORT;
+    int st = sort_k(x, d, desc, how, k, sorted, r1, r2, c->error);
     if (!st && s->form == ARGSORT) {
         ts_tensor_release(*r1);
         *r1 = *r2;
