@@ -156,7 +156,9 @@ static int push_frame(TsInterp *st, const TsCode *code)
         st->cap_frames = cap;
     }
     size_t need = st->n_regs + code->n_regs;
-    if (need > st->cap_regs) {
+    /* regs is never NULL once a frame is pushed, even for register-less code: the loop
+     * computes regs + base, and NULL + 0 is undefined in C */
+    if (need > st->cap_regs || !st->regs) {
         size_t cap = st->cap_regs ? st->cap_regs : 64;
         while (cap < need)
             cap *= 2;
@@ -167,8 +169,7 @@ static int push_frame(TsInterp *st, const TsCode *code)
         st->cap_regs = cap;
     }
     TsValue *r = st->regs + st->n_regs;
-    if (code->n_regs)          /* a Code without registers may meet a state without any */
-        memset(r, 0, code->n_regs * sizeof *r);
+    memset(r, 0, code->n_regs * sizeof *r);
     for (size_t i = 0; i < code->n_preload; i++)
         r[code->preload[2 * i]] = code->consts[code->preload[2 * i + 1]];   /* inline */
     st->frames[st->depth++] = (Frame){code, st->n_regs, 0};
