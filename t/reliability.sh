@@ -96,6 +96,37 @@ check "TSCRIPT_LOG_LEVEL with a space" 1 "TSCRIPT_LOG_LEVEL: 'dead code' is malf
 check "unknown pass names are no error (as PyTorch)" 0 "" -- \
     env TSCRIPT_LOG_LEVEL=no_such_pass TSCRIPT_OPT_LIMIT=no_such_pass=3 "$tscript" run "$tmp/one.py"
 
+# -- a truncated plugin named in a config: refused before dlopen (which died of SIGBUS) --
+acme=$builddir/examples/plugins/vendor/.libs/acme.so
+if [ -f "$acme" ]; then
+    printf 'plugins: [prim, aten-cpu, acme]\nplugin_path: [.]\nschema_path: [%s]\n' \
+        "$srcdir/examples/plugins/vendor" >"$tmp/config.yaml"
+    cp "$acme" "$tmp/acme.so"
+    check "the whole plugin loads" 0 "" -- "$tscript" --config "$tmp/config.yaml" ops 'acme::*'
+    for cut in 3000 1000 100 60 10; do
+        head -c $cut "$acme" >"$tmp/acme.so"
+        case $cut in
+        100) what="the program header table ends at byte" ;;
+        60) what="the ELF header ends at byte 64, but the file has 60 bytes" ;;
+        10) what="not an ELF file" ;;
+        *) what="ends at byte" ;;
+        esac
+        check "the plugin cut to $cut bytes" 1 "$what" -- \
+            "$tscript" --config "$tmp/config.yaml" ops 'acme::*'
+    done
+    size=$(wc -c <"$acme")
+    head -c $((size - 100)) "$acme" >"$tmp/acme.so"
+    check "the plugin missing its last 100 bytes" 1 \
+        "a truncated or damaged ELF file: the section header table ends at byte $size" -- \
+        "$tscript" --config "$tmp/config.yaml" ops 'acme::*'
+    echo "not a shared object" >"$tmp/acme.so"
+    check "a text file named like a plugin" 1 "cannot load plugin: not an ELF file" -- \
+        "$tscript" --config "$tmp/config.yaml" ops 'acme::*'
+else
+    n=$((n + 1))
+    echo "ok $n # SKIP the vendor example plugin is not built"
+fi
+
 # -- what once hung --
 printf 'import torch\ndef main():\n    return torch.triu_indices(4611686018427387904, 0).size(1)\n' \
     >"$tmp/triu.py"

@@ -5,7 +5,22 @@
 #     /usr/bin/python3 t/reliability_cases.py
 # Where PyTorch's own arithmetic overflows (it answers wrongly or fails oddly), tscript's
 # answers are in t/reliability_ts_cases.py instead.
+from enum import Enum
+
 import torch
+
+
+class Word(Enum):
+    HELLO = "hello"
+    BYE = "bye"
+
+
+class Ratio(Enum):
+    HALF = 0.5
+
+
+class Count(Enum):
+    THREE = 3
 
 
 # (TorchScript reads no globals: 9223372036854775807 is 9223372036854775807, -9223372036854775807 - 1
@@ -63,6 +78,14 @@ def test_expandtabs():
     assert "a\tb".expandtabs(4) == "a   b"
     assert "\ta\tb".expandtabs(3) == "   a  b"
     assert "ab".center(6, "-") == "--ab--"
+
+
+def test_enum_values_keep_their_type():
+    assert Word.HELLO.value + "!" == "hello!"
+    assert Ratio.HALF.value * 2.0 == 1.0
+    assert Count.THREE.value + 1 == 4
+    w = Word.BYE
+    assert len(w.value) == 3
 
 
 def err_diag_offset_int64_min():

@@ -3,7 +3,21 @@
 # gives the mathematically right answer or a clear error, never undefined behaviour.
 # Run through tscript by t/reliability_ts_cases.sh (the same harness as the *_cases.py files,
 # but not checked under PyTorch, which gets these wrong; each says what PyTorch does).
+from enum import Enum
+
 import torch
+
+
+class Word(Enum):
+    HELLO = "hello"
+
+
+class Ratio(Enum):
+    HALF = 0.5
+
+
+class Count(Enum):
+    THREE = 3
 
 
 def test_triu_tril_diagonal_near_int64_limits():
@@ -43,6 +57,15 @@ def test_tri_indices_offset_near_int64_limits():
     assert torch.triu_indices(3, 3, 9223372036854775807).size() == [2, 0]
     assert torch.tril_indices(3, 3, -9223372036854775807 - 1).size() == [2, 0]
     assert torch.triu_indices(3, 3, -9223372036854775807 - 1).size() == [2, 9]
+
+
+def test_enum_value_op_picks_the_value_type():
+    # PyTorch: torch.ops.prim.EnumValue binds its first overload (.int) whatever the enum, so
+    # a str flows through int-typed code (print(EnumValue(Word.HELLO) + 0) prints a pointer)
+    s = torch.ops.prim.EnumValue(Word.HELLO)
+    assert s + "!" == "hello!"
+    assert torch.ops.prim.EnumValue(Ratio.HALF) * 2.0 == 1.0
+    assert torch.ops.prim.EnumValue(Count.THREE) + 1 == 4
 
 
 def err_tril_indices_count_past_int64():

@@ -611,23 +611,30 @@ static bool differentiable(const TsNode *n)
     return in && out;
 }
 
+/* The overload of a node made without one (by name) that its inputs fit: first one its
+ * outputs fit too (prim::EnumValue's overloads differ only in what they return), else the
+ * first its inputs fit. */
 static const TsOperator *resolve_op(Builder *B, const TsNode *n)
 {
     if (n->op)
         return n->op;
     const TsOperator *ops[64];
     size_t k = ts_optable_overloads(B->table, n->kind, ops, 64);
-    for (size_t j = 0; j < k && j < 64; j++) {
-        const TsSchema *s = ops[j]->schema;
-        if (s->is_vararg ? n->n_inputs < s->n_args : n->n_inputs != s->n_args)
-            continue;
-        if (!s->is_varret && s->n_returns != n->n_outputs)
-            continue;
-        bool fits = true;
-        for (size_t i = 0; i < s->n_args && fits; i++)
-            fits = type_fits(n->inputs[i]->type, s->args[i].type);
-        if (fits)
-            return ops[j];
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t j = 0; j < k && j < 64; j++) {
+            const TsSchema *s = ops[j]->schema;
+            if (s->is_vararg ? n->n_inputs < s->n_args : n->n_inputs != s->n_args)
+                continue;
+            if (!s->is_varret && s->n_returns != n->n_outputs)
+                continue;
+            bool fits = true;
+            for (size_t i = 0; i < s->n_args && fits; i++)
+                fits = type_fits(n->inputs[i]->type, s->args[i].type);
+            for (size_t i = 0; pass == 0 && !s->is_varret && i < s->n_returns && fits; i++)
+                fits = type_fits(n->outputs[i]->type, s->returns[i].type);
+            if (fits)
+                return ops[j];
+        }
     }
     if (k == 0)
         ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "Unknown builtin op: %s", n->kind);

@@ -18,6 +18,11 @@ static int is_grad_enabled(TsCall *c)
 static int set_grad_enabled(TsCall *c)
 {
     TsValue v = ts_stack_pop(c->stack);
+    if (v.tag != TS_TAG_BOOL) {
+        ts_value_release(v);
+        return ts_error_set(c->error, TS_ERR_TYPE, "aten::set_grad_enabled: argument 'val' "
+                            "must be a bool");
+    }
     ts_set_grad_enabled(v.u.b);
     return 0;
 }
