@@ -287,7 +287,13 @@ static bool eq_next(EqFrame *f, TsValue *ca, TsValue *cb, bool *missing)
     }
 }
 
-bool ts_value_equal(TsValue a, TsValue b)
+/* Whether the pair needs the shared lock to be looked into (share.c's rule 3). */
+static bool eq_shared(TsValue a, TsValue b)
+{
+    return ts_value_is_shared(a) || ts_value_is_shared(b);
+}
+
+static bool eq_walk(TsValue a, TsValue b, bool *locked)
 {
     EqResult r = eq_shallow(a, b);
     if (r != EQ_DESCEND)
@@ -307,6 +313,10 @@ bool ts_value_equal(TsValue a, TsValue b)
             }
             n--;
             continue;
+        }
+        if (!*locked && eq_shared(ca, cb)) {
+            ts_shared_lock();
+            *locked = true;
         }
         r = eq_shallow(ca, cb);
         if (r == EQ_FALSE) {
@@ -332,6 +342,18 @@ bool ts_value_equal(TsValue a, TsValue b)
     }
     if (frames != inline_frames)
         free(frames);
+    return result;
+}
+
+/* Once a shared container is met, the rest of the walk holds the shared lock. */
+bool ts_value_equal(TsValue a, TsValue b)
+{
+    bool locked = eq_shared(a, b);
+    if (locked)
+        ts_shared_lock();
+    bool result = eq_walk(a, b, &locked);
+    if (locked)
+        ts_shared_unlock();
     return result;
 }
 

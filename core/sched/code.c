@@ -644,6 +644,24 @@ static const TsOperator *resolve_op(Builder *B, const TsNode *n)
     return NULL;
 }
 
+/* Whether a value of type t may be a list, dict or object, or hold one: a kernel taking
+ * only tensors and scalars never touches a shared container. */
+static bool may_hold_container(const TsType *t)
+{
+    switch (ts_type_kind(t)) {
+    case TS_TYPE_TENSOR: case TS_TYPE_INT: case TS_TYPE_FLOAT: case TS_TYPE_BOOL:
+    case TS_TYPE_STR: case TS_TYPE_COMPLEX: case TS_TYPE_NUMBER: case TS_TYPE_DEVICE:
+    case TS_TYPE_SCALARTYPE: case TS_TYPE_LAYOUT: case TS_TYPE_MEMORYFORMAT:
+    case TS_TYPE_QSCHEME: case TS_TYPE_NONE: case TS_TYPE_GENERATOR: case TS_TYPE_STORAGE:
+    case TS_TYPE_STREAM:
+        return false;
+    case TS_TYPE_OPTIONAL:
+        return may_hold_container(ts_type_elem(t, 0));
+    default:
+        return true;
+    }
+}
+
 static long bind_kernel(Builder *B, const TsNode *n, const TsOperator *op)
 {
     const TsKernelEntry *e = ts_operator_kernel(op, "cpu");
@@ -668,6 +686,8 @@ static long bind_kernel(Builder *B, const TsNode *n, const TsOperator *op)
         if (ts_type_kind(n->inputs[i]->type) == TS_TYPE_TENSOR)
             k->tensor_input = (int)i;
     k->grad = differentiable(n);
+    for (size_t i = 0; i < n->n_inputs && !k->containers; i++)
+        k->containers = may_hold_container(n->inputs[i]->type);
     if (e->factory) {
         const TsType **types = malloc((n->n_inputs + n->n_outputs + 1) * sizeof *types);
         if (!types)
@@ -1172,6 +1192,40 @@ static int build(Builder *B, const TsGraph *g)
     return rc;
 }
 
+/* share.c's rule 2 for constants: every run of a Code, on any thread, reads the same
+ * constants, so one that an instruction might write, or let escape where something could,
+ * is marked shared. A constant only ever read as an unannotated argument of kernels (the
+ * stride list of a conv) cannot be written, its schema says, and stays unshared: those
+ * kernels take no lock for it. */
+static bool read_only_arg(const TsBoundKernel *k, size_t i)
+{
+    const TsSchema *s = k->op->schema;
+    return i < s->n_args && !s->args[i].alias;
+}
+
+static int share_constants(TsCode *c, TsError *err)
+{
+    if (c->n_consts == 0)
+        return 0;
+    bool *escapes = calloc(c->n_consts, sizeof *escapes);
+    if (!escapes)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory building a function");
+    for (size_t j = 0; j < c->n_instrs; j++) {
+        const TsInstr *in = &c->instrs[j];
+        for (size_t i = 0; i < in->n_in; i++) {
+            int32_t o = c->operands[in->args + i];
+            if (o < 0 && !(in->op == TS_OP_KERNEL && read_only_arg(&c->kernels[in->aux], i)))
+                escapes[~o] = true;
+        }
+    }
+    int rc = 0;
+    for (size_t k = 0; k < c->n_consts && !rc; k++)
+        if (escapes[k])
+            rc = ts_value_share(c->consts[k], err);
+    free(escapes);
+    return rc;
+}
+
 TsCode *ts_code_build(TsRuntime *rt, const TsCompUnit *unit, const TsGraph *graph,
                       const char *name, TsError *err)
 {
@@ -1198,6 +1252,8 @@ TsCode *ts_code_build(TsRuntime *rt, const TsCompUnit *unit, const TsGraph *grap
     B.code->name = name ? name : "<graph>";
     B.code->unit = unit;
     int rc = build(&B, graph);
+    if (!rc)
+        rc = share_constants(B.code, err);
     infos_free(&B);
     free(B.opnd);
     free(B.refs);

@@ -85,7 +85,8 @@ size_t ts_device_str(TsDevice d, char *buf, size_t size);
 /* The common header of every reference-counted heap object (see value.h). */
 typedef struct TsHeap {
     atomic_uint refcount;
-    uint32_t kind;         /* TsTag of the object */
+    uint16_t kind;         /* TsTag of the object */
+    atomic_ushort flags;   /* TS_HEAP_* (value.h): set once, never cleared */
 } TsHeap;
 
 /* An allocator belongs to a backend. alloc returns NULL on failure. */

@@ -409,21 +409,31 @@ static int k_tensor_scalar(TsCall *c)
     return ts_cpu_kernel_end(c, 4, a, r);
 }
 
+/* The walks below read lists nested in the argument: each one other threads reach is read
+ * with the shared lock held (value.h), as the interpreter holds it for the argument. The
+ * walks may see the lists change between them; store_list checks every length again. */
+
 /* The shape of a nested list: the lengths of the first items, level by level. */
 static int list_shape(TsError *err, TsValue v, int *dim, int64_t *sizes)
 {
+    int rc = 0, locks = 0;     /* held down to the last level: no list goes away meanwhile */
     *dim = 0;
     while (v.tag == TS_TAG_LIST) {
         const TsList *l = (const TsList *)v.u.p;
-        if (*dim == TS_TENSOR_MAX_DIMS)
-            return ts_error_set(err, TS_ERR_LIMIT, "aten::tensor: more than %d nested lists",
-                                TS_TENSOR_MAX_DIMS);
+        if (*dim == TS_TENSOR_MAX_DIMS) {
+            rc = ts_error_set(err, TS_ERR_LIMIT, "aten::tensor: more than %d nested lists",
+                              TS_TENSOR_MAX_DIMS);
+            break;
+        }
+        locks += ts_shared_lock_if(v);
         sizes[(*dim)++] = (int64_t)l->len;
         if (l->len == 0)
             break;
         v = l->items[0];
     }
-    return 0;
+    while (locks-- > 0)
+        ts_shared_unlock();
+    return rc;
 }
 
 /* The dtype of the leaves: from the list's static element type, else from the values. */
@@ -450,8 +460,11 @@ static unsigned leaf_kinds(TsValue v)
                                                                                          : 8u;
     const TsList *l = (const TsList *)v.u.p;
     unsigned k = 0;
+    bool locked = ts_shared_lock_if(v);
     for (size_t i = 0; i < l->len; i++)
         k |= leaf_kinds(l->items[i]);
+    if (locked)
+        ts_shared_unlock();
     return k;
 }
 
@@ -479,13 +492,16 @@ static int store_list(TsError *err, TsValue v, int d, int dim, const int64_t *si
     if (v.tag != TS_TAG_LIST)
         return ts_error_set(err, TS_ERR_TYPE, "Expected a list at dim %d", d);
     const TsList *l = (const TsList *)v.u.p;
+    bool locked = ts_shared_lock_if(v);
+    int rc = 0;
     if ((int64_t)l->len != sizes[d])
-        return ts_error_set(err, TS_ERR_RUNTIME, "Expected sequence of length %lld at dim %d "
-                            "(got %zu)", (long long)sizes[d], d, l->len);
-    for (size_t i = 0; i < l->len; i++)
-        if (store_list(err, l->items[i], d + 1, dim, sizes, out, pos))
-            return err->code;
-    return 0;
+        rc = ts_error_set(err, TS_ERR_RUNTIME, "Expected sequence of length %lld at dim %d "
+                          "(got %zu)", (long long)sizes[d], d, l->len);
+    for (size_t i = 0; !rc && i < l->len; i++)
+        rc = store_list(err, l->items[i], d + 1, dim, sizes, out, pos);
+    if (locked)
+        ts_shared_unlock();
+    return rc;
 }
 
 /* PyTorch's checks of the static element type of data: numbers and bools only (an empty
