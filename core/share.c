@@ -123,29 +123,34 @@ static int visit(Walk *w, TsValue v, TsError *err)
     return push(w, h, err);
 }
 
+/* The values a list, tuple or object holds, in an array. */
+static const TsValue *items_of(const TsHeap *h, size_t *n)
+{
+    switch ((TsTag)h->kind) {
+    case TS_TAG_LIST:
+        *n = ((const TsList *)h)->len;
+        return ((const TsList *)h)->items;
+    case TS_TAG_TUPLE:
+        *n = ((const TsTuple *)h)->len;
+        return ((const TsTuple *)h)->items;
+    default:
+        *n = ((const TsObject *)h)->nslots;
+        return ((const TsObject *)h)->slots;
+    }
+}
+
 /* The next child of the container on top of the walk, or false when it has no more. */
 static bool next_child(Frame *f, TsValue *out)
 {
     switch ((TsTag)f->h->kind) {
-    case TS_TAG_LIST: {
-        const TsList *l = (const TsList *)f->h;
-        if (f->next >= l->len)
-            return false;
-        *out = l->items[f->next++];
-        return true;
-    }
-    case TS_TAG_TUPLE: {
-        const TsTuple *t = (const TsTuple *)f->h;
-        if (f->next >= t->len)
-            return false;
-        *out = t->items[f->next++];
-        return true;
-    }
+    case TS_TAG_LIST:
+    case TS_TAG_TUPLE:
     case TS_TAG_OBJECT: {
-        const TsObject *o = (const TsObject *)f->h;
-        if (f->next >= o->nslots)
+        size_t n;
+        const TsValue *items = items_of(f->h, &n);
+        if (f->next >= n)
             return false;
-        *out = o->slots[f->next++];
+        *out = items[f->next++];
         return true;
     }
     case TS_TAG_DICT: {
