@@ -243,6 +243,20 @@ int ts_device_parse(const char *s, TsDevice *out, TsError *err)
     return 0;
 }
 
+int ts_device_parse_n(const char *s, size_t len, TsDevice *out, TsError *err)
+{
+    if (!memchr(s, 0, len))
+        return ts_device_parse(s, out, err);
+    /* PyTorch quotes the string as it is; a NUL would end our message, so it shows as \x00 */
+    char shown[128];
+    size_t n = 0;
+    for (size_t i = 0; i < len && n + 5 < sizeof shown; i++)
+        n += (size_t)(s[i] ? snprintf(shown + n, sizeof shown - n, "%c", s[i])
+                           : snprintf(shown + n, sizeof shown - n, "\\x00"));
+    return ts_error_set(err, TS_ERR_RUNTIME, "Invalid device string: '%s%s'", shown,
+                        n + 5 >= sizeof shown ? "..." : "");
+}
+
 size_t ts_device_str(TsDevice d, char *buf, size_t size)
 {
     const char *name = ts_device_type_name(d.type);

@@ -5,7 +5,8 @@
  * with a value or with an error; completing it again is an error for the second caller.
  * Callbacks registered before completion run on the completing thread, after the lock is
  * dropped (a callback may wait on the same future, or register another callback); callbacks
- * registered later run at once on the registering thread.
+ * registered later run at once on the registering thread. A shared future (share.c) marks
+ * its value shared as it completes: its waiters on other threads all get it.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -81,13 +82,45 @@ static void finish(TsFuture *f)
     free(cbs);
 }
 
-int ts_future_complete(TsFuture *f, TsValue value, TsError *err)
+bool ts_future_value_for_share(TsFuture *f, TsValue *out)
 {
     pthread_mutex_lock(&f->lock);
-    if (atomic_load_explicit(&f->done, memory_order_relaxed)) {
+    bool has = atomic_load_explicit(&f->done, memory_order_relaxed) && f->error.code == TS_OK;
+    if (has)
+        *out = f->value;
+    pthread_mutex_unlock(&f->lock);
+    return has;
+}
+
+static bool is_shared(const TsFuture *f)
+{
+    return atomic_load_explicit(&f->h.flags, memory_order_relaxed) & TS_HEAP_SHARED;
+}
+
+/* A shared future's value is marked shared before it is stored, outside the lock (marking
+ * may lock other futures): if the future became shared meanwhile, it is marked and tried
+ * again. A value that cannot be marked (out of memory) fails the future instead. */
+int ts_future_complete(TsFuture *f, TsValue value, TsError *err)
+{
+    bool marked = false;
+    for (;;) {
+        if (!marked && is_shared(f)) {
+            TsError merr = TS_ERROR_INIT;
+            if (ts_value_share(value, &merr)) {
+                ts_value_release(value);
+                return ts_future_fail(f, &merr, err);
+            }
+            marked = true;
+        }
+        pthread_mutex_lock(&f->lock);
+        if (atomic_load_explicit(&f->done, memory_order_relaxed)) {
+            pthread_mutex_unlock(&f->lock);
+            ts_value_release(value);
+            return ts_error_set(err, TS_ERR_RUNTIME, "future is already completed");
+        }
+        if (marked || !is_shared(f))
+            break;
         pthread_mutex_unlock(&f->lock);
-        ts_value_release(value);
-        return ts_error_set(err, TS_ERR_RUNTIME, "future is already completed");
     }
     f->value = value;
     finish(f);

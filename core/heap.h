@@ -28,6 +28,10 @@ static inline void ts_value_drop(TsFreeList *fl, TsValue v)
         ts_heap_drop(fl, v.u.p);
 }
 
+/* A future's value for marking it shared (share.c): borrowed, false when it has none yet
+ * (completing it later marks the value, the future being flagged by then). */
+bool ts_future_value_for_share(TsFuture *f, TsValue *out);
+
 /* Destroy functions of the kinds whose layout is private to their file. */
 void ts_dict_destroy(TsDict *d, TsFreeList *fl);
 void ts_future_destroy(TsFuture *f, TsFreeList *fl);
@@ -36,7 +40,8 @@ void ts_future_destroy(TsFuture *f, TsFreeList *fl);
 static inline void ts_heap_init(TsHeap *h, TsTag kind)
 {
     atomic_init(&h->refcount, 1u);
-    h->kind = (uint32_t)kind;
+    h->kind = (uint16_t)kind;
+    atomic_init(&h->flags, 0);
 }
 
 #endif

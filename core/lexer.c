@@ -108,6 +108,50 @@ const char *ts_token_kind_name(int kind)
 
 /* ---- setup and helpers ---------------------------------------------------- */
 
+/* The length of the well-formed UTF-8 sequence at p (of at most n bytes), or 0: no overlong
+ * forms, no surrogates, nothing past U+10FFFF, as Python's decoder. */
+static size_t utf8_seq_len(const unsigned char *p, size_t n)
+{
+    unsigned c = p[0];
+    size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+                 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (len == 0 || len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) ||
+        (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))
+        return 0;
+    return len;
+}
+
+/* Python refuses a whole file with a NUL byte or bytes that are not UTF-8 anywhere, in
+ * strings and comments too, before reading any of it; so does the lexer, with CPython's
+ * messages. */
+static int check_text(TsLexer *lx, TsError *err)
+{
+    const unsigned char *t = (const unsigned char *)lx->source->text;
+    for (size_t i = lx->pos; i < lx->end;) {
+        if (t[i] == 0) {
+            TsSourceRange r = {lx->source, i, i + 1};
+            return ts_error_at(err, TS_ERR_SYNTAX, r, "source code cannot contain null bytes");
+        }
+        size_t n = t[i] < 0x80 ? 1 : utf8_seq_len(t + i, lx->end - i);
+        if (n == 0) {
+            size_t line, col;
+            ts_source_line_col(lx->source, i, &line, &col);
+            return ts_error_set(err, TS_ERR_SYNTAX, "Non-UTF-8 code starting with '\\x%02x' in "
+                                "file %s on line %zu, but no encoding declared; see "
+                                "https://peps.python.org/pep-0263/ for details", t[i],
+                                lx->source->filename, line);
+        }
+        i += n;
+    }
+    lx->checked = 1;
+    return 0;
+}
+
 void ts_lexer_init(TsLexer *lx, TsSource *source)
 {
     memset(lx, 0, sizeof *lx);
@@ -675,6 +719,8 @@ static int lex_name(TsLexer *lx, TsToken *tok, TsError *err)
 
 int ts_lex_next(TsLexer *lx, TsToken *tok, TsError *err)
 {
+    if (!lx->checked && check_text(lx, err))
+        return err->code;
     for (;;) {
         if (lx->pending_dedents > 0) {
             lx->pending_dedents--;

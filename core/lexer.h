@@ -91,6 +91,7 @@ typedef struct TsLexer {
     int indent[TS_LEX_MAX_INDENT + 1];     /* columns, tabs to multiples of 8 */
     int indent_alt[TS_LEX_MAX_INDENT + 1]; /* columns, tabs as 1: checks tab consistency */
     int done;                  /* EOF was returned */
+    int checked;               /* the region was found free of NUL bytes and bad UTF-8 */
     int bracket_stack[256];    /* open bracket characters, for matching */
     size_t bracket_pos[256];
 } TsLexer;

@@ -2,7 +2,8 @@
  *
  * Containers are walked with an explicit stack of frames (one per open list, tuple or dict),
  * so a list nested a million deep prints without deep C recursion. Each frame holds a
- * reference to its container, so the walk stays valid even if another reference goes away.
+ * reference to its container, so the walk stays valid even if another reference goes away,
+ * and holds the shared lock while it is open when its container is shared (share.c).
  */
 #include "print.h"
 
@@ -19,6 +20,7 @@
 typedef struct Frame {
     TsValue v;
     size_t i, pos;
+    bool locked;               /* holds the shared lock (v is shared) */
 } Frame;
 
 typedef struct Walk {
@@ -120,8 +122,16 @@ static int push_frame(Walk *w, TsValue v, TsError *err)
         w->cap = cap;
     }
     ts_value_retain(v);
-    w->frames[w->len++] = (Frame){ v, 0, 0 };
+    w->frames[w->len++] = (Frame){ v, 0, 0, ts_shared_lock_if(v) };
     return 0;
+}
+
+static void pop_frame(Walk *w)
+{
+    Frame *f = &w->frames[--w->len];
+    if (f->locked)
+        ts_shared_unlock();
+    ts_value_release(f->v);
 }
 
 /* Appends a value that holds no other values, or opens a container (pushes its frame). */
@@ -241,8 +251,7 @@ static int step(Walk *w, TsError *err)
     else
         ts_buf_puts(out, n == 1 ? ",)" : ")");
 close:
-    ts_value_release(f->v);
-    w->len--;
+    pop_frame(w);
     return 0;
 }
 
@@ -253,7 +262,7 @@ int ts_value_format(struct TsRuntime *rt, TsValue v, TsBuf *out, TsError *err)
     while (!rc && w.len && !out->failed)
         rc = step(&w, err);
     while (w.len)
-        ts_value_release(w.frames[--w.len].v);
+        pop_frame(&w);
     free(w.frames);
     return rc ? rc : ts_buf_check(out, err);
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ir/log.h"
 #include "registry/config.h"
 #include "registry/plugin.h"
 #include "sched/parallel.h"
@@ -115,6 +116,8 @@ TsRuntime *ts_runtime_open(const char *config_path, TsError *err)
         if (!rt->default_backend || !rt->table)
             rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     }
+    if (!rc)
+        rc = ts_log_check_env(err);
     if (!rc)
         rc = settle_threads(rt, &c, err);
     if (!rc)

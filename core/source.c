@@ -3,12 +3,15 @@
  * The excerpt format follows PyTorch 1.13: 'File "name", line N', two lines of context
  * before and after the line where the range starts, and under that line a marker of '~'
  * spanning the range (to the end of the line when the range goes on) and " <--- HERE".
+ * Unlike PyTorch's, an excerpt quotes at most a window of a long line (excerpt_window).
  */
 #include "source.h"
 #include "strbuf.h"
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,11 +195,55 @@ static size_t line_end(const TsSource *s, size_t li)
     return e;
 }
 
-static void buf_line(TsBuf *b, const TsSource *s, size_t li)
+/* The columns an excerpt quotes: every line whole, unless one is longer than EXCERPT_WIDTH;
+ * then the same window of each, from EXCERPT_BEFORE columns before the range, with "..."
+ * where a line is cut. A one-line program of a megabyte gives an error of a few lines. */
+enum { EXCERPT_WIDTH = 160, EXCERPT_BEFORE = 60 };
+
+typedef struct Window {
+    size_t from, to;           /* byte columns [from, to); to == SIZE_MAX: whole lines */
+} Window;
+
+static bool is_cont(const TsSource *s, size_t at)
 {
-    size_t st = s->line_starts[li];
-    ts_buf_add(b, s->text + st, line_end(s, li) - st);
+    return at < s->len && ((unsigned char)s->text[at] & 0xc0) == 0x80;
+}
+
+/* Appends line li's part in the window, cut on UTF-8 character boundaries. */
+static void buf_line(TsBuf *b, const TsSource *s, size_t li, Window w)
+{
+    size_t st = s->line_starts[li], eol = line_end(s, li);
+    size_t from = w.from < eol - st ? st + w.from : eol;
+    size_t to = w.to < eol - st ? st + w.to : eol;
+    while (from < to && is_cont(s, from))
+        from++;
+    while (to > from && to < eol && is_cont(s, to))
+        to--;
+    if (from > st)
+        ts_buf_add(b, "...", 3);
+    /* a NUL byte would end the message the excerpt goes into: it shows as a space */
+    for (const char *p = s->text + from, *e = s->text + to, *z; p < e; p = z + 1) {
+        z = memchr(p, 0, (size_t)(e - p));
+        ts_buf_add(b, p, (size_t)((z ? z : e) - p));
+        if (!z)
+            break;
+        ts_buf_add(b, " ", 1);
+    }
+    if (to < eol)
+        ts_buf_add(b, "...", 3);
     ts_buf_add(b, "\n", 1);
+}
+
+static Window excerpt_window(const TsSource *s, size_t first, size_t last, size_t col)
+{
+    Window w = {0, SIZE_MAX};
+    for (size_t i = first; i <= last && i < s->n_lines; i++)
+        if (line_end(s, i) - s->line_starts[i] > EXCERPT_WIDTH) {
+            w.from = col > EXCERPT_BEFORE ? col - EXCERPT_BEFORE : 0;
+            w.to = w.from + EXCERPT_WIDTH;
+            break;
+        }
+    return w;
 }
 
 char *ts_source_excerpt(TsSourceRange r)
@@ -214,15 +261,22 @@ char *ts_source_excerpt(TsSourceRange r)
     int n = snprintf(head, sizeof head, "\", line %zu\n", s->line_base + li + 1);
     ts_buf_add(&b, head, (size_t)n);
     size_t first = li >= CONTEXT_LINES ? li - CONTEXT_LINES : 0;
-    for (size_t i = first; i <= li; i++)
-        buf_line(&b, s, i);
     size_t col = start - s->line_starts[li];
+    Window w = excerpt_window(s, first, li + CONTEXT_LINES, col);
+    for (size_t i = first; i <= li; i++)
+        buf_line(&b, s, i, w);
     size_t eol = line_end(s, li);
     /* a range may start past the line's text (at the '\r' of a line end, or at the end
      * of a file ending in a lone '\r'): one marker then */
     size_t stop = end < eol ? end : eol;
     size_t width = stop > start ? stop - start : 1;
-    for (size_t i = 0; i < col; i++)
+    size_t pad = col;
+    if (w.to != SIZE_MAX) {    /* under the window's part of the line, past its "..." */
+        pad = col - w.from + (w.from > 0 ? 3 : 0);
+        if (width > w.to - col)
+            width = w.to - col;
+    }
+    for (size_t i = 0; i < pad; i++)
         ts_buf_add(&b, " ", 1);
     for (size_t i = 0; i < width; i++)
         ts_buf_add(&b, "~", 1);
@@ -230,7 +284,7 @@ char *ts_source_excerpt(TsSourceRange r)
     for (size_t i = li + 1; i < s->n_lines && i <= li + CONTEXT_LINES; i++) {
         if (i == s->n_lines - 1 && s->line_starts[i] == s->len)
             break;   /* the empty "line" after a final newline */
-        buf_line(&b, s, i);
+        buf_line(&b, s, i, w);
     }
     return ts_buf_take(&b, NULL);
 }

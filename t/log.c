@@ -118,10 +118,7 @@ static void test_opt_limit(void)
     ok(ts_opt_limit_ok("p/other.c"), "unnamed passes are not limited");
     ok(ts_opt_limit_ok("p/x.c") && ts_opt_limit_ok("p/y.c") && ts_opt_limit_ok("p/z.c"),
        "malformed items are ignored");
-    char *msgs = take_output();
-    like(msgs, "ignoring 'x='", "malformed item reported: no count");
-    like(msgs, "ignoring 'y=-1'", "malformed item reported: negative");
-    like(msgs, "ignoring '=4'", "malformed item reported: no name");
+    is_str(take_output(), "", "malformed items are not printed from inside the library");
 
     ts_log_reload();
     ok(ts_opt_limit_ok("constant_prop.c"), "reload restarts the counters");
@@ -131,6 +128,46 @@ static void test_opt_limit(void)
     ok(!TS_OPT_ALLOWED, "TS_OPT_ALLOWED: limit reached");
     set_env(NULL, NULL);
     ok(TS_OPT_ALLOWED, "no variable: no limit");
+}
+
+/* ts_log_check_env: what ts_runtime_open reports (and the CLI exits 1 on). */
+static void check_env(const char *log_level, const char *opt_limit, const char *want,
+                      const char *name)
+{
+    set_env(log_level, opt_limit);
+    TsError err = TS_ERROR_INIT;
+    int rc = ts_log_check_env(&err);
+    if (want) {
+        is_int(rc, TS_ERR_CONFIG, "%s: a config error", name);
+        like(err.msg ? err.msg : "", want, "%s: the message", name);
+    } else {
+        is_int(rc, 0, "%s: accepted", name);
+    }
+    ts_error_clear(&err);
+}
+
+static void test_check_env(void)
+{
+    check_env(NULL, NULL, NULL, "no variables");
+    check_env("dead_code:>constant_prop.c:>>alias::x/y-z.c", "a=0:b.c=12:", NULL,
+              "well-formed values, empty items and unknown passes");
+    check_env(">", NULL, "TSCRIPT_LOG_LEVEL: '>' is malformed (expected a pass's file name",
+              "log level: '>' without a name");
+    check_env("a:dead code", NULL, "TSCRIPT_LOG_LEVEL: 'dead code' is malformed",
+              "log level: a space");
+    check_env("dead_code=3", NULL, "TSCRIPT_LOG_LEVEL: 'dead_code=3' is malformed",
+              "log level: a limit given instead");
+    check_env(NULL, "x=", "TSCRIPT_OPT_LIMIT: 'x=' is malformed (expected pass=count",
+              "opt limit: no count");
+    check_env(NULL, "a=1:y=-1", "TSCRIPT_OPT_LIMIT: 'y=-1' is malformed", "opt limit: negative");
+    check_env(NULL, "=4", "TSCRIPT_OPT_LIMIT: '=4' is malformed", "opt limit: no name");
+    check_env(NULL, "z=1a", "TSCRIPT_OPT_LIMIT: 'z=1a' is malformed", "opt limit: not a number");
+    check_env(NULL, "dead_code", "TSCRIPT_OPT_LIMIT: 'dead_code' is malformed",
+              "opt limit: no '='");
+    check_env(NULL, "p=9223372036854775807", NULL, "opt limit: INT64_MAX");
+    check_env(NULL, "p=9223372036854775808", "'p=9223372036854775808' is malformed",
+              "opt limit: past INT64_MAX");
+    set_env(NULL, NULL);
 }
 
 static atomic_int granted;
@@ -166,6 +203,7 @@ int main(void)
     test_levels();
     test_output();
     test_opt_limit();
+    test_check_env();
     test_threads();
     ts_log_set_output(NULL);
     ts_log_shutdown();

@@ -590,6 +590,39 @@ static void test_registration(void)
     }
 }
 
+/* prim::EnumValue's overloads each return their own type: handed an enum whose values are
+ * another (a str-valued enum to .int), the kernel fails instead of passing the str on. */
+static void test_enum_value_types(void)
+{
+    static const char *const names[] = { "HELLO" };
+    TsError err = TS_ERROR_INIT;
+    TsType *word = ts_type_enum_new("__torch__.t_prim.Word", ts_type_str(), 1, names, &err);
+    TsStr *hello = ts_str_from_cstr("hello", &err);
+    if (!ok(word && hello, "a str-valued enum type")) {
+        ts_error_clear(&err);
+        return;
+    }
+    TsEnumValue *ev = ts_enum_value_new(word, "HELLO", ts_str_value(hello), &err);
+    TsValue e = ts_obj_value(ev, TS_TAG_ENUM), out;
+    ts_value_retain(e);
+    int rc = kt_call("prim::EnumValue", "str", "any", 1, &e, &out, &err);
+    ok(rc == 0 && out.tag == TS_TAG_STR && strcmp(((TsStr *)out.u.p)->data, "hello") == 0,
+       "EnumValue.str of a str-valued enum gives its str");
+    ts_value_release(out);
+    ts_error_clear(&err);
+    static const char *const wrong[] = { "int", "float" };
+    for (int i = 0; i < 2; i++) {
+        ts_value_retain(e);
+        rc = kt_call("prim::EnumValue", wrong[i], "any", 1, &e, &out, &err);
+        is_int(rc, TS_ERR_TYPE, "EnumValue.%s of a str-valued enum is a TypeError", wrong[i]);
+        like(err.msg ? err.msg : "", "the enum's values are not of this overload's type",
+             "  saying so");
+        ok(out.tag == TS_TAG_NONE, "  and gives no value");
+        ts_error_clear(&err);
+    }
+    ts_value_release(e);
+}
+
 int main(void)
 {
     if (!kt_open())
@@ -606,6 +639,7 @@ int main(void)
     test_lists();
     test_in_place_lists();
     test_hash();
+    test_enum_value_types();
     ts_runtime_close(kt_rt);
     return done_testing();
 }

@@ -98,6 +98,84 @@ static size_t count_items(const char *spec)
     return n;
 }
 
+/* ---- the syntax of the variables ------------------------------------------------------ */
+/* Where the items of a variable go wrong. An unknown pass name is no error (PyTorch ignores
+ * those too); a malformed item is, and ts_log_check_env() says which. The parsers skip
+ * malformed items, so a program that ignores the check still runs. */
+static bool is_file_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '.' || c == '-' || c == '/';
+}
+
+static bool is_file_name(const char *s, size_t len)
+{
+    if (len == 0)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!is_file_char(s[i]))
+            return false;
+    return true;
+}
+
+/* A TSCRIPT_LOG_LEVEL item: '>'* then a file name; an empty item is allowed ("a::b"). */
+static bool log_item_ok(const char *item, size_t len)
+{
+    size_t i = 0;
+    while (i < len && item[i] == '>')
+        i++;
+    return len == 0 || is_file_name(item + i, len - i);
+}
+
+/* A TSCRIPT_OPT_LIMIT item: file=count, count decimal digits within int64. */
+static bool limit_item_ok(const char *item, size_t len, long long *limit)
+{
+    const char *eq = memchr(item, '=', len), *end = item + len;
+    if (!eq || !is_file_name(item, (size_t)(eq - item)) || eq + 1 == end)
+        return false;
+    long long n = 0;
+    for (const char *p = eq + 1; p < end; p++) {
+        if (*p < '0' || *p > '9' || n > (INT64_MAX - (*p - '0')) / 10)
+            return false;
+        n = n * 10 + (*p - '0');
+    }
+    *limit = n;
+    return true;
+}
+
+/* The first malformed item of spec, or NULL; *len is its length. */
+static const char *bad_item(const char *spec, bool limits, size_t *len)
+{
+    for (const char *item = spec; item; ) {
+        const char *colon = strchr(item, ':');
+        size_t n = colon ? (size_t)(colon - item) : strlen(item);
+        long long ignored;
+        if (limits ? n > 0 && !limit_item_ok(item, n, &ignored) : !log_item_ok(item, n)) {
+            *len = n;
+            return item;
+        }
+        item = colon ? colon + 1 : NULL;
+    }
+    return NULL;
+}
+
+int ts_log_check_env(TsError *err)
+{
+    static const struct { const char *var, *want; bool limits; } vars[] = {
+        { "TSCRIPT_LOG_LEVEL", "a pass's file name after any '>'s", false },
+        { "TSCRIPT_OPT_LIMIT", "pass=count, count a non-negative integer", true },
+    };
+    for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++) {
+        const char *spec = getenv(vars[v].var), *bad;
+        size_t len;
+        if (spec && (bad = bad_item(spec, vars[v].limits, &len)))
+            return ts_error_set(err, TS_ERR_CONFIG, "%s: '%.*s' is malformed (expected %s)",
+                                vars[v].var, (int)(len > 200 ? 200 : len), bad, vars[v].want);
+    }
+    return 0;
+}
+
+/* ---- the tables -------------------------------------------------------------------------- */
 /* "dead_code:>constant_prop.c:>>alias": each item is '>'* then a file name. As in
  * PyTorch, the first mention of a file wins. Out of memory leaves logging off. */
 static void parse_log_spec(const char *spec)
@@ -109,6 +187,8 @@ static void parse_log_spec(const char *spec)
         const char *colon = strchr(item, ':');
         size_t item_len = colon ? (size_t)(colon - item) : strlen(item);
         int level = 0;
+        if (!log_item_ok(item, item_len))
+            item_len = 0;      /* skipped */
         while (item_len > 0 && *item == '>') {
             level++;
             item++;
@@ -135,7 +215,7 @@ static void parse_log_spec(const char *spec)
     }
 }
 
-/* "constant_prop=3:dead_code=10". A malformed item is reported once and ignored. */
+/* "constant_prop=3:dead_code=10". Malformed items are skipped (ts_log_check_env). */
 static void parse_limit_spec(const char *spec)
 {
     limit_entries = calloc(count_items(spec), sizeof *limit_entries);
@@ -145,23 +225,8 @@ static void parse_limit_spec(const char *spec)
         const char *colon = strchr(item, ':');
         size_t item_len = colon ? (size_t)(colon - item) : strlen(item);
         const char *eq = memchr(item, '=', item_len);
-        bool good = eq && eq > item;
         long long limit = 0;
-        if (good) {
-            const char *p = eq + 1, *end = item + item_len;
-            good = p < end;
-            for (; good && p < end; p++) {
-                if (*p < '0' || *p > '9' || limit > (INT64_MAX - 9) / 10)
-                    good = false;
-                else
-                    limit = limit * 10 + (*p - '0');
-            }
-        }
-        if (!good) {
-            if (item_len > 0)
-                fprintf(out_stream(), "tscript: TSCRIPT_OPT_LIMIT: ignoring '%.*s' "
-                        "(expected pass=count)\n", (int)item_len, item);
-        } else {
+        if (limit_item_ok(item, item_len, &limit)) {
             size_t len;
             char *whole = strndup(item, (size_t)(eq - item));
             if (!whole)

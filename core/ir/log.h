@@ -22,6 +22,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "tscript/error.h"
+
 typedef struct TsGraph TsGraph;
 
 typedef enum TsLogLevel {
@@ -48,6 +50,11 @@ const char *ts_log_level_name(TsLogLevel level);
 
 /* Does the pass in `file` still have optimizations left? Counts this one if so. */
 bool ts_opt_limit_ok(const char *file);
+
+/* Checks the syntax of TSCRIPT_LOG_LEVEL and TSCRIPT_OPT_LIMIT (ts_runtime_open does): a
+ * malformed item (TSCRIPT_OPT_LIMIT=dead_code, TSCRIPT_LOG_LEVEL=">") is a TS_ERR_CONFIG
+ * naming the variable and the item. Unknown pass names are no error. */
+int ts_log_check_env(TsError *err);
 
 /* Where log lines go (NULL: stderr). For embedders and tests. */
 void ts_log_set_output(FILE *out);

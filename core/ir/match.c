@@ -689,6 +689,27 @@ static int match_returns(Matcher *M, Matched *r)
     return MATCHED;
 }
 
+/* prim::EnumValue's overloads (int, float, str) all take AnyEnumType: the one that matches
+ * is the one returning the enum's value type. (PyTorch binds the first, so E.X.value of a
+ * str-valued enum called through torch.ops would be typed int, and a str would flow
+ * through int-typed code.) */
+static int match_enum_value(Matcher *M, const Matched *r)
+{
+    const TsSchema *s = M->schema;
+    if (strcmp(s->name, "prim::EnumValue") != 0 || r->n_inputs != 1 || s->n_returns != 1)
+        return MATCHED;
+    const TsType *vt = ts_type_enum_value_type(r->inputs[0]->type);
+    if (vt && ts_type_equal(vt, s->returns[0].type))
+        return MATCHED;
+    TsBuf *w = why_start(M);
+    ts_buf_puts(w, "Expected an enum whose values are ");
+    buf_type(w, s->returns[0].type);
+    ts_buf_puts(w, " but found ");
+    buf_type(w, r->inputs[0]->type);
+    ts_buf_puts(w, ".\n");
+    return MISMATCH;
+}
+
 /* Removes every node inserted after mark (in reverse, so users go first). */
 static void roll_back(TsGraph *g, TsNode *mark)
 {
@@ -712,6 +733,8 @@ static int try_match(Matcher *M, const CallArgs *c, Matched *r)
     int rc = used_kw ? match_args(M, c, used_kw, r)
                      : (ts_error_set(M->err, TS_ERR_NOMEM, "out of memory"), FAILED);
     free(used_kw);
+    if (rc == MATCHED)
+        rc = match_enum_value(M, r);
     if (rc == MATCHED)
         rc = match_returns(M, r);
     if (rc != MATCHED) {

@@ -1,6 +1,8 @@
 /* plugin.c — the plugin loader and the TsRegistry transaction.
  *
- * Loading a plugin: dlopen(RTLD_NOW | RTLD_LOCAL), find `tscript_plugin`, check its ABI
+ * Loading a plugin: check the file's ELF headers against its size (elf_check.c: a truncated
+ * file would kill the process inside dlopen), dlopen(RTLD_NOW | RTLD_LOCAL), find
+ * `tscript_plugin`, check its ABI
  * version before reading anything else, load the schema files it names, run its init with
  * a TsRegistry, and commit. The registry stages everything — declared operators in a table
  * of their own, kernels for already committed operators grouped per operator, allocators —
@@ -8,6 +10,7 @@
  * it was; then the plugin is dlclosed. fini runs only for plugins whose init succeeded.
  */
 #include "registry/plugin.h"
+#include "registry/elf_check.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -513,6 +516,8 @@ int ts_plugin_load(const char *path, const TsStrList *schema_path, TsOpTable *ta
     struct stat st;
     if (stat(path, &st) != 0)
         return ts_error_set(err, TS_ERR_PLUGIN, "%s: plugin file not found", path);
+    if (ts_elf_check(path, err))   /* a truncated file would die of SIGBUS inside dlopen */
+        return err ? err->code : TS_ERR_PLUGIN;
     void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!handle)
         return ts_error_set(err, TS_ERR_PLUGIN, "%s: cannot load plugin: %s", path, dlerror());

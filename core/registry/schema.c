@@ -116,7 +116,7 @@ static const unsigned char char_class[256] = {
     ['5'] = C_DIGIT, ['6'] = C_DIGIT, ['7'] = C_DIGIT, ['8'] = C_DIGIT, ['9'] = C_DIGIT,
     ['('] = C_PUNCT, [')'] = C_PUNCT, ['['] = C_PUNCT, [']'] = C_PUNCT, [','] = C_PUNCT,
     ['?'] = C_PUNCT, ['!'] = C_PUNCT, ['|'] = C_PUNCT, ['*'] = C_PUNCT, ['='] = C_PUNCT,
-    ['.'] = C_PUNCT, [':'] = C_PUNCT, ['-'] = C_PUNCT,
+    ['.'] = C_PUNCT, [':'] = C_PUNCT, ['-'] = C_PUNCT, ['+'] = C_PUNCT,
 };
 
 static bool in_class(char c, unsigned cls) { return char_class[(unsigned char)c] & cls; }
@@ -938,6 +938,30 @@ static int decode_string(Parser *P, TsValue *out)
     return 0;
 }
 
+/* After a complex or Scalar default's real part, "+2.j" or "-2.j": the form the printer
+ * writes a complex in (torch prints it too, but its parser does not read it back). */
+static int parse_imag_part(Parser *P, TsValue *v)
+{
+    bool minus = is_punct(P, '-');
+    Tok next = peek(P);
+    if ((!minus && !is_punct(P, '+')) || next.kind != TK_NUMBER ||
+        P->text[next.off + next.len - 1] != 'j' ||
+        (v->tag != TS_TAG_INT && v->tag != TS_TAG_DOUBLE &&
+         !(v->tag == TS_TAG_COMPLEX && ((TsComplex *)v->u.p)->im == 0.0)))
+        return 0;
+    size_t start = P->cur.off;
+    advance(P);
+    TsValue im;
+    if (parse_number(P, ts_type_complex(), minus, start, &im))
+        return -1;
+    TsComplex *c = (TsComplex *)im.u.p;
+    c->re = v->tag == TS_TAG_INT ? (double)v->u.i : v->tag == TS_TAG_DOUBLE ? v->u.d
+                                                  : ((TsComplex *)v->u.p)->re;
+    ts_value_release(*v);
+    *v = im;
+    return 0;
+}
+
 /* One constant: None, True, False, a string, a number, or a name ("long", "inf"). */
 static int parse_constant(Parser *P, const TsType *type, TsValue *out)
 {
@@ -964,7 +988,47 @@ static int parse_constant(Parser *P, const TsType *type, TsValue *out)
         return parse_named_constant(P, type, true, out);
     if (P->cur.kind != TK_NUMBER)
         return fail_expected(P, "a number");
-    return parse_number(P, type, negative, start, out);
+    if (parse_number(P, type, negative, start, out))
+        return -1;
+    TsTypeKind k = ts_type_kind(unwrap_optional(type));
+    return k == TS_TYPE_COMPLEX || k == TS_TYPE_NUMBER ? parse_imag_part(P, out) : 0;
+}
+
+/* Does v fit an argument of type t? Converts what TorchScript converts implicitly (an int
+ * for a float, a number for a complex). torch stores any default it can parse (an int
+ * argument defaulting to "x"), and a kernel would then read a str as an int; so a default
+ * of another type is an error here. */
+static bool default_fits(const TsType *t, TsValue *v)
+{
+    switch (ts_type_kind(t)) {
+    case TS_TYPE_OPTIONAL:
+        return v->tag == TS_TAG_NONE || default_fits(ts_type_elem(t, 0), v);
+    case TS_TYPE_INT: case TS_TYPE_SCALARTYPE: case TS_TYPE_LAYOUT: case TS_TYPE_MEMORYFORMAT:
+    case TS_TYPE_QSCHEME:
+        return v->tag == TS_TAG_INT;
+    case TS_TYPE_FLOAT:
+        if (v->tag == TS_TAG_INT)
+            *v = ts_double((double)v->u.i);
+        return v->tag == TS_TAG_DOUBLE;
+    case TS_TYPE_COMPLEX:
+        if (v->tag == TS_TAG_INT || v->tag == TS_TAG_DOUBLE) {
+            TsComplex *c = ts_complex_new(v->tag == TS_TAG_INT ? (double)v->u.i : v->u.d, 0.0,
+                                          NULL);
+            if (!c)
+                return false;
+            *v = ts_obj_value(c, TS_TAG_COMPLEX);
+        }
+        return v->tag == TS_TAG_COMPLEX;
+    case TS_TYPE_NUMBER:
+        return v->tag == TS_TAG_INT || v->tag == TS_TAG_DOUBLE || v->tag == TS_TAG_BOOL ||
+               v->tag == TS_TAG_COMPLEX;
+    case TS_TYPE_BOOL:
+        return v->tag == TS_TAG_BOOL;
+    case TS_TYPE_STR:
+        return v->tag == TS_TAG_STR;
+    default:
+        return false;
+    }
 }
 
 /* Checks (and converts) one element of a list default against the element type. */
@@ -1069,6 +1133,26 @@ fail:
     return -1;
 }
 
+/* "cpu", "cuda:1": a device default is written as a string. */
+static int parse_device_default(Parser *P, TsValue *out)
+{
+    size_t off = P->cur.off;
+    TsValue s;
+    if (decode_string(P, &s))
+        return -1;
+    TsError e = TS_ERROR_INIT;
+    TsDevice d;
+    int rc = ts_device_parse_n(((TsStr *)s.u.p)->data, ((TsStr *)s.u.p)->len, &d, &e);
+    ts_value_release(s);
+    if (rc) {
+        fail(P, off, "invalid device default: %s", e.msg ? e.msg : "bad device");
+        ts_error_clear(&e);
+        return -1;
+    }
+    *out = ts_device(d);
+    return 0;
+}
+
 static int parse_default(Parser *P, TsArg *a)
 {
     const TsType *t = a->type;
@@ -1083,29 +1167,29 @@ static int parse_default(Parser *P, TsArg *a)
         return 0;
     case TS_TYPE_OPTIONAL: case TS_TYPE_STR: case TS_TYPE_NUMBER: case TS_TYPE_INT:
     case TS_TYPE_BOOL: case TS_TYPE_FLOAT: case TS_TYPE_COMPLEX: case TS_TYPE_SCALARTYPE:
-    case TS_TYPE_LAYOUT: case TS_TYPE_MEMORYFORMAT: case TS_TYPE_QSCHEME:
-        return parse_constant(P, t, &a->default_value);
+    case TS_TYPE_LAYOUT: case TS_TYPE_MEMORYFORMAT: case TS_TYPE_QSCHEME: {
+        size_t start = P->cur.off;
+        if (ts_type_kind(t) == TS_TYPE_OPTIONAL &&
+            ts_type_kind(ts_type_elem(t, 0)) == TS_TYPE_DEVICE && P->cur.kind == TK_STRING)
+            return parse_device_default(P, &a->default_value);
+        if (parse_constant(P, t, &a->default_value))
+            return -1;
+        if (default_fits(t, &a->default_value))
+            return 0;
+        char want[64], got[64];
+        ts_type_annotation(t, want, sizeof want);
+        const TsType *vt = ts_value_type(a->default_value);
+        if (vt)
+            ts_type_annotation(vt, got, sizeof got);
+        return fail(P, start, "Expected a value of type '%s' for argument '%s' but instead "
+                    "found type '%s'.", want, a->name, vt ? got : "?");
+    }
     case TS_TYPE_LIST:
         return parse_list_default(P, t, a->fixed_size, &a->default_value);
-    case TS_TYPE_DEVICE: {
+    case TS_TYPE_DEVICE:
         if (P->cur.kind != TK_STRING)
             return fail_expected(P, "a device string");
-        size_t off = P->cur.off;
-        TsValue s;
-        if (decode_string(P, &s))
-            return -1;
-        TsError e = TS_ERROR_INIT;
-        TsDevice d;
-        int rc = ts_device_parse(((TsStr *)s.u.p)->data, &d, &e);
-        ts_value_release(s);
-        if (rc) {
-            fail(P, off, "invalid device default: %s", e.msg ? e.msg : "bad device");
-            ts_error_clear(&e);
-            return -1;
-        }
-        a->default_value = ts_device(d);
-        return 0;
-    }
+        return parse_device_default(P, &a->default_value);
     default: {
         char name[64];
         ts_type_repr(t, name, sizeof name);
@@ -1480,10 +1564,10 @@ static void put_value(TsBuf *b, TsValue v, bool quote_strings)
         else
             ts_buf_add(b, ((const TsStr *)v.u.p)->data, ((const TsStr *)v.u.p)->len);
         break;
-    case TS_TAG_DEVICE: {
+    case TS_TAG_DEVICE: {       /* quoted, as the parser reads it (torch prints it bare) */
         char dev[64];
         ts_device_str(v.u.dev, dev, sizeof dev);
-        ts_buf_puts(b, dev);
+        ts_buf_printf(b, "\"%s\"", dev);
         break;
     }
     case TS_TAG_LIST: {
@@ -1504,7 +1588,9 @@ static void put_value(TsBuf *b, TsValue v, bool quote_strings)
 }
 
 /* torch writes an int list default whose items are all equal as the one item
- * ("int[2] stride=1"), as native_functions.yaml does. */
+ * ("int[2] stride=1"), as native_functions.yaml does; only where the list's size is fixed
+ * and is the default's, the one spelling that reads back the same (torch also writes
+ * "int[] a=[1, 1]" as "int[] a=1", which no parser reads). */
 static bool is_repeated_int_list(const TsArg *a)
 {
     if (ts_type_kind(a->type) != TS_TYPE_LIST || a->symint ||
@@ -1512,7 +1598,7 @@ static bool is_repeated_int_list(const TsArg *a)
         a->default_value.tag != TS_TAG_LIST)
         return false;
     const TsList *l = (const TsList *)a->default_value.u.p;
-    if (l->len < 2)
+    if (l->len < 2 || a->fixed_size != (long)l->len)
         return false;
     for (size_t i = 1; i < l->len; i++)
         if (l->items[i].tag != TS_TAG_INT || l->items[i].u.i != l->items[0].u.i)
@@ -1520,26 +1606,38 @@ static bool is_repeated_int_list(const TsArg *a)
     return true;
 }
 
+/* A type with its annotations where the parser reads them back: a level's own set right
+ * after its base type or its "[]" and before any '?' ("Tensor(a!)?[]", "Tensor(a)[][](b)");
+ * a level without a set of its own (a list holding annotated elements) prints none. The
+ * outermost list is "[N]" when fixed >= 0. (torch prints "Tensor?(a!)[]" and
+ * "Tensor[]()[](b)", which no parser reads.) */
+static void put_annotated(TsBuf *b, const TsType *t, const TsAlias *a, bool symint, long fixed)
+{
+    switch (ts_type_kind(t)) {
+    case TS_TYPE_OPTIONAL:
+        put_annotated(b, ts_type_elem(t, 0), a, symint, fixed);
+        ts_buf_puts(b, "?");
+        return;
+    case TS_TYPE_LIST:
+        put_annotated(b, ts_type_elem(t, 0), a ? a->contained : NULL, symint, -1);
+        if (fixed >= 0)
+            ts_buf_printf(b, "[%ld]", fixed);
+        else
+            ts_buf_puts(b, "[]");
+        break;
+    default:
+        put_type(b, t, symint);
+        break;
+    }
+    if (a && a->n_before)
+        put_alias(b, a);
+}
+
 static void put_arg(TsBuf *b, const TsArg *a)
 {
     const TsType *t = a->type;
-    bool optional = ts_type_kind(t) == TS_TYPE_OPTIONAL;
-    const TsType *inner = optional ? ts_type_elem(t, 0) : t;
-    if (ts_type_kind(inner) == TS_TYPE_LIST) {
-        put_type(b, ts_type_elem(inner, 0), a->symint);
-        if (a->alias && a->alias->contained)
-            put_alias(b, a->alias->contained);
-        if (a->fixed_size >= 0)
-            ts_buf_printf(b, "[%ld]", a->fixed_size);
-        else
-            ts_buf_puts(b, "[]");
-    } else {
-        put_type(b, inner, a->symint);
-    }
-    if (a->alias && a->alias->n_before)
-        put_alias(b, a->alias);
-    if (optional)
-        ts_buf_puts(b, "?");
+    const TsType *inner = ts_type_kind(t) == TS_TYPE_OPTIONAL ? ts_type_elem(t, 0) : t;
+    put_annotated(b, t, a->alias, a->symint, a->fixed_size);
     if (a->name) {
         ts_buf_puts(b, " ");
         ts_buf_puts(b, a->name);

@@ -553,23 +553,30 @@ static bool differentiable(const TsNode *n)
     return in && out;
 }
 
+/* The overload of a node made without one (by name) that its inputs fit: first one its
+ * outputs fit too (prim::EnumValue's overloads differ only in what they return), else the
+ * first its inputs fit. */
 static const TsOperator *resolve_op(Builder *B, const TsNode *n)
 {
     if (n->op)
         return n->op;
     const TsOperator *ops[64];
     size_t k = ts_optable_overloads(B->table, n->kind, ops, 64);
-    for (size_t j = 0; j < k && j < 64; j++) {
-        const TsSchema *s = ops[j]->schema;
-        if (s->is_vararg ? n->n_inputs < s->n_args : n->n_inputs != s->n_args)
-            continue;
-        if (!s->is_varret && s->n_returns != n->n_outputs)
-            continue;
-        bool fits = true;
-        for (size_t i = 0; i < s->n_args && fits; i++)
-            fits = type_fits(n->inputs[i]->type, s->args[i].type);
-        if (fits)
-            return ops[j];
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t j = 0; j < k && j < 64; j++) {
+            const TsSchema *s = ops[j]->schema;
+            if (s->is_vararg ? n->n_inputs < s->n_args : n->n_inputs != s->n_args)
+                continue;
+            if (!s->is_varret && s->n_returns != n->n_outputs)
+                continue;
+            bool fits = true;
+            for (size_t i = 0; i < s->n_args && fits; i++)
+                fits = type_fits(n->inputs[i]->type, s->args[i].type);
+            for (size_t i = 0; pass == 0 && !s->is_varret && i < s->n_returns && fits; i++)
+                fits = type_fits(n->outputs[i]->type, s->returns[i].type);
+            if (fits)
+                return ops[j];
+        }
     }
     if (k == 0)
         ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "Unknown builtin op: %s", n->kind);
@@ -577,6 +584,24 @@ static const TsOperator *resolve_op(Builder *B, const TsNode *n)
         ts_error_at(B->err, TS_ERR_RUNTIME, n->range,
                     "no overload of %s accepts these argument types", n->kind);
     return NULL;
+}
+
+/* Whether a value of type t may be a list, dict or object, or hold one: a kernel taking
+ * only tensors and scalars never touches a shared container. */
+static bool may_hold_container(const TsType *t)
+{
+    switch (ts_type_kind(t)) {
+    case TS_TYPE_TENSOR: case TS_TYPE_INT: case TS_TYPE_FLOAT: case TS_TYPE_BOOL:
+    case TS_TYPE_STR: case TS_TYPE_COMPLEX: case TS_TYPE_NUMBER: case TS_TYPE_DEVICE:
+    case TS_TYPE_SCALARTYPE: case TS_TYPE_LAYOUT: case TS_TYPE_MEMORYFORMAT:
+    case TS_TYPE_QSCHEME: case TS_TYPE_NONE: case TS_TYPE_GENERATOR: case TS_TYPE_STORAGE:
+    case TS_TYPE_STREAM:
+        return false;
+    case TS_TYPE_OPTIONAL:
+        return may_hold_container(ts_type_elem(t, 0));
+    default:
+        return true;
+    }
 }
 
 static long bind_kernel(Builder *B, const TsNode *n, const TsOperator *op)
@@ -603,6 +628,8 @@ static long bind_kernel(Builder *B, const TsNode *n, const TsOperator *op)
         if (ts_type_kind(n->inputs[i]->type) == TS_TYPE_TENSOR)
             k->tensor_input = (int)i;
     k->grad = differentiable(n);
+    for (size_t i = 0; i < n->n_inputs && !k->containers; i++)
+        k->containers = may_hold_container(n->inputs[i]->type);
     if (e->factory) {
         const TsType **types = malloc((n->n_inputs + n->n_outputs + 1) * sizeof *types);
         if (!types)
@@ -1107,6 +1134,40 @@ static int build(Builder *B, const TsGraph *g)
     return rc;
 }
 
+/* share.c's rule 2 for constants: every run of a Code, on any thread, reads the same
+ * constants, so one that an instruction might write, or let escape where something could,
+ * is marked shared. A constant only ever read as an unannotated argument of kernels (the
+ * stride list of a conv) cannot be written, its schema says, and stays unshared: those
+ * kernels take no lock for it. */
+static bool read_only_arg(const TsBoundKernel *k, size_t i)
+{
+    const TsSchema *s = k->op->schema;
+    return i < s->n_args && !s->args[i].alias;
+}
+
+static int share_constants(TsCode *c, TsError *err)
+{
+    if (c->n_consts == 0)
+        return 0;
+    bool *escapes = calloc(c->n_consts, sizeof *escapes);
+    if (!escapes)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory building a function");
+    for (size_t j = 0; j < c->n_instrs; j++) {
+        const TsInstr *in = &c->instrs[j];
+        for (size_t i = 0; i < in->n_in; i++) {
+            int32_t o = c->operands[in->args + i];
+            if (o < 0 && !(in->op == TS_OP_KERNEL && read_only_arg(&c->kernels[in->aux], i)))
+                escapes[~o] = true;
+        }
+    }
+    int rc = 0;
+    for (size_t k = 0; k < c->n_consts && !rc; k++)
+        if (escapes[k])
+            rc = ts_value_share(c->consts[k], err);
+    free(escapes);
+    return rc;
+}
+
 TsCode *ts_code_build(TsRuntime *rt, const TsCompUnit *unit, const TsGraph *graph,
                       const char *name, TsError *err)
 {
@@ -1133,6 +1194,8 @@ TsCode *ts_code_build(TsRuntime *rt, const TsCompUnit *unit, const TsGraph *grap
     B.code->name = name ? name : "<graph>";
     B.code->unit = unit;
     int rc = build(&B, graph);
+    if (!rc)
+        rc = share_constants(B.code, err);
     infos_free(&B);
     free(B.opnd);
     free(B.refs);

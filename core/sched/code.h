@@ -97,6 +97,8 @@ typedef struct TsBoundKernel {
     void (*free_data)(void *);
     int tensor_input;          /* first Tensor-typed input (dispatch by its device), or -1 */
     bool fixed_outputs;        /* the kernel must leave exactly n_out values */
+    bool containers;           /* an input may be (or hold) a list, dict or object: the
+                                * interpreter checks for shared ones (core/share.c) */
     bool grad;                 /* differentiable: its float outputs require grad when an
                                 * input does and grad mode is on (autograd's rule) */
 } TsBoundKernel;

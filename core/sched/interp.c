@@ -16,7 +16,10 @@
  *
  * torch.jit.fork makes a new state for the fork's subgraph and queues it on the thread
  * pool; aten::wait on an unfinished future suspends the state (its pc stays on the WAIT)
- * and ts_future_then resubmits it when the future completes. An error formats PyTorch's
+ * and ts_future_then resubmits it when the future completes. A fork's arguments are marked
+ * shared first, and containers other threads reach are read and written with the shared
+ * lock held (core/share.c): around a kernel with a shared argument, in the list, dict and
+ * attribute ops; unshared ones, nearly all, cost one flag test. An error formats PyTorch's
  * traceback from the frames, then every register and stack value is released.
  *
  * A kernel may call TorchScript (plugin.h's ts_call_function: sort calls __lt__). The call
@@ -155,7 +158,9 @@ static int push_frame(TsInterp *st, const TsCode *code)
         st->cap_frames = cap;
     }
     size_t need = st->n_regs + code->n_regs;
-    if (need > st->cap_regs) {
+    /* regs is never NULL once a frame is pushed, even for register-less code: the loop
+     * computes regs + base, and NULL + 0 is undefined in C */
+    if (need > st->cap_regs || !st->regs) {
         size_t cap = st->cap_regs ? st->cap_regs : 64;
         while (cap < need)
             cap *= 2;
@@ -166,8 +171,7 @@ static int push_frame(TsInterp *st, const TsCode *code)
         st->cap_regs = cap;
     }
     TsValue *r = st->regs + st->n_regs;
-    if (code->n_regs)          /* a Code without registers may meet a state without any */
-        memset(r, 0, code->n_regs * sizeof *r);
+    memset(r, 0, code->n_regs * sizeof *r);
     for (size_t i = 0; i < code->n_preload; i++)
         r[code->preload[2 * i]] = code->consts[code->preload[2 * i + 1]];   /* inline */
     st->frames[st->depth++] = (Frame){code, st->n_regs, 0};
@@ -400,12 +404,45 @@ static void mark_requires_grad(TsValue v, int depth)
         if (ts_dtype_is_floating(t->dtype) || ts_dtype_is_complex(t->dtype))
             t->requires_grad = 1;
     } else if ((v.tag == TS_TAG_LIST || v.tag == TS_TAG_TUPLE) && depth < 2) {
+        bool locked = ts_shared_lock_if(v);
         size_t n = v.tag == TS_TAG_LIST ? ((TsList *)v.u.p)->len : ((TsTuple *)v.u.p)->len;
         TsValue *items = v.tag == TS_TAG_LIST ? ((TsList *)v.u.p)->items
                                                : ((TsTuple *)v.u.p)->items;
         for (size_t i = 0; i < n; i++)
             mark_requires_grad(items[i], depth + 1);
+        if (locked)
+            ts_shared_unlock();
     }
+}
+
+/* share.c's rules for a kernel: when one of the n arguments from base on the stack is
+ * shared, takes the shared lock and marks every argument shared (what the kernel stores
+ * into the shared one is one of them). 1: locked; 0: nothing shared; -1: error, unlocked. */
+static int lock_shared_args(TsInterp *st, size_t base, size_t n)
+{
+    const TsValue *a = st->stack.data + base;
+    size_t i = 0;
+    while (i < n && !ts_value_is_shared(a[i]))
+        i++;
+    if (i == n)
+        return 0;
+    ts_shared_lock();
+    for (i = 0; i < n; i++)
+        if (ts_value_share(a[i], &st->err)) {
+            ts_shared_unlock();
+            return -1;
+        }
+    return 1;
+}
+
+/* After a kernel that ran with the lock: its results are marked too (a container it made
+ * and stored into a shared one), then the lock goes. */
+static int unlock_shared_results(TsInterp *st, size_t base, int rc)
+{
+    for (size_t i = base; !rc && i < st->stack.len; i++)
+        rc = ts_value_share(st->stack.data[i], &st->err) ? -1 : 0;
+    ts_shared_unlock();
+    return rc;
 }
 
 static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *code,
@@ -434,9 +471,14 @@ static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *
         }
     }
     size_t base = st->stack.len - in->n_in;
+    int locked = k->containers ? lock_shared_args(st, base, in->n_in) : 0;
+    if (locked < 0)
+        return -1;
     bool grad = k->grad && !no_grad && any_requires_grad(st->stack.data + base, in->n_in);
     TsCall call = {&st->stack, &st->err, k->data, st->rt};
     int rc = fn(&call);
+    if (locked && unlock_shared_results(st, base, rc))
+        rc = -1;
     if (rc) {
         if (st->err.code == TS_OK)
             ts_error_set(&st->err, TS_ERR_RUNTIME, "operator failed without a message");
@@ -588,8 +630,10 @@ static int do_fork(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *cod
     ts_heap_retain((TsHeap *)fut);
     child->result = fut;
     child->group = st->group;
+    /* another thread reaches the arguments from now on: marked before it can (share.c) */
     for (size_t i = 0; i < in->n_in; i++)
-        if (ts_stack_push(&child->stack, take(R, K, code->operands[in->args + i]), &st->err))
+        if (ts_stack_push(&child->stack, take(R, K, code->operands[in->args + i]), &st->err) ||
+            ts_value_share(child->stack.data[i], &st->err))
             goto fail;
     if (push_frame(child, sub)) {
         ts_error_move(&st->err, &child->err);
@@ -1009,16 +1053,21 @@ static int run_loop(TsInterp *st)
         VM_CASE(LIST_UNPACK) {
             TsValue v = OPV(ops[in->args]);
             TsList *l = (TsList *)v.u.p;
+            bool locked = ts_shared_lock_if(v);
             if (v.tag != TS_TAG_LIST || l->len != in->n_out) {
                 ts_error_set(&st->err, TS_ERR_VALUE,
                              "Expected %u elements in a list but found %zu",
                              (unsigned)in->n_out, v.tag == TS_TAG_LIST ? l->len : (size_t)0);
+                if (locked)
+                    ts_shared_unlock();
                 goto fail;
             }
             for (size_t i = 0; i < in->n_out; i++) {
                 ts_value_retain(l->items[i]);
                 store(R, ops[in->args + 1 + i], l->items[i]);
             }
+            if (locked)
+                ts_shared_unlock();
             consume(R, ops[in->args]);
             in++;
             VM_NEXT();
@@ -1044,8 +1093,8 @@ static int run_loop(TsInterp *st)
         VM_CASE(LIST_GETITEM) {
             const int32_t *a = ops + in->args;
             TsValue lv = OPV(a[0]);
-            if (hook || lv.tag != TS_TAG_LIST)
-                goto slow_kernel;
+            if (hook || lv.tag != TS_TAG_LIST || ts_value_is_shared(lv))
+                goto slow_kernel;  /* a shared list: the kernel, with the shared lock */
             TsList *l = (TsList *)lv.u.p;
             int64_t i = OPV(a[1]).u.i;
             if (i < 0)
@@ -1062,7 +1111,7 @@ static int run_loop(TsInterp *st)
         VM_CASE(LIST_APPEND) {
             const int32_t *a = ops + in->args;
             TsValue lv = OPV(a[0]);
-            if (hook || lv.tag != TS_TAG_LIST) {
+            if (hook || lv.tag != TS_TAG_LIST || ts_value_is_shared(lv)) {
                 if (run_kernel(st, R, K, code, in))
                     goto fail;
                 if (in->d > 0)
@@ -1082,7 +1131,7 @@ static int run_loop(TsInterp *st)
         VM_CASE(LIST_LEN) {
             const int32_t *a = ops + in->args;
             TsValue lv = OPV(a[0]);
-            if (hook || lv.tag != TS_TAG_LIST)
+            if (hook || lv.tag != TS_TAG_LIST || ts_value_is_shared(lv))
                 goto slow_kernel;
             int64_t n = (int64_t)((TsList *)lv.u.p)->len;
             consume(R, a[0]);
@@ -1095,7 +1144,7 @@ static int run_loop(TsInterp *st)
         VM_CASE(DICT_GET_DEFAULT) {
             const int32_t *a = ops + in->args;
             TsValue dv = OPV(a[0]), v;
-            if (hook || dv.tag != TS_TAG_DICT)
+            if (hook || dv.tag != TS_TAG_DICT || ts_value_is_shared(dv))
                 goto slow_kernel;
             bool found = ts_dict_get((TsDict *)dv.u.p, OPV(a[1]), &v);
             bool getitem = in->op == TS_OP_DICT_GETITEM;
@@ -1117,7 +1166,7 @@ static int run_loop(TsInterp *st)
         VM_CASE(DICT_SETITEM) {
             const int32_t *a = ops + in->args;
             TsValue dv = OPV(a[0]);
-            if (hook || dv.tag != TS_TAG_DICT)
+            if (hook || dv.tag != TS_TAG_DICT || ts_value_is_shared(dv))
                 goto slow_kernel;
             /* key first: `d[x] = x` borrows x for the key and moves it for the value */
             TsValue key = take(R, K, a[1]);
@@ -1179,15 +1228,26 @@ static int run_loop(TsInterp *st)
                              in->node->kind);
                 goto fail;
             }
+            bool locked = ts_shared_lock_if(v);
             if (in->op == TS_OP_GETATTR) {
                 TsValue a = o->slots[in->d];
                 ts_value_retain(a);
+                if (locked)
+                    ts_shared_unlock();
                 consume(R, ops[in->args]);
                 store(R, ops[in->args + 1], a);
             } else {
                 TsValue a = take(R, K, ops[in->args + 1]);
-                ts_value_release(o->slots[in->d]);
+                if (locked && ts_value_share(a, &st->err)) {
+                    ts_shared_unlock();
+                    ts_value_release(a);
+                    goto fail;
+                }
+                TsValue old = o->slots[in->d];
                 o->slots[in->d] = a;
+                if (locked)
+                    ts_shared_unlock();
+                ts_value_release(old);  /* outside the lock: it may free a whole tree */
                 consume(R, ops[in->args]);
             }
             in++;

@@ -76,13 +76,17 @@ int ts_device_type_lookup(const char *name);
 int ts_device_type_register(const char *name, TsError *err);
 /* Parses "cpu", "cuda", "cuda:1" (PyTorch's device string grammar). */
 int ts_device_parse(const char *s, TsDevice *out, TsError *err);
+/* The same for a string of len bytes that may hold NUL bytes (a TorchScript str): one is
+ * an invalid device string, not the end of it ("cpu\0x" is not "cpu"). */
+int ts_device_parse_n(const char *s, size_t len, TsDevice *out, TsError *err);
 /* "cpu", "cuda:0", ...; returns the full length like snprintf. */
 size_t ts_device_str(TsDevice d, char *buf, size_t size);
 
 /* The common header of every reference-counted heap object (see value.h). */
 typedef struct TsHeap {
     atomic_uint refcount;
-    uint32_t kind;         /* TsTag of the object */
+    uint16_t kind;         /* TsTag of the object */
+    atomic_ushort flags;   /* TS_HEAP_* (value.h): set once, never cleared */
 } TsHeap;
 
 /* An allocator belongs to a backend. alloc returns NULL on failure. */

@@ -146,7 +146,7 @@ uint64_t ts_str_hash(const TsStr *s);
 /* ---- complex ------------------------------------------------------------ */
 TsComplex *ts_complex_new(double re, double im, TsError *err);
 
-/* ---- lists (mutable; not locked: like PyTorch, concurrent writers race) -- */
+/* ---- lists (mutable; not locked: a shared one only with the shared lock held) ---- */
 /* Functions that take a value's reference take it even when they fail (it is released). */
 TsList *ts_list_new(const TsType *elem_type, size_t cap, TsError *err);
 int ts_list_append(TsList *l, TsValue v, TsError *err);           /* takes v's reference */
@@ -206,6 +206,33 @@ int ts_future_wait(TsFuture *f, TsValue *out, TsError *err);
 /* Runs cb(f, data) once the future is done: at once if it already is, else on the thread
  * that completes it. */
 int ts_future_then(TsFuture *f, void (*cb)(TsFuture *f, void *data), void *data, TsError *err);
+
+/* ---- values several threads reach (core/share.c says why and how) -------------- */
+/* A list, dict, object or future that more than one thread may reach is shared, and so is
+ * everything reachable from it; the flag is set once and never cleared. The contents of a
+ * shared container are read and written only with the shared lock held: one lock for all
+ * of them, recursive on a thread. The interpreter holds it around a kernel any of whose
+ * arguments is shared; a kernel that reads inside a container nested in its arguments (the
+ * lists of a list of lists) takes it for each one that is shared, with ts_shared_lock_if. */
+#define TS_HEAP_SHARED 1u
+static inline bool ts_value_is_shared(TsValue v)
+{
+    return ts_is_heap(v) &&
+           (atomic_load_explicit(&v.u.p->flags, memory_order_relaxed) & TS_HEAP_SHARED);
+}
+/* Marks v and everything it reaches shared: before handing one value to several threads
+ * (TS_ERR_NOMEM when marking containers nested very deep runs out of memory). */
+int ts_value_share(TsValue v, TsError *err);
+void ts_shared_lock(void);
+void ts_shared_unlock(void);
+/* Takes the shared lock when v is shared; returns whether it did (then unlock after). */
+static inline bool ts_shared_lock_if(TsValue v)
+{
+    if (!ts_value_is_shared(v))
+        return false;
+    ts_shared_lock();
+    return true;
+}
 
 /* ---- generic operations ---------------------------------------------------- */
 /* Python equality (==) for values of the same TorchScript type; tensors by identity. */

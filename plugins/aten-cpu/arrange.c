@@ -320,16 +320,14 @@ static int k_atleast_3d_seq(TsCall *c) { return atleast_seq(c, 3); }
 /* t[start:end] along d, with slice's clamping of the bounds. */
 static TsTensor *slice_view(TsError *err, const TsTensor *t, int d, int64_t start, int64_t end)
 {
-    int64_t size = t->sizes[d], sizes[TS_TENSOR_MAX_DIMS];
+    int64_t size = t->sizes[d];
     if (start < 0)
         start += size;
     if (end < 0)
         end += size;
     start = start < 0 ? 0 : start > size ? size : start;
     end = end < start ? start : end > size ? size : end;
-    memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
-    sizes[d] = end - start;
-    return ts_cpu_view(t, t->dim, sizes, t->strides, t->offset + start * t->strides[d], err);
+    return ts_cpu_narrow(t, d, start, end - start, 1, err);
 }
 
 /* sections pieces of nearly equal size (the first size % sections one longer). */

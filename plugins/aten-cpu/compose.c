@@ -237,10 +237,7 @@ static int k_column_stack_out(TsCall *c)
 /* t[start:start+len] along d (bounds known to be valid). */
 static TsTensor *narrow(TsError *err, const TsTensor *t, int d, int64_t start, int64_t len)
 {
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
-    memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
-    sizes[d] = len;
-    return ts_cpu_view(t, t->dim, sizes, t->strides, t->offset + start * t->strides[d], err);
+    return ts_cpu_narrow(t, d, start, len, 1, err);
 }
 
 /* prepend or append checked against self, as diff requires. */
@@ -356,8 +353,33 @@ static int k_trace_out(TsCall *c) { return trace(c, true); }
 
 /* ---- tril_indices, triu_indices ------------------------------------------------------------- */
 
+/* Row i of the lower triangle (j - i <= k) of a rows x cols matrix holds columns
+ * [0, clamp(i + k + 1, 0, cols)). With s = k + 1, rows before a = clamp(1 - s) hold none,
+ * rows from b = clamp(cols - s) on hold every column, and the rows between hold i + s: the
+ * count is an arithmetic series plus a rectangle, in closed form (a matrix of 2**62 rows
+ * answers at once). 128-bit arithmetic: no term can overflow, whatever the offset. */
+typedef __int128 Wide;
+
+static Wide clamp_wide(Wide v, Wide lo, Wide hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static void lower_rows(int64_t rows, int64_t cols, Wide k, Wide *a, Wide *b)
+{
+    Wide s = k + 1;
+    *a = clamp_wide(1 - s, 0, rows);
+    *b = clamp_wide(cols - s, *a, rows);
+}
+
+static Wide lower_count(int64_t rows, int64_t cols, Wide k)
+{
+    Wide a, b;
+    lower_rows(rows, cols, k, &a, &b);
+    Wide s = k + 1, n = b - a;
+    return n * (a + s + b - 1 + s) / 2 + (rows - b) * cols;
+}
+
 /* The [2, count] coordinates (row-major) of a row x col matrix's lower (j - i <= offset) or
- * upper (j - i >= offset) triangle, as int64 or int32. */
+ * upper (j - i >= offset) triangle, as int64 or int32. The upper triangle is what the lower
+ * one of offset - 1 leaves. */
 static TsTensor *tri_indices(TsError *err, const char *name, int64_t row, int64_t col,
                              int64_t offset, int dtype, bool lower)
 {
@@ -371,25 +393,30 @@ static TsTensor *tri_indices(TsError *err, const char *name, int64_t row, int64_
                      ts_dtype_type_name(dtype));
         return NULL;
     }
-    int64_t count = 0;
-    for (int64_t i = 0; i < row; i++) {
-        /* columns j in [lo, hi) of row i */
-        int64_t lo = lower ? 0 : i + offset, hi = lower ? i + offset + 1 : col;
-        lo = lo < 0 ? 0 : lo > col ? col : lo;
-        hi = hi < lo ? lo : hi > col ? col : hi;
-        count += hi - lo;
+    Wide count = lower ? lower_count(row, col, offset)
+                       : (Wide)row * col - lower_count(row, col, (Wide)offset - 1);
+    if (count > INT64_MAX) {
+        ts_error_set(err, TS_ERR_RUNTIME, "%s: the triangle of a %lld x %lld matrix at offset "
+                     "%lld has more than 2**63 - 1 elements", name, (long long)row,
+                     (long long)col, (long long)offset);
+        return NULL;
     }
-    int64_t sizes[2] = { 2, count };
+    int64_t sizes[2] = { 2, (int64_t)count };
     TsTensor *r = ts_cpu_empty(dtype, 2, sizes, err);
     if (!r || count == 0)
         return r;
     char *p = ts_tensor_data(r);
     size_t es = ts_dtype_size(dtype);
+    /* only the rows that hold elements: at most count of them */
+    Wide first, last;
+    if (lower)
+        lower_rows(row, col, offset, &first, &last), last = row;
+    else
+        first = 0, last = clamp_wide((Wide)col - offset, 0, row);
     int64_t k = 0;
-    for (int64_t i = 0; i < row; i++) {
-        int64_t lo = lower ? 0 : i + offset, hi = lower ? i + offset + 1 : col;
-        lo = lo < 0 ? 0 : lo > col ? col : lo;
-        hi = hi < lo ? lo : hi > col ? col : hi;
+    for (int64_t i = (int64_t)first; i < (int64_t)last; i++) {
+        int64_t lo = lower ? 0 : (int64_t)clamp_wide((Wide)i + offset, 0, col);
+        int64_t hi = lower ? (int64_t)clamp_wide((Wide)i + offset + 1, 0, col) : col;
         for (int64_t j = lo; j < hi; j++, k++) {
             ts_cpu_store_double(dtype, p + (size_t)k * es, (double)i);
             ts_cpu_store_double(dtype, p + (size_t)(count + k) * es, (double)j);
@@ -438,7 +465,14 @@ static TsTensor *embed(TsError *err, const TsTensor *t, int64_t offset, int d1, 
         return NULL;
     }
     int nd = t->dim + 1, lo = d1 < d2 ? d1 : d2, hi = d1 < d2 ? d2 : d1;
-    int64_t len = t->sizes[t->dim - 1], size = len + llabs(offset);
+    int64_t len = t->sizes[t->dim - 1], size;
+    uint64_t mag = offset < 0 ? 0 - (uint64_t)offset : (uint64_t)offset;
+    /* PyTorch's message where its own size arithmetic overflows (diag(x, 2**63-1)) */
+    if (mag > (uint64_t)(INT64_MAX - len)) {
+        ts_error_set(err, TS_ERR_RUNTIME, "numel: integer multiplication overflow");
+        return NULL;
+    }
+    size = len + (int64_t)mag;
     int64_t sizes[TS_TENSOR_MAX_DIMS] = { 0 };
     for (int k = 0, j = 0; k < nd; k++)
         sizes[k] = k == lo || k == hi ? size : t->sizes[j++];
@@ -513,14 +547,17 @@ static int diag(TsCall *c, bool out)
         int64_t len = offset >= 0 ? (rows < cols - offset ? rows : cols - offset)
                                   : (rows + offset < cols ? rows + offset : cols);
         int64_t stride = t->strides[0] + t->strides[1];
-        int64_t start = offset >= 0 ? offset * t->strides[1] : -offset * t->strides[0];
         TsTensor *v = NULL;
         /* PyTorch 1.13 gives this odd message for a diagonal past the matrix */
         if (len < 0)
             ts_error_set(c->error, TS_ERR_RUNTIME, "numel: integer multiplication overflow");
         else if (len == 0)
             r = ts_cpu_empty(t->dtype, 1, &len, c->error);
-        else if ((v = ts_cpu_view(t, 1, &len, &stride, t->offset + start, c->error)))
+        /* the diagonal starts inside the matrix (|offset| < rows or cols): no overflow */
+        else if ((v = ts_cpu_view(t, 1, &len, &stride,
+                                  t->offset + (offset >= 0 ? offset * t->strides[1]
+                                                           : -offset * t->strides[0]),
+                                  c->error)))
             r = ts_cpu_cast(v, t->dtype, c->error);
         if (v)
             ts_tensor_release(v);

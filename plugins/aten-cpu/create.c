@@ -409,6 +409,23 @@ static int k_tensor_scalar(TsCall *c)
     return ts_cpu_kernel_end(c, 4, a, r);
 }
 
+/* Whether a nested list holds a list other threads reach (value.h). Unshared lists are
+ * this thread's alone, so looking into them needs no lock; the walk stops at the first
+ * shared one. Shared flags are never cleared, and nothing else can put a shared list into
+ * an unshared one meanwhile: the answer holds for the whole kernel. */
+static bool holds_shared(TsValue v)
+{
+    if (v.tag != TS_TAG_LIST)
+        return false;
+    if (ts_value_is_shared(v))
+        return true;
+    const TsList *l = (const TsList *)v.u.p;
+    for (size_t i = 0; i < l->len; i++)
+        if (holds_shared(l->items[i]))
+            return true;
+    return false;
+}
+
 /* The shape of a nested list: the lengths of the first items, level by level. */
 static int list_shape(TsError *err, TsValue v, int *dim, int64_t *sizes)
 {
@@ -512,28 +529,21 @@ static int check_list_type(TsError *err, TsValue v)
     return 0;
 }
 
-/* aten::tensor(t[] data, *, ScalarType? dtype=None, Device? device=None,
- *     bool requires_grad=False) -> Tensor */
-static int k_tensor_list(TsCall *c)
+/* The tensor of the nested list data (a[0]) and the other arguments of aten::tensor. */
+static TsTensor *tensor_of_list(TsCall *c, const TsValue *a)
 {
     static const char op[] = "aten::tensor";
-    TsValue a[4];
     int64_t sizes[TS_TENSOR_MAX_DIMS], pos = 0;
     int dim;
     TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    if (a[0].tag != TS_TAG_LIST) {
-        ts_error_set(c->error, TS_ERR_TYPE, "%s: argument 'data' must be a list", op);
-        return ts_cpu_kernel_end(c, 4, a, NULL);
-    }
     if (check_list_type(c->error, a[0]))
-        return ts_cpu_kernel_end(c, 4, a, NULL);
+        return NULL;
     int kind = list_kind(a[0]);
     if (kind < 0) {
         unsigned k = leaf_kinds(a[0]);
         if (k & 8u) {
             ts_error_set(c->error, TS_ERR_TYPE, "Input must be of ints, floats, or bools");
-            return ts_cpu_kernel_end(c, 4, a, NULL);
+            return NULL;
         }
         kind = k & 4u ? TS_FLOAT32 : k & 2u ? TS_INT64 : k & 1u ? TS_BOOL : TS_FLOAT32;
     }
@@ -541,17 +551,38 @@ static int k_tensor_list(TsCall *c)
     if (list_shape(c->error, a[0], &dim, sizes) || read_dtype(c->error, op, a[1], &dtype) ||
         check_device(c->error, op, a[2]) ||
         !(r = ts_cpu_empty(kind, dim, sizes, c->error)))
-        return ts_cpu_kernel_end(c, 4, a, NULL);
+        return NULL;
     if (store_list(c->error, a[0], 0, dim, sizes, r, &pos)) {
         ts_tensor_release(r);
-        return ts_cpu_kernel_end(c, 4, a, NULL);
+        return NULL;
     }
     if (dtype != kind) {
         TsTensor *cast = ts_cpu_cast(r, dtype, c->error);
         ts_tensor_release(r);
         r = cast;
     }
-    return ts_cpu_kernel_end(c, 4, a, with_requires_grad(c->error, r, a[3]));
+    return with_requires_grad(c->error, r, a[3]);
+}
+
+/* aten::tensor(t[] data, *, ScalarType? dtype=None, Device? device=None,
+ *     bool requires_grad=False) -> Tensor. The walks read lists nested in data: when one is
+ * shared, all of them run with the shared lock held (share.c's rule 3), so they agree. */
+static int k_tensor_list(TsCall *c)
+{
+    TsValue a[4];
+    TsTensor *r = NULL;
+    ts_cpu_pop_args(c, 4, a);
+    if (a[0].tag != TS_TAG_LIST) {
+        ts_error_set(c->error, TS_ERR_TYPE, "aten::tensor: argument 'data' must be a list");
+    } else {
+        bool locked = holds_shared(a[0]);
+        if (locked)
+            ts_shared_lock();
+        r = tensor_of_list(c, a);
+        if (locked)
+            ts_shared_unlock();
+    }
+    return ts_cpu_kernel_end(c, 4, a, r);
 }
 
 /* ---- back to numbers ------------------------------------------------------------------------ */

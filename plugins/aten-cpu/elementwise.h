@@ -101,6 +101,12 @@ TsTensor *ts_cpu_empty(int dtype, int dim, const int64_t *sizes, TsError *err);
 /* A new tensor sharing t's storage with the given shape (a view). */
 TsTensor *ts_cpu_view(const TsTensor *t, int dim, const int64_t *sizes, const int64_t *strides,
                       int64_t offset, TsError *err);
+/* The view of t whose dim d holds len elements from index start, every step-th (the caller
+ * checked start + (len - 1) * step < size), its other dims as t's. Where the view holds at
+ * most one element along d, the offset and stride are checked: a size-1 dim's stride may be
+ * anything (x[::2**63-1]), and an empty view may start past the end. */
+TsTensor *ts_cpu_narrow(const TsTensor *t, int d, int64_t start, int64_t len, int64_t step,
+                        TsError *err);
 /* True when a and b may share memory but are not the same view. */
 bool ts_cpu_partial_overlap(const TsTensor *a, const TsTensor *b);
 

@@ -379,6 +379,9 @@ static int triangle(TsCall *c, const char *op, bool lower)
         !(r = ts_cpu_cast(t, t->dtype, c->error)))
         return ts_cpu_kernel_end(c, 2, a, NULL);
     int64_t rows = t->sizes[rows_dim], cols = t->sizes[rows_dim + 1];
+    /* past either corner the result no longer changes: clamping k keeps i + k + 1 from
+     * overflowing when the diagonal is near INT64_MIN or INT64_MAX */
+    k = k > cols ? cols : k < -rows ? -rows : k;
     int64_t numel = ts_tensor_numel(r), mats = rows * cols != 0 ? numel / (rows * cols) : 0;
     size_t es = ts_dtype_size(r->dtype);
     char *p = ts_tensor_data(r);

@@ -278,7 +278,8 @@ static int k_device(TsCall *c)
     TsValue a;
     ts_cpu_pop_args(c, 1, &a);
     TsDevice d;
-    int rc = a.tag == TS_TAG_STR ? ts_device_parse(((TsStr *)a.u.p)->data, &d, c->error)
+    const TsStr *s = a.tag == TS_TAG_STR ? (const TsStr *)a.u.p : NULL;
+    int rc = s ? ts_device_parse_n(s->data, s->len, &d, c->error)
                                  : ts_error_set(c->error, TS_ERR_TYPE, "aten::device: argument "
                                                 "'a' must be a str");
     ts_value_release(a);

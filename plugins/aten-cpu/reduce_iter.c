@@ -76,13 +76,16 @@ void ts_cpu_red_plan(const TsTensor *t, uint64_t mask, TsCpuRed *r)
     r->nk = r->nr = 0;
     r->nout = r->nred = 1;
     for (int d = 0; d < t->dim; d++) {
+        /* a dim of one element is never stepped along, and its stride may be anything
+         * (x[::2**63-1]): only a longer dim's stride, bounded by the storage, is scaled */
+        int64_t bs = t->sizes[d] > 1 ? t->strides[d] * es : 0;
         if (mask & (UINT64_C(1) << d)) {
             r->rsize[r->nr] = t->sizes[d];
-            r->rstride[r->nr++] = t->strides[d] * es;
+            r->rstride[r->nr++] = bs;
             r->nred *= t->sizes[d];
         } else {
             r->ksize[r->nk] = t->sizes[d];
-            r->kstride[r->nk++] = t->strides[d] * es;
+            r->kstride[r->nk++] = bs;
             r->nout *= t->sizes[d];
         }
     }

@@ -52,7 +52,14 @@ static TsTensor *pad_gather(TsError *err, const TsTensor *x, int npad, const int
             lo[d] = pad[2 * k];
             hi = pad[2 * k + 1];
         }
-        sizes[d] = x->sizes[d] + lo[d] + hi;
+        if (__builtin_add_overflow(x->sizes[d], lo[d], &sizes[d]) ||
+            __builtin_add_overflow(sizes[d], hi, &sizes[d])) {
+            ts_error_set(err, TS_ERR_RUNTIME, "The input size %lld, plus padding %lld and %lld "
+                         "resulted in an output size too large to represent. Check dimension "
+                         "%d of your input.", (long long)x->sizes[d], (long long)lo[d],
+                         (long long)hi, d);
+            return NULL;
+        }
         if (sizes[d] < 0) {
             ts_error_set(err, TS_ERR_RUNTIME, "The input size %lld, plus negative padding %lld "
                          "and %lld resulted in a negative output size, which is invalid. Check "

@@ -378,12 +378,8 @@ static int k_slice(TsCall *c)
         int64_t end = slice_bound(a[3], size, size);
         if (end < start)
             end = start;
-        int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
-        memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
-        memcpy(strides, t->strides, sizeof strides[0] * (size_t)t->dim);
-        sizes[d] = (end - start) / step + ((end - start) % step != 0);
-        strides[d] = t->strides[d] * step;
-        r = ts_cpu_view(t, t->dim, sizes, strides, t->offset + start * t->strides[d], c->error);
+        r = ts_cpu_narrow(t, d, start, (end - start) / step + ((end - start) % step != 0), step,
+                          c->error);
     }
     return ts_cpu_kernel_end(c, 5, a, r);
 }
@@ -449,10 +445,7 @@ static TsTensor *narrow_view(TsCall *c, const TsTensor *t, int64_t d64, int64_t 
                      "size (%lld).", (long long)s, (long long)length, (long long)size);
         return NULL;
     }
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
-    memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
-    sizes[d] = length;
-    return ts_cpu_view(t, t->dim, sizes, t->strides, t->offset + s * t->strides[d], c->error);
+    return ts_cpu_narrow(t, d, s, length, 1, c->error);
 }
 
 /* aten::narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)
@@ -755,12 +748,9 @@ static int k_unbind(TsCall *c)
 static TsList *split_views(TsCall *c, const TsTensor *t, int d, int n, const int64_t *parts)
 {
     TsList *l = ts_list_new(ts_type_tensor(), (size_t)n, c->error);
-    int64_t start = 0, sizes[TS_TENSOR_MAX_DIMS];
-    memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
+    int64_t start = 0;
     for (int i = 0; l && i < n; i++) {
-        sizes[d] = parts[i];
-        l = append_view(l, ts_cpu_view(t, t->dim, sizes, t->strides,
-                                       t->offset + start * t->strides[d], c->error), c->error);
+        l = append_view(l, ts_cpu_narrow(t, d, start, parts[i], 1, c->error), c->error);
         start += parts[i];
     }
     return l;
@@ -795,13 +785,10 @@ static int k_split(TsCall *c)
         if (count < 1)
             count = 1;
         l = ts_list_new(ts_type_tensor(), (size_t)count, c->error);
-        int64_t sizes[TS_TENSOR_MAX_DIMS];
-        memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
         for (int64_t i = 0; l && i < count; i++) {
             int64_t start = i * size;
-            sizes[d] = dsize - start < size ? dsize - start : size;
-            l = append_view(l, ts_cpu_view(t, t->dim, sizes, t->strides,
-                                           t->offset + start * t->strides[d], c->error),
+            l = append_view(l, ts_cpu_narrow(t, d, start, dsize - start < size ? dsize - start
+                                                                                : size, 1, c->error),
                             c->error);
         }
     }
@@ -878,7 +865,7 @@ static int k_diagonal(TsCall *c)
         if (len > 0)
             start += off * t->strides[d2];
     } else {
-        len = -off >= s1 ? 0 : (s1 + off < s2 ? s1 + off : s2);
+        len = off <= -s1 ? 0 : (s1 + off < s2 ? s1 + off : s2);   /* -off: INT64_MIN */
         if (len > 0)
             start -= off * t->strides[d1];
     }

@@ -98,7 +98,7 @@ static int narrow_copy(TsCall *c, bool out)
     static const char op[] = "aten::narrow_copy";
     size_t n = out ? 5 : 4;
     TsValue a[5];
-    int64_t d64, start, len, sizes[TS_TENSOR_MAX_DIMS];
+    int64_t d64, start, len;
     int d;
     TsTensor *r = NULL;
     ts_cpu_pop_args(c, n, a);
@@ -122,10 +122,7 @@ static int narrow_copy(TsCall *c, bool out)
                          "dimension size (%lld).", (long long)start, (long long)len,
                          (long long)size);
         else {
-            memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
-            sizes[d] = len;
-            TsTensor *v = ts_cpu_view(t, t->dim, sizes, t->strides,
-                                      t->offset + s * t->strides[d], c->error);
+            TsTensor *v = ts_cpu_narrow(t, d, s, len, 1, c->error);
             r = v ? ts_cpu_cast(v, t->dtype, c->error) : NULL;
             if (v)
                 ts_tensor_release(v);

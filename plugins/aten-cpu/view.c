@@ -55,14 +55,11 @@ static int k_chunk(TsCall *c)
         if (count < 1)
             count = 1;
         l = ts_list_new(ts_type_tensor(), (size_t)count, c->error);
-        int64_t sizes[TS_TENSOR_MAX_DIMS];
-        for (int k = 0; k < t->dim; k++)
-            sizes[k] = t->sizes[k];
         for (int64_t i = 0; l && i < count; i++) {
             int64_t start = i * split;
-            sizes[d] = split == 0 ? 0 : (size - start < split ? size - start : split);
-            TsTensor *v = ts_cpu_view(t, t->dim, sizes, t->strides,
-                                      t->offset + (split ? start * t->strides[d] : 0), c->error);
+            TsTensor *v = ts_cpu_narrow(t, d, start, split == 0 ? 0 : (size - start < split ?
+                                                                  size - start : split), 1,
+                                        c->error);
             if (!v || ts_list_append(l, ts_obj_value(v, TS_TAG_TENSOR), c->error)) {
                 ts_heap_release(&l->h);
                 l = NULL;

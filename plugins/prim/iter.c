@@ -65,22 +65,34 @@ static int enum_compare(TsCall *c, const char *op, bool negate)
     return ts_stack_push(c->stack, ts_bool(eq != negate), c->error);
 }
 
-/* prim::EnumName / prim::EnumValue: Color.RED.name, Color.RED.value */
-static int enum_part(TsCall *c, bool name)
+/* prim::EnumName / prim::EnumValue: Color.RED.name, Color.RED.value. Each EnumValue
+ * overload returns its own type (want: the tag): a value of another (a str-valued enum
+ * bound to .int) is an error, never a str passed on as an int. */
+static int enum_part(TsCall *c, const char *op, uint32_t want)
 {
     static const uint32_t one_enum[] = { TS_TAG_ENUM };
     TsValue a;
-    if (ts_prim_pop_args(c, name ? "prim::EnumName" : "prim::EnumValue", 1, one_enum, &a))
+    if (ts_prim_pop_args(c, op, 1, one_enum, &a))
         return -1;
     const TsEnumValue *ev = (const TsEnumValue *)a.u.p;
-    TsValue part = name ? ts_str_value(ev->name) : ev->value;
+    TsValue part = want == TS_TAG_ENUM ? ts_str_value(ev->name) : ev->value;
+    if (want != TS_TAG_ENUM && part.tag != want) {
+        ts_value_release(a);
+        return ts_error_set(c->error, TS_ERR_TYPE, "%s: the enum's values are not of this "
+                            "overload's type", op);
+    }
     ts_value_retain(part);
     ts_value_release(a);
     return ts_stack_push(c->stack, part, c->error);
 }
 
-static int enum_name(TsCall *c) { return enum_part(c, true); }
-static int enum_value(TsCall *c) { return enum_part(c, false); }
+static int enum_name(TsCall *c) { return enum_part(c, "prim::EnumName", TS_TAG_ENUM); }
+static int enum_value_int(TsCall *c) { return enum_part(c, "prim::EnumValue.int", TS_TAG_INT); }
+static int enum_value_float(TsCall *c)
+{
+    return enum_part(c, "prim::EnumValue.float", TS_TAG_DOUBLE);
+}
+static int enum_value_str(TsCall *c) { return enum_part(c, "prim::EnumValue.str", TS_TAG_STR); }
 
 static int enum_eq(TsCall *c) { return enum_compare(c, "aten::eq", false); }
 static int enum_ne(TsCall *c) { return enum_compare(c, "aten::ne", true); }
@@ -91,7 +103,9 @@ static const TsPrimOp ops[] = {
     { "aten::eq", enum_eq, { "enum", NULL } },
     { "aten::ne", enum_ne, { "enum", NULL } },
     { "prim::EnumName", enum_name, { "", NULL } },
-    { "prim::EnumValue", enum_value, { "int", "float", "str", NULL } },
+    { "prim::EnumValue", enum_value_int, { "int", NULL } },
+    { "prim::EnumValue", enum_value_float, { "float", NULL } },
+    { "prim::EnumValue", enum_value_str, { "str", NULL } },
 };
 
 const TsPrimTable ts_prim_iter_table = { ops, sizeof ops / sizeof ops[0] };

@@ -820,7 +820,8 @@ static void put_fill(TsBuf *b, const TsStr *fill, int64_t n)
 {
     if (n <= 0)
         return;
-    ts_buf_reserve(b, (size_t)n * fill->len);
+    /* n * fill->len may wrap: a count past the buffer's limit fails it at once */
+    ts_buf_reserve(b, (uint64_t)n > TS_BUF_MAX / fill->len ? TS_BUF_MAX : (size_t)n * fill->len);
     for (int64_t i = 0; i < n && !b->failed; i++)
         ts_buf_add(b, fill->data, fill->len);
 }
@@ -895,9 +896,14 @@ static int k_expandtabs(TsCall *c)
         char ch = s->data[i];
         if (ch == '\t') {
             if (tab > 0) {
+                /* room first: a width too large fails at once, not after 2 GB of spaces */
                 int64_t n = tab - col % tab;
-                for (int64_t k = 0; k < n && !b.failed; k++)
-                    ts_buf_putc(&b, ' ');
+                ts_buf_reserve(&b, (size_t)n);
+                if (!b.failed) {
+                    memset(b.p + b.len, ' ', (size_t)n);
+                    b.len += (size_t)n;
+                    b.p[b.len] = '\0';
+                }
                 col += n;
             }
             continue;
