@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "nn.h"
+#include "nn_out.h"
 #include "openblas.h"
 
 /* How BLAS can read m: row-major with leading dimension ld, transposed or not; false when a
@@ -552,6 +553,29 @@ static TsTensor *do_inner(TsError *err, TsTensor *x, TsTensor *y)
 static int k_inner(TsCall *c) { return binary_kernel(c, "aten::inner", "self", "other", do_inner); }
 
 static int k_matmul(TsCall *c) { return binary_kernel(c, "aten::matmul", "self", "other", do_matmul); }
+
+/* aten::matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): the product
+ * computed as matmul computes it, then delivered into out (resized; its dtype must be the
+ * result's, worded as PyTorch's dot and mm kernels word it). */
+static int k_matmul_out(TsCall *c)
+{
+    TsValue a[3];
+    ts_cpu_pop_args(c, 3, a);
+    TsTensor *x = ts_cpu_tensor_arg(c, "aten::matmul", "self", a[0]);
+    TsTensor *y = x ? ts_cpu_tensor_arg(c, "aten::matmul", "other", a[1]) : NULL;
+    TsTensor *out = y ? ts_cpu_tensor_arg(c, "aten::matmul", "out", a[2]) : NULL;
+    TsTensor *r = out ? do_matmul(c->error, x, y) : NULL;
+    int rc = r ? 0 : (int)c->error->code;
+    if (r && x->dim == 1 && y->dim == 1 && out->dtype != r->dtype)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "result dtype %s does not match input "
+                          "dtype %s", ts_dtype_type_name(out->dtype),
+                          ts_dtype_type_name(r->dtype));
+    if (!rc)
+        rc = ts_nn_deliver(c, r, out, TS_NN_OUT_EXPECTED);
+    if (r)
+        ts_tensor_release(r);
+    return ts_nn_finish_outs(c, 3, a, 1, rc);
+}
 /* aten::bmm(Tensor self, Tensor mat2) -> Tensor */
 static int k_bmm(TsCall *c) { return binary_kernel(c, "aten::bmm", "self", "mat2", do_bmm); }
 /* aten::dot(Tensor self, Tensor tensor) -> Tensor */
@@ -799,6 +823,7 @@ static int k_addmm_(TsCall *c)
 
 static const TsCpuOp ops[] = {
     { "aten::matmul", "", k_matmul },
+    { "aten::matmul", "out", k_matmul_out },
     { "aten::bmm", "", k_bmm },
     { "aten::dot", "", k_dot },
     { "aten::vdot", "", k_dot },

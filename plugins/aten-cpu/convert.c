@@ -287,6 +287,34 @@ static void span(const TsTensor *t, uintptr_t *lo, uintptr_t *hi)
     *hi = base + (uintptr_t)((last + 1) * es);
 }
 
+bool ts_cpu_may_overlap(const TsTensor *a, const TsTensor *b)
+{
+    if (!a->storage || a->storage != b->storage || ts_tensor_numel(a) == 0 ||
+        ts_tensor_numel(b) == 0)
+        return false;
+    uintptr_t alo, ahi, blo, bhi;
+    span(a, &alo, &ahi);
+    span(b, &blo, &bhi);
+    return alo < bhi && blo < ahi;
+}
+
+bool ts_cpu_internal_overlap(const TsTensor *t)
+{
+    for (int d = 0; d < t->dim; d++)
+        if (t->sizes[d] > 1 && t->strides[d] == 0)
+            return true;
+    return false;
+}
+
+int ts_cpu_check_internal_overlap(const TsTensor *t, TsError *err)
+{
+    if (!ts_cpu_internal_overlap(t))
+        return 0;
+    return ts_error_set(err, TS_ERR_RUNTIME, "unsupported operation: more than one element of "
+                        "the written-to tensor refers to a single memory location. Please "
+                        "clone() the tensor before performing the operation.");
+}
+
 bool ts_cpu_partial_overlap(const TsTensor *a, const TsTensor *b)
 {
     if (!a->storage || a->storage != b->storage || ts_tensor_numel(a) == 0 ||

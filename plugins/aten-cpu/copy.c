@@ -57,6 +57,9 @@ static int k_clone(TsCall *c)
 /* Copies src into dst (broadcasting, converting); fails when the shapes do not broadcast. */
 static int copy_checked(TsError *err, TsTensor *dst, const TsTensor *src)
 {
+    /* copy_ of a tensor onto itself does nothing (PyTorch returns at once) */
+    if (dst != src && ts_cpu_check_internal_overlap(dst, err))
+        return err->code;
     TsTensor *pair[2] = { dst, (TsTensor *)src };
     int64_t sizes[TS_TENSOR_MAX_DIMS];
     int dim;

@@ -311,6 +311,8 @@ static int prepare_out(TsTensor **out, TsCpuEwMode mode, const Dtypes *dt, int d
             return err->code;
     } else {
         TsTensor *o = *out;
+        if (ts_cpu_check_internal_overlap(o, err))
+            return err->code;
         if (!ts_cpu_can_cast(dt->result, o->dtype))
             return ts_error_set(err, TS_ERR_RUNTIME,
                                 "result type %s can't be cast to the desired output type %s",

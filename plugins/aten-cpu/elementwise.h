@@ -107,6 +107,14 @@ TsTensor *ts_cpu_view(const TsTensor *t, int dim, const int64_t *sizes, const in
  * anything (x[::2**63-1]), and an empty view may start past the end. */
 TsTensor *ts_cpu_narrow(const TsTensor *t, int d, int64_t start, int64_t len, int64_t step,
                         TsError *err);
+/* True when writing t would write one memory location through several elements: a dim of
+ * more than one element with stride 0 (an expanded view). PyTorch refuses such outputs of
+ * pointwise ops and copy_ (it cannot always tell, and then allows them; neither do we). */
+bool ts_cpu_internal_overlap(const TsTensor *t);
+/* 0, or PyTorch's "more than one element of the written-to tensor ..." error for such a t. */
+int ts_cpu_check_internal_overlap(const TsTensor *t, TsError *err);
+/* True when a and b may share memory (the same view included). */
+bool ts_cpu_may_overlap(const TsTensor *a, const TsTensor *b);
 /* True when a and b may share memory but are not the same view. */
 bool ts_cpu_partial_overlap(const TsTensor *a, const TsTensor *b);
 

@@ -122,6 +122,50 @@ static int k_cat(TsCall *c)
     return ts_cpu_kernel_end(c, 2, a, r);
 }
 
+/* aten::cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!): the result
+ * computed as cat computes it, then copied into out (resized, converted where the dtypes
+ * allow); out may not share memory with any input, nor be an expanded view. */
+static int k_cat_out(TsCall *c)
+{
+    TsValue a[3];
+    int64_t d;
+    size_t n = 0;
+    TsTensor *r = NULL, **ts = NULL;
+    ts_cpu_pop_args(c, 3, a);
+    TsTensor *out = ts_cpu_tensor_arg(c, "aten::cat", "out", a[2]);
+    int rc = out ? 0 : (int)c->error->code;
+    if (!rc && !ts_cpu_int_arg(c->error, "aten::cat", "dim", a[1], &d) &&
+        !ts_cpu_check_internal_overlap(out, c->error) &&
+        (ts = tensor_items(c, "aten::cat", a[0], &n))) {
+        for (size_t i = 0; i < n && !rc; i++)
+            if (ts_cpu_may_overlap(out, ts[i]))
+                rc = ts_error_set(c->error, TS_ERR_RUNTIME, "unsupported operation: some "
+                                  "elements of the input tensor and the written-to tensor "
+                                  "refer to a single memory location. Please clone() the "
+                                  "tensor before performing the operation.");
+        if (!rc)
+            r = cat_tensors(c->error, n, ts, d);
+        free(ts);
+    }
+    if (!rc && !r)
+        rc = (int)c->error->code;
+    if (!rc && !ts_cpu_can_cast(r->dtype, out->dtype))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "torch.cat(): input types can't be cast to "
+                          "the desired output type %s", ts_dtype_type_name(out->dtype));
+    if (!rc && !(rc = ts_cpu_resize_out(out, r->dim, r->sizes, c->error)))
+        ts_cpu_copy_into(out, r);
+    if (r)
+        ts_tensor_release(r);
+    if (rc) {
+        ts_cpu_release_args(3, a);
+        return rc;
+    }
+    TsValue result = a[2];
+    a[2] = ts_none();
+    ts_cpu_release_args(3, a);
+    return ts_stack_push(c->stack, result, c->error);
+}
+
 /* aten::stack(Tensor[] tensors, int dim=0) -> Tensor */
 static int k_stack(TsCall *c)
 {
@@ -402,6 +446,7 @@ static int k_triu(TsCall *c) { return triangle(c, "aten::triu", false); }
 
 static const TsCpuOp ops[] = {
     { "aten::cat", "", k_cat },
+    { "aten::cat", "out", k_cat_out },
     { "aten::stack", "", k_stack },
     { "aten::repeat", "", k_repeat },
     { "aten::flip", "", k_flip },

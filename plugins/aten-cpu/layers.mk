@@ -33,7 +33,8 @@ plugins_prim_prim_la_SOURCES += plugins/prim/env.c
 # their errors in PyTorch's words (t/cases.sh runs a file).
 LAYERS_CASES = t/conv_cases.sh t/env_cases.sh t/rnn_layers_cases.sh t/embedding_bag_cases.sh \
 	t/attention_cases.sh t/random_cases.sh t/antialias_cases.sh t/einsum_cases.sh \
-	t/grid_sample_cases.sh t/nested_cases.sh t/to_tensor_cases.sh t/ties_cases.sh
+	t/grid_sample_cases.sh t/nested_cases.sh t/to_tensor_cases.sh t/ties_cases.sh \
+	t/overlap_cases.sh
 TESTS += $(LAYERS_CASES)
 $(LAYERS_CASES:.sh=.log): tscript$(EXEEXT) $(pkglib_LTLIBRARIES) t/cases.sh
 EXTRA_DIST += plugins/aten-cpu/layers.mk $(LAYERS_CASES) $(LAYERS_CASES:.sh=.py) \
