@@ -1,10 +1,11 @@
-/* cli_save.c — `tscript save FILE -o OUT.pt [-f NAME]`: an archive torch.jit.load reads.
+/* save.c — `tscript save [-f NAME] -o OUT.pt FILE`: an archive torch.jit.load reads.
  *
  * FILE.py: its function NAME (default main) is compiled and saved as torch.jit.save saves a
  * scripted function (a module whose forward calls it). MODEL.pt: the model is loaded and
- * saved again as tscript holds it, its code printed from tscript's own IR. Exit status: 0,
- * 1 when the file does not compile or load or the archive cannot be written (nothing is
- * left behind then), 2 for bad usage.
+ * saved again as tscript holds it, its code printed from tscript's own IR. FILE "-" is read
+ * from standard input (a model when it is a zip archive). Exit status: 0, 1 when the file
+ * does not compile or load or the archive cannot be written (nothing is left behind then),
+ * 2 for bad usage.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,78 +16,91 @@
 #include "runtime.h"
 #include "serialize/save.h"
 
-static int usage(const char *what)
-{
-    fprintf(stderr, "tscript save: %s\nusage: tscript save FILE.py|MODEL.pt -o OUT.pt "
-            "[-f NAME]\n", what);
-    return TS_EXIT_USAGE;
-}
-
-static int report(TsError *err, const char *fallback)
-{
-    fprintf(stderr, "tscript save: %s\n", err->msg ? err->msg : fallback);
-    ts_error_clear(err);
-    return 1;
-}
-
-static int save_function(TsRuntime *rt, const char *file, const char *name, const char *out)
+static int save_function(TsRuntime *rt, const TsCliProgram *p, const char *name,
+                         const char *out)
 {
     TsError err = TS_ERROR_INIT;
-    TsCompUnit *u = ts_compile_file(ts_runtime_optable(rt), file, name, &err);
+    TsCompUnit *u = ts_compile_source(ts_runtime_optable(rt), p->source, name, &err);
+    if (!u && err.code == TS_ERR_USAGE) {
+        ts_error_clear(&err);
+        return ts_cli_usage(&ts_cli_save_command, "no function '%s' in %s", name, p->name);
+    }
     if (!u)
-        return err.code == TS_ERR_USAGE ? (ts_error_clear(&err), usage("no such function"))
-                                        : report(&err, "compilation failed");
+        return ts_cli_error(p->name, &err, "compilation failed");
     char q[512];
     snprintf(q, sizeof q, "__torch__.%s", name);
     TsFunction *f = ts_unit_find(u, q);
     int status = 0;
     if (!f)
-        status = usage("no such function");
+        status = ts_cli_usage(&ts_cli_save_command, "no function '%s' in %s", name, p->name);
     else if (ts_save_function(rt, u, f, out, &err) != 0)
-        status = report(&err, "cannot write the archive");
+        status = ts_cli_error(out, &err, "cannot write the archive");
     ts_unit_free(u);
     return status;
 }
 
-static int save_model(TsRuntime *rt, const char *file, const char *out)
+static int save_model(TsRuntime *rt, const TsCliProgram *p, const char *out)
 {
-    TsError err = TS_ERROR_INIT;
-    TsModule *m = ts_module_load(rt, file, &err);
+    TsModule *m = ts_cli_load_model(rt, p);
     if (!m)
-        return report(&err, "cannot load the model");
-    int status = ts_save_module(rt, m, out, &err) == 0 ? 0 : report(&err, "cannot write");
+        return TS_EXIT_FAIL;
+    TsError err = TS_ERROR_INIT;
+    int status = ts_save_module(rt, m, out, &err) == 0 ? 0
+                 : ts_cli_error(out, &err, "cannot write the archive");
     ts_module_free(m);
     return status;
 }
 
-int ts_cli_save(const char *config, int argc, char **argv)
+static int save_main(const TsCliGlobal *g, int argc, char **argv)
 {
-    const char *file = NULL, *out = NULL, *name = NULL;
-    for (int i = 0; i < argc; i++) {
-        bool opt = strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0 ||
-                   strcmp(argv[i], "-f") == 0;
-        if (opt && i + 1 == argc)
-            return usage("an option needs a value");
-        if (opt && argv[i][1] == 'f')
-            name = argv[++i];
-        else if (opt)
-            out = argv[++i];
-        else if (!file)
-            file = argv[i];
+    static const struct option opts[] = {
+        { "function", required_argument, NULL, 'f' },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const TsCliCommand *cmd = &ts_cli_save_command;
+    const char *out = NULL, *name = NULL;
+    int c;
+    while ((c = ts_cli_getopt(cmd, argc, argv, ":f:o:h", opts)) != -1) {
+        if (c == 'f')
+            name = optarg;
+        else if (c == 'o')
+            out = optarg;
         else
-            return usage("one FILE only");
+            return c == 'h' ? ts_cli_help(cmd, stdout) : TS_EXIT_USAGE;
     }
-    if (!file || !out)
-        return usage(!file ? "needs a FILE" : "needs -o OUT.pt");
-    size_t n = strlen(file);
-    bool model = n > 3 && strcmp(file + n - 3, ".pt") == 0;
-    if (model && name)
-        return usage("-f names a function of a FILE.py");
-    TsRuntime *rt = ts_cli_runtime(config);
-    if (!rt)
-        return 1;
-    int status = model ? save_model(rt, file, out)
-                       : save_function(rt, file, name ? name : "main", out);
+    if (optind == argc)
+        return ts_cli_usage(cmd, "needs a FILE.py or a MODEL.pt");
+    if (argc - optind > 1)
+        return ts_cli_usage(cmd, "takes one FILE, got '%s'", argv[optind + 1]);
+    if (!out)
+        return ts_cli_usage(cmd, "needs -o OUT.pt");
+    TsCliProgram p;
+    if (ts_cli_program_open(&p, argv[optind], false) != 0)
+        return TS_EXIT_FAIL;
+    int status = TS_EXIT_FAIL;
+    TsRuntime *rt = NULL;
+    if (p.archive && name)
+        status = ts_cli_usage(cmd, "-f names a function of a FILE.py, and %s is a model",
+                              p.name);
+    else if ((rt = ts_cli_runtime(g)))
+        status = p.archive ? save_model(rt, &p, out)
+                           : save_function(rt, &p, name ? name : "main", out);
     ts_runtime_close(rt);
+    ts_cli_program_close(&p);
     return status;
 }
+
+const TsCliCommand ts_cli_save_command = {
+    "save", "[-f NAME] -o OUT.pt FILE",
+    "write an archive torch.jit.load reads",
+    "Write an archive torch.jit.load reads: function NAME of FILE.py, saved as torch.jit.save\n"
+    "saves a scripted function, or a MODEL.pt loaded and saved again. FILE '-' is read from\n"
+    "standard input (a model when it is a zip archive). A failed save leaves no file.\n\n"
+    "options:\n"
+    "  -o, --output OUT.pt   the archive to write (required)\n"
+    "  -f, --function NAME   the function of FILE.py (default main)\n"
+    "  -h, --help            print this help",
+    save_main,
+};
