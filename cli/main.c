@@ -27,23 +27,6 @@ static const struct option global_options[] = {
     { NULL, 0, NULL, 0 },
 };
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: tscript [--config FILE] COMMAND [OPTIONS] [ARGS...]\n\n"
-               "options:\n"
-               "  -c, --config FILE  use FILE instead of $TSCRIPT_CONFIG or the default config\n"
-               "  -h, --help         print this help\n"
-               "  -V, --version      print the version\n\n"
-               "commands:\n");
-    for (size_t i = 0; i < N_COMMANDS; i++)
-        fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "  %-8s %s\n  %-8s %s\n\n"
-               "A FILE of '-' is read from standard input. `tscript help COMMAND` or\n"
-               "`tscript COMMAND --help` prints the options of a command.\n",
-            "help", "print this help, or a command's with `help COMMAND`",
-            "version", "print the version");
-}
-
 static const TsCliCommand *find_command(const char *name)
 {
     for (size_t i = 0; i < N_COMMANDS; i++)
@@ -60,7 +43,19 @@ static int print_version(void)
 
 static int print_usage(void)
 {
-    usage(stdout);
+    printf("usage: tscript [--config FILE] COMMAND [OPTIONS] [ARGS...]\n\n"
+           "options:\n"
+           "  -c, --config FILE  use FILE instead of $TSCRIPT_CONFIG or the default config\n"
+           "  -h, --help         print this help\n"
+           "  -V, --version      print the version\n\n"
+           "commands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        printf("  %-8s %s\n", commands[i]->name, commands[i]->summary);
+    printf("  %-8s %s\n  %-8s %s\n\n"
+           "A FILE of '-' is read from standard input. `tscript help COMMAND` or\n"
+           "`tscript COMMAND --help` prints the options of a command.\n",
+           "help", "print this help, or a command's with `help COMMAND`",
+           "version", "print the version");
     return ts_cli_flush_stdout(0);
 }
 
@@ -97,10 +92,9 @@ int main(int argc, char **argv)
         default: return TS_EXIT_USAGE;
         }
     }
-    if (optind == argc) {
-        usage(stderr);
-        return TS_EXIT_USAGE;
-    }
+    if (optind == argc)
+        return ts_cli_usage(NULL, "COMMAND: missing, one of run test graph ops info save help "
+                                  "version");
     const char *name = argv[optind];
     argc -= optind;
     argv += optind;

@@ -20,10 +20,7 @@ else notok "--help lists every command (exit $rc, missing:$missing)"; fi
 if cmp -s "$out" "$scratch/h"; then ok "-h is --help"; else notok "-h is --help"; fi
 "$tscript" help >"$scratch/h" 2>"$err"
 if cmp -s "$out" "$scratch/h"; then ok "help is --help"; else notok "help is --help"; fi
-"$tscript" >"$out" 2>"$err"
-rc=$?
-if [ $rc -eq 2 ] && grep -q '^usage: tscript' "$err"; then ok "no command: the usage on stderr, exit 2"
-else notok "no command: the usage on stderr, exit 2 (exit $rc)"; fi
+check "no command: exit 2" 2 "" "tscript: COMMAND: missing, one of run test" --
 
 for c in $commands; do
     "$tscript" $c --help >"$out" 2>"$err"
