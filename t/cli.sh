@@ -4,36 +4,8 @@
 # models saved by torch.jit.save with inputs from files and results written to files,
 # exit status 2 for bad usage and 1 for compile and run-time errors (with PyTorch's message
 # and traceback on stderr), and the TAP of `tscript test`.
-srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
-builddir=${TS_BUILDDIR:-$(pwd)}
-tscript=$builddir/tscript
-data=$srcdir/t/data/cli
-out=${TMPDIR:-/tmp}/cli_out.$$
-err=${TMPDIR:-/tmp}/cli_err.$$
-trap 'rm -f "$out" "$err"' EXIT
-n=0
-failed=0
+. "$(dirname "$0")/cli_lib.sh"
 
-# check WHAT WANT_STATUS STDOUT_WANT STDERR_PHRASE -- ARGS...
-check() {
-    what=$1 want=$2 stdout_want=$3 phrase=$4
-    shift 5
-    "$tscript" "$@" >"$out" 2>"$err"
-    rc=$?
-    n=$((n + 1))
-    if [ $rc -eq "$want" ] && [ "$(cat "$out")" = "$stdout_want" ] &&
-        { [ -z "$phrase" ] || grep -qF -- "$phrase" "$err"; }; then
-        echo "ok $n - $what"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $what (exit $rc, want $want)"
-        sed 's/^/# stdout: /' "$out" | head -10
-        sed 's/^/# stderr: /' "$err" | head -10
-    fi
-}
-
-nl='
-'
 check "run main prints and its result" 0 "hello 1.5 [1, 2]${nl}4" "" -- run "$data/prog.py"
 check "an int argument passed for a float" 0 "6." "" -- run "$data/prog.py" -f scale 3
 check "a default filled in, an expression argument" 0 "7.5" "" -- \
@@ -64,8 +36,7 @@ check "run without a file: usage error" 2 "" "needs a FILE.py" -- run
 
 # A model archive (written by t/hostile.py with the standard library: its forward is x + w,
 # w = [1.5, -2.0]); inputs as expressions and files, results printed or written to files.
-models=${TMPDIR:-/tmp}/cli_models.$$
-trap 'rm -f "$out" "$err"; rm -rf "$models"' EXIT
+models=$scratch/models
 if command -v python3 >/dev/null 2>&1 && python3 "$srcdir/t/hostile.py" "$models"; then
     m=$models/ok.pt
     check "a model's forward on an expression input" 0 " 2.5000${nl}-1.0000${nl}[ CPUFloatType{2} ]" \
@@ -156,5 +127,4 @@ else
     sed 's/^/# /' "$out"
 fi
 check "test without files: usage error" 2 "" "needs FILE.py" -- test
-echo "1..$n"
-[ $failed -eq 0 ]
+done_testing

@@ -182,11 +182,8 @@ static int save(Saver *s, const char *path, TsValue root,
         ts_zip_writer_abort(s->w);
         return -1;
     }
-    if (ts_zip_writer_close(s->w, err) != 0) {
-        remove(path);   /* a file without its directory is no archive */
-        return -1;
-    }
-    return 0;
+    /* a failed close removes what it wrote, where that is a regular file: never /dev/full */
+    return ts_zip_writer_close(s->w, err) != 0 ? -1 : 0;
 }
 
 /* ---- a loaded module --------------------------------------------------------------------- */

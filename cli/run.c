@@ -1,8 +1,9 @@
-/* cli_run.c — `tscript run FILE [-f NAME] [--output OUT] [INPUT ...]`: call one function of a
+/* run.c — `tscript run [-f NAME] [-o OUT] FILE [INPUT ...]`: call one function of a
  * TorchScript file, or one method of a model saved by torch.jit.save.
  *
  * FILE.py is compiled and NAME (default main) called; MODEL.pt is loaded and its method
- * NAME (default forward) called on the root module. Each INPUT is
+ * NAME (default forward) called on the root module; FILE "-" is read from standard input
+ * (a model when it is a zip archive). Each INPUT is
  *   - @PATH: the value in a file, a torch.save archive (a tensor, or lists, tuples and dicts
  *     of them) or a NumPy .npy array, told apart by content;
  *   - else a TorchScript expression. For FILE.py it is evaluated in the file's scope (it may
@@ -20,9 +21,10 @@
  * it, unless it is None; --output writes it to OUT instead (.npy for a tensor, else a
  * torch.save archive).
  *
- * Exit status: 0, 1 for a compile, load or run-time error (the message as PyTorch prints it,
- * for run-time errors with the TorchScript traceback), 2 for bad usage: no such function,
- * the wrong number or types of arguments, an INPUT that is not an expression.
+ * Exit status: 0, 1 for a compile, load or run-time error ("tscript: FILE:" and the message
+ * as PyTorch prints it, for run-time errors with the TorchScript traceback), 2 for bad
+ * usage: no such function, the wrong number or types of arguments, an INPUT that is not an
+ * expression. An INPUT that starts with '-' (a negative number) goes after "--".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,29 +39,16 @@
 #include "sched/interp.h"
 #include "serialize/conform.h"
 #include "serialize/tensorfile.h"
+#include "source.h"
 #include "strbuf.h"
 
 enum { MAX_RUN_ARGS = 64 };
 
-static int usage(const char *fmt, const char *a, const char *b)
-{
-    fprintf(stderr, "tscript run: ");
-    fprintf(stderr, fmt, a, b);
-    fprintf(stderr, "\n");
-    return TS_EXIT_USAGE;
-}
-
-/* An error's message on stderr, ending in exactly one newline. */
-static void print_error(const TsError *err, const char *fallback)
-{
-    const char *m = err->msg ? err->msg : fallback;
-    size_t n = strlen(m);
-    fprintf(stderr, "%s%s", m, n && m[n - 1] == '\n' ? "" : "\n");
-}
+#define usage(...) ts_cli_usage(&ts_cli_run_command, __VA_ARGS__)
 
 typedef struct RunArgs {
-    const char *file, *name, *output;
-    bool archive;              /* FILE is a .pt model */
+    TsCliProgram prog;         /* FILE */
+    const char *name, *output;
     char **inputs;
     int n_inputs;
 } RunArgs;
@@ -89,9 +78,7 @@ static TsSource *source_with_args(const char *filename, const char *text, size_t
         ts_tree_free(t);
         ts_source_release(s);
         if (!single) {
-            char num[16];
-            snprintf(num, sizeof num, "%d", i + 1);
-            usage("argument %s is not a TorchScript expression: %s", num, arg);
+            usage("argument %d is not a TorchScript expression: %s", i + 1, arg);
             ts_buf_free(&b);
             return NULL;
         }
@@ -100,7 +87,7 @@ static TsSource *source_with_args(const char *filename, const char *text, size_t
     TsSource *s = ts_buf_check(&b, err) ? NULL : ts_source_new(filename, b.p, b.len, err);
     ts_buf_free(&b);
     if (!s)
-        print_error(err, "out of memory");
+        ts_cli_error(filename, err, "out of memory");
     return s;
 }
 
@@ -109,20 +96,13 @@ static TsSource *source_with_args(const char *filename, const char *text, size_t
 static TsCompUnit *compile_inputs(TsRuntime *rt, const RunArgs *ra, int *status)
 {
     TsError err = TS_ERROR_INIT;
-    TsSource *file = NULL;
-    if (!ra->archive && !(file = ts_source_read_file(ra->file, &err))) {
-        print_error(&err, "cannot read the file");
-        ts_error_clear(&err);
-        *status = 1;
-        return NULL;
-    }
+    const TsSource *file = ra->prog.source;
     /* a model's INPUTs see what a TorchScript file usually imports */
     static const char prelude[] = "import math\nimport torch\nimport torch.nn.functional as F\n"
                                   "from typing import Dict, List, Optional, Tuple\n";
     TsSource *src = source_with_args(file ? file->filename : "<arguments>",
                                      file ? file->text : prelude,
                                      file ? file->len : sizeof prelude - 1, ra, &err);
-    ts_source_release(file);
     if (!src) {
         ts_error_clear(&err);
         *status = TS_EXIT_USAGE;
@@ -132,7 +112,7 @@ static TsCompUnit *compile_inputs(TsRuntime *rt, const RunArgs *ra, int *status)
     char names[MAX_RUN_ARGS][32];
     int index[MAX_RUN_ARGS + 1];
     size_t n = 0;
-    if (!ra->archive) {
+    if (!ra->prog.archive) {
         index[n] = -1;
         entries[n++] = ra->name;
     }
@@ -148,17 +128,19 @@ static TsCompUnit *compile_inputs(TsRuntime *rt, const RunArgs *ra, int *status)
                                            &err)
                       : ts_unit_new(&err);
     ts_source_release(src);
-    if (!u) {
-        *status = err.code == TS_ERR_USAGE ? TS_EXIT_USAGE : 1;
-        if (*status == TS_EXIT_USAGE)
-            fprintf(stderr, "tscript run: ");
-        else if (index[failed] >= 0)
-            fprintf(stderr, "tscript run: argument %d ('%s') does not compile:\n",
-                    index[failed] + 1, ra->inputs[index[failed]]);
-        print_error(&err, "compilation failed");
+    if (u)
+        return u;
+    if (err.code == TS_ERR_USAGE) {
+        *status = usage("%s", err.msg ? err.msg : "no such function");
         ts_error_clear(&err);
+    } else if (index[failed] >= 0) {
+        char what[64];
+        snprintf(what, sizeof what, "argument %d", index[failed] + 1);
+        *status = ts_cli_error(what, &err, "does not compile");
+    } else {
+        *status = ts_cli_error(ra->prog.name, &err, "compilation failed");
     }
-    return u;
+    return NULL;
 }
 
 /* Converts *v to the parameter's type where a Python caller would (int to float) and says
@@ -183,20 +165,15 @@ static int input_value(TsRuntime *rt, TsCompUnit *u, const RunArgs *ra, int i,
     char want[256], got[256];
     ts_type_annotation(p->type, want, sizeof want);
     if (is_file_input(arg)) {
-        if (ts_tensorfile_load(arg + 1, out, &err) != 0) {
-            fprintf(stderr, "tscript run: argument %d: ", i + 1);
-            print_error(&err, "cannot read the file");
-            ts_error_clear(&err);
-            return 1;
-        }
+        if (ts_tensorfile_load(arg + 1, out, &err) != 0)
+            return ts_cli_error(arg + 1, &err, "cannot read the file");
         TsConform cf = { 0 };
         int rc = fit_arg(out, ts_value_type(*out), p->type) ? 0
                  : ts_conform(&cf, *out, p->type, "the value", &err);
         ts_conform_free(&cf);
         if (rc != 0) {
-            fprintf(stderr, "tscript run: %s(): argument %d ('%s') is not a value of type '%s' "
-                    "for argument '%s': %s\n", ra->name, i + 1, arg, want,
-                    p->name ? p->name : "?", err.msg ? err.msg : "");
+            usage("%s(): argument %d ('%s') is not a value of type '%s' for argument '%s': %s",
+                  ra->name, i + 1, arg, want, p->name ? p->name : "?", err.msg ? err.msg : "");
             ts_error_clear(&err);
             ts_value_release(*out);
             return TS_EXIT_USAGE;
@@ -207,17 +184,16 @@ static int input_value(TsRuntime *rt, TsCompUnit *u, const RunArgs *ra, int i,
     snprintf(q, sizeof q, "__torch__.__tscript_arg_%d", i);
     TsFunction *af = ts_unit_find(u, q);
     if (!af || ts_run(rt, u, af, NULL, 0, out, &err) != 0) {
-        print_error(&err, "cannot evaluate an argument");
-        ts_error_clear(&err);
-        return 1;
+        char what[64];
+        snprintf(what, sizeof what, "argument %d", i + 1);
+        return ts_cli_error(what, &err, "cannot evaluate the argument");
     }
     const TsType *from = af->schema && af->schema->n_returns ? af->schema->returns[0].type
                                                              : ts_value_type(*out);
     if (!fit_arg(out, from, p->type)) {
         ts_type_annotation(from, got, sizeof got);
-        fprintf(stderr, "tscript run: %s(): expected a value of type '%s' for argument "
-                "'%s' but argument %d ('%s') is of type '%s'\n", ra->name, want,
-                p->name ? p->name : "?", i + 1, arg, got);
+        usage("%s(): expected a value of type '%s' for argument '%s' but argument %d ('%s') "
+              "is of type '%s'", ra->name, want, p->name ? p->name : "?", i + 1, arg, got);
         ts_value_release(*out);
         return TS_EXIT_USAGE;
     }
@@ -241,9 +217,8 @@ static int gather_args(TsRuntime *rt, TsCompUnit *u, const RunArgs *ra, const Ts
             snprintf(want, sizeof want, "%zu", need);
         else
             snprintf(want, sizeof want, "%zu to %zu", need, n_params);
-        fprintf(stderr, "tscript run: %s() takes %s argument%s but %d %s given\n", ra->name,
-                want, n_params == 1 ? "" : "s", ra->n_inputs, ra->n_inputs == 1 ? "was" : "were");
-        return TS_EXIT_USAGE;
+        return usage("%s() takes %s argument%s but %d %s given", ra->name, want,
+                     n_params == 1 ? "" : "s", ra->n_inputs, ra->n_inputs == 1 ? "was" : "were");
     }
     for (size_t i = 0; i < n_params; i++) {
         const TsArg *p = &sc->args[first + i];
@@ -264,29 +239,17 @@ static int gather_args(TsRuntime *rt, TsCompUnit *u, const RunArgs *ra, const Ts
 static int finish(TsRuntime *rt, const RunArgs *ra, TsValue out)
 {
     TsError err = TS_ERROR_INIT;
-    if (ra->output) {
-        if (ts_tensorfile_save(ra->output, out, &err) != 0) {
-            fprintf(stderr, "tscript run: %s: ", ra->output);
-            print_error(&err, "cannot write the result");
-            ts_error_clear(&err);
-            return 1;
-        }
-        return 0;
-    }
+    if (ra->output)
+        return ts_tensorfile_save(ra->output, out, &err) == 0 ? 0
+               : ts_cli_error(ra->output, &err, "cannot write the result");
     if (out.tag == TS_TAG_NONE)
         return 0;
     TsBuf b = TS_BUF_INIT;
     int status = 0;
-    if (ts_print_line(rt, &out, 1, &b, &err) == 0 && ts_buf_check(&b, &err) == 0) {
-        if (fwrite(b.p ? b.p : "", 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
-            fprintf(stderr, "tscript run: cannot write the result to standard output\n");
-            status = 1;
-        }
-    } else {
-        print_error(&err, "cannot print the result");
-        ts_error_clear(&err);
-        status = 1;
-    }
+    if (ts_print_line(rt, &out, 1, &b, &err) == 0 && ts_buf_check(&b, &err) == 0)
+        fwrite(b.p ? b.p : "", 1, b.len, stdout);  /* ts_cli_flush_stdout checks it */
+    else
+        status = ts_cli_error(ra->prog.name, &err, "cannot print the result");
     ts_buf_free(&b);
     return status;
 }
@@ -299,9 +262,7 @@ static int call(TsRuntime *rt, const RunArgs *ra, TsCompUnit *u, TsFunction *f, 
     TsValue out;
     if (ts_run(rt, u, f, vals, n_vals, &out, &err) != 0) {
         fflush(stdout);
-        print_error(&err, "the program failed");
-        ts_error_clear(&err);
-        return 1;
+        return ts_cli_error(ra->prog.name, &err, "the program failed");
     }
     int status = finish(rt, ra, out);
     ts_value_release(out);
@@ -320,7 +281,7 @@ static int run_file(TsRuntime *rt, const RunArgs *ra)
     TsValue vals[MAX_RUN_ARGS];
     size_t n_vals = 0;
     status = f ? gather_args(rt, u, ra, f, 0, vals, &n_vals)
-               : usage("no function '%s' in %s", ra->name, ra->file);
+               : usage("no function '%s' in %s", ra->name, ra->prog.name);
     if (status == 0)
         status = call(rt, ra, u, f, vals, n_vals);
     else
@@ -333,23 +294,18 @@ static int run_file(TsRuntime *rt, const RunArgs *ra)
 static int run_archive(TsRuntime *rt, const RunArgs *ra)
 {
     TsError err = TS_ERROR_INIT;
-    TsModule *m = ts_module_load(rt, ra->file, &err);
-    if (!m) {
-        print_error(&err, "cannot load the model");
-        ts_error_clear(&err);
-        return 1;
-    }
+    TsModule *m = ts_cli_load_model(rt, &ra->prog);
+    if (!m)
+        return TS_EXIT_FAIL;
     int status = 0;
     TsFunction *f = ts_module_method(m, ra->name, &err);
     TsCompUnit *inputs = NULL;
-    if (!f) {
-        status = err.code ? 1 : usage("the model %s has no method '%s'", ra->file, ra->name);
-        if (err.code)
-            print_error(&err, "the method does not compile");
-        ts_error_clear(&err);
-    } else {
+    if (!f && err.code)
+        status = ts_cli_error(ra->prog.name, &err, "the method does not compile");
+    else if (!f)
+        status = usage("the model %s has no method '%s'", ra->prog.name, ra->name);
+    else
         inputs = compile_inputs(rt, ra, &status);
-    }
     TsValue vals[MAX_RUN_ARGS + 1];
     size_t n_vals = 0;
     if (inputs) {
@@ -368,72 +324,58 @@ static int run_archive(TsRuntime *rt, const RunArgs *ra)
     return status;
 }
 
-static bool ends_with(const char *s, const char *suffix)
+static int run_main(const TsCliGlobal *g, int argc, char **argv)
 {
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-static int parse_args(int argc, char **argv, RunArgs *ra)
-{
-    bool options = true;
-    for (int i = 0; i < argc; i++) {
-        if (options && strcmp(argv[i], "--") == 0) {
-            options = false;
-        } else if (options && (strcmp(argv[i], "-f") == 0 || strcmp(argv[i], "--output") == 0 ||
-                               strcmp(argv[i], "-o") == 0)) {
-            if (i + 1 == argc)
-                return usage("%s needs a %s", argv[i], argv[i][1] == 'f' ? "NAME" : "FILE");
-            if (argv[i][1] == 'f')
-                ra->name = argv[++i];
-            else
-                ra->output = argv[++i];
-        } else if (!ra->file) {
-            ra->file = argv[i];
-        } else {
-            if (!ra->inputs)
-                ra->inputs = argv + i;
-            else if (ra->inputs + ra->n_inputs != argv + i)
-                return usage("options go before the inputs: '%s'%s", argv[i - 1], "");
-            ra->n_inputs++;
-        }
+    static const struct option opts[] = {
+        { "function", required_argument, NULL, 'f' },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    RunArgs ra = { .name = NULL };
+    int c;
+    while ((c = ts_cli_getopt(&ts_cli_run_command, argc, argv, ":f:o:h", opts)) != -1) {
+        if (c == 'f')
+            ra.name = optarg;
+        else if (c == 'o')
+            ra.output = optarg;
+        else
+            return c == 'h' ? ts_cli_help(&ts_cli_run_command, stdout) : TS_EXIT_USAGE;
     }
-    if (!ra->file)
-        return usage("needs a FILE.py or a MODEL.pt%s%s", "", "");
-    if (ra->n_inputs > MAX_RUN_ARGS)
-        return usage("too many inputs%s%s", "", "");
-    ra->archive = ends_with(ra->file, ".pt") || ends_with(ra->file, ".pth") ||
-                  ends_with(ra->file, ".zip");
-    if (!ra->name)
-        ra->name = ra->archive ? "forward" : "main";
-    return 0;
-}
-
-TsRuntime *ts_cli_runtime(const char *config)
-{
-    TsError err = TS_ERROR_INIT;
-    TsRuntime *rt = ts_runtime_open(config, &err);
-    if (!rt) {
-        fprintf(stderr, "tscript: %s\n", err.msg ? err.msg : "cannot open the runtime");
-        ts_error_clear(&err);
-    }
-    return rt;
-}
-
-int ts_cli_run(const char *config, int argc, char **argv)
-{
-    RunArgs ra = { 0 };
-    int status = parse_args(argc, argv, &ra);
-    if (status != 0)
-        return status;
-    TsRuntime *rt = ts_cli_runtime(config);
-    if (!rt)
-        return 1;
-    status = ra.archive ? run_archive(rt, &ra) : run_file(rt, &ra);
-    if (fflush(stdout) != 0 && status == 0) {
-        fprintf(stderr, "tscript run: cannot write to standard output\n");
-        status = 1;
-    }
+    if (optind == argc)
+        return usage("needs a FILE.py or a MODEL.pt");
+    ra.inputs = argv + optind + 1;
+    ra.n_inputs = argc - optind - 1;
+    if (ra.n_inputs > MAX_RUN_ARGS)
+        return usage("too many inputs (%d, at most %d)", ra.n_inputs, MAX_RUN_ARGS);
+    if (ts_cli_program_open(&ra.prog, argv[optind], false) != 0)
+        return TS_EXIT_FAIL;
+    if (!ra.name)
+        ra.name = ra.prog.archive ? "forward" : "main";
+    TsRuntime *rt = ts_cli_runtime(g);
+    int status = TS_EXIT_FAIL;
+    if (rt)
+        status = ra.prog.archive ? run_archive(rt, &ra) : run_file(rt, &ra);
     ts_runtime_close(rt);
+    ts_cli_program_close(&ra.prog);
     return status;
 }
+
+const TsCliCommand ts_cli_run_command = {
+    "run", "[-f NAME] [-o OUT] FILE [INPUT...]",
+    "call a function of FILE.py or a method of a saved MODEL.pt",
+    "FILE.py: compile it and call function NAME (default main). MODEL.pt (saved by\n"
+    "torch.jit.save): load it and call its method NAME (default forward). FILE '-' is read\n"
+    "from standard input (a model when it is a zip archive). An INPUT is @PATH (a\n"
+    "torch.save or .npy file) or a TorchScript expression, evaluated in FILE.py's scope;\n"
+    "one that starts with '-' goes after '--' (tscript run f.py -- -1). Parameters left\n"
+    "out take their defaults. The result is printed as print() prints it, unless it is\n"
+    "None, or written to OUT. Exits 1 when the program does not compile or raises (with\n"
+    "PyTorch's message and traceback), 2 for bad arguments.\n\n"
+    "options:\n"
+    "  -f, --function NAME   the function or method to call\n"
+    "  -o, --output OUT      write the result to OUT: .npy for a tensor (numpy.load reads\n"
+    "                        it), else a torch.save file (torch.load reads it)\n"
+    "  -h, --help            print this help",
+    run_main,
+};

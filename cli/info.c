@@ -1,10 +1,11 @@
-/* cli_info.c — `tscript info MODEL.pt`: what a saved model holds and what it needs.
+/* info.c — `tscript info MODEL.pt`: what a saved model holds and what it needs.
  *
  * Prints the archive's version and root class, the root module's methods with their
  * signatures (compiling each: one that does not compile says why), the submodules, the
  * parameters and buffers with dtypes and shapes (each tensor once, at its first path, as
  * named_parameters() lists them), and the operators the code calls that no loaded plugin
- * declares — what a config must add before the model can run.
+ * declares — what a config must add before the model can run. MODEL.pt "-" is read from
+ * standard input.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,16 +130,13 @@ static void print_tree(TsModule *m)
     }
 }
 
-static int print_missing(TsModule *m)
+static int print_missing(TsModule *m, const char *name)
 {
     TsError err = TS_ERROR_INIT;
     size_t n;
     char **missing = ts_module_missing_ops(m, &n, &err);
-    if (!missing) {
-        fprintf(stderr, "tscript info: %s\n", err.msg ? err.msg : "cannot read the code");
-        ts_error_clear(&err);
-        return 1;
-    }
+    if (!missing)
+        return ts_cli_error(name, &err, "cannot read the code");
     if (!n)
         printf("operators: the loaded plugins declare every one the code calls\n");
     else
@@ -149,34 +147,46 @@ static int print_missing(TsModule *m)
     return 0;
 }
 
-int ts_cli_info(const char *config, int argc, char **argv)
+static int describe(TsRuntime *rt, const TsCliProgram *p)
 {
-    if (argc != 1) {
-        fprintf(stderr, "tscript info: needs exactly one MODEL.pt\n");
-        return TS_EXIT_USAGE;
-    }
-    TsRuntime *rt = ts_cli_runtime(config);
-    if (!rt)
-        return 1;
-    TsError err = TS_ERROR_INIT;
-    TsModule *m = ts_module_load(rt, argv[0], &err);
-    if (!m) {
-        fprintf(stderr, "%s\n", err.msg ? err.msg : "cannot load the model");
-        ts_error_clear(&err);
-        ts_runtime_close(rt);
-        return 1;
-    }
+    TsModule *m = ts_cli_load_model(rt, p);
+    if (!m)
+        return TS_EXIT_FAIL;
     const TsObject *root = (const TsObject *)ts_module_root(m).u.p;
-    printf("%s: TorchScript archive, version %lld, module %s\n", argv[0],
+    printf("%s: TorchScript archive, version %lld, module %s\n", p->name,
            (long long)ts_module_version(m), ts_type_name(root->cls));
     print_methods(m);
     print_tree(m);
-    int status = print_missing(m);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "tscript info: cannot write to standard output\n");
-        status = 1;
-    }
+    int status = print_missing(m, p->name);
     ts_module_free(m);
-    ts_runtime_close(rt);
     return status;
 }
+
+static int info_main(const TsCliGlobal *g, int argc, char **argv)
+{
+    int status = ts_cli_help_only(&ts_cli_info_command, argc, argv);
+    if (status != -1)
+        return status;
+    if (argc - optind != 1)
+        return ts_cli_usage(&ts_cli_info_command, "needs exactly one MODEL.pt");
+    TsCliProgram p;
+    if (ts_cli_program_open(&p, argv[optind], true) != 0)
+        return TS_EXIT_FAIL;
+    TsRuntime *rt = ts_cli_runtime(g);
+    status = rt ? describe(rt, &p) : TS_EXIT_FAIL;
+    ts_runtime_close(rt);
+    ts_cli_program_close(&p);
+    return status;
+}
+
+const TsCliCommand ts_cli_info_command = {
+    "info", "MODEL.pt",
+    "list what a saved model holds and the operators it needs",
+    "List what a model saved by torch.jit.save holds ('-': read from standard input): the\n"
+    "archive's version and root class, the root module's methods with their signatures, the\n"
+    "submodules, the parameters and buffers with dtypes and shapes, and the operators its\n"
+    "code calls that no loaded plugin declares (what --config must add before it runs).\n\n"
+    "options:\n"
+    "  -h, --help    print this help",
+    info_main,
+};

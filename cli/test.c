@@ -1,0 +1,415 @@
+/* test.c — `tscript test FILE.py|DIR ...`: the test_* functions of TorchScript files as TAP.
+ *
+ * Every top-level function whose name starts with "test_" runs, in file order, with no
+ * arguments (defaults apply); it passes when it returns without raising and does not return
+ * False. Each test is compiled on its own, so one that does not compile fails alone. A DIR
+ * stands for the *.py files under it (recursively, sorted by path); "-" is a file read from
+ * standard input. The output is TAP, so prove runs a directory of such files, one file at a
+ * time (`prove --ext .py --exec 'tscript test' DIR`):
+ *
+ *     ok 1 - test_add
+ *     not ok 2 - test_div
+ *     # The following operation failed in the TorchScript interpreter.
+ *     # ...
+ *     ok 3 - test_index_error # expected failure
+ *     ok 4 - test_cuda # SKIP needs CUDA
+ *     1..4
+ *
+ * A test is declared as PyTorch's test suites declare it, with the decorators of Python's
+ * unittest (valid Python, and torch.jit.script ignores them):
+ *
+ *     @unittest.expectedFailure       the test must raise (or not compile, or return False):
+ *                                     "ok ... # expected failure" when it does, "not ok ...
+ *                                     # unexpected success" when it does not
+ *     @unittest.skip("reason")        the test does not run: "ok ... # SKIP reason"
+ *
+ * (also as bare expectedFailure and skip("reason"), from unittest import ...). With several
+ * files a test is named "FILE::test_name". TAP owns stdout, so what the tests print goes to
+ * stderr. Exit status: 0 when every test passed, 1 otherwise, 2 bad usage.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ast.h"
+#include "cli.h"
+#include "compile.h"
+#include "parser.h"
+#include "runtime.h"
+#include "sched/interp.h"
+#include "source.h"
+
+enum { MAX_DIR_DEPTH = 64 };
+
+typedef enum TestKind { TEST_RUN, TEST_EXPECT_FAIL, TEST_SKIP } TestKind;
+
+/* One test_* function of a file, as declared. */
+typedef struct TestDecl {
+    const char *name;          /* points into the parsed module */
+    TestKind kind;
+    const char *reason;        /* TEST_SKIP: the reason given, or "" */
+} TestDecl;
+
+/* The files to test, in order. */
+typedef struct FileList {
+    char **paths;
+    size_t n, cap;
+} FileList;
+
+typedef struct Tap {
+    FILE *out;
+    size_t n, failed;
+    bool several;              /* name tests FILE::test */
+} Tap;
+
+/* ---- TAP ------------------------------------------------------------------------------ */
+
+/* Each line of text as a "# " diagnostic. */
+static void diag_lines(Tap *tap, const char *text)
+{
+    while (text && *text) {
+        const char *nl = strchr(text, '\n');
+        size_t len = nl ? (size_t)(nl - text) : strlen(text);
+        fprintf(tap->out, "#%s%.*s\n", len ? " " : "", (int)len, text);
+        text += len + (nl ? 1 : 0);
+    }
+}
+
+/* One test line: directive is NULL or the text after " # "; why is printed as diagnostics
+ * under a failure. */
+static void report(Tap *tap, bool passed, const char *file, const char *name,
+                   const char *directive, const char *why)
+{
+    tap->n++;
+    tap->failed += !passed;
+    bool named = tap->several || !name;
+    fprintf(tap->out, "%s %zu - %s%s%s%s%s\n", passed ? "ok" : "not ok", tap->n,
+            named ? file : "", named && name ? "::" : "", name ? name : "",
+            directive ? " # " : "", directive ? directive : "");
+    if (!passed)
+        diag_lines(tap, why);
+    fflush(tap->out);
+}
+
+/* ---- finding the files ------------------------------------------------------------------ */
+
+static int add_path(FileList *l, const char *dir, const char *name)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **p = cap > l->cap && cap < SIZE_MAX / sizeof *p ? realloc(l->paths, cap * sizeof *p)
+                                                              : NULL;
+        if (!p)
+            return -1;
+        l->paths = p;
+        l->cap = cap;
+    }
+    size_t dl = dir ? strlen(dir) : 0, nl = strlen(name);
+    char *s = malloc(dl + nl + 2);
+    if (!s)
+        return -1;
+    if (dir)
+        snprintf(s, dl + nl + 2, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", name);
+    else
+        memcpy(s, name, nl + 1);
+    l->paths[l->n++] = s;
+    return 0;
+}
+
+static void free_files(FileList *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->paths[i]);
+    free(l->paths);
+}
+
+static bool is_py(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 3 && strcmp(name + n - 3, ".py") == 0;
+}
+
+/* Adds the *.py files under dir (not following links to directories); -1 with errno set
+ * when a directory cannot be read. */
+static int add_dir(FileList *l, const char *dir, int depth)
+{
+    if (depth > MAX_DIR_DEPTH) {
+        errno = ELOOP;
+        return -1;
+    }
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (errno = 0, e = readdir(d))) {
+        if (e->d_name[0] == '.')       /* ., .., and hidden files and directories */
+            continue;
+        size_t before = l->n;
+        if (add_path(l, dir, e->d_name) != 0) {
+            rc = -1;
+            break;
+        }
+        struct stat st;
+        char *path = l->paths[before];
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            l->n--;
+            rc = add_dir(l, path, depth + 1);
+            free(path);
+        } else if (!is_py(e->d_name) || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            l->n--;
+            free(path);
+        }
+    }
+    if (rc == 0 && errno != 0)
+        rc = -1;
+    int e2 = errno;
+    closedir(d);
+    errno = e2;
+    return rc;
+}
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The files the operands name: FILE, "-", or the sorted *.py files under DIR. */
+static int find_files(FileList *l, int argc, char **argv)
+{
+    bool stdin_used = false;
+    for (int i = 0; i < argc; i++) {
+        struct stat st;
+        if (strcmp(argv[i], "-") == 0) {
+            if (stdin_used)
+                return ts_cli_usage(&ts_cli_test_command, "'-' (standard input) given twice");
+            stdin_used = true;
+        } else if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            size_t first = l->n;
+            if (add_dir(l, argv[i], 0) != 0)
+                return ts_cli_fail(argv[i], "cannot read the directory: %s", strerror(errno));
+            qsort(l->paths + first, l->n - first, sizeof *l->paths, by_path);
+            continue;
+        }
+        if (add_path(l, NULL, argv[i]) != 0)
+            return ts_cli_fail("test", "out of memory");
+    }
+    return 0;
+}
+
+/* ---- declarations ------------------------------------------------------------------------- */
+
+/* "unittest.NAME" or a bare NAME. */
+static bool is_unittest(const TsTree *e, const char *name)
+{
+    if (e && e->kind == TS_TREE_NAME)
+        return strcmp(e->str, name) == 0;
+    return e && e->kind == TS_TREE_ATTR && e->kids[0]->kind == TS_TREE_NAME &&
+           strcmp(e->kids[0]->str, "unittest") == 0 && strcmp(e->kids[1]->str, name) == 0;
+}
+
+/* The kind a def's decorators declare. */
+static void declare(TestDecl *t, const TsTree *decorators)
+{
+    t->kind = TEST_RUN;
+    for (size_t i = 0; decorators && i < decorators->n_kids; i++) {
+        const TsTree *d = decorators->kids[i];
+        if (is_unittest(d, "expectedFailure")) {
+            t->kind = TEST_EXPECT_FAIL;
+        } else if (d && d->kind == TS_TREE_CALL && is_unittest(d->kids[0], "skip")) {
+            const TsTree *why = d->n_kids > 1 ? d->kids[1] : NULL;
+            t->kind = TEST_SKIP;
+            t->reason = why && why->kind == TS_TREE_STRING ? why->str : "";
+            return;
+        }
+    }
+}
+
+/* The test_* functions of the module, in file order; NULL (err set) when out of memory. */
+static TestDecl *list_tests(const TsTree *m, size_t *n, TsError *err)
+{
+    TestDecl *tests = calloc(m->n_kids + 1, sizeof *tests);
+    if (!tests)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory"), NULL;
+    *n = 0;
+    for (size_t i = 0; i < m->n_kids; i++) {
+        const TsTree *s = m->kids[i];
+        if (s->kind != TS_TREE_DEF || strncmp(s->kids[0]->str, "test_", 5) != 0)
+            continue;
+        tests[*n].name = s->kids[0]->str;
+        declare(&tests[*n], s->kids[1]);
+        ++*n;
+    }
+    return tests;
+}
+
+/* ---- running ------------------------------------------------------------------------------- */
+
+/* Compiles and runs one test; err is set when it failed. */
+static void run_test(TsRuntime *rt, TsSource *src, const char *name, TsError *e)
+{
+    TsError err = TS_ERROR_INIT;
+    TsCompUnit *u = ts_compile_source(ts_runtime_optable(rt), src, name, &err);
+    TsFunction *f = NULL;
+    char q[512];
+    snprintf(q, sizeof q, "__torch__.%s", name);
+    if (u && !(f = ts_unit_find(u, q)))
+        ts_error_set(&err, TS_ERR_USAGE, "%s was not compiled", name);
+    TsValue args[64];
+    size_t n = 0;
+    const TsSchema *sc = f ? f->schema : NULL;
+    for (size_t i = 0; sc && i < sc->n_args && !err.code; i++) {
+        if (!sc->args[i].has_default || n == sizeof args / sizeof *args)
+            ts_error_set(&err, TS_ERR_USAGE, "a test function takes no arguments, but %s's "
+                         "'%s' has no default", name, sc->args[i].name);
+        else {
+            ts_value_retain(sc->args[i].default_value);
+            args[n++] = sc->args[i].default_value;
+        }
+    }
+    if (err.code) {
+        for (size_t i = 0; i < n; i++)
+            ts_value_release(args[i]);
+    } else if (f) {
+        TsValue out;
+        if (ts_run(rt, u, f, args, n, &out, &err) == 0) {
+            if (out.tag == TS_TAG_BOOL && !out.u.b)
+                ts_error_set(&err, TS_ERR_ASSERT, "%s returned False", name);
+            ts_value_release(out);
+        }
+    }
+    fflush(stdout);
+    ts_unit_free(u);
+    ts_error_move(e, &err);
+}
+
+static void run_decl(TsRuntime *rt, Tap *tap, TsSource *src, const char *file,
+                     const TestDecl *t)
+{
+    if (t->kind == TEST_SKIP) {
+        char directive[512];
+        snprintf(directive, sizeof directive, "SKIP %s", t->reason);
+        report(tap, true, file, t->name, directive, NULL);
+        return;
+    }
+    TsError err = TS_ERROR_INIT;
+    run_test(rt, src, t->name, &err);
+    if (t->kind == TEST_EXPECT_FAIL)
+        report(tap, err.code != 0, file, t->name,
+               err.code ? "expected failure" : "unexpected success",
+               "declared @unittest.expectedFailure, and it passed");
+    else
+        report(tap, err.code == 0, file, t->name, NULL, err.msg ? err.msg : "failed");
+    ts_error_clear(&err);
+}
+
+/* The source of path ("-": standard input), or NULL with err set. */
+static void read_file(TsCliProgram *p, const char *path, TsError *err)
+{
+    if (strcmp(path, "-") != 0) {
+        *p = (TsCliProgram){ .path = path, .name = path };
+        p->source = ts_source_read_file(path, err);
+    } else if (ts_cli_program_open(p, path, false) != 0) {
+        ts_error_set(err, TS_ERR_IO, "%s: cannot be read", p->name);
+    } else if (p->archive) {
+        ts_error_set(err, TS_ERR_USAGE, "%s: a model, not TorchScript source", p->name);
+    }
+}
+
+static void test_file(TsRuntime *rt, Tap *tap, const char *path)
+{
+    TsError err = TS_ERROR_INIT;
+    TsCliProgram p;
+    TsTree *m = NULL;
+    TestDecl *tests = NULL;
+    size_t n = 0;
+    read_file(&p, path, &err);
+    if (!err.code && (m = ts_parse_module(p.source, &err)))
+        tests = list_tests(m, &n, &err);
+    /* a file that fails as a whole is one failed test */
+    if (!tests)
+        report(tap, false, p.name ? p.name : path, NULL, NULL, err.msg ? err.msg : "failed");
+    else if (n == 0)
+        fprintf(tap->out, "# %s defines no test_* function\n", p.name);
+    ts_error_clear(&err);
+    for (size_t i = 0; tests && i < n; i++)
+        run_decl(rt, tap, p.source, p.name, &tests[i]);
+    free(tests);
+    ts_tree_free(m);
+    ts_cli_program_close(&p);
+}
+
+/* TAP keeps the real stdout; the tests' print() output goes to stderr. */
+static FILE *tap_stream(void)
+{
+    fflush(stdout);
+    int fd = dup(STDOUT_FILENO);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (out && dup2(STDERR_FILENO, STDOUT_FILENO) >= 0)
+        return out;
+    ts_cli_fail("standard output", "cannot set it aside for TAP: %s", strerror(errno));
+    if (out)
+        fclose(out);
+    else if (fd >= 0)
+        close(fd);
+    return NULL;
+}
+
+static int run_files(const TsCliGlobal *g, const FileList *files)
+{
+    FILE *out = tap_stream();
+    if (!out)
+        return TS_EXIT_FAIL;
+    Tap tap = { out, 0, 0, files->n > 1 };
+    TsRuntime *rt = ts_cli_runtime(g);
+    if (rt) {
+        for (size_t i = 0; i < files->n; i++)
+            test_file(rt, &tap, files->paths[i]);
+        ts_runtime_close(rt);
+    } else {
+        report(&tap, false, "the runtime", NULL, NULL, "cannot open the runtime");
+    }
+    fprintf(out, "1..%zu\n", tap.n);
+    int e = fflush(out) != 0 || ferror(out) ? errno : 0;
+    if (fclose(out) != 0 && !e)
+        e = errno;
+    if (e)
+        return ts_cli_fail("standard output", "cannot write: %s", strerror(e));
+    return tap.failed ? TS_EXIT_FAIL : 0;
+}
+
+static int test_main(const TsCliGlobal *g, int argc, char **argv)
+{
+    int status = ts_cli_help_only(&ts_cli_test_command, argc, argv);
+    if (status != -1)
+        return status;
+    if (optind == argc)
+        return ts_cli_usage(&ts_cli_test_command, "needs FILE.py or DIR");
+    FileList files = { 0 };
+    status = find_files(&files, argc - optind, argv + optind);
+    if (status == 0)
+        status = run_files(g, &files);
+    free_files(&files);
+    return status;
+}
+
+const TsCliCommand ts_cli_test_command = {
+    "test", "FILE.py|DIR...",
+    "run the test_* functions of files and print TAP",
+    "Run every test_* function of the files, and of the *.py files under each DIR\n"
+    "(recursively, sorted), and print TAP: prove runs a directory of such files with\n"
+    "prove --ext .py --exec 'tscript test' DIR. A test passes when it returns without\n"
+    "raising and does not return False. Declared as in PyTorch's test suites:\n"
+    "  @unittest.expectedFailure     the test must raise: 'ok # expected failure' when it\n"
+    "                                does, 'not ok # unexpected success' when it does not\n"
+    "  @unittest.skip(\"reason\")      the test does not run: 'ok # SKIP reason'\n"
+    "FILE '-' is read from standard input. What tests print goes to stderr. Exits 1 when a\n"
+    "test failed.\n\n"
+    "options:\n"
+    "  -h, --help    print this help",
+    test_main,
+};
