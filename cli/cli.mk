@@ -2,7 +2,9 @@
 bin_PROGRAMS += tscript
 tscript_SOURCES = cli/main.c cli/cli.h cli/common.c cli/run.c cli/test.c cli/graph.c \
 	cli/ops.c cli/info.c cli/save.c
-tscript_LDADD = libtscript.la
+# linked with the whole core (TS_CORE_STATIC, configure.ac) until the CLI runs on the
+# public API alone; the plugins it dlopens bind to that one copy
+tscript_LDADD = libtscript_core.la $(TS_CORE_STATIC)
 
 # The commands as a user runs them: t/cli.sh what they do, t/cli_options.sh their command
 # lines and error paths, t/cli_test.sh `tscript test` with prove and PyTorch's declarations.

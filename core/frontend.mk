@@ -1,6 +1,6 @@
 # core/frontend.mk — the frontend's first half (lexer, Trees, parser) and its tests;
 # included by the top Makefile.am.
-libtscript_la_SOURCES += \
+libtscript_core_la_SOURCES += \
 	core/lexer.c \
 	core/lexer.h \
 	core/ast.c \

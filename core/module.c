@@ -691,3 +691,4 @@ TsValue ts_module_root(const TsModule *m) { return m->root; }
 TsCompUnit *ts_module_unit(TsModule *m) { return m->c.unit; }
 TsCompiler *ts_module_compiler(TsModule *m) { return &m->c; }
 int64_t ts_module_version(const TsModule *m) { return m->version; }
+TsRuntime *ts_module_runtime(const TsModule *m) { return m->rt; }

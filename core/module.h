@@ -32,6 +32,8 @@ TsCompUnit *ts_module_unit(TsModule *m);
 /* The archive-mode compiler of the module's code (its classes' declarations, for saving). */
 struct TsCompiler *ts_module_compiler(TsModule *m);
 int64_t ts_module_version(const TsModule *m);
+/* The runtime the module was loaded into. */
+TsRuntime *ts_module_runtime(const TsModule *m);
 
 /* The method `name` of the root module, compiled on first use: NULL with err set when it does
  * not compile, NULL with err untouched when the module has no such method. */

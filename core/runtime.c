@@ -106,6 +106,12 @@ TsRuntime *ts_runtime_open(const char *config_path, TsError *err)
     TsConfig c;
     if (ts_config_open(config_path, &c, err))
         return NULL;
+    return ts_runtime_open_config(&c, err);
+}
+
+TsRuntime *ts_runtime_open_config(TsConfig *config, TsError *err)
+{
+    TsConfig c = *config;
     TsRuntime *rt = calloc(1, sizeof *rt);
     int rc = rt ? 0 : ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     if (rt)
@@ -158,6 +164,16 @@ const TsOpTable *ts_runtime_optable(const TsRuntime *rt) { return rt->table; }
 const char *ts_runtime_default_backend(const TsRuntime *rt) { return rt->default_backend; }
 
 int ts_runtime_num_threads(const TsRuntime *rt) { return rt->num_threads; }
+
+int ts_runtime_set_num_threads(TsRuntime *rt, int n, TsError *err)
+{
+    if (n < 1 || n > MAX_THREADS)
+        return ts_error_set(err, TS_ERR_VALUE, "set_num_threads: expected an integer from 1 "
+                            "to %d, got %d", MAX_THREADS, n);
+    rt->num_threads = n;
+    ts_parallel_set_num_threads(n);
+    return 0;
+}
 
 size_t ts_runtime_num_plugins(const TsRuntime *rt) { return rt->n_plugins; }
 

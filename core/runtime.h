@@ -9,6 +9,11 @@
 #include "registry/optable.h"
 #include "tscript/tscript.h"
 
+struct TsConfig;
+
+/* Opens a runtime from a parsed config, which it frees (ts_runtime_open reads one first). */
+TsRuntime *ts_runtime_open_config(struct TsConfig *config, TsError *err);
+
 /* The operator table (read-only once the runtime is open). */
 const TsOpTable *ts_runtime_optable(const TsRuntime *rt);
 

@@ -1,6 +1,6 @@
 # core/ir/ir.mk — the IR (graphs, text, verifier, logging, FileCheck) and its tests;
 # included by the top Makefile.am.
-libtscript_la_SOURCES += \
+libtscript_core_la_SOURCES += \
 	core/ir/ir.h \
 	core/ir/graph_internal.h \
 	core/ir/symbol.c \
@@ -28,13 +28,15 @@ t_ir_text_t_LDADD = $(TEST_LDADD)
 t_ir_text_t_LDFLAGS = -no-install
 
 
-# Logging, the optimization limiter, FileCheck and the verifier.
-libtscript_la_SOURCES += \
+# Logging, the optimization limiter and the verifier; FileCheck is test-only code, in the
+# test library (Makefile.am's libtscript_test.la), never in libtscript.
+libtscript_core_la_SOURCES += \
 	core/ir/log.c \
 	core/ir/log.h \
-	core/ir/filecheck.c \
-	core/ir/filecheck.h \
 	core/ir/lint.c
+libtscript_test_la_SOURCES += \
+	core/ir/filecheck.c \
+	core/ir/filecheck.h
 
 check_PROGRAMS += t/log.t t/filecheck.t t/ir_lint.t
 t_ir_lint_t_SOURCES = t/ir_lint.c t/tap.h

@@ -1,6 +1,6 @@
 # core/sched/sched.mk — running programs: Code (linearization), the interpreter, the thread
 # pool for fork/wait, and compiled functions; included by the top Makefile.am.
-libtscript_la_SOURCES += \
+libtscript_core_la_SOURCES += \
 	core/function.c \
 	core/function.h \
 	core/sched/callback.c \

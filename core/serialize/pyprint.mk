@@ -1,7 +1,7 @@
 # core/serialize/pyprint.mk — the python printer (our IR as the code/ files of a
 # torch.jit.save archive), saving archives with it, and their tests; included by the top
 # Makefile.am.
-libtscript_la_SOURCES += \
+libtscript_core_la_SOURCES += \
 	core/serialize/pyprint.h \
 	core/serialize/pyprint_impl.h \
 	core/serialize/pyprint.c \

@@ -1,13 +1,13 @@
 # core/serialize/serialize.mk — reading and writing PyTorch's files: the zip container
 # (zero-copy reading, writing), the safe unpickler and the pickler, and NumPy's .npy;
 # included by the top Makefile.am.
-libtscript_la_SOURCES += \
+libtscript_core_la_SOURCES += \
 	core/serialize/zip.h \
 	core/serialize/zip_format.h \
 	core/serialize/zip_read.c \
 	core/serialize/zip_write.c
-libtscript_la_CPPFLAGS += $(ZLIB_CFLAGS)
-libtscript_la_LIBADD += $(ZLIB_LIBS)
+libtscript_core_la_CPPFLAGS += $(ZLIB_CFLAGS)
+libtscript_core_la_LIBADD += $(ZLIB_LIBS)
 
 check_PROGRAMS += t/zip.t
 t_zip_t_SOURCES = t/zip.c t/serialize_util.h t/tap.h
@@ -15,7 +15,7 @@ t_zip_t_CPPFLAGS = $(TEST_CPPFLAGS)
 t_zip_t_LDADD = $(TEST_LDADD)
 t_zip_t_LDFLAGS = -no-install
 
-libtscript_la_SOURCES += \
+libtscript_core_la_SOURCES += \
 	core/serialize/pickle.h \
 	core/serialize/unpickler.h \
 	core/serialize/unpickle.c \

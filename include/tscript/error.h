@@ -12,6 +12,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "tscript/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,22 +46,22 @@ typedef struct TsError {
 #define TS_ERROR_INIT { TS_OK, NULL }
 
 /* Sets the error (replacing any previous one) and returns code. */
-int ts_error_set(TsError *err, TsErrorCode code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-int ts_error_setv(TsError *err, TsErrorCode code, const char *fmt, va_list ap);
+TS_API int ts_error_set(TsError *err, TsErrorCode code, const char *fmt, ...)
+    TS_PRINTF(3, 4);
+TS_API int ts_error_setv(TsError *err, TsErrorCode code, const char *fmt, va_list ap);
 
 /* Puts "prefix" in front of the current message: "file.yaml:3:7: " + old message. */
-void ts_error_prefix(TsError *err, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+TS_API void ts_error_prefix(TsError *err, const char *fmt, ...)
+    TS_PRINTF(2, 3);
 
 /* Frees the message and resets to TS_OK. Safe on a cleared error. */
-void ts_error_clear(TsError *err);
+TS_API void ts_error_clear(TsError *err);
 
 /* Moves src into dst (dst's old message is freed; src is left cleared). */
-void ts_error_move(TsError *dst, TsError *src);
+TS_API void ts_error_move(TsError *dst, TsError *src);
 
 /* The Python exception class name for a code: "RuntimeError", "IndexError", ... */
-const char *ts_error_class(TsErrorCode code);
+TS_API const char *ts_error_class(TsErrorCode code);
 
 #ifdef __cplusplus
 }

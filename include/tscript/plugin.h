@@ -60,7 +60,7 @@ typedef struct TsStack {
 } TsStack;
 
 /* Grows the stack to hold at least n more values. */
-int ts_stack_reserve(TsStack *s, size_t n, TsError *err);
+TS_API int ts_stack_reserve(TsStack *s, size_t n, TsError *err);
 /* Pushes v (taking its reference). Fails only when out of memory (v is then released). */
 static inline int ts_stack_push(TsStack *s, TsValue v, TsError *err)
 {
@@ -76,9 +76,9 @@ static inline TsValue ts_stack_pop(TsStack *s) { return s->data[--s->len]; }
 /* The i-th of the top n values (0 is the deepest of them), borrowed. */
 static inline TsValue *ts_stack_arg(TsStack *s, size_t n, size_t i) { return &s->data[s->len - n + i]; }
 /* Releases and removes the top n values. */
-void ts_stack_drop(TsStack *s, size_t n);
+TS_API void ts_stack_drop(TsStack *s, size_t n);
 /* Releases everything and frees the buffer. */
-void ts_stack_free(TsStack *s);
+TS_API void ts_stack_free(TsStack *s);
 
 /* ---- kernels ------------------------------------------------------------- */
 struct TsRuntime;
@@ -112,18 +112,18 @@ typedef struct TsRegistry TsRegistry;
  * overload) on backend ("cpu", "cuda", TS_BACKEND_ANY, or a name of the plugin's own).
  * The schema must be declared (by this plugin's schema files or an earlier plugin's).
  * A second kernel for the same operator and backend is an error naming both plugins. */
-int ts_register_kernel(TsRegistry *r, const char *qualname, const char *overload,
+TS_API int ts_register_kernel(TsRegistry *r, const char *qualname, const char *overload,
                        const char *backend, TsKernelFn fn, TsError *err);
-int ts_register_factory(TsRegistry *r, const char *qualname, const char *overload,
+TS_API int ts_register_factory(TsRegistry *r, const char *qualname, const char *overload,
                         const char *backend, TsKernelFactory factory, TsError *err);
 /* Declares one more schema from a string ("myns::f(Tensor x) -> Tensor"). */
-int ts_register_schema(TsRegistry *r, const char *schema, TsError *err);
+TS_API int ts_register_schema(TsRegistry *r, const char *schema, TsError *err);
 /* Gives a backend its allocator (for factory functions like torch.zeros on that device).
  * The device type is registered by name if it is new. */
-int ts_register_allocator(TsRegistry *r, const char *backend, TsAllocator *allocator,
+TS_API int ts_register_allocator(TsRegistry *r, const char *backend, TsAllocator *allocator,
                           TsError *err);
 /* The plugin's own name, as the loader knows it. */
-const char *ts_registry_plugin_name(const TsRegistry *r);
+TS_API const char *ts_registry_plugin_name(const TsRegistry *r);
 
 /* ---- the entry point ----------------------------------------------------- */
 typedef struct TsPluginInfo {
@@ -138,7 +138,7 @@ typedef struct TsPluginInfo {
 #define TS_PLUGIN_SYMBOL "tscript_plugin"
 
 /* ---- looking up an allocator at run time (for kernels that allocate) ------ */
-TsAllocator *ts_runtime_allocator(struct TsRuntime *rt, int device_type);
+TS_API TsAllocator *ts_runtime_allocator(struct TsRuntime *rt, int device_type);
 
 /* ---- calling TorchScript from a kernel ------------------------------------ */
 /* A kernel the interpreter runs may call the program's own TorchScript code: a method of a
@@ -164,19 +164,19 @@ typedef struct TsFunction TsFunction;  /* a compiled TorchScript function or met
 
 /* The method `name` of script class cls in the program running the kernel, or with cls NULL
  * the function of qualified name `name` ("__torch__.f"); NULL when there is none. */
-const TsFunction *ts_call_find(TsCall *call, const TsType *cls, const char *name);
+TS_API const TsFunction *ts_call_find(TsCall *call, const TsType *cls, const char *name);
 
 /* A function's signature: its argument count (self included, for a method), the type of
  * argument i, and its return type (NoneType for a function that returns nothing). */
-size_t ts_function_num_args(const TsFunction *f);
-const TsType *ts_function_arg_type(const TsFunction *f, size_t i);
-const TsType *ts_function_return_type(const TsFunction *f);
+TS_API size_t ts_function_num_args(const TsFunction *f);
+TS_API const TsType *ts_function_arg_type(const TsFunction *f, size_t i);
+TS_API const TsType *ts_function_return_type(const TsFunction *f);
 
 /* Runs f with the n values of args (borrowed; for a method args[0] is the object) and puts
  * its result in *out (a new reference). n must be f's argument count and each value of its
  * argument's type (else a TypeError). Returns 0, or the error's code with call->error set
  * and *out None. */
-int ts_call_function(TsCall *call, const TsFunction *f, const TsValue *args, size_t n,
+TS_API int ts_call_function(TsCall *call, const TsFunction *f, const TsValue *args, size_t n,
                      TsValue *out);
 
 /* ---- grad mode ---------------------------------------------------------------- */
@@ -184,8 +184,8 @@ int ts_call_function(TsCall *call, const TsFunction *f, const TsValue *args, siz
  * torch.set_grad_enabled(False)). tscript computes no gradients, but programs read the mode
  * to choose a path (nn.MultiheadAttention's fast path needs it off), so it is modelled as
  * PyTorch's: per running program, inherited by the tasks it forks. */
-bool ts_grad_enabled(void);
-void ts_set_grad_enabled(bool on);
+TS_API bool ts_grad_enabled(void);
+TS_API void ts_set_grad_enabled(bool on);
 
 /* ---- intra-op parallelism --------------------------------------------------- */
 /* The work of [begin, end) on chunk [b, e): 0, or an error code with err set. */
@@ -199,12 +199,12 @@ typedef int (*TsParallelFn)(void *ctx, int64_t b, int64_t e, TsError *err);
  * (tens of microseconds). Results must not depend on how the range is cut. On failure
  * returns the error of the failing chunk nearest begin, with its message in err (which may
  * be NULL). */
-int ts_parallel_for(int64_t begin, int64_t end, int64_t grain, TsParallelFn fn, void *ctx,
+TS_API int ts_parallel_for(int64_t begin, int64_t end, int64_t grain, TsParallelFn fn, void *ctx,
                     TsError *err);
 /* The number of threads ts_parallel_for uses: num_threads of the runtime opened last
  * (TSCRIPT_NUM_THREADS, the config, or the cores), also for libraries with pools of their
  * own (BLAS). */
-int ts_parallel_num_threads(void);
+TS_API int ts_parallel_num_threads(void);
 
 #ifdef __cplusplus
 }

@@ -10,12 +10,26 @@
 #ifndef TSCRIPT_TENSOR_H
 #define TSCRIPT_TENSOR_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "tscript/error.h"
+
+/* The header's atomic fields. C++ before C++23 has no <stdatomic.h> (and nvcc compiles
+ * headers as C++): there they are the same plain integers, which C++ code reads only with
+ * the GCC builtins below (the layout is the same; GCC's and Clang's _Atomic of an int adds
+ * no padding or lock). */
+#ifdef __cplusplus
+typedef unsigned ts_atomic_uint;
+typedef unsigned short ts_atomic_ushort;
+#define TS_ATOMIC_LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#else
+#include <stdatomic.h>
+typedef atomic_uint ts_atomic_uint;
+typedef atomic_ushort ts_atomic_ushort;
+#define TS_ATOMIC_LOAD_RELAXED(p) atomic_load_explicit((p), memory_order_relaxed)
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,14 +57,14 @@ typedef enum TsDType {
 } TsDType;
 
 /* Element size in bytes (0 for an invalid dtype). */
-size_t ts_dtype_size(int dtype);
+TS_API size_t ts_dtype_size(int dtype);
 /* "float", "long", "int", "bool", ... as torch spells them (torch.float32 -> "float"). */
-const char *ts_dtype_name(int dtype);
+TS_API const char *ts_dtype_name(int dtype);
 /* "Float", "Long", "Bool", ... as in "CPUFloatType" and "Float(2, 3)". */
-const char *ts_dtype_type_name(int dtype);
-bool ts_dtype_is_floating(int dtype);
-bool ts_dtype_is_integral(int dtype, bool include_bool);
-bool ts_dtype_is_complex(int dtype);
+TS_API const char *ts_dtype_type_name(int dtype);
+TS_API bool ts_dtype_is_floating(int dtype);
+TS_API bool ts_dtype_is_integral(int dtype, bool include_bool);
+TS_API bool ts_dtype_is_complex(int dtype);
 
 /* Device types. The first ones are PyTorch's numbers; plugins introduce more by name
  * (ts_device_type_register) and get the next free number. */
@@ -68,25 +82,25 @@ typedef struct TsDevice {
 } TsDevice;
 
 /* "cpu", "cuda", or the registered name; NULL for an unknown number. */
-const char *ts_device_type_name(int type);
+TS_API const char *ts_device_type_name(int type);
 /* The number for a name, or -1. */
-int ts_device_type_lookup(const char *name);
+TS_API int ts_device_type_lookup(const char *name);
 /* Registers a new device type name (a plugin's own backend); returns its number, the
  * existing number if already registered, or -1 with err when the table is full. */
-int ts_device_type_register(const char *name, TsError *err);
+TS_API int ts_device_type_register(const char *name, TsError *err);
 /* Parses "cpu", "cuda", "cuda:1" (PyTorch's device string grammar). */
-int ts_device_parse(const char *s, TsDevice *out, TsError *err);
+TS_API int ts_device_parse(const char *s, TsDevice *out, TsError *err);
 /* The same for a string of len bytes that may hold NUL bytes (a TorchScript str): one is
  * an invalid device string, not the end of it ("cpu\0x" is not "cpu"). */
-int ts_device_parse_n(const char *s, size_t len, TsDevice *out, TsError *err);
+TS_API int ts_device_parse_n(const char *s, size_t len, TsDevice *out, TsError *err);
 /* "cpu", "cuda:0", ...; returns the full length like snprintf. */
-size_t ts_device_str(TsDevice d, char *buf, size_t size);
+TS_API size_t ts_device_str(TsDevice d, char *buf, size_t size);
 
 /* The common header of every reference-counted heap object (see value.h). */
 typedef struct TsHeap {
-    atomic_uint refcount;
+    ts_atomic_uint refcount;
     uint16_t kind;         /* TsTag of the object */
-    atomic_ushort flags;   /* TS_HEAP_* (value.h): set once, never cleared */
+    ts_atomic_ushort flags;  /* TS_HEAP_* (value.h): set once, never cleared */
 } TsHeap;
 
 /* An allocator belongs to a backend. alloc returns NULL on failure. */
@@ -106,15 +120,15 @@ typedef struct TsStorage {
 } TsStorage;
 
 /* Storage over new memory from allocator; NULL with err when allocation fails. */
-TsStorage *ts_storage_new(TsAllocator *allocator, size_t nbytes, TsDevice device, TsError *err);
+TS_API TsStorage *ts_storage_new(TsAllocator *allocator, size_t nbytes, TsDevice device, TsError *err);
 /* Storage over memory the caller keeps alive longer than the storage (never freed by it). */
-TsStorage *ts_storage_borrow(void *data, size_t nbytes, TsDevice device, TsError *err);
+TS_API TsStorage *ts_storage_borrow(void *data, size_t nbytes, TsDevice device, TsError *err);
 /* Storage over memory someone else owns (a mapped file, a caller's buffer): zero copy; when
  * the storage dies, release(ctx) runs once. On failure release is not called. */
-TsStorage *ts_storage_external(void *data, size_t nbytes, TsDevice device,
+TS_API TsStorage *ts_storage_external(void *data, size_t nbytes, TsDevice device,
                                void (*release)(void *ctx), void *ctx, TsError *err);
-void ts_storage_retain(TsStorage *s);
-void ts_storage_release(TsStorage *s);
+TS_API void ts_storage_retain(TsStorage *s);
+TS_API void ts_storage_release(TsStorage *s);
 
 #define TS_TENSOR_INLINE_DIMS 5
 #define TS_TENSOR_MAX_DIMS 64
@@ -135,24 +149,24 @@ typedef struct TsTensor {
 
 /* A tensor over storage (retained) with the given sizes and strides (copied). strides NULL:
  * contiguous. Checks that every element it can address lies inside the storage. */
-TsTensor *ts_tensor_new(TsStorage *storage, int dtype, int dim, const int64_t *sizes,
+TS_API TsTensor *ts_tensor_new(TsStorage *storage, int dtype, int dim, const int64_t *sizes,
                         const int64_t *strides, int64_t offset, TsError *err);
 /* A new contiguous tensor with fresh storage from allocator (uninitialized data). */
-TsTensor *ts_tensor_empty(TsAllocator *allocator, TsDevice device, int dtype, int dim,
+TS_API TsTensor *ts_tensor_empty(TsAllocator *allocator, TsDevice device, int dtype, int dim,
                           const int64_t *sizes, TsError *err);
-void ts_tensor_retain(TsTensor *t);
-void ts_tensor_release(TsTensor *t);
+TS_API void ts_tensor_retain(TsTensor *t);
+TS_API void ts_tensor_release(TsTensor *t);
 
 /* Replaces sizes and strides (strides NULL: contiguous). Fails when the new shape would
  * address memory outside the storage. */
-int ts_tensor_set_shape(TsTensor *t, int dim, const int64_t *sizes, const int64_t *strides,
+TS_API int ts_tensor_set_shape(TsTensor *t, int dim, const int64_t *sizes, const int64_t *strides,
                         int64_t offset, TsError *err);
-int64_t ts_tensor_numel(const TsTensor *t);
-bool ts_tensor_is_contiguous(const TsTensor *t);
+TS_API int64_t ts_tensor_numel(const TsTensor *t);
+TS_API bool ts_tensor_is_contiguous(const TsTensor *t);
 /* Pointer to element 0 (storage data + offset * element size); NULL without storage. */
-void *ts_tensor_data(const TsTensor *t);
+TS_API void *ts_tensor_data(const TsTensor *t);
 /* Contiguous strides for sizes; returns false if numel would overflow int64. */
-bool ts_contiguous_strides(int dim, const int64_t *sizes, int64_t *strides_out);
+TS_API bool ts_contiguous_strides(int dim, const int64_t *sizes, int64_t *strides_out);
 
 #ifdef __cplusplus
 }

@@ -82,108 +82,108 @@ typedef struct TsTypeField {
 } TsTypeField;
 
 /* ---- singletons -------------------------------------------------------- */
-const TsType *ts_type_any(void);
-const TsType *ts_type_none(void);
-const TsType *ts_type_int(void);
-const TsType *ts_type_float(void);
-const TsType *ts_type_complex(void);
-const TsType *ts_type_bool(void);
-const TsType *ts_type_str(void);
-const TsType *ts_type_number(void);
-const TsType *ts_type_tensor(void);      /* the unrefined Tensor */
-const TsType *ts_type_device(void);
-const TsType *ts_type_scalartype(void);
-const TsType *ts_type_layout(void);
-const TsType *ts_type_memoryformat(void);
-const TsType *ts_type_stream(void);
-const TsType *ts_type_generator(void);
-const TsType *ts_type_storage(void);
-const TsType *ts_type_qscheme(void);
-const TsType *ts_type_capsule(void);
-const TsType *ts_type_any_list(void);
-const TsType *ts_type_any_tuple(void);
-const TsType *ts_type_any_class(void);
-const TsType *ts_type_any_enum(void);
+TS_API const TsType *ts_type_any(void);
+TS_API const TsType *ts_type_none(void);
+TS_API const TsType *ts_type_int(void);
+TS_API const TsType *ts_type_float(void);
+TS_API const TsType *ts_type_complex(void);
+TS_API const TsType *ts_type_bool(void);
+TS_API const TsType *ts_type_str(void);
+TS_API const TsType *ts_type_number(void);
+TS_API const TsType *ts_type_tensor(void);      /* the unrefined Tensor */
+TS_API const TsType *ts_type_device(void);
+TS_API const TsType *ts_type_scalartype(void);
+TS_API const TsType *ts_type_layout(void);
+TS_API const TsType *ts_type_memoryformat(void);
+TS_API const TsType *ts_type_stream(void);
+TS_API const TsType *ts_type_generator(void);
+TS_API const TsType *ts_type_storage(void);
+TS_API const TsType *ts_type_qscheme(void);
+TS_API const TsType *ts_type_capsule(void);
+TS_API const TsType *ts_type_any_list(void);
+TS_API const TsType *ts_type_any_tuple(void);
+TS_API const TsType *ts_type_any_class(void);
+TS_API const TsType *ts_type_any_enum(void);
 
 /* ---- structural (hash-consed) ------------------------------------------ */
-const TsType *ts_type_list(const TsType *elem);
-const TsType *ts_type_dict(const TsType *key, const TsType *value);
-const TsType *ts_type_tuple(size_t n, const TsType *const *elems);
-const TsType *ts_type_optional(const TsType *elem);   /* Optional[Optional[T]] is T? */
-const TsType *ts_type_future(const TsType *elem);
-const TsType *ts_type_rref(const TsType *elem);
-const TsType *ts_type_var(const char *name);
+TS_API const TsType *ts_type_list(const TsType *elem);
+TS_API const TsType *ts_type_dict(const TsType *key, const TsType *value);
+TS_API const TsType *ts_type_tuple(size_t n, const TsType *const *elems);
+TS_API const TsType *ts_type_optional(const TsType *elem);   /* Optional[Optional[T]] is T? */
+TS_API const TsType *ts_type_future(const TsType *elem);
+TS_API const TsType *ts_type_rref(const TsType *elem);
+TS_API const TsType *ts_type_var(const char *name);
 /* Union: flattens nested unions, drops duplicates and members subsumed by another;
  * a single remaining member is returned as itself; exactly two members T and None give
  * ts_type_optional(T) (kind TS_TYPE_OPTIONAL, printed "T?"), as torch treats Union[T, None]
  * as Optional[T]. Members are ordered as PyTorch orders them. */
-const TsType *ts_type_union(size_t n, const TsType *const *members);
+TS_API const TsType *ts_type_union(size_t n, const TsType *const *members);
 /* A Tensor refined by info (copied). All-unknown info returns ts_type_tensor(). */
-const TsType *ts_type_tensor_refined(const TsTensorTypeInfo *info);
+TS_API const TsType *ts_type_tensor_refined(const TsTensorTypeInfo *info);
 
 /* ---- nominal ------------------------------------------------------------ */
 /* NamedTuple: qualified name ("__torch__.Point"), field names and types.
  * Two calls with the same name return the same type if the fields agree, else NULL with err. */
-const TsType *ts_type_named_tuple(const char *qualname, size_t n, const char *const *names,
+TS_API const TsType *ts_type_named_tuple(const char *qualname, size_t n, const char *const *names,
                                   const TsType *const *types, TsError *err);
 /* Class / module types are created empty and filled in by the frontend while it compiles
  * __init__; they are the only mutable types. A second create of the same name fails. */
-TsType *ts_type_class_new(const char *qualname, bool is_module, TsError *err);
-int ts_type_class_add_attr(TsType *cls, const char *name, const TsType *type, TsError *err);
+TS_API TsType *ts_type_class_new(const char *qualname, bool is_module, TsError *err);
+TS_API int ts_type_class_add_attr(TsType *cls, const char *name, const TsType *type, TsError *err);
 /* Records that a class has a method of this name (an interface's methods are checked by
  * name against them). */
-int ts_type_class_add_method(TsType *cls, const char *name, TsError *err);
-bool ts_type_has_method(const TsType *t, const char *name);
+TS_API int ts_type_class_add_method(TsType *cls, const char *name, TsError *err);
+TS_API bool ts_type_has_method(const TsType *t, const char *name);
 /* A class's methods by name, in the order they were recorded (NULL past the end). */
-size_t ts_type_num_methods(const TsType *t);
-const char *ts_type_method_name(const TsType *t, size_t i);
+TS_API size_t ts_type_num_methods(const TsType *t);
+TS_API const char *ts_type_method_name(const TsType *t, size_t i);
 /* Enum: members' names; values are kept by the frontend (a TsValue per member). */
-TsType *ts_type_enum_new(const char *qualname, const TsType *value_type, size_t n,
+TS_API TsType *ts_type_enum_new(const char *qualname, const TsType *value_type, size_t n,
                          const char *const *member_names, TsError *err);
 /* Interface: a name and the methods it requires (by name). */
-TsType *ts_type_interface_new(const char *qualname, bool is_module, size_t n,
+TS_API TsType *ts_type_interface_new(const char *qualname, bool is_module, size_t n,
                               const char *const *method_names, TsError *err);
 /* Finds a nominal type by qualified name, or NULL. */
-const TsType *ts_type_lookup(const char *qualname);
+TS_API const TsType *ts_type_lookup(const char *qualname);
 
 /* ---- inspection --------------------------------------------------------- */
-TsTypeKind ts_type_kind(const TsType *t);                 /* TS_TYPE__COUNT for NULL */
-size_t ts_type_num_elems(const TsType *t);             /* contained types */
-const TsType *ts_type_elem(const TsType *t, size_t i);
-const char *ts_type_name(const TsType *t);             /* nominal/named tuple name or NULL */
-const char *ts_type_var_name(const TsType *t);         /* TS_TYPE_VAR only */
-size_t ts_type_num_fields(const TsType *t);            /* class attrs, named tuple fields, enum members, interface methods */
-const TsTypeField *ts_type_field(const TsType *t, size_t i);
-long ts_type_field_index(const TsType *t, const char *name);   /* -1 if absent */
-const TsType *ts_type_enum_value_type(const TsType *t);
-bool ts_type_is_module(const TsType *t);
+TS_API TsTypeKind ts_type_kind(const TsType *t);                 /* TS_TYPE__COUNT for NULL */
+TS_API size_t ts_type_num_elems(const TsType *t);             /* contained types */
+TS_API const TsType *ts_type_elem(const TsType *t, size_t i);
+TS_API const char *ts_type_name(const TsType *t);             /* nominal/named tuple name or NULL */
+TS_API const char *ts_type_var_name(const TsType *t);         /* TS_TYPE_VAR only */
+TS_API size_t ts_type_num_fields(const TsType *t);            /* class attrs, named tuple fields, enum members, interface methods */
+TS_API const TsTypeField *ts_type_field(const TsType *t, size_t i);
+TS_API long ts_type_field_index(const TsType *t, const char *name);   /* -1 if absent */
+TS_API const TsType *ts_type_enum_value_type(const TsType *t);
+TS_API bool ts_type_is_module(const TsType *t);
 /* NULL for non-tensor types; for unrefined Tensor all fields unknown. */
-const TsTensorTypeInfo *ts_type_tensor_info(const TsType *t);
+TS_API const TsTensorTypeInfo *ts_type_tensor_info(const TsType *t);
 
 /* ---- relations ---------------------------------------------------------- */
 /* The Language Reference's subtyping: T <: Any, T <: Optional[T], None <: Optional[T],
  * int/float/complex <: Number, tuples covariantly, List/Dict invariant, refined Tensor <:
  * Tensor, class <: interface when it has the methods, members <: Union, ... */
-bool ts_type_is_subtype_of(const TsType *a, const TsType *b);
-bool ts_type_equal(const TsType *a, const TsType *b);
+TS_API bool ts_type_is_subtype_of(const TsType *a, const TsType *b);
+TS_API bool ts_type_equal(const TsType *a, const TsType *b);
 /* The type both branches of a join can take, or NULL when there is none (the caller reports
  * "Type mismatch"). Optional[T] and None unify to Optional[T]; T and None to Optional[T];
  * refined tensors unify to the common refinement; tuples element-wise; lists and dicts
  * only when elements unify to the same type. With default_to_union, unrelated types give
  * Union[a, b] (used for list literals like [1, "x"]). */
-const TsType *ts_type_unify(const TsType *a, const TsType *b, bool default_to_union);
+TS_API const TsType *ts_type_unify(const TsType *a, const TsType *b, bool default_to_union);
 
 /* ---- printing ----------------------------------------------------------- */
 /* PyTorch's IR spelling ("Tensor[]", "Dict(str, int)", "(int, Tensor)", "int?",
  * "Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)"), into buf (always
  * NUL-terminated). Returns the full length, like snprintf. */
-size_t ts_type_repr(const TsType *t, char *buf, size_t size);
+TS_API size_t ts_type_repr(const TsType *t, char *buf, size_t size);
 /* The Python annotation spelling ("List[int]", "Dict[str, int]", "Tuple[int, Tensor]",
  * "Optional[int]") used in error messages and schemas' python form. */
-size_t ts_type_annotation(const TsType *t, char *buf, size_t size);
+TS_API size_t ts_type_annotation(const TsType *t, char *buf, size_t size);
 
 /* Frees every type. Only after the last user is gone. */
-void ts_types_shutdown(void);
+TS_API void ts_types_shutdown(void);
 
 #ifdef __cplusplus
 }

@@ -60,7 +60,7 @@ typedef struct TsValue {
     uint32_t reserved;
 } TsValue;
 
-_Static_assert(sizeof(TsValue) == 16, "TsValue must stay 16 bytes");
+TS_STATIC_ASSERT(sizeof(TsValue) == 16, "TsValue must stay 16 bytes");
 
 /* ---- heap objects ------------------------------------------------------- */
 typedef struct TsStr {
@@ -130,82 +130,82 @@ static inline TsValue ts_obj_value(void *obj, TsTag tag)
 static inline bool ts_is_heap(TsValue v) { return v.tag >= TS_TAG_FIRST_HEAP; }
 
 /* ---- reference counting ------------------------------------------------- */
-void ts_heap_retain(TsHeap *h);
-void ts_heap_release(TsHeap *h);       /* frees the object at zero */
+TS_API void ts_heap_retain(TsHeap *h);
+TS_API void ts_heap_release(TsHeap *h);       /* frees the object at zero */
 static inline void ts_value_retain(TsValue v) { if (ts_is_heap(v)) ts_heap_retain(v.u.p); }
 static inline void ts_value_release(TsValue v) { if (ts_is_heap(v)) ts_heap_release(v.u.p); }
 /* Current count (for tests and the interpreter's test hook); 0 for inline values. */
-unsigned ts_value_refcount(TsValue v);
+TS_API unsigned ts_value_refcount(TsValue v);
 
 /* ---- strings ------------------------------------------------------------ */
-TsStr *ts_str_new(const char *data, size_t len, TsError *err);
-TsStr *ts_str_from_cstr(const char *s, TsError *err);
-TsValue ts_str_value(TsStr *s);        /* takes the reference */
-uint64_t ts_str_hash(const TsStr *s);
+TS_API TsStr *ts_str_new(const char *data, size_t len, TsError *err);
+TS_API TsStr *ts_str_from_cstr(const char *s, TsError *err);
+TS_API TsValue ts_str_value(TsStr *s);        /* takes the reference */
+TS_API uint64_t ts_str_hash(const TsStr *s);
 
 /* ---- complex ------------------------------------------------------------ */
-TsComplex *ts_complex_new(double re, double im, TsError *err);
+TS_API TsComplex *ts_complex_new(double re, double im, TsError *err);
 
 /* ---- lists (mutable; not locked: a shared one only with the shared lock held) ---- */
 /* Functions that take a value's reference take it even when they fail (it is released). */
-TsList *ts_list_new(const TsType *elem_type, size_t cap, TsError *err);
-int ts_list_append(TsList *l, TsValue v, TsError *err);           /* takes v's reference */
-int ts_list_insert(TsList *l, int64_t index, TsValue v, TsError *err);
-int ts_list_reserve(TsList *l, size_t cap, TsError *err);
+TS_API TsList *ts_list_new(const TsType *elem_type, size_t cap, TsError *err);
+TS_API int ts_list_append(TsList *l, TsValue v, TsError *err);           /* takes v's reference */
+TS_API int ts_list_insert(TsList *l, int64_t index, TsValue v, TsError *err);
+TS_API int ts_list_reserve(TsList *l, size_t cap, TsError *err);
 /* Python-style index (negative from the end); IndexError "list index out of range". */
-int ts_list_get(const TsList *l, int64_t index, TsValue *out, TsError *err);  /* borrowed */
-int ts_list_set(TsList *l, int64_t index, TsValue v, TsError *err);           /* takes v */
-int ts_list_pop(TsList *l, int64_t index, TsValue *out, TsError *err);        /* gives ref */
-void ts_list_clear(TsList *l);
+TS_API int ts_list_get(const TsList *l, int64_t index, TsValue *out, TsError *err);  /* borrowed */
+TS_API int ts_list_set(TsList *l, int64_t index, TsValue v, TsError *err);           /* takes v */
+TS_API int ts_list_pop(TsList *l, int64_t index, TsValue *out, TsError *err);        /* gives ref */
+TS_API void ts_list_clear(TsList *l);
 
 /* ---- dicts (ordered by insertion) ---------------------------------------- */
 /* Keys: str, int, float, bool, complex, Tensor (by identity), device, None. */
-TsDict *ts_dict_new(const TsType *key_type, const TsType *value_type, TsError *err);
-const TsType *ts_dict_key_type(const TsDict *d);
-const TsType *ts_dict_value_type(const TsDict *d);
+TS_API TsDict *ts_dict_new(const TsType *key_type, const TsType *value_type, TsError *err);
+TS_API const TsType *ts_dict_key_type(const TsDict *d);
+TS_API const TsType *ts_dict_value_type(const TsDict *d);
 /* Gives a dict built untyped (by the unpickler) its static types; the caller has checked
  * every entry against them (ts_pickle_retype). */
-void ts_dict_set_types(TsDict *d, const TsType *key_type, const TsType *value_type);
-size_t ts_dict_len(const TsDict *d);
+TS_API void ts_dict_set_types(TsDict *d, const TsType *key_type, const TsType *value_type);
+TS_API size_t ts_dict_len(const TsDict *d);
 /* Inserts or replaces; takes both references, even on failure (the old key is kept on
  * replace, as Python). */
-int ts_dict_set(TsDict *d, TsValue key, TsValue value, TsError *err);
+TS_API int ts_dict_set(TsDict *d, TsValue key, TsValue value, TsError *err);
 /* Borrowed value, or false when absent. */
-bool ts_dict_get(const TsDict *d, TsValue key, TsValue *out);
+TS_API bool ts_dict_get(const TsDict *d, TsValue key, TsValue *out);
 /* Removes key; gives the value's reference to *out (or drops it if out is NULL).
  * Returns false when absent. */
-bool ts_dict_delete(TsDict *d, TsValue key, TsValue *out);
-void ts_dict_clear(TsDict *d);
+TS_API bool ts_dict_delete(TsDict *d, TsValue key, TsValue *out);
+TS_API void ts_dict_clear(TsDict *d);
 /* Iteration in insertion order: pos starts at 0; returns false at the end. Borrowed. */
-bool ts_dict_next(const TsDict *d, size_t *pos, TsValue *key, TsValue *value);
+TS_API bool ts_dict_next(const TsDict *d, size_t *pos, TsValue *key, TsValue *value);
 
 /* ---- tuples (immutable once built) --------------------------------------- */
 /* n items, each None; fill with items[i] = v (taking references) before sharing. */
-TsTuple *ts_tuple_new(const TsType *type, size_t n, TsError *err);
+TS_API TsTuple *ts_tuple_new(const TsType *type, size_t n, TsError *err);
 
 /* ---- objects of script classes ------------------------------------------- */
-TsObject *ts_object_new(const TsType *cls, TsError *err);  /* slots start as None */
+TS_API TsObject *ts_object_new(const TsType *cls, TsError *err);  /* slots start as None */
 
 /* ---- enum values ---------------------------------------------------------- */
 /* Takes value's reference, even on failure. */
-TsEnumValue *ts_enum_value_new(const TsType *type, const char *name, TsValue value, TsError *err);
+TS_API TsEnumValue *ts_enum_value_new(const TsType *type, const char *name, TsValue value, TsError *err);
 
 /* ---- capsules: plugin-owned opaque pointers ------------------------------ */
 /* destroy(ptr) runs once, when the last reference goes; on failure ptr stays the caller's. */
-TsCapsule *ts_capsule_new(void *ptr, void (*destroy)(void *), TsError *err);
+TS_API TsCapsule *ts_capsule_new(void *ptr, void (*destroy)(void *), TsError *err);
 
 /* ---- futures -------------------------------------------------------------- */
-TsFuture *ts_future_new(const TsType *elem_type, TsError *err);
-const TsType *ts_future_elem_type(const TsFuture *f);
+TS_API TsFuture *ts_future_new(const TsType *elem_type, TsError *err);
+TS_API const TsType *ts_future_elem_type(const TsFuture *f);
 /* Completes with a value (taken) or an error (moved). A second completion is an error. */
-int ts_future_complete(TsFuture *f, TsValue value, TsError *err);
-int ts_future_fail(TsFuture *f, TsError *failure, TsError *err);
-bool ts_future_done(const TsFuture *f);
+TS_API int ts_future_complete(TsFuture *f, TsValue value, TsError *err);
+TS_API int ts_future_fail(TsFuture *f, TsError *failure, TsError *err);
+TS_API bool ts_future_done(const TsFuture *f);
 /* Blocks until done; then copies the value (new reference) or the error. */
-int ts_future_wait(TsFuture *f, TsValue *out, TsError *err);
+TS_API int ts_future_wait(TsFuture *f, TsValue *out, TsError *err);
 /* Runs cb(f, data) once the future is done: at once if it already is, else on the thread
  * that completes it. */
-int ts_future_then(TsFuture *f, void (*cb)(TsFuture *f, void *data), void *data, TsError *err);
+TS_API int ts_future_then(TsFuture *f, void (*cb)(TsFuture *f, void *data), void *data, TsError *err);
 
 /* ---- values several threads reach (core/share.c says why and how) -------------- */
 /* A list, dict, object or future that more than one thread may reach is shared, and so is
@@ -217,14 +217,13 @@ int ts_future_then(TsFuture *f, void (*cb)(TsFuture *f, void *data), void *data,
 #define TS_HEAP_SHARED 1u
 static inline bool ts_value_is_shared(TsValue v)
 {
-    return ts_is_heap(v) &&
-           (atomic_load_explicit(&v.u.p->flags, memory_order_relaxed) & TS_HEAP_SHARED);
+    return ts_is_heap(v) && (TS_ATOMIC_LOAD_RELAXED(&v.u.p->flags) & TS_HEAP_SHARED);
 }
 /* Marks v and everything it reaches shared: before handing one value to several threads
  * (TS_ERR_NOMEM when marking containers nested very deep runs out of memory). */
-int ts_value_share(TsValue v, TsError *err);
-void ts_shared_lock(void);
-void ts_shared_unlock(void);
+TS_API int ts_value_share(TsValue v, TsError *err);
+TS_API void ts_shared_lock(void);
+TS_API void ts_shared_unlock(void);
 /* Takes the shared lock when v is shared; returns whether it did (then unlock after). */
 static inline bool ts_shared_lock_if(TsValue v)
 {
@@ -236,12 +235,12 @@ static inline bool ts_shared_lock_if(TsValue v)
 
 /* ---- generic operations ---------------------------------------------------- */
 /* Python equality (==) for values of the same TorchScript type; tensors by identity. */
-bool ts_value_equal(TsValue a, TsValue b);
+TS_API bool ts_value_equal(TsValue a, TsValue b);
 /* Identity (is): same object, or equal inline scalars. */
-bool ts_value_is(TsValue a, TsValue b);
-uint64_t ts_value_hash(TsValue v);
+TS_API bool ts_value_is(TsValue a, TsValue b);
+TS_API uint64_t ts_value_hash(TsValue v);
 /* The dynamic type of a value (List's element type, a tensor refined by dtype/device/...). */
-const TsType *ts_value_type(TsValue v);
+TS_API const TsType *ts_value_type(TsValue v);
 
 #ifdef __cplusplus
 }
