@@ -11,8 +11,12 @@
 
 struct TsRuntime;
 
-/* Opens the runtime, or prints why not and returns NULL. */
-struct TsRuntime *ts_cli_runtime(const char *config);
+/* Opens the runtime with backend (NULL: the config's) as its default backend, or prints
+ * why not and returns NULL. */
+struct TsRuntime *ts_cli_runtime(const char *config, const char *backend);
+/* "--backend NAME" or "--backend=NAME" at argv[*i]: sets *backend (advancing *i past NAME)
+ * and returns 1; 0 when argv[*i] is something else; TS_EXIT_USAGE (printed) without NAME. */
+int ts_cli_backend_option(int argc, char **argv, int *i, const char **backend);
 
 /* tscript run FILE.py|MODEL.pt [-f NAME] [-o OUT] [INPUT ...] (cli_run.c) */
 int ts_cli_run(const char *config, int argc, char **argv);

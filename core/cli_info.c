@@ -155,7 +155,7 @@ int ts_cli_info(const char *config, int argc, char **argv)
         fprintf(stderr, "tscript info: needs exactly one MODEL.pt\n");
         return TS_EXIT_USAGE;
     }
-    TsRuntime *rt = ts_cli_runtime(config);
+    TsRuntime *rt = ts_cli_runtime(config, NULL);
     if (!rt)
         return 1;
     TsError err = TS_ERROR_INIT;

@@ -1,4 +1,5 @@
-/* cli_run.c — `tscript run FILE [-f NAME] [--output OUT] [INPUT ...]`: call one function of a
+/* cli_run.c — `tscript run FILE [-f NAME] [--output OUT] [--backend NAME] [INPUT ...]`: call
+ * one function of a
  * TorchScript file, or one method of a model saved by torch.jit.save.
  *
  * FILE.py is compiled and NAME (default main) called; MODEL.pt is loaded and its method
@@ -18,7 +19,8 @@
  * are untyped in the file); anything else that is not of the parameter's type is a usage
  * error. Parameters left out take their defaults. The result is printed as print() prints
  * it, unless it is None; --output writes it to OUT instead (.npy for a tensor, else a
- * torch.save archive).
+ * torch.save archive). --backend NAME replaces the config's default_backend: the backend
+ * factory functions without device= create their tensors on.
  *
  * Exit status: 0, 1 for a compile, load or run-time error (the message as PyTorch prints it,
  * for run-time errors with the TorchScript traceback), 2 for bad usage: no such function,
@@ -58,7 +60,7 @@ static void print_error(const TsError *err, const char *fallback)
 }
 
 typedef struct RunArgs {
-    const char *file, *name, *output;
+    const char *file, *name, *output, *backend;
     bool archive;              /* FILE is a .pt model */
     char **inputs;
     int n_inputs;
@@ -378,7 +380,12 @@ static int parse_args(int argc, char **argv, RunArgs *ra)
 {
     bool options = true;
     for (int i = 0; i < argc; i++) {
-        if (options && strcmp(argv[i], "--") == 0) {
+        int b = options ? ts_cli_backend_option(argc, argv, &i, &ra->backend) : 0;
+        if (b == TS_EXIT_USAGE)
+            return b;
+        if (b) {
+            continue;
+        } else if (options && strcmp(argv[i], "--") == 0) {
             options = false;
         } else if (options && (strcmp(argv[i], "-f") == 0 || strcmp(argv[i], "--output") == 0 ||
                                strcmp(argv[i], "-o") == 0)) {
@@ -409,10 +416,32 @@ static int parse_args(int argc, char **argv, RunArgs *ra)
     return 0;
 }
 
-TsRuntime *ts_cli_runtime(const char *config)
+int ts_cli_backend_option(int argc, char **argv, int *i, const char **backend)
+{
+    const char *a = argv[*i];
+    if (strncmp(a, "--backend=", 10) == 0) {
+        *backend = a + 10;
+        return 1;
+    }
+    if (strcmp(a, "--backend") != 0)
+        return 0;
+    if (*i + 1 == argc) {
+        fprintf(stderr, "tscript: --backend needs a NAME\n");
+        return TS_EXIT_USAGE;
+    }
+    *backend = argv[++*i];
+    return 1;
+}
+
+TsRuntime *ts_cli_runtime(const char *config, const char *backend)
 {
     TsError err = TS_ERROR_INIT;
     TsRuntime *rt = ts_runtime_open(config, &err);
+    if (rt && backend && ts_runtime_set_default_backend(rt, backend, &err)) {
+        ts_error_prefix(&err, "--backend: ");
+        ts_runtime_close(rt);
+        rt = NULL;
+    }
     if (!rt) {
         fprintf(stderr, "tscript: %s\n", err.msg ? err.msg : "cannot open the runtime");
         ts_error_clear(&err);
@@ -426,7 +455,7 @@ int ts_cli_run(const char *config, int argc, char **argv)
     int status = parse_args(argc, argv, &ra);
     if (status != 0)
         return status;
-    TsRuntime *rt = ts_cli_runtime(config);
+    TsRuntime *rt = ts_cli_runtime(config, ra.backend);
     if (!rt)
         return 1;
     status = ra.archive ? run_archive(rt, &ra) : run_file(rt, &ra);

@@ -82,7 +82,7 @@ int ts_cli_save(const char *config, int argc, char **argv)
     bool model = n > 3 && strcmp(file + n - 3, ".pt") == 0;
     if (model && name)
         return usage("-f names a function of a FILE.py");
-    TsRuntime *rt = ts_cli_runtime(config);
+    TsRuntime *rt = ts_cli_runtime(config, NULL);
     if (!rt)
         return 1;
     int status = model ? save_model(rt, file, out)

@@ -1,4 +1,5 @@
-/* cli_test.c — `tscript test FILE.py ...`: the test_* functions of TorchScript files as TAP.
+/* cli_test.c — `tscript test [--backend NAME] FILE.py ...`: the test_* functions of
+ * TorchScript files as TAP (--backend NAME replaces the config's default_backend).
  *
  * Every top-level function whose name starts with "test_" runs, in file order, with no
  * arguments (defaults apply); it passes when it returns without raising and does not return
@@ -115,6 +116,14 @@ static void test_file(TsRuntime *rt, Tap *tap, const char *path, bool several)
 
 int ts_cli_test(const char *config, int argc, char **argv)
 {
+    const char *backend = NULL;
+    int first = 0;
+    for (int b; first < argc && (b = ts_cli_backend_option(argc, argv, &first, &backend));
+         first++)
+        if (b == TS_EXIT_USAGE)
+            return b;
+    argc -= first;
+    argv += first;
     if (argc == 0) {
         fprintf(stderr, "tscript test: needs FILE.py ...\n");
         return TS_EXIT_USAGE;
@@ -137,7 +146,7 @@ int ts_cli_test(const char *config, int argc, char **argv)
         return 1;
     }
     Tap tap = { out, 0, 0 };
-    TsRuntime *rt = ts_cli_runtime(config);
+    TsRuntime *rt = ts_cli_runtime(config, backend);
     if (rt) {
         for (int i = 0; i < argc; i++)
             test_file(rt, &tap, argv[i], argc > 1);

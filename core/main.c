@@ -48,12 +48,13 @@ static const Command commands[] = {
       "compile FILE.py and print the graph of function NAME (default main;\n"
       "                   Cls.method for a method); compile errors exit 1",
       cmd_graph },
-    { "run", "FILE [-f NAME] [-o OUT] [INPUT...]",
+    { "run", "FILE [-f NAME] [-o OUT] [--backend NAME] [INPUT...]",
       "FILE.py: compile it and call NAME (default main); MODEL.pt (saved by\n"
       "                   torch.jit.save): load it and call its method NAME (default\n"
       "                   forward). An INPUT is @PATH (a torch.save or .npy file) or a\n"
       "                   TorchScript expression. Print the result unless None, or\n"
-      "                   write it to OUT (.npy or a torch.save file)",
+      "                   write it to OUT (.npy or a torch.save file). --backend NAME\n"
+      "                   overrides the config's default_backend",
       cmd_run },
     { "save", "FILE -o OUT.pt [-f NAME]",
       "write an archive torch.jit.load reads: function NAME (default main) of\n"
@@ -63,7 +64,7 @@ static const Command commands[] = {
       "list a saved model's methods, submodules, parameters and buffers, and the\n"
       "                   operators it calls that the loaded plugins lack",
       cmd_info },
-    { "test", "FILE.py...",
+    { "test", "[--backend NAME] FILE.py...",
       "run every test_* function of the files and print TAP\n"
       "                   (prove --exec 'tscript test' DIR)",
       cmd_test },
