@@ -16,7 +16,7 @@
 #include "ptrmap.h"
 #include "registry/schema.h"
 #include "runtime.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 static const char *dtype_name(int dtype)
 {

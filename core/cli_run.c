@@ -34,12 +34,12 @@
 #include "compile.h"
 #include "module.h"
 #include "parser.h"
-#include "print.h"
+#include "tscript/print.h"
 #include "runtime.h"
 #include "sched/interp.h"
 #include "serialize/conform.h"
 #include "serialize/tensorfile.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 enum { MAX_RUN_ARGS = 64 };
 

@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print.h"
+#include "tscript/print.h"
 #include "sched/code.h"
 #include "sched/dispatch.h"
 #include "sched/interp.h"

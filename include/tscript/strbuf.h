@@ -1,4 +1,5 @@
-/* strbuf.h — TsBuf, a growable byte string for building text (printed values, messages).
+/* tscript/strbuf.h — TsBuf, a growable byte string for building text (printed values,
+ * messages), shared by the core and the plugins that format values.
  *
  * Appends never fail on the spot: running out of memory (or past TS_BUF_MAX) makes the
  * buffer "failed", later appends do nothing, and ts_buf_check() reports it once at the end.
@@ -13,6 +14,10 @@
 #include <stddef.h>
 
 #include "tscript/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* No text we build is meant to be larger than this; past it a buffer fails (TS_ERR_LIMIT). */
 #define TS_BUF_MAX ((size_t)1 << 31)
@@ -38,4 +43,7 @@ int ts_buf_check(const TsBuf *b, TsError *err);
 char *ts_buf_take(TsBuf *b, TsError *err);
 void ts_buf_free(TsBuf *b);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -1,4 +1,4 @@
-/* print.h — the text of a value, exactly as PyTorch 1.13's TorchScript prints it.
+/* tscript/print.h — the text of a value, exactly as PyTorch 1.13's TorchScript prints it.
  *
  * print(x) and str(x) give the same text for every value, so there is one printer:
  *
@@ -33,8 +33,12 @@
 
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 #include "tscript/value.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct TsRuntime;
 
@@ -60,4 +64,7 @@ void ts_format_complex(double re, double im, TsBuf *out);
 /* The text of a tensor no backend formats: "<Tensor CPUFloatType{2,3}>". */
 void ts_format_tensor_fallback(const TsTensor *t, TsBuf *out);
 
+#ifdef __cplusplus
+}
+#endif
 #endif
