@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "compile.h"
-#include "print.h"
+#include "tscript/print.h"
 #include "runtime.h"
 #include "sched/interp.h"
 

@@ -82,8 +82,9 @@ int ts_cli_flush_stdout(int status);
 
 /* ---- the runtime and programs (common.c) --------------------------------------------- */
 
-/* Opens the runtime of the --config, or prints why not and returns NULL. */
-TsRuntime *ts_cli_runtime(const TsCliGlobal *g);
+/* Opens the runtime of the --config with backend (NULL: the config's default_backend) as its
+ * default backend, or prints why not and returns NULL. */
+TsRuntime *ts_cli_runtime(const TsCliGlobal *g, const char *backend);
 
 /* A program file as given on the command line: "-" is standard input. */
 typedef struct TsCliProgram {

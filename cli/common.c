@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "module.h"
+#include "runtime.h"
 #include "source.h"
 
 /* ---- messages ----------------------------------------------------------------------- */
@@ -107,12 +108,17 @@ int ts_cli_flush_stdout(int status)
 
 /* ---- the runtime and programs ------------------------------------------------------------ */
 
-TsRuntime *ts_cli_runtime(const TsCliGlobal *g)
+TsRuntime *ts_cli_runtime(const TsCliGlobal *g, const char *backend)
 {
     TsError err = TS_ERROR_INIT;
     TsRuntime *rt = ts_runtime_open(g->config, &err);
-    if (!rt)
+    if (!rt) {
         ts_cli_error(g->config ? g->config : "config", &err, "cannot open the runtime");
+    } else if (backend && ts_runtime_set_default_backend(rt, backend, &err)) {
+        ts_cli_error("--backend", &err, "cannot use that backend");
+        ts_runtime_close(rt);
+        rt = NULL;
+    }
     return rt;
 }
 

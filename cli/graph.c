@@ -60,7 +60,7 @@ static int graph_main(const TsCliGlobal *g, int argc, char **argv)
     if (p.archive)
         status = ts_cli_usage(&ts_cli_graph_command, "%s is a model; graph compiles a FILE.py",
                               p.name);
-    else if ((rt = ts_cli_runtime(g)))
+    else if ((rt = ts_cli_runtime(g, NULL)))
         status = print_graph(rt, &p, name);
     ts_runtime_close(rt);
     ts_cli_program_close(&p);

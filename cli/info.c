@@ -172,7 +172,7 @@ static int info_main(const TsCliGlobal *g, int argc, char **argv)
     TsCliProgram p;
     if (ts_cli_program_open(&p, argv[optind], true) != 0)
         return TS_EXIT_FAIL;
-    TsRuntime *rt = ts_cli_runtime(g);
+    TsRuntime *rt = ts_cli_runtime(g, NULL);
     status = rt ? describe(rt, &p) : TS_EXIT_FAIL;
     ts_runtime_close(rt);
     ts_cli_program_close(&p);

@@ -78,7 +78,7 @@ static int ops_main(const TsCliGlobal *g, int argc, char **argv)
         return ts_cli_usage(&ts_cli_ops_command, "takes at most one PATTERN, got '%s'",
                             argv[optind + 1]);
     const char *pattern = optind < argc ? argv[optind] : NULL;
-    TsRuntime *rt = ts_cli_runtime(g);
+    TsRuntime *rt = ts_cli_runtime(g, NULL);
     if (!rt)
         return TS_EXIT_FAIL;
     int matched = list(ts_runtime_optable(rt), pattern);

@@ -49,6 +49,7 @@ enum { MAX_RUN_ARGS = 64 };
 typedef struct RunArgs {
     TsCliProgram prog;         /* FILE */
     const char *name, *output;
+    const char *backend;       /* --backend, else NULL */
     char **inputs;
     int n_inputs;
 } RunArgs;
@@ -329,6 +330,7 @@ static int run_main(const TsCliGlobal *g, int argc, char **argv)
     static const struct option opts[] = {
         { "function", required_argument, NULL, 'f' },
         { "output", required_argument, NULL, 'o' },
+        { "backend", required_argument, NULL, 'b' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -339,6 +341,8 @@ static int run_main(const TsCliGlobal *g, int argc, char **argv)
             ra.name = optarg;
         else if (c == 'o')
             ra.output = optarg;
+        else if (c == 'b')
+            ra.backend = optarg;
         else
             return c == 'h' ? ts_cli_help(&ts_cli_run_command, stdout) : TS_EXIT_USAGE;
     }
@@ -352,7 +356,7 @@ static int run_main(const TsCliGlobal *g, int argc, char **argv)
         return TS_EXIT_FAIL;
     if (!ra.name)
         ra.name = ra.prog.archive ? "forward" : "main";
-    TsRuntime *rt = ts_cli_runtime(g);
+    TsRuntime *rt = ts_cli_runtime(g, ra.backend);
     int status = TS_EXIT_FAIL;
     if (rt)
         status = ra.prog.archive ? run_archive(rt, &ra) : run_file(rt, &ra);
@@ -362,7 +366,7 @@ static int run_main(const TsCliGlobal *g, int argc, char **argv)
 }
 
 const TsCliCommand ts_cli_run_command = {
-    "run", "[-f NAME] [-o OUT] FILE [INPUT...]",
+    "run", "[-f NAME] [-o OUT] [--backend NAME] FILE [INPUT...]",
     "call a function of FILE.py or a method of a saved MODEL.pt",
     "FILE.py: compile it and call function NAME (default main). MODEL.pt (saved by\n"
     "torch.jit.save): load it and call its method NAME (default forward). FILE '-' is read\n"
@@ -376,6 +380,8 @@ const TsCliCommand ts_cli_run_command = {
     "  -f, --function NAME   the function or method to call\n"
     "  -o, --output OUT      write the result to OUT: .npy for a tensor (numpy.load reads\n"
     "                        it), else a torch.save file (torch.load reads it)\n"
+    "      --backend NAME    create tensors without a device= on backend NAME (overrides\n"
+    "                        the config's default_backend)\n"
     "  -h, --help            print this help",
     run_main,
 };

@@ -84,7 +84,7 @@ static int save_main(const TsCliGlobal *g, int argc, char **argv)
     if (p.archive && name)
         status = ts_cli_usage(cmd, "-f names a function of a FILE.py, and %s is a model",
                               p.name);
-    else if ((rt = ts_cli_runtime(g)))
+    else if ((rt = ts_cli_runtime(g, NULL)))
         status = p.archive ? save_model(rt, &p, out)
                            : save_function(rt, &p, name ? name : "main", out);
     ts_runtime_close(rt);

@@ -359,13 +359,13 @@ static FILE *tap_stream(void)
     return NULL;
 }
 
-static int run_files(const TsCliGlobal *g, const FileList *files)
+static int run_files(const TsCliGlobal *g, const char *backend, const FileList *files)
 {
     FILE *out = tap_stream();
     if (!out)
         return TS_EXIT_FAIL;
     Tap tap = { out, 0, 0, files->n > 1 };
-    TsRuntime *rt = ts_cli_runtime(g);
+    TsRuntime *rt = ts_cli_runtime(g, backend);
     if (rt) {
         for (size_t i = 0; i < files->n; i++)
             test_file(rt, &tap, files->paths[i]);
@@ -384,21 +384,31 @@ static int run_files(const TsCliGlobal *g, const FileList *files)
 
 static int test_main(const TsCliGlobal *g, int argc, char **argv)
 {
-    int status = ts_cli_help_only(&ts_cli_test_command, argc, argv);
-    if (status != -1)
-        return status;
+    static const struct option opts[] = {
+        { "backend", required_argument, NULL, 'b' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *backend = NULL;
+    int c, status;
+    while ((c = ts_cli_getopt(&ts_cli_test_command, argc, argv, ":h", opts)) != -1) {
+        if (c == 'b')
+            backend = optarg;
+        else
+            return c == 'h' ? ts_cli_help(&ts_cli_test_command, stdout) : TS_EXIT_USAGE;
+    }
     if (optind == argc)
         return ts_cli_usage(&ts_cli_test_command, "needs FILE.py or DIR");
     FileList files = { 0 };
     status = find_files(&files, argc - optind, argv + optind);
     if (status == 0)
-        status = run_files(g, &files);
+        status = run_files(g, backend, &files);
     free_files(&files);
     return status;
 }
 
 const TsCliCommand ts_cli_test_command = {
-    "test", "FILE.py|DIR...",
+    "test", "[--backend NAME] FILE.py|DIR...",
     "run the test_* functions of files and print TAP",
     "Run every test_* function of the files, and of the *.py files under each DIR\n"
     "(recursively, sorted), and print TAP: prove runs a directory of such files with\n"
@@ -410,6 +420,8 @@ const TsCliCommand ts_cli_test_command = {
     "FILE '-' is read from standard input. What tests print goes to stderr. Exits 1 when a\n"
     "test failed.\n\n"
     "options:\n"
-    "  -h, --help    print this help",
+    "  --backend NAME  create tensors without a device= on backend NAME (overrides the\n"
+    "                  config's default_backend)\n"
+    "  -h, --help      print this help",
     test_main,
 };

@@ -4,7 +4,7 @@
  * emitter) can rely on the parser's limit instead of the C stack's.
  */
 #include "ast.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

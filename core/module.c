@@ -27,7 +27,7 @@
 #include "serialize/pickle.h"
 #include "serialize/zip.h"
 #include "source.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 struct TsModule {
     TsRuntime *rt;

@@ -12,7 +12,7 @@
  * On success the list is dropped and the root owns the tree.
  */
 #include "parser.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

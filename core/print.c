@@ -5,7 +5,7 @@
  * reference to its container, so the walk stays valid even if another reference goes away,
  * and holds the shared lock while it is open when its container is shared (share.c).
  */
-#include "print.h"
+#include "tscript/print.h"
 
 #include <ctype.h>
 #include <inttypes.h>

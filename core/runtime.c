@@ -1,8 +1,10 @@
 /* runtime.c — TsRuntime: one loaded configuration.
  *
  * Opening reads the config (config.c), builds the plugin and schema search paths, loads the
- * plugins in the order the config lists them into a fresh operator table (plugin.c), and
- * settles the default backend and the thread count. Closing frees the table first (it
+ * plugins in the order the config lists them into a fresh operator table (plugin.c), attaches
+ * the kernels that waited for a later plugin's schema (optable.h), and settles the default
+ * backend (the device type factory functions dispatch to, see tscript/plugin.h) and the
+ * thread count. Closing frees the table first (it
  * points into the plugins' code), then runs each plugin's fini and dlcloses it, last loaded
  * first; the last runtime to close frees the global type tables (types.h).
  *
@@ -36,6 +38,7 @@ struct TsRuntime {
     size_t n_plugins;
     TsAllocatorSlot allocators[TS_DEV__MAX];
     char *default_backend;
+    int default_type;          /* its device type */
     int num_threads;
 };
 
@@ -76,6 +79,8 @@ static int load_plugins(TsRuntime *rt, const TsConfig *c, TsError *err)
         else
             rt->n_plugins++;
     }
+    if (!rc)
+        rc = ts_optable_resolve(rt->table, err);
     ts_strlist_free(&plugin_path);
     ts_strlist_free(&schema_path);
     return rc;
@@ -116,12 +121,8 @@ TsRuntime *ts_runtime_open_config(TsConfig *config, TsError *err)
     int rc = rt ? 0 : ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     if (rt)
         atomic_fetch_add(&open_runtimes, 1);
-    if (!rc) {
-        rt->default_backend = strdup(c.default_backend ? c.default_backend : "cpu");
-        rt->table = ts_optable_new(err);
-        if (!rt->default_backend || !rt->table)
-            rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-    }
+    if (!rc && !(rt->table = ts_optable_new(err)))
+        rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     if (!rc)
         rc = ts_log_check_env(err);
     if (!rc)
@@ -130,10 +131,9 @@ TsRuntime *ts_runtime_open_config(TsConfig *config, TsError *err)
         ts_parallel_set_num_threads(rt->num_threads);
     if (!rc)
         rc = load_plugins(rt, &c, err);
-    if (!rc && ts_device_type_lookup(rt->default_backend) < 0)
-        rc = ts_error_set(err, TS_ERR_CONFIG,
-                          "%s: default_backend '%s' is not a backend any loaded plugin provides",
-                          c.path, rt->default_backend);
+    if (!rc && (rc = ts_runtime_set_default_backend(
+                    rt, c.default_backend ? c.default_backend : "cpu", err)))
+        ts_error_prefix(err, "%s: default_backend ", c.path);
     ts_config_free(&c);
     if (rc) {
         ts_runtime_close(rt);
@@ -162,6 +162,29 @@ void ts_runtime_close(TsRuntime *rt)
 const TsOpTable *ts_runtime_optable(const TsRuntime *rt) { return rt->table; }
 
 const char *ts_runtime_default_backend(const TsRuntime *rt) { return rt->default_backend; }
+
+int ts_runtime_default_device_type(const TsRuntime *rt)
+{
+    return rt ? rt->default_type : TS_DEV_CPU;
+}
+
+/* A backend this runtime provides: cpu (where kernels run without a device plugin, on host
+ * memory), or one whose allocator a loaded plugin registered. */
+int ts_runtime_set_default_backend(TsRuntime *rt, const char *name, TsError *err)
+{
+    int type = name ? ts_device_type_lookup(name) : -1;
+    if (type < 0 || (type != TS_DEV_CPU && !ts_runtime_allocator(rt, type)))
+        return ts_error_set(err, TS_ERR_CONFIG,
+                            "'%s' is not a backend any loaded plugin provides",
+                            name ? name : "(null)");
+    char *copy = strdup(name);
+    if (!copy)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    free(rt->default_backend);
+    rt->default_backend = copy;
+    rt->default_type = type;
+    return 0;
+}
 
 int ts_runtime_num_threads(const TsRuntime *rt) { return rt->num_threads; }
 

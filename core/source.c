@@ -6,7 +6,7 @@
  * Unlike PyTorch's, an excerpt quotes at most a window of a long line (excerpt_window).
  */
 #include "source.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 #include <errno.h>
 #include <stdarg.h>

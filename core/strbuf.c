@@ -1,5 +1,5 @@
 /* strbuf.c — TsBuf: append bytes, grow by doubling, fail once and stay failed. */
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "compile.h"
-#include "print.h"
+#include "tscript/print.h"
 #include "runtime.h"
 #include "sched/interp.h"
 #include "sched/threadpool.h"

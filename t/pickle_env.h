@@ -18,7 +18,7 @@
 
 #include "serialize/pickle.h"
 #include "serialize/zip.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 typedef struct TestEnv {
     TsZip *zip;                /* storages from here, or synthetic when NULL */

@@ -278,9 +278,6 @@ static void test_failures(void)
                "test::from_the_future", "ABI mismatch");
     load_fails(&e, TEST_PLUGINS "/initfail.so", "initfail.so: init failed: no initfail device found",
                "test::leak", "init failing");
-    load_fails(&e, TEST_PLUGINS "/undeclared.so",
-               "plugin 'undeclared' registers a kernel for test::nope, which no schema declares",
-               "test::declared", "a kernel for an undeclared schema (error ignored by init)");
     load_fails(&e, TEST_PLUGINS "/dupkernel.so",
                "plugin 'dupkernel' registers a second kernel for test::twice on backend 'cpu' "
                "(plugin 'good' registered the first)",
@@ -312,6 +309,81 @@ static void test_failures(void)
     for (size_t i = 0; i < TS_DEV__MAX; i++)
         free(e.allocs[i].plugin);
     ts_strlist_free(&e.schema_path);
+}
+
+/* ---- plugins in any order: kernels for operators a later plugin declares ------------- */
+
+static int later_kernel(TsCall *c)
+{
+    int64_t x = ts_stack_pop(c->stack).u.i;
+    return ts_stack_push(c->stack, ts_int(x + 100), c->error);
+}
+
+static void test_load_order(void)
+{
+    TsError err = TS_ERROR_INIT;
+    TsOpTable *t = ts_optable_new(&err);
+    TsAllocatorSlot allocs[TS_DEV__MAX] = { { NULL, NULL } };
+
+    /* a kernel for test::later, which nobody has declared yet, on a backend of its own */
+    TsRegistry *r = ts_registry_begin(t, allocs, "vendor", &err);
+    is_int(ts_register_kernel(r, "test::later", "", "vendordev", later_kernel, &err), 0,
+           "a kernel for an operator no plugin declared yet is accepted");
+    is_int(ts_register_kernel(r, "test::later", "", "vendordev", later_kernel, &err),
+           TS_ERR_PLUGIN, "a second one for the same backend is not");
+    like(err.msg, "plugin 'vendor' registers a second kernel for test::later on backend "
+                  "'vendordev' (plugin 'vendor' registered the first)", "naming the plugin");
+    ts_error_clear(&err);
+    ts_registry_free(r);
+    is_int(ts_optable_resolve(t, &err), 0, "a failed transaction leaves no waiting kernel");
+
+    r = ts_registry_begin(t, allocs, "vendor", &err);
+    ts_register_kernel(r, "test::later", "", "vendordev", later_kernel, &err);
+    is_int(ts_registry_commit(r, &err), 0, "the vendor plugin commits");
+    ts_registry_free(r);
+    ok(ts_optable_find(t, "test::later", "") == NULL, "test::later is not an operator yet");
+
+    r = ts_registry_begin(t, allocs, "other", &err);
+    is_int(ts_register_kernel(r, "test::later", "", "vendordev", later_kernel, &err),
+           TS_ERR_PLUGIN, "another plugin's kernel for the same waiting operator and backend");
+    like(err.msg, "plugin 'other' registers a second kernel for test::later on backend "
+                  "'vendordev' (plugin 'vendor' registered the first)", "names both plugins");
+    ts_error_clear(&err);
+    ts_registry_free(r);
+
+    r = ts_registry_begin(t, allocs, "owner", &err);
+    is_int(ts_register_schema(r, "test::later(int x) -> int", &err), 0,
+           "a later plugin declares test::later");
+    is_int(ts_register_kernel(r, "test::later", "", "cpu", later_kernel, &err), 0,
+           "with a cpu kernel of its own");
+    is_int(ts_registry_commit(r, &err), 0, "and commits");
+    ts_registry_free(r);
+    is_int(ts_optable_resolve(t, &err), 0, "the waiting kernel resolves");
+    const TsOperator *op = ts_optable_find(t, "test::later", "");
+    const TsKernelEntry *k = op ? ts_operator_kernel_exact(op, "vendordev") : NULL;
+    is_str(k ? k->plugin : NULL, "vendor", "test::later has the vendor's kernel on vendordev");
+    ok(k && k->fn == later_kernel, "the very function");
+    is_str(op ? op->plugin : NULL, "owner", "the owner declared it");
+    is_int(op ? (long)op->n_kernels : 0, 2, "two kernels: cpu and vendordev");
+    ts_optable_free(t);
+
+    /* the same through configs: the plugin's order does not change the outcome */
+    const char *orders[2] = {
+        "plugins: [" TEST_PLUGINS "/dupkernel.so, " TEST_PLUGINS "/good.so]\n"
+        "schema_path: [" TEST_DATA "]\n",
+        "plugins: [" TEST_PLUGINS "/good.so, " TEST_PLUGINS "/dupkernel.so]\n"
+        "schema_path: [" TEST_DATA "]\n",
+    };
+    for (int i = 0; i < 2; i++)
+        open_fails(orders[i], TS_ERR_PLUGIN,
+                   "plugin 'dupkernel' registers a second kernel for test::twice on backend "
+                   "'cpu' (plugin 'good' registered the first)",
+                   i ? "a second kernel, loaded after the owner"
+                     : "a second kernel, loaded before the owner");
+    open_fails("plugins: [" TEST_PLUGINS "/undeclared.so, " TEST_PLUGINS "/good.so]\n"
+               "schema_path: [" TEST_DATA "]\n", TS_ERR_PLUGIN,
+               "plugin 'undeclared' registers a kernel for test::nope, which no schema declares",
+               "a kernel no plugin declares the schema of (error ignored by init)");
 }
 
 static void test_runtime_failures(void)
@@ -433,6 +505,7 @@ int main(void)
     test_good_plugin();
     test_vendor_plugin();
     test_failures();
+    test_load_order();
     test_runtime_failures();
     test_cli();
     for (int i = 0; i < n_paths; i++)

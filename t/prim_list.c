@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "print.h"
+#include "tscript/print.h"
 
 /* ---- helpers ------------------------------------------------------------------ */
 

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "print.h"
-#include "strbuf.h"
+#include "tscript/print.h"
+#include "tscript/strbuf.h"
 
 /* An argument: a str, an int, None, a bool, or a list of strs ('|'-separated, NULL: []). */
 typedef struct Arg {

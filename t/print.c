@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print.h"
+#include "tscript/print.h"
 #include "registry/optable.h"
 #include "runtime.h"
 #include "tap.h"

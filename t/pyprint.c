@@ -33,7 +33,7 @@
 #include "sched/interp.h"
 #include "serialize/pyprint.h"
 #include "serialize/save.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 #include "pyprint_util.h"
 #include "tap.h"
 

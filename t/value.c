@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 #include "tap.h"
 #include "tscript/value.h"
 

@@ -29,7 +29,7 @@
  * removes them again, so a failure leaves the graph as it was.
  */
 #include "ir/match.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "ir/graph_internal.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 /* ---- scalars ---------------------------------------------------------------------- */
 static void put_double(TsBuf *b, double d)

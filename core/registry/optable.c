@@ -35,6 +35,8 @@ struct TsOpTable {
     size_t *by_full;           /* buckets: op index + 1, 0 = empty; nbuckets a power of 2 */
     size_t *by_name;           /* buckets: index + 1 of a name's first overload */
     size_t nbuckets;
+    TsWaitingKernel *waiting;  /* kernels for operators not declared yet (optable.h) */
+    size_t n_waiting, cap_waiting;
 };
 
 static uint64_t hash_str(uint64_t h, const char *s)
@@ -96,6 +98,9 @@ void ts_optable_free(TsOpTable *t)
     free(t->ops);
     free(t->by_full);
     free(t->by_name);
+    for (size_t i = 0; i < t->n_waiting; i++)
+        ts_waiting_kernel_clear(&t->waiting[i]);
+    free(t->waiting);
     free(t);
 }
 
@@ -348,6 +353,15 @@ void ts_operator_push_kernel(TsOperator *op, TsKernelEntry entry)
     op->kernels[op->n_kernels++] = entry;
 }
 
+int ts_kernel_dup_error(TsError *err, const char *plugin, const char *name, const char *backend,
+                        const char *first)
+{
+    return ts_error_set(err, TS_ERR_PLUGIN,
+                        "plugin '%s' registers a second kernel for %s on backend '%s' "
+                        "(plugin '%s' registered the first)",
+                        plugin, name, backend, first);
+}
+
 int ts_operator_add_kernel(TsOperator *op, const char *backend, TsKernelFn fn,
                            TsKernelFactory factory, const char *plugin, TsError *err)
 {
@@ -355,10 +369,7 @@ int ts_operator_add_kernel(TsOperator *op, const char *backend, TsKernelFn fn,
     if (old) {
         char name[256];
         ts_operator_full_name(op, name, sizeof name);
-        return ts_error_set(err, TS_ERR_PLUGIN,
-                            "plugin '%s' registers a second kernel for %s on backend '%s' "
-                            "(plugin '%s' registered the first)",
-                            plugin, name, backend, old->plugin);
+        return ts_kernel_dup_error(err, plugin, name, backend, old->plugin);
     }
     TsKernelEntry e;
     if (ts_kernel_entry_init(&e, backend, fn, factory, plugin) ||
@@ -367,5 +378,104 @@ int ts_operator_add_kernel(TsOperator *op, const char *backend, TsKernelFn fn,
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     }
     ts_operator_push_kernel(op, e);
+    return 0;
+}
+
+/* ---- kernels waiting for their schema ----------------------------------------- */
+
+int ts_waiting_kernel_init(TsWaitingKernel *w, const char *qualname, const char *overload,
+                           const char *backend, TsKernelFn fn, TsKernelFactory factory,
+                           const char *plugin)
+{
+    size_t nq = strlen(qualname) + 1, no = strlen(overload) + 1;
+    memset(w, 0, sizeof *w);
+    char *names = malloc(nq + no);
+    if (!names || ts_kernel_entry_init(&w->entry, backend, fn, factory, plugin)) {
+        free(names);
+        memset(w, 0, sizeof *w);
+        return TS_ERR_NOMEM;
+    }
+    w->qualname = memcpy(names, qualname, nq);
+    w->overload = memcpy(names + nq, overload, no);
+    return 0;
+}
+
+void ts_waiting_kernel_clear(TsWaitingKernel *w)
+{
+    free(w->qualname);
+    ts_kernel_entry_clear(&w->entry);
+    memset(w, 0, sizeof *w);
+}
+
+const TsWaitingKernel *ts_optable_find_waiting(const TsOpTable *t, const char *qualname,
+                                               const char *overload, const char *backend)
+{
+    for (size_t i = 0; i < t->n_waiting; i++) {
+        const TsWaitingKernel *w = &t->waiting[i];
+        if (strcmp(w->qualname, qualname) == 0 && strcmp(w->overload, overload) == 0 &&
+            strcmp(w->entry.backend, backend) == 0)
+            return w;
+    }
+    return NULL;
+}
+
+int ts_optable_reserve_waiting(TsOpTable *t, size_t n, TsError *err)
+{
+    if (t->n_waiting + n <= t->cap_waiting)
+        return 0;
+    size_t cap = t->n_waiting + n;
+    if (cap < n || cap > SIZE_MAX / 2 / sizeof(TsWaitingKernel))
+        return ts_error_set(err, TS_ERR_LIMIT, "too many kernels");
+    cap = cap < 16 ? 16 : cap * 2;
+    TsWaitingKernel *w = realloc(t->waiting, cap * sizeof *w);
+    if (!w)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    t->waiting = w;
+    t->cap_waiting = cap;
+    return 0;
+}
+
+void ts_optable_push_waiting(TsOpTable *t, TsWaitingKernel w)
+{
+    assert(t->n_waiting < t->cap_waiting);
+    t->waiting[t->n_waiting++] = w;
+}
+
+int ts_optable_resolve(TsOpTable *t, TsError *err)
+{
+    /* Everything that can fail first: each operator exists, has no kernel for the backend
+     * (two waiting kernels for one operator and backend were refused at registration), and
+     * has room for all its waiting kernels. */
+    for (size_t i = 0; i < t->n_waiting; i++) {
+        const TsWaitingKernel *w = &t->waiting[i];
+        TsOperator *op = ts_optable_find_mut(t, w->qualname, w->overload);
+        if (!op)
+            return ts_error_set(err, TS_ERR_PLUGIN,
+                                "plugin '%s' registers a kernel for %s%s%s, which no schema "
+                                "declares",
+                                w->entry.plugin, w->qualname, *w->overload ? "." : "",
+                                w->overload);
+        const TsKernelEntry *old = ts_operator_kernel_exact(op, w->entry.backend);
+        if (old) {
+            char name[256];
+            ts_operator_full_name(op, name, sizeof name);
+            return ts_kernel_dup_error(err, w->entry.plugin, name, w->entry.backend,
+                                       old->plugin);
+        }
+        size_t n = 0;
+        for (size_t j = 0; j < t->n_waiting; j++)
+            n += strcmp(t->waiting[j].qualname, w->qualname) == 0 &&
+                 strcmp(t->waiting[j].overload, w->overload) == 0;
+        if (ts_operator_reserve_kernels(op, n, err))
+            return err ? err->code : TS_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < t->n_waiting; i++) {
+        TsWaitingKernel *w = &t->waiting[i];
+        ts_operator_push_kernel(ts_optable_find_mut(t, w->qualname, w->overload), w->entry);
+        free(w->qualname);
+    }
+    free(t->waiting);
+    t->waiting = NULL;
+    t->n_waiting = t->cap_waiting = 0;
     return 0;
 }

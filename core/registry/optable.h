@@ -5,6 +5,11 @@
  * backend ("cpu", "cuda", TS_BACKEND_ANY, or a plugin's own backend name). The table is
  * filled while plugins load (through a TsRegistry transaction, see plugin.c) and read-only
  * afterwards, so lookups need no lock.
+ *
+ * Plugins load in any order: a kernel registered for an operator no plugin has declared yet
+ * waits in the table (TsWaitingKernel) until ts_optable_resolve, which runs once every
+ * plugin of a runtime is loaded, attaches it to the operator a later plugin declared, or
+ * fails naming the plugin whose kernel has no schema.
  */
 #ifndef TSCRIPT_OPTABLE_H
 #define TSCRIPT_OPTABLE_H
@@ -66,6 +71,10 @@ const TsKernelEntry *ts_operator_kernel_exact(const TsOperator *op, const char *
  * both plugins. */
 int ts_operator_add_kernel(TsOperator *op, const char *backend, TsKernelFn fn,
                            TsKernelFactory factory, const char *plugin, TsError *err);
+/* Sets err to "plugin 'P' registers a second kernel for NAME on backend 'B' (plugin 'F'
+ * registered the first)"; returns TS_ERR_PLUGIN. */
+int ts_kernel_dup_error(TsError *err, const char *plugin, const char *name, const char *backend,
+                        const char *first);
 /* Makes room for n more kernels, which ts_operator_push_kernel then adds without failing
  * (it takes the entry's strings). */
 int ts_operator_reserve_kernels(TsOperator *op, size_t n, TsError *err);
@@ -74,5 +83,29 @@ void ts_operator_push_kernel(TsOperator *op, TsKernelEntry entry);
 int ts_kernel_entry_init(TsKernelEntry *e, const char *backend, TsKernelFn fn,
                          TsKernelFactory factory, const char *plugin);
 void ts_kernel_entry_clear(TsKernelEntry *e);
+
+/* ---- kernels waiting for their schema ------------------------------------------ */
+
+typedef struct TsWaitingKernel {
+    char *qualname;            /* "ns::op", then the overload, in one allocation */
+    char *overload;
+    TsKernelEntry entry;
+} TsWaitingKernel;
+
+/* Fills w with copies of the names; TS_ERR_NOMEM leaves it cleared. */
+int ts_waiting_kernel_init(TsWaitingKernel *w, const char *qualname, const char *overload,
+                           const char *backend, TsKernelFn fn, TsKernelFactory factory,
+                           const char *plugin);
+void ts_waiting_kernel_clear(TsWaitingKernel *w);
+/* The waiting kernel for this operator and backend, or NULL. */
+const TsWaitingKernel *ts_optable_find_waiting(const TsOpTable *t, const char *qualname,
+                                               const char *overload, const char *backend);
+/* Makes room for n more waiting kernels, which ts_optable_push_waiting then adds without
+ * failing (taking w's strings). */
+int ts_optable_reserve_waiting(TsOpTable *t, size_t n, TsError *err);
+void ts_optable_push_waiting(TsOpTable *t, TsWaitingKernel w);
+/* Attaches every waiting kernel to its operator, all or nothing. Errors: an operator no
+ * schema declares, a backend that already has a kernel for it (naming both plugins). */
+int ts_optable_resolve(TsOpTable *t, TsError *err);
 
 #endif

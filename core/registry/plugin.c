@@ -5,9 +5,11 @@
  * `tscript_plugin`, check its ABI
  * version before reading anything else, load the schema files it names, run its init with
  * a TsRegistry, and commit. The registry stages everything — declared operators in a table
- * of their own, kernels for already committed operators grouped per operator, allocators —
- * so a failure anywhere (a schema file, a registration, init) leaves the runtime's table as
- * it was; then the plugin is dlclosed. fini runs only for plugins whose init succeeded.
+ * of their own, kernels for already committed operators grouped per operator, kernels for
+ * operators nobody declared yet (they wait in the table for a later plugin's schema, see
+ * optable.h), allocators — so a failure anywhere (a schema file, a registration, init)
+ * leaves the runtime's table as it was; then the plugin is dlclosed. fini runs only for
+ * plugins whose init succeeded.
  */
 #include "registry/plugin.h"
 #include "registry/elf_check.h"
@@ -37,6 +39,8 @@ struct TsRegistry {
     TsOpTable *staged;         /* the operators this plugin declares */
     PendingKernels *pending;
     size_t n_pending;
+    TsWaitingKernel *waiting;  /* kernels for operators not declared yet */
+    size_t n_waiting;
     StagedAllocator *allocs;
     size_t n_allocs;
     TsError failure;           /* the first registration error */
@@ -73,6 +77,9 @@ void ts_registry_free(TsRegistry *r)
         free(r->pending[i].kernels);
     }
     free(r->pending);
+    for (size_t i = 0; i < r->n_waiting; i++)
+        ts_waiting_kernel_clear(&r->waiting[i]);
+    free(r->waiting);
     for (size_t i = 0; i < r->n_allocs; i++)
         free(r->allocs[i].backend);
     free(r->allocs);
@@ -230,6 +237,35 @@ static const TsKernelEntry *pending_kernel(const TsRegistry *r, const TsOperator
     return NULL;
 }
 
+/* A kernel for an operator no plugin has declared (yet): staged to wait in the table. */
+static int add_waiting(TsRegistry *r, const char *qualname, const char *overload,
+                       const char *backend, TsKernelFn fn, TsKernelFactory factory,
+                       TsError *err)
+{
+    const TsWaitingKernel *old = ts_optable_find_waiting(r->table, qualname, overload, backend);
+    for (size_t i = 0; !old && i < r->n_waiting; i++)
+        if (strcmp(r->waiting[i].qualname, qualname) == 0 &&
+            strcmp(r->waiting[i].overload, overload) == 0 &&
+            strcmp(r->waiting[i].entry.backend, backend) == 0)
+            old = &r->waiting[i];
+    if (old) {
+        char name[256];
+        snprintf(name, sizeof name, "%s%s%s", qualname, *overload ? "." : "", overload);
+        ts_kernel_dup_error(err, r->plugin, name, backend, old->entry.plugin);
+        return fail(r, err);
+    }
+    TsWaitingKernel *w = realloc(r->waiting, (r->n_waiting + 1) * sizeof *w);
+    if (w)
+        r->waiting = w;
+    if (!w || ts_waiting_kernel_init(&w[r->n_waiting], qualname, overload, backend, fn,
+                                     factory, r->plugin)) {
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        return fail(r, err);
+    }
+    r->n_waiting++;
+    return 0;
+}
+
 static int register_kernel(TsRegistry *r, const char *qualname, const char *overload,
                            const char *backend, TsKernelFn fn, TsKernelFactory factory,
                            TsError *err)
@@ -251,20 +287,15 @@ static int register_kernel(TsRegistry *r, const char *qualname, const char *over
         return 0;
     }
     op = ts_optable_find_mut(r->table, qualname, overload);
-    if (!op) {
-        ts_error_set(err, TS_ERR_PLUGIN,
-                     "plugin '%s' registers a kernel for %s%s%s, which no schema declares",
-                     r->plugin, qualname, *overload ? "." : "", overload);
-        return fail(r, err);
-    }
+    if (!op)
+        return add_waiting(r, qualname, overload, backend, fn, factory, err);
     const TsKernelEntry *old = ts_operator_kernel_exact(op, backend);
     if (!old)
         old = pending_kernel(r, op, backend);
     if (old) {
-        ts_error_set(err, TS_ERR_PLUGIN,
-                     "plugin '%s' registers a second kernel for %s%s%s on backend '%s' "
-                     "(plugin '%s' registered the first)",
-                     r->plugin, qualname, *overload ? "." : "", overload, backend, old->plugin);
+        char name[256];
+        ts_operator_full_name(op, name, sizeof name);
+        ts_kernel_dup_error(err, r->plugin, name, backend, old->plugin);
         return fail(r, err);
     }
     TsKernelEntry e;
@@ -355,6 +386,8 @@ int ts_registry_commit(TsRegistry *r, TsError *err)
     for (size_t i = 0; i < r->n_pending && !rc; i++)
         rc = ts_operator_reserve_kernels(r->pending[i].op, r->pending[i].n, err);
     if (!rc)
+        rc = ts_optable_reserve_waiting(r->table, r->n_waiting, err);
+    if (!rc)
         rc = ts_optable_merge(r->table, r->staged, err);
     if (rc) {
         for (size_t i = 0; i < r->n_allocs; i++)
@@ -370,6 +403,11 @@ int ts_registry_commit(TsRegistry *r, TsError *err)
     free(r->pending);
     r->pending = NULL;
     r->n_pending = 0;
+    for (size_t i = 0; i < r->n_waiting; i++)
+        ts_optable_push_waiting(r->table, r->waiting[i]);
+    free(r->waiting);
+    r->waiting = NULL;
+    r->n_waiting = 0;
     for (size_t i = 0; i < r->n_allocs; i++) {
         r->allocators[types[i]].allocator = r->allocs[i].allocator;
         r->allocators[types[i]].plugin = owners[i];

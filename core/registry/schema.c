@@ -19,7 +19,7 @@
  * the sets its sources register comes out that way), bytes >= 0x80 in strings print raw.
  */
 #include "registry/schema.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 #include <errno.h>
 #include <math.h>

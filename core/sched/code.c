@@ -20,6 +20,7 @@
 #include "ptrmap.h"
 #include "runtime.h"
 #include "sched/code.h"
+#include "sched/dispatch.h"
 
 /* ---- bitsets over value numbers -------------------------------------------------- */
 typedef struct Bits {
@@ -606,12 +607,9 @@ static bool may_hold_container(const TsType *t)
 
 static long bind_kernel(Builder *B, const TsNode *n, const TsOperator *op)
 {
-    const TsKernelEntry *e = ts_operator_kernel(op, "cpu");
-    if (!e && op->n_kernels)
-        e = &op->kernels[0];
     char full[256];
     ts_operator_full_name(op, full, sizeof full);
-    if (!e) {
+    if (!op->n_kernels) {
         ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "operator %s has no kernel", full);
         return -1;
     }
@@ -621,12 +619,8 @@ static long bind_kernel(Builder *B, const TsNode *n, const TsOperator *op)
     TsBoundKernel *k = &c->kernels[c->n_kernels];
     memset(k, 0, sizeof *k);
     k->op = op;
-    k->fn = e->fn;
-    k->tensor_input = -1;
+    const TsKernelEntry *e = ts_dispatch_bind(k, n, B->rt);
     k->fixed_outputs = !op->schema->is_varret;
-    for (size_t i = 0; i < n->n_inputs && k->tensor_input < 0; i++)
-        if (ts_type_kind(n->inputs[i]->type) == TS_TYPE_TENSOR)
-            k->tensor_input = (int)i;
     k->grad = differentiable(n);
     for (size_t i = 0; i < n->n_inputs && !k->containers; i++)
         k->containers = may_hold_container(n->inputs[i]->type);
@@ -645,7 +639,6 @@ static long bind_kernel(Builder *B, const TsNode *n, const TsOperator *op)
             ts_error_prefix(B->err, "binding %s: ", full);
             return -1;
         }
-        k->tensor_input = -1;
     }
     return (long)c->n_kernels++;
 }

@@ -92,10 +92,16 @@ typedef struct TsInstr {
 /* A kernel bound to a node at build time. */
 typedef struct TsBoundKernel {
     const TsOperator *op;
-    TsKernelFn fn;             /* the kernel for "cpu" (or any) */
+    TsKernelFn fn;             /* the default backend's kernel (sched/dispatch.h) */
     void *data;                /* a factory's state */
     void (*free_data)(void *);
+    const TsKernelEntry *entry; /* the entry fn came from */
+    int bound_type;            /* the device type fn is the kernel of, or -1 */
     int tensor_input;          /* first Tensor-typed input (dispatch by its device), or -1 */
+    int tensors_input;         /* else the first Tensor? or Tensor[] input, or -1 */
+    int device_input;          /* the first Device or Device? input, or -1 */
+    bool dispatch;             /* false: fn for every call (a lone TS_BACKEND_ANY kernel) */
+    bool makes_tensors;        /* a return is a Tensor or holds tensors */
     bool fixed_outputs;        /* the kernel must leave exactly n_out values */
     bool containers;           /* an input may be (or hold) a list, dict or object: the
                                 * interpreter checks for shared ones (core/share.c) */

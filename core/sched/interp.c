@@ -35,8 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print.h"
+#include "tscript/print.h"
 #include "sched/code.h"
+#include "sched/dispatch.h"
 #include "sched/interp.h"
 #include "sched/threadpool.h"
 
@@ -451,29 +452,17 @@ static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *
     const TsBoundKernel *k = &code->kernels[in->aux];
     if (gather(st, R, K, in, code->operands))
         return -1;
-    TsKernelFn fn = k->fn;
-    if (k->tensor_input >= 0) {
-        TsValue t = st->stack.data[st->stack.len - in->n_in + (size_t)k->tensor_input];
-        if (t.tag == TS_TAG_TENSOR) {
-            TsTensor *tt = (TsTensor *)t.u.p;
-            if (tt->device.type != TS_DEV_CPU) {
-                const TsKernelEntry *e =
-                    ts_operator_kernel(k->op, ts_device_type_name(tt->device.type));
-                if (!e || !e->fn) {
-                    char full[256];
-                    ts_operator_full_name(k->op, full, sizeof full);
-                    return ts_error_set(&st->err, TS_ERR_RUNTIME,
-                                        "%s has no kernel for device type '%s'", full,
-                                        ts_device_type_name(tt->device.type));
-                }
-                fn = e->fn;
-            }
-        }
-    }
     size_t base = st->stack.len - in->n_in;
     int locked = k->containers ? lock_shared_args(st, base, in->n_in) : 0;
     if (locked < 0)
         return -1;
+    TsKernelFn fn = k->dispatch ? ts_dispatch(k, st->stack.data + base, st->rt, &st->err)
+                                : k->fn;
+    if (!fn) {
+        if (locked)
+            ts_shared_unlock();
+        return -1;
+    }
     bool grad = k->grad && !no_grad && any_requires_grad(st->stack.data + base, in->n_in);
     TsCall call = {&st->stack, &st->err, k->data, st->rt};
     int rc = fn(&call);

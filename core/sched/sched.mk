@@ -6,6 +6,8 @@ libtscript_core_la_SOURCES += \
 	core/sched/callback.c \
 	core/sched/code.c \
 	core/sched/code.h \
+	core/sched/dispatch.c \
+	core/sched/dispatch.h \
 	core/sched/interp.c \
 	core/sched/interp.h \
 	core/sched/optimize.c \

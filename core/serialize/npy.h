@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 #include "tscript/value.h"
 
 /* A CPU tensor (fresh memory) from the .npy bytes; name is used in messages. */

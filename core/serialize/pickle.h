@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 #include "tscript/value.h"
 
 /* What the reader of an archive supplies: class types, states, storages, type strings.

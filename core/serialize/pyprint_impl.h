@@ -14,7 +14,7 @@
 
 #include "ptrmap.h"
 #include "serialize/pyprint.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 /* One code file. PyTorch keeps one printer per file, and its counters of name suffixes
  * run across all the functions of the file ("_0" in one function, "_9" in the next). */

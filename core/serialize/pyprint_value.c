@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
-#include "print.h"
+#include "tscript/print.h"
 #include "serialize/pyprint_impl.h"
 
 /* Nesting of constant containers the printer follows (the unpickler's own bound). */

@@ -17,7 +17,7 @@
 #include "serialize/pickle.h"
 #include "serialize/save.h"
 #include "serialize/zip.h"
-#include "strbuf.h"
+#include "tscript/strbuf.h"
 
 typedef struct Saver {
     TsRuntime *rt;

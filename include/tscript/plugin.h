@@ -7,6 +7,31 @@
  * schemas other plugins declared). Registration is a transaction: if any step fails, nothing
  * the plugin declared or registered stays in the operator table.
  *
+ * Backends and dispatch. A backend is a name ("cpu", "cuda", or a plugin's own, such as
+ * "countdev"); a plugin that brings a device registers its allocator under that name
+ * (ts_register_allocator, which also makes the name a device type) and kernels for it. An
+ * operator has one schema, declared once (identical re-declarations are shared), and up to
+ * one kernel per backend, from any plugins: a plugin may register kernels for schemas it
+ * does not declare, on its own backend. Plugins load in any order: a kernel whose schema no
+ * plugin has declared yet waits until every plugin of the runtime is loaded, then joins the
+ * operator a later plugin declared; if none did, the runtime fails to open naming the
+ * plugin and the operator. Which kernel a call runs:
+ *
+ *   1. the kernel of the device type of the call's first tensor argument (a Tensor, else a
+ *      Tensor? that is not None, else the first tensor of a Tensor[]);
+ *   2. with no tensor argument, of the call's Device argument when one is given
+ *      (torch.zeros(2, device="cpu"));
+ *   3. else of the runtime's default backend: the config's `default_backend` (default cpu),
+ *      or `tscript run/test --backend NAME`. So factory functions without device= (zeros,
+ *      full, linspace, tensor, ...) create their tensors on the default backend, and what
+ *      follows runs there by rule 1.
+ *
+ * A backend without a kernel of its own for the operator runs its TS_BACKEND_ANY kernel;
+ * failing that, an operator that returns no tensor and came by rule 3 runs its cpu kernel
+ * (host work, e.g. manual_seed); any other call fails: "OP has no kernel for device type
+ * 'NAME'". A kernel always receives its tensor arguments on the device it was chosen for by
+ * rule 1 or 2, and by rule 3 creates its tensors on its own backend.
+ *
  * Kernels use the stack calling convention of PyTorch's JIT: a kernel finds its inputs on top
  * of the stack (first argument deepest), pops them, pushes its outputs, and returns 0; on
  * failure it sets call->error and returns its code (the stack is then discarded by the
@@ -110,8 +135,9 @@ typedef struct TsRegistry TsRegistry;
 
 /* Registers fn as the kernel of "ns::name" overload (the empty string for the default
  * overload) on backend ("cpu", "cuda", TS_BACKEND_ANY, or a name of the plugin's own).
- * The schema must be declared (by this plugin's schema files or an earlier plugin's).
- * A second kernel for the same operator and backend is an error naming both plugins. */
+ * The schema may be declared by this plugin, by another one loaded before, or by one loaded
+ * after (see "Backends and dispatch" above). A second kernel for the same operator and
+ * backend is an error naming both plugins, whichever order they load in. */
 TS_API int ts_register_kernel(TsRegistry *r, const char *qualname, const char *overload,
                        const char *backend, TsKernelFn fn, TsError *err);
 TS_API int ts_register_factory(TsRegistry *r, const char *qualname, const char *overload,

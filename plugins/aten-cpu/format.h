@@ -4,8 +4,8 @@
 #ifndef TS_ATEN_CPU_FORMAT_H
 #define TS_ATEN_CPU_FORMAT_H
 
-#include "print.h"
-#include "strbuf.h"
+#include "tscript/print.h"
+#include "tscript/strbuf.h"
 #include "tscript/tensor.h"
 
 /* Appends t's text as TorchScript's print() shows it (no trailing newline) to out. */

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "print.h"
+#include "tscript/print.h"
 #include "prim.h"
 
 #define D TS_TAG_DICT

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print.h"
+#include "tscript/print.h"
 #include "prim.h"
 
 #define L TS_TAG_LIST

@@ -39,8 +39,8 @@
 #include <string.h>
 
 #include "prim.h"
-#include "print.h"
-#include "strbuf.h"
+#include "tscript/print.h"
+#include "tscript/strbuf.h"
 
 #define S_ TS_TAG_STR
 #define I_ TS_TAG_INT

@@ -9,7 +9,7 @@ plugins_torchvision_torchvision_la_SOURCES = plugins/torchvision/torchvision.c \
 	plugins/torchvision/roi_align.c plugins/torchvision/roi_align_t.h \
 	plugins/torchvision/roi_pool.c plugins/torchvision/roi_pool_t.h \
 	plugins/torchvision/deform_conv2d.c plugins/torchvision/deform_conv2d_t.h
-plugins_torchvision_torchvision_la_CPPFLAGS = -I$(top_srcdir)/include
+plugins_torchvision_torchvision_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
 plugins_torchvision_torchvision_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_torchvision_torchvision_la_LIBADD = libtscript.la -lm
 

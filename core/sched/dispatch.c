@@ -1,0 +1,123 @@
+/* dispatch.c — choosing a backend's kernel for an operator call (the rule: dispatch.h).
+ *
+ * Binding records, per node, where the call's device comes from (which input is the first
+ * tensor, the first optional tensor or tensor list, the device argument) and binds the
+ * kernel the default backend gets; a call then finds its device type and, when it is not
+ * the bound one, looks the kernel up by the device type's name.
+ */
+#include "sched/dispatch.h"
+
+#include <string.h>
+
+#include "runtime.h"
+
+static bool is_tensor(const TsType *t) { return ts_type_kind(t) == TS_TYPE_TENSOR; }
+
+/* Tensor?, Tensor[] (and Tensor?[]): may carry the call's device. */
+static bool may_be_tensors(const TsType *t)
+{
+    TsTypeKind k = ts_type_kind(t);
+    if (k != TS_TYPE_OPTIONAL && k != TS_TYPE_LIST)
+        return false;
+    const TsType *e = ts_type_elem(t, 0);
+    return is_tensor(e) || (ts_type_kind(e) == TS_TYPE_OPTIONAL &&
+                            is_tensor(ts_type_elem(e, 0)));
+}
+
+static bool is_device(const TsType *t)
+{
+    if (ts_type_kind(t) == TS_TYPE_OPTIONAL)
+        t = ts_type_elem(t, 0);
+    return ts_type_kind(t) == TS_TYPE_DEVICE;
+}
+
+static bool holds_tensors(const TsType *t)
+{
+    return is_tensor(t) || may_be_tensors(t);
+}
+
+/* The device type an entry is the kernel of: -1 for TS_BACKEND_ANY or an unknown name. */
+static int entry_type(const TsKernelEntry *e)
+{
+    return strcmp(e->backend, TS_BACKEND_ANY) == 0 ? -1 : ts_device_type_lookup(e->backend);
+}
+
+const TsKernelEntry *ts_dispatch_bind(TsBoundKernel *k, const TsNode *n, TsRuntime *rt)
+{
+    const TsOperator *op = k->op;
+    k->tensor_input = k->tensors_input = k->device_input = -1;
+    for (size_t i = 0; i < n->n_inputs; i++) {
+        const TsType *t = n->inputs[i]->type;
+        if (k->tensor_input < 0 && is_tensor(t))
+            k->tensor_input = (int)i;
+        else if (k->tensors_input < 0 && may_be_tensors(t))
+            k->tensors_input = (int)i;
+        else if (k->device_input < 0 && is_device(t))
+            k->device_input = (int)i;
+    }
+    k->makes_tensors = false;
+    for (size_t i = 0; i < op->schema->n_returns && !k->makes_tensors; i++)
+        k->makes_tensors = holds_tensors(op->schema->returns[i].type);
+    for (size_t i = 0; i < n->n_outputs && !k->makes_tensors; i++)
+        k->makes_tensors = holds_tensors(n->outputs[i]->type);
+
+    /* The default backend's kernel (its own or the TS_BACKEND_ANY one), else the host's,
+     * else whatever there is: a call on another device finds its own at run time. */
+    int dflt = ts_runtime_default_device_type(rt);
+    const TsKernelEntry *e = ts_operator_kernel(op, ts_device_type_name(dflt));
+    k->bound_type = dflt;
+    if (!e) {
+        e = ts_operator_kernel_exact(op, "cpu");
+        k->bound_type = TS_DEV_CPU;
+    }
+    if (!e && op->n_kernels) {
+        e = &op->kernels[0];
+        k->bound_type = entry_type(e);
+    }
+    k->entry = e;
+    k->fn = e ? e->fn : NULL;
+    k->dispatch = !(op->n_kernels == 1 && e && strcmp(e->backend, TS_BACKEND_ANY) == 0);
+    return e;
+}
+
+/* The device type of a tensor value, or -1 for anything else. */
+static int tensor_device(TsValue v)
+{
+    return v.tag == TS_TAG_TENSOR ? ((const TsTensor *)v.u.p)->device.type : -1;
+}
+
+TsKernelFn ts_dispatch(const TsBoundKernel *k, const TsValue *args, TsRuntime *rt,
+                       TsError *err)
+{
+    int type = k->tensor_input >= 0 ? tensor_device(args[k->tensor_input]) : -1;
+    if (type < 0 && k->tensors_input >= 0) {
+        TsValue v = args[k->tensors_input];
+        if (v.tag == TS_TAG_LIST) {
+            const TsList *l = (const TsList *)v.u.p;
+            for (size_t i = 0; i < l->len && type < 0; i++)
+                type = tensor_device(l->items[i]);
+        } else {
+            type = tensor_device(v);
+        }
+    }
+    if (type < 0 && k->device_input >= 0 && args[k->device_input].tag == TS_TAG_DEVICE)
+        type = args[k->device_input].u.dev.type;
+    bool by_default = type < 0;
+    if (by_default)
+        type = ts_runtime_default_device_type(rt);
+    if (type == k->bound_type)
+        return k->fn;
+    const char *name = ts_device_type_name(type);
+    const TsKernelEntry *e = name ? ts_operator_kernel(k->op, name) : NULL;
+    if (e && e == k->entry)
+        return k->fn;
+    if (e && e->fn)
+        return e->fn;
+    if (!e && by_default && !k->makes_tensors && k->fn)
+        return k->fn;
+    char full[256];
+    ts_operator_full_name(k->op, full, sizeof full);
+    ts_error_set(err, TS_ERR_RUNTIME, "%s has no kernel for device type '%s'", full,
+                 name ? name : "?");
+    return NULL;
+}

@@ -1,0 +1,157 @@
+#!/bin/sh
+# countdev.sh — backend selection: with `default_backend: countdev` an LSTM cell
+# (examples/lstm.py's, with t/data/countdev/lstm.py as its main) runs entirely on the
+# counting test backend (t/plugins/countdev): its factory calls without device= make countdev tensors, every later call dispatches there
+# by their device, and the counts of each kernel are those of the program; `--backend cpu`
+# overrides the config (nothing reaches countdev, same numbers); the plugin's order in the
+# config does not matter though it declares none of the aten schemas it implements; and
+# the failures: an operator countdev lacks, an unknown backend, a backend nobody loaded,
+# kernels for schemas no plugin declares.
+srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+builddir=${TS_BUILDDIR:-$(pwd)}
+tscript=$builddir/tscript
+countdev=$builddir/t/plugins/countdev/.libs/countdev.so
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/countdev.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+# examples/lstm.py's cell with a main of ours
+prog=$tmp/lstm.py
+sed '/^def main/,$d' "$srcdir/examples/lstm.py" >"$prog"
+cat "$srcdir/t/data/countdev/lstm.py" >>"$prog"
+n=0
+failed=0
+
+result() {  # result OK WHAT
+    n=$((n + 1))
+    if [ "$1" = 0 ]; then
+        echo "ok $n - $2"
+    else
+        failed=$((failed + 1))
+        echo "not ok $n - $2"
+        sed 's/^/# stdout: /' "$tmp/out" | head -20
+        sed 's/^/# stderr: /' "$tmp/err" | head -10
+    fi
+}
+
+# run WANT_STATUS ARGS...: runs tscript, output in $tmp/out and $tmp/err
+run() {
+    want=$1
+    shift
+    "$tscript" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq "$want" ]
+}
+
+config() {  # config NAME PLUGINS [BACKEND]
+    { echo "plugins: [$2]"; [ -n "$3" ] && echo "default_backend: $3"; } >"$tmp/$1.yaml"
+}
+config countdev "$countdev, prim, aten-cpu" countdev
+config last "prim, aten-cpu, $countdev" countdev
+config cpu "$countdev, prim, aten-cpu"
+config nodecl "$countdev, prim" countdev
+config noplugin "prim, aten-cpu" countdev
+
+# The numbers of two outputs, equal within 1e-4.
+same_numbers() {  # same_numbers FILE1 FILE2
+    awk 'NR == FNR { for (i = 1; i <= NF; i++) if ($i ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) a[++na] = $i; next }
+         { for (i = 1; i <= NF; i++) if ($i ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) b[++nb] = $i }
+         END { if (na != nb || na < 16) exit 1
+               for (i = 1; i <= na; i++) { d = a[i] - b[i]; if (d < -1e-4 || d > 1e-4) exit 1 } }' "$1" "$2"
+}
+
+# Every kernel call of the program, counted by hand: 2 zeros (hx, b_hh), 1 ones, 1 full,
+# 3 linspace and 3 reshape (x, w_ih, w_hh); per cell step 2 mm, 2 t, 4 add, 3 mul,
+# 3 sigmoid, 2 tanh, 1 chunk, for 3 steps; 2 prim::device and 2 to (the prints).
+want_counts='aten::zeros 2
+aten::ones 1
+aten::full 1
+aten::linspace 3
+aten::mm 6
+aten::t 6
+aten::add.Tensor 12
+aten::mul.Tensor 9
+aten::sigmoid 9
+aten::tanh 6
+aten::chunk 3
+aten::reshape 3
+prim::device 2
+aten::to.prim_Device 2
+total 65'
+
+run 0 --config "$tmp/cpu.yaml" run "$prog"
+result $? "the LSTM cell on the cpu backend (countdev loaded, not the default)"
+head -1 "$tmp/out" | grep -qx 'cpu cpu'
+result $? "its results are cpu tensors"
+cp "$tmp/out" "$tmp/cpu.out"
+
+for cfg in countdev last; do
+    run 0 --config "$tmp/$cfg.yaml" run "$prog" -f counts
+    result $? "default_backend: countdev runs the LSTM cell ($cfg in the plugin list)"
+    head -1 "$tmp/out" | grep -qx 'countdev countdev'
+    result $? "its results are countdev tensors ($cfg)"
+    [ "$(sed -n '/^aten::zeros /,$p' "$tmp/out")" = "$want_counts" ]
+    result $? "every call of the program ran a countdev kernel, as counted by hand ($cfg)"
+    head -7 "$tmp/out" >"$tmp/values"
+    same_numbers "$tmp/values" "$tmp/cpu.out"
+    result $? "the same numbers as on the cpu backend ($cfg)"
+done
+
+run 0 --config "$tmp/countdev.yaml" run --backend cpu "$prog" -f counts
+result $? "--backend cpu overrides default_backend: countdev"
+head -1 "$tmp/out" | grep -qx 'cpu cpu'
+result $? "its results are cpu tensors"
+grep -qx 'total 0' "$tmp/out"
+result $? "and no countdev kernel ran"
+run 0 --config "$tmp/cpu.yaml" run --backend=countdev "$prog"
+result $? "--backend=countdev selects countdev over the config's cpu"
+head -1 "$tmp/out" | grep -qx 'countdev countdev'
+result $? "its results are countdev tensors"
+
+cat >"$tmp/mixed.py" <<'PY'
+import torch
+
+
+def main():
+    a = torch.zeros([2], device=torch.device("cpu"))
+    b = torch.ones([2])
+    print(a.device, b.device, torch.ops.countdev.count("aten::ones"), torch.ops.countdev.count("aten::zeros"))
+
+
+def noarange():
+    return torch.arange(3)
+
+
+def test_on_countdev():
+    assert str(torch.ones([1]).device) == "countdev"
+PY
+run 0 --config "$tmp/countdev.yaml" run "$tmp/mixed.py"
+result $? "device= picks the backend of a factory call"
+[ "$(cat "$tmp/out")" = "cpu countdev 1 0" ]
+result $? "torch.zeros(device=cpu) ran on cpu, torch.ones() on countdev"
+run 1 --config "$tmp/countdev.yaml" run "$tmp/mixed.py" -f noarange
+result $? "an operator countdev has no kernel for fails (exit 1)"
+grep -qF "aten::arange has no kernel for device type 'countdev'" "$tmp/err"
+result $? "saying which operator and device"
+run 0 --config "$tmp/countdev.yaml" test --backend countdev "$tmp/mixed.py"
+result $? "tscript test --backend countdev"
+grep -q '^ok 1 - test_on_countdev' "$tmp/out"
+result $? "runs the test on countdev"
+run 1 --config "$tmp/countdev.yaml" test --backend cpu "$tmp/mixed.py"
+result $? "tscript test --backend cpu: the same test fails on cpu"
+
+run 1 --config "$tmp/countdev.yaml" run --backend nodev "$prog"
+result $? "an unknown --backend: exit 1"
+grep -qF "tscript: --backend: 'nodev' is not a backend any loaded plugin provides" "$tmp/err"
+result $? "saying so"
+run 2 run "$prog" --backend
+result $? "--backend without a NAME: exit 2"
+run 1 --config "$tmp/noplugin.yaml" run "$prog"
+result $? "default_backend: countdev without the countdev plugin: exit 1"
+grep -qF "default_backend 'countdev' is not a backend any loaded plugin provides" "$tmp/err"
+result $? "saying so"
+run 1 --config "$tmp/nodecl.yaml" run "$prog"
+result $? "countdev without aten-cpu (no plugin declares aten::*): exit 1"
+grep -qF "registers a kernel for aten::" "$tmp/err" && grep -qF "which no schema declares" "$tmp/err"
+result $? "naming the kernel whose schema nobody declares"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
