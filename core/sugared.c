@@ -197,6 +197,16 @@ static int archive_constant(TsEmitter *e, const char *attr, TsSourceRange r, TsS
     return value_of(out, ts_emit_const(e, v, r));
 }
 
+/* Whether PyTorch writes qualname in Python: the library defines it, or functional.c
+ * lowers it (a library file that fails to load shows its error when called). */
+static bool python_function(TsEmitter *e, const char *qualname)
+{
+    TsError ignore = TS_ERROR_INIT;
+    int rc = ts_library_defines(e->c->ops, qualname, &ignore);
+    ts_error_clear(&ignore);
+    return rc != 0 || ts_functional_known(qualname);
+}
+
 static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSourceRange r,
                        TsSugared *out)
 {
@@ -242,7 +252,7 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
             return 0;
         }
         snprintf(buf, sizeof buf, "torch.%s", attr);
-        if (!ts_functional_known(buf))   /* torch.norm is Python; the rest are operators */
+        if (!python_function(e, buf))   /* torch.norm is Python; the rest are operators */
             snprintf(buf, sizeof buf, "aten::%s", attr);
         out->name = ts_symbol(buf);
         return 0;
@@ -254,7 +264,7 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
     }
     if (strcmp(mod, "torch.nn.functional") == 0 || strcmp(mod, "torch.nn") == 0) {
         snprintf(buf, sizeof buf, "torch.nn.functional.%s", attr);
-        if (!ts_functional_known(buf))   /* F.linear, F.conv2d, ...: the aten builtin */
+        if (!python_function(e, buf))    /* F.linear, F.conv2d, ...: the aten builtin */
             snprintf(buf, sizeof buf, "aten::%s", attr);
         out->name = ts_symbol(buf);
         return 0;
@@ -633,6 +643,41 @@ static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, s
     return 0;
 }
 
+/* The call's arguments matched to a function's schema: its inputs (malloc'd) in order, or
+ * -1 with PyTorch's reason at r. */
+static int match_call(TsEmitter *e, const TsSchema *schema, size_t n, const TsNamedValue *args,
+                      TsSourceRange r, TsIrValue ***inputs, size_t *n_inputs)
+{
+    const TsType **rets = NULL;
+    if (ts_match_schema(e->g, schema, n, args, inputs, n_inputs, &rets, e->err) != 0) {
+        char *msg = e->err->msg ? strdup(e->err->msg) : NULL;
+        ts_error_clear(e->err);
+        ts_error_at(e->err, TS_ERR_RUNTIME, r, "%s", msg ? msg : "invalid arguments");
+        free(msg);
+        return -1;
+    }
+    free(rets);
+    return 0;
+}
+
+/* A function of the TorchScript library plugins ship (torch.nn.functional.relu, ...):
+ * compiled once per runtime, inlined here as PyTorch inlines it. */
+static int call_library(TsEmitter *e, const char *name, const TsTree *call, TsSugared *out)
+{
+    const TsCompUnit *lib = NULL;
+    TsFunction *fn = ts_library_function(e->c->ops, name, call->range, &lib, e->err);
+    CallArgs ca;
+    if (!fn || emit_args(e, call, fn->schema, 0, &ca) != 0)
+        return -1;
+    TsIrValue **inputs = NULL;
+    size_t n_inputs = 0;
+    if (match_call(e, fn->schema, ca.n, ca.a + 1, call->range, &inputs, &n_inputs) != 0)
+        return -1;
+    TsIrValue *v = ts_inline_function(e->g, lib, fn, inputs, e->err);
+    free(inputs);
+    return value_of(out, v);
+}
+
 static int call_function(TsEmitter *e, TsDefInfo *d, TsIrValue *self, const TsTree *call,
                          const CallArgs *pre, TsSourceRange r, TsSugared *out)
 {
@@ -656,18 +701,11 @@ static int call_function(TsEmitter *e, TsDefInfo *d, TsIrValue *self, const TsTr
     }
     TsIrValue **inputs = NULL;
     size_t n_inputs = 0;
-    const TsType **rets = NULL;
-    if (ts_match_schema(e->g, fn->schema, n, args, &inputs, &n_inputs, &rets, e->err) != 0) {
-        char *msg = e->err->msg ? strdup(e->err->msg) : NULL;
-        ts_error_clear(e->err);
-        ts_error_at(e->err, TS_ERR_RUNTIME, r, "%s", msg ? msg : "invalid arguments");
-        free(msg);
+    if (match_call(e, fn->schema, n, args, r, &inputs, &n_inputs) != 0)
         return -1;
-    }
     TsNode *node = ts_emit_node(e, self ? "prim::CallMethod" : "prim::CallFunction", n_inputs,
                                 inputs, 1, r);
     free(inputs);
-    free(rets);
     if (!node || ts_node_set_str(node, ts_symbol("attr::name"), self ? fn->name : fn->qualname,
                                  e->err) != 0)
         return -1;
@@ -1319,6 +1357,8 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
         out->kind = TS_SV_NONE_TYPE;
         return 0;
     }
+    if (strncmp(name, "torch.", 6) == 0 && ts_library_defines(e->c->ops, name, e->err) != 0)
+        return e->err->code ? -1 : call_library(e, name, call, out);
     if (ts_functional_known(name))
         return ts_functional_call(e, name, call, out);
     if (strcmp(name, "aten::__is__") == 0 || strcmp(name, "aten::__isnot__") == 0 ||
