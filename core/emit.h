@@ -262,6 +262,8 @@ int ts_env_mark_exit(TsEmitter *e, TsBlock *b);
 
 /* types */
 const TsType *ts_emit_type(TsEmitter *e, const TsTree *ann);
+/* N for an annotation BroadcastingListN[T] (or Optional of one), else -1. */
+long ts_broadcast_size(const TsTree *ann);
 /* PyTorch's error for a dict of keys of type key (in buf), or NULL when it may be one. */
 const char *ts_dict_key_error(const TsType *key, char *buf, size_t size);
 const TsType *ts_compiler_type(TsCompiler *c, const TsTree *ann, TsError *err);
@@ -351,9 +353,21 @@ TsIrValue *ts_iter_get(TsEmitter *e, TsIterable *it, TsIrValue *i, TsSourceRange
 long ts_iter_unrolled_len(TsEmitter *e, const TsIterable *it);
 TsIrValue *ts_iter_unrolled_get(TsEmitter *e, TsIterable *it, long i, TsSourceRange r);
 
+/* PyTorch's boolean dispatch: a constant bool argument, by keyword or at index (default
+ * dflt), picks the function if_true or if_false of the same module. The strings are the
+ * library's (they live as long as the runtime). */
+typedef struct TsLibraryDispatch {
+    const char *arg;
+    size_t index;
+    bool dflt;
+    const char *if_true, *if_false;
+} TsLibraryDispatch;
+
 /* The TorchScript library plugins ship (library.c): whether one of its files defines
- * qualname ("torch.nn.functional.relu"): 1, 0, or -1 with err when the file fails to load. */
-int ts_library_defines(const TsOpTable *ops, const char *qualname, TsError *err);
+ * qualname ("torch.nn.functional.relu"): 1 a function, 2 a boolean dispatch (into
+ * *dispatch unless NULL), 0 no, -1 with err when the file fails to load. */
+int ts_library_defines(const TsOpTable *ops, const char *qualname, TsLibraryDispatch *dispatch,
+                       TsError *err);
 /* The function, compiled on first use, and in *unit the unit its callees are in; NULL with
  * err. */
 TsFunction *ts_library_function(const TsOpTable *ops, const char *qualname, TsSourceRange use,

@@ -26,11 +26,6 @@
 
 enum { MAX_PARAMS = 12 };
 
-/* Rewrite flags. */
-enum {
-    FN_INDICES = 1      /* return_indices=True selects "op_with_indices" */
-};
-
 typedef struct Bound Bound;
 typedef struct FnEntry FnEntry;
 
@@ -39,8 +34,7 @@ struct FnEntry {
     const char *params;     /* the Python signature: "input, target, weight=None, ..." */
     const char *op;         /* the operator */
     const char *args;       /* the operator's arguments: parameter names or literals */
-    int flags;
-    /* a rewrite for what the flags do not cover: emits the result, 0 or -1 */
+    /* a rewrite for what the argument list does not say: emits the result, 0 or -1 */
     int (*rewrite)(TsEmitter *e, Bound *b, TsSugared *out);
 };
 
@@ -279,27 +273,8 @@ static TsIrValue *str_eq(TsEmitter *e, Bound *b, TsIrValue *v, const char *lit)
     return c ? ts_emit_op2(e, "aten::eq", v, c, b->r) : NULL;
 }
 
-/* `v is None` for an Optional value, as a bool. */
-static TsIrValue *is_none_value(TsEmitter *e, Bound *b, TsIrValue *v)
-{
-    TsIrValue *in[2] = { v, ts_emit_const(e, ts_none(), b->r) };
-    TsNode *n = in[1] ? ts_emit_node(e, "aten::__is__", 2, in, 1, b->r) : NULL;
-    if (!n)
-        return NULL;
-    n->outputs[0]->type = ts_type_bool();
-    return n->outputs[0];
-}
-
-/* An Optional[T] with T of kind k. */
-static bool is_optional_of(const TsIrValue *v, TsTypeKind k)
-{
-    return ts_type_kind(v->type) == TS_TYPE_OPTIONAL &&
-           ts_type_kind(ts_type_elem(v->type, 0)) == k;
-}
-
-/* The parameter that picks an overload by PyTorch's boolean dispatch must be a constant;
- * True appends suffix to the operator. */
-static int boolean_dispatch(TsEmitter *e, Bound *b, const char *pname, const char *suffix)
+/* The parameter that picks an overload by PyTorch's boolean dispatch must be a constant. */
+static int boolean_dispatch(TsEmitter *e, Bound *b, const char *pname)
 {
     TsIrValue **v = param(b, pname);
     int on = const_bool(*v);
@@ -311,8 +286,6 @@ static int boolean_dispatch(TsEmitter *e, Bound *b, const char *pname, const cha
         return ts_emit_error(e, b->r, "Argument for boolean dispatch at position %zu was not "
                              "constant", pos);
     }
-    if (on && suffix)
-        strncat(b->op, suffix, sizeof b->op - strlen(b->op) - 1);
     return 0;
 }
 
@@ -347,43 +320,6 @@ static TsIrValue *call_op(TsEmitter *e, Bound *b)
 }
 
 /* ---- rewrites of single entries ----------------------------------------------------- */
-
-static TsIrValue *empty_int_list(TsEmitter *e, Bound *b, const void *unused)
-{
-    (void)unused;
-    return ts_emit_list(e, ts_type_int(), 0, NULL, b->r);
-}
-
-static TsIrValue *unwrapped(TsEmitter *e, Bound *b, const void *data)
-{
-    TsIrValue *v = (TsIrValue *)data;
-    (void)b;
-    return ts_emit_unchecked_cast(e, v, ts_type_elem(v->type, 0));
-}
-
-/* F.max_poolNd: stride None is the empty list (the operator's "same as kernel_size"). */
-static int rw_max_pool(TsEmitter *e, Bound *b, TsSugared *out)
-{
-    TsIrValue **stride = param(b, "stride");
-    if (is_none(*stride))
-        *stride = empty_int_list(e, b, NULL);
-    else if (is_optional_of(*stride, TS_TYPE_LIST))
-        *stride = if_value(e, b, is_none_value(e, b, *stride), ts_type_elem((*stride)->type, 0),
-                           empty_int_list, NULL, unwrapped, *stride);
-    return *stride ? value_of(out, call_op(e, b)) : -1;
-}
-
-/* F.adaptive_max_poolNd: the operator returns (values, indices). */
-static int rw_adaptive_max(TsEmitter *e, Bound *b, TsSugared *out)
-{
-    if (boolean_dispatch(e, b, "return_indices", NULL) != 0)
-        return -1;
-    TsIrValue *t = call_op(e, b);
-    if (!t || const_bool(arg(b, "return_indices")))
-        return value_of(out, t);
-    TsIrValue *zero = ts_emit_const(e, ts_int(0), b->r);
-    return value_of(out, zero ? ts_emit_subscript_value(e, t, zero, b->r) : NULL);
-}
 
 /* The length of a list value when the graph knows it (a literal), else -1. */
 static long list_len(const TsIrValue *v)
@@ -662,8 +598,7 @@ static int rw_unique(TsEmitter *e, Bound *b, TsSugared *out)
 {
     bool consecutive = strcmp(b->fn->name, "torch.unique_consecutive") == 0;
     int inv = const_bool(arg(b, "return_inverse")), cnt = const_bool(arg(b, "return_counts"));
-    if (boolean_dispatch(e, b, "return_inverse", NULL) || boolean_dispatch(e, b, "return_counts",
-                                                                           NULL))
+    if (boolean_dispatch(e, b, "return_inverse") || boolean_dispatch(e, b, "return_counts"))
         return -1;
     TsIrValue *dim = arg(b, "dim"), *t;
     if (!is_none(dim) && ts_type_kind(dim->type) != TS_TYPE_INT && !consecutive)
@@ -699,38 +634,19 @@ static int rw_unique(TsEmitter *e, Bound *b, TsSugared *out)
 }
 
 static const FnEntry table[] = {
-    /* pooling and resampling */
-    { F_ "max_pool1d", "input, kernel_size, stride=None, padding=0, dilation=1, "
-      "ceil_mode=False, return_indices=False", "aten::max_pool1d",
-      "input, kernel_size, stride, padding, dilation, ceil_mode", FN_INDICES, rw_max_pool },
-    { F_ "max_pool2d", "input, kernel_size, stride=None, padding=0, dilation=1, "
-      "ceil_mode=False, return_indices=False", "aten::max_pool2d",
-      "input, kernel_size, stride, padding, dilation, ceil_mode", FN_INDICES, rw_max_pool },
-    { F_ "max_pool3d", "input, kernel_size, stride=None, padding=0, dilation=1, "
-      "ceil_mode=False, return_indices=False", "aten::max_pool3d",
-      "input, kernel_size, stride, padding, dilation, ceil_mode", FN_INDICES, rw_max_pool },
-    { F_ "adaptive_max_pool1d", "input, output_size, return_indices=False",
-      "aten::adaptive_max_pool1d", "input, output_size", 0, rw_adaptive_max },
-    { F_ "adaptive_max_pool2d", "input, output_size, return_indices=False",
-      "aten::adaptive_max_pool2d", "input, output_size", 0, rw_adaptive_max },
-    { F_ "adaptive_max_pool3d", "input, output_size, return_indices=False",
-      "aten::adaptive_max_pool3d", "input, output_size", 0, rw_adaptive_max },
-    { F_ "unfold", "input, kernel_size, dilation=1, padding=0, stride=1", "aten::im2col",
-      "input, kernel_size, dilation, padding, stride", 0, NULL },
-    { F_ "fold", "input, output_size, kernel_size, dilation=1, padding=0, stride=1",
-      "aten::col2im", "input, output_size, kernel_size, dilation, padding, stride", 0, NULL },
+    /* resampling */
     { F_ "interpolate", "input, size:[]=None, scale_factor:[]=None, mode='nearest', "
-      "align_corners=None, recompute_scale_factor=None, antialias=False", "", "", 0,
+      "align_corners=None, recompute_scale_factor=None, antialias=False", "", "",
       rw_interpolate },
     { F_ "upsample", "input, size:[]=None, scale_factor:[]=None, mode='nearest', "
-      "align_corners=None", "", "", 0, rw_interpolate },
+      "align_corners=None", "", "", rw_interpolate },
     /* torch.* functions written in Python */
     { "torch.norm", "input, p='fro', dim=None, keepdim=False, out=None, dtype=None",
-      "aten::norm", "", 0, rw_norm },
+      "aten::norm", "", rw_norm },
     { "torch.unique", "input, sorted=True, return_inverse=False, return_counts=False, dim=None",
-      "aten::_unique2", "", 0, rw_unique },
+      "aten::_unique2", "", rw_unique },
     { "torch.unique_consecutive", "input, return_inverse=False, return_counts=False, dim=None",
-      "aten::unique_consecutive", "", 0, rw_unique },
+      "aten::unique_consecutive", "", rw_unique },
 };
 
 static const FnEntry *find(const char *name)
@@ -753,9 +669,6 @@ int ts_functional_call(TsEmitter *e, const char *qualname, const TsTree *call, T
         return ts_emit_error(e, call->range, "%s is not supported in TorchScript", qualname);
     Bound b;
     if (bind(e, fn, call, &b) != 0)
-        return -1;
-    if ((fn->flags & FN_INDICES) &&
-        boolean_dispatch(e, &b, "return_indices", "_with_indices") != 0)
         return -1;
     if (fn->rewrite)
         return fn->rewrite(e, &b, out);

@@ -9,6 +9,11 @@
  * compilation unit; callers then inline the compiled graph (inline.c). A program calling
  * F.relu parses the file once and compiles relu alone.
  *
+ * A name may also be PyTorch's boolean dispatch, written as torch/nn/functional.py writes it:
+ *     max_pool2d = boolean_dispatch('return_indices', 6, False, max_pool2d_with_indices,
+ *                                   _max_pool2d)
+ * a constant return_indices (by keyword, or at position 6) picks one of two functions.
+ *
  * One recursive lock serializes loading and compiling: compiling a library function looks
  * library names up again (torch.X inside the file), and programs may compile on several
  * threads of one runtime. Compiled functions never change, so callers read them unlocked.
@@ -101,9 +106,30 @@ static int load(const TsOpTable *ops, LibFile *f, TsError *err)
     return 0;
 }
 
-/* The def qualname names in a file whose module prefixes it, or NULL; *file is the file. */
-static TsDefInfo *lookup(const TsOpTable *ops, Library *lib, const char *qualname,
-                         LibFile **file, TsError *err)
+/* `name = boolean_dispatch('arg', index, default, if_true, if_false)`: its parts. */
+static bool dispatch_of(const TsGlobal *g, TsLibraryDispatch *out)
+{
+    const TsTree *v = g->kind == TS_GLOBAL_VALUE ? g->value : NULL;
+    if (!v || v->kind != TS_TREE_CALL || v->n_kids != 6 || v->kids[0]->kind != TS_TREE_NAME ||
+        strcmp(v->kids[0]->str, "boolean_dispatch") != 0 || v->kids[1]->kind != TS_TREE_STRING ||
+        v->kids[2]->kind != TS_TREE_INT || v->kids[2]->ival < 0 ||
+        (v->kids[3]->kind != TS_TREE_TRUE && v->kids[3]->kind != TS_TREE_FALSE) ||
+        v->kids[4]->kind != TS_TREE_NAME || v->kids[5]->kind != TS_TREE_NAME)
+        return false;
+    if (out) {
+        out->arg = v->kids[1]->str;
+        out->index = (size_t)v->kids[2]->ival;
+        out->dflt = v->kids[3]->kind == TS_TREE_TRUE;
+        out->if_true = v->kids[4]->str;
+        out->if_false = v->kids[5]->str;
+    }
+    return true;
+}
+
+/* The global qualname names in a file whose module prefixes it (a def or a boolean
+ * dispatch), or NULL; *file is the file. */
+static const TsGlobal *lookup(const TsOpTable *ops, Library *lib, const char *qualname,
+                              LibFile **file, TsError *err)
 {
     for (size_t i = 0; i < lib->n; i++) {
         LibFile *f = &lib->files[i];
@@ -114,15 +140,16 @@ static TsDefInfo *lookup(const TsOpTable *ops, Library *lib, const char *qualnam
         if (load(ops, f, err) != 0)
             return NULL;
         const TsGlobal *g = ts_compiler_global(&f->c, qualname + m + 1);
-        if (g && g->kind == TS_GLOBAL_DEF) {
+        if (g && (g->kind == TS_GLOBAL_DEF || dispatch_of(g, NULL))) {
             *file = f;
-            return g->def;
+            return g;
         }
     }
     return NULL;
 }
 
-int ts_library_defines(const TsOpTable *ops, const char *qualname, TsError *err)
+int ts_library_defines(const TsOpTable *ops, const char *qualname, TsLibraryDispatch *dispatch,
+                       TsError *err)
 {
     Library *lib = library_of(ops, err);
     if (!lib)
@@ -130,14 +157,15 @@ int ts_library_defines(const TsOpTable *ops, const char *qualname, TsError *err)
     pthread_mutex_lock(&lib->lock);
     LibFile *f;
     TsError tmp = TS_ERROR_INIT;
-    TsDefInfo *d = lookup(ops, lib, qualname, &f, &tmp);
+    const TsGlobal *g = lookup(ops, lib, qualname, &f, &tmp);
+    int rc = !g ? 0 : dispatch_of(g, dispatch) ? 2 : 1;
     pthread_mutex_unlock(&lib->lock);
     if (tmp.code != TS_OK) {
         ts_error_set(err, tmp.code, "%s", tmp.msg ? tmp.msg : "library failed to load");
         ts_error_clear(&tmp);
         return -1;
     }
-    return d != NULL;
+    return rc;
 }
 
 TsFunction *ts_library_function(const TsOpTable *ops, const char *qualname, TsSourceRange use,
@@ -148,7 +176,8 @@ TsFunction *ts_library_function(const TsOpTable *ops, const char *qualname, TsSo
         return NULL;
     pthread_mutex_lock(&lib->lock);
     LibFile *f = NULL;
-    TsDefInfo *d = lookup(ops, lib, qualname, &f, err);
+    const TsGlobal *g = lookup(ops, lib, qualname, &f, err);
+    TsDefInfo *d = g && g->kind == TS_GLOBAL_DEF ? g->def : NULL;
     TsFunction *fn = d ? ts_compiler_function(&f->c, d, use, err) : NULL;
     if (fn && strncmp(fn->schema->name, "__torch__.", 10) == 0) {
         /* messages name it as PyTorch's do: "relu(Tensor input, bool inplace=False)" */

@@ -202,7 +202,7 @@ static int archive_constant(TsEmitter *e, const char *attr, TsSourceRange r, TsS
 static bool python_function(TsEmitter *e, const char *qualname)
 {
     TsError ignore = TS_ERROR_INIT;
-    int rc = ts_library_defines(e->c->ops, qualname, &ignore);
+    int rc = ts_library_defines(e->c->ops, qualname, NULL, &ignore);
     ts_error_clear(&ignore);
     return rc != 0 || ts_functional_known(qualname);
 }
@@ -660,10 +660,55 @@ static int match_call(TsEmitter *e, const TsSchema *schema, size_t n, const TsNa
     return 0;
 }
 
+/* The argument of a boolean dispatch in call (by keyword, else at its position): 1 or 0,
+ * its default when absent, -1 with PyTorch's error when it is not a constant. */
+static int dispatch_flag(TsEmitter *e, const TsTree *call, const TsLibraryDispatch *bd)
+{
+    const TsTree *x = NULL;
+    bool kw = false;
+    for (size_t i = 1; i < call->n_kids; i++) {
+        const TsTree *k = call->kids[i];
+        if (k->kind == TS_TREE_KWARG && k->str && strcmp(k->str, bd->arg) == 0)
+            x = k->kids[0], kw = true;
+        else if (k->kind != TS_TREE_KWARG && k->kind != TS_TREE_STARRED && i - 1 == bd->index)
+            x = k;
+    }
+    if (!x)
+        return bd->dflt;
+    TsIrValue *v = ts_emit_expr(e, x, NULL);
+    if (!v)
+        return -1;
+    const TsAttr *a = v->node->kind == ts_symbol("prim::Constant")
+                          ? ts_node_attr(v->node, ts_symbol("attr::value")) : NULL;
+    if (a && a->kind == TS_ATTR_INT && ts_type_kind(v->type) == TS_TYPE_BOOL)
+        return a->u.i != 0;
+    if (kw)
+        return ts_emit_error(e, call->range, "Keyword argument '%s' for boolean dispatch at "
+                             "position was not constant", bd->arg);
+    return ts_emit_error(e, call->range, "Argument for boolean dispatch at position %zu was "
+                         "not constant", bd->index);
+}
+
 /* A function of the TorchScript library plugins ship (torch.nn.functional.relu, ...):
- * compiled once per runtime, inlined here as PyTorch inlines it. */
+ * compiled once per runtime, inlined here as PyTorch inlines it. A boolean dispatch
+ * (max_pool2d's return_indices) first picks the function its constant argument names. */
 static int call_library(TsEmitter *e, const char *name, const TsTree *call, TsSugared *out)
 {
+    char chosen[2][256];
+    TsLibraryDispatch bd;
+    for (int hops = 0; ts_library_defines(e->c->ops, name, &bd, e->err) == 2; hops++) {
+        int on = hops < 4 ? dispatch_flag(e, call, &bd) : ts_emit_error(e, call->range,
+                                                                         "boolean dispatch "
+                                                                         "loops");
+        if (on < 0)
+            return -1;
+        const char *dot = strrchr(name, '.');
+        snprintf(chosen[hops % 2], sizeof chosen[0], "%.*s.%s", (int)(dot - name), name,
+                 on ? bd.if_true : bd.if_false);
+        name = chosen[hops % 2];
+    }
+    if (e->err->code != TS_OK)
+        return -1;
     const TsCompUnit *lib = NULL;
     TsFunction *fn = ts_library_function(e->c->ops, name, call->range, &lib, e->err);
     CallArgs ca;
@@ -1357,7 +1402,7 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
         out->kind = TS_SV_NONE_TYPE;
         return 0;
     }
-    if (strncmp(name, "torch.", 6) == 0 && ts_library_defines(e->c->ops, name, e->err) != 0)
+    if (strncmp(name, "torch.", 6) == 0 && ts_library_defines(e->c->ops, name, NULL, e->err) != 0)
         return e->err->code ? -1 : call_library(e, name, call, out);
     if (ts_functional_known(name))
         return ts_functional_call(e, name, call, out);

@@ -10,11 +10,14 @@
 #
 # The functions PyTorch registers as the aten builtin itself (F.linear, F.conv2d, ...) are
 # not here: a name this file does not define is aten::NAME. Those still lowered in C
-# (interpolate, max pooling's return_indices, ...) are in core/functional.c.
+# (interpolate, ...) are in core/functional.c. Two of PyTorch's helpers are understood by
+# the frontend: BroadcastingListN[T], a List[T] that a single T fills (schema T[N]), and
+# `f = boolean_dispatch('arg', index, default, if_true, if_false)`, which picks a function
+# by a constant bool argument (core/library.c).
 
 import torch
 from torch import Tensor
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 
 # ---- reductions (torch.nn._reduction) ----------------------------------------------------
@@ -433,3 +436,140 @@ def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3,
     else:
         d = dim
     return torch.softmax(-input, d, dtype)
+
+
+# ---- pooling: return_indices is PyTorch's boolean dispatch -------------------------------
+
+def max_pool1d_with_indices(input: Tensor, kernel_size: BroadcastingList1[int],
+                            stride: Optional[BroadcastingList1[int]] = None,
+                            padding: BroadcastingList1[int] = 0,
+                            dilation: BroadcastingList1[int] = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    # stride None is the empty list: the operator's "as kernel_size"
+    if stride is None:
+        s: List[int] = []
+    else:
+        s = stride
+    return torch.max_pool1d_with_indices(input, kernel_size, s, padding, dilation, ceil_mode)
+
+
+def _max_pool1d(input: Tensor, kernel_size: BroadcastingList1[int],
+                stride: Optional[BroadcastingList1[int]] = None,
+                padding: BroadcastingList1[int] = 0, dilation: BroadcastingList1[int] = 1,
+                ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+    if stride is None:
+        s: List[int] = []
+    else:
+        s = stride
+    return torch.max_pool1d(input, kernel_size, s, padding, dilation, ceil_mode)
+
+
+max_pool1d = boolean_dispatch('return_indices', 6, False, max_pool1d_with_indices, _max_pool1d)
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size: BroadcastingList2[int],
+                            stride: Optional[BroadcastingList2[int]] = None,
+                            padding: BroadcastingList2[int] = 0,
+                            dilation: BroadcastingList2[int] = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    if stride is None:
+        s: List[int] = []
+    else:
+        s = stride
+    return torch.max_pool2d_with_indices(input, kernel_size, s, padding, dilation, ceil_mode)
+
+
+def _max_pool2d(input: Tensor, kernel_size: BroadcastingList2[int],
+                stride: Optional[BroadcastingList2[int]] = None,
+                padding: BroadcastingList2[int] = 0, dilation: BroadcastingList2[int] = 1,
+                ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+    if stride is None:
+        s: List[int] = []
+    else:
+        s = stride
+    return torch.max_pool2d(input, kernel_size, s, padding, dilation, ceil_mode)
+
+
+max_pool2d = boolean_dispatch('return_indices', 6, False, max_pool2d_with_indices, _max_pool2d)
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size: BroadcastingList3[int],
+                            stride: Optional[BroadcastingList3[int]] = None,
+                            padding: BroadcastingList3[int] = 0,
+                            dilation: BroadcastingList3[int] = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    if stride is None:
+        s: List[int] = []
+    else:
+        s = stride
+    return torch.max_pool3d_with_indices(input, kernel_size, s, padding, dilation, ceil_mode)
+
+
+def _max_pool3d(input: Tensor, kernel_size: BroadcastingList3[int],
+                stride: Optional[BroadcastingList3[int]] = None,
+                padding: BroadcastingList3[int] = 0, dilation: BroadcastingList3[int] = 1,
+                ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+    if stride is None:
+        s: List[int] = []
+    else:
+        s = stride
+    return torch.max_pool3d(input, kernel_size, s, padding, dilation, ceil_mode)
+
+
+max_pool3d = boolean_dispatch('return_indices', 6, False, max_pool3d_with_indices, _max_pool3d)
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size: BroadcastingList1[int],
+                                     return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    return torch.adaptive_max_pool1d(input, output_size)
+
+
+def _adaptive_max_pool1d(input: Tensor, output_size: BroadcastingList1[int],
+                         return_indices: bool = False) -> Tensor:
+    return torch.adaptive_max_pool1d(input, output_size)[0]
+
+
+adaptive_max_pool1d = boolean_dispatch('return_indices', 2, False,
+                                       adaptive_max_pool1d_with_indices, _adaptive_max_pool1d)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size: BroadcastingList2[int],
+                                     return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    return torch.adaptive_max_pool2d(input, output_size)
+
+
+def _adaptive_max_pool2d(input: Tensor, output_size: BroadcastingList2[int],
+                         return_indices: bool = False) -> Tensor:
+    return torch.adaptive_max_pool2d(input, output_size)[0]
+
+
+adaptive_max_pool2d = boolean_dispatch('return_indices', 2, False,
+                                       adaptive_max_pool2d_with_indices, _adaptive_max_pool2d)
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size: BroadcastingList3[int],
+                                     return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    return torch.adaptive_max_pool3d(input, output_size)
+
+
+def _adaptive_max_pool3d(input: Tensor, output_size: BroadcastingList3[int],
+                         return_indices: bool = False) -> Tensor:
+    return torch.adaptive_max_pool3d(input, output_size)[0]
+
+
+adaptive_max_pool3d = boolean_dispatch('return_indices', 2, False,
+                                       adaptive_max_pool3d_with_indices, _adaptive_max_pool3d)
+
+
+# ---- sliding blocks --------------------------------------------------------------------------
+
+def unfold(input: Tensor, kernel_size: BroadcastingList2[int],
+           dilation: BroadcastingList2[int] = 1, padding: BroadcastingList2[int] = 0,
+           stride: BroadcastingList2[int] = 1) -> Tensor:
+    return torch.im2col(input, kernel_size, dilation, padding, stride)
+
+
+def fold(input: Tensor, output_size: BroadcastingList2[int], kernel_size: BroadcastingList2[int],
+         dilation: BroadcastingList2[int] = 1, padding: BroadcastingList2[int] = 0,
+         stride: BroadcastingList2[int] = 1) -> Tensor:
+    return torch.col2im(input, output_size, kernel_size, dilation, padding, stride)

@@ -94,11 +94,11 @@ int main(void)
     for (size_t i = 0; i < n; i++)
         named |= strstr(paths[i], "torch.nn.functional.py") != NULL;
     ok(named, "aten-cpu ships torch.nn.functional.py as a library file");
-    ok(ts_library_defines(ops, "torch.nn.functional.relu", &err) == 1,
+    ok(ts_library_defines(ops, "torch.nn.functional.relu", NULL, &err) == 1,
        "the library defines F.relu");
-    ok(ts_library_defines(ops, "torch.nn.functional.linear", &err) == 0,
+    ok(ts_library_defines(ops, "torch.nn.functional.linear", NULL, &err) == 0,
        "F.linear is the aten builtin, not a library function");
-    ok(ts_library_defines(ops, "torch.relu", &err) == 0, "torch.relu is not in the library");
+    ok(ts_library_defines(ops, "torch.relu", NULL, &err) == 0, "torch.relu is not in the library");
 
     /* compiled lazily: relu alone, then mse_loss with its reduction helpers */
     ok(compiled_after("torch.nn.functional.relu") == 1, "calling F.relu compiles relu alone");
@@ -155,6 +155,39 @@ int main(void)
         "# CHECK: aten::relu(%x)\n# CHECK: aten::relu6_(%y)\n# CHECK: aten::add(\n");
     check_graph("F.linear stays the builtin",
         "def main(x, w):\n    return F.linear(x, w)\n", "# CHECK: aten::linear(%x, %w\n");
+
+    /* BroadcastingListN: one int fills the list; defaults broadcast too */
+    check_graph("F.max_pool2d(x, 2): kernel [2, 2], stride None the empty list",
+        "def main(x):\n    return F.max_pool2d(x, 2)\n",
+        "# CHECK: %2 : int = prim::Constant[value=2]\n# CHECK: int[] = prim::ListConstruct(%2, %2)\n"
+        "# CHECK: int[] = prim::ListConstruct()\n# CHECK-NOT: prim::If\n"
+        "# CHECK: aten::max_pool2d(%x,\n");
+    check_graph("F.unfold(x, (2, 3)) passes the tuple as a list, padding 0 as [0, 0]",
+        "def main(x):\n    return F.unfold(x, (2, 3))\n",
+        "# CHECK: int[] = prim::Constant[value=[0, 0]]\n# CHECK: aten::im2col(%x,\n");
+    check_graph("stride known at run time: `is None` decides",
+        "from typing import List\n"
+        "def main(x, s: Optional[List[int]]):\n    return F.max_pool1d(x, 2, s)\n",
+        "# CHECK: aten::__is__(%s.\n# CHECK: prim::If(\n# CHECK: aten::max_pool1d(%x,\n");
+
+    /* boolean dispatch: a constant return_indices picks the function */
+    check_graph("return_indices=True is max_pool2d_with_indices",
+        "def main(x):\n    return F.max_pool2d(x, 2, return_indices=True)\n",
+        "# CHECK: aten::max_pool2d_with_indices(%x,\n# CHECK: prim::TupleConstruct(\n");
+    check_graph("return_indices by position (index 2) for adaptive_max_pool1d",
+        "def main(x):\n    return F.adaptive_max_pool1d(x, 3, True)\n",
+        "# CHECK: aten::adaptive_max_pool1d(%x,\n# CHECK: prim::TupleConstruct(\n");
+    check_graph("no return_indices: the values alone",
+        "def main(x):\n    return F.adaptive_max_pool2d(x, 3)\n",
+        "# CHECK: aten::adaptive_max_pool2d(%x,\n# CHECK-NOT: max_pool2d_with_indices\n");
+    check_error("return_indices=flag: a run-time value cannot dispatch",
+        "def main(x, ri: bool):\n    return F.max_pool3d(x, 2, return_indices=ri)\n",
+        "Keyword argument 'return_indices' for boolean dispatch at position was not constant");
+    check_error("return_indices by position must be a constant too",
+        "def main(x, ri: bool):\n    return F.adaptive_max_pool2d(x, 2, ri)\n",
+        "Argument for boolean dispatch at position 2 was not constant");
+    ok(ts_library_defines(ops, "torch.nn.functional.max_pool2d", NULL, &err) == 2,
+       "max_pool2d is a boolean dispatch");
 
     /* bad arguments read as PyTorch's, from the library function's schema */
     check_error("an unknown keyword", "def main(x):\n    return F.relu(x, inplac=True)\n",
