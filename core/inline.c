@@ -137,12 +137,12 @@ static int copy_node(Inliner *in, const TsNode *n)
         return -1;
     ts_graph_insert(in->g, m);
     ts_node_set_range(m, n->range);
-    m->op = n->op;
     if (copy_outputs(in, m, n) != 0)
         return -1;
     for (size_t i = 0; i < n->n_inputs; i++)
         if (ts_node_add_input(m, mapped(in, n->inputs[i]), in->err) != 0)
             return -1;
+    m->op = n->op;             /* after the inputs: changing them forgets the operator */
     for (size_t i = 0; i < n->n_attrs; i++)
         if (ts_node_set_attr(m, &n->attrs[i], in->err) != 0)
             return -1;

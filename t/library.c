@@ -76,6 +76,27 @@ static size_t compiled_after(const char *qualname)
     return ts_unit_count(unit);
 }
 
+/* Whether every operator node of main's graph in src keeps its matched operator (the
+ * python printer and the interpreter read it). */
+static bool ops_kept(const char *body)
+{
+    char src[1024];
+    snprintf(src, sizeof src, PRELUDE "%s", body);
+    TsError err = TS_ERROR_INIT;
+    TsSource *s = ts_source_new("test.py", src, strlen(src), &err);
+    TsCompUnit *u = s ? ts_compile_source(ops, s, "main", &err) : NULL;
+    ts_source_release(s);
+    TsFunction *f = u ? ts_unit_find(u, "__torch__.main") : NULL;
+    bool kept = f != NULL;
+    const TsBlock *b = f ? ts_graph_block(f->graph) : NULL;
+    for (const TsNode *n = b ? b->ret->next : NULL; n && n != b->ret; n = n->next)
+        if (strncmp(n->kind, "aten::", 6) == 0 && !n->op)
+            kept = false;
+    ts_unit_free(u);
+    ts_error_clear(&err);
+    return kept;
+}
+
 int main(void)
 {
     TsError err = TS_ERROR_INIT;
@@ -155,6 +176,9 @@ int main(void)
         "# CHECK: aten::relu(%x)\n# CHECK: aten::relu6_(%y)\n# CHECK: aten::add(\n");
     check_graph("F.linear stays the builtin",
         "def main(x, w):\n    return F.linear(x, w)\n", "# CHECK: aten::linear(%x, %w\n");
+
+    ok(ops_kept("def main(x):\n    return F.gelu(x) + F.mse_loss(x, x)\n"),
+       "inlined nodes keep their matched operator");
 
     /* BroadcastingListN: one int fills the list; defaults broadcast too */
     check_graph("F.max_pool2d(x, 2): kernel [2, 2], stride None the empty list",
