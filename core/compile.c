@@ -601,6 +601,21 @@ void ts_compiler_free(TsCompiler *c)
     free(c->looked_up);
 }
 
+int ts_compiler_open(TsCompiler *c, const TsOpTable *ops, TsSource *src, TsError *err)
+{
+    *c = (TsCompiler){ .ops = ops, .source = src };
+    module_name(src, c->modname, sizeof c->modname);
+    if (!(c->module = ts_parse_module(src, err)))
+        return -1;
+    if (!(c->unit = ts_unit_new(err)) || collect(c, err) != 0) {
+        ts_unit_free(c->unit);
+        c->unit = NULL;
+        ts_compiler_free(c);
+        return -1;
+    }
+    return 0;
+}
+
 static int compile_entry(TsCompiler *c, const char *entry, TsError *err)
 {
     if (!entry) {
@@ -635,15 +650,10 @@ TsCompUnit *ts_compile_entries(const TsOpTable *ops, TsSource *src,
 {
     if (failed)
         *failed = 0;
-    TsCompiler c = { .ops = ops, .source = src };
-    module_name(src, c.modname, sizeof c.modname);
-    if (!(c.module = ts_parse_module(src, err)))
+    TsCompiler c;
+    if (ts_compiler_open(&c, ops, src, err) != 0)
         return NULL;
-    if (!(c.unit = ts_unit_new(err))) {
-        ts_compiler_free(&c);
-        return NULL;
-    }
-    int rc = collect(&c, err);
+    int rc = 0;
     if (rc == 0 && n == 0)
         rc = compile_entry(&c, NULL, err);
     for (size_t i = 0; rc == 0 && i < n; i++)

@@ -918,6 +918,7 @@ typedef struct ParamInfo {
     bool kwarg_only;           /* after a bare `*` */
     bool has_default;
     TsValue def;
+    long fixed_size;           /* N of BroadcastingListN[T], else -1 */
 } ParamInfo;
 
 static void free_params(ParamInfo *p, size_t n)
@@ -946,7 +947,7 @@ static TsSchema *make_schema(TsEmitter *e, ParamInfo *p, size_t n, const TsType 
         TsArg *a = &s->args[i];
         a->name = strdup(p[i].name);
         a->type = p[i].type;
-        a->fixed_size = -1;
+        a->fixed_size = p[i].fixed_size;
         a->has_default = p[i].has_default;
         a->kwarg_only = p[i].kwarg_only;
         if (p[i].has_default) {
@@ -962,6 +963,31 @@ static TsSchema *make_schema(TsEmitter *e, ParamInfo *p, size_t n, const TsType 
     s->returns[0].type = ret;
     s->returns[0].fixed_size = -1;
     return s;
+}
+
+/* `padding: BroadcastingList2[int] = 0`: a single default stands for the list of N. */
+static int broadcast_default(TsEmitter *e, const TsTree *t, ParamInfo *p)
+{
+    const TsType *list = ts_type_kind(p->type) == TS_TYPE_OPTIONAL ? ts_type_elem(p->type, 0)
+                                                                   : p->type;
+    const TsType *et = ts_type_elem(list, 0);
+    TsValue one;
+    ts_error_clear(e->err);
+    if (ts_emit_default(e, t, p->name, et, false, &one) != 0)
+        return -1;
+    TsList *l = ts_list_new(et, (size_t)p->fixed_size, e->err);
+    for (long i = 0; l && i < p->fixed_size; i++) {
+        ts_value_retain(one);
+        if (ts_list_append(l, one, e->err) != 0) {
+            ts_heap_release(&l->h);
+            l = NULL;
+        }
+    }
+    ts_value_release(one);
+    if (!l)
+        return -1;
+    p->def = ts_obj_value(l, TS_TAG_LIST);
+    return 0;
 }
 
 /* The parameters: a bare `*` makes the ones after it keyword-only, which PyTorch takes
@@ -1014,10 +1040,12 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
             free_params(p, i);
             return -1;
         }
+        p[i].fixed_size = ts_broadcast_size(ann);
         if (par->kids[2]) {
             bool inferred = !ann && !tc && !(method && i == 0);
             if (ts_emit_default(e, par->kids[2], p[i].name, p[i].type, inferred,
-                                &p[i].def) != 0) {
+                                &p[i].def) != 0 &&
+                (p[i].fixed_size < 0 || broadcast_default(e, par->kids[2], &p[i]) != 0)) {
                 free_params(p, i);
                 return -1;
             }

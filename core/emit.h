@@ -13,7 +13,8 @@
  * Files: compile.c (the file level: which functions and classes exist, compile on demand),
  * emit.c (definitions, statements, control flow), emit_expr.c (expressions and operators),
  * sugared.c (names, attributes and calls: builtins, torch.*, math.*, methods, classes),
- * functional.c (torch.nn.functional.* lowered to aten operators),
+ * library.c and inline.c (torch.nn.functional as TorchScript source that plugins ship,
+ * compiled on demand and inlined), functional.c (the rest of it lowered in C),
  * emit_env.c (the environment), emit_types.c (annotations), emit_ssa.c, exit_transform.c.
  */
 #ifndef TSCRIPT_EMIT_H
@@ -261,6 +262,8 @@ int ts_env_mark_exit(TsEmitter *e, TsBlock *b);
 
 /* types */
 const TsType *ts_emit_type(TsEmitter *e, const TsTree *ann);
+/* N for an annotation BroadcastingListN[T] (or Optional of one), else -1. */
+long ts_broadcast_size(const TsTree *ann);
 /* PyTorch's error for a dict of keys of type key (in buf), or NULL when it may be one. */
 const char *ts_dict_key_error(const TsType *key, char *buf, size_t size);
 const TsType *ts_compiler_type(TsCompiler *c, const TsTree *ann, TsError *err);
@@ -350,8 +353,37 @@ TsIrValue *ts_iter_get(TsEmitter *e, TsIterable *it, TsIrValue *i, TsSourceRange
 long ts_iter_unrolled_len(TsEmitter *e, const TsIterable *it);
 TsIrValue *ts_iter_unrolled_get(TsEmitter *e, TsIterable *it, long i, TsSourceRange r);
 
-/* torch.nn.functional.X and torch.norm, lowered as PyTorch's Python bodies lower them
- * (functional.c): known names resolve to the qualified name, called through here. */
+/* PyTorch's boolean dispatch: a constant bool argument, by keyword or at index (default
+ * dflt), picks the function if_true or if_false of the same module. The strings are the
+ * library's (they live as long as the runtime). */
+typedef struct TsLibraryDispatch {
+    const char *arg;
+    size_t index;
+    bool dflt;
+    const char *if_true, *if_false;
+} TsLibraryDispatch;
+
+/* The TorchScript library plugins ship (library.c): whether one of its files defines
+ * qualname ("torch.nn.functional.relu"): 1 a function, 2 a boolean dispatch (into
+ * *dispatch unless NULL), 0 no, -1 with err when the file fails to load. */
+int ts_library_defines(const TsOpTable *ops, const char *qualname, TsLibraryDispatch *dispatch,
+                       TsError *err);
+/* The function, compiled on first use, and in *unit the unit its callees are in; NULL with
+ * err. */
+TsFunction *ts_library_function(const TsOpTable *ops, const char *qualname, TsSourceRange use,
+                                const TsCompUnit **unit, TsError *err);
+/* fn's graph inlined at g's insert point with its inputs bound to args (one per schema
+ * argument), calls to lib's functions inlined too, branches the arguments' constants decide
+ * left out (inline.c): the output, or NULL with err. */
+TsIrValue *ts_inline_function(TsGraph *g, const TsCompUnit *lib, const TsFunction *fn,
+                              TsIrValue *const *args, TsError *err);
+/* Sets up c for src (parsed, its names collected, an empty unit) as ts_compile_source
+ * does before compiling: 0, or -1 with err (c then needs no freeing). */
+int ts_compiler_open(TsCompiler *c, const TsOpTable *ops, TsSource *src, TsError *err);
+
+/* torch.nn.functional.X and torch.norm not in the library yet, lowered in C as PyTorch's
+ * Python bodies lower them (functional.c): known names resolve to the qualified name,
+ * called through here. */
 bool ts_functional_known(const char *qualname);
 int ts_functional_call(TsEmitter *e, const char *qualname, const TsTree *call, TsSugared *out);
 

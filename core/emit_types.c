@@ -74,6 +74,23 @@ static const TsType *simple_type(const char *n)
 
 static const TsType *parse_type(TsCompiler *c, const TsTree *t, TsError *err, int depth);
 
+/* N of torch's BroadcastingListN (N 1 to 3), else 0. */
+static long broadcast_n(const char *ctor)
+{
+    return ctor && strncmp(ctor, "BroadcastingList", 16) == 0 && ctor[16] >= '1' &&
+           ctor[16] <= '3' && !ctor[17] ? ctor[16] - '0' : 0;
+}
+
+long ts_broadcast_size(const TsTree *ann)
+{
+    if (!ann || ann->kind != TS_TREE_SUBSCRIPT || ann->n_kids != 2)
+        return -1;
+    const char *ctor = base_name(ann->kids[0]);
+    if (ctor && strcmp(ctor, "Optional") == 0)
+        return ts_broadcast_size(ann->kids[1]);
+    return broadcast_n(ctor) ? broadcast_n(ctor) : -1;
+}
+
 /* Subscripted constructors: List[T], Dict[K, V], Tuple[...], Optional[T], Union[...]. */
 static const TsType *constructor(TsCompiler *c, const TsTree *t, TsError *err, int depth)
 {
@@ -97,6 +114,13 @@ static const TsType *constructor(TsCompiler *c, const TsTree *t, TsError *err, i
     if (strcmp(ctor, "List") == 0 || strcmp(ctor, "list") == 0) {
         if (n != 1)
             return type_error(err, t, "%s must have exactly one type argument", "List");
+        return ts_type_list(elems[0]);
+    }
+    if (broadcast_n(ctor)) {
+        /* BroadcastingListN[T] (torch.nn.functional's signatures): a List[T] whose
+         * parameter a single T also fills, N times (its schema says T[N]) */
+        if (n != 1)
+            return type_error(err, t, "%s must have exactly one type argument", ctor);
         return ts_type_list(elems[0]);
     }
     if (strcmp(ctor, "Dict") == 0 || strcmp(ctor, "dict") == 0) {

@@ -17,11 +17,13 @@ libtscript_core_la_SOURCES += \
 	core/exit_transform.c \
 	core/sugared.c \
 	core/functional.c \
+	core/library.c \
+	core/inline.c \
 	core/compile.c \
 	core/import.c \
 	core/compile.h
 
-check_PROGRAMS += t/lexer.t t/parser.t t/emit.t
+check_PROGRAMS += t/lexer.t t/parser.t t/emit.t t/library.t
 
 t_lexer_t_SOURCES = t/lexer.c t/tap.h
 t_lexer_t_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -36,6 +38,10 @@ t_emit_t_SOURCES = t/emit.c t/tap.h
 t_emit_t_CPPFLAGS = $(TEST_CPPFLAGS)
 t_emit_t_LDADD = $(TEST_LDADD)
 t_emit_t_LDFLAGS = -no-install
+t_library_t_SOURCES = t/library.c t/tap.h
+t_library_t_CPPFLAGS = $(TEST_CPPFLAGS)
+t_library_t_LDADD = $(TEST_LDADD)
+t_library_t_LDFLAGS = -no-install
 
 # Every compile-error case of the conformance suite fails with its phrase; the rest compile.
 TESTS += t/compile_cases.sh

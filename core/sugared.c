@@ -197,6 +197,16 @@ static int archive_constant(TsEmitter *e, const char *attr, TsSourceRange r, TsS
     return value_of(out, ts_emit_const(e, v, r));
 }
 
+/* Whether PyTorch writes qualname in Python: the library defines it, or functional.c
+ * lowers it (a library file that fails to load shows its error when called). */
+static bool python_function(TsEmitter *e, const char *qualname)
+{
+    TsError ignore = TS_ERROR_INIT;
+    int rc = ts_library_defines(e->c->ops, qualname, NULL, &ignore);
+    ts_error_clear(&ignore);
+    return rc != 0 || ts_functional_known(qualname);
+}
+
 static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSourceRange r,
                        TsSugared *out)
 {
@@ -242,7 +252,7 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
             return 0;
         }
         snprintf(buf, sizeof buf, "torch.%s", attr);
-        if (!ts_functional_known(buf))   /* torch.norm is Python; the rest are operators */
+        if (!python_function(e, buf))   /* torch.norm is Python; the rest are operators */
             snprintf(buf, sizeof buf, "aten::%s", attr);
         out->name = ts_symbol(buf);
         return 0;
@@ -254,7 +264,7 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
     }
     if (strcmp(mod, "torch.nn.functional") == 0 || strcmp(mod, "torch.nn") == 0) {
         snprintf(buf, sizeof buf, "torch.nn.functional.%s", attr);
-        if (!ts_functional_known(buf))   /* F.linear, F.conv2d, ...: the aten builtin */
+        if (!python_function(e, buf))    /* F.linear, F.conv2d, ...: the aten builtin */
             snprintf(buf, sizeof buf, "aten::%s", attr);
         out->name = ts_symbol(buf);
         return 0;
@@ -633,6 +643,86 @@ static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, s
     return 0;
 }
 
+/* The call's arguments matched to a function's schema: its inputs (malloc'd) in order, or
+ * -1 with PyTorch's reason at r. */
+static int match_call(TsEmitter *e, const TsSchema *schema, size_t n, const TsNamedValue *args,
+                      TsSourceRange r, TsIrValue ***inputs, size_t *n_inputs)
+{
+    const TsType **rets = NULL;
+    if (ts_match_schema(e->g, schema, n, args, inputs, n_inputs, &rets, e->err) != 0) {
+        char *msg = e->err->msg ? strdup(e->err->msg) : NULL;
+        ts_error_clear(e->err);
+        ts_error_at(e->err, TS_ERR_RUNTIME, r, "%s", msg ? msg : "invalid arguments");
+        free(msg);
+        return -1;
+    }
+    free(rets);
+    return 0;
+}
+
+/* The argument of a boolean dispatch in call (by keyword, else at its position): 1 or 0,
+ * its default when absent, -1 with PyTorch's error when it is not a constant. */
+static int dispatch_flag(TsEmitter *e, const TsTree *call, const TsLibraryDispatch *bd)
+{
+    const TsTree *x = NULL;
+    bool kw = false;
+    for (size_t i = 1; i < call->n_kids; i++) {
+        const TsTree *k = call->kids[i];
+        if (k->kind == TS_TREE_KWARG && k->str && strcmp(k->str, bd->arg) == 0)
+            x = k->kids[0], kw = true;
+        else if (k->kind != TS_TREE_KWARG && k->kind != TS_TREE_STARRED && i - 1 == bd->index)
+            x = k;
+    }
+    if (!x)
+        return bd->dflt;
+    TsIrValue *v = ts_emit_expr(e, x, NULL);
+    if (!v)
+        return -1;
+    const TsAttr *a = v->node->kind == ts_symbol("prim::Constant")
+                          ? ts_node_attr(v->node, ts_symbol("attr::value")) : NULL;
+    if (a && a->kind == TS_ATTR_INT && ts_type_kind(v->type) == TS_TYPE_BOOL)
+        return a->u.i != 0;
+    if (kw)
+        return ts_emit_error(e, call->range, "Keyword argument '%s' for boolean dispatch at "
+                             "position was not constant", bd->arg);
+    return ts_emit_error(e, call->range, "Argument for boolean dispatch at position %zu was "
+                         "not constant", bd->index);
+}
+
+/* A function of the TorchScript library plugins ship (torch.nn.functional.relu, ...):
+ * compiled once per runtime, inlined here as PyTorch inlines it. A boolean dispatch
+ * (max_pool2d's return_indices) first picks the function its constant argument names. */
+static int call_library(TsEmitter *e, const char *name, const TsTree *call, TsSugared *out)
+{
+    char chosen[2][256];
+    TsLibraryDispatch bd;
+    for (int hops = 0; ts_library_defines(e->c->ops, name, &bd, e->err) == 2; hops++) {
+        int on = hops < 4 ? dispatch_flag(e, call, &bd) : ts_emit_error(e, call->range,
+                                                                         "boolean dispatch "
+                                                                         "loops");
+        if (on < 0)
+            return -1;
+        const char *dot = strrchr(name, '.');
+        snprintf(chosen[hops % 2], sizeof chosen[0], "%.*s.%s", (int)(dot - name), name,
+                 on ? bd.if_true : bd.if_false);
+        name = chosen[hops % 2];
+    }
+    if (e->err->code != TS_OK)
+        return -1;
+    const TsCompUnit *lib = NULL;
+    TsFunction *fn = ts_library_function(e->c->ops, name, call->range, &lib, e->err);
+    CallArgs ca;
+    if (!fn || emit_args(e, call, fn->schema, 0, &ca) != 0)
+        return -1;
+    TsIrValue **inputs = NULL;
+    size_t n_inputs = 0;
+    if (match_call(e, fn->schema, ca.n, ca.a + 1, call->range, &inputs, &n_inputs) != 0)
+        return -1;
+    TsIrValue *v = ts_inline_function(e->g, lib, fn, inputs, e->err);
+    free(inputs);
+    return value_of(out, v);
+}
+
 static int call_function(TsEmitter *e, TsDefInfo *d, TsIrValue *self, const TsTree *call,
                          const CallArgs *pre, TsSourceRange r, TsSugared *out)
 {
@@ -656,18 +746,11 @@ static int call_function(TsEmitter *e, TsDefInfo *d, TsIrValue *self, const TsTr
     }
     TsIrValue **inputs = NULL;
     size_t n_inputs = 0;
-    const TsType **rets = NULL;
-    if (ts_match_schema(e->g, fn->schema, n, args, &inputs, &n_inputs, &rets, e->err) != 0) {
-        char *msg = e->err->msg ? strdup(e->err->msg) : NULL;
-        ts_error_clear(e->err);
-        ts_error_at(e->err, TS_ERR_RUNTIME, r, "%s", msg ? msg : "invalid arguments");
-        free(msg);
+    if (match_call(e, fn->schema, n, args, r, &inputs, &n_inputs) != 0)
         return -1;
-    }
     TsNode *node = ts_emit_node(e, self ? "prim::CallMethod" : "prim::CallFunction", n_inputs,
                                 inputs, 1, r);
     free(inputs);
-    free(rets);
     if (!node || ts_node_set_str(node, ts_symbol("attr::name"), self ? fn->name : fn->qualname,
                                  e->err) != 0)
         return -1;
@@ -1319,6 +1402,8 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
         out->kind = TS_SV_NONE_TYPE;
         return 0;
     }
+    if (strncmp(name, "torch.", 6) == 0 && ts_library_defines(e->c->ops, name, NULL, e->err) != 0)
+        return e->err->code ? -1 : call_library(e, name, call, out);
     if (ts_functional_known(name))
         return ts_functional_call(e, name, call, out);
     if (strcmp(name, "aten::__is__") == 0 || strcmp(name, "aten::__isnot__") == 0 ||

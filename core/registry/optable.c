@@ -6,10 +6,15 @@
  * overloads of a name form a chain in declaration order. The table only grows while plugins
  * load; merging a plugin's staged operators reserves everything first so a commit never
  * half-happens.
+ *
+ * Beside the operators, the table lists the TorchScript files plugins ship (the
+ * torch.nn.functional of the aten plugins, see core/library.c) and holds the frontend's
+ * cache of them, made once on first use.
  */
 #include "registry/optable.h"
 
 #include <assert.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +42,10 @@ struct TsOpTable {
     size_t nbuckets;
     TsWaitingKernel *waiting;  /* kernels for operators not declared yet (optable.h) */
     size_t n_waiting, cap_waiting;
+    char **sources;            /* TorchScript files plugins ship, in load order */
+    size_t n_sources;
+    _Atomic(void *) cache;     /* the frontend's, made on first use */
+    void (*cache_free)(void *);
 };
 
 static uint64_t hash_str(uint64_t h, const char *s)
@@ -101,7 +110,50 @@ void ts_optable_free(TsOpTable *t)
     for (size_t i = 0; i < t->n_waiting; i++)
         ts_waiting_kernel_clear(&t->waiting[i]);
     free(t->waiting);
+    for (size_t i = 0; i < t->n_sources; i++)
+        free(t->sources[i]);
+    free(t->sources);
+    void *cache = atomic_load(&t->cache);
+    if (cache)
+        t->cache_free(cache);
     free(t);
+}
+
+/* ---- TorchScript sources -------------------------------------------------------- */
+
+int ts_optable_add_source(TsOpTable *t, const char *path, TsError *err)
+{
+    char **s = realloc(t->sources, (t->n_sources + 1) * sizeof *s);
+    if (!s)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    t->sources = s;
+    if (!(s[t->n_sources] = strdup(path)))
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    t->n_sources++;
+    return 0;
+}
+
+size_t ts_optable_sources(const TsOpTable *t, const char *const **paths)
+{
+    *paths = (const char *const *)t->sources;
+    return t->n_sources;
+}
+
+void *ts_optable_cache(const TsOpTable *t, void *(*make)(const TsOpTable *t, TsError *err),
+                       void (*destroy)(void *cache), TsError *err)
+{
+    TsOpTable *m = (TsOpTable *)t;     /* the cache slot is the one mutable part */
+    void *c = atomic_load(&m->cache);
+    if (c)
+        return c;
+    void *fresh = make(t, err), *expected = NULL;
+    if (!fresh)
+        return NULL;
+    m->cache_free = destroy;
+    if (atomic_compare_exchange_strong(&m->cache, &expected, fresh))
+        return fresh;
+    destroy(fresh);                    /* another thread made it first */
+    return expected;
 }
 
 /* ---- lookups ------------------------------------------------------------------ */
@@ -319,6 +371,14 @@ int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err)
     }
     if (reserve(dst, src->n, err))
         return err ? err->code : TS_ERR_NOMEM;
+    char **sources = realloc(dst->sources, (dst->n_sources + src->n_sources + 1) *
+                                           sizeof *sources);
+    if (!sources)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    dst->sources = sources;
+    for (size_t i = 0; i < src->n_sources; i++)
+        dst->sources[dst->n_sources++] = src->sources[i];
+    src->n_sources = 0;
     for (size_t i = 0; i < src->n; i++)
         insert(dst, src->ops[i]);
     src->n = 0;

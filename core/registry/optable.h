@@ -61,6 +61,16 @@ TsOperator *ts_optable_find_mut(TsOpTable *t, const char *qualname, const char *
 /* Moves every operator of src (left empty) to the end of dst, all or nothing. */
 int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err);
 
+/* A TorchScript file a plugin ships (path copied), which the frontend compiles on
+ * demand (core/library.c). */
+int ts_optable_add_source(TsOpTable *t, const char *path, TsError *err);
+/* The files, in load order: their count, and the paths in *paths. */
+size_t ts_optable_sources(const TsOpTable *t, const char *const **paths);
+/* The frontend's cache: made by make on first call (once, even when threads race: a loser's
+ * is destroyed), freed by destroy with the table. NULL with err when make fails. */
+void *ts_optable_cache(const TsOpTable *t, void *(*make)(const TsOpTable *t, TsError *err),
+                       void (*destroy)(void *cache), TsError *err);
+
 /* Where the operator was declared ("file.yaml:3:9"). */
 const char *ts_operator_source(const TsOperator *op);
 /* "aten::add.Tensor" or "aten::add", into buf (always NUL-terminated). */

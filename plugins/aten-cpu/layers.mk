@@ -24,7 +24,7 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/rnn_layers.c \
 	plugins/aten-cpu/stl_order.h
 
-dist_pkgschema_DATA += schemas/aten_layers.yaml schemas/prim_env.yaml
+dist_pkgschema_DATA += schemas/aten_layers.yaml schemas/prim_env.yaml schemas/torch.nn.functional.py
 
 # The prim plugin's questions to the runtime (grad mode, warnings, device type).
 plugins_prim_prim_la_SOURCES += plugins/prim/env.c
