@@ -4,7 +4,10 @@
  * first field is the ABI version it was built against. The loader dlopens the file, checks
  * the version, loads the schema files the plugin names (YAML in the style of PyTorch's
  * native_functions.yaml) and calls init(), which registers kernels for those schemas (or for
- * schemas other plugins declared). Registration is a transaction: if any step fails, nothing
+ * schemas other plugins declared). A schema file ending in ".py" is TorchScript source
+ * instead, named for the Python module it defines (aten-cpu ships torch.nn.functional.py):
+ * the frontend parses it the first time a program uses that module and compiles each
+ * function on its first call, inlining it into the caller as PyTorch inlines F.* calls. Registration is a transaction: if any step fails, nothing
  * the plugin declared or registered stays in the operator table.
  *
  * Backends and dispatch. A backend is a name ("cpu", "cuda", or a plugin's own, such as
