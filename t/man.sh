@@ -85,25 +85,25 @@ for f in "$srcdir"/core/main.c "$srcdir"/core/cli_*.c "$srcdir"/cli/*.c; do
     [ -f "$f" ] && cli_sources="$cli_sources $f"
 done
 
-# Commands: the entries of the command table, { "name", "args", "summary", fn }.
+# The CLI's code without its comments (which quote options as examples).
 # shellcheck disable=SC2086
-cat $cli_sources /dev/null |
-    sed -nE 's/.*\{ *"([a-z][a-z-]*)", *"([^"]*"|$).*/\1/p' >"$tmp.commands"
+cat $cli_sources /dev/null | sed -e 's:/\*.*\*/::g' -e 's:/\*.*::' -e '/^[[:space:]]*\*/d' \
+    >"$tmp.cli"
+
+# Commands: a line that begins a command's entry with its name and its usage or summary,
+# { "name", "args", "summary", fn } in a table or "name", "args", in a command's struct.
+sed -nE 's/^[[:space:]]*\{?[[:space:]]*"([a-z][a-z-]*)", *".*/\1/p' "$tmp.cli" >"$tmp.commands"
 check man/tscript.1 "command of the CLI" "$tmp.commands" cmd
 
 # Options: string literals "--name" and "-x" the parsers compare with; getopt_long's
-# struct option entries { "name", required_argument, NULL, 'x' }; getopt's short option
-# strings ("f:o:h").
-# shellcheck disable=SC2086
+# struct option entries { "name", required_argument, NULL, 'x' } (the long name only: 'x'
+# need not be a short option); the short option strings (":f:o:h") of getopt calls.
 {
-    cat $cli_sources /dev/null | grep -oE '"--[a-z][a-z-]*=?"' | tr -d '"=' 
-    cat $cli_sources /dev/null | grep -oE '"-[a-zA-Z]"' | tr -d '"'
-    cat $cli_sources /dev/null |
-        sed -nE 's/.*\{ *"([a-z][a-z-]*)", *(no|required|optional)_argument.*/--\1/p'
-    cat $cli_sources /dev/null |
-        sed -nE "s/.*\\{ *\"[a-z][a-z-]*\", *(no|required|optional)_argument *, *[^,]*, *'([a-zA-Z])'.*/-\\2/p"
-    cat $cli_sources /dev/null |
-        sed -nE 's/.*getopt(_long)? *\([^,]*,[^,]*, *"([^"]*)".*/\2/p' |
+    grep -oE '"--[a-z][a-z-]*=?"' "$tmp.cli" | tr -d '"='
+    grep -oE '"-[a-zA-Z]"' "$tmp.cli" | tr -d '"'
+    sed -nE 's/.*\{ *"([a-z][a-z-]*)", *(no|required|optional)_argument.*/--\1/p' "$tmp.cli"
+    grep 'getopt' "$tmp.cli" |
+        sed -nE 's/.*[(,] *"([-+:]*([a-zA-Z]:*)+)" *[,)].*/\1/p' |
         tr -d ':+-' | fold -w1 | sed 's/^/-/'
 } | grep -v '^-$' >"$tmp.options"
 check man/tscript.1 "option of the CLI" "$tmp.options" opt
