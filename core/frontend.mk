@@ -60,4 +60,5 @@ EXTRA_DIST += t/lang_cases.sh t/lang_cases.py t/lang_print.sh t/gradmode_cases.s
 
 # The libFuzzer targets are not built by default: t/fuzz/build.sh builds them (see the
 # comments in t/fuzz/*.c); what they found is in t/data/fuzz/, compiled by t/emit.t.
-EXTRA_DIST += t/fuzz/parse_fuzz.c t/fuzz/emit_fuzz.c t/fuzz/build.sh
+EXTRA_DIST += t/fuzz/parse_fuzz.c t/fuzz/emit_fuzz.c t/fuzz/build.sh t/fuzz/zip_fuzz.c \
+	t/fuzz/unpickle_fuzz.c t/fuzz/npy_fuzz.c t/fuzz/pt_fuzz.c t/fuzz/pickle.dict

@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,7 +438,8 @@ static void corpus(void)
     const char *areas[] = { "alias", "builtins", "classes", "errors", "expr", "nn", "stmt",
                             "tensor", "types" };
     snprintf(dir, sizeof dir, "%s/../shared/conformance/cases", TS_TEST_SRCDIR);
-    if (access(dir, R_OK) == 0) {
+    bool suite = access(dir, R_OK) == 0;
+    if (suite) {
         for (size_t i = 0; i < sizeof areas / sizeof areas[0]; i++) {
             char sub[1100];
             snprintf(sub, sizeof sub, "%s/%s", dir, areas[i]);
@@ -455,7 +457,8 @@ static void corpus(void)
     diag("round trip: %d programs, %d compile, %d run the same after printing and importing; "
          "printing the imported code gives the first print for %d, and is a fixed point for %d",
          st.programs, st.compiled, st.same, st.first_fixed, st.fixed);
-    ok(st.compiled > 300, "the corpus has programs to print (%d)", st.compiled);
+    /* without the conformance suite (a build from the tarball) the tree's own ~200 remain */
+    ok(st.compiled > (suite ? 300 : 150), "the corpus has programs to print (%d)", st.compiled);
 }
 
 /* ---- exact text ------------------------------------------------------------------------- */
