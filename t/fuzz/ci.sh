@@ -35,7 +35,7 @@ unpickle_fuzz:corpus_unpickle:-dict=$top/t/fuzz/pickle.dict
 npy_fuzz:corpus_npy:
 pt_fuzz:corpus_pt:
 schema_fuzz:corpus_schema:
-yaml_fuzz:corpus_yaml:
+yaml_fuzz:corpus_yaml:-max_len=8192
 config_fuzz:corpus_config:
 ir_fuzz:corpus_ir:"
 
