@@ -189,6 +189,18 @@ static void expect_error(const char *label, const char *text, const char *where,
     ts_error_clear(&err);
 }
 
+/* A tensor of known dtype and unknown rank prints as "IntTensor", which must read back
+ * (ir_fuzz found "Int" printing as a word the parser refused). */
+static void test_unranked(void)
+{
+    round_trip("unranked", "graph(%x : IntTensor,\n"
+               "      %y : FloatTensor(requires_grad=0, device=cpu)):\n"
+               "  return (%x, %y)\n", NULL);
+    round_trip("ranked", "graph(%x : Int(),\n"
+               "      %y : Float(2, *, requires_grad=1)):\n"
+               "  return (%x, %y)\n", NULL);
+}
+
 static void test_errors(void)
 {
     expect_error("undefined value", "graph(%x : int):\n  %y : int = aten::neg(%q)\n  return (%y)\n",
@@ -215,6 +227,12 @@ static void test_errors(void)
                  "bad.ir:1:26:", "not both");
     expect_error("huge int", "graph():\n   = a::b[v=99999999999999999999]()\n  return ()\n",
                  "bad.ir:2:13:", "integer out of range");
+    /* As in PyTorch, a dtype name starts a refinement; "IntTensor" (unknown rank) has none
+     * of sizes or strides. */
+    expect_error("bare dtype", "graph(%x : Int):\n  return (%x)\n", "bad.ir:1:15:",
+                 "expected '(' but found ')'");
+    expect_error("unranked sizes", "graph(%x : IntTensor(2)):\n  return (%x)\n",
+                 "bad.ir:1:23:", "unknown rank has no sizes");
 
     /* Deep nesting is refused, not a stack overflow. */
     size_t depth = 5000;
@@ -234,6 +252,7 @@ int main(void)
     test_files();
     test_structure();
     test_attrs();
+    test_unranked();
     test_errors();
     ts_types_shutdown();
     ts_symbols_shutdown();

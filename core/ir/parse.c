@@ -266,18 +266,28 @@ static int type_list(Parser *p, GraphState *st, const char *close, const TsType 
     return expect(p, close);
 }
 
-static int dtype_by_name(const char *w)
+/* The dtype of "Float" or, with_suffix, of "FloatTensor" (how the printer spells a tensor of
+ * known dtype and unknown rank); -1 for any other word. */
+static int dtype_by_name(const char *w, bool with_suffix)
 {
+    size_t n = strlen(w);
+    if (with_suffix) {
+        if (n <= 6 || strcmp(w + n - 6, "Tensor") != 0)
+            return -1;
+        n -= 6;
+    }
     for (int d = 0; d < TS_DTYPE__COUNT; d++) {
         const char *name = ts_dtype_type_name(d);
-        if (name && strcmp(name, w) == 0)
+        if (name && strlen(name) == n && strncmp(name, w, n) == 0)
             return d;
     }
     return -1;
 }
 
-/* "(2, *, strides=[3, 1], requires_grad=0, device=cpu)" after a dtype name or "Tensor". */
-static const TsType *tensor_refinement(Parser *p, int dtype, bool has_parens)
+/* "Float(2, *, strides=[3, 1], requires_grad=0, device=cpu)": the parenthesized part after
+ * a dtype name or "Tensor". After "FloatTensor", the printer's spelling of a tensor of
+ * unknown rank (unranked), only requires_grad and device may follow. */
+static const TsType *tensor_refinement(Parser *p, int dtype, bool has_parens, bool unranked)
 {
     int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
     TsTensorTypeInfo info = {dtype, -1, -1, -1, NULL, NULL, -1};
@@ -358,10 +368,16 @@ static const TsType *tensor_refinement(Parser *p, int dtype, bool has_parens)
         if (expect(p, ")") != 0)
             return NULL;
     }
+    if (unranked && (info.dim > 0 || n_strides >= 0)) {
+        fail(p, p->pos - 1, p->pos, "a tensor of unknown rank has no sizes or strides");
+        return NULL;
+    }
     if (n_strides >= 0 && n_strides != info.dim) {
         fail(p, p->pos - 1, p->pos, "%d strides for %d dimensions", n_strides, info.dim);
         return NULL;
     }
+    if (unranked)
+        info.dim = -1;
     info.sizes = sizes;
     info.strides = n_strides >= 0 ? strides : NULL;
     const TsType *t = ts_type_tensor_refined(&info);
@@ -424,14 +440,18 @@ static const TsType *type_atom(Parser *p, GraphState *st, bool whole)
         if (st->saw_dynamic)
             fail(p, at, at + w, "a graph spells the Tensor type 'Tensor' or 'Dynamic', not both");
         else if (accept(p, "("))
-            t = tensor_refinement(p, -1, true);
+            t = tensor_refinement(p, -1, true, false);
         else
             t = ts_type_tensor();
     } else if ((t = singleton(word))) {
         /* done */
-    } else if ((dtype = dtype_by_name(word)) >= 0) {
+    } else if ((dtype = dtype_by_name(word, false)) >= 0) {
+        /* as in PyTorch, a dtype name starts a refinement: "Float(2, 3)", "Long()" */
+        if (expect(p, "(") == 0)
+            t = tensor_refinement(p, dtype, true, false);
+    } else if ((dtype = dtype_by_name(word, true)) >= 0) {
         bool parens = accept(p, "(");
-        t = tensor_refinement(p, dtype, parens);
+        t = tensor_refinement(p, dtype, parens, true);
     } else if (strcmp(word, "Dict") == 0 || strcmp(word, "Union") == 0 ||
                strcmp(word, "Future") == 0 || strcmp(word, "RRef") == 0) {
         const char *close = accept(p, "[") ? "]" : (expect(p, "(") == 0 ? ")" : NULL);
