@@ -427,6 +427,10 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
         if (strcmp(attr, "T") == 0)
             return value_of(out, ts_emit_op2(e, "aten::numpy_T", v, NULL, r));
     }
+    if (k == TS_TYPE_DEVICE && strcmp(attr, "type") == 0)
+        return value_of(out, prim1(e, "prim::type", v, ts_type_str(), r));
+    if (k == TS_TYPE_DEVICE && strcmp(attr, "index") == 0)
+        return value_of(out, prim1(e, "prim::index", v, ts_type_optional(ts_type_int()), r));
     if (k == TS_TYPE_COMPLEX && (strcmp(attr, "real") == 0 || strcmp(attr, "imag") == 0)) {
         snprintf(buf, sizeof buf, "aten::%s", attr);
         return value_of(out, ts_emit_op2(e, buf, v, NULL, r));

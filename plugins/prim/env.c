@@ -1,7 +1,7 @@
 /* env.c — what a program asks of the runtime around it: grad mode (torch.is_grad_enabled,
  * torch.set_grad_enabled), autocast (torch.is_autocast_enabled, is_autocast_cpu_enabled),
- * warnings (warnings.warn, which TorchScript compiles to aten::warn), and a device's type
- * name (x.device.type, prim::type).
+ * warnings (warnings.warn, which TorchScript compiles to aten::warn), and what a device is
+ * (x.device.type, .index, device == device).
  *
  * Grad mode is the running program's, kept by the runtime (plugin.h: ts_grad_enabled): on by
  * default, off under torch.no_grad() (an object of the language's class whose __enter__ and
@@ -60,6 +60,31 @@ static int k_type(TsCall *c)
     return s ? ts_stack_push(c->stack, ts_str_value(s), c->error) : (int)c->error->code;
 }
 
+/* prim::index(Device self) -> int?: the device's index, None when it has none ("cpu"). */
+static int k_index(TsCall *c)
+{
+    static const uint32_t want[] = { TS_TAG_DEVICE };
+    TsValue a;
+    if (ts_prim_pop_args(c, "prim::index", 1, want, &a))
+        return c->error->code;
+    TsValue r = a.u.dev.index < 0 ? ts_none() : ts_int(a.u.dev.index);
+    return ts_stack_push(c->stack, r, c->error);
+}
+
+/* aten::eq.device(Device a, Device b) -> bool and aten::ne.device: the same type and index. */
+static int device_compare(TsCall *c, const char *op, bool want_equal)
+{
+    static const uint32_t want[] = { TS_TAG_DEVICE, TS_TAG_DEVICE };
+    TsValue a[2];
+    if (ts_prim_pop_args(c, op, 2, want, a))
+        return c->error->code;
+    bool eq = a[0].u.dev.type == a[1].u.dev.type && a[0].u.dev.index == a[1].u.dev.index;
+    return ts_stack_push(c->stack, ts_bool(eq == want_equal), c->error);
+}
+
+static int k_eq_device(TsCall *c) { return device_compare(c, "aten::eq", true); }
+static int k_ne_device(TsCall *c) { return device_compare(c, "aten::ne", false); }
+
 /* aten::warn(str message, int stacklevel=2) -> (), with its node's "warned" flag. */
 static int k_warn(TsCall *c)
 {
@@ -100,6 +125,9 @@ static const TsPrimOp ops[] = {
     { "aten::is_autocast_enabled", k_autocast_off, { "" } },
     { "aten::is_autocast_cpu_enabled", k_autocast_off, { "" } },
     { "prim::type", k_type, { "" } },
+    { "prim::index", k_index, { "" } },
+    { "aten::eq", k_eq_device, { "device" } },
+    { "aten::ne", k_ne_device, { "device" } },
 };
 
 const TsPrimTable ts_prim_env_table = { ops, sizeof ops / sizeof ops[0] };
