@@ -655,7 +655,7 @@ fail:
 static int do_print(TsInterp *st, TsValue *R, const TsValue *K, const TsInstr *in,
                     const int32_t *ops)
 {
-    TsValue vals[32];
+    TsValue vals[32] = { ts_none() };   /* print() of nothing passes it unread */
     TsValue *v = in->n_in <= 32 ? vals : malloc(in->n_in * sizeof *v);
     if (!v)
         return ts_error_set(&st->err, TS_ERR_NOMEM, "out of memory printing");
