@@ -192,7 +192,8 @@ static int find_files(FileList *l, int argc, char **argv)
             size_t first = l->n;
             if (add_dir(l, argv[i], 0) != 0)
                 return ts_cli_fail(argv[i], "cannot read the directory: %s", strerror(errno));
-            qsort(l->paths + first, l->n - first, sizeof *l->paths, by_path);
+            if (l->n > first)   /* an empty directory: paths may still be NULL */
+                qsort(l->paths + first, l->n - first, sizeof *l->paths, by_path);
             continue;
         }
         if (add_path(l, NULL, argv[i]) != 0)

@@ -58,6 +58,9 @@ check "-V" 0 "$version" "" -- -V
 case $version in "tscript "*"(plugin ABI v"*")") ok "version: name, version, ABI" ;;
 *) notok "version: name, version, ABI ($version)" ;; esac
 check "version takes no arguments" 2 "" "version: takes no arguments" -- version 1
+# the vendor config finds acme.so beside itself in an in-tree build; out of tree, in ours
+TSCRIPT_PLUGIN_PATH=$builddir/examples/plugins/vendor/.libs${TSCRIPT_PLUGIN_PATH:+:$TSCRIPT_PLUGIN_PATH}
+export TSCRIPT_PLUGIN_PATH
 check "--config FILE" 0 "3" "" -- --config "$srcdir/examples/plugins/vendor/config.yaml" \
     run "$data/prog.py" -f total '[1, 2]'
 check "--config=FILE" 0 "3" "" -- --config="$srcdir/examples/plugins/vendor/config.yaml" \

@@ -51,9 +51,11 @@ run() {   # run PROGRAM: in the temp dir, with the installed library and plugins
 }
 
 CC=${CC:-cc}
+# a library built with --enable-sanitizers/--enable-tsan needs its runtime in the program
+san=${TS_SAN_FLAGS:-}
 # shellcheck disable=SC2086
 try "embed.c compiles with pkg-config's flags alone" \
-    $CC -std=c11 -Wall -Wextra -Werror -o "$tmp/embed" "$tmp/embed.c" $cflags $libs
+    $CC -std=c11 -Wall -Wextra -Werror -o "$tmp/embed" "$tmp/embed.c" $cflags $libs $san
 if run ./embed linear.pt >"$tmp/c.out" 2>&1; then
     # PyTorch: relu(fc(x)) * 2 for x = [1, 2, 3, 4] is [7, 0] (make_model.py prints it)
     awk 'NF == 2 && $1 > 6.9999 && $1 < 7.0001 && $2 == 0 {ok = 1} END {exit !ok}' "$tmp/c.out"
@@ -68,7 +70,8 @@ if [ -z "$TS_CXX" ] || [ "$TS_CXX" = none ]; then
 else
     # shellcheck disable=SC2086
     try "embed.cpp compiles with pkg-config's flags alone" \
-        $TS_CXX -std=c++17 -Wall -Wextra -Werror -o "$tmp/embedxx" "$tmp/embed.cpp" $cflags $libs
+        $TS_CXX -std=c++17 -Wall -Wextra -Werror -o "$tmp/embedxx" "$tmp/embed.cpp" $cflags $libs \
+        $san
     if run ./embedxx linear.pt >"$tmp/cpp.out" 2>&1; then
         grep -q '^double_sum: 20$' "$tmp/cpp.out"
         result $? "embed (C++) runs the function compiled from source: sum(x * 2) = 20"

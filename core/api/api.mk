@@ -32,7 +32,8 @@ EXTRA_t_api_threads_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 # examples build against an installed prefix with pkg-config and run (t/embed.sh).
 TESTS += t/visibility.sh t/headers.sh t/embed.sh
 t/visibility.log: libtscript.la tscript$(EXEEXT) $(pkglib_LTLIBRARIES) $(check_LTLIBRARIES) $(noinst_LTLIBRARIES)
-AM_TESTS_ENVIRONMENT += TS_CXX='$(TS_CXX)' NVCC='$(NVCC)'; export TS_CXX NVCC;
+AM_TESTS_ENVIRONMENT += TS_CXX='$(TS_CXX)' NVCC='$(NVCC)' TS_SAN_FLAGS='$(TS_SAN_FLAGS)'; \
+	export TS_CXX NVCC TS_SAN_FLAGS;
 
 # t/embed.sh runs from t/embed-dest, a `make install DESTDIR=` made before any test runs
 # (check_DATA is built before check-TESTS): installing relinks the libraries in .libs/,
