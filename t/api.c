@@ -26,6 +26,9 @@ static const char source[] =
     "def add(a: int, b: int) -> int:\n"
     "    return a + b\n"
     "\n"
+    "def shift(a: int, by: int = 10, s: str = 'x') -> str:\n"
+    "    return s + str(a + by)\n"
+    "\n"
     "def scale(x: torch.Tensor, k: float) -> torch.Tensor:\n"
     "    return x * k\n"
     "\n"
@@ -189,6 +192,25 @@ static void test_script(void)
     ts_value_release(word);
     is_int(ts_method_call(add, NULL, 2, &out, &err), TS_ERR_USAGE, "no argument array");
     ts_error_clear(&err);
+
+    /* trailing arguments left out take their defaults, as in a TorchScript call */
+    TsMethod *shift = ts_script_find_function(s, "shift", &err);
+    ok(shift != NULL, "shift is found");
+    if (shift) {
+        is_int(ts_method_call(shift, args, 1, &out, &err), 0, "shift(40): both defaults");
+        is_str(out.tag == TS_TAG_STR ? ((const TsStr *)out.u.p)->data : "?", "x50",
+               "... are used");
+        ts_value_release(out);
+        is_int(ts_method_call(shift, args, 2, &out, &err), 0, "shift(40, 2): one default");
+        is_str(out.tag == TS_TAG_STR ? ((const TsStr *)out.u.p)->data : "?", "x42",
+               "... is used");
+        ts_value_release(out);
+        is_int(ts_method_call(shift, args, 0, &out, &err), TS_ERR_TYPE,
+               "shift(): 'a' has no default");
+        like(err.msg, "shift() is missing value for argument 'a'.", "... so it is refused");
+        ts_error_clear(&err);
+        ts_method_free(shift);
+    }
 
     TsMethod *none = ts_script_find_function(s, "nope", &err);
     ok(!none && err.code == TS_ERR_KEY, "an unknown function is a KeyError");

@@ -114,10 +114,11 @@ static int check_args(const TsMethod *m, const TsValue *args, size_t n, TsError 
                             "received %zu argument(s). Declaration: %s", m->f->name, want, n,
                             decl);
     const TsSchema *s = m->f->schema;
-    if (n < want)
-        return ts_error_set(err, TS_ERR_TYPE, "%s() is missing value for argument '%s'. "
-                            "Declaration: %s", m->f->name,
-                            s ? s->args[n + bound(m)].name : "?", decl);
+    for (size_t i = n; i < want; i++)   /* the ones left out take their defaults */
+        if (!s || !s->args[i + bound(m)].has_default)
+            return ts_error_set(err, TS_ERR_TYPE, "%s() is missing value for argument '%s'. "
+                                "Declaration: %s", m->f->name,
+                                s ? s->args[i + bound(m)].name : "?", decl);
     for (size_t i = 0; i < n; i++) {
         const TsType *t = ts_method_arg_type(m, i);
         if (args[i].tag >= TS_TAG__COUNT || args[i].tag == TS_TAG_UNINIT ||
@@ -147,9 +148,7 @@ int ts_method_call(const TsMethod *m, const TsValue *args, size_t n, TsValue *ou
     int rc = check_args(m, args, n, err);
     if (rc)
         return rc;
-    size_t total = n + bound(m);
-    if (total < n)
-        return ts_error_set(err, TS_ERR_LIMIT, "too many arguments");
+    size_t total = ts_method_num_args(m) + bound(m);
     TsValue small[MAX_STACK_ARGS];
     TsValue *all = total <= MAX_STACK_ARGS ? small : calloc(total, sizeof *all);
     if (!all)
@@ -159,6 +158,10 @@ int ts_method_call(const TsMethod *m, const TsValue *args, size_t n, TsValue *ou
         all[k++] = m->self;
     for (size_t i = 0; i < n; i++)
         all[k++] = args[i];
+    while (k < total) {
+        all[k] = m->f->schema->args[k].default_value;
+        k++;
+    }
     for (size_t i = 0; i < total; i++)
         ts_value_retain(all[i]);          /* ts_run takes the references */
     rc = ts_run(m->rt, m->unit, m->f, all, total, out, err);

@@ -150,7 +150,8 @@ TS_API const TsType *ts_method_return_type(const TsMethod *m);
 /* Calls the method with the n values of args (borrowed: the caller keeps its references)
  * and puts the result in *out (the caller's reference; a tuple when the function returns
  * several values, None when it returns nothing; None on failure). The arguments must match
- * the signature in number and type (TS_ERR_TYPE otherwise, as PyTorch words it); an
+ * the signature in type, and in number but for trailing ones with defaults, which take them
+ * (TS_ERR_TYPE otherwise, as PyTorch words it); an
  * exception raised by the program comes back as its class's code with PyTorch's
  * traceback text. Safe on many threads at once. */
 TS_API int ts_method_call(const TsMethod *m, const TsValue *args, size_t n, TsValue *out,
