@@ -306,6 +306,14 @@ bool ts_cpu_internal_overlap(const TsTensor *t)
     return false;
 }
 
+int ts_cpu_input_overlap_error(TsError *err)
+{
+    return ts_error_set(err, TS_ERR_RUNTIME, "unsupported operation: some elements of the "
+                        "input tensor and the written-to tensor refer to a single memory "
+                        "location. Please clone() the tensor before performing the "
+                        "operation.");
+}
+
 int ts_cpu_check_internal_overlap(const TsTensor *t, TsError *err)
 {
     if (!ts_cpu_internal_overlap(t))

@@ -78,10 +78,7 @@ static int copy_checked(TsError *err, TsTensor *dst, const TsTensor *src)
     if (ts_tensor_numel(dst) == 0)
         return 0;
     if (ts_cpu_partial_overlap(dst, src))
-        return ts_error_set(err, TS_ERR_RUNTIME, "unsupported operation: some elements of the "
-                            "input tensor and the written-to tensor refer to a single memory "
-                            "location. Please clone() the tensor before performing the "
-                            "operation.");
+        return ts_cpu_input_overlap_error(err);
     ts_cpu_copy_into(dst, src);
     return 0;
 }

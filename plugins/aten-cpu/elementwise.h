@@ -111,6 +111,9 @@ TsTensor *ts_cpu_narrow(const TsTensor *t, int d, int64_t start, int64_t len, in
  * more than one element with stride 0 (an expanded view). PyTorch refuses such outputs of
  * pointwise ops and copy_ (it cannot always tell, and then allows them; neither do we). */
 bool ts_cpu_internal_overlap(const TsTensor *t);
+/* PyTorch's error for an output that shares memory with an input ("some elements of the
+ * input tensor and the written-to tensor refer to a single memory location ..."). */
+int ts_cpu_input_overlap_error(TsError *err);
 /* 0, or PyTorch's "more than one element of the written-to tensor ..." error for such a t. */
 int ts_cpu_check_internal_overlap(const TsTensor *t, TsError *err);
 /* True when a and b may share memory (the same view included). */

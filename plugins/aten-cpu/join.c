@@ -139,10 +139,7 @@ static int k_cat_out(TsCall *c)
         (ts = tensor_items(c, "aten::cat", a[0], &n))) {
         for (size_t i = 0; i < n && !rc; i++)
             if (ts_cpu_may_overlap(out, ts[i]))
-                rc = ts_error_set(c->error, TS_ERR_RUNTIME, "unsupported operation: some "
-                                  "elements of the input tensor and the written-to tensor "
-                                  "refer to a single memory location. Please clone() the "
-                                  "tensor before performing the operation.");
+                rc = ts_cpu_input_overlap_error(c->error);
         if (!rc)
             r = cat_tensors(c->error, n, ts, d);
         free(ts);
