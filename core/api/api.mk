@@ -50,5 +50,5 @@ clean-local: clean-embed-dest
 clean-embed-dest:
 	rm -rf t/embed-dest t/embed-dest.stamp
 .PHONY: clean-embed-dest
-EXTRA_DIST += t/visibility.sh t/headers.sh t/embed.sh examples/embed/embed.c \
+EXTRA_DIST += t/visibility.sh t/surface_lib.sh t/headers.sh t/embed.sh examples/embed/embed.c \
 	examples/embed/embed.cpp examples/embed/linear.pt examples/embed/make_model.py
