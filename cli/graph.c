@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "compile.h"
+#include "frontend/compile.h"
 #include "runtime.h"
-#include "source.h"
+#include "frontend/source.h"
 
 /* Prints the graph of name in p's program. */
 static int print_graph(TsRuntime *rt, const TsCliProgram *p, const char *name)

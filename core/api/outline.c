@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
-#include "parser.h"
-#include "source.h"
+#include "frontend/ast.h"
+#include "frontend/parser.h"
+#include "frontend/source.h"
 #include "tscript/inspect.h"
 
 struct TsOutline {

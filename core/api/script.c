@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "compile.h"
+#include "frontend/compile.h"
 #include "runtime.h"
 #include "serialize/save.h"
-#include "source.h"
+#include "frontend/source.h"
 
 /* A script of src's functions: the entries (n == 0: all of them), see tscript.h. */
 static TsScript *script_new(TsRuntime *rt, TsSource *src, const char *const *entries,
