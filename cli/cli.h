@@ -92,6 +92,8 @@ typedef struct TsCliProgram {
     const char *name;          /* for messages: path, or "<stdin>" */
     bool archive;              /* a saved model (.pt, .pth, .zip; from stdin: a zip) */
     struct TsSource *source;   /* the text of a .py program */
+    const char *text;          /* that text (borrowed from source), len bytes */
+    size_t len;
     char *data;                /* a model read from stdin: its bytes */
     size_t size;
 } TsCliProgram;

@@ -128,6 +128,14 @@ static bool has_suffix(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* Makes the text of p->source visible to the commands on the public API alone. */
+static int source_text(TsCliProgram *p)
+{
+    p->text = p->source->text;
+    p->len = p->source->len;
+    return 0;
+}
+
 /* A program from standard input: a model when it starts as a zip archive does. */
 static int read_stdin(TsCliProgram *p, bool archive_only)
 {
@@ -153,7 +161,7 @@ static int read_stdin(TsCliProgram *p, bool archive_only)
     p->source = ts_source_new(p->name, p->data, p->size, &err);
     free(p->data);
     p->data = NULL;
-    return p->source ? 0 : ts_cli_error(p->name, &err, "out of memory");
+    return p->source ? source_text(p) : ts_cli_error(p->name, &err, "out of memory");
 }
 
 int ts_cli_program_open(TsCliProgram *p, const char *path, bool archive_only)
@@ -169,7 +177,7 @@ int ts_cli_program_open(TsCliProgram *p, const char *path, bool archive_only)
         return 0;
     TsError err = TS_ERROR_INIT;
     p->source = ts_source_read_file(path, &err);
-    return p->source ? 0 : ts_cli_error(path, &err, "cannot read the file");
+    return p->source ? source_text(p) : ts_cli_error(path, &err, "cannot read the file");
 }
 
 void ts_cli_program_close(TsCliProgram *p)

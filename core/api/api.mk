@@ -8,7 +8,9 @@ libtscript_core_la_SOURCES += \
 	core/api/script.c \
 	core/api/method.c \
 	core/api/values.c \
-	core/api/tensors.c
+	core/api/tensors.c \
+	core/api/ir.c \
+	core/api/ir_attr.c
 
 # The API used as an embedder uses it: -I include only, linked with libtscript.la (the
 # installed library's surface). t/api_threads.t is the thread-safety test of tscript.h's
