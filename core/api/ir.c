@@ -219,14 +219,21 @@ int ts_irvalue_replace_uses(TsIrValue *v, TsIrValue *with, TsError *err)
     return 0;
 }
 
-TsIrValue *ts_constant_insert_before(TsNode *pos, TsValue v, TsError *err)
+int ts_block_append(TsBlock *b, TsNode *n, TsError *err)
 {
-    if (!pos || !pos->owning_block || is_param(pos))
-        return usage(err, "ts_constant_insert_before",
-                     !pos ? "no position" : "the position is not a node in a block"), NULL;
-    TsGraph *g = pos->graph;
+    if (!b)
+        return usage(err, "ts_block_append", "no block");
+    return place("ts_block_append", n, b->ret, false, err);
+}
+
+TsIrValue *ts_constant_insert(TsBlock *b, TsNode *before, TsValue v, TsError *err)
+{
+    if (!b || (before && (before->owning_block != b || is_param(before))))
+        return usage(err, "ts_constant_insert",
+                     !b ? "no block" : "the position is not a node of the block"), NULL;
+    TsGraph *g = b->graph;
     TsNode *saved = ts_graph_insert_point(g);
-    ts_graph_set_insert_point(g, pos);
+    ts_graph_set_insert_point(g, before ? before : b->ret);
     TsIrValue *c = ts_graph_insert_constant(g, v, (TsSourceRange){ 0 }, err);
     ts_graph_set_insert_point(g, saved);
     return c;

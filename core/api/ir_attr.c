@@ -48,8 +48,8 @@ static const TsAttr *get(const TsNode *n, const char *name, TsAttrKind want, TsE
     if (s && !a)
         ts_error_set(err, TS_ERR_KEY, "%s has no attribute '%s'", n->kind, name);
     else if (a && a->kind != want) {
-        ts_error_set(err, TS_ERR_TYPE, "attribute '%s' of %s is a %s, not a %s", name, n->kind,
-                     kind_names[a->kind], kind_names[want]);
+        ts_error_set(err, TS_ERR_TYPE, "attribute '%s' of %s is of kind %s, not %s", name,
+                     n->kind, kind_names[a->kind], kind_names[want]);
         return NULL;
     }
     return a;

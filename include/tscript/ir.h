@@ -171,9 +171,14 @@ TS_API int ts_irvalue_replace_uses(TsIrValue *v, TsIrValue *with, TsError *err);
  * unchanged) while an output of n, or a value defined inside it, is still used. */
 TS_API int ts_node_destroy(TsNode *n, TsError *err);
 
-/* A prim::Constant node holding v — None, an int, float, bool, str, device, a tensor, a
- * list or tuple of those — placed before pos; returns its output, typed as v. */
-TS_API TsIrValue *ts_constant_insert_before(TsNode *pos, TsValue v, TsError *err);
+/* Puts n at the end of block b (inserting or moving it, as ts_node_place_before). */
+TS_API int ts_block_append(TsBlock *b, TsNode *n, TsError *err);
+
+/* A prim::Constant node holding v (None, an int, float, bool, str, device, tensor, a list
+ * of ints or floats, or any other value but an uninitialized one), inserted into block b
+ * before node `before` (a node of b), or at b's end when before is NULL; returns its
+ * output, typed as v. */
+TS_API TsIrValue *ts_constant_insert(TsBlock *b, TsNode *before, TsValue v, TsError *err);
 /* The value of the prim::Constant node n in *out (a new reference; None for the constant
  * None); TS_ERR_TYPE when n is not a prim::Constant. */
 TS_API int ts_constant_value(const TsNode *n, TsValue *out, TsError *err);
