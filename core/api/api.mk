@@ -22,6 +22,13 @@ t_api_t_CPPFLAGS = $(API_TEST_CPPFLAGS)
 t_api_t_LDADD = libtscript.la
 t_api_t_LDFLAGS = -no-install
 EXTRA_t_api_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
+# t/ir_api.t: the public IR (tscript/ir.h) as a plugin or embedder calls it.
+check_PROGRAMS += t/ir_api.t
+t_ir_api_t_SOURCES = t/ir_api.c t/tap.h
+t_ir_api_t_CPPFLAGS = $(API_TEST_CPPFLAGS)
+t_ir_api_t_LDADD = libtscript.la
+t_ir_api_t_LDFLAGS = -no-install
+EXTRA_t_ir_api_t_DEPENDENCIES = $(pkglib_LTLIBRARIES) t/plugins/passdemo/passdemo.la
 t_api_threads_t_SOURCES = t/api_threads.c t/tap.h
 t_api_threads_t_CPPFLAGS = $(API_TEST_CPPFLAGS)
 t_api_threads_t_LDADD = libtscript.la
@@ -33,7 +40,6 @@ EXTRA_t_api_threads_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 # as C++17, C++20 and (where configure found it) CUDA (t/headers.sh). The embedding
 # examples build against an installed prefix with pkg-config and run (t/embed.sh).
 TESTS += t/visibility.sh t/headers.sh t/embed.sh
-t/visibility.log: libtscript.la tscript$(EXEEXT) $(pkglib_LTLIBRARIES) $(check_LTLIBRARIES) $(noinst_LTLIBRARIES)
 AM_TESTS_ENVIRONMENT += TS_CXX='$(TS_CXX)' NVCC='$(NVCC)' TS_SAN_FLAGS='$(TS_SAN_FLAGS)'; \
 	export TS_CXX NVCC TS_SAN_FLAGS;
 

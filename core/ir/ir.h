@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "source.h"
+#include "frontend/source.h"
 #include "tscript/ir.h"
 #include "tscript/types.h"
 #include "tscript/value.h"
