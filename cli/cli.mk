@@ -2,11 +2,12 @@
 bin_PROGRAMS += tscript
 tscript_SOURCES = cli/main.c cli/cli.h cli/common.c cli/run.c cli/test.c cli/graph.c \
 	cli/ops.c cli/info.c cli/save.c
-# compiled against the core's headers and linked with the whole core (TS_CORE_STATIC,
-# configure.ac) until the CLI runs on the public API alone; the plugins it dlopens bind to
-# that one copy. Every file but graph.c already does, and compiles with -I include alone
-# (t/cli_public.sh); graph.c waits for the public IR (tscript/ir.h).
-tscript_CPPFLAGS = $(CORE_CPPFLAGS)
+# Built on the public API alone, as lua.c is on lua.h: compiled with the installed headers
+# (-I include, not -I core), and calling nothing the headers do not declare
+# (t/cli_public.sh checks the objects). It links the core statically, all of it, and exports
+# the public API itself (TS_CORE_STATIC, configure.ac), so that a run starts without loading
+# and relocating libtscript.so and the plugins it dlopens bind to that one copy.
+tscript_CPPFLAGS = $(PLUGIN_CPPFLAGS)
 tscript_LDADD = libtscript_core.la $(TS_CORE_STATIC)
 
 # The commands as a user runs them: t/cli.sh what they do, t/cli_options.sh their command

@@ -8,30 +8,42 @@
 #include <string.h>
 
 #include "cli.h"
-#include "frontend/compile.h"
-#include "runtime.h"
-#include "frontend/source.h"
+#include "tscript/ir.h"
+
+/* The graph of function name ("f", "Cls.method") in s, or NULL. */
+static const TsGraph *find_graph(const TsScript *s, const char *name)
+{
+    static const char prefix[] = "__torch__.";
+    for (size_t i = 0; i < ts_script_num_functions(s); i++) {
+        const char *q = ts_script_function_name(s, i);
+        if (strncmp(q, prefix, sizeof prefix - 1) == 0 && strcmp(q + sizeof prefix - 1, name) == 0)
+            return ts_script_function_graph(s, i);
+    }
+    return NULL;
+}
 
 /* Prints the graph of name in p's program. */
 static int print_graph(TsRuntime *rt, const TsCliProgram *p, const char *name)
 {
     TsError err = TS_ERROR_INIT;
-    TsSource *src = ts_source_new(p->name, p->data, p->size, &err);
-    TsCompUnit *u = src ? ts_compile_source(ts_runtime_optable(rt), src, name, &err) : NULL;
-    ts_source_release(src);
-    if (!u)
+    /* only name and what it calls: another function's error is not this graph's */
+    TsScript *s = ts_script_compile_entries(rt, p->name, p->data, p->size, &name, 1, NULL, &err);
+    if (!s)
         return ts_cli_error(p->name, &err, "compilation failed");
-    char qual[512];
-    snprintf(qual, sizeof qual, "__torch__.%s", name);
-    TsFunction *f = ts_unit_find(u, qual);
-    char *text = f ? ts_graph_to_string(f->graph, false) : NULL;
+    const TsGraph *g = find_graph(s, name);
+    TsBuf text = TS_BUF_INIT;
     int status = 0;
-    if (text)
-        fputs(text, stdout);
-    else
-        status = ts_cli_fail(p->name, f ? "out of memory" : "no function '%s'", name);
-    free(text);
-    ts_unit_free(u);
+    if (!g) {
+        status = ts_cli_fail(p->name, "no function '%s'", name);
+    } else {
+        ts_graph_print(g, false, &text);
+        if (ts_buf_check(&text, &err))
+            status = ts_cli_error(p->name, &err, "out of memory");
+        else
+            fwrite(text.p, 1, text.len, stdout);
+    }
+    ts_buf_free(&text);
+    ts_script_free(s);
     return status;
 }
 

@@ -42,7 +42,8 @@ tscriptinclude_HEADERS = \
 	include/tscript/types.h \
 	include/tscript/value.h \
 	include/tscript/tensor.h \
-	include/tscript/plugin.h
+	include/tscript/plugin.h \
+	include/tscript/ir.h
 
 pkgconfig_DATA = tscript.pc
 

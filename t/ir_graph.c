@@ -171,7 +171,7 @@ static void test_naming(void)
     TsGraph *g = ts_graph_new(&err);
     TsIrValue *v[6];
     for (int i = 0; i < 6; i++)
-        v[i] = ts_graph_add_input(g, NULL, NULL, &err);
+        v[i] = ts_graph_add_input(g, NULL, ts_type_int(), &err);
     ts_irvalue_set_name(v[0], "x", false, &err);
     ts_irvalue_set_name(v[1], "x", false, &err);
     ts_irvalue_set_name(v[2], "x", false, &err);
@@ -189,7 +189,7 @@ static void test_naming(void)
     TsGraph *h = ts_graph_new(&err);
     TsIrValue *w[4];
     for (int i = 0; i < 4; i++)
-        w[i] = ts_graph_add_input(h, NULL, NULL, &err);
+        w[i] = ts_graph_add_input(h, NULL, ts_type_int(), &err);
     ts_irvalue_set_name(w[0], "x.1", false, &err);
     ts_irvalue_set_name(w[1], "x.1", false, &err);
     ts_irvalue_set_name(w[2], "x.", false, &err);
@@ -205,7 +205,7 @@ static void test_naming(void)
     ts_error_clear(&err);
     is_str(w[0]->name, "x.2", "a refused name leaves the old one");
     ok(ts_irvalue_set_name(w[0], "40", true, &err) == 0, "exact numeric names are allowed");
-    TsIrValue *fresh = ts_graph_add_input(h, NULL, NULL, &err);
+    TsIrValue *fresh = ts_graph_add_input(h, NULL, ts_type_int(), &err);
     ok(fresh->unique > 40, "later values are numbered past an exact numeric name");
     ts_irvalue_set_name(w[1], NULL, false, &err);
     ok(w[1]->name == NULL, "NULL clears a name");

@@ -1,6 +1,7 @@
 #!/bin/sh
 # plugin_symbols.sh — plugins live on the public headers: every tscript function a built
-# plugin (prim, aten-cpu, torchvision, the vendor example, the countdev test backend) calls
+# plugin (prim, aten-cpu, torchvision, the vendor example, the countdev test backend, the
+# passdemo graph-pass plugin) calls
 # is declared in an installed header (include/tscript/*.h), so a plugin built against an
 # installed tscript links, and the library may hide everything else. The plugins compile
 # with -I include and without -I core (PLUGIN_CPPFLAGS in Makefile.am).
@@ -14,7 +15,7 @@ n=0
 failed=0
 for so in plugins/prim/.libs/prim.so plugins/aten-cpu/.libs/aten-cpu.so \
     plugins/torchvision/.libs/torchvision.so examples/plugins/vendor/.libs/acme.so \
-    t/plugins/countdev/.libs/countdev.so; do
+    t/plugins/countdev/.libs/countdev.so t/plugins/passdemo/.libs/passdemo.so; do
     n=$((n + 1))
     if [ ! -f "$builddir/$so" ]; then
         echo "not ok $n - $so is built"

@@ -11,7 +11,9 @@ libtscript_core_la_SOURCES += \
 	core/api/tensors.c \
 	core/api/files.c \
 	core/api/operators.c \
-	core/api/outline.c
+	core/api/outline.c \
+	core/api/ir.c \
+	core/api/ir_attr.c
 
 # The API used as an embedder uses it: -I include only, linked with libtscript.la (the
 # installed library's surface). t/api_threads.t is the thread-safety test of tscript.h's
@@ -29,6 +31,13 @@ t_api_inspect_t_CPPFLAGS = $(API_TEST_CPPFLAGS)
 t_api_inspect_t_LDADD = libtscript.la
 t_api_inspect_t_LDFLAGS = -no-install
 EXTRA_t_api_inspect_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
+# t/ir_api.t: the public IR (tscript/ir.h) as a plugin or embedder calls it.
+check_PROGRAMS += t/ir_api.t
+t_ir_api_t_SOURCES = t/ir_api.c t/tap.h
+t_ir_api_t_CPPFLAGS = $(API_TEST_CPPFLAGS)
+t_ir_api_t_LDADD = libtscript.la
+t_ir_api_t_LDFLAGS = -no-install
+EXTRA_t_ir_api_t_DEPENDENCIES = $(pkglib_LTLIBRARIES) t/plugins/passdemo/passdemo.la
 t_api_threads_t_SOURCES = t/api_threads.c t/tap.h
 t_api_threads_t_CPPFLAGS = $(API_TEST_CPPFLAGS)
 t_api_threads_t_LDADD = libtscript.la

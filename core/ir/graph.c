@@ -172,9 +172,11 @@ static int list_value(const TsAttr *a, TsValue *out, TsError *err)
 
 int ts_constant_value(const TsNode *n, TsValue *out, TsError *err)
 {
+    *out = ts_none();
+    if (n->kind != ts_symbol("prim::Constant"))
+        return ts_error_set(err, TS_ERR_TYPE, "%s is not a prim::Constant", n->kind);
     const TsAttr *a = ts_node_attr(n, ts_symbol("attr::value"));
     const TsType *t = n->n_outputs ? n->outputs[0]->type : NULL;
-    *out = ts_none();
     if (!a)
         return 0;
     switch (a->kind) {

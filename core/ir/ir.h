@@ -1,4 +1,8 @@
-/* ir.h — the program representation: Graph, Block, Node, Value (internal to the core).
+/* ir.h — the program representation: Graph, Block, Node, Value (the core's view).
+ *
+ * The public API (include/tscript/ir.h: opaque handles, checked rewriting, attributes by
+ * name) is declared there and included here; this header adds the structs, symbols, the
+ * insertion point and the unchecked primitives the frontend builds graphs with.
  *
  * As in PyTorch's JIT overview ("Core Program Representation"): a Graph owns every Block,
  * Node and Value in it. A Node's kind is an interned Symbol ("aten::add"); the set of kinds
@@ -9,14 +13,15 @@
  *
  * Graph-building functions return NULL / non-zero only on out-of-memory or misuse, with err.
  */
-#ifndef TSCRIPT_IR_H
-#define TSCRIPT_IR_H
+#ifndef TSCRIPT_CORE_IR_H
+#define TSCRIPT_CORE_IR_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "frontend/source.h"
+#include "tscript/ir.h"
 #include "tscript/types.h"
 #include "tscript/value.h"
 
@@ -30,11 +35,6 @@ TsSymbol ts_symbol(const char *s);
 size_t ts_symbol_ns(TsSymbol s, char *buf, size_t size);
 const char *ts_symbol_unqual(TsSymbol s);
 void ts_symbols_shutdown(void);
-
-typedef struct TsGraph TsGraph;
-typedef struct TsBlock TsBlock;
-typedef struct TsNode TsNode;
-typedef struct TsIrValue TsIrValue;
 
 typedef struct TsUse {
     TsNode *user;
@@ -50,13 +50,6 @@ struct TsIrValue {
     TsUse *uses;
     size_t n_uses, cap_uses;
 };
-
-/* Attribute kinds, as PyTorch's (the printer spells them by value). */
-typedef enum TsAttrKind {
-    TS_ATTR_INT, TS_ATTR_FLOAT, TS_ATTR_COMPLEX, TS_ATTR_STR, TS_ATTR_TENSOR, TS_ATTR_GRAPH,
-    TS_ATTR_TYPE, TS_ATTR_IVALUE,
-    TS_ATTR_INTS, TS_ATTR_FLOATS, TS_ATTR_STRS, TS_ATTR_TENSORS, TS_ATTR_GRAPHS, TS_ATTR_TYPES
-} TsAttrKind;
 
 typedef struct TsAttr {
     TsSymbol name;             /* an "attr::" symbol, as PyTorch's: ts_symbol("attr::value");
@@ -105,17 +98,7 @@ struct TsBlock {
     TsNode *ret;               /* prim::Return: its inputs are the block's outputs; sentinel */
 };
 
-/* ---- graphs -------------------------------------------------------------- */
-TsGraph *ts_graph_new(TsError *err);
-void ts_graph_free(TsGraph *g);
-TsBlock *ts_graph_block(const TsGraph *g);
-/* A deep copy (values renumbered the same way, names kept). */
-TsGraph *ts_graph_copy(const TsGraph *g, TsError *err);
-
-/* Inputs/outputs of the top block. */
-TsIrValue *ts_graph_add_input(TsGraph *g, const char *name, const TsType *type, TsError *err);
-int ts_graph_add_output(TsGraph *g, TsIrValue *v, TsError *err);
-
+/* ---- graphs (ts_graph_new, _copy, _add_input, ...: tscript/ir.h) ----------- */
 /* Insertion point: new nodes go before it (initially the top block's return node). */
 void ts_graph_set_insert_point(TsGraph *g, TsNode *before);
 void ts_graph_set_insert_end(TsGraph *g, TsBlock *b);
@@ -128,22 +111,14 @@ TsNode *ts_graph_insert(TsGraph *g, TsNode *n);
 /* A prim::Constant for v (int, float, bool, str, None, device, list of those, tensor...)
  * inserted at the insertion point; its output typed by ts_value_type(v). */
 TsIrValue *ts_graph_insert_constant(TsGraph *g, TsValue v, TsSourceRange range, TsError *err);
-/* The value a prim::Constant node holds (its inverse): a new reference in *out, None for
- * a constant without a value attribute. */
-int ts_constant_value(const TsNode *n, TsValue *out, TsError *err);
+/* Its inverse is ts_constant_value (tscript/ir.h). A block's inputs are the outputs of its
+ * prim::Param node, its outputs the inputs of its prim::Return node. */
 
-/* Inputs/outputs of any block (a loop body's %i and carried values; what it yields):
- * outputs of its prim::Param node / inputs of its prim::Return node. name may be NULL. */
-TsIrValue *ts_block_add_input(TsBlock *b, const char *name, const TsType *type, TsError *err);
-int ts_block_add_output(TsBlock *b, TsIrValue *v, TsError *err);
-
-/* ---- nodes ------------------------------------------------------------------ */
-int ts_node_add_input(TsNode *n, TsIrValue *v, TsError *err);
+/* ---- nodes (unchecked: the frontend's primitives; see also tscript/ir.h) ----- */
 int ts_node_insert_input(TsNode *n, size_t i, TsIrValue *v, TsError *err);
 void ts_node_replace_input(TsNode *n, size_t i, TsIrValue *v);
 void ts_node_remove_input(TsNode *n, size_t i);
 void ts_node_remove_all_inputs(TsNode *n);
-TsIrValue *ts_node_add_output(TsNode *n, const TsType *type, TsError *err);
 /* Refused (returns non-zero) while the output has uses. */
 int ts_node_erase_output(TsNode *n, size_t i, TsError *err);
 TsBlock *ts_node_add_block(TsNode *n, TsError *err);
@@ -153,10 +128,6 @@ void ts_node_insert_before(TsNode *n, TsNode *pos);   /* n not yet in a block */
 void ts_node_insert_after(TsNode *n, TsNode *pos);
 void ts_node_move_before(TsNode *n, TsNode *pos);     /* n already in a block */
 void ts_node_move_after(TsNode *n, TsNode *pos);
-/* Removes and frees n (and its blocks); refused with err while any output is used. */
-int ts_node_destroy(TsNode *n, TsError *err);
-/* Is n before m in program order (same graph; nested blocks count as their owner)? */
-bool ts_node_is_before(const TsNode *n, const TsNode *m);
 
 /* Attributes: set replaces an attribute of the same name. Strings/lists are copied; tensors
  * are retained; graphs are owned by the node from then on. */
@@ -178,18 +149,17 @@ void ts_node_set_range(TsNode *n, TsSourceRange r);
  * are all digits are refused (they would clash with printed numbers) unless exact is true,
  * which the IR parser uses to keep "%25" as written. */
 int ts_irvalue_set_name(TsIrValue *v, const char *name, bool exact, TsError *err);
-/* The name as printed after '%': the debug name, or the number written into buf. */
-const char *ts_irvalue_debug_name(const TsIrValue *v, char *buf, size_t size);
 void ts_irvalue_replace_all_uses_with(TsIrValue *v, TsIrValue *with);
 /* Replaces only the uses after node `after` in program order. */
 void ts_irvalue_replace_uses_after(TsIrValue *v, TsNode *after, TsIrValue *with);
+/* Makes room for n more uses of v, so that moving n uses to it cannot fail; -1 on OOM. */
+int ts_irvalue_reserve_uses(TsIrValue *v, size_t n);
+/* Is n outer itself, or inside one of outer's blocks at any depth? */
+bool ts_node_is_within(const TsNode *n, const TsNode *outer);
 
-/* ---- text ------------------------------------------------------------------- */
-/* The canonical text, exactly as PyTorch prints graphs; with source comments
- * ("# file:line:col") after each node when print_source is true. Subgraph attributes are
- * printed after the graph as "with prim::FusionGroup_0 = graph(...". malloc'd. */
-char *ts_graph_to_string(const TsGraph *g, bool print_source);
-/* Parses that text; errors carry line:col (and the line with a marker).
+/* ---- text (ts_graph_print, _to_string, _parse: tscript/ir.h) ---------------- */
+/* The printer spells subgraph attributes after the graph as
+ * "with prim::FusionGroup_0 = graph(...". The parser's errors carry line:col (and the line with a marker).
  * Value names are kept as written, numbers too ("%25"). Node kinds are an open set.
  * "# ..." comments are skipped (so PyTorch's "# file:line:col" do not stop a parse; the
  * nodes of a parsed graph point into the text itself). "prim::FusionGroup_0(...)" followed
@@ -197,16 +167,10 @@ char *ts_graph_to_string(const TsGraph *g, bool print_source);
  * attr::Subgraph graph attribute. "Dynamic", the overview's old name for Tensor, parses as
  * the unrefined Tensor and marks the graph so that it prints value types that are the
  * unrefined Tensor as "Dynamic" again (a graph spells it one way or the other). */
-TsGraph *ts_graph_parse(const char *text, const char *filename, TsError *err);
 /* Appends s[0..n) double-quoted as the text above quotes strings (PyTorch's
  * printQuotedString): C escapes, other control bytes in octal. With code, for source that
  * PyTorch's parser reads back, '\r' (an escape that parser lacks) is in octal too. */
 struct TsBuf;
 void ts_ir_put_quoted(struct TsBuf *b, const char *s, size_t n, bool code);
-
-/* ---- checking --------------------------------------------------------------- */
-/* The verifier: every value defined once and used only in scope, If/Loop/With block arities,
- * sentinels, use lists consistent. Errors name the value and the node. */
-int ts_graph_lint(const TsGraph *g, TsError *err);
 
 #endif

@@ -167,7 +167,13 @@ int ts_node_add_input(TsNode *n, TsIrValue *v, TsError *err)
 
 int ts_node_insert_input(TsNode *n, size_t i, TsIrValue *v, TsError *err)
 {
-    assert(i <= n->n_inputs && v->node->graph == n->graph);
+    /* checked: this is the public ts_node_add_input's path too */
+    if (!v || v->node->graph != n->graph)
+        return ts_error_set(err, TS_ERR_USAGE, "an input of %s must be a value of its graph",
+                            n->kind);
+    if (i > n->n_inputs)
+        return ts_error_set(err, TS_ERR_USAGE, "input position %zu of %s is past its %zu inputs",
+                            i, n->kind, n->n_inputs);
     if (grow((void **)&n->inputs, &n->cap_inputs, n->n_inputs + 1, sizeof *n->inputs) != 0 ||
         ts_irvalue_add_use(v, n, SIZE_MAX) != 0)
         return nomem(err);
@@ -217,6 +223,10 @@ void ts_node_remove_all_inputs(TsNode *n)
 /* ---- outputs and blocks --------------------------------------------------------- */
 TsIrValue *ts_node_add_output(TsNode *n, const TsType *type, TsError *err)
 {
+    if (!type) {
+        ts_error_set(err, TS_ERR_USAGE, "an output of %s needs a type", n->kind);
+        return NULL;
+    }
     if (grow((void **)&n->outputs, &n->cap_outputs, n->n_outputs + 1, sizeof *n->outputs)) {
         nomem(err);
         return NULL;
@@ -346,8 +356,7 @@ static bool is_sentinel(const TsNode *n)
     return n->owning_block && (n == n->owning_block->param || n == n->owning_block->ret);
 }
 
-/* Is n inside `outer` (outer itself, or in one of its blocks, at any depth)? */
-static bool is_within(const TsNode *n, const TsNode *outer)
+bool ts_node_is_within(const TsNode *n, const TsNode *outer)
 {
     for (; n; n = n->owning_block ? n->owning_block->owning_node : NULL)
         if (n == outer)
@@ -369,14 +378,14 @@ void ts_node_insert_after(TsNode *n, TsNode *pos)
 
 void ts_node_move_before(TsNode *n, TsNode *pos)
 {
-    assert(n->owning_block && !is_sentinel(n) && !is_within(pos, n));
+    assert(n->owning_block && !is_sentinel(n) && !ts_node_is_within(pos, n));
     unlink_node(n);
     ts_node_insert_before(n, pos);
 }
 
 void ts_node_move_after(TsNode *n, TsNode *pos)
 {
-    assert(n->owning_block && !is_sentinel(n) && !is_within(pos, n));
+    assert(n->owning_block && !is_sentinel(n) && !ts_node_is_within(pos, n));
     unlink_node(n);
     ts_node_insert_after(n, pos);
 }
@@ -397,7 +406,7 @@ static const TsIrValue *escaping_value(const TsNode *n, const TsNode *outer)
 {
     for (size_t i = 0; i < n->n_outputs; i++)
         for (size_t u = 0; u < n->outputs[i]->n_uses; u++)
-            if (n == outer || !is_within(n->outputs[i]->uses[u].user, outer))
+            if (n == outer || !ts_node_is_within(n->outputs[i]->uses[u].user, outer))
                 return n->outputs[i];
     for (size_t i = 0; i < n->n_blocks; i++) {
         TsBlock *b = n->blocks[i];
@@ -445,7 +454,7 @@ static void free_block_nodes(TsBlock *b)
 /* Moves the graph's insertion point out of a subtree about to be freed. */
 static void rescue_insert_point(TsGraph *g, const TsNode *doomed)
 {
-    if (g->insert_before && is_within(g->insert_before, doomed))
+    if (g->insert_before && ts_node_is_within(g->insert_before, doomed))
         g->insert_before = g->block->ret;
 }
 

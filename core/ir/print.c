@@ -352,6 +352,11 @@ static void put_graph(TsBuf *b, const TsGraph *g, bool source)
     free(groups.items);
 }
 
+void ts_graph_print(const TsGraph *g, bool print_source, TsBuf *out)
+{
+    put_graph(out, g, print_source);
+}
+
 char *ts_graph_to_string(const TsGraph *g, bool print_source)
 {
     TsBuf b = TS_BUF_INIT;

@@ -6,6 +6,7 @@
  * base; the graph remembers, per base, one past the last suffix it handed out, and the next
  * rename of that base starts after it; a candidate that is taken is skipped.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,14 +253,8 @@ void ts_irvalue_replace_uses_after(TsIrValue *v, TsNode *after, TsIrValue *with)
 {
     if (v == with)
         return;
-    size_t need = with->n_uses + v->n_uses;
-    if (need > with->cap_uses) {
-        TsUse *nu = realloc(with->uses, need * sizeof *nu);
-        if (!nu)
-            abort();   /* a few bytes; there is no error channel in this signature */
-        with->uses = nu;
-        with->cap_uses = need;
-    }
+    if (ts_irvalue_reserve_uses(with, v->n_uses) != 0)
+        abort();   /* a few bytes; there is no error channel in this signature */
     size_t kept = 0;
     for (size_t i = 0; i < v->n_uses; i++) {
         TsUse u = v->uses[i];
@@ -271,6 +266,21 @@ void ts_irvalue_replace_uses_after(TsIrValue *v, TsNode *after, TsIrValue *with)
         with->uses[with->n_uses++] = u;
     }
     v->n_uses = kept;
+}
+
+int ts_irvalue_reserve_uses(TsIrValue *v, size_t n)
+{
+    if (n > SIZE_MAX / sizeof *v->uses - v->n_uses)
+        return -1;
+    size_t need = v->n_uses + n;
+    if (need <= v->cap_uses)
+        return 0;
+    TsUse *nu = realloc(v->uses, need * sizeof *nu);
+    if (!nu)
+        return -1;
+    v->uses = nu;
+    v->cap_uses = need;
+    return 0;
 }
 
 int ts_irvalue_add_use(TsIrValue *v, TsNode *user, size_t offset)

@@ -44,6 +44,7 @@ struct TsOpTable {
     size_t n_waiting, cap_waiting;
     char **sources;            /* TorchScript files plugins ship, in load order */
     size_t n_sources;
+    TsPassList passes;         /* graph passes, in registration order */
     _Atomic(void *) cache;     /* the frontend's, made on first use */
     void (*cache_free)(void *);
 };
@@ -113,11 +114,15 @@ void ts_optable_free(TsOpTable *t)
     for (size_t i = 0; i < t->n_sources; i++)
         free(t->sources[i]);
     free(t->sources);
+    ts_pass_list_free(&t->passes);
     void *cache = atomic_load(&t->cache);
     if (cache)
         t->cache_free(cache);
     free(t);
 }
+
+TsPassList *ts_optable_passes(TsOpTable *t) { return &t->passes; }
+const TsPassList *ts_optable_passes_const(const TsOpTable *t) { return &t->passes; }
 
 /* ---- TorchScript sources -------------------------------------------------------- */
 

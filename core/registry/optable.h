@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "registry/passes.h"
 #include "registry/schema.h"
 #include "tscript/plugin.h"
 
@@ -70,6 +71,10 @@ size_t ts_optable_sources(const TsOpTable *t, const char *const **paths);
  * is destroyed), freed by destroy with the table. NULL with err when make fails. */
 void *ts_optable_cache(const TsOpTable *t, void *(*make)(const TsOpTable *t, TsError *err),
                        void (*destroy)(void *cache), TsError *err);
+
+/* The graph passes plugins registered, in order (registry/passes.h). */
+TsPassList *ts_optable_passes(TsOpTable *t);
+const TsPassList *ts_optable_passes_const(const TsOpTable *t);
 
 /* Where the operator was declared ("file.yaml:3:9"). */
 const char *ts_operator_source(const TsOperator *op);

@@ -7,7 +7,7 @@
  * a TsRegistry, and commit. The registry stages everything — declared operators in a table
  * of their own, kernels for already committed operators grouped per operator, kernels for
  * operators nobody declared yet (they wait in the table for a later plugin's schema, see
- * optable.h), allocators — so a failure anywhere (a schema file, a registration, init)
+ * optable.h), allocators, graph passes — so a failure anywhere (a schema file, a registration, init)
  * leaves the runtime's table as it was; then the plugin is dlclosed. fini runs only for
  * plugins whose init succeeded.
  */
@@ -43,6 +43,7 @@ struct TsRegistry {
     size_t n_waiting;
     StagedAllocator *allocs;
     size_t n_allocs;
+    TsPassList passes;         /* graph passes, committed after the table's */
     TsError failure;           /* the first registration error */
 };
 
@@ -83,6 +84,7 @@ void ts_registry_free(TsRegistry *r)
     for (size_t i = 0; i < r->n_allocs; i++)
         free(r->allocs[i].backend);
     free(r->allocs);
+    ts_pass_list_free(&r->passes);
     free(r->plugin);
     ts_error_clear(&r->failure);
     free(r);
@@ -360,6 +362,30 @@ int ts_register_allocator(TsRegistry *r, const char *backend, TsAllocator *alloc
     return 0;
 }
 
+int ts_register_pass(TsRegistry *r, const char *name, TsGraphPassFn fn, void *ctx,
+                     TsError *err)
+{
+    if (!r)
+        return ts_error_set(err, TS_ERR_USAGE, "pass registration without a registry");
+    if (!name || !*name || !fn) {
+        ts_error_set(err, TS_ERR_USAGE, "plugin '%s': a graph pass needs a name and a function",
+                     r->plugin);
+        return fail(r, err);
+    }
+    const TsGraphPass *old = ts_pass_list_find(ts_optable_passes(r->table), name);
+    if (!old)
+        old = ts_pass_list_find(&r->passes, name);
+    if (old) {
+        ts_error_set(err, TS_ERR_PLUGIN,
+                     "plugin '%s' registers a second graph pass '%s' (plugin '%s' registered "
+                     "the first)", r->plugin, name, old->plugin);
+        return fail(r, err);
+    }
+    if (ts_pass_list_add(&r->passes, name, r->plugin, fn, ctx, err))
+        return fail(r, err);
+    return 0;
+}
+
 int ts_registry_commit(TsRegistry *r, TsError *err)
 {
     /* Everything that can fail comes first: device types (registering a name twice is
@@ -388,6 +414,8 @@ int ts_registry_commit(TsRegistry *r, TsError *err)
     if (!rc)
         rc = ts_optable_reserve_waiting(r->table, r->n_waiting, err);
     if (!rc)
+        rc = ts_pass_list_reserve(ts_optable_passes(r->table), r->passes.n, err);
+    if (!rc)
         rc = ts_optable_merge(r->table, r->staged, err);
     if (rc) {
         for (size_t i = 0; i < r->n_allocs; i++)
@@ -408,6 +436,7 @@ int ts_registry_commit(TsRegistry *r, TsError *err)
     free(r->waiting);
     r->waiting = NULL;
     r->n_waiting = 0;
+    ts_pass_list_move(ts_optable_passes(r->table), &r->passes);
     for (size_t i = 0; i < r->n_allocs; i++) {
         r->allocators[types[i]].allocator = r->allocs[i].allocator;
         r->allocators[types[i]].plugin = owners[i];

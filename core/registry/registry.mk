@@ -15,7 +15,14 @@ libtscript_core_la_SOURCES += \
 	core/registry/elf_check.c \
 	core/registry/elf_check.h \
 	core/registry/config.c \
-	core/registry/config.h
+	core/registry/config.h \
+	core/registry/passes.c \
+	core/registry/passes.h
+
+# The graph-pass registry's order and transaction (with t/plugins/passdemo).
+check_PROGRAMS += t/ir_passes.t
+t_ir_passes_t_SOURCES = t/ir_passes.c t/tap.h
+EXTRA_t_ir_passes_t_DEPENDENCIES = $(pkglib_LTLIBRARIES) t/plugins/passdemo/passdemo.la
 
 check_PROGRAMS += t/schema.t t/yaml.t t/schema_scan.t t/optable.t t/plugin.t
 t_schema_t_SOURCES = t/schema.c t/tap.h

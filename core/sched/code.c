@@ -1248,28 +1248,65 @@ static int queue_callees(const TsCode *c, TsFunction ***work, size_t *n, size_t 
     return 0;
 }
 
+/* Whether f is among the n functions of built. */
+static bool is_built(TsFunction *const *built, size_t n, const TsFunction *f)
+{
+    for (size_t i = 0; i < n; i++)
+        if (built[i] == f)
+            return true;
+    return false;
+}
+
+/* Builds the Code of f and of every function it reaches that has none, then publishes them
+ * all, callees before callers: a thread that finds f's Code on the lock-free path finds its
+ * callees' too (one still being built by another thread makes the CALL wait on the lock, see
+ * interp.c). A failure publishes nothing, so no Code ever calls a function without one. */
 int ts_code_prepare(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f, TsError *err)
 {
     if (__atomic_load_n(&f->code, __ATOMIC_ACQUIRE))
         return 0;
     pthread_mutex_lock(&prepare_lock);
-    TsFunction **work = NULL;
-    size_t n = 0, cap = 0;
+    TsFunction **work = NULL, **built = NULL;
+    TsCode **codes = NULL;
+    size_t n = 0, cap = 0, nb = 0, capb = 0;
     int rc = 0;
     for (TsFunction *next = f; next && !rc; next = n ? work[--n] : NULL) {
-        if (next->code)
+        if (next->code || is_built(built, nb, next))
             continue;
+        if (nb == capb) {
+            size_t nc = capb ? capb * 2 : 16;
+            TsFunction **b = realloc(built, nc * sizeof *b);
+            if (b)
+                built = b;
+            TsCode **c = b ? realloc(codes, nc * sizeof *c) : NULL;
+            if (!c) {
+                rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory building code");
+                break;
+            }
+            codes = c;
+            capb = nc;
+        }
         TsCode *c = ts_code_build(rt, unit, next->graph, next->name, err);
         if (!c) {
             ts_error_prefix(err, "in %s: ", next->qualname);
             rc = -1;
             break;
         }
-        next->free_code = ts_code_free;
-        __atomic_store_n(&next->code, c, __ATOMIC_RELEASE);
+        built[nb] = next;
+        codes[nb++] = c;
         rc = queue_callees(c, &work, &n, &cap, err);
     }
+    for (size_t i = nb; i-- > 0;) {
+        if (rc) {
+            ts_code_free(codes[i]);
+            continue;
+        }
+        built[i]->free_code = ts_code_free;
+        __atomic_store_n(&built[i]->code, codes[i], __ATOMIC_RELEASE);
+    }
     free(work);
+    free(built);
+    free(codes);
     pthread_mutex_unlock(&prepare_lock);
     return rc;
 }

@@ -1253,9 +1253,17 @@ static int run_loop(TsInterp *st)
         VM_CASE(CALL)
         VM_CASE(CALL_METHOD) {
             const TsCode *callee;
-            if (in->op == TS_OP_CALL)
-                callee = code->callees[in->aux]->code;
-            else if (!(callee = method_code(st, code, OPV(ops[in->args]), code->strs[in->aux],
+            if (in->op == TS_OP_CALL) {
+                /* prepared with this Code, unless another thread is still building it:
+                 * ts_code_prepare then waits for that build */
+                TsFunction *fn = code->callees[in->aux];
+                callee = __atomic_load_n(&fn->code, __ATOMIC_ACQUIRE);
+                if (!callee) {
+                    if (ts_code_prepare(st->rt, code->unit, fn, &st->err))
+                        goto fail;
+                    callee = fn->code;
+                }
+            } else if (!(callee = method_code(st, code, OPV(ops[in->args]), code->strs[in->aux],
                                             in->n_in, in->n_out)))
                 goto fail;
             SAVE_PC();

@@ -61,6 +61,7 @@
 #include <stdint.h>
 
 #include "tscript/error.h"
+#include "tscript/ir.h"
 #include "tscript/tensor.h"
 #include "tscript/types.h"
 #include "tscript/value.h"
@@ -153,6 +154,24 @@ TS_API int ts_register_allocator(TsRegistry *r, const char *backend, TsAllocator
                           TsError *err);
 /* The plugin's own name, as the loader knows it. */
 TS_API const char *ts_registry_plugin_name(const TsRegistry *r);
+
+/* ---- graph passes ----------------------------------------------------------- */
+/* A pass rewrites g in place with the functions of tscript/ir.h, and returns 0, or an error
+ * code with err set. ctx is what the plugin registered it with. */
+typedef int (*TsGraphPassFn)(TsGraph *g, void *ctx, TsError *err);
+
+/* Registers pass fn under name (unique in the runtime: a second pass of that name is an
+ * error naming both plugins). The runtime runs the registered passes on the graph of every
+ * function it compiles — from source or from a model's code, the functions of libraries
+ * such as torch.nn.functional too — after the frontend's own clean-up (SSA, dead code,
+ * constants pooled) and before the interpreter compiles the graph; so `tscript graph`
+ * prints the graph they leave. They run in registration order: plugins in the order they
+ * load, a plugin's passes in the order it registers them. After each pass the graph is
+ * verified (ts_graph_lint); a pass that fails or leaves an invalid graph fails the
+ * compilation with "graph pass 'NAME' of plugin 'P' failed on FUNCTION: ...". A pass may
+ * run on several threads at once (on different graphs): keep ctx read-only. */
+TS_API int ts_register_pass(TsRegistry *r, const char *name, TsGraphPassFn fn, void *ctx,
+                            TsError *err);
 
 /* ---- the entry point ----------------------------------------------------- */
 typedef struct TsPluginInfo {

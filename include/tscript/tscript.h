@@ -1,7 +1,8 @@
 /* tscript/tscript.h — the embedding API: everything a C or C++ program needs to compile
  * TorchScript, load models saved by PyTorch, and run them. It includes the rest of the
  * public headers (values, tensors, types, errors, text buffers and the value printer, the
- * plugin ABI, and inspect.h: the operator table and a source file's outline).
+ * plugin ABI, inspect.h: the operator table and a source file's outline, and ir.h: the
+ * IR of graph passes).
  *
  *     TsError err = TS_ERROR_INIT;
  *     TsRuntime *rt = ts_runtime_open(NULL, &err);    // TSCRIPT_CONFIG, installed, embedded
@@ -38,6 +39,7 @@
 #include "tscript/export.h"
 #include "tscript/error.h"
 #include "tscript/inspect.h"
+#include "tscript/ir.h"
 #include "tscript/plugin.h"
 #include "tscript/print.h"
 #include "tscript/strbuf.h"
