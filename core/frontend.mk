@@ -53,6 +53,11 @@ TESTS += t/frontend_cases.sh
 t/frontend_cases.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
 EXTRA_DIST += t/frontend_cases.sh t/frontend_cases.py
 
+# Functions overloaded with @torch.jit._overload (compile.c, emit.c), run as TorchScript.
+TESTS += t/overload_cases.sh
+t/overload_cases.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)
+EXTRA_DIST += t/overload_cases.sh t/overload_cases.py
+
 # More of them, from a sweep of variations on the conformance cases.
 TESTS += t/lang_cases.sh t/lang_print.sh t/gradmode_cases.sh
 t/lang_cases.log t/lang_print.log t/gradmode_cases.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES)

@@ -168,26 +168,38 @@ int ts_library_defines(const TsOpTable *ops, const char *qualname, TsLibraryDisp
     return rc;
 }
 
-TsFunction *ts_library_function(const TsOpTable *ops, const char *qualname, TsSourceRange use,
-                                const TsCompUnit **unit, TsError *err)
+/* messages name a library function as PyTorch's do: "relu(Tensor input, bool inplace=False)" */
+static void unqualify(TsFunction *fn)
+{
+    char *name = fn->schema->name;
+    if (strncmp(name, "__torch__.", 10) == 0)
+        memmove(name, name + 10, strlen(name + 10) + 1);
+}
+
+int ts_library_functions(const TsOpTable *ops, const char *qualname, TsSourceRange use,
+                         const TsCompUnit **unit, TsFunction **fns, size_t max, TsError *err)
 {
     Library *lib = library_of(ops, err);
     if (!lib)
-        return NULL;
+        return -1;
     pthread_mutex_lock(&lib->lock);
     LibFile *f = NULL;
     const TsGlobal *g = lookup(ops, lib, qualname, &f, err);
     TsDefInfo *d = g && g->kind == TS_GLOBAL_DEF ? g->def : NULL;
-    TsFunction *fn = d ? ts_compiler_function(&f->c, d, use, err) : NULL;
-    if (fn && strncmp(fn->schema->name, "__torch__.", 10) == 0) {
-        /* messages name it as PyTorch's do: "relu(Tensor input, bool inplace=False)" */
-        char *name = fn->schema->name;
-        memmove(name, name + 10, strlen(name + 10) + 1);
-    }
-    if (fn)
+    int n = d ? ts_compiler_callees(&f->c, d, use, fns, max, err) : -1;
+    for (int i = 0; i < n; i++)
+        unqualify(fns[i]);
+    if (n >= 0)
         *unit = f->c.unit;
     else if (!d && err->code == TS_OK)
         ts_error_set(err, TS_ERR_RUNTIME, "%s is not defined by a library file", qualname);
     pthread_mutex_unlock(&lib->lock);
-    return fn;
+    return n;
+}
+
+TsFunction *ts_library_function(const TsOpTable *ops, const char *qualname, TsSourceRange use,
+                                const TsCompUnit **unit, TsError *err)
+{
+    TsFunction *fn;
+    return ts_library_functions(ops, qualname, use, unit, &fn, 1, err) == 1 ? fn : NULL;
 }

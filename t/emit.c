@@ -469,6 +469,34 @@ int main(void)
         "def main(x: int):\n    assert x > 0, \"neg\"\n", "main",
         "# CHECK: \"builtins.AssertionError\"\n# CHECK: prim::RaiseException\n");
 
+    /* torch.jit._overload: a declaration's body is `pass` or `...` (checked where it is
+     * declared, as PyTorch checks it); t/overload_cases.py runs overloads */
+    check_error("an overload declaration with a body",
+        "import torch\n@torch.jit._overload\ndef f(x: int) -> int:\n    return x\n"
+        "def f(x):\n    return x\ndef main():\n    return f(1)\n",
+        "Only `pass` statement or `...` can be the body of overload declaration:\n"
+        "@torch.jit._overload\ndef f(x: int) -> int:\n    return x <- Expecting `pass` or `...` "
+        "here!\n\nExample usage of overload function:\n");
+    check_error("an overload declaration with two statements",
+        "from torch.jit import _overload\n@_overload\ndef f(x: int) -> int:\n    pass\n"
+        "    pass\ndef f(x):\n    return x\ndef main():\n    return f(1)\n",
+        "Only `pass` statement or `...` can be the body of overload declaration:\n@_overload\n");
+    check_error("an overloaded function compiled directly",
+        "import torch\n@torch.jit._overload\ndef main(x: int) -> int:\n    ...\n"
+        "def main(x):\n    return x\n",
+        "Function __torch__.main cannot be directly compiled because it is overloaded. It "
+        "must be used in a context of a function where its inputs can determine which "
+        "overload to call.");
+    check_error("overloads without annotations",
+        "import torch\n@torch.jit._overload\ndef f(x):\n    ...\n"
+        "def f(x):\n    return x\ndef main():\n    return f(1)\n",
+        "Must explicitly add type annotations to overloaded functions");
+    check_graph("an overload is called by its own (mangled) name",
+        "import torch\n@torch.jit._overload\ndef f(x: int) -> int:\n    ...\n"
+        "@torch.jit._overload\ndef f(x: float) -> float:\n    ...\n"
+        "def f(x):\n    return x\ndef main(a: float):\n    return f(a)\n", "main",
+        "# CHECK: float = prim::CallFunction[name=\"__torch__.___torch_mangle_0.f\"](%a)\n");
+
     /* torch.nn.functional: the library's TorchScript inlined (t/library.c tests more), and
      * what functional.c still lowers */
 #define FN_PRELUDE "import torch\nimport torch.nn.functional as F\n"
