@@ -1014,16 +1014,15 @@ static int check_overload(TsEmitter *e, const TsTree *def, const TsTree *impl)
         return ts_emit_error(e, def->range, "Must explicitly add type annotations to "
                              "overloaded functions");
     for (size_t k = 0; k < params->n_kids; k++) {
+        /* the two defaults compared as Python values, before any conversion */
         const TsTree *par = params->kids[k], *mine = par->kids[2], *theirs = ip->kids[k]->kids[2];
-        if (!mine)
-            continue;
-        const TsType *t = par->kids[1] ? ts_emit_type(e, par->kids[1]) : ts_type_tensor();
+        const TsType *any = ts_type_any();
         TsValue a, b;
         bool same = false;
-        if (!t)
-            return -1;
-        if (theirs && ts_emit_default(e, mine, par->kids[0]->str, t, !par->kids[1], &a) == 0) {
-            if (ts_emit_default(e, theirs, par->kids[0]->str, t, !par->kids[1], &b) == 0) {
+        if (!mine)
+            continue;
+        if (theirs && ts_emit_default(e, mine, par->kids[0]->str, any, false, &a) == 0) {
+            if (ts_emit_default(e, theirs, par->kids[0]->str, any, false, &b) == 0) {
                 same = ts_value_equal(a, b);
                 ts_value_release(b);
             }
@@ -1104,10 +1103,16 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
             bool inferred = !ann && !tc && !(method && i == 0);
             if (ts_emit_default(e, dflt, p[i].name, p[i].type, inferred, &p[i].def) != 0 &&
                 (p[i].fixed_size < 0 || broadcast_default(e, dflt, &p[i]) != 0)) {
-                free_params(p, i);
-                return -1;
+                if (!e->d->impl || e->err->code == TS_ERR_NOMEM) {
+                    free_params(p, i);
+                    return -1;
+                }
+                /* an overload leaves out an implementation's default its type does not
+                 * take (torch.norm's p="fro" where p is a number), as PyTorch does */
+                ts_error_clear(e->err);
+            } else {
+                p[i].has_default = true;
             }
-            p[i].has_default = true;
         }
         i++;
     }

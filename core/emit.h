@@ -13,8 +13,8 @@
  * Files: compile.c (the file level: which functions and classes exist, compile on demand),
  * emit.c (definitions, statements, control flow), emit_expr.c (expressions and operators),
  * sugared.c (names, attributes and calls: builtins, torch.*, math.*, methods, classes),
- * library.c and inline.c (torch.nn.functional as TorchScript source that plugins ship,
- * compiled on demand and inlined), functional.c (the rest of it lowered in C),
+ * library.c and inline.c (torch.nn.functional and the other Python-written functions as
+ * TorchScript source that plugins ship, compiled on demand and inlined),
  * emit_env.c (the environment), emit_types.c (annotations), emit_ssa.c, exit_transform.c.
  */
 #ifndef TSCRIPT_EMIT_H
@@ -397,12 +397,6 @@ TsIrValue *ts_inline_function(TsGraph *g, const TsCompUnit *lib, const TsFunctio
 /* Sets up c for src (parsed, its names collected, an empty unit) as ts_compile_source
  * does before compiling: 0, or -1 with err (c then needs no freeing). */
 int ts_compiler_open(TsCompiler *c, const TsOpTable *ops, TsSource *src, TsError *err);
-
-/* torch.nn.functional.X and torch.norm not in the library yet, lowered in C as PyTorch's
- * Python bodies lower them (functional.c): known names resolve to the qualified name,
- * called through here. */
-bool ts_functional_known(const char *qualname);
-int ts_functional_call(TsEmitter *e, const char *qualname, const TsTree *call, TsSugared *out);
 
 /* passes */
 int ts_convert_to_ssa(TsGraph *g, TsError *err);

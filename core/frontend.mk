@@ -16,7 +16,6 @@ libtscript_core_la_SOURCES += \
 	core/emit_ssa.c \
 	core/exit_transform.c \
 	core/sugared.c \
-	core/functional.c \
 	core/library.c \
 	core/inline.c \
 	core/compile.c \

@@ -197,14 +197,14 @@ static int archive_constant(TsEmitter *e, const char *attr, TsSourceRange r, TsS
     return value_of(out, ts_emit_const(e, v, r));
 }
 
-/* Whether PyTorch writes qualname in Python: the library defines it, or functional.c
- * lowers it (a library file that fails to load shows its error when called). */
+/* Whether PyTorch writes qualname in Python: the library defines it (a library file that
+ * fails to load shows its error when called). */
 static bool python_function(TsEmitter *e, const char *qualname)
 {
     TsError ignore = TS_ERROR_INIT;
     int rc = ts_library_defines(e->c->ops, qualname, NULL, &ignore);
     ts_error_clear(&ignore);
-    return rc != 0 || ts_functional_known(qualname);
+    return rc != 0;
 }
 
 static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSourceRange r,
@@ -654,9 +654,15 @@ static TsFunction *match_call(TsEmitter *e, TsFunction *const *fns, size_t n_fns
                               const TsNamedValue *args, TsSourceRange r, TsIrValue ***inputs,
                               size_t *n_inputs)
 {
+    /* the candidates named as PyTorch names them: "f(int x) -> int", not __torch__.f */
+    TsSchema shown[MAX_OVERLOADS];
     const TsSchema *schemas[MAX_OVERLOADS];
-    for (size_t i = 0; i < n_fns && i < MAX_OVERLOADS; i++)
-        schemas[i] = fns[i]->schema;
+    for (size_t i = 0; i < n_fns && i < MAX_OVERLOADS; i++) {
+        shown[i] = *fns[i]->schema;
+        const char *dot = strrchr(shown[i].name, '.');
+        shown[i].name = dot ? (char *)dot + 1 : shown[i].name;
+        schemas[i] = &shown[i];
+    }
     int k = ts_match_schemas(e->g, schemas, n_fns < MAX_OVERLOADS ? n_fns : MAX_OVERLOADS, n,
                              args, r, inputs, n_inputs, e->err);
     return k < 0 ? NULL : fns[k];
@@ -1412,8 +1418,6 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
     }
     if (strncmp(name, "torch.", 6) == 0 && ts_library_defines(e->c->ops, name, NULL, e->err) != 0)
         return e->err->code ? -1 : call_library(e, name, call, out);
-    if (ts_functional_known(name))
-        return ts_functional_call(e, name, call, out);
     if (strcmp(name, "aten::__is__") == 0 || strcmp(name, "aten::__isnot__") == 0 ||
         strcmp(name, "prim::RaiseException") == 0)
         return emit_interpreter_op(e, name, call, out);

@@ -139,7 +139,7 @@ def err_no_overload_matches():
 
 def err_no_overload_matches_names_candidates():
     return first("x")
-    # raises: Expected a value of type 'int' for argument 'x' but instead found type 'str'.
+    # raises: first(int x) -> int:
 
 
 def err_unknown_keyword():

@@ -24,7 +24,8 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/rnn_layers.c \
 	plugins/aten-cpu/stl_order.h
 
-dist_pkgschema_DATA += schemas/aten_layers.yaml schemas/prim_env.yaml schemas/torch.nn.functional.py
+dist_pkgschema_DATA += schemas/aten_layers.yaml schemas/prim_env.yaml schemas/torch.nn.functional.py \
+	schemas/torch.functional.py
 
 # The prim plugin's questions to the runtime (grad mode, warnings, device type).
 plugins_prim_prim_la_SOURCES += plugins/prim/env.c
@@ -39,3 +40,9 @@ TESTS += $(LAYERS_CASES)
 $(LAYERS_CASES:.sh=.log): tscript$(EXEEXT) $(pkglib_LTLIBRARIES) t/cases.sh
 EXTRA_DIST += plugins/aten-cpu/layers.mk $(LAYERS_CASES) $(LAYERS_CASES:.sh=.py) \
 	t/models/opcheck.py
+
+# The torch.* and F.* functions PyTorch writes in Python, shipped as TorchScript
+# (schemas/torch.functional.py, schemas/torch.nn.functional.py), against PyTorch's results.
+TESTS += t/norm_cases.sh t/interpolate_cases.sh
+t/norm_cases.log t/interpolate_cases.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES) t/cases.sh
+EXTRA_DIST += t/norm_cases.sh t/norm_cases.py t/interpolate_cases.sh t/interpolate_cases.py
