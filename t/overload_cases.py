@@ -132,6 +132,33 @@ def test_called_from_another_function():
     assert use_pair(torch.ones(3)) == 7
 
 
+@torch.jit._overload
+def describe(x: int, p: str = "fro") -> str:
+    pass
+
+
+@torch.jit._overload
+def describe(x: int, p: Optional[float]) -> str:  # noqa: F811
+    pass
+
+
+def describe(x, p="fro"):  # noqa: F811
+    # torch.norm's shape: the implementation's default fits only the str overload, and the
+    # float one has none
+    return str(p)
+
+
+def test_default_an_overload_cannot_take_is_left_out():
+    assert describe(1) == "fro"
+    assert describe(1, 2.5) == "2.5"
+    assert describe(1, None) == "None"
+
+
+def err_the_float_overload_has_no_default():
+    return describe(1, p=3)
+    # raises: describe(int x, float? p) -> str:
+
+
 def err_no_overload_matches():
     return double([1])
     # raises: Arguments for call are not valid.
