@@ -3,7 +3,7 @@
 #
 # PyTorch defines torch.norm, torch.unique and torch.unique_consecutive in torch/functional.py
 # and imports them into torch; scripting a call compiles the Python. tscript's frontend does
-# the same with this file (core/library.c): torch.X is looked up here first, compiled on its
+# the same with this file (core/frontend/library.c): torch.X is looked up here first, compiled on its
 # first call and inlined, where the caller's constants decide the branches. Written from
 # PyTorch 1.13's documented semantics: names, defaults, overloads and messages are PyTorch's.
 #

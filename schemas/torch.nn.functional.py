@@ -1,8 +1,8 @@
 # torch.nn.functional.py — torch.nn.functional as TorchScript, shipped by the aten plugins.
 #
 # PyTorch writes these functions in Python (torch/nn/functional.py) and scripts the ones a
-# program calls; tscript's frontend does the same with this file (core/library.c): it is
-# parsed when a program first names torch.nn.functional, a function is compiled on its
+# program calls; tscript's frontend does the same with this file (core/frontend/library.c):
+# it is parsed when a program first names torch.nn.functional, a function is compiled on its
 # first call and inlined into the caller, where the caller's constants decide the branches
 # (F.relu(x) is aten::relu(%x)). The file's name is the module it defines; a plugin names
 # it among its schema files. Written from PyTorch 1.13's documented semantics: argument
@@ -12,9 +12,9 @@
 # not here: a name this file does not define is aten::NAME. Two of PyTorch's helpers are
 # understood by the frontend: BroadcastingListN[T], a List[T] that a single T fills (schema
 # T[N]), and `f = boolean_dispatch('arg', index, default, if_true, if_false)`, which picks a
-# function by a constant bool argument (core/library.c); and so is torch.jit._overload, which
-# declares the typed signatures of one implementation (F.interpolate's size and scale_factor
-# are each a number or a list).
+# function by a constant bool argument (core/frontend/library.c); and so is
+# torch.jit._overload, which declares the typed signatures of one implementation
+# (F.interpolate's size and scale_factor are each a number or a list).
 
 import math
 

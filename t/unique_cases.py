@@ -1,8 +1,8 @@
 # t/unique_cases.py — torch.unique and torch.unique_consecutive (Python functions in
 # PyTorch, TorchScript in schemas/torch.functional.py) and the kernels behind them
-# (unique.c), run as TorchScript. The test_* functions assert PyTorch 1.13's results; each err_* function fails
-# with the message in its `# raises:` line. t/unique_cases.sh runs both kinds through
-# tscript; they behave the same under PyTorch:
+# (unique.c), run as TorchScript. The test_* functions assert PyTorch 1.13's results; each
+# err_* function fails with the message in its `# raises:` line. t/unique_cases.sh runs both
+# kinds through tscript; they behave the same under PyTorch:
 #     /usr/bin/python3 t/unique_cases.py
 import torch
 
