@@ -13,9 +13,10 @@
  * failure (a file that cannot be read or written, a program that does not compile or
  * raises), 2 bad usage.
  *
- * The core is reached from a few places only (common.c opens the runtime and reads
- * programs; each command file compiles, loads and runs), so that the CLI can move onto
- * the public embedding API in include/tscript/ when it is complete.
+ * The commands use the public embedding API alone (include/tscript/, as lua.c uses lua.h
+ * only): common.c opens the runtime and reads programs, each command file compiles, loads
+ * and runs through tscript.h and inspect.h. (graph.c still reaches into the core until
+ * the public IR, tscript/ir.h, lands; t/cli_public.sh checks the rest.)
  */
 #ifndef TSCRIPT_CLI_H
 #define TSCRIPT_CLI_H
@@ -29,9 +30,6 @@
 
 #define TS_EXIT_FAIL 1
 #define TS_EXIT_USAGE 2
-
-struct TsSource;
-struct TsModule;
 
 /* The options given before the command. */
 typedef struct TsCliGlobal {
@@ -91,17 +89,17 @@ typedef struct TsCliProgram {
     const char *path;          /* as given */
     const char *name;          /* for messages: path, or "<stdin>" */
     bool archive;              /* a saved model (.pt, .pth, .zip; from stdin: a zip) */
-    struct TsSource *source;   /* the text of a .py program */
-    char *data;                /* a model read from stdin: its bytes */
+    char *data;                /* a .py program's text (NUL-terminated), or a model read
+                                * from stdin: its bytes; NULL for a model file */
     size_t size;
 } TsCliProgram;
 
-/* Reads path ("-": standard input) as TorchScript source, or, for a model, only decides
- * that it is one (a model file is mapped by ts_cli_load_model); archive_only: the file
- * must be a model. On failure prints why and returns TS_EXIT_FAIL. */
+/* Reads path ("-": standard input) as TorchScript source (at most TS_SOURCE_MAX bytes), or,
+ * for a model, only decides that it is one (a model file is mapped by ts_cli_load_model);
+ * archive_only: the file must be a model. On failure prints why and returns TS_EXIT_FAIL. */
 int ts_cli_program_open(TsCliProgram *p, const char *path, bool archive_only);
 void ts_cli_program_close(TsCliProgram *p);
 /* Loads the model p names; prints why not and returns NULL on failure. */
-struct TsModule *ts_cli_load_model(TsRuntime *rt, const TsCliProgram *p);
+TsModule *ts_cli_load_model(TsRuntime *rt, const TsCliProgram *p);
 
 #endif

@@ -8,9 +8,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "module.h"
-#include "runtime.h"
-#include "frontend/source.h"
 
 /* ---- messages ----------------------------------------------------------------------- */
 
@@ -145,15 +142,10 @@ static int read_stdin(TsCliProgram *p, bool archive_only)
         return TS_EXIT_FAIL;
     }
     p->archive = archive_only || (p->size >= 4 && memcmp(p->data, "PK\3\4", 4) == 0);
-    if (p->archive)
-        return 0;
-    if (p->size > TS_SOURCE_MAX)
+    if (!p->archive && p->size > TS_SOURCE_MAX)
         return ts_cli_fail(p->name, "larger than %zu bytes, the most read here",
                            (size_t)TS_SOURCE_MAX);
-    p->source = ts_source_new(p->name, p->data, p->size, &err);
-    free(p->data);
-    p->data = NULL;
-    return p->source ? 0 : ts_cli_error(p->name, &err, "out of memory");
+    return 0;
 }
 
 int ts_cli_program_open(TsCliProgram *p, const char *path, bool archive_only)
@@ -168,13 +160,12 @@ int ts_cli_program_open(TsCliProgram *p, const char *path, bool archive_only)
     if (p->archive)
         return 0;
     TsError err = TS_ERROR_INIT;
-    p->source = ts_source_read_file(path, &err);
-    return p->source ? 0 : ts_cli_error(path, &err, "cannot read the file");
+    p->data = ts_read_file(path, TS_SOURCE_MAX, &p->size, &err);
+    return p->data ? 0 : ts_cli_error(path, &err, "cannot read the file");
 }
 
 void ts_cli_program_close(TsCliProgram *p)
 {
-    ts_source_release(p->source);
     free(p->data);
     *p = (TsCliProgram){ 0 };
 }

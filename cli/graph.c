@@ -10,12 +10,15 @@
 #include "cli.h"
 #include "frontend/compile.h"
 #include "runtime.h"
+#include "frontend/source.h"
 
 /* Prints the graph of name in p's program. */
 static int print_graph(TsRuntime *rt, const TsCliProgram *p, const char *name)
 {
     TsError err = TS_ERROR_INIT;
-    TsCompUnit *u = ts_compile_source(ts_runtime_optable(rt), p->source, name, &err);
+    TsSource *src = ts_source_new(p->name, p->data, p->size, &err);
+    TsCompUnit *u = src ? ts_compile_source(ts_runtime_optable(rt), src, name, &err) : NULL;
+    ts_source_release(src);
     if (!u)
         return ts_cli_error(p->name, &err, "compilation failed");
     char qual[512];

@@ -12,12 +12,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "frontend/compile.h"
-#include "module.h"
-#include "ptrmap.h"
-#include "registry/schema.h"
-#include "runtime.h"
-#include "strbuf.h"
 
 static const char *dtype_name(int dtype)
 {
@@ -29,17 +23,18 @@ static const char *dtype_name(int dtype)
     return dtype >= 0 && dtype < TS_DTYPE__COUNT ? names[dtype] : "?";
 }
 
-/* "forward(Tensor x, int n=2) -> Tensor": a method's signature without self. */
-static void signature(const char *name, const TsSchema *sc, TsBuf *b)
+/* "forward(Tensor x, int n=...) -> Tensor": a method's signature without self. */
+static void signature(const char *name, const TsMethod *f, TsBuf *b)
 {
     char t[256];
+    TsValue dflt;
     ts_buf_printf(b, "%s(", name);
-    for (size_t i = 1; i < sc->n_args; i++) {
-        ts_type_annotation(sc->args[i].type, t, sizeof t);
-        ts_buf_printf(b, "%s%s %s%s", i > 1 ? ", " : "", t, sc->args[i].name,
-                      sc->args[i].has_default ? "=..." : "");
+    for (size_t i = 0; i < ts_method_num_args(f); i++) {
+        ts_type_annotation(ts_method_arg_type(f, i), t, sizeof t);
+        ts_buf_printf(b, "%s%s %s%s", i ? ", " : "", t, ts_method_arg_name(f, i),
+                      ts_method_arg_default(f, i, &dflt) ? "=..." : "");
     }
-    ts_type_annotation(sc->n_returns ? sc->returns[0].type : ts_type_none(), t, sizeof t);
+    ts_type_annotation(ts_method_return_type(f), t, sizeof t);
     ts_buf_printf(b, ") -> %s", t);
 }
 
@@ -50,7 +45,7 @@ static void print_methods(TsModule *m)
     printf("methods:\n");
     for (size_t i = 0; i < n && i < 512; i++) {
         TsError err = TS_ERROR_INIT;
-        TsFunction *f = ts_module_method(m, names[i], &err);
+        TsMethod *f = ts_module_find_method(m, names[i], &err);
         if (!f) {
             const char *msg = err.msg ? err.msg : "no such method";
             printf("  %s: does not compile: %.*s\n", names[i], (int)strcspn(msg, "\n"), msg);
@@ -58,15 +53,58 @@ static void print_methods(TsModule *m)
             continue;
         }
         TsBuf b = TS_BUF_INIT;
-        signature(names[i], f->schema, &b);
+        signature(names[i], f, &b);
         printf("  %s\n", b.p ? b.p : names[i]);
         ts_buf_free(&b);
+        ts_method_free(f);
     }
+}
+
+/* The objects listed already: an open-addressing set of pointers. */
+typedef struct PtrSet {
+    const void **slots;
+    size_t cap, n;             /* cap: 0 or a power of two */
+} PtrSet;
+
+static size_t ptrset_slot(const void *p, size_t cap) { return ((uintptr_t)p >> 4) & (cap - 1); }
+
+/* Puts p into slots (cap of them, a power of two, with room). */
+static void ptrset_put(const void **slots, size_t cap, const void *p)
+{
+    size_t h = ptrset_slot(p, cap);
+    while (slots[h])
+        h = (h + 1) & (cap - 1);
+    slots[h] = p;
+}
+
+/* Adds p: 0 when it is new, 1 when it was there, -1 when out of memory. */
+static int ptrset_add(PtrSet *s, const void *p)
+{
+    for (size_t h = s->cap ? ptrset_slot(p, s->cap) : 0; s->cap && s->slots[h];
+         h = (h + 1) & (s->cap - 1))
+        if (s->slots[h] == p)
+            return 1;
+    if (2 * (s->n + 1) > s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        const void **slots = cap > s->cap && cap < SIZE_MAX / sizeof *slots
+                             ? calloc(cap, sizeof *slots) : NULL;
+        if (!slots)
+            return -1;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slots[i])
+                ptrset_put(slots, cap, s->slots[i]);
+        free(s->slots);
+        s->slots = slots;
+        s->cap = cap;
+    }
+    ptrset_put(s->slots, s->cap, p);
+    s->n++;
+    return 0;
 }
 
 typedef struct Walk {
     TsModule *m;
-    TsPtrMap seen;             /* tensors and modules listed already */
+    PtrSet seen;               /* tensors and modules listed already */
     int pass;                  /* 0 submodules, 1 parameters, 2 buffers */
     size_t count;
     int64_t elements;
@@ -94,7 +132,7 @@ static void walk(Walk *w, const TsObject *o, const char *path, int depth)
         TsValue v = o->slots[i];
         if (kind == TS_MODULE_SUBMODULE && v.tag == TS_TAG_OBJECT) {
             const TsObject *so = (const TsObject *)v.u.p;
-            if (w->pass == 0 && ts_ptrmap_put(&w->seen, so, 0) == 0) {
+            if (w->pass == 0 && ptrset_add(&w->seen, so) == 0) {
                 printf("  %-32s %s\n", sub, ts_type_name(so->cls));
                 w->count++;
             }
@@ -103,7 +141,7 @@ static void walk(Walk *w, const TsObject *o, const char *path, int depth)
         }
         bool wanted = (w->pass == 1 && kind == TS_MODULE_PARAMETER) ||
                       (w->pass == 2 && kind == TS_MODULE_BUFFER);
-        if (!wanted || v.tag != TS_TAG_TENSOR || ts_ptrmap_put(&w->seen, v.u.p, 0) != 0)
+        if (!wanted || v.tag != TS_TAG_TENSOR || ptrset_add(&w->seen, v.u.p) != 0)
             continue;
         const TsTensor *t = (const TsTensor *)v.u.p;
         char s[256];
@@ -126,7 +164,7 @@ static void print_tree(TsModule *m)
             printf("  (none)\n");
         else if (pass)
             printf("  (%zu tensors, %lld elements)\n", w.count, (long long)w.elements);
-        ts_ptrmap_free(&w.seen);
+        free(w.seen.slots);
     }
 }
 

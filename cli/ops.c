@@ -9,12 +9,11 @@
  * with its overload. A PATTERN that matches nothing exits 1.
  */
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "registry/optable.h"
-#include "runtime.h"
 
 static bool is_glob(const char *p) { return strpbrk(p, "*?[") != NULL; }
 
@@ -22,47 +21,61 @@ static bool op_matches(const TsOperator *op, const char *pattern)
 {
     if (!pattern)
         return true;
+    const char *name = ts_operator_name(op), *overload = ts_operator_overload(op);
+    if (!is_glob(pattern))
+        return strstr(name, pattern) != NULL;
     char full[512];
-    ts_operator_full_name(op, full, sizeof full);
-    if (is_glob(pattern))
-        return fnmatch(pattern, op->schema->name, 0) == 0 || fnmatch(pattern, full, 0) == 0;
-    return strstr(op->schema->name, pattern) != NULL;
+    snprintf(full, sizeof full, "%s%s%s", name, *overload ? "." : "", overload);
+    return fnmatch(pattern, name, 0) == 0 || fnmatch(pattern, full, 0) == 0;
 }
 
 /* "cpu,cuda", or "-" when nothing implements the operator yet. */
 static void backends(const TsOperator *op, char *buf, size_t size)
 {
-    size_t used = 0;
+    size_t used = 0, n = ts_operator_num_kernels(op);
     buf[0] = '\0';
-    for (size_t i = 0; i < op->n_kernels && used < size; i++) {
-        int n = snprintf(buf + used, size - used, "%s%s", i ? "," : "", op->kernels[i].backend);
-        used += n > 0 ? (size_t)n : 0;
+    for (size_t i = 0; i < n && used < size; i++) {
+        int k = snprintf(buf + used, size - used, "%s%s", i ? "," : "",
+                         ts_operator_kernel_backend(op, i));
+        used += k > 0 ? (size_t)k : 0;
     }
-    if (!op->n_kernels)
+    if (!n)
         snprintf(buf, size, "-");
 }
 
+/* The operator's schema, malloc'd (NULL when out of memory). */
+static char *schema_text(const TsOperator *op)
+{
+    size_t len = ts_operator_schema(op, NULL, 0);
+    char *text = len && len < SIZE_MAX ? malloc(len + 1) : NULL;
+    if (text)
+        ts_operator_schema(op, text, len + 1);
+    return text;
+}
+
 /* Prints the operators matching pattern; returns how many. */
-static int list(const TsOpTable *t, const char *pattern)
+static int list(const TsRuntime *rt, const char *pattern)
 {
     int wplugin = 6, wback = 7, matched = 0;
-    const TsOperator *op;
+    size_t n = ts_runtime_num_operators(rt);
     char buf[256];
-    for (size_t pos = 0; ts_optable_next(t, &pos, &op);) {
+    for (size_t i = 0; i < n; i++) {
+        const TsOperator *op = ts_runtime_operator(rt, i);
         if (!op_matches(op, pattern))
             continue;
         backends(op, buf, sizeof buf);
-        int lp = (int)strlen(op->plugin), lb = (int)strlen(buf);
+        int lp = (int)strlen(ts_operator_plugin(op)), lb = (int)strlen(buf);
         wplugin = lp > wplugin ? lp : wplugin;
         wback = lb > wback ? lb : wback;
     }
-    for (size_t pos = 0; ts_optable_next(t, &pos, &op);) {
+    for (size_t i = 0; i < n; i++) {
+        const TsOperator *op = ts_runtime_operator(rt, i);
         if (!op_matches(op, pattern))
             continue;
-        char *schema = ts_schema_to_string(op->schema);
+        char *schema = schema_text(op);
         backends(op, buf, sizeof buf);
-        printf("%-*s  %-*s  %s\n", wplugin, op->plugin, wback, buf,
-               schema ? schema : op->schema->name);
+        printf("%-*s  %-*s  %s\n", wplugin, ts_operator_plugin(op), wback, buf,
+               schema ? schema : ts_operator_name(op));
         free(schema);
         matched++;
     }
@@ -81,7 +94,7 @@ static int ops_main(const TsCliGlobal *g, int argc, char **argv)
     TsRuntime *rt = ts_cli_runtime(g, NULL);
     if (!rt)
         return TS_EXIT_FAIL;
-    int matched = list(ts_runtime_optable(rt), pattern);
+    int matched = list(rt, pattern);
     ts_runtime_close(rt);
     if (!matched && pattern)
         return ts_cli_fail("ops", "no operator matches '%s'", pattern);

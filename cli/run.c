@@ -31,16 +31,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "frontend/compile.h"
-#include "module.h"
-#include "frontend/parser.h"
-#include "value/print.h"
-#include "runtime.h"
-#include "sched/interp.h"
-#include "serialize/conform.h"
-#include "serialize/tensorfile.h"
-#include "frontend/source.h"
-#include "strbuf.h"
 
 enum { MAX_RUN_ARGS = 64 };
 
@@ -56,14 +46,25 @@ typedef struct RunArgs {
 
 static bool is_file_input(const char *arg) { return arg[0] == '@'; }
 
-/* text (a file's, or empty) with a wrapper function per expression INPUT appended (see the
- * header), or NULL with a usage message printed when an INPUT is not a single expression. */
-static TsSource *source_with_args(const char *filename, const char *text, size_t len,
-                                  const RunArgs *ra, TsError *err)
+/* Whether text is one top-level statement: an INPUT wrapped in a function must stay one. */
+static bool one_statement(const TsBuf *text)
 {
-    TsBuf b = TS_BUF_INIT;
-    ts_buf_add(&b, text, len);
-    ts_buf_puts(&b, "\n\n");
+    TsError err = TS_ERROR_INIT;
+    TsOutline *o = ts_buf_check(text, &err) ? NULL
+                   : ts_outline_parse("<argument>", text->p, text->len, &err);
+    bool one = o && ts_outline_size(o) == 1;
+    ts_outline_free(o);
+    ts_error_clear(&err);
+    return one;
+}
+
+/* text (a file's, or empty) with a wrapper function per expression INPUT appended (see the
+ * header) into b, or -1 with a usage message printed when an INPUT is not a single
+ * expression. */
+static int source_with_args(TsBuf *b, const char *text, size_t len, const RunArgs *ra)
+{
+    ts_buf_add(b, text, len);
+    ts_buf_puts(b, "\n\n");
     for (int i = 0; i < ra->n_inputs; i++) {
         const char *arg = ra->inputs[i];
         if (is_file_input(arg))
@@ -71,41 +72,38 @@ static TsSource *source_with_args(const char *filename, const char *text, size_t
         /* an INPUT is checked alone first, so that "1) + (2" cannot splice into the file */
         TsBuf one = TS_BUF_INIT;
         ts_buf_printf(&one, "def __tscript_arg():\n    return (%s\n)\n", arg);
-        TsSource *s = ts_buf_check(&one, err) ? NULL
-                      : ts_source_new("<argument>", one.p, one.len, err);
+        bool single = one_statement(&one);
         ts_buf_free(&one);
-        TsTree *t = s ? ts_parse_module(s, err) : NULL;
-        bool single = t && t->n_kids == 1;
-        ts_tree_free(t);
-        ts_source_release(s);
         if (!single) {
             usage("argument %d is not a TorchScript expression: %s", i + 1, arg);
-            ts_buf_free(&b);
-            return NULL;
+            return -1;
         }
-        ts_buf_printf(&b, "def __tscript_arg_%d():\n    return (%s\n)\n", i, arg);
+        ts_buf_printf(b, "def __tscript_arg_%d():\n    return (%s\n)\n", i, arg);
     }
-    TsSource *s = ts_buf_check(&b, err) ? NULL : ts_source_new(filename, b.p, b.len, err);
-    ts_buf_free(&b);
-    if (!s)
-        ts_cli_error(filename, err, "out of memory");
-    return s;
+    return 0;
 }
 
-/* Compiles the expression INPUTs (and, for a .py FILE, the file with NAME) into a unit:
- * NULL with the message printed and *status set on failure. */
-static TsCompUnit *compile_inputs(TsRuntime *rt, const RunArgs *ra, int *status)
+/* Compiles the expression INPUTs (and, for a .py FILE, the file with NAME) into a script:
+ * NULL with *status 0 when there is nothing to compile, else NULL with the message printed
+ * and *status set on failure. */
+static TsScript *compile_inputs(TsRuntime *rt, const RunArgs *ra, int *status)
 {
     TsError err = TS_ERROR_INIT;
-    const TsSource *file = ra->prog.source;
+    bool file = !ra->prog.archive;
     /* a model's INPUTs see what a TorchScript file usually imports */
     static const char prelude[] = "import math\nimport torch\nimport torch.nn.functional as F\n"
                                   "from typing import Dict, List, Optional, Tuple\n";
-    TsSource *src = source_with_args(file ? file->filename : "<arguments>",
-                                     file ? file->text : prelude,
-                                     file ? file->len : sizeof prelude - 1, ra, &err);
-    if (!src) {
-        ts_error_clear(&err);
+    const char *name = file ? ra->prog.name : "<arguments>";
+    TsBuf src = TS_BUF_INIT;
+    if (source_with_args(&src, file ? ra->prog.data : prelude,
+                         file ? ra->prog.size : sizeof prelude - 1, ra) != 0) {
+        ts_buf_free(&src);
+        *status = TS_EXIT_USAGE;
+        return NULL;
+    }
+    if (ts_buf_check(&src, &err) != 0) {
+        ts_cli_error(name, &err, "out of memory");
+        ts_buf_free(&src);
         *status = TS_EXIT_USAGE;
         return NULL;
     }
@@ -113,7 +111,7 @@ static TsCompUnit *compile_inputs(TsRuntime *rt, const RunArgs *ra, int *status)
     char names[MAX_RUN_ARGS][32];
     int index[MAX_RUN_ARGS + 1];
     size_t n = 0;
-    if (!ra->prog.archive) {
+    if (file) {
         index[n] = -1;
         entries[n++] = ra->name;
     }
@@ -125,13 +123,14 @@ static TsCompUnit *compile_inputs(TsRuntime *rt, const RunArgs *ra, int *status)
         entries[n++] = names[i];
     }
     size_t failed = 0;
-    TsCompUnit *u = n ? ts_compile_entries(ts_runtime_optable(rt), src, entries, n, &failed,
-                                           &err)
-                      : ts_unit_new(&err);
-    ts_source_release(src);
-    if (u)
-        return u;
-    if (err.code == TS_ERR_USAGE) {
+    TsScript *s = n ? ts_script_compile_entries(rt, name, src.p, src.len, entries, n, &failed,
+                                                &err)
+                    : NULL;
+    ts_buf_free(&src);
+    *status = 0;
+    if (s || !n)
+        return s;
+    if (err.code == TS_ERR_KEY) {
         *status = usage("%s", err.msg ? err.msg : "no such function");
         ts_error_clear(&err);
     } else if (index[failed] >= 0) {
@@ -157,24 +156,25 @@ static bool fit_arg(TsValue *v, const TsType *from, const TsType *to)
     return false;
 }
 
-/* The value of INPUT i for parameter p: read from its file, or its expression evaluated. */
-static int input_value(TsRuntime *rt, TsCompUnit *u, const RunArgs *ra, int i,
-                       const TsArg *p, TsValue *out)
+/* The value of INPUT i for parameter i of f: read from its file, or its expression (a
+ * function of inputs) evaluated. */
+static int input_value(TsScript *inputs, const RunArgs *ra, int i, const TsMethod *f,
+                       TsValue *out)
 {
     TsError err = TS_ERROR_INIT;
     const char *arg = ra->inputs[i];
+    const TsType *type = ts_method_arg_type(f, (size_t)i);
+    const char *pname = ts_method_arg_name(f, (size_t)i);
     char want[256], got[256];
-    ts_type_annotation(p->type, want, sizeof want);
+    ts_type_annotation(type, want, sizeof want);
     if (is_file_input(arg)) {
-        if (ts_tensorfile_load(arg + 1, out, &err) != 0)
+        if (ts_value_load(arg + 1, out, &err) != 0)
             return ts_cli_error(arg + 1, &err, "cannot read the file");
-        TsConform cf = { 0 };
-        int rc = fit_arg(out, ts_value_type(*out), p->type) ? 0
-                 : ts_conform(&cf, *out, p->type, "the value", &err);
-        ts_conform_free(&cf);
+        int rc = fit_arg(out, ts_value_type(*out), type) ? 0
+                 : ts_value_conform(*out, type, &err);
         if (rc != 0) {
             usage("%s(): argument %d ('%s') is not a value of type '%s' for argument '%s': %s",
-                  ra->name, i + 1, arg, want, p->name ? p->name : "?", err.msg ? err.msg : "");
+                  ra->name, i + 1, arg, want, pname ? pname : "?", err.msg ? err.msg : "");
             ts_error_clear(&err);
             ts_value_release(*out);
             return TS_EXIT_USAGE;
@@ -182,35 +182,36 @@ static int input_value(TsRuntime *rt, TsCompUnit *u, const RunArgs *ra, int i,
         return 0;
     }
     char q[64];
-    snprintf(q, sizeof q, "__torch__.__tscript_arg_%d", i);
-    TsFunction *af = ts_unit_find(u, q);
-    if (!af || ts_run(rt, u, af, NULL, 0, out, &err) != 0) {
+    snprintf(q, sizeof q, "__tscript_arg_%d", i);
+    TsMethod *af = inputs ? ts_script_find_function(inputs, q, &err) : NULL;
+    if (!af || ts_method_call(af, NULL, 0, out, &err) != 0) {
         char what[64];
         snprintf(what, sizeof what, "argument %d", i + 1);
+        ts_method_free(af);
         return ts_cli_error(what, &err, "cannot evaluate the argument");
     }
-    const TsType *from = af->schema && af->schema->n_returns ? af->schema->returns[0].type
-                                                             : ts_value_type(*out);
-    if (!fit_arg(out, from, p->type)) {
+    const TsType *from = ts_method_return_type(af);
+    ts_method_free(af);
+    if (!fit_arg(out, from, type)) {
         ts_type_annotation(from, got, sizeof got);
         usage("%s(): expected a value of type '%s' for argument '%s' but argument %d ('%s') "
-              "is of type '%s'", ra->name, want, p->name ? p->name : "?", i + 1, arg, got);
+              "is of type '%s'", ra->name, want, pname ? pname : "?", i + 1, arg, got);
         ts_value_release(*out);
         return TS_EXIT_USAGE;
     }
     return 0;
 }
 
-/* The INPUTs for f's parameters from `first` on (a method's self is given), then the
- * defaults of the rest; vals holds n_vals values either way. */
-static int gather_args(TsRuntime *rt, TsCompUnit *u, const RunArgs *ra, const TsFunction *f,
-                       size_t first, TsValue *vals, size_t *n_vals)
+/* The INPUTs for f's parameters, then the defaults of the rest; vals holds n_vals values
+ * (references) either way. */
+static int gather_args(TsScript *inputs, const RunArgs *ra, const TsMethod *f, TsValue *vals,
+                       size_t *n_vals)
 {
-    const TsSchema *sc = f->schema;
-    size_t n_params = sc ? sc->n_args - first : 0;
+    size_t n_params = ts_method_num_args(f);
     size_t need = 0;           /* the parameters up to the last one without a default */
+    TsValue dflt;
     for (size_t i = 0; i < n_params; i++)
-        if (!sc->args[first + i].has_default)
+        if (!ts_method_arg_default(f, i, &dflt))
             need = i + 1;
     if ((size_t)ra->n_inputs < need || (size_t)ra->n_inputs > n_params) {
         char want[64];
@@ -222,13 +223,13 @@ static int gather_args(TsRuntime *rt, TsCompUnit *u, const RunArgs *ra, const Ts
                      n_params == 1 ? "" : "s", ra->n_inputs, ra->n_inputs == 1 ? "was" : "were");
     }
     for (size_t i = 0; i < n_params; i++) {
-        const TsArg *p = &sc->args[first + i];
         if (i >= (size_t)ra->n_inputs) {
-            ts_value_retain(p->default_value);
-            vals[(*n_vals)++] = p->default_value;
+            ts_method_arg_default(f, i, &dflt);
+            ts_value_retain(dflt);
+            vals[(*n_vals)++] = dflt;
             continue;
         }
-        int status = input_value(rt, u, ra, (int)i, p, &vals[*n_vals]);
+        int status = input_value(inputs, ra, (int)i, f, &vals[*n_vals]);
         if (status != 0)
             return status;
         ++*n_vals;
@@ -241,7 +242,7 @@ static int finish(TsRuntime *rt, const RunArgs *ra, TsValue out)
 {
     TsError err = TS_ERROR_INIT;
     if (ra->output)
-        return ts_tensorfile_save(ra->output, out, &err) == 0 ? 0
+        return ts_value_save(ra->output, out, &err) == 0 ? 0
                : ts_cli_error(ra->output, &err, "cannot write the result");
     if (out.tag == TS_TAG_NONE)
         return 0;
@@ -255,40 +256,40 @@ static int finish(TsRuntime *rt, const RunArgs *ra, TsValue out)
     return status;
 }
 
-/* Runs f on vals (taking them), then prints or writes the result. */
-static int call(TsRuntime *rt, const RunArgs *ra, TsCompUnit *u, TsFunction *f, TsValue *vals,
-                size_t n_vals)
+/* Gathers f's arguments, runs it, then prints or writes the result. */
+static int call(TsRuntime *rt, const RunArgs *ra, TsScript *inputs, const TsMethod *f)
 {
-    TsError err = TS_ERROR_INIT;
-    TsValue out;
-    if (ts_run(rt, u, f, vals, n_vals, &out, &err) != 0) {
-        fflush(stdout);
-        return ts_cli_error(ra->prog.name, &err, "the program failed");
+    TsValue vals[MAX_RUN_ARGS];
+    size_t n_vals = 0;
+    int status = gather_args(inputs, ra, f, vals, &n_vals);
+    if (status == 0) {
+        TsError err = TS_ERROR_INIT;
+        TsValue out;
+        if (ts_method_call(f, vals, n_vals, &out, &err) != 0) {
+            fflush(stdout);
+            status = ts_cli_error(ra->prog.name, &err, "the program failed");
+        } else {
+            status = finish(rt, ra, out);
+        }
+        ts_value_release(out);
     }
-    int status = finish(rt, ra, out);
-    ts_value_release(out);
+    for (size_t i = 0; i < n_vals; i++)
+        ts_value_release(vals[i]);
     return status;
 }
 
 static int run_file(TsRuntime *rt, const RunArgs *ra)
 {
     int status = 0;
-    TsCompUnit *u = compile_inputs(rt, ra, &status);
-    if (!u)
+    TsScript *s = compile_inputs(rt, ra, &status);
+    if (!s)
         return status;
-    char qual[512];
-    snprintf(qual, sizeof qual, "__torch__.%s", ra->name);
-    TsFunction *f = ts_unit_find(u, qual);
-    TsValue vals[MAX_RUN_ARGS];
-    size_t n_vals = 0;
-    status = f ? gather_args(rt, u, ra, f, 0, vals, &n_vals)
-               : usage("no function '%s' in %s", ra->name, ra->prog.name);
-    if (status == 0)
-        status = call(rt, ra, u, f, vals, n_vals);
-    else
-        for (size_t i = 0; i < n_vals; i++)
-            ts_value_release(vals[i]);
-    ts_unit_free(u);
+    TsError err = TS_ERROR_INIT;
+    TsMethod *f = ts_script_find_function(s, ra->name, &err);
+    ts_error_clear(&err);
+    status = f ? call(rt, ra, s, f) : usage("no function '%s' in %s", ra->name, ra->prog.name);
+    ts_method_free(f);
+    ts_script_free(s);
     return status;
 }
 
@@ -299,28 +300,20 @@ static int run_archive(TsRuntime *rt, const RunArgs *ra)
     if (!m)
         return TS_EXIT_FAIL;
     int status = 0;
-    TsFunction *f = ts_module_method(m, ra->name, &err);
-    TsCompUnit *inputs = NULL;
-    if (!f && err.code)
+    TsMethod *f = ts_module_find_method(m, ra->name, &err);
+    TsScript *inputs = NULL;
+    if (!f && err.code != TS_ERR_KEY) {
         status = ts_cli_error(ra->prog.name, &err, "the method does not compile");
-    else if (!f)
+    } else if (!f) {
+        ts_error_clear(&err);
         status = usage("the model %s has no method '%s'", ra->prog.name, ra->name);
-    else
+    } else {
         inputs = compile_inputs(rt, ra, &status);
-    TsValue vals[MAX_RUN_ARGS + 1];
-    size_t n_vals = 0;
-    if (inputs) {
-        vals[n_vals++] = ts_module_root(m);
-        ts_value_retain(vals[0]);
-        status = gather_args(rt, inputs, ra, f, 1, vals, &n_vals);
+        if (status == 0)
+            status = call(rt, ra, inputs, f);
     }
-    if (inputs && status == 0)
-        status = call(rt, ra, ts_module_unit(m), f, vals, n_vals);
-    else
-        for (size_t i = 0; i < n_vals; i++)
-            ts_value_release(vals[i]);
-    if (inputs)
-        ts_unit_free(inputs);
+    ts_script_free(inputs);
+    ts_method_free(f);
     ts_module_free(m);
     return status;
 }

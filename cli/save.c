@@ -11,31 +11,23 @@
 #include <string.h>
 
 #include "cli.h"
-#include "frontend/compile.h"
-#include "module.h"
-#include "runtime.h"
-#include "serialize/save.h"
 
 static int save_function(TsRuntime *rt, const TsCliProgram *p, const char *name,
                          const char *out)
 {
     TsError err = TS_ERROR_INIT;
-    TsCompUnit *u = ts_compile_source(ts_runtime_optable(rt), p->source, name, &err);
-    if (!u && err.code == TS_ERR_USAGE) {
-        ts_error_clear(&err);
-        return ts_cli_usage(&ts_cli_save_command, "no function '%s' in %s", name, p->name);
-    }
-    if (!u)
-        return ts_cli_error(p->name, &err, "compilation failed");
-    char q[512];
-    snprintf(q, sizeof q, "__torch__.%s", name);
-    TsFunction *f = ts_unit_find(u, q);
+    TsScript *s = ts_script_compile_entries(rt, p->name, p->data, p->size, &name, 1, NULL, &err);
     int status = 0;
-    if (!f)
+    if (!s && err.code != TS_ERR_KEY)
+        return ts_cli_error(p->name, &err, "compilation failed");
+    if (s && ts_script_save(s, name, out, &err) == 0)
+        status = 0;
+    else if (err.code == TS_ERR_KEY)   /* not in the file, or not a function */
         status = ts_cli_usage(&ts_cli_save_command, "no function '%s' in %s", name, p->name);
-    else if (ts_save_function(rt, u, f, out, &err) != 0)
+    else
         status = ts_cli_error(out, &err, "cannot write the archive");
-    ts_unit_free(u);
+    ts_error_clear(&err);
+    ts_script_free(s);
     return status;
 }
 
@@ -45,7 +37,7 @@ static int save_model(TsRuntime *rt, const TsCliProgram *p, const char *out)
     if (!m)
         return TS_EXIT_FAIL;
     TsError err = TS_ERROR_INIT;
-    int status = ts_save_module(rt, m, out, &err) == 0 ? 0
+    int status = ts_module_save(m, out, &err) == 0 ? 0
                  : ts_cli_error(out, &err, "cannot write the archive");
     ts_module_free(m);
     return status;

@@ -35,13 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "frontend/ast.h"
 #include "cli.h"
-#include "frontend/compile.h"
-#include "frontend/parser.h"
-#include "runtime.h"
-#include "sched/interp.h"
-#include "frontend/source.h"
 
 enum { MAX_DIR_DEPTH = 64 };
 
@@ -49,7 +43,7 @@ typedef enum TestKind { TEST_RUN, TEST_EXPECT_FAIL, TEST_SKIP } TestKind;
 
 /* One test_* function of a file, as declared. */
 typedef struct TestDecl {
-    const char *name;          /* points into the parsed module */
+    const char *name;          /* points into the file's outline */
     TestKind kind;
     const char *reason;        /* TEST_SKIP: the reason given, or "" */
 } TestDecl;
@@ -205,44 +199,41 @@ static int find_files(FileList *l, int argc, char **argv)
 /* ---- declarations ------------------------------------------------------------------------- */
 
 /* "unittest.NAME" or a bare NAME. */
-static bool is_unittest(const TsTree *e, const char *name)
+static bool is_unittest(const char *dotted, const char *name)
 {
-    if (e && e->kind == TS_TREE_NAME)
-        return strcmp(e->str, name) == 0;
-    return e && e->kind == TS_TREE_ATTR && e->kids[0]->kind == TS_TREE_NAME &&
-           strcmp(e->kids[0]->str, "unittest") == 0 && strcmp(e->kids[1]->str, name) == 0;
+    return dotted && (strcmp(dotted, name) == 0 ||
+                      (strncmp(dotted, "unittest.", 9) == 0 && strcmp(dotted + 9, name) == 0));
 }
 
 /* The kind a def's decorators declare. */
-static void declare(TestDecl *t, const TsTree *decorators)
+static void declare(TestDecl *t, const TsOutlineItem *def)
 {
     t->kind = TEST_RUN;
-    for (size_t i = 0; decorators && i < decorators->n_kids; i++) {
-        const TsTree *d = decorators->kids[i];
-        if (is_unittest(d, "expectedFailure")) {
+    for (size_t i = 0; i < def->n_decorators; i++) {
+        const TsDecorator *d = &def->decorators[i];
+        if (!d->is_call && is_unittest(d->name, "expectedFailure")) {
             t->kind = TEST_EXPECT_FAIL;
-        } else if (d && d->kind == TS_TREE_CALL && is_unittest(d->kids[0], "skip")) {
-            const TsTree *why = d->n_kids > 1 ? d->kids[1] : NULL;
+        } else if (d->is_call && is_unittest(d->name, "skip")) {
             t->kind = TEST_SKIP;
-            t->reason = why && why->kind == TS_TREE_STRING ? why->str : "";
+            t->reason = d->n_args && d->args[0] ? d->args[0] : "";
             return;
         }
     }
 }
 
-/* The test_* functions of the module, in file order; NULL (err set) when out of memory. */
-static TestDecl *list_tests(const TsTree *m, size_t *n, TsError *err)
+/* The test_* functions of the file, in file order; NULL (err set) when out of memory. */
+static TestDecl *list_tests(const TsOutline *o, size_t *n, TsError *err)
 {
-    TestDecl *tests = calloc(m->n_kids + 1, sizeof *tests);
+    TestDecl *tests = calloc(ts_outline_size(o) + 1, sizeof *tests);
     if (!tests)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory"), NULL;
     *n = 0;
-    for (size_t i = 0; i < m->n_kids; i++) {
-        const TsTree *s = m->kids[i];
-        if (s->kind != TS_TREE_DEF || strncmp(s->kids[0]->str, "test_", 5) != 0)
+    for (size_t i = 0; i < ts_outline_size(o); i++) {
+        const TsOutlineItem *it = ts_outline_item(o, i);
+        if (it->kind != TS_OUTLINE_FUNCTION || strncmp(it->name, "test_", 5) != 0)
             continue;
-        tests[*n].name = s->kids[0]->str;
-        declare(&tests[*n], s->kids[1]);
+        tests[*n].name = it->name;
+        declare(&tests[*n], it);
         ++*n;
     }
     return tests;
@@ -250,61 +241,66 @@ static TestDecl *list_tests(const TsTree *m, size_t *n, TsError *err)
 
 /* ---- running ------------------------------------------------------------------------------- */
 
-/* Compiles and runs one test; err is set when it failed. */
-static void run_test(TsRuntime *rt, TsSource *src, const char *name, TsError *e)
+/* The arguments a test is called with: every parameter's default (the caller's
+ * references in args), or err set when one has none. */
+static size_t test_args(const TsMethod *f, const char *name, TsValue *args, size_t max,
+                        TsError *err)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ts_method_num_args(f); i++) {
+        if (n == max || !ts_method_arg_default(f, i, &args[n])) {
+            const char *arg = ts_method_arg_name(f, i);
+            ts_error_set(err, TS_ERR_USAGE, "a test function takes no arguments, but %s's "
+                         "'%s' has no default", name, arg ? arg : "?");
+            break;
+        }
+        ts_value_retain(args[n++]);
+    }
+    return n;
+}
+
+/* Compiles and runs one test of p; err is set when it failed. */
+static void run_test(TsRuntime *rt, const TsCliProgram *p, const char *name, TsError *e)
 {
     TsError err = TS_ERROR_INIT;
-    TsCompUnit *u = ts_compile_source(ts_runtime_optable(rt), src, name, &err);
-    TsFunction *f = NULL;
-    char q[512];
-    snprintf(q, sizeof q, "__torch__.%s", name);
-    if (u && !(f = ts_unit_find(u, q)))
+    TsScript *s = ts_script_compile_entries(rt, p->name, p->data, p->size, &name, 1, NULL, &err);
+    TsMethod *f = s ? ts_script_find_function(s, name, &err) : NULL;
+    if (s && !f)
         ts_error_set(&err, TS_ERR_USAGE, "%s was not compiled", name);
     TsValue args[64];
-    size_t n = 0;
-    const TsSchema *sc = f ? f->schema : NULL;
-    for (size_t i = 0; sc && i < sc->n_args && !err.code; i++) {
-        if (!sc->args[i].has_default || n == sizeof args / sizeof *args)
-            ts_error_set(&err, TS_ERR_USAGE, "a test function takes no arguments, but %s's "
-                         "'%s' has no default", name, sc->args[i].name);
-        else {
-            ts_value_retain(sc->args[i].default_value);
-            args[n++] = sc->args[i].default_value;
-        }
-    }
-    if (err.code) {
-        for (size_t i = 0; i < n; i++)
-            ts_value_release(args[i]);
-    } else if (f) {
+    size_t n = f ? test_args(f, name, args, sizeof args / sizeof *args, &err) : 0;
+    if (f && !err.code) {
         TsValue out;
-        if (ts_run(rt, u, f, args, n, &out, &err) == 0) {
+        if (ts_method_call(f, args, n, &out, &err) == 0) {
             if (out.tag == TS_TAG_BOOL && !out.u.b)
                 ts_error_set(&err, TS_ERR_ASSERT, "%s returned False", name);
             ts_value_release(out);
         }
     }
+    for (size_t i = 0; i < n; i++)
+        ts_value_release(args[i]);
     fflush(stdout);
-    ts_unit_free(u);
+    ts_method_free(f);
+    ts_script_free(s);
     ts_error_move(e, &err);
 }
 
-static void run_decl(TsRuntime *rt, Tap *tap, TsSource *src, const char *file,
-                     const TestDecl *t)
+static void run_decl(TsRuntime *rt, Tap *tap, const TsCliProgram *p, const TestDecl *t)
 {
     if (t->kind == TEST_SKIP) {
         char directive[512];
         snprintf(directive, sizeof directive, "SKIP %s", t->reason);
-        report(tap, true, file, t->name, directive, NULL);
+        report(tap, true, p->name, t->name, directive, NULL);
         return;
     }
     TsError err = TS_ERROR_INIT;
-    run_test(rt, src, t->name, &err);
+    run_test(rt, p, t->name, &err);
     if (t->kind == TEST_EXPECT_FAIL)
-        report(tap, err.code != 0, file, t->name,
+        report(tap, err.code != 0, p->name, t->name,
                err.code ? "expected failure" : "unexpected success",
                "declared @unittest.expectedFailure, and it passed");
     else
-        report(tap, err.code == 0, file, t->name, NULL, err.msg ? err.msg : "failed");
+        report(tap, err.code == 0, p->name, t->name, NULL, err.msg ? err.msg : "failed");
     ts_error_clear(&err);
 }
 
@@ -313,7 +309,7 @@ static void read_file(TsCliProgram *p, const char *path, TsError *err)
 {
     if (strcmp(path, "-") != 0) {
         *p = (TsCliProgram){ .path = path, .name = path };
-        p->source = ts_source_read_file(path, err);
+        p->data = ts_read_file(path, TS_SOURCE_MAX, &p->size, err);
     } else if (ts_cli_program_open(p, path, false) != 0) {
         ts_error_set(err, TS_ERR_IO, "%s: cannot be read", p->name);
     } else if (p->archive) {
@@ -325,12 +321,12 @@ static void test_file(TsRuntime *rt, Tap *tap, const char *path)
 {
     TsError err = TS_ERROR_INIT;
     TsCliProgram p;
-    TsTree *m = NULL;
+    TsOutline *o = NULL;
     TestDecl *tests = NULL;
     size_t n = 0;
     read_file(&p, path, &err);
-    if (!err.code && (m = ts_parse_module(p.source, &err)))
-        tests = list_tests(m, &n, &err);
+    if (!err.code && (o = ts_outline_parse(p.name, p.data, p.size, &err)))
+        tests = list_tests(o, &n, &err);
     /* a file that fails as a whole is one failed test */
     if (!tests)
         report(tap, false, p.name ? p.name : path, NULL, NULL, err.msg ? err.msg : "failed");
@@ -338,9 +334,9 @@ static void test_file(TsRuntime *rt, Tap *tap, const char *path)
         fprintf(tap->out, "# %s defines no test_* function\n", p.name);
     ts_error_clear(&err);
     for (size_t i = 0; tests && i < n; i++)
-        run_decl(rt, tap, p.source, p.name, &tests[i]);
+        run_decl(rt, tap, &p, &tests[i]);
     free(tests);
-    ts_tree_free(m);
+    ts_outline_free(o);
     ts_cli_program_close(&p);
 }
 

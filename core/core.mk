@@ -35,6 +35,7 @@ tscriptincludedir = $(includedir)/tscript
 tscriptinclude_HEADERS = \
 	include/tscript/tscript.h \
 	include/tscript/export.h \
+	include/tscript/inspect.h \
 	include/tscript/strbuf.h \
 	include/tscript/print.h \
 	include/tscript/error.h \

@@ -482,7 +482,9 @@ static bool listed(const TsClassInfo *ci, const char *list, const char *name)
 
 TsModuleAttrKind ts_module_attr_kind(TsModule *m, const TsType *cls, size_t field)
 {
-    const TsTypeField *f = ts_type_field(cls, field);
+    const TsTypeField *f = m && cls ? ts_type_field(cls, field) : NULL;
+    if (!f || !f->name)        /* a field or class the archive does not declare */
+        return TS_MODULE_ATTR;
     TsClassInfo *ci = ts_compiler_class_of_type(&m->c, cls);
     if (listed(ci, "__parameters__", f->name))
         return TS_MODULE_PARAMETER;

@@ -31,7 +31,6 @@ TsValue ts_module_root(const TsModule *m);
 TsCompUnit *ts_module_unit(TsModule *m);
 /* The archive-mode compiler of the module's code (its classes' declarations, for saving). */
 struct TsCompiler *ts_module_compiler(TsModule *m);
-int64_t ts_module_version(const TsModule *m);
 /* The runtime the module was loaded into. */
 TsRuntime *ts_module_runtime(const TsModule *m);
 
@@ -42,19 +41,6 @@ TsFunction *ts_module_method(TsModule *m, const char *name, TsError *err);
  * max into names (borrowed); returns how many there are. */
 size_t ts_module_method_names(TsModule *m, const char **names, size_t max);
 
-/* What an attribute of a module is, by its class's declarations (__parameters__,
- * __buffers__, a module-typed attribute). */
-typedef enum TsModuleAttrKind {
-    TS_MODULE_ATTR,
-    TS_MODULE_PARAMETER,
-    TS_MODULE_BUFFER,
-    TS_MODULE_SUBMODULE
-} TsModuleAttrKind;
-TsModuleAttrKind ts_module_attr_kind(TsModule *m, const TsType *cls, size_t field);
-
-/* The operators the archive's code calls that no loaded plugin declares ("aten::lstm"),
- * sorted, each once: a malloc'd array of *n malloc'd names (free with ts_free_names), or
- * NULL with err when a code file cannot be read or parsed. */
-char **ts_module_missing_ops(TsModule *m, size_t *n, TsError *err);
+/* ts_module_version, ts_module_attr_kind and ts_module_missing_ops are public (tscript.h). */
 
 #endif

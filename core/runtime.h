@@ -25,9 +25,7 @@ const char *ts_runtime_plugin_path(const TsRuntime *rt, size_t i);
 /* The default backend (tscript.h's ts_runtime_default_backend) as a device type: where
  * operators with no tensor argument and no device= dispatch (tscript/plugin.h). */
 int ts_runtime_default_device_type(const TsRuntime *rt);
-/* Replaces the config's default_backend (the CLI's --backend). name must be cpu or a backend
- * whose allocator a loaded plugin registered. Takes effect for code built afterwards and for
- * the operators that dispatch at run time; call it before running anything. */
-int ts_runtime_set_default_backend(TsRuntime *rt, const char *name, TsError *err);
+/* ts_runtime_set_default_backend, which replaces the config's default_backend (the CLI's
+ * --backend), is public: tscript.h. */
 
 #endif

@@ -4,19 +4,11 @@
 # missing), and every ts_* symbol a built plugin leaves undefined is one of them, so a
 # plugin runs against the installed library alone. The tscript program, which links the
 # core statically, exports all of them too.
-: "${TS_BUILDDIR:=.}" "${TS_SRCDIR:=.}"
-lib=$TS_BUILDDIR/.libs/libtscript.so
+lib=${TS_BUILDDIR:-.}/.libs/libtscript.so
 if ! command -v nm >/dev/null 2>&1; then echo "1..0 # SKIP nm not installed"; exit 0; fi
 if [ ! -f "$lib" ]; then echo "1..0 # SKIP no shared libtscript built"; exit 0; fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-n=0
-result() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. "${TS_SRCDIR:-.}/t/surface_lib.sh"
 
-# The declared surface: the name before the first '(' of each TS_API line of the installed
-# headers (a declaration's name is always on its first line).
-grep -h '^TS_API' "$TS_SRCDIR"/include/tscript/*.h \
-    | sed -n 's/^[^(]*[ *]\([A-Za-z_][A-Za-z0-9_]*\)(.*$/\1/p' | sort -u >"$tmp/declared"
 nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVWiu]$/ {print $3}' \
     | grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' | sed 's/@.*//' | sort -u >"$tmp/exported"
 

@@ -8,18 +8,27 @@ libtscript_core_la_SOURCES += \
 	core/api/script.c \
 	core/api/method.c \
 	core/api/values.c \
-	core/api/tensors.c
+	core/api/tensors.c \
+	core/api/files.c \
+	core/api/operators.c \
+	core/api/outline.c
 
 # The API used as an embedder uses it: -I include only, linked with libtscript.la (the
 # installed library's surface). t/api_threads.t is the thread-safety test of tscript.h's
-# promise (clean under --enable-tsan).
+# promise (clean under --enable-tsan); t/api_inspect.t what a tool needs beyond calling
+# (inspect.h, values in files, compiling some entries, a model's metadata).
 API_TEST_CPPFLAGS = -I$(top_srcdir)/include $(TEST_DEFS)
-check_PROGRAMS += t/api.t t/api_threads.t
+check_PROGRAMS += t/api.t t/api_threads.t t/api_inspect.t
 t_api_t_SOURCES = t/api.c t/tap.h
 t_api_t_CPPFLAGS = $(API_TEST_CPPFLAGS)
 t_api_t_LDADD = libtscript.la
 t_api_t_LDFLAGS = -no-install
 EXTRA_t_api_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
+t_api_inspect_t_SOURCES = t/api_inspect.c t/tap.h
+t_api_inspect_t_CPPFLAGS = $(API_TEST_CPPFLAGS)
+t_api_inspect_t_LDADD = libtscript.la
+t_api_inspect_t_LDFLAGS = -no-install
+EXTRA_t_api_inspect_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 t_api_threads_t_SOURCES = t/api_threads.c t/tap.h
 t_api_threads_t_CPPFLAGS = $(API_TEST_CPPFLAGS)
 t_api_threads_t_LDADD = libtscript.la
@@ -46,5 +55,5 @@ clean-local: clean-embed-dest
 clean-embed-dest:
 	rm -rf t/embed-dest t/embed-dest.stamp
 .PHONY: clean-embed-dest
-EXTRA_DIST += t/visibility.sh t/headers.sh t/embed.sh examples/embed/embed.c \
+EXTRA_DIST += t/visibility.sh t/surface_lib.sh t/headers.sh t/embed.sh examples/embed/embed.c \
 	examples/embed/embed.cpp examples/embed/linear.pt examples/embed/make_model.py

@@ -84,6 +84,26 @@ const TsType *ts_method_arg_type(const TsMethod *m, size_t i)
 
 const TsType *ts_method_return_type(const TsMethod *m) { return ts_function_return_type(m->f); }
 
+/* Argument i of those a call passes, in the schema (NULL past the end or without one). */
+static const TsArg *arg_of(const TsMethod *m, size_t i)
+{
+    const TsSchema *s = m->f->schema;
+    return s && i < ts_method_num_args(m) ? &s->args[i + bound(m)] : NULL;
+}
+
+const char *ts_method_arg_name(const TsMethod *m, size_t i)
+{
+    const TsArg *a = arg_of(m, i);
+    return a ? a->name : NULL;
+}
+
+bool ts_method_arg_default(const TsMethod *m, size_t i, TsValue *out)
+{
+    const TsArg *a = arg_of(m, i);
+    *out = a && a->has_default ? a->default_value : ts_none();
+    return a && a->has_default;
+}
+
 /* PyTorch prints a function's schema under its unqualified name: "add(int a) -> int". */
 size_t ts_method_schema(const TsMethod *m, char *buf, size_t size)
 {

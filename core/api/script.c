@@ -1,5 +1,6 @@
 /* script.c — TsScript: TorchScript source compiled into a unit, every function and class of
- * it (compile.h's entry NULL), and its functions found by name for calling or saving. */
+ * it or only the entries asked for and what they reach (compile.h), and its functions found
+ * by name for calling or saving. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +10,9 @@
 #include "serialize/save.h"
 #include "frontend/source.h"
 
-static TsScript *script_new(TsRuntime *rt, TsSource *src, TsError *err)
+/* A script of src's functions: the entries (n == 0: all of them), see tscript.h. */
+static TsScript *script_new(TsRuntime *rt, TsSource *src, const char *const *entries,
+                            size_t n, size_t *failed, TsError *err)
 {
     if (!src)
         return NULL;
@@ -19,23 +22,46 @@ static TsScript *script_new(TsRuntime *rt, TsSource *src, TsError *err)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory"), NULL;
     }
     s->rt = rt;
-    s->unit = ts_compile_source(ts_runtime_optable(rt), src, NULL, err);
+    s->unit = ts_compile_entries(ts_runtime_optable(rt), src, entries, n, failed, err);
     ts_source_release(src);
     if (!s->unit) {
+        /* the frontend calls an entry the file lacks a usage error; to the API it is a
+         * name not found */
+        if (err && err->code == TS_ERR_USAGE)
+            err->code = TS_ERR_KEY;
         free(s);
         return NULL;
     }
     return s;
 }
 
+/* Source text compiled for api (the public function's name, for messages). */
+static TsScript *compile_text(const char *api, TsRuntime *rt, const char *name,
+                              const char *source, size_t len, const char *const *entries,
+                              size_t n, size_t *failed, TsError *err)
+{
+    if (!rt || (!source && len) || (!entries && n))
+        return ts_error_set(err, TS_ERR_USAGE, "%s: no %s", api,
+                            !rt ? "runtime" : !entries && n ? "entries" : "source"), NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!entries[i])
+            return ts_error_set(err, TS_ERR_USAGE, "%s: entry %zu is NULL", api, i), NULL;
+    return script_new(rt, ts_source_new(name ? name : "<string>", source ? source : "", len,
+                                        err), entries, n, failed, err);
+}
+
 TsScript *ts_script_compile(TsRuntime *rt, const char *name, const char *source, size_t len,
                             TsError *err)
 {
-    if (!rt || (!source && len))
-        return ts_error_set(err, TS_ERR_USAGE, "ts_script_compile: no %s",
-                            rt ? "source" : "runtime"), NULL;
-    return script_new(rt, ts_source_new(name ? name : "<string>", source ? source : "", len,
-                                        err), err);
+    return compile_text("ts_script_compile", rt, name, source, len, NULL, 0, NULL, err);
+}
+
+TsScript *ts_script_compile_entries(TsRuntime *rt, const char *name, const char *source,
+                                    size_t len, const char *const *entries, size_t n,
+                                    size_t *failed, TsError *err)
+{
+    return compile_text("ts_script_compile_entries", rt, name, source, len, entries, n, failed,
+                        err);
 }
 
 TsScript *ts_script_compile_file(TsRuntime *rt, const char *path, TsError *err)
@@ -43,7 +69,7 @@ TsScript *ts_script_compile_file(TsRuntime *rt, const char *path, TsError *err)
     if (!rt || !path)
         return ts_error_set(err, TS_ERR_USAGE, "ts_script_compile_file: no %s",
                             rt ? "path" : "runtime"), NULL;
-    return script_new(rt, ts_source_read_file(path, err), err);
+    return script_new(rt, ts_source_read_file(path, err), NULL, 0, NULL, err);
 }
 
 void ts_script_free(TsScript *s)

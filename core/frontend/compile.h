@@ -12,6 +12,7 @@
 
 #include "function.h"
 #include "registry/optable.h"
+#include "tscript/tscript.h"
 
 /* Compiles entry ("main", or "Cls.method") and what it uses; entry NULL compiles every
  * function and class of the file. Returns the unit, or NULL with the first compile error
@@ -26,10 +27,9 @@ TsCompUnit *ts_compile_entries(const TsOpTable *ops, TsSource *src,
                                TsError *err);
 
 /* The names of the file's top-level functions that start with prefix, in file order, as a
- * malloc'd array of *n malloc'd strings (free with ts_free_names), or NULL with a syntax
- * error in err. */
+ * malloc'd array of *n malloc'd strings (free with ts_free_names, tscript.h), or NULL with a
+ * syntax error in err. */
 char **ts_compile_list_functions(TsSource *src, const char *prefix, size_t *n, TsError *err);
-void ts_free_names(char **names, size_t n);
 
 /* The same for a file on disk. */
 TsCompUnit *ts_compile_file(const TsOpTable *ops, const char *path, const char *entry,

@@ -11,7 +11,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "tscript/error.h"
+#include "tscript/tscript.h"
 
 typedef struct TsSourceOrigin TsSourceOrigin;
 
@@ -44,13 +44,8 @@ struct TsSourceOrigin {
 /* Copies text; filename NULL means "<string>". */
 TsSource *ts_source_new(const char *filename, const char *text, size_t len, TsError *err);
 /* Reads a whole file; the error names the file and the system's reason. */
-/* The most source a file may hold: programs are small, and a device like /dev/zero never
- * ends. */
-#define TS_SOURCE_MAX ((size_t)64 << 20)
-
-/* A file's whole contents (malloc'd, NUL-terminated; *len without the NUL), refusing more than
- * max bytes; errors name the file and the reason ("Is a directory"). */
-char *ts_read_file(const char *path, size_t max, size_t *len, TsError *err);
+/* ts_read_file and TS_SOURCE_MAX, the most source a file may hold (programs are small, and a
+ * device like /dev/zero never ends), are public: tscript.h. */
 TsSource *ts_source_read_file(const char *path, TsError *err);
 void ts_source_retain(TsSource *s);
 void ts_source_release(TsSource *s);

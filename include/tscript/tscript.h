@@ -1,7 +1,7 @@
 /* tscript/tscript.h — the embedding API: everything a C or C++ program needs to compile
  * TorchScript, load models saved by PyTorch, and run them. It includes the rest of the
  * public headers (values, tensors, types, errors, text buffers and the value printer, the
- * plugin ABI).
+ * plugin ABI, and inspect.h: the operator table and a source file's outline).
  *
  *     TsError err = TS_ERROR_INIT;
  *     TsRuntime *rt = ts_runtime_open(NULL, &err);    // TSCRIPT_CONFIG, installed, embedded
@@ -37,6 +37,7 @@
 
 #include "tscript/export.h"
 #include "tscript/error.h"
+#include "tscript/inspect.h"
 #include "tscript/plugin.h"
 #include "tscript/print.h"
 #include "tscript/strbuf.h"
@@ -80,6 +81,11 @@ TS_API void ts_runtime_close(TsRuntime *rt);
 
 /* The backend factory functions use when no device is given ("cpu" unless configured). */
 TS_API const char *ts_runtime_default_backend(const TsRuntime *rt);
+/* Replaces the config's default_backend: name must be cpu or a backend whose allocator a
+ * loaded plugin registered (TS_ERR_CONFIG "'NAME' is not a backend any loaded plugin
+ * provides" otherwise, and the default stays). Call it right after opening, before anything
+ * is compiled or loaded on the runtime and never while its methods run. */
+TS_API int ts_runtime_set_default_backend(TsRuntime *rt, const char *name, TsError *err);
 /* Threads for fork/wait and intra-op work ($TSCRIPT_NUM_THREADS, else the config, else cores). */
 TS_API int ts_runtime_num_threads(const TsRuntime *rt);
 /* Sets the number of threads intra-op work is split over (1 to 4096; process-wide), and the
@@ -98,6 +104,15 @@ TS_API TsScript *ts_script_compile(TsRuntime *rt, const char *name, const char *
                                    size_t len, TsError *err);
 /* The same for a file. */
 TS_API TsScript *ts_script_compile_file(TsRuntime *rt, const char *path, TsError *err);
+/* Compiles only the n functions named in entries ("f", or "Cls.method" for a method of a
+ * script class) and what they reach, as torch.jit.script(f) compiles f alone: a function
+ * nothing of them calls may fail to compile without harm. n == 0 compiles everything, as
+ * ts_script_compile. NULL with err: TS_ERR_KEY "no function 'f' in the file" for an entry
+ * the source does not define, else the compile error, and then *failed (when not NULL) is
+ * the index of the entry whose compile failed. */
+TS_API TsScript *ts_script_compile_entries(TsRuntime *rt, const char *name, const char *source,
+                                           size_t len, const char *const *entries, size_t n,
+                                           size_t *failed, TsError *err);
 /* Frees the script (its methods must be freed first). NULL is ignored. */
 TS_API void ts_script_free(TsScript *s);
 /* The compiled functions, in the order they were defined: free functions and methods of
@@ -135,6 +150,29 @@ TS_API TsMethod *ts_module_find_method(TsModule *m, const char *name, TsError *e
 /* Saves the module as it is now (attributes its methods changed are saved changed), as
  * torch.jit.save does; PyTorch 1.13's torch.jit.load reads the file. */
 TS_API int ts_module_save(TsModule *m, const char *path, TsError *err);
+/* The archive's version (the number in its version record: 1 to 10 for PyTorch 1.13). */
+TS_API int64_t ts_module_version(const TsModule *m);
+
+/* What an attribute of a module object is, as its class declares it: a submodule (a
+ * module-typed attribute), a parameter or buffer (listed in __parameters__ or __buffers__),
+ * or any other attribute. */
+typedef enum TsModuleAttrKind {
+    TS_MODULE_ATTR,
+    TS_MODULE_PARAMETER,
+    TS_MODULE_BUFFER,
+    TS_MODULE_SUBMODULE
+} TsModuleAttrKind;
+/* The kind of attribute field (ts_type_field's index) of cls, a class of the module's code
+ * (the root's or any submodule's: ts_value_type of the object); TS_MODULE_ATTR for a class
+ * or field the archive does not declare. */
+TS_API TsModuleAttrKind ts_module_attr_kind(TsModule *m, const TsType *cls, size_t field);
+/* The operators the archive's code calls that no plugin of the runtime declares
+ * ("aten::lstm", what a config must add before the model runs), sorted, each once: a
+ * malloc'd array of *n malloc'd names (free with ts_free_names; an empty array when there
+ * are none), or NULL with err when a code file cannot be read or parsed. */
+TS_API char **ts_module_missing_ops(TsModule *m, size_t *n, TsError *err);
+/* Frees n names and the array holding them. NULL is ignored. */
+TS_API void ts_free_names(char **names, size_t n);
 
 /* ---- calling ------------------------------------------------------------------------- */
 /* The method's qualified name ("__torch__.f", "__torch__.TinyNet.forward"); borrowed. */
@@ -147,6 +185,10 @@ TS_API size_t ts_method_schema(const TsMethod *m, char *buf, size_t size);
 TS_API size_t ts_method_num_args(const TsMethod *m);
 TS_API const TsType *ts_method_arg_type(const TsMethod *m, size_t i);
 TS_API const TsType *ts_method_return_type(const TsMethod *m);
+/* The name of argument i of those (NULL past the end), and whether it has a default: true
+ * and the default value in *out (borrowed from the method) when it has one, else false. */
+TS_API const char *ts_method_arg_name(const TsMethod *m, size_t i);
+TS_API bool ts_method_arg_default(const TsMethod *m, size_t i, TsValue *out);
 /* Calls the method with the n values of args (borrowed: the caller keeps its references)
  * and puts the result in *out (the caller's reference; a tuple when the function returns
  * several values, None when it returns nothing; None on failure). The arguments must match
@@ -213,6 +255,28 @@ TS_API int ts_value_item(TsValue v, size_t i, TsValue *out, TsError *err);
 /* The value of key in a dict (borrowed); TS_ERR_KEY when absent. */
 TS_API int ts_value_dict_get(TsValue v, TsValue key, TsValue *out, TsError *err);
 /* str(v) as TorchScript's print() writes it is ts_value_to_cstr(rt, v, err) (print.h). */
+
+/* Makes v, a value read from a file (ts_value_load) or unpickled, a value of type t where it
+ * is one: its untyped lists and dicts (a pickle has no element types) take t's element
+ * types, in place, and everything in it is checked against t. TS_ERR_TYPE (or
+ * TS_ERR_VALUE) naming what does not fit otherwise; v may then be partly retyped. */
+TS_API int ts_value_conform(TsValue v, const TsType *t, TsError *err);
+
+/* ---- values in files ------------------------------------------------------------------ */
+/* The value a torch.save file (a tensor, or lists, tuples and dicts of tensors and numbers)
+ * or a NumPy .npy file holds, told apart by content: a new reference in *out. Errors name
+ * the file. */
+TS_API int ts_value_load(const char *path, TsValue *out, TsError *err);
+/* Writes v to path: .npy when path ends in ".npy" (v must be a CPU tensor), else a
+ * torch.save archive torch.load reads. A failed write leaves no file. */
+TS_API int ts_value_save(const char *path, TsValue v, TsError *err);
+
+/* The most bytes of TorchScript source the library reads from a file. */
+#define TS_SOURCE_MAX ((size_t)64 << 20)
+/* A whole file (malloc'd, NUL-terminated; its length without the NUL in *len), refusing
+ * more than max bytes (TS_ERR_LIMIT "PATH: larger than MAX bytes, the most read here");
+ * other errors name the file and the system's reason ("PATH: Is a directory"). */
+TS_API char *ts_read_file(const char *path, size_t max, size_t *len, TsError *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,53 @@
+/* operators.c — the operator table as inspect.h shows it: the runtime's table (optable.h)
+ * read entry by entry, without the core's structs. The table is fixed once the runtime is
+ * open, so everything returned is borrowed from it for the runtime's life. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "registry/optable.h"
+#include "registry/schema.h"
+#include "runtime.h"
+
+size_t ts_runtime_num_operators(const TsRuntime *rt)
+{
+    return rt ? ts_optable_size(ts_runtime_optable(rt)) : 0;
+}
+
+const TsOperator *ts_runtime_operator(const TsRuntime *rt, size_t i)
+{
+    const TsOperator *op = NULL;
+    size_t pos = i;
+    return rt && ts_optable_next(ts_runtime_optable(rt), &pos, &op) ? op : NULL;
+}
+
+const TsOperator *ts_runtime_find_operator(const TsRuntime *rt, const char *name,
+                                           const char *overload)
+{
+    return rt && name ? ts_optable_find(ts_runtime_optable(rt), name, overload ? overload : "")
+                      : NULL;
+}
+
+const char *ts_operator_name(const TsOperator *op) { return op->schema->name; }
+const char *ts_operator_overload(const TsOperator *op) { return op->schema->overload; }
+const char *ts_operator_plugin(const TsOperator *op) { return op->plugin; }
+size_t ts_operator_num_kernels(const TsOperator *op) { return op->n_kernels; }
+
+const char *ts_operator_kernel_backend(const TsOperator *op, size_t i)
+{
+    return i < op->n_kernels ? op->kernels[i].backend : NULL;
+}
+
+const char *ts_operator_kernel_plugin(const TsOperator *op, size_t i)
+{
+    return i < op->n_kernels ? op->kernels[i].plugin : NULL;
+}
+
+size_t ts_operator_schema(const TsOperator *op, char *buf, size_t size)
+{
+    char *text = ts_schema_to_string(op->schema);
+    int n = text ? snprintf(buf, size, "%s", text) : -1;
+    free(text);
+    if (n < 0 && size)
+        buf[0] = '\0';
+    return n < 0 ? 0 : (size_t)n;
+}
