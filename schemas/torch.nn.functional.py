@@ -1,22 +1,26 @@
 # torch.nn.functional.py — torch.nn.functional as TorchScript, shipped by the aten plugins.
 #
 # PyTorch writes these functions in Python (torch/nn/functional.py) and scripts the ones a
-# program calls; tscript's frontend does the same with this file (core/frontend/library.c): it is
-# parsed when a program first names torch.nn.functional, a function is compiled on its
+# program calls; tscript's frontend does the same with this file (core/frontend/library.c):
+# it is parsed when a program first names torch.nn.functional, a function is compiled on its
 # first call and inlined into the caller, where the caller's constants decide the branches
 # (F.relu(x) is aten::relu(%x)). The file's name is the module it defines; a plugin names
 # it among its schema files. Written from PyTorch 1.13's documented semantics: argument
 # names and defaults are PyTorch's, and so are the messages of what they refuse.
 #
 # The functions PyTorch registers as the aten builtin itself (F.linear, F.conv2d, ...) are
-# not here: a name this file does not define is aten::NAME. Those still lowered in C
-# (interpolate, ...) are in core/frontend/functional.c. Two of PyTorch's helpers are understood by
-# the frontend: BroadcastingListN[T], a List[T] that a single T fills (schema T[N]), and
-# `f = boolean_dispatch('arg', index, default, if_true, if_false)`, which picks a function
-# by a constant bool argument (core/frontend/library.c).
+# not here: a name this file does not define is aten::NAME. Two of PyTorch's helpers are
+# understood by the frontend: BroadcastingListN[T], a List[T] that a single T fills (schema
+# T[N]), and `f = boolean_dispatch('arg', index, default, if_true, if_false)`, which picks a
+# function by a constant bool argument (core/frontend/library.c); and so is
+# torch.jit._overload, which declares the typed signatures of one implementation
+# (F.interpolate's size and scale_factor are each a number or a list).
+
+import math
 
 import torch
 from torch import Tensor
+from torch.jit import _overload
 from typing import List, Optional, Tuple
 
 
@@ -573,3 +577,222 @@ def fold(input: Tensor, output_size: BroadcastingList2[int], kernel_size: Broadc
          dilation: BroadcastingList2[int] = 1, padding: BroadcastingList2[int] = 0,
          stride: BroadcastingList2[int] = 1) -> Tensor:
     return torch.col2im(input, output_size, kernel_size, dilation, padding, stride)
+
+
+# ---- resampling --------------------------------------------------------------------------
+# size (int or list) and scale_factor (float or list): four overloads of one implementation.
+# The mode picks the operator and the input's rank its 1d/2d/3d form; size and scale_factor
+# become the per-dimension lists of the operators' .vec overloads.
+
+@_overload
+def interpolate(input: Tensor, size: Optional[int] = None,
+                scale_factor: Optional[List[float]] = None, mode: str = 'nearest',
+                align_corners: Optional[bool] = None,
+                recompute_scale_factor: Optional[bool] = None,
+                antialias: bool = False) -> Tensor:
+    pass
+
+
+@_overload
+def interpolate(input: Tensor, size: Optional[List[int]] = None,
+                scale_factor: Optional[List[float]] = None, mode: str = 'nearest',
+                align_corners: Optional[bool] = None,
+                recompute_scale_factor: Optional[bool] = None,
+                antialias: bool = False) -> Tensor:
+    pass
+
+
+@_overload
+def interpolate(input: Tensor, size: Optional[int] = None,
+                scale_factor: Optional[float] = None, mode: str = 'nearest',
+                align_corners: Optional[bool] = None,
+                recompute_scale_factor: Optional[bool] = None,
+                antialias: bool = False) -> Tensor:
+    pass
+
+
+@_overload
+def interpolate(input: Tensor, size: Optional[List[int]] = None,
+                scale_factor: Optional[float] = None, mode: str = 'nearest',
+                align_corners: Optional[bool] = None,
+                recompute_scale_factor: Optional[bool] = None,
+                antialias: bool = False) -> Tensor:
+    pass
+
+
+def interpolate(input: Tensor, size: Optional[int] = None,
+                scale_factor: Optional[List[float]] = None, mode: str = 'nearest',
+                align_corners: Optional[bool] = None,
+                recompute_scale_factor: Optional[bool] = None,
+                antialias: bool = False) -> Tensor:
+    # align_corners belongs to the interpolating modes, where None is False
+    corners = False
+    if mode == 'nearest' or mode == 'area' or mode == 'nearest-exact':
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is not None:
+        corners = align_corners
+    spatial = input.dim() - 2
+    # exactly one of size and scale_factor, as a list of one item per spatial dimension
+    output_size: Optional[List[int]] = None
+    scale_factors: Optional[List[float]] = None
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    elif size is not None:
+        if isinstance(size, List[int]):
+            if len(size) != spatial:
+                raise ValueError("Input and output must have the same number of spatial "
+                                 "dimensions, but got input with spatial dimensions of {} and "
+                                 "output size of {}. Please provide input tensor in (N, C, d1, "
+                                 "d2, ...,dK) format and output size in (o1, o2, ...,oK) "
+                                 "format.".format(input.size()[2:], size))
+            output_size = size
+        else:
+            output_size = [size for _ in range(spatial)]
+    elif scale_factor is not None:
+        if isinstance(scale_factor, List[float]):
+            if len(scale_factor) != spatial:
+                raise ValueError("Input and scale_factor must have the same number of spatial "
+                                 "dimensions, but got input with spatial dimensions of {} and "
+                                 "scale_factor of shape {}. Please provide input tensor in (N, "
+                                 "C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) "
+                                 "format.".format(input.size()[2:], scale_factor))
+            scale_factors = scale_factor
+        else:
+            scale_factors = [scale_factor for _ in range(spatial)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    recompute = False
+    if recompute_scale_factor is not None:
+        recompute = recompute_scale_factor
+    if recompute and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    # 'area' is an adaptive pooling to a size: a scale becomes one, as recomputing does
+    if mode == 'area' and output_size is None:
+        recompute = True
+    if recompute:
+        # the output size from the scales, which the operator then recomputes from it
+        scales = scale_factors
+        if scales is None:
+            raise ValueError("either size or scale_factor should be defined")
+        output_size = [int(math.floor(float(input.size(i + 2)) * scales[i]))
+                       for i in range(spatial)]
+        scale_factors = None
+    if antialias and not ((mode == 'bilinear' or mode == 'bicubic') and input.dim() == 4):
+        raise ValueError("Anti-alias option is only supported for bilinear and bicubic modes")
+    rank = input.dim()
+    if mode == 'nearest':
+        if rank == 3:
+            return torch.ops.aten.upsample_nearest1d(input, output_size, scale_factors)
+        if rank == 4:
+            return torch.ops.aten.upsample_nearest2d(input, output_size, scale_factors)
+        if rank == 5:
+            return torch.ops.aten.upsample_nearest3d(input, output_size, scale_factors)
+    if mode == 'nearest-exact':
+        if rank == 3:
+            return torch.ops.aten._upsample_nearest_exact1d(input, output_size, scale_factors)
+        if rank == 4:
+            return torch.ops.aten._upsample_nearest_exact2d(input, output_size, scale_factors)
+        if rank == 5:
+            return torch.ops.aten._upsample_nearest_exact3d(input, output_size, scale_factors)
+    if mode == 'area' and rank >= 3 and rank <= 5:
+        pooled = output_size
+        if pooled is None:
+            raise ValueError("either size or scale_factor should be defined")
+        if rank == 3:
+            return torch.ops.aten.adaptive_avg_pool1d(input, pooled)
+        if rank == 4:
+            return torch.ops.aten.adaptive_avg_pool2d(input, pooled)
+        return torch.ops.aten.adaptive_avg_pool3d(input, pooled)
+    if mode == 'linear' and rank == 3:
+        return torch.ops.aten.upsample_linear1d(input, output_size, corners, scale_factors)
+    if mode == 'bilinear' and rank == 4:
+        if antialias:
+            return torch.ops.aten._upsample_bilinear2d_aa(input, output_size, corners,
+                                                          scale_factors)
+        return torch.ops.aten.upsample_bilinear2d(input, output_size, corners, scale_factors)
+    if mode == 'trilinear' and rank == 5:
+        return torch.ops.aten.upsample_trilinear3d(input, output_size, corners, scale_factors)
+    if mode == 'bicubic' and rank == 4:
+        if antialias:
+            return torch.ops.aten._upsample_bicubic2d_aa(input, output_size, corners,
+                                                         scale_factors)
+        return torch.ops.aten.upsample_bicubic2d(input, output_size, corners, scale_factors)
+    # a fixed-rank mode given another of the ranks 3 to 5 (bicubic has no message of its own)
+    if rank >= 3 and rank <= 5:
+        if mode == 'linear':
+            raise NotImplementedError("Got {}D input, but linear mode needs 3D input".format(rank))
+        if mode == 'bilinear':
+            raise NotImplementedError("Got {}D input, but bilinear mode needs 4D input".format(rank))
+        if mode == 'trilinear':
+            raise NotImplementedError("Got {}D input, but trilinear mode needs 5D input".format(rank))
+    raise NotImplementedError("Input Error: Only 3D, 4D and 5D input Tensors supported (got {}D) "
+                              "for the modes: nearest | linear | bilinear | bicubic | trilinear "
+                              "| area | nearest-exact (got {})".format(rank, mode))
+
+
+# F.upsample and its two special cases: deprecated spellings of interpolate.
+
+@_overload
+def upsample(input: Tensor, size: Optional[int] = None, scale_factor: Optional[float] = None,
+             mode: str = 'nearest', align_corners: Optional[bool] = None) -> Tensor:
+    pass
+
+
+@_overload
+def upsample(input: Tensor, size: Optional[List[int]] = None,
+             scale_factor: Optional[float] = None, mode: str = 'nearest',
+             align_corners: Optional[bool] = None) -> Tensor:
+    pass
+
+
+def upsample(input: Tensor, size: Optional[int] = None, scale_factor: Optional[float] = None,
+             mode: str = 'nearest', align_corners: Optional[bool] = None) -> Tensor:
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+@_overload
+def upsample_nearest(input: Tensor, size: Optional[int] = None,
+                     scale_factor: Optional[float] = None) -> Tensor:
+    pass
+
+
+@_overload
+def upsample_nearest(input: Tensor, size: Optional[List[int]] = None,
+                     scale_factor: Optional[float] = None) -> Tensor:
+    pass
+
+
+def upsample_nearest(input: Tensor, size: Optional[int] = None,
+                     scale_factor: Optional[float] = None) -> Tensor:
+    return interpolate(input, size, scale_factor, mode='nearest')
+
+
+@_overload
+def upsample_bilinear(input: Tensor, size: Optional[int] = None,
+                      scale_factor: Optional[float] = None) -> Tensor:
+    pass
+
+
+@_overload
+def upsample_bilinear(input: Tensor, size: Optional[List[int]] = None,
+                      scale_factor: Optional[float] = None) -> Tensor:
+    pass
+
+
+@_overload
+def upsample_bilinear(input: Tensor, size: Optional[int] = None,
+                      scale_factor: Optional[List[float]] = None) -> Tensor:
+    pass
+
+
+@_overload
+def upsample_bilinear(input: Tensor, size: Optional[List[int]] = None,
+                      scale_factor: Optional[List[float]] = None) -> Tensor:
+    pass
+
+
+def upsample_bilinear(input: Tensor, size: Optional[int] = None,
+                      scale_factor: Optional[float] = None) -> Tensor:
+    return interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)

@@ -469,8 +469,36 @@ int main(void)
         "def main(x: int):\n    assert x > 0, \"neg\"\n", "main",
         "# CHECK: \"builtins.AssertionError\"\n# CHECK: prim::RaiseException\n");
 
-    /* torch.nn.functional: the library's TorchScript inlined (t/library.c tests more), and
-     * what functional.c still lowers */
+    /* torch.jit._overload: a declaration's body is `pass` or `...` (checked where it is
+     * declared, as PyTorch checks it); t/overload_cases.py runs overloads */
+    check_error("an overload declaration with a body",
+        "import torch\n@torch.jit._overload\ndef f(x: int) -> int:\n    return x\n"
+        "def f(x):\n    return x\ndef main():\n    return f(1)\n",
+        "Only `pass` statement or `...` can be the body of overload declaration:\n"
+        "@torch.jit._overload\ndef f(x: int) -> int:\n    return x <- Expecting `pass` or `...` "
+        "here!\n\nExample usage of overload function:\n");
+    check_error("an overload declaration with two statements",
+        "from torch.jit import _overload\n@_overload\ndef f(x: int) -> int:\n    pass\n"
+        "    pass\ndef f(x):\n    return x\ndef main():\n    return f(1)\n",
+        "Only `pass` statement or `...` can be the body of overload declaration:\n@_overload\n");
+    check_error("an overloaded function compiled directly",
+        "import torch\n@torch.jit._overload\ndef main(x: int) -> int:\n    ...\n"
+        "def main(x):\n    return x\n",
+        "Function __torch__.main cannot be directly compiled because it is overloaded. It "
+        "must be used in a context of a function where its inputs can determine which "
+        "overload to call.");
+    check_error("overloads without annotations",
+        "import torch\n@torch.jit._overload\ndef f(x):\n    ...\n"
+        "def f(x):\n    return x\ndef main():\n    return f(1)\n",
+        "Must explicitly add type annotations to overloaded functions");
+    check_graph("an overload is called by its own (mangled) name",
+        "import torch\n@torch.jit._overload\ndef f(x: int) -> int:\n    ...\n"
+        "@torch.jit._overload\ndef f(x: float) -> float:\n    ...\n"
+        "def f(x):\n    return x\ndef main(a: float):\n    return f(a)\n", "main",
+        "# CHECK: float = prim::CallFunction[name=\"__torch__.___torch_mangle_0.f\"](%a)\n");
+
+    /* torch.nn.functional and torch.norm: the library's TorchScript inlined (t/library.c
+     * tests more) */
 #define FN_PRELUDE "import torch\nimport torch.nn.functional as F\n"
     check_graph("F.cross_entropy: cross_entropy_loss with the reduction as an int",
         FN_PRELUDE "def main(x, t):\n    return F.cross_entropy(x, t, reduction='sum')\n",
@@ -496,11 +524,16 @@ int main(void)
         FN_PRELUDE "def main(x):\n    return F.max_pool2d(x, 2, return_indices=True)\n",
         "main", "# CHECK: int[] = prim::ListConstruct()\n"
         "# CHECK: Tensor = aten::max_pool2d_with_indices(%x,\n");
-    check_graph("F.interpolate(scale_factor=) on a known rank: upsample_bilinear2d.vec",
+    check_graph("F.interpolate(scale_factor=, mode='bilinear'): the scale per spatial "
+        "dimension, upsample_bilinear2d.vec on a 4-d input, the other modes gone",
         FN_PRELUDE "def main(x):\n"
         "    return F.interpolate(x, scale_factor=2.0, mode='bilinear')\n", "main",
-        "# CHECK: float[] = prim::ListConstruct(\n"
-        "# CHECK-NEXT: aten::upsample_bilinear2d(%x,\n");
+        "# CHECK-NOT: aten::upsample_nearest\n"
+        "# CHECK: Got {}D input, but bilinear mode needs 4D input\n"
+        "# CHECK: float[] = prim::ListConstruct()\n# CHECK: aten::append(\n"
+        "# CHECK: aten::eq(%rank, \n"
+        "# CHECK: aten::upsample_bilinear2d(%x, %\n"
+        "# CHECK-NOT: aten::upsample\n");
     check_graph("F.interpolate nearest with a scalar scale branches on the input's rank",
         FN_PRELUDE "def main(x):\n    return F.interpolate(x, scale_factor=2.0)\n", "main",
         "# CHECK: aten::dim(%x)\n# CHECK: prim::If\n# CHECK: aten::upsample_nearest1d\n");
@@ -521,9 +554,11 @@ int main(void)
         "relu(Tensor input, bool inplace=False) -> Tensor:\nKeyword argument inplac unknown.");
     check_error("a missing argument of an F function", FN_PRELUDE "def main(x):\n"
         "    return F.cross_entropy(x)\n", "Argument target not provided.");
-    check_error("interpolate with both size and scale_factor", FN_PRELUDE "def main(x):\n"
-        "    return F.interpolate(x, size=4, scale_factor=2.0)\n",
-        "only one of size or scale_factor");
+    check_graph("interpolate with both size and scale_factor raises when run, as in PyTorch",
+        FN_PRELUDE "def main(x):\n    return F.interpolate(x, size=4, scale_factor=2.0)\n",
+        "main",
+        "# CHECK: only one of size or scale_factor should be defined\n"
+        "# CHECK: prim::RaiseException(\n# CHECK-NOT: aten::upsample\n");
     check_graph("softmax without dim: torch's implicit choice from the input's rank",
         FN_PRELUDE "def main(x):\n    return F.softmax(x)\n", "main",
         "# CHECK: aten::dim(%x)\n# CHECK: aten::eq(\n# CHECK: int = prim::If(\n"

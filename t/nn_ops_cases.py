@@ -1,6 +1,6 @@
 # t/nn_ops_cases.py — the neural-network operators of aten-cpu's activation.c, pool.c,
 # pool_adaptive.c, norm.c, nn_extra.c and fold.c as TorchScript programs call them: torch.X,
-# Tensor.X, F.X (as tscript's functional.c lowers them), the in-place and out= forms, and
+# Tensor.X, F.X (as schemas/torch.nn.functional.py writes them), the in-place and out= forms, and
 # their dtypes. Each result is checked against the op written out in plain tensor arithmetic,
 # or against values PyTorch 1.13 gives. t/nn_ops_cases.sh runs the test_* functions with `tscript test`;
 # they pass under PyTorch too:

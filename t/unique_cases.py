@@ -1,8 +1,8 @@
 # t/unique_cases.py — torch.unique and torch.unique_consecutive (Python functions in
-# PyTorch, lowered by core/frontend/functional.c) and the kernels behind them (unique.c), run as
-# TorchScript. The test_* functions assert PyTorch 1.13's results; each err_* function fails
-# with the message in its `# raises:` line. t/unique_cases.sh runs both kinds through
-# tscript; they behave the same under PyTorch:
+# PyTorch, TorchScript in schemas/torch.functional.py) and the kernels behind them
+# (unique.c), run as TorchScript. The test_* functions assert PyTorch 1.13's results; each
+# err_* function fails with the message in its `# raises:` line. t/unique_cases.sh runs both
+# kinds through tscript; they behave the same under PyTorch:
 #     /usr/bin/python3 t/unique_cases.py
 import torch
 
@@ -60,6 +60,29 @@ def test_unique_out_forms():
     m = torch.tensor([[1, 2], [1, 2]])
     torch.ops.aten.unique_dim(m, 1, True, False, True, out0=o0, out1=o1, out2=o2)
     assert torch.equal(o0, torch.tensor([[1, 2], [1, 2]])) and torch.equal(o2, torch.tensor([1, 1]))
+
+
+def test_flags_by_position():
+    x = torch.tensor([2, 1, 2])
+    u, inv = torch.unique(x, True, True)
+    assert torch.equal(u, torch.tensor([1, 2])) and torch.equal(inv, torch.tensor([1, 0, 1]))
+    u2, cnt = torch.unique(x, True, False, True)
+    assert torch.equal(u2, torch.tensor([1, 2])) and torch.equal(cnt, torch.tensor([1, 2]))
+    u3, inv3, cnt3 = torch.unique(x, True, True, True, 0)
+    assert torch.equal(inv3, torch.tensor([1, 0, 1])) and torch.equal(cnt3, torch.tensor([1, 2]))
+    # PyTorch's dispatch of unique_consecutive reads return_counts at position 1, where
+    # return_inverse is: a positional True returns the counts slot, which is empty
+    out, second = torch.unique_consecutive(torch.tensor([1, 1, 2]), True)
+    assert torch.equal(out, torch.tensor([1, 2])) and second.numel() == 0
+
+
+def unique_with(x: torch.Tensor, inverse: bool) -> torch.Tensor:
+    return torch.unique(x, return_inverse=inverse)[0]
+
+
+def err_flag_known_at_run_time():
+    return unique_with(torch.tensor([1, 2]), True)
+    # raises: Keyword argument 'return_inverse' for boolean dispatch at position was not constant
 
 
 def err_unique_dim_range():

@@ -105,6 +105,8 @@ TsDefInfo *ts_compiler_add_def(TsCompiler *c, const TsTree *def, TsClassInfo *cl
             d->is_ignored = true;
         else if (strcmp(n, "unused") == 0)
             d->is_unused = true;
+        else if (strcmp(n, "_overload") == 0)
+            d->is_overload = true;
     }
     c->defs[c->n_defs++] = d;
     return d;
@@ -261,6 +263,131 @@ static int collect_import(TsCompiler *c, const TsTree *t, TsError *err)
     return 0;
 }
 
+/* ---- overloads (torch.jit._overload) ----------------------------------------------- */
+
+static const char overload_example[] =
+    "\nExample usage of overload function:\n"
+    "@torch.jit._overload\n"
+    "def my_function(x: type0) -> type0: # decl 1\n"
+    "    pass\n\n"
+    "@torch.jit._overload\n"
+    "def my_function(x: type1) -> type1: # decl 2\n"
+    "    pass\n\n"
+    "def my_function(x):                 # implementation\n"
+    "    if isinstance(x, type0):\n"
+    "        return x\n"
+    "    elif isinstance(x, type1):\n"
+    "        return x\n";
+
+/* The text of a def from its first decorator, up to max_lines lines (0: all), malloc'd. */
+static char *def_text(const TsTree *def, size_t max_lines, size_t *first_line)
+{
+    const TsSource *src = def->range.source;
+    size_t start = def->range.start, end = def->range.end;
+    const TsTree *decos = def->kids[1];
+    if (decos && decos->n_kids && decos->kids[0]->range.start < start)
+        start = decos->kids[0]->range.start;
+    if (!src || end > src->len || start > end)
+        return strdup("");
+    size_t col;
+    ts_source_line_col(src, start, first_line, &col);
+    start -= col - 1;
+    if (start && src->text[start - 1] == '@')     /* the decorator's range leaves out '@' */
+        start--;
+    size_t stop = start, lines = 0;
+    while (stop < end && (max_lines == 0 || lines < max_lines)) {
+        const char *nl = memchr(src->text + stop, '\n', src->len - stop);
+        stop = nl ? (size_t)(nl - src->text) + 1 : src->len;
+        lines++;
+    }
+    if (max_lines && stop > start && src->text[stop - 1] == '\n')
+        stop--;
+    return strndup(src->text + start, stop - start);
+}
+
+/* A declaration's body is `pass` or `...` alone (PyTorch checks it where it is declared). */
+static int check_overload_body(const TsTree *def, TsError *err)
+{
+    const TsTree *body = def->kids[4];
+    const TsTree *s = body && body->n_kids == 1 ? body->kids[0] : NULL;
+    if (s && (s->kind == TS_TREE_PASS ||
+              (s->kind == TS_TREE_EXPR_STMT && s->kids[0]->kind == TS_TREE_ELLIPSIS)))
+        return 0;
+    size_t line;
+    char *text = def_text(def, 3, &line);
+    ts_error_set(err, TS_ERR_RUNTIME, "Only `pass` statement or `...` can be the body of "
+                 "overload declaration:\n%s <- Expecting `pass` or `...` here!\n%s",
+                 text ? text : "", overload_example);
+    free(text);
+    return -1;
+}
+
+static int overload_missing(const TsDefInfo *d, TsError *err)
+{
+    size_t line;
+    const TsSource *src = d->def->range.source;
+    char *text = def_text(d->def, 0, &line);
+    ts_error_set(err, TS_ERR_RUNTIME, "Implementation for the function \"%s\" is missing. "
+                 "Please make sure a definition is provided and defined after all overload "
+                 "declarations.\nFile \"%s\", line %zu:\n%s\n%s", d->qualname,
+                 src && src->filename ? src->filename : "<string>", line,
+                 text ? text : "", overload_example);
+    free(text);
+    return -1;
+}
+
+/* d, a def of the file: a declaration is checked; an implementation takes the declarations
+ * of its name made since the last implementation. The first declaration compiles under the
+ * implementation's name, the others under names mangled as PyTorch mangles them
+ * ("__torch__.___torch_mangle_0.f"). */
+static int collect_overloads(TsCompiler *c, TsDefInfo *d, TsError *err)
+{
+    if (d->is_overload)
+        return check_overload_body(d->def, err);
+    const char *name = d->def->kids[0]->str;
+    for (size_t i = 0; i < c->n_defs; i++) {
+        TsDefInfo *o = c->defs[i];
+        if (!o->is_overload || o->impl || o->cls || strcmp(o->def->kids[0]->str, name) != 0)
+            continue;
+        TsDefInfo **more = realloc(d->overloads, (d->n_overloads + 1) * sizeof *more);
+        if (!more)
+            return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        d->overloads = more;
+        size_t k = d->n_overloads;
+        size_t len = strlen(d->qualname) + 40;
+        char *q = malloc(len);
+        if (!q)
+            return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        const char *dot = strrchr(d->qualname, '.');
+        if (k == 0)
+            snprintf(q, len, "%s", d->qualname);
+        else
+            snprintf(q, len, "%.*s.___torch_mangle_%zu%s", (int)(dot - d->qualname),
+                     d->qualname, k - 1, dot);
+        free(o->qualname);
+        o->qualname = q;
+        o->impl = d;
+        d->overloads[d->n_overloads++] = o;
+    }
+    return 0;
+}
+
+int ts_compiler_callees(TsCompiler *c, TsDefInfo *d, TsSourceRange use, TsFunction **fns,
+                        size_t max, TsError *err)
+{
+    if (d->is_overload && !d->impl)
+        return overload_missing(d, err);
+    if (d->n_overloads == 0)
+        return max && (fns[0] = ts_compiler_function(c, d, use, err)) ? 1 : -1;
+    if (d->n_overloads > max)
+        return ts_error_set(err, TS_ERR_LIMIT, "%s has more than %zu overloads", d->qualname,
+                            max);
+    for (size_t i = 0; i < d->n_overloads; i++)
+        if (!(fns[i] = ts_compiler_function(c, d->overloads[i], use, err)))
+            return -1;
+    return (int)d->n_overloads;
+}
+
 static int collect(TsCompiler *c, TsError *err)
 {
     const TsTree *m = c->module;
@@ -275,7 +402,7 @@ static int collect(TsCompiler *c, TsError *err)
         case TS_TREE_DEF: {
             TsDefInfo *d = ts_compiler_add_def(c, s, NULL, NULL, err);
             TsGlobal *g = d ? ts_compiler_add_global(c, s->kids[0]->str, TS_GLOBAL_DEF, NULL, err) : NULL;
-            if (!g)
+            if (!g || collect_overloads(c, d, err) != 0)
                 return -1;
             g->def = d;
             break;
@@ -537,6 +664,13 @@ TsFunction *ts_compiler_function(TsCompiler *c, TsDefInfo *d, TsSourceRange use,
     if (d->state == 3)
         return ts_error_set(err, TS_ERR_RUNTIME, "function '%s' failed to compile",
                             d->qualname), NULL;
+    if (d->is_overload && !d->impl)
+        return overload_missing(d, err), NULL;
+    if (d->n_overloads)
+        return ts_error_set(err, TS_ERR_RUNTIME, "Function %s cannot be directly compiled "
+                            "because it is overloaded. It must be used in a context of a "
+                            "function where its inputs can determine which overload to call.",
+                            d->qualname), NULL;
     if (c->depth >= MAX_COMPILE_DEPTH) {
         ts_error_clear(err);
         ts_error_at(err, TS_ERR_LIMIT, use, "functions call each other too deeply to compile");
@@ -582,6 +716,7 @@ void ts_compiler_free(TsCompiler *c)
     }
     free(c->globals);
     for (size_t i = 0; i < c->n_defs; i++) {
+        free(c->defs[i]->overloads);
         free(c->defs[i]->qualname);
         free(c->defs[i]);
     }
@@ -630,6 +765,7 @@ static int compile_entry(TsCompiler *c, const char *entry, TsError *err)
                 return -1;
         for (size_t i = 0; i < c->n_defs; i++)
             if (!c->defs[i]->is_ignored && c->defs[i]->state == 0 &&
+                !c->defs[i]->n_overloads && (!c->defs[i]->is_overload || c->defs[i]->impl) &&
                 !ts_compiler_function(c, c->defs[i], c->defs[i]->def->range, err))
                 return -1;
         return 0;

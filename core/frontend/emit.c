@@ -934,7 +934,7 @@ static TsSchema *make_schema(TsEmitter *e, ParamInfo *p, size_t n, const TsType 
     TsSchema *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->name = strdup(e->d->qualname);
+    s->name = strdup(e->d->impl ? e->d->impl->qualname : e->d->qualname);
     s->overload = strdup("");
     s->args = calloc(n ? n : 1, sizeof *s->args);
     s->returns = calloc(1, sizeof *s->returns);
@@ -992,15 +992,74 @@ static int broadcast_default(TsEmitter *e, const TsTree *t, ParamInfo *p)
 
 /* The parameters: a bare `*` makes the ones after it keyword-only, which PyTorch takes
  * without defaults only; *args and **kwargs it refuses. */
+/* An overload's declaration against its implementation, as PyTorch checks them: no more
+ * parameters, the same names, annotations, and defaults that equal the implementation's
+ * (which are the ones the overload takes). */
+static int check_overload(TsEmitter *e, const TsTree *def, const TsTree *impl)
+{
+    const TsTree *params = def->kids[2], *ip = impl->kids[2];
+    if (params->n_kids > ip->n_kids)
+        return ts_emit_error(e, impl->range, "Overload should not have more parameters than "
+                             "implementation function");
+    bool annotated = def->kids[3] || (def->n_kids > 5 && def->kids[5]);
+    for (size_t k = 0; k < params->n_kids; k++) {
+        const TsTree *a = params->kids[k]->kids[0], *b = ip->kids[k]->kids[0];
+        annotated = annotated || params->kids[k]->kids[1];
+        if (!a || !b || strcmp(a->str, b->str) != 0)
+            return ts_emit_error(e, params->kids[k]->range, "Overload parameters must have the "
+                                 "same names. Found %s and %s on argument %zu",
+                                 a ? a->str : "*", b ? b->str : "*", k);
+    }
+    if (!annotated)
+        return ts_emit_error(e, def->range, "Must explicitly add type annotations to "
+                             "overloaded functions");
+    for (size_t k = 0; k < params->n_kids; k++) {
+        /* the two defaults compared as Python values, before any conversion */
+        const TsTree *par = params->kids[k], *mine = par->kids[2], *theirs = ip->kids[k]->kids[2];
+        const TsType *any = ts_type_any();
+        TsValue a, b;
+        bool same = false;
+        if (!mine)
+            continue;
+        if (theirs && ts_emit_default(e, mine, par->kids[0]->str, any, false, &a) == 0) {
+            if (ts_emit_default(e, theirs, par->kids[0]->str, any, false, &b) == 0) {
+                same = ts_value_equal(a, b);
+                ts_value_release(b);
+            }
+            ts_value_release(a);
+        }
+        ts_error_clear(e->err);
+        if (!same)
+            return ts_emit_error(e, def->range, "Default parameters on overloads do not affect "
+                                 "the runtime so they must equal to the default parameter on "
+                                 "the implementation function. Found on parameter %s",
+                                 par->kids[0]->str);
+    }
+    return 0;
+}
+
+/* The k-th parameter of d: an overload's own, then those its implementation has beyond
+ * them; *dflt is its default, an overload's the implementation's. */
+static const TsTree *param_tree(const TsDefInfo *d, const TsTree *def, size_t k,
+                                const TsTree **dflt)
+{
+    const TsTree *params = def->kids[2];
+    const TsTree *ip = d->impl ? d->impl->def->kids[2] : NULL;
+    const TsTree *par = k < params->n_kids ? params->kids[k] : ip->kids[k];
+    *dflt = ip ? ip->kids[k]->kids[2] : par->kids[2];
+    return par;
+}
+
 static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size_t *n_out)
 {
     static const char refused[] = "Compiled functions can't take variable number of "
                                   "arguments or use keyword-only arguments with defaults";
     const TsTree *params = def->kids[2];
     const TsTree *tc = def->n_kids > 5 ? def->kids[5] : NULL;
-    size_t n = 0;
-    for (size_t i = 0; i < params->n_kids; i++)
-        n += params->kids[i]->kids[0] != NULL;   /* all but a bare `*` */
+    size_t n = 0, n_trees = e->d->impl ? e->d->impl->def->kids[2]->n_kids : params->n_kids;
+    const TsTree *dflt;
+    for (size_t i = 0; i < n_trees; i++)
+        n += param_tree(e->d, def, i, &dflt)->kids[0] != NULL;   /* all but a bare `*` */
     ParamInfo *p = calloc(n ? n : 1, sizeof *p);
     if (!p)
         return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
@@ -1013,17 +1072,16 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
                              n - (method ? 1 : 0));
     }
     bool kwonly = false;
-    for (size_t k = 0, i = 0; k < params->n_kids; k++) {
-        const TsTree *par = params->kids[k];
+    for (size_t k = 0, i = 0; k < n_trees; k++) {
+        const TsTree *par = param_tree(e->d, def, k, &dflt);
         if (par->ival == TS_PARAM_VARARGS && !par->kids[0]) {
             kwonly = true;
             continue;
         }
         if (par->ival == TS_PARAM_VARARGS || par->ival == TS_PARAM_KWARGS ||
-            (kwonly && par->kids[2])) {
+            (kwonly && dflt)) {
             free_params(p, i);
-            return ts_emit_error(e, kwonly && par->kids[2] ? par->kids[2]->range : par->range,
-                                 refused);
+            return ts_emit_error(e, kwonly && dflt ? dflt->range : par->range, refused);
         }
         p[i].name = ts_symbol(par->kids[0]->str);
         p[i].kwarg_only = kwonly;
@@ -1032,7 +1090,7 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
             p[i].type = e->d->cls->type;
         else if (ann)
             p[i].type = ts_emit_type(e, ann);
-        else if (tc)
+        else if (tc && k < params->n_kids)
             p[i].type = ts_emit_type(e, tc->kids[0]->kids[i - (method && tc_args < n)]);
         else
             p[i].type = ts_type_tensor();
@@ -1041,15 +1099,20 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
             return -1;
         }
         p[i].fixed_size = ts_broadcast_size(ann);
-        if (par->kids[2]) {
+        if (dflt) {
             bool inferred = !ann && !tc && !(method && i == 0);
-            if (ts_emit_default(e, par->kids[2], p[i].name, p[i].type, inferred,
-                                &p[i].def) != 0 &&
-                (p[i].fixed_size < 0 || broadcast_default(e, par->kids[2], &p[i]) != 0)) {
-                free_params(p, i);
-                return -1;
+            if (ts_emit_default(e, dflt, p[i].name, p[i].type, inferred, &p[i].def) != 0 &&
+                (p[i].fixed_size < 0 || broadcast_default(e, dflt, &p[i]) != 0)) {
+                if (!e->d->impl || e->err->code == TS_ERR_NOMEM) {
+                    free_params(p, i);
+                    return -1;
+                }
+                /* an overload leaves out an implementation's default its type does not
+                 * take (torch.norm's p="fro" where p is a number), as PyTorch does */
+                ts_error_clear(e->err);
+            } else {
+                p[i].has_default = true;
             }
-            p[i].has_default = true;
         }
         i++;
     }
@@ -1076,7 +1139,7 @@ static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
     if (e->d->is_unused) {
         if (emit_raise_msg(e, NULL, NULL, "Exception", def->range) != 0)
             return -1;
-    } else if (ts_emit_block(e, def->kids[4]) != 0) {
+    } else if (ts_emit_block(e, e->d->impl ? e->d->impl->def->kids[4] : def->kids[4]) != 0) {
         return -1;
     }
     TsBlock *top = ts_graph_block(e->g);
@@ -1100,7 +1163,8 @@ static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
 
 TsGraph *ts_emit_function(TsCompiler *c, TsDefInfo *d, TsSchema **schema, TsError *err)
 {
-    if (ts_parse_check_def(d->def, err) != 0)
+    if (ts_parse_check_def(d->def, err) != 0 ||
+        (d->impl && ts_parse_check_def(d->impl->def, err) != 0))
         return NULL;
     TsEmitter e = { .c = c, .d = d, .err = err };
     ParamInfo *p = NULL;
@@ -1108,6 +1172,8 @@ TsGraph *ts_emit_function(TsCompiler *c, TsDefInfo *d, TsSchema **schema, TsErro
     if (!(e.g = ts_graph_new(err)))
         return NULL;
     int rc = ts_env_push(&e, ts_graph_block(e.g), false);
+    if (rc == 0 && d->impl)
+        rc = check_overload(&e, d->def, d->impl->def);
     if (rc == 0)
         rc = collect_params(&e, d->def, &p, &n);
     if (rc == 0)

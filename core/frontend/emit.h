@@ -13,8 +13,8 @@
  * Files: compile.c (the file level: which functions and classes exist, compile on demand),
  * emit.c (definitions, statements, control flow), emit_expr.c (expressions and operators),
  * sugared.c (names, attributes and calls: builtins, torch.*, math.*, methods, classes),
- * library.c and inline.c (torch.nn.functional as TorchScript source that plugins ship,
- * compiled on demand and inlined), functional.c (the rest of it lowered in C),
+ * library.c and inline.c (torch.nn.functional and the other Python-written functions as
+ * TorchScript source that plugins ship, compiled on demand and inlined),
  * emit_env.c (the environment), emit_types.c (annotations), emit_ssa.c, exit_transform.c.
  */
 #ifndef TSCRIPT_EMIT_H
@@ -40,6 +40,13 @@ typedef struct TsDefInfo {
     bool is_static;
     bool is_ignored;           /* @torch.jit.ignore: calling it is an error */
     bool is_unused;            /* @torch.jit.unused: compiles to a raise */
+    /* torch.jit._overload (compile.c): a declaration (body `pass` or `...`) is compiled with
+     * its own parameters and return type and the body of the implementation, the next def
+     * of the name without the decorator; a call of the implementation picks an overload */
+    bool is_overload;          /* a declaration */
+    struct TsDefInfo *impl;    /* a declaration's implementation, once known */
+    struct TsDefInfo **overloads;  /* an implementation's declarations in order (owned) */
+    size_t n_overloads;
     int state;                 /* 0 not compiled, 1 being compiled, 2 done */
     TsFunction *fn;            /* when done */
 } TsDefInfo;
@@ -146,6 +153,11 @@ char *ts_compiler_qualify(const TsCompiler *c, const TsClassInfo *ci, bool mangl
 /* Compiles a function or method on demand (its TsFunction), or NULL with err
  * ("is called recursively" when it is being compiled). */
 TsFunction *ts_compiler_function(TsCompiler *c, TsDefInfo *d, TsSourceRange use, TsError *err);
+/* What a call of d chooses among: d's overloads, every one compiled (at the first call, as
+ * PyTorch compiles them), else d compiled; up to max into fns. Returns their number, or -1
+ * with err. */
+int ts_compiler_callees(TsCompiler *c, TsDefInfo *d, TsSourceRange use, TsFunction **fns,
+                        size_t max, TsError *err);
 /* Builds a class's type (compiling __init__ for a script class) on first use. */
 int ts_compiler_class(TsCompiler *c, TsClassInfo *ci, TsSourceRange use, TsError *err);
 TsClassInfo *ts_compiler_class_of_type(const TsCompiler *c, const TsType *t);
@@ -372,6 +384,11 @@ int ts_library_defines(const TsOpTable *ops, const char *qualname, TsLibraryDisp
  * err. */
 TsFunction *ts_library_function(const TsOpTable *ops, const char *qualname, TsSourceRange use,
                                 const TsCompUnit **unit, TsError *err);
+/* The functions a call of qualname chooses among (its overloads, or the function alone; see
+ * ts_compiler_callees), up to max into fns, and in *unit their unit: their number, or -1
+ * with err. */
+int ts_library_functions(const TsOpTable *ops, const char *qualname, TsSourceRange use,
+                         const TsCompUnit **unit, TsFunction **fns, size_t max, TsError *err);
 /* fn's graph inlined at g's insert point with its inputs bound to args (one per schema
  * argument), calls to lib's functions inlined too, branches the arguments' constants decide
  * left out (inline.c): the output, or NULL with err. */
@@ -380,12 +397,6 @@ TsIrValue *ts_inline_function(TsGraph *g, const TsCompUnit *lib, const TsFunctio
 /* Sets up c for src (parsed, its names collected, an empty unit) as ts_compile_source
  * does before compiling: 0, or -1 with err (c then needs no freeing). */
 int ts_compiler_open(TsCompiler *c, const TsOpTable *ops, TsSource *src, TsError *err);
-
-/* torch.nn.functional.X and torch.norm not in the library yet, lowered in C as PyTorch's
- * Python bodies lower them (functional.c): known names resolve to the qualified name,
- * called through here. */
-bool ts_functional_known(const char *qualname);
-int ts_functional_call(TsEmitter *e, const char *qualname, const TsTree *call, TsSugared *out);
 
 /* passes */
 int ts_convert_to_ssa(TsGraph *g, TsError *err);

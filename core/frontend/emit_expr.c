@@ -359,9 +359,19 @@ int ts_emit_isinstance(TsEmitter *e, const TsTree *call, TsCond *out)
         if (is_instance_of(v->type, types[i]))
             always = true;
         TsTypeKind k = ts_type_kind(v->type);
-        if (k == TS_TYPE_ANY || k == TS_TYPE_UNION || k == TS_TYPE_OPTIONAL ||
-            ts_type_is_subtype_of(types[i], v->type))
+        if (k == TS_TYPE_UNION || k == TS_TYPE_OPTIONAL) {
+            /* a member that may be one: isinstance(p, str) of an Optional[number] is
+             * False, as in PyTorch */
+            size_t nm = k == TS_TYPE_OPTIONAL ? 2 : ts_type_num_elems(v->type);
+            for (size_t j = 0; j < nm; j++) {
+                const TsType *m = k == TS_TYPE_OPTIONAL && j == 1 ? ts_type_none()
+                                                                  : ts_type_elem(v->type, j);
+                possible = possible || ts_type_kind(m) == TS_TYPE_ANY ||
+                           is_instance_of(m, types[i]) || ts_type_is_subtype_of(types[i], m);
+            }
+        } else if (k == TS_TYPE_ANY || ts_type_is_subtype_of(types[i], v->type)) {
             possible = true;
+        }
     }
     if (always || !possible) {
         out->static_if = always;

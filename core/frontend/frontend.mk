@@ -19,7 +19,6 @@ libtscript_core_la_SOURCES += \
 	core/frontend/emit_ssa.c \
 	core/frontend/exit_transform.c \
 	core/frontend/sugared.c \
-	core/frontend/functional.c \
 	core/frontend/library.c \
 	core/frontend/inline.c \
 	core/frontend/compile.c \
@@ -41,6 +40,10 @@ EXTRA_DIST += t/compile_cases.sh t/compile.pass
 # Language corners once different from PyTorch, run as TorchScript by `tscript test`.
 TESTS += t/frontend_cases.sh
 EXTRA_DIST += t/frontend_cases.sh t/frontend_cases.py
+
+# Functions overloaded with @torch.jit._overload (compile.c, emit.c), run as TorchScript.
+TESTS += t/overload_cases.sh
+EXTRA_DIST += t/overload_cases.sh t/overload_cases.py
 
 # More of them, from a sweep of variations on the conformance cases.
 TESTS += t/lang_cases.sh t/lang_print.sh t/gradmode_cases.sh

@@ -9,6 +9,9 @@
  * compilation unit; callers then inline the compiled graph (inline.c). A program calling
  * F.relu parses the file once and compiles relu alone.
  *
+ * torch.functional.py holds the torch.* functions PyTorch writes in Python (torch.norm,
+ * torch.unique), whose names torch/__init__.py imports into torch.
+ *
  * A name may also be PyTorch's boolean dispatch, written as torch/nn/functional.py writes it:
  *     max_pool2d = boolean_dispatch('return_indices', 6, False, max_pool2d_with_indices,
  *                                   _max_pool2d)
@@ -126,6 +129,18 @@ static bool dispatch_of(const TsGlobal *g, TsLibraryDispatch *out)
     return true;
 }
 
+/* The name qualname has in f's module, or NULL: "relu" for torch.nn.functional.relu. The
+ * names of torch.functional are torch's too (torch/__init__.py imports them): torch.norm is
+ * torch.functional.norm. */
+static const char *name_in(const LibFile *f, const char *qualname)
+{
+    const char *mod = strcmp(f->module, "torch.functional") == 0 ? "torch" : f->module;
+    size_t m = strlen(mod);
+    if (strncmp(qualname, mod, m) != 0 || qualname[m] != '.' || strchr(qualname + m + 1, '.'))
+        return NULL;
+    return qualname + m + 1;
+}
+
 /* The global qualname names in a file whose module prefixes it (a def or a boolean
  * dispatch), or NULL; *file is the file. */
 static const TsGlobal *lookup(const TsOpTable *ops, Library *lib, const char *qualname,
@@ -133,13 +148,12 @@ static const TsGlobal *lookup(const TsOpTable *ops, Library *lib, const char *qu
 {
     for (size_t i = 0; i < lib->n; i++) {
         LibFile *f = &lib->files[i];
-        size_t m = strlen(f->module);
-        if (strncmp(qualname, f->module, m) != 0 || qualname[m] != '.' ||
-            strchr(qualname + m + 1, '.'))
+        const char *name = name_in(f, qualname);
+        if (!name)
             continue;
         if (load(ops, f, err) != 0)
             return NULL;
-        const TsGlobal *g = ts_compiler_global(&f->c, qualname + m + 1);
+        const TsGlobal *g = ts_compiler_global(&f->c, name);
         if (g && (g->kind == TS_GLOBAL_DEF || dispatch_of(g, NULL))) {
             *file = f;
             return g;
@@ -168,26 +182,38 @@ int ts_library_defines(const TsOpTable *ops, const char *qualname, TsLibraryDisp
     return rc;
 }
 
-TsFunction *ts_library_function(const TsOpTable *ops, const char *qualname, TsSourceRange use,
-                                const TsCompUnit **unit, TsError *err)
+/* messages name a library function as PyTorch's do: "relu(Tensor input, bool inplace=False)" */
+static void unqualify(TsFunction *fn)
+{
+    char *name = fn->schema->name;
+    if (strncmp(name, "__torch__.", 10) == 0)
+        memmove(name, name + 10, strlen(name + 10) + 1);
+}
+
+int ts_library_functions(const TsOpTable *ops, const char *qualname, TsSourceRange use,
+                         const TsCompUnit **unit, TsFunction **fns, size_t max, TsError *err)
 {
     Library *lib = library_of(ops, err);
     if (!lib)
-        return NULL;
+        return -1;
     pthread_mutex_lock(&lib->lock);
     LibFile *f = NULL;
     const TsGlobal *g = lookup(ops, lib, qualname, &f, err);
     TsDefInfo *d = g && g->kind == TS_GLOBAL_DEF ? g->def : NULL;
-    TsFunction *fn = d ? ts_compiler_function(&f->c, d, use, err) : NULL;
-    if (fn && strncmp(fn->schema->name, "__torch__.", 10) == 0) {
-        /* messages name it as PyTorch's do: "relu(Tensor input, bool inplace=False)" */
-        char *name = fn->schema->name;
-        memmove(name, name + 10, strlen(name + 10) + 1);
-    }
-    if (fn)
+    int n = d ? ts_compiler_callees(&f->c, d, use, fns, max, err) : -1;
+    for (int i = 0; i < n; i++)
+        unqualify(fns[i]);
+    if (n >= 0)
         *unit = f->c.unit;
     else if (!d && err->code == TS_OK)
         ts_error_set(err, TS_ERR_RUNTIME, "%s is not defined by a library file", qualname);
     pthread_mutex_unlock(&lib->lock);
-    return fn;
+    return n;
+}
+
+TsFunction *ts_library_function(const TsOpTable *ops, const char *qualname, TsSourceRange use,
+                                const TsCompUnit **unit, TsError *err)
+{
+    TsFunction *fn;
+    return ts_library_functions(ops, qualname, use, unit, &fn, 1, err) == 1 ? fn : NULL;
 }

@@ -20,7 +20,7 @@
 
 #include "frontend/emit.h"
 
-enum { MAX_ARGS = 64 };
+enum { MAX_ARGS = 64, MAX_OVERLOADS = 16 };
 
 /* Iterable kinds (TsIterable.kind). */
 enum { IT_RANGE, IT_SEQ, IT_ZIP, IT_TUPLE, IT_ENUM };
@@ -197,14 +197,14 @@ static int archive_constant(TsEmitter *e, const char *attr, TsSourceRange r, TsS
     return value_of(out, ts_emit_const(e, v, r));
 }
 
-/* Whether PyTorch writes qualname in Python: the library defines it, or functional.c
- * lowers it (a library file that fails to load shows its error when called). */
+/* Whether PyTorch writes qualname in Python: the library defines it (a library file that
+ * fails to load shows its error when called). */
 static bool python_function(TsEmitter *e, const char *qualname)
 {
     TsError ignore = TS_ERROR_INIT;
     int rc = ts_library_defines(e->c->ops, qualname, NULL, &ignore);
     ts_error_clear(&ignore);
-    return rc != 0 || ts_functional_known(qualname);
+    return rc != 0;
 }
 
 static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSourceRange r,
@@ -647,21 +647,25 @@ static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, s
     return 0;
 }
 
-/* The call's arguments matched to a function's schema: its inputs (malloc'd) in order, or
- * -1 with PyTorch's reason at r. */
-static int match_call(TsEmitter *e, const TsSchema *schema, size_t n, const TsNamedValue *args,
-                      TsSourceRange r, TsIrValue ***inputs, size_t *n_inputs)
+/* The call's arguments matched to the first of n functions whose schema takes them (one
+ * function, or the overloads of one): the function, with its inputs (malloc'd) in order, or
+ * NULL with PyTorch's reason at r. */
+static TsFunction *match_call(TsEmitter *e, TsFunction *const *fns, size_t n_fns, size_t n,
+                              const TsNamedValue *args, TsSourceRange r, TsIrValue ***inputs,
+                              size_t *n_inputs)
 {
-    const TsType **rets = NULL;
-    if (ts_match_schema(e->g, schema, n, args, inputs, n_inputs, &rets, e->err) != 0) {
-        char *msg = e->err->msg ? strdup(e->err->msg) : NULL;
-        ts_error_clear(e->err);
-        ts_error_at(e->err, TS_ERR_RUNTIME, r, "%s", msg ? msg : "invalid arguments");
-        free(msg);
-        return -1;
+    /* the candidates named as PyTorch names them: "f(int x) -> int", not __torch__.f */
+    TsSchema shown[MAX_OVERLOADS];
+    const TsSchema *schemas[MAX_OVERLOADS];
+    for (size_t i = 0; i < n_fns && i < MAX_OVERLOADS; i++) {
+        shown[i] = *fns[i]->schema;
+        const char *dot = strrchr(shown[i].name, '.');
+        shown[i].name = dot ? (char *)dot + 1 : shown[i].name;
+        schemas[i] = &shown[i];
     }
-    free(rets);
-    return 0;
+    int k = ts_match_schemas(e->g, schemas, n_fns < MAX_OVERLOADS ? n_fns : MAX_OVERLOADS, n,
+                             args, r, inputs, n_inputs, e->err);
+    return k < 0 ? NULL : fns[k];
 }
 
 /* The argument of a boolean dispatch in call (by keyword, else at its position): 1 or 0,
@@ -714,13 +718,17 @@ static int call_library(TsEmitter *e, const char *name, const TsTree *call, TsSu
     if (e->err->code != TS_OK)
         return -1;
     const TsCompUnit *lib = NULL;
-    TsFunction *fn = ts_library_function(e->c->ops, name, call->range, &lib, e->err);
+    TsFunction *fns[MAX_OVERLOADS];
+    int n_fns = ts_library_functions(e->c->ops, name, call->range, &lib, fns, MAX_OVERLOADS,
+                                     e->err);
     CallArgs ca;
-    if (!fn || emit_args(e, call, fn->schema, 0, &ca) != 0)
+    if (n_fns < 0 || emit_args(e, call, n_fns == 1 ? fns[0]->schema : NULL, 0, &ca) != 0)
         return -1;
     TsIrValue **inputs = NULL;
     size_t n_inputs = 0;
-    if (match_call(e, fn->schema, ca.n, ca.a + 1, call->range, &inputs, &n_inputs) != 0)
+    TsFunction *fn = match_call(e, fns, (size_t)n_fns, ca.n, ca.a + 1, call->range, &inputs,
+                                &n_inputs);
+    if (!fn)
         return -1;
     TsIrValue *v = ts_inline_function(e->g, lib, fn, inputs, e->err);
     free(inputs);
@@ -733,13 +741,14 @@ static int call_function(TsEmitter *e, TsDefInfo *d, TsIrValue *self, const TsTr
     if (d->is_ignored)
         return ts_emit_error(e, r, "function %s is @torch.jit.ignore'd: there is no Python "
                              "to call in TorchScript", d->qualname);
-    TsFunction *fn = ts_compiler_function(e->c, d, r, e->err);
-    if (!fn)
+    TsFunction *fns[MAX_OVERLOADS];
+    int n_fns = ts_compiler_callees(e->c, d, r, fns, MAX_OVERLOADS, e->err);
+    if (n_fns < 0)
         return -1;
     CallArgs ca;
     if (pre)
         ca = *pre;
-    else if (emit_args(e, call, fn->schema, self ? 1 : 0, &ca) != 0)
+    else if (emit_args(e, call, n_fns == 1 ? fns[0]->schema : NULL, self ? 1 : 0, &ca) != 0)
         return -1;
     TsNamedValue *args = ca.a + 1;
     size_t n = ca.n;
@@ -750,7 +759,8 @@ static int call_function(TsEmitter *e, TsDefInfo *d, TsIrValue *self, const TsTr
     }
     TsIrValue **inputs = NULL;
     size_t n_inputs = 0;
-    if (match_call(e, fn->schema, n, args, r, &inputs, &n_inputs) != 0)
+    TsFunction *fn = match_call(e, fns, (size_t)n_fns, n, args, r, &inputs, &n_inputs);
+    if (!fn)
         return -1;
     TsNode *node = ts_emit_node(e, self ? "prim::CallMethod" : "prim::CallFunction", n_inputs,
                                 inputs, 1, r);
@@ -1408,8 +1418,6 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
     }
     if (strncmp(name, "torch.", 6) == 0 && ts_library_defines(e->c->ops, name, NULL, e->err) != 0)
         return e->err->code ? -1 : call_library(e, name, call, out);
-    if (ts_functional_known(name))
-        return ts_functional_call(e, name, call, out);
     if (strcmp(name, "aten::__is__") == 0 || strcmp(name, "aten::__isnot__") == 0 ||
         strcmp(name, "prim::RaiseException") == 0)
         return emit_interpreter_op(e, name, call, out);

@@ -966,6 +966,66 @@ static TsNode *emit_node(TsGraph *g, const TsOperator *op, Matched *r, TsSourceR
     return n;
 }
 
+/* The first of n schemas the arguments fit, into *chosen and r: one schema once, with
+ * conversions (its bare reason on a mismatch); several as PyTorch's matchSchemas tries them,
+ * every one without conversions first, then every one with, and on a mismatch the list of
+ * candidates with their reasons. */
+static int match_first(TsGraph *g, const TsOpTable *table, const TsSchema *const *schemas,
+                       size_t n, const CallArgs *c, TsSourceRange range, Matched *r,
+                       size_t *chosen, TsError *err)
+{
+    *chosen = 0;
+    if (n == 1)
+        return match_one(g, table, schemas[0], c, range, r, err);
+    TsBuf why = TS_BUF_INIT;
+    int rc = MISMATCH;
+    for (int pass = 0; pass < 2 && rc == MISMATCH; pass++) {
+        why.len = 0;
+        if (why.p)
+            why.p[0] = '\0';
+        for (size_t i = 0; i < n && rc == MISMATCH; i++) {
+            Matcher M = { g, table, range, schemas[i], pass == 1, &why, err, {0} };
+            rc = try_match(&M, c, r);
+            *chosen = i;
+        }
+    }
+    if (rc == MISMATCH) {
+        TsBuf msg = TS_BUF_INIT;
+        ts_buf_puts(&msg, "Arguments for call are not valid.\n"
+                       "The following variants are available:\n");
+        buf_indented(&msg, why.p ? why.p : "");
+        if (why.failed)
+            msg.failed = TS_ERR_NOMEM;
+        if (range.source)
+            ts_buf_puts(&msg, "\nThe original call is");
+        report(err, &msg, range);
+        free(msg.p);
+    }
+    free(why.p);
+    return rc;
+}
+
+int ts_match_schemas(TsGraph *g, const TsSchema *const *schemas, size_t n, size_t n_args,
+                     const TsNamedValue *args, TsSourceRange range, TsIrValue ***inputs,
+                     size_t *n_inputs, TsError *err)
+{
+    CallArgs c;
+    if (n == 0)
+        return ts_error_set(err, TS_ERR_USAGE, "no schema to match");
+    if (split_args(n_args, args, &c, err) != 0)
+        return -1;
+    Matched r;
+    size_t chosen;
+    int rc = match_first(g, NULL, schemas, n, &c, range, &r, &chosen, err);
+    free_args(&c);
+    if (rc != MATCHED)
+        return -1;
+    free(r.returns);
+    *inputs = r.inputs;
+    *n_inputs = r.n_inputs;
+    return (int)chosen;
+}
+
 TsNode *ts_graph_insert_op(TsGraph *g, const TsOpTable *table, const char *qualname,
                            size_t n_args, const TsNamedValue *args, TsSourceRange range,
                            TsError *err)
@@ -979,44 +1039,22 @@ TsNode *ts_graph_insert_op(TsGraph *g, const TsOpTable *table, const char *qualn
         report_unknown(table, qualname, range, err);
         return NULL;
     }
+    const TsSchema **schemas = malloc(n_ops * sizeof *schemas);
     CallArgs c;
-    if (split_args(n_args, args, &c, err) != 0) {
+    if (!schemas || split_args(n_args, args, &c, err) != 0) {
+        if (!schemas)
+            ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        free(schemas);
         free(ops);
         return NULL;
     }
+    for (size_t i = 0; i < n_ops; i++)
+        schemas[i] = ops[i]->schema;
     TsNode *mark = ts_graph_insert_point(g)->prev;
     Matched r = {0};
-    int rc = MISMATCH;
     size_t chosen = 0;
-    if (n_ops == 1) {
-        rc = match_one(g, table, ops[0]->schema, &c, range, &r, err);
-    } else {
-        /* Like PyTorch, every overload without conversions first, then every one with. */
-        TsBuf why = TS_BUF_INIT;
-        for (int pass = 0; pass < 2 && rc == MISMATCH; pass++) {
-            why.len = 0;
-            if (why.p)
-                why.p[0] = '\0';
-            for (size_t i = 0; i < n_ops && rc == MISMATCH; i++) {
-                Matcher M = { g, table, range, ops[i]->schema, pass == 1, &why, err, {0} };
-                rc = try_match(&M, &c, &r);
-                chosen = i;
-            }
-        }
-        if (rc == MISMATCH) {
-            TsBuf msg = TS_BUF_INIT;
-            ts_buf_puts(&msg, "Arguments for call are not valid.\n"
-                           "The following variants are available:\n");
-            buf_indented(&msg, why.p ? why.p : "");
-            if (why.failed)
-                msg.failed = TS_ERR_NOMEM;
-            if (range.source)
-                ts_buf_puts(&msg, "\nThe original call is");
-            report(err, &msg, range);
-            free(msg.p);
-        }
-        free(why.p);
-    }
+    int rc = match_first(g, table, schemas, n_ops, &c, range, &r, &chosen, err);
+    free(schemas);
     free_args(&c);
     TsNode *n = NULL;
     if (rc == MATCHED) {

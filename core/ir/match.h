@@ -59,6 +59,16 @@ int ts_match_schema(TsGraph *g, const TsSchema *schema, size_t n_args,
                     const TsNamedValue *args, TsIrValue ***inputs, size_t *n_inputs,
                     const TsType ***return_types, TsError *err);
 
+/* Matches the first of n schemas (n >= 1) the arguments fit, as PyTorch matches the
+ * overloads of a scripted function (torch.jit._overload): every schema without conversions
+ * first, then every one with. Returns the index of the chosen schema with *inputs set as
+ * ts_match_schema sets them; or -1 with err at range: for one schema its bare reason, for
+ * several "Arguments for call are not valid." and every candidate's reason, as
+ * ts_graph_insert_op words them. */
+int ts_match_schemas(TsGraph *g, const TsSchema *const *schemas, size_t n, size_t n_args,
+                     const TsNamedValue *args, TsSourceRange range, TsIrValue ***inputs,
+                     size_t *n_inputs, TsError *err);
+
 /* Whether a value of type self can be the receiver of a method call on schema: it has an
  * argument named "self" whose type, with its variables bound by self, self is a subtype of
  * (PyTorch's test for whether `x.name` names a builtin method of x). */

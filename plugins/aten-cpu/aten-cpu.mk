@@ -28,7 +28,7 @@ plugins_aten_cpu_aten_cpu_la_LIBADD = libtscript.la -lm
 
 dist_pkgschema_DATA += schemas/aten.yaml schemas/aten_nn.yaml schemas/aten_shape.yaml \
 	schemas/aten_reduce.yaml schemas/aten_tensor.yaml schemas/aten_layers.yaml \
-	schemas/torch.nn.functional.py
+	schemas/torch.nn.functional.py schemas/torch.functional.py
 
 # The kernels called directly (t/kernel.h): elementwise, queries, reductions, printing, nn,
 # shapes, the thread pool under them, OpenBLAS, and the vector math (vmath.h) alone.
@@ -124,3 +124,8 @@ LAYERS_CASES = t/conv_cases.sh t/env_cases.sh t/rnn_layers_cases.sh t/embedding_
 TESTS += $(LAYERS_CASES)
 EXTRA_DIST += $(LAYERS_CASES) $(LAYERS_CASES:.sh=.py) \
 	t/models/opcheck.py
+
+# The torch.* and F.* functions PyTorch writes in Python, shipped as TorchScript
+# (schemas/torch.functional.py, schemas/torch.nn.functional.py), against PyTorch's results.
+TESTS += t/norm_cases.sh t/interpolate_cases.sh
+EXTRA_DIST += t/norm_cases.sh t/norm_cases.py t/interpolate_cases.sh t/interpolate_cases.py

@@ -89,7 +89,8 @@ static int init(TsRegistry *r, TsError *err)
 
 static const char *const schema_files[] = { "aten.yaml", "aten_nn.yaml", "aten_shape.yaml", "aten_reduce.yaml", "aten_tensor.yaml",
                                             "aten_layers.yaml",
-                                            "torch.nn.functional.py", NULL };
+                                            "torch.nn.functional.py", "torch.functional.py",
+                                            NULL };
 
 TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {
     TS_PLUGIN_ABI_VERSION, "aten-cpu", schema_files, init, NULL
