@@ -250,6 +250,8 @@ static void delete_from(Exits *x, TsBlock *b, TsNode *from)
                 if (rep && rep->node->prev == keep)
                     keep = rep->node;
             }
+        if (x->failed)    /* last is still in use: keep the error that stopped us */
+            break;
         if (ts_node_destroy(last, x->err) != 0)
             fail(x);
     }

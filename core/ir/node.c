@@ -124,6 +124,8 @@ TsBlock *ts_block_new(TsGraph *g, TsNode *owner, TsError *err)
 
 TsNode *ts_graph_create(TsGraph *g, TsSymbol kind, size_t n_outputs, TsError *err)
 {
+    if (!kind)    /* callers pass ts_symbol(...), NULL when it could not intern */
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory"), NULL;
     TsNode *n = node_alloc(g, kind, err);
     for (size_t i = 0; n && i < n_outputs; i++)
         if (!ts_node_add_output(n, ts_type_tensor(), err)) {
