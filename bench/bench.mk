@@ -3,9 +3,6 @@
 # tensor workloads' floors (bench/baseline).
 EXTRA_PROGRAMS += bench/tsbench
 bench_tsbench_SOURCES = bench/tsbench.c
-bench_tsbench_CPPFLAGS = $(TEST_CPPFLAGS)
-bench_tsbench_LDADD = $(TEST_LDADD)
-bench_tsbench_LDFLAGS = -no-install
 
 # The floors of the tensor workloads, timed in C: memcpy and OpenBLAS's own sgemm.
 EXTRA_PROGRAMS += bench/baseline
@@ -16,13 +13,14 @@ bench_baseline_LDADD = $(OPENBLAS_LIBS)
 # Loading a model saved by PyTorch, in process (see tsload.c and bench/models.py).
 EXTRA_PROGRAMS += bench/tsload
 bench_tsload_SOURCES = bench/tsload.c
-bench_tsload_CPPFLAGS = $(TEST_CPPFLAGS)
-bench_tsload_LDADD = $(TEST_LDADD)
-bench_tsload_LDFLAGS = -no-install
 
 # Startup as a whole process: wall time and the command's own max RSS (see startup.c).
 EXTRA_PROGRAMS += bench/startup
 bench_startup_SOURCES = bench/startup.c
+bench_startup_LDADD =
+# The interpreter loop, in process (make bench/interp_loop).
+EXTRA_PROGRAMS += bench/interp_loop
+bench_interp_loop_SOURCES = bench/interp_loop.c
 
 EXTRA_DIST += bench/compare.py bench/workloads/loop.py bench/workloads/sort.py \
 	bench/workloads/dict.py bench/workloads/hello.py bench/workloads/lstm.py \

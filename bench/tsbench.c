@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "compile.h"
+#include "frontend/compile.h"
 #include "tscript/print.h"
 #include "runtime.h"
 #include "sched/interp.h"

@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "module.h"
 #include "runtime.h"
-#include "source.h"
+#include "frontend/source.h"
 
 /* ---- messages ----------------------------------------------------------------------- */
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "compile.h"
+#include "frontend/compile.h"
 #include "runtime.h"
 
 /* Prints the graph of name in p's program. */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "compile.h"
+#include "frontend/compile.h"
 #include "module.h"
 #include "ptrmap.h"
 #include "registry/schema.h"

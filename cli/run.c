@@ -31,15 +31,15 @@
 #include <string.h>
 
 #include "cli.h"
-#include "compile.h"
+#include "frontend/compile.h"
 #include "module.h"
-#include "parser.h"
-#include "print.h"
+#include "frontend/parser.h"
+#include "value/print.h"
 #include "runtime.h"
 #include "sched/interp.h"
 #include "serialize/conform.h"
 #include "serialize/tensorfile.h"
-#include "source.h"
+#include "frontend/source.h"
 #include "strbuf.h"
 
 enum { MAX_RUN_ARGS = 64 };

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "compile.h"
+#include "frontend/compile.h"
 #include "module.h"
 #include "runtime.h"
 #include "serialize/save.h"

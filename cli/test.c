@@ -35,13 +35,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ast.h"
+#include "frontend/ast.h"
 #include "cli.h"
-#include "compile.h"
-#include "parser.h"
+#include "frontend/compile.h"
+#include "frontend/parser.h"
 #include "runtime.h"
 #include "sched/interp.h"
-#include "source.h"
+#include "frontend/source.h"
 
 enum { MAX_DIR_DEPTH = 64 };
 

@@ -16,17 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
-#include "emit.h"
-#include "parser.h"
+#include "frontend/compile.h"
+#include "frontend/emit.h"
+#include "frontend/parser.h"
 #include "module.h"
 #include "runtime.h"
 #include "sched/interp.h"
 #include "serialize/conform.h"
-#include "heap.h"
+#include "value/heap.h"
 #include "serialize/pickle.h"
 #include "serialize/zip.h"
-#include "source.h"
+#include "frontend/source.h"
 #include "tscript/strbuf.h"
 
 struct TsModule {

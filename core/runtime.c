@@ -13,7 +13,7 @@
  * config's schema_path, then $TSCRIPT_SCHEMA_PATH, then TS_SRCDIR/schemas (build tree) or
  * TS_PKGDATADIR/schemas.
  */
-#include "objcache.h"
+#include "value/objcache.h"
 #include "runtime.h"
 
 #include <stdatomic.h>

@@ -1,7 +1,7 @@
 # torch.nn.functional.py — torch.nn.functional as TorchScript, shipped by the aten plugins.
 #
 # PyTorch writes these functions in Python (torch/nn/functional.py) and scripts the ones a
-# program calls; tscript's frontend does the same with this file (core/library.c): it is
+# program calls; tscript's frontend does the same with this file (core/frontend/library.c): it is
 # parsed when a program first names torch.nn.functional, a function is compiled on its
 # first call and inlined into the caller, where the caller's constants decide the branches
 # (F.relu(x) is aten::relu(%x)). The file's name is the module it defines; a plugin names
@@ -10,10 +10,10 @@
 #
 # The functions PyTorch registers as the aten builtin itself (F.linear, F.conv2d, ...) are
 # not here: a name this file does not define is aten::NAME. Those still lowered in C
-# (interpolate, ...) are in core/functional.c. Two of PyTorch's helpers are understood by
+# (interpolate, ...) are in core/frontend/functional.c. Two of PyTorch's helpers are understood by
 # the frontend: BroadcastingListN[T], a List[T] that a single T fills (schema T[N]), and
 # `f = boolean_dispatch('arg', index, default, if_true, if_false)`, which picks a function
-# by a constant bool argument (core/library.c).
+# by a constant bool argument (core/frontend/library.c).
 
 import torch
 from torch import Tensor

@@ -14,12 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compile.h"
+#include "frontend/compile.h"
 #include "tscript/print.h"
 #include "runtime.h"
 #include "sched/interp.h"
 #include "sched/threadpool.h"
-#include "source.h"
+#include "frontend/source.h"
 #include "tap.h"
 
 static TsRuntime *rt;

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
+#include "frontend/compile.h"
 #include "runtime.h"
 #include "sched/interp.h"
 #include "sched/parallel.h"
-#include "source.h"
+#include "frontend/source.h"
 #include "tap.h"
 
 static const char program[] =

@@ -1,4 +1,4 @@
-/* dict.c — tests of core/dict.c's lookup hints: the entry last found and the one after it
+/* dict.c — tests of core/value/dict.c's lookup hints: the entry last found and the one after it
  * (keys looked up in insertion order skip the index). Every hint must check itself, so
  * lookups stay right around deletes (tombstones keep their old hash), re-inserts, rebuilds
  * that move entries, clear, and strs that are equal but not the same object.

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
+#include "frontend/compile.h"
 #include "ir/filecheck.h"
 #include "runtime.h"
 #include "tap.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
-#include "source.h"
+#include "frontend/source.h"
 #include "tap.h"
 
 static TsError err = TS_ERROR_INIT;

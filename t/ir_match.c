@@ -9,7 +9,7 @@
 
 #include "ir/match.h"
 #include "registry/yaml_schemas.h"
-#include "source.h"
+#include "frontend/source.h"
 #include "tap.h"
 
 static TsError err = TS_ERROR_INIT;

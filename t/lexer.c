@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lexer.h"
+#include "frontend/lexer.h"
 #include "tap.h"
 
 /* The token stream of text as one line: "NAME:x '=' INT:1 NL EOF"; an error returns

@@ -1,4 +1,4 @@
-/* library.c — tests of the TorchScript library plugins ship (core/library.c, core/inline.c):
+/* library.c — tests of the TorchScript library plugins ship (core/frontend/library.c, core/frontend/inline.c):
  * torch.nn.functional comes from schemas/torch.nn.functional.py, which the aten-cpu plugin
  * names; a program compiles only the functions it calls (once per runtime), and their
  * graphs are inlined into the caller's with the branches the caller's constants decide
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
-#include "emit.h"
+#include "frontend/compile.h"
+#include "frontend/emit.h"
 #include "ir/filecheck.h"
 #include "runtime.h"
 #include "tap.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "parser.h"
+#include "frontend/parser.h"
 #include "tap.h"
 
 #ifndef TS_TEST_SRCDIR

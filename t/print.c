@@ -1,4 +1,4 @@
-/* print.t — str()/print() text of every kind of value (core/print.c). Every expected string
+/* print.t — str()/print() text of every kind of value (core/value/print.c). Every expected string
  * was printed by PyTorch 1.13 from a torch.jit.script function (print(x) and str(x)), except
  * where a comment says it is our own choice (nan's sign, the tensor fallback).
  */

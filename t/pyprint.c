@@ -27,9 +27,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compile.h"
+#include "frontend/compile.h"
 #include "registry/schema.h"
-#include "emit.h"
+#include "frontend/emit.h"
 #include "runtime.h"
 #include "sched/interp.h"
 #include "serialize/pyprint.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "frontend/emit.h"
 #include "tap.h"
 
 /* A unit's resolver for an importer c: methods compile when asked for (by the printer, or a

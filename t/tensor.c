@@ -1,4 +1,4 @@
-/* t/tensor.c — dtypes, devices, storages and tensor metadata (core/device.c, core/tensor.c). */
+/* t/tensor.c — dtypes, devices, storages and tensor metadata (core/value/device.c, core/value/tensor.c). */
 #include <stdlib.h>
 #include <string.h>
 

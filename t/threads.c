@@ -1,4 +1,4 @@
-/* t/threads.c — the interpreter on many threads at once (core/share.c, core/sched/interp.c).
+/* t/threads.c — the interpreter on many threads at once (core/value/share.c, core/sched/interp.c).
  *
  * Built with --enable-tsan this is the thread-safety test, and ThreadSanitizer must report
  * nothing; in the other builds it checks the same results (and ASan that nothing is freed
@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
+#include "frontend/compile.h"
 #include "function.h"
 #include "runtime.h"
 #include "sched/interp.h"
-#include "source.h"
+#include "frontend/source.h"
 #include "tap.h"
 
 enum { THREADS = 8, ROUNDS = 3 };

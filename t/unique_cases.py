@@ -1,5 +1,5 @@
 # t/unique_cases.py — torch.unique and torch.unique_consecutive (Python functions in
-# PyTorch, lowered by core/functional.c) and the kernels behind them (unique.c), run as
+# PyTorch, lowered by core/frontend/functional.c) and the kernels behind them (unique.c), run as
 # TorchScript. The test_* functions assert PyTorch 1.13's results; each err_* function fails
 # with the message in its `# raises:` line. t/unique_cases.sh runs both kinds through
 # tscript; they behave the same under PyTorch:

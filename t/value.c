@@ -1,5 +1,5 @@
 /* t/value.c — TsValue and its heap objects: counts, strings, lists, dicts, tuples, objects,
- * enums, capsules, futures, equality, hashing and dynamic types (core/value.c and friends). */
+ * enums, capsules, futures, equality, hashing and dynamic types (core/value/value.c and friends). */
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>

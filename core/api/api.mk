@@ -31,7 +31,6 @@ EXTRA_t_api_threads_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 # as C++17, C++20 and (where configure found it) CUDA (t/headers.sh). The embedding
 # examples build against an installed prefix with pkg-config and run (t/embed.sh).
 TESTS += t/visibility.sh t/headers.sh t/embed.sh
-t/visibility.log: libtscript.la tscript$(EXEEXT) $(pkglib_LTLIBRARIES) $(check_LTLIBRARIES) $(noinst_LTLIBRARIES)
 AM_TESTS_ENVIRONMENT += TS_CXX='$(TS_CXX)' NVCC='$(NVCC)' TS_SAN_FLAGS='$(TS_SAN_FLAGS)'; \
 	export TS_CXX NVCC TS_SAN_FLAGS;
 

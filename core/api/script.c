@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "compile.h"
+#include "frontend/compile.h"
 #include "runtime.h"
 #include "serialize/save.h"
-#include "source.h"
+#include "frontend/source.h"
 
 static TsScript *script_new(TsRuntime *rt, TsSource *src, TsError *err)
 {

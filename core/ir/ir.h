@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "source.h"
+#include "frontend/source.h"
 #include "tscript/types.h"
 #include "tscript/value.h"
 

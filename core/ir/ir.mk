@@ -15,17 +15,8 @@ libtscript_core_la_SOURCES += \
 
 check_PROGRAMS += t/ir_graph.t t/ir_text.t t/ir_match.t
 t_ir_match_t_SOURCES = t/ir_match.c t/tap.h
-t_ir_match_t_CPPFLAGS = $(TEST_CPPFLAGS)
-t_ir_match_t_LDADD = $(TEST_LDADD)
-t_ir_match_t_LDFLAGS = -no-install
 t_ir_graph_t_SOURCES = t/ir_graph.c t/tap.h
-t_ir_graph_t_CPPFLAGS = $(TEST_CPPFLAGS)
-t_ir_graph_t_LDADD = $(TEST_LDADD)
-t_ir_graph_t_LDFLAGS = -no-install
 t_ir_text_t_SOURCES = t/ir_text.c t/tap.h
-t_ir_text_t_CPPFLAGS = $(TEST_CPPFLAGS)
-t_ir_text_t_LDADD = $(TEST_LDADD)
-t_ir_text_t_LDFLAGS = -no-install
 
 
 # Logging, the optimization limiter and the verifier; FileCheck is test-only code, in the
@@ -40,14 +31,5 @@ libtscript_test_la_SOURCES += \
 
 check_PROGRAMS += t/log.t t/filecheck.t t/ir_lint.t
 t_ir_lint_t_SOURCES = t/ir_lint.c t/tap.h
-t_ir_lint_t_CPPFLAGS = $(TEST_CPPFLAGS)
-t_ir_lint_t_LDADD = $(TEST_LDADD)
-t_ir_lint_t_LDFLAGS = -no-install
 t_log_t_SOURCES = t/log.c t/tap.h
-t_log_t_CPPFLAGS = $(TEST_CPPFLAGS)
-t_log_t_LDADD = $(TEST_LDADD)
-t_log_t_LDFLAGS = -no-install
 t_filecheck_t_SOURCES = t/filecheck.c t/tap.h
-t_filecheck_t_CPPFLAGS = $(TEST_CPPFLAGS)
-t_filecheck_t_LDADD = $(TEST_LDADD)
-t_filecheck_t_LDFLAGS = -no-install

@@ -8,7 +8,7 @@
  * half-happens.
  *
  * Beside the operators, the table lists the TorchScript files plugins ship (the
- * torch.nn.functional of the aten plugins, see core/library.c) and holds the frontend's
+ * torch.nn.functional of the aten plugins, see core/frontend/library.c) and holds the frontend's
  * cache of them, made once on first use.
  */
 #include "registry/optable.h"

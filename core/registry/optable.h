@@ -62,7 +62,7 @@ TsOperator *ts_optable_find_mut(TsOpTable *t, const char *qualname, const char *
 int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err);
 
 /* A TorchScript file a plugin ships (path copied), which the frontend compiles on
- * demand (core/library.c). */
+ * demand (core/frontend/library.c). */
 int ts_optable_add_source(TsOpTable *t, const char *path, TsError *err);
 /* The files, in load order: their count, and the paths in *paths. */
 size_t ts_optable_sources(const TsOpTable *t, const char *const **paths);

@@ -516,7 +516,7 @@ static int run_registration(TsRegistry *r, const char *path, const TsPluginInfo 
         char *file = find_schema_file(path, *f, schema_path, err);
         if (!file)
             return err ? err->code : TS_ERR_IO;
-        /* a .py file is TorchScript the frontend compiles on demand (core/library.c) */
+        /* a .py file is TorchScript the frontend compiles on demand (core/frontend/library.c) */
         size_t len = strlen(file);
         int rc = len > 3 && strcmp(file + len - 3, ".py") == 0
                      ? ts_optable_add_source(r->staged, file, err)

@@ -104,7 +104,7 @@ typedef struct TsBoundKernel {
     bool makes_tensors;        /* a return is a Tensor or holds tensors */
     bool fixed_outputs;        /* the kernel must leave exactly n_out values */
     bool containers;           /* an input may be (or hold) a list, dict or object: the
-                                * interpreter checks for shared ones (core/share.c) */
+                                * interpreter checks for shared ones (core/value/share.c) */
     bool grad;                 /* differentiable: its float outputs require grad when an
                                 * input does and grad mode is on (autograd's rule) */
 } TsBoundKernel;

@@ -18,7 +18,7 @@
  * pool; aten::wait on an unfinished future suspends the state (its pc stays on the WAIT)
  * and ts_future_then resubmits it when the future completes. A fork's arguments are marked
  * shared first, and containers other threads reach are read and written with the shared
- * lock held (core/share.c): around a kernel with a shared argument, in the list, dict and
+ * lock held (core/value/share.c): around a kernel with a shared argument, in the list, dict and
  * attribute ops; unshared ones, nearly all, cost one flag test. An error formats PyTorch's
  * traceback from the frames, then every register and stack value is released.
  *

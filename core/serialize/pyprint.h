@@ -7,7 +7,7 @@
  * rendering of the IR: every name qualified, one operator call per node (aten::X as
  * torch.X, others as ops.NS.X), If and Loop outputs as assignments in each branch, loops as
  * `for i in range(n)` or `while c`, tensors as CONSTANTS.cN into a table the caller pickles
- * as constants.pkl. core/import.c reads it back, and so does PyTorch.
+ * as constants.pkl. core/frontend/import.c reads it back, and so does PyTorch.
  *
  * Usage: make a printer over the compilation unit that holds the functions (methods are
  * found there by their class), describe the classes whose details the type does not carry

@@ -10,7 +10,7 @@
 #ifndef TSCRIPT_SAVE_H
 #define TSCRIPT_SAVE_H
 
-#include "emit.h"
+#include "frontend/emit.h"
 #include "function.h"
 #include "module.h"
 #include "serialize/pyprint.h"

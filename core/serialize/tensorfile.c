@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "serialize/npy.h"
-#include "source.h"
+#include "frontend/source.h"
 #include "serialize/pickle.h"
 #include "serialize/tensorfile.h"
 #include "serialize/zip.h"

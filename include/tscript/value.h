@@ -207,7 +207,7 @@ TS_API int ts_future_wait(TsFuture *f, TsValue *out, TsError *err);
  * that completes it. */
 TS_API int ts_future_then(TsFuture *f, void (*cb)(TsFuture *f, void *data), void *data, TsError *err);
 
-/* ---- values several threads reach (core/share.c says why and how) -------------- */
+/* ---- values several threads reach (core/value/share.c says why and how) -------------- */
 /* A list, dict, object or future that more than one thread may reach is shared, and so is
  * everything reachable from it; the flag is set once and never cleared. The contents of a
  * shared container are read and written only with the shared lock held: one lock for all

@@ -70,7 +70,7 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_grid_sample_table, &ts_cpu_nested_table,
 };
 
-/* The tensor-printing hook of core/print.h; the prim plugin may declare it too (identical
+/* The tensor-printing hook of core/value/print.h; the prim plugin may declare it too (identical
  * declarations are shared). */
 static const char format_schema[] = "tscript::format_tensor(Tensor self) -> str";
 

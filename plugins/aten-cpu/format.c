@@ -230,7 +230,7 @@ int ts_cpu_format_tensor(const TsTensor *t, TsBuf *out, TsError *err)
     return ts_buf_check(out, err);
 }
 
-/* tscript::format_tensor(Tensor self) -> str: the hook core/print.c calls. */
+/* tscript::format_tensor(Tensor self) -> str: the hook core/value/print.c calls. */
 static int k_format_tensor(TsCall *c)
 {
     TsValue self;

@@ -1,5 +1,5 @@
 /* format.h — the cpu backend's tensor printer (format.c), registered as the backend's
- * tscript::format_tensor kernel, which core/print.c calls for print() and str().
+ * tscript::format_tensor kernel, which core/value/print.c calls for print() and str().
  */
 #ifndef TS_ATEN_CPU_FORMAT_H
 #define TS_ATEN_CPU_FORMAT_H

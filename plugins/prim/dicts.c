@@ -2,7 +2,7 @@
  * values, items, get, setdefault, pop, popitem, clear, update, copy) and dict().
  *
  * PyTorch declares every dict operator once per key type (str, int, bool, float, complex,
- * Tensor); the dict itself (core/dict.c) hashes and compares keys whatever their type, so one
+ * Tensor); the dict itself (core/value/dict.c) hashes and compares keys whatever their type, so one
  * kernel serves all six overloads. Dicts keep insertion order. PyTorch 1.13's behaviour,
  * checked with torch.jit.script:
  *

@@ -1289,7 +1289,7 @@ static int f_percent_format(const TsNodeInfo *node, TsKernelFn *fn, void **data,
     return bind_count(node, data, free_data, err);
 }
 
-/* tscript::format_tensor for backends that format no tensors of their own (core/print.h). */
+/* tscript::format_tensor for backends that format no tensors of their own (core/value/print.h). */
 static int k_format_tensor(TsCall *c)
 {
     static const uint32_t want[] = { TS_TAG_TENSOR };

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "compile.h"
+#include "frontend/compile.h"
 #include "runtime.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -5,8 +5,8 @@
  * builds it with emit_fuzz (see there); on its own, from the top of the source tree:
  *
  *   clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
- *       -Iinclude -Icore t/fuzz/parse_fuzz.c core/lexer.c core/ast.c core/parser.c \
- *       core/source.c core/strbuf.c core/error.c -o parse_fuzz
+ *       -Iinclude -Icore t/fuzz/parse_fuzz.c core/frontend/lexer.c core/frontend/ast.c core/frontend/parser.c \
+ *       core/frontend/source.c core/strbuf.c core/error.c -o parse_fuzz
  *   mkdir -p corpus && cp t/data/parse/[a-z]*.py corpus
  *   ./parse_fuzz -max_total_time=300 corpus
  */
@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "parser.h"
+#include "frontend/parser.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

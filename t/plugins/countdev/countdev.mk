@@ -9,7 +9,5 @@ t_plugins_countdev_countdev_la_LDFLAGS = $(TEST_PLUGIN_LDFLAGS)
 t_plugins_countdev_countdev_la_LIBADD = libtscript.la -lm
 
 TESTS += t/countdev.sh t/plugin_symbols.sh
-t/countdev.log: tscript$(EXEEXT) $(pkglib_LTLIBRARIES) t/plugins/countdev/countdev.la
-t/plugin_symbols.log: $(pkglib_LTLIBRARIES) $(noinst_LTLIBRARIES) t/plugins/countdev/countdev.la
 EXTRA_DIST += t/plugins/countdev/countdev.mk t/countdev.sh t/data/countdev/lstm.py \
 	t/plugin_symbols.sh

@@ -1,0 +1,52 @@
+# core/frontend/frontend.mk — the frontend (source text, lexer, Trees, parser, emitter,
+# resolver, the file level, archive import, the TorchScript library plugins ship) and its
+# tests; included by the top Makefile.am.
+libtscript_core_la_SOURCES += \
+	core/frontend/source.c \
+	core/frontend/source.h \
+	core/frontend/lexer.c \
+	core/frontend/lexer.h \
+	core/frontend/ast.c \
+	core/frontend/ast.h \
+	core/frontend/parser.c \
+	core/frontend/parser.h \
+	core/frontend/emit.h \
+	core/frontend/emit.c \
+	core/frontend/emit_env.c \
+	core/frontend/emit_expr.c \
+	core/frontend/emit_types.c \
+	core/frontend/emit_default.c \
+	core/frontend/emit_ssa.c \
+	core/frontend/exit_transform.c \
+	core/frontend/sugared.c \
+	core/frontend/functional.c \
+	core/frontend/library.c \
+	core/frontend/inline.c \
+	core/frontend/compile.c \
+	core/frontend/import.c \
+	core/frontend/compile.h
+
+check_PROGRAMS += t/lexer.t t/parser.t t/emit.t t/library.t
+
+t_lexer_t_SOURCES = t/lexer.c t/tap.h
+t_parser_t_SOURCES = t/parser.c t/tap.h
+
+t_emit_t_SOURCES = t/emit.c t/tap.h
+t_library_t_SOURCES = t/library.c t/tap.h
+
+# Every compile-error case of the conformance suite fails with its phrase; the rest compile.
+TESTS += t/compile_cases.sh
+EXTRA_DIST += t/compile_cases.sh t/compile.pass
+
+# Language corners once different from PyTorch, run as TorchScript by `tscript test`.
+TESTS += t/frontend_cases.sh
+EXTRA_DIST += t/frontend_cases.sh t/frontend_cases.py
+
+# More of them, from a sweep of variations on the conformance cases.
+TESTS += t/lang_cases.sh t/lang_print.sh t/gradmode_cases.sh
+EXTRA_DIST += t/lang_cases.sh t/lang_cases.py t/lang_print.sh t/gradmode_cases.sh t/gradmode_cases.py
+
+# The libFuzzer targets are not built by default: t/fuzz/build.sh builds them (see the
+# comments in t/fuzz/*.c); what they found is in t/data/fuzz/, compiled by t/emit.t.
+EXTRA_DIST += t/fuzz/parse_fuzz.c t/fuzz/emit_fuzz.c t/fuzz/build.sh t/fuzz/zip_fuzz.c \
+	t/fuzz/unpickle_fuzz.c t/fuzz/npy_fuzz.c t/fuzz/pt_fuzz.c t/fuzz/pickle.dict
