@@ -57,7 +57,8 @@ typedef struct RunArgs {
 static bool is_file_input(const char *arg) { return arg[0] == '@'; }
 
 /* text (a file's, or empty) with a wrapper function per expression INPUT appended (see the
- * header), or NULL with a usage message printed when an INPUT is not a single expression. */
+ * header), or NULL: with a usage message printed and err clear when an INPUT is not a single
+ * expression, with err set when out of memory. */
 static TsSource *source_with_args(const char *filename, const char *text, size_t len,
                                   const RunArgs *ra, TsError *err)
 {
@@ -79,7 +80,10 @@ static TsSource *source_with_args(const char *filename, const char *text, size_t
         ts_tree_free(t);
         ts_source_release(s);
         if (!single) {
-            usage("argument %d is not a TorchScript expression: %s", i + 1, arg);
+            if (err->code != TS_ERR_NOMEM) {
+                ts_error_clear(err);
+                usage("argument %d is not a TorchScript expression: %s", i + 1, arg);
+            }
             ts_buf_free(&b);
             return NULL;
         }
@@ -87,8 +91,6 @@ static TsSource *source_with_args(const char *filename, const char *text, size_t
     }
     TsSource *s = ts_buf_check(&b, err) ? NULL : ts_source_new(filename, b.p, b.len, err);
     ts_buf_free(&b);
-    if (!s)
-        ts_cli_error(filename, err, "out of memory");
     return s;
 }
 
@@ -101,12 +103,11 @@ static TsCompUnit *compile_inputs(TsRuntime *rt, const RunArgs *ra, int *status)
     /* a model's INPUTs see what a TorchScript file usually imports */
     static const char prelude[] = "import math\nimport torch\nimport torch.nn.functional as F\n"
                                   "from typing import Dict, List, Optional, Tuple\n";
-    TsSource *src = source_with_args(file ? file->filename : "<arguments>",
-                                     file ? file->text : prelude,
+    const char *filename = file ? file->filename : "<arguments>";
+    TsSource *src = source_with_args(filename, file ? file->text : prelude,
                                      file ? file->len : sizeof prelude - 1, ra, &err);
     if (!src) {
-        ts_error_clear(&err);
-        *status = TS_EXIT_USAGE;
+        *status = err.code ? ts_cli_error(filename, &err, "out of memory") : TS_EXIT_USAGE;
         return NULL;
     }
     const char *entries[MAX_RUN_ARGS + 1];

@@ -1,14 +1,14 @@
 #!/bin/sh
 # oom.sh — make check's sample of the allocation-failure sweep (t/oom/README): each case of
 # t/oom/cases.sh marked for make check runs with its Nth allocation failing for about
-# $TS_OOM_RUNS (default 80) values of N spread over its whole range, and for a few of
+# $TS_OOM_RUNS (default 60) values of N spread over its whole range, and for two of
 # them under valgrind (skipped without valgrind). Every run must end normally or in an
 # "out of memory" error with exit 1 (t/oom/oom_lib.sh says exactly what passes). One TAP
 # line per case and per valgrind sample; the failing Ns are listed under a failing line.
 # The full sweep, every N, is t/oom/sweep.sh.
 srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 builddir=${TS_BUILDDIR:-$(pwd)}
-runs=${TS_OOM_RUNS:-80}
+runs=${TS_OOM_RUNS:-60}
 . "$srcdir/t/oom/oom_lib.sh"
 if [ -n "$oom_skip" ]; then
     echo "1..0 # SKIP $oom_skip"
@@ -50,8 +50,8 @@ oom_case() {
         n=$((n + step)) count=$((count + 1))
     done
     result "$name: $count of its $oom_calls allocations fail in turn" "$(cat "$tmp/$name.fails")"
-    # under valgrind: one in the start-up, one in the middle, the last one
-    for n in $((oom_calls / 10 + offset)) $((oom_calls / 2 + offset)) $oom_calls; do
+    # under valgrind: one late (past the start-up, which every case shares) and the last
+    for n in $((oom_calls * 3 / 4 + offset)) $oom_calls; do
         if [ $have_valgrind = 0 ]; then
             t=$((t + 1))
             echo "ok $t - $name: allocation $n fails under valgrind # SKIP no valgrind"

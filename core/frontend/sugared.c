@@ -633,7 +633,8 @@ static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, s
         if (k->kind == TS_TREE_KWARG) {
             if (!k->str)
                 return ts_emit_error(e, k->range, "**kwargs are not supported");
-            kw = ts_symbol(k->str);
+            if (!(kw = ts_symbol(k->str)))
+                return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
             x = k->kids[0];
         }
         if (!takes_iterables(call) && ts_sugar_reject_iterable(e, x) != 0)

@@ -140,7 +140,8 @@ int ts_block_add_output(TsBlock *b, TsIrValue *v, TsError *err);
 /* ---- nodes ------------------------------------------------------------------ */
 int ts_node_add_input(TsNode *n, TsIrValue *v, TsError *err);
 int ts_node_insert_input(TsNode *n, size_t i, TsIrValue *v, TsError *err);
-void ts_node_replace_input(TsNode *n, size_t i, TsIrValue *v);
+/* Input i of n becomes v; fails (n unchanged) only out of memory. */
+int ts_node_replace_input(TsNode *n, size_t i, TsIrValue *v, TsError *err);
 void ts_node_remove_input(TsNode *n, size_t i);
 void ts_node_remove_all_inputs(TsNode *n);
 TsIrValue *ts_node_add_output(TsNode *n, const TsType *type, TsError *err);
