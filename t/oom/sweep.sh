@@ -59,7 +59,8 @@ oom_case() {
         j=$((j + 1))
     done
     wait
-    fails=$(cat "$tmp/$name".fail.* | sort -n | sed "s/^/$name /" | tee /dev/stderr | wc -l)
+    cat "$tmp/$name".fail.* | sort -n | sed "s/^/$name /"
+    fails=$(cat "$tmp/$name".fail.* | wc -l)
     runs=$(cat "$tmp/$name".runs.* | awk '{ r += $1; v += $2 } END { print r " runs (" v }')
     echo "$name: $runs under valgrind), N = $first..$oom_calls step $step: $fails failed," \
         "$(($(date +%s) - start)) s"
