@@ -46,22 +46,25 @@ typedef struct RunArgs {
 
 static bool is_file_input(const char *arg) { return arg[0] == '@'; }
 
-/* Whether text is one top-level statement: an INPUT wrapped in a function must stay one. */
-static bool one_statement(const TsBuf *text)
+/* Whether text is one top-level statement (an INPUT wrapped in a function must stay one):
+ * 1 or 0, or -1 with err set when out of memory. */
+static int one_statement(const TsBuf *text, TsError *err)
 {
-    TsError err = TS_ERROR_INIT;
-    TsOutline *o = ts_buf_check(text, &err) ? NULL
-                   : ts_outline_parse("<argument>", text->p, text->len, &err);
-    bool one = o && ts_outline_size(o) == 1;
+    TsOutline *o = ts_buf_check(text, err) ? NULL
+                   : ts_outline_parse("<argument>", text->p, text->len, err);
+    int one = o && ts_outline_size(o) == 1;
     ts_outline_free(o);
-    ts_error_clear(&err);
+    if (err->code == TS_ERR_NOMEM)
+        return -1;
+    ts_error_clear(err);
     return one;
 }
 
 /* text (a file's, or empty) with a wrapper function per expression INPUT appended (see the
- * header) into b, or -1 with a usage message printed when an INPUT is not a single
- * expression. */
-static int source_with_args(TsBuf *b, const char *text, size_t len, const RunArgs *ra)
+ * header) into b; -1 with a usage message printed when an INPUT is not a single expression,
+ * or with err set when out of memory. */
+static int source_with_args(TsBuf *b, const char *text, size_t len, const RunArgs *ra,
+                            TsError *err)
 {
     ts_buf_add(b, text, len);
     ts_buf_puts(b, "\n\n");
@@ -72,8 +75,10 @@ static int source_with_args(TsBuf *b, const char *text, size_t len, const RunArg
         /* an INPUT is checked alone first, so that "1) + (2" cannot splice into the file */
         TsBuf one = TS_BUF_INIT;
         ts_buf_printf(&one, "def __tscript_arg():\n    return (%s\n)\n", arg);
-        bool single = one_statement(&one);
+        int single = one_statement(&one, err);
         ts_buf_free(&one);
+        if (single < 0)
+            return -1;
         if (!single) {
             usage("argument %d is not a TorchScript expression: %s", i + 1, arg);
             return -1;
@@ -96,15 +101,11 @@ static TsScript *compile_inputs(TsRuntime *rt, const RunArgs *ra, int *status)
     const char *name = file ? ra->prog.name : "<arguments>";
     TsBuf src = TS_BUF_INIT;
     if (source_with_args(&src, file ? ra->prog.data : prelude,
-                         file ? ra->prog.size : sizeof prelude - 1, ra) != 0) {
+                         file ? ra->prog.size : sizeof prelude - 1, ra, &err) != 0 ||
+        ts_buf_check(&src, &err) != 0) {
+        /* not an expression (a usage error, printed), or out of memory */
+        *status = err.code ? ts_cli_error(name, &err, "out of memory") : TS_EXIT_USAGE;
         ts_buf_free(&src);
-        *status = TS_EXIT_USAGE;
-        return NULL;
-    }
-    if (ts_buf_check(&src, &err) != 0) {
-        ts_cli_error(name, &err, "out of memory");
-        ts_buf_free(&src);
-        *status = TS_EXIT_USAGE;
         return NULL;
     }
     const char *entries[MAX_RUN_ARGS + 1];

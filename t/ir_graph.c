@@ -122,7 +122,7 @@ static void test_inputs_and_order(void)
     is_int((long long)n3->n_inputs, 4, "four inputs");
     ts_node_remove_input(n3, 1);
     ok(uses_consistent(n3) && n3->inputs[1] == b, "remove_input shifts the uses");
-    ts_node_replace_input(n3, 1, n1->outputs[0]);
+    ts_node_replace_input(n3, 1, n1->outputs[0], NULL);
     ok(uses_consistent(n3) && b->n_uses == 1, "replace_input moves one use");
     ts_node_remove_all_inputs(n2);
     ok(n2->n_inputs == 0 && b->n_uses == 0, "remove_all_inputs drops every use");

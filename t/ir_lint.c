@@ -106,10 +106,10 @@ static void test_straight_line(void)
 
     TsGraph *other = ts_graph_new(&err);
     TsIrValue *z = ts_graph_add_input(other, "z", ts_type_tensor(), &err);
-    ts_node_replace_input(add, 1, z);
+    ts_node_replace_input(add, 1, z, NULL);
     lint_is(g, "value %z used by aten::add is not defined in this graph",
             "value of another graph");
-    ts_node_replace_input(add, 1, x);
+    ts_node_replace_input(add, 1, x, NULL);
     ts_graph_free(other);
     lint_is(g, NULL, "input restored");
 
@@ -186,10 +186,10 @@ static void test_if(void)
     lint_is(g, NULL, "outside use removed");
 
     TsBlock *b1 = ifn->blocks[1];
-    ts_node_replace_input(b1->ret, 0, t);
+    ts_node_replace_input(b1->ret, 0, t, NULL);
     lint_is(g, "value %t defined in a block of prim::If is used outside it by prim::Return "
             "of a block of prim::If", "value of one branch used in the other");
-    ts_node_replace_input(b1->ret, 0, ts_graph_block(g)->param->outputs[0]);
+    ts_node_replace_input(b1->ret, 0, ts_graph_block(g)->param->outputs[0], NULL);
 
     ts_block_add_output(b1, t->node->inputs[0], &err);
     lint_is(g, "block 1 of prim::If returns 2 value(s) but the prim::If has 1 output(s)",
@@ -272,10 +272,10 @@ static void test_loop(void)
     ts_node_erase_output(loop, 1, &err);
 
     TsIrValue *i = body->param->outputs[0];
-    ts_node_replace_input(loop, 0, i);
+    ts_node_replace_input(loop, 0, i, NULL);
     lint_is(g, "value %i defined in a block of prim::Loop is used outside it by prim::Loop",
             "body input used by the loop itself");
-    ts_node_replace_input(loop, 0, ts_graph_block(g)->param->outputs[0]);
+    ts_node_replace_input(loop, 0, ts_graph_block(g)->param->outputs[0], NULL);
 
     ts_node_add_block(loop, &err);
     lint_is(g, "prim::Loop has 2 block(s) (expected 1)", "loop with two blocks");

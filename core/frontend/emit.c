@@ -1083,7 +1083,10 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
             free_params(p, i);
             return ts_emit_error(e, kwonly && dflt ? dflt->range : par->range, refused);
         }
-        p[i].name = ts_symbol(par->kids[0]->str);
+        if (!(p[i].name = ts_symbol(par->kids[0]->str))) {
+            free_params(p, i);
+            return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+        }
         p[i].kwarg_only = kwonly;
         const TsTree *ann = par->kids[1];
         if (method && i == 0)

@@ -84,6 +84,8 @@ TsVar *ts_env_find(const TsEmitter *e, const char *name)
 
 int ts_env_set(TsEmitter *e, const char *name, const TsType *type, const char *error)
 {
+    if (!name)    /* the symbol of a name could not be interned */
+        return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
     TsFrame *f = e->env;
     TsVar *v = ts_env_find_here(f, name);
     if (!v) {
@@ -127,7 +129,8 @@ static bool meaningful(const char *name) { return name[0] != '$'; }
 
 int ts_env_store(TsEmitter *e, const char *name, TsIrValue *v, TsSourceRange range)
 {
-    name = ts_symbol(name);
+    if (!(name = ts_symbol(name)))
+        return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
     TsFrame *f = e->env;
     bool fresh = !ts_env_find_here(f, name);
     /* In a branch or loop body, a name of an enclosing block keeps its type there (an
@@ -162,7 +165,8 @@ int ts_env_store(TsEmitter *e, const char *name, TsIrValue *v, TsSourceRange ran
          * calls a name of the same spelling ('$' keeps it apart from user names) */
         char buf[256];
         snprintf(buf, sizeof buf, "%s$comp%d", name, ++e->n_comp_vars);
-        var->store_name = ts_symbol(buf);
+        if (!(var->store_name = ts_symbol(buf)))
+            return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
     }
     TsNode *n = ts_emit_node(e, "prim::Store", 1, &v, 0, range);
     if (!n || ts_node_set_str(n, ts_symbol("attr::name"), var->store_name, e->err) != 0)
@@ -172,7 +176,8 @@ int ts_env_store(TsEmitter *e, const char *name, TsIrValue *v, TsSourceRange ran
 
 TsIrValue *ts_env_load(TsEmitter *e, const char *name, TsSourceRange range)
 {
-    name = ts_symbol(name);
+    if (!(name = ts_symbol(name)))
+        return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory"), NULL;
     TsVar *v = ts_env_find(e, name);
     if (!v) {
         ts_emit_error(e, range, "undefined value %s", name);

@@ -200,8 +200,12 @@ static const TsType *parse_type(TsCompiler *c, const TsTree *t, TsError *err, in
         return ts_type_none();
     case TS_TREE_STRING:
         return string_type(c, t, err, depth);
-    case TS_TREE_SUBSCRIPT:
-        return constructor(c, t, err, depth);
+    case TS_TREE_SUBSCRIPT: {
+        const TsType *r = constructor(c, t, err, depth);
+        if (!r && !err->code)    /* ts_type_list & co. fail only out of memory */
+            ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        return r;
+    }
     case TS_TREE_NAME:
     case TS_TREE_ATTR: {
         const char *n = base_name(t);

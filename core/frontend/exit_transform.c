@@ -169,7 +169,10 @@ static ExitPair guard_rest(Exits *x, TsBlock *b, const ExitPair *ep, TsNode *fro
             fail(x);
             return pair(x->false_val);
         }
-        ts_node_replace_input(b->ret, i, no);
+        if (ts_node_replace_input(b->ret, i, no, x->err) != 0) {
+            fail(x);
+            return pair(x->false_val);
+        }
     }
     TsNode *re = ts_graph_create(x->g, x->kind, 0, x->err);
     if (!re) {
@@ -206,7 +209,10 @@ static ExitPair transform_loop(Exits *x, TsNode *n)
         fail(x);
         return pair(x->false_val);
     }
-    ts_node_replace_input(body->ret, 0, nc);
+    if (ts_node_replace_input(body->ret, 0, nc, x->err) != 0) {
+        fail(x);
+        return pair(x->false_val);
+    }
     ExitPair r = pair(NULL);
     TsNode *first = ts_graph_block(x->g)->ret->next;
     TsIrValue *flag_in = ep.has_exited;
@@ -245,11 +251,13 @@ static void delete_from(Exits *x, TsBlock *b, TsNode *from)
             while (last->outputs[i]->n_uses && !x->failed) {
                 TsUse u = last->outputs[i]->uses[0];
                 TsIrValue *rep = uninit(x, last->outputs[i]->type, keep->next);
-                if (rep)
-                    ts_node_replace_input(u.user, u.offset, rep);
+                if (rep && ts_node_replace_input(u.user, u.offset, rep, x->err) != 0)
+                    fail(x);
                 if (rep && rep->node->prev == keep)
                     keep = rep->node;
             }
+        if (x->failed)    /* last is still in use: keep the error that stopped us */
+            break;
         if (ts_node_destroy(last, x->err) != 0)
             fail(x);
     }
@@ -308,8 +316,9 @@ static ExitPair transform_block(Exits *x, TsBlock *b)
                     cur[i] = b->ret->inputs[i];
                 if (k == ep.n && k <= MAX_EXIT_VALUES &&
                     add_if_outputs(x, n, ep.vals, cur, k, outs)) {
-                    for (size_t i = 0; i < k; i++)
-                        ts_node_replace_input(b->ret, i, outs[i]);
+                    for (size_t i = 0; i < k && !x->failed; i++)
+                        if (ts_node_replace_input(b->ret, i, outs[i], x->err) != 0)
+                            fail(x);
                 } else {
                     fail(x);
                 }
@@ -318,7 +327,8 @@ static ExitPair transform_block(Exits *x, TsBlock *b)
             if (ep.n != b->ret->n_inputs)
                 fail(x);
             for (size_t i = 0; i < ep.n && !x->failed; i++)
-                ts_node_replace_input(b->ret, i, ep.vals[i]);
+                if (ts_node_replace_input(b->ret, i, ep.vals[i], x->err) != 0)
+                    fail(x);
         }
         ep = pair(x->false_val);
     }

@@ -85,10 +85,22 @@ static int archive_name(TsEmitter *e, const char *name, TsSourceRange r, TsSugar
     return 1;
 }
 
-int ts_sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
+/* rc, or an out-of-memory error when out is a builtin, module or method without its
+ * interned name (ts_symbol returns NULL when it cannot intern one). */
+static int named(TsEmitter *e, int rc, const TsSugared *out)
+{
+    if (rc == 0 && !out->name && (out->kind == TS_SV_BUILTIN || out->kind == TS_SV_MODULE ||
+                                  out->kind == TS_SV_METHOD))
+        return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+    return rc;
+}
+
+static int sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
 {
     memset(out, 0, sizeof *out);
     const char *name = ts_symbol(t->str);
+    if (!name)
+        return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
     const TsVar *var = ts_env_find(e, name);
     if (var && var->sugar) {
         *out = *var->sugar;
@@ -144,6 +156,11 @@ int ts_sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
         return 0;
     }
     return ts_emit_error(e, t->range, "undefined value %s", name);
+}
+
+int ts_sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
+{
+    return named(e, sugar_name(e, t, out), out);
 }
 
 /* ---- attributes ------------------------------------------------------------------------ */
@@ -484,11 +501,13 @@ int ts_sugar_attr(TsEmitter *e, const TsSugared *base, const char *attr, TsSourc
     memset(out, 0, sizeof *out);
     switch (base->kind) {
     case TS_SV_MODULE:
-        return module_attr(e, base->name, attr, r, out);
+        if (!base->name)
+            return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+        return named(e, module_attr(e, base->name, attr, r, out), out);
     case TS_SV_CLASS:
-        return class_attr(e, base->cls, attr, r, out);
+        return named(e, class_attr(e, base->cls, attr, r, out), out);
     case TS_SV_VALUE:
-        return value_attr(e, base->value, attr, r, out);
+        return named(e, value_attr(e, base->value, attr, r, out), out);
     default:
         return ts_emit_error(e, r, "object has no attribute '%s'", attr);
     }
@@ -614,7 +633,8 @@ static int emit_args(TsEmitter *e, const TsTree *call, const TsSchema *schema, s
         if (k->kind == TS_TREE_KWARG) {
             if (!k->str)
                 return ts_emit_error(e, k->range, "**kwargs are not supported");
-            kw = ts_symbol(k->str);
+            if (!(kw = ts_symbol(k->str)))
+                return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
             x = k->kids[0];
         }
         if (!takes_iterables(call) && ts_sugar_reject_iterable(e, x) != 0)

@@ -130,6 +130,10 @@ const TsAttr *ts_node_attr(const TsNode *n, TsSymbol name)
 /* Stores a (whose payload the node now owns) under its name. */
 static int put(TsNode *n, TsAttr *a, TsError *err)
 {
+    if (!a->name) {    /* callers pass ts_symbol(...), NULL when it could not intern */
+        ts_attr_clear(a);
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    }
     TsAttr *old = find(n, a->name);
     if (old) {
         ts_attr_clear(old);

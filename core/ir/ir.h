@@ -116,7 +116,8 @@ TsIrValue *ts_graph_insert_constant(TsGraph *g, TsValue v, TsSourceRange range, 
 
 /* ---- nodes (unchecked: the frontend's primitives; see also tscript/ir.h) ----- */
 int ts_node_insert_input(TsNode *n, size_t i, TsIrValue *v, TsError *err);
-void ts_node_replace_input(TsNode *n, size_t i, TsIrValue *v);
+/* Input i of n becomes v; fails (n unchanged) only out of memory. */
+int ts_node_replace_input(TsNode *n, size_t i, TsIrValue *v, TsError *err);
 void ts_node_remove_input(TsNode *n, size_t i);
 void ts_node_remove_all_inputs(TsNode *n);
 /* Refused (returns non-zero) while the output has uses. */

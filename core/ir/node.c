@@ -124,6 +124,8 @@ TsBlock *ts_block_new(TsGraph *g, TsNode *owner, TsError *err)
 
 TsNode *ts_graph_create(TsGraph *g, TsSymbol kind, size_t n_outputs, TsError *err)
 {
+    if (!kind)    /* callers pass ts_symbol(...), NULL when it could not intern */
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory"), NULL;
     TsNode *n = node_alloc(g, kind, err);
     for (size_t i = 0; n && i < n_outputs; i++)
         if (!ts_node_add_output(n, ts_type_tensor(), err)) {
@@ -188,17 +190,18 @@ int ts_node_insert_input(TsNode *n, size_t i, TsIrValue *v, TsError *err)
     return 0;
 }
 
-void ts_node_replace_input(TsNode *n, size_t i, TsIrValue *v)
+int ts_node_replace_input(TsNode *n, size_t i, TsIrValue *v, TsError *err)
 {
     assert(i < n->n_inputs);
     if (n->inputs[i] == v)
-        return;
+        return 0;
     if (ts_irvalue_add_use(v, n, SIZE_MAX) != 0)
-        abort();   /* no error channel in this signature; a few bytes */
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     drop_use(n->inputs[i], n, i);
     n->inputs[i] = v;
     set_use_offset(v, n, SIZE_MAX, i);
     n->op = NULL;
+    return 0;
 }
 
 void ts_node_remove_input(TsNode *n, size_t i)

@@ -263,9 +263,8 @@ static int count_trips(TsGraph *g, TsNode *loop, const Consts *k, TsError *err)
     if (!const_bool(loop->inputs[1], &in) || !in)
         if (!(cond = insert_op(g, "aten::__and__", cond, loop->inputs[1], tb, loop, err)))
             return -1;
-    ts_node_replace_input(loop, 0, k->max);
-    ts_node_replace_input(loop, 1, cond);
-    if (!ts_node_add_output(loop, ti, err) || ts_node_add_input(loop, k->zero, err))
+    if (ts_node_replace_input(loop, 0, k->max, err) != 0 ||
+        ts_node_replace_input(loop, 1, cond, err) != 0 || !ts_node_add_output(loop, ti, err) || ts_node_add_input(loop, k->zero, err))
         return -1;
     TsIrValue *iter = ts_block_add_input(body, NULL, ti, err);
     if (!iter)
@@ -280,8 +279,7 @@ static int count_trips(TsGraph *g, TsNode *loop, const Consts *k, TsError *err)
                                      body->ret, err) : NULL;
     if (!next || ts_block_add_output(body, inc, err))
         return -1;
-    ts_node_replace_input(body->ret, 0, next);
-    return 0;
+    return ts_node_replace_input(body->ret, 0, next, err) != 0 ? -1 : 0;
 }
 
 /* ---- the copy -------------------------------------------------------------------------------- */

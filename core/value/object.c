@@ -22,7 +22,8 @@ TsTuple *ts_tuple_new(const TsType *type, size_t n, TsError *err)
     TsTuple *t = size ? malloc(size) : NULL;
     if (!t) {
         ts_error_set(err, size ? TS_ERR_NOMEM : TS_ERR_LIMIT,
-                     "cannot allocate a tuple of %zu elements", n);
+                     "cannot allocate a tuple of %zu elements%s", n,
+                     size ? ": out of memory" : "");
         return NULL;
     }
     ts_heap_init(&t->h, TS_TAG_TUPLE);
@@ -40,7 +41,8 @@ TsObject *ts_object_new(const TsType *cls, TsError *err)
     TsObject *o = size ? malloc(size) : NULL;
     if (!o) {
         ts_error_set(err, size ? TS_ERR_NOMEM : TS_ERR_LIMIT,
-                     "cannot allocate an object of %zu attributes", n);
+                     "cannot allocate an object of %zu attributes%s", n,
+                     size ? ": out of memory" : "");
         return NULL;
     }
     ts_heap_init(&o->h, TS_TAG_OBJECT);

@@ -43,7 +43,7 @@ TsStorage *ts_storage_new(TsAllocator *allocator, size_t nbytes, TsDevice device
     void *data = allocator->alloc(allocator, nbytes, device);
     if (!data && nbytes > 0) {
         ts_device_str(device, dev, sizeof dev);
-        ts_error_set(err, TS_ERR_NOMEM, "%s: failed to allocate %zu bytes on %s",
+        ts_error_set(err, TS_ERR_NOMEM, "%s: failed to allocate %zu bytes on %s: out of memory",
                      allocator->name ? allocator->name : "allocator", nbytes, dev);
         return NULL;
     }
