@@ -147,10 +147,7 @@ int ts_node_set_input(TsNode *n, size_t i, TsIrValue *v, TsError *err)
     if (i >= n->n_inputs)
         return ts_error_set(err, TS_ERR_USAGE, "ts_node_set_input: %s has %zu inputs, not %zu",
                             n->kind, n->n_inputs, i + 1);
-    if (n->inputs[i] != v && ts_irvalue_reserve_uses(v, 1) != 0)
-        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-    ts_node_replace_input(n, i, v);
-    return 0;
+    return ts_node_replace_input(n, i, v, err);
 }
 
 static bool is_param(const TsNode *n) { return n->owning_block && n == n->owning_block->param; }
