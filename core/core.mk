@@ -5,8 +5,9 @@
 # The core is compiled once, into the convenience library libtscript_core.la, with
 # -fvisibility=hidden: only what the installed headers declare TS_API is exported.
 #   libtscript.la        the installed library: that core, exporting the public API alone;
-#   libtscript_core.la   also linked statically by the unit tests, the benchmarks, the fuzz
-#                        targets and (for now) the CLI, which reach core internals;
+#   libtscript_core.la   also linked statically by the unit tests, the benchmarks and the
+#                        fuzz targets, which reach core internals, and by the CLI, which
+#                        calls only the public API (cli/cli.mk says why it links statically);
 #   libtscript_test.la   test-only code (FileCheck), for the tests alone.
 lib_LTLIBRARIES += libtscript.la
 noinst_LTLIBRARIES += libtscript_core.la libtscript_test.la

@@ -83,7 +83,7 @@ static void test_build_and_ownership(void)
     ts_node_add_input(sub, x, &err);
     ts_node_add_input(sub, y, &err);
     ts_node_insert_after(sub, add);
-    ts_irvalue_replace_all_uses_with(add->outputs[0], sub->outputs[0]);
+    ts_irvalue_replace_all_uses_with(add->outputs[0], sub->outputs[0], NULL);
     is_int((long long)add->outputs[0]->n_uses, 0, "replace_all_uses_with moves every use");
     is_int((long long)sub->outputs[0]->n_uses, 2, "... to the new value");
     ok(uses_consistent(mul) && uses_consistent(sub), "use lists still agree");
@@ -160,7 +160,7 @@ static void test_inputs_and_order(void)
     TsNode *u1 = add_node(g, "k::use", a, NULL, NULL);
     TsNode *mark = add_node(g, "k::mark", NULL, NULL, ts_type_int());
     TsNode *u2 = add_node(g, "k::use", a, NULL, NULL);
-    ts_irvalue_replace_uses_after(a, mark, mark->outputs[0]);
+    ts_irvalue_replace_uses_after(a, mark, mark->outputs[0], NULL);
     ok(u1->inputs[0] == a && u2->inputs[0] == mark->outputs[0], "replace_uses_after");
     ok(uses_consistent(u1) && uses_consistent(u2), "uses still consistent");
     ts_graph_free(g);
@@ -442,7 +442,7 @@ static void test_blocks(void)
     ts_error_clear(&err);
     /* A value of the body used outside the loop makes the loop undeletable. */
     TsNode *leak = add_node(g, "k::peek", sq->outputs[0], NULL, NULL);
-    ts_irvalue_replace_all_uses_with(loop->outputs[0], x);
+    ts_irvalue_replace_all_uses_with(loop->outputs[0], x, NULL);
     ok(ts_node_destroy(loop, &err) != 0, "a loop whose body value is used outside cannot go");
     like(err.msg, "%9 is still used", "... and the error names that value");
     ts_error_clear(&err);

@@ -212,8 +212,7 @@ int ts_irvalue_replace_uses(TsIrValue *v, TsIrValue *with, TsError *err)
     if (v->type != with->type)
         for (size_t i = 0; i < v->n_uses; i++)
             v->uses[i].user->op = NULL;   /* bound again by the new input's type */
-    ts_irvalue_replace_all_uses_with(v, with);
-    return 0;
+    return ts_irvalue_replace_all_uses_with(v, with, err);
 }
 
 int ts_block_append(TsBlock *b, TsNode *n, TsError *err)

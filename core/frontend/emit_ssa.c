@@ -410,8 +410,8 @@ static int erase_block(TsGraph *g, TsBlock *b, SsaFrame *f, TsError *err)
             if (!v)
                 return ts_error_set(err, TS_ERR_RUNTIME, "internal error: %s loaded before it "
                                     "was stored", node_name(n));
-            ts_irvalue_replace_all_uses_with(n->outputs[0], v->value);
-            if (ts_node_destroy(n, err) != 0)
+            if (ts_irvalue_replace_all_uses_with(n->outputs[0], v->value, err) != 0 ||
+                ts_node_destroy(n, err) != 0)
                 return -1;
         } else if (is(n, "prim::With")) {
             if (erase_block(g, n->blocks[0], f, err) != 0 ||
@@ -556,8 +556,8 @@ static void pool_constants(TsGraph *g, TsBlock *b, TsNode **pool, size_t *n_pool
         for (size_t i = 0; i < *n_pool && !same; i++)
             if (same_constant(pool[i], n))
                 same = pool[i];
-        if (same) {
-            ts_irvalue_replace_all_uses_with(n->outputs[0], same->outputs[0]);
+        /* (out of memory moving the uses keeps the duplicate: still a correct graph) */
+        if (same && ts_irvalue_replace_all_uses_with(n->outputs[0], same->outputs[0], NULL) == 0) {
             ts_node_destroy(n, NULL);
             continue;
         }

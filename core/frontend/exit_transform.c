@@ -351,9 +351,9 @@ static int run(TsGraph *g, const char *kind, TsError *err)
         return err->code ? -1 : ts_error_set(err, TS_ERR_RUNTIME, "internal error in the exit "
                                              "transform");
     /* the throws marker must not stay in use: it stands for "true" */
-    ts_irvalue_replace_all_uses_with(x.throws_val, x.true_val);
+    int rc = ts_irvalue_replace_all_uses_with(x.throws_val, x.true_val, err);
     ts_graph_set_insert_point(g, top->ret);
-    return 0;
+    return rc ? -1 : 0;
 }
 
 int ts_transform_exits(TsGraph *g, TsError *err)

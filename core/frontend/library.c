@@ -32,7 +32,7 @@
 typedef struct LibFile {
     char *module;              /* "torch.nn.functional" */
     const char *path;          /* the table's */
-    int state;                 /* 0 not parsed, 1 parsed, 2 failed */
+    int state;                 /* 0 not parsed, 1 parsed */
     TsSource *src;
     TsCompiler c;              /* when parsed: the file's names and its unit */
 } LibFile;
@@ -93,18 +93,19 @@ static Library *library_of(const TsOpTable *ops, TsError *err)
     return ts_optable_cache(ops, library_new, library_free, err);
 }
 
-/* Parses f on first use (under the lock). */
+/* Parses f on first use (under the lock). A failure leaves f unparsed, so that every use
+ * reports the real error (out of memory, a broken installation), not a stale one. */
 static int load(const TsOpTable *ops, LibFile *f, TsError *err)
 {
     if (f->state == 1)
         return 0;
-    if (f->state == 2)
-        return ts_error_set(err, TS_ERR_RUNTIME, "%s failed to load", f->path);
-    f->state = 2;
     if (!(f->src = ts_source_read_file(f->path, err)))
         return -1;
-    if (ts_compiler_open(&f->c, ops, f->src, err) != 0)
+    if (ts_compiler_open(&f->c, ops, f->src, err) != 0) {
+        ts_source_release(f->src);
+        f->src = NULL;
         return -1;
+    }
     f->state = 1;
     return 0;
 }

@@ -214,12 +214,17 @@ static int archive_constant(TsEmitter *e, const char *attr, TsSourceRange r, TsS
     return value_of(out, ts_emit_const(e, v, r));
 }
 
-/* Whether PyTorch writes qualname in Python: the library defines it (a library file that
- * fails to load shows its error when called). */
-static bool python_function(TsEmitter *e, const char *qualname)
+/* Whether PyTorch writes qualname in Python: 1 when the library defines it (or a library
+ * file fails to load: it shows its error when called), else 0; -1 with e->err set when out
+ * of memory. */
+static int python_function(TsEmitter *e, const char *qualname)
 {
     TsError ignore = TS_ERROR_INIT;
     int rc = ts_library_defines(e->c->ops, qualname, NULL, &ignore);
+    if (ignore.code == TS_ERR_NOMEM) {
+        ts_error_move(e->err, &ignore);
+        return -1;
+    }
     ts_error_clear(&ignore);
     return rc != 0;
 }
@@ -269,7 +274,10 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
             return 0;
         }
         snprintf(buf, sizeof buf, "torch.%s", attr);
-        if (!python_function(e, buf))   /* torch.norm is Python; the rest are operators */
+        int py = python_function(e, buf);   /* torch.norm is Python; the rest are operators */
+        if (py < 0)
+            return -1;
+        if (!py)
             snprintf(buf, sizeof buf, "aten::%s", attr);
         out->name = ts_symbol(buf);
         return 0;
@@ -281,7 +289,10 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
     }
     if (strcmp(mod, "torch.nn.functional") == 0 || strcmp(mod, "torch.nn") == 0) {
         snprintf(buf, sizeof buf, "torch.nn.functional.%s", attr);
-        if (!python_function(e, buf))    /* F.linear, F.conv2d, ...: the aten builtin */
+        int py = python_function(e, buf);   /* F.linear, F.conv2d, ...: the aten builtin */
+        if (py < 0)
+            return -1;
+        if (!py)
             snprintf(buf, sizeof buf, "aten::%s", attr);
         out->name = ts_symbol(buf);
         return 0;

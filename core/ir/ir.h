@@ -150,9 +150,10 @@ void ts_node_set_range(TsNode *n, TsSourceRange r);
  * are all digits are refused (they would clash with printed numbers) unless exact is true,
  * which the IR parser uses to keep "%25" as written. */
 int ts_irvalue_set_name(TsIrValue *v, const char *name, bool exact, TsError *err);
-void ts_irvalue_replace_all_uses_with(TsIrValue *v, TsIrValue *with);
+int ts_irvalue_replace_all_uses_with(TsIrValue *v, TsIrValue *with, TsError *err);
 /* Replaces only the uses after node `after` in program order. */
-void ts_irvalue_replace_uses_after(TsIrValue *v, TsNode *after, TsIrValue *with);
+int ts_irvalue_replace_uses_after(TsIrValue *v, TsNode *after, TsIrValue *with,
+                                  TsError *err);
 /* Makes room for n more uses of v, so that moving n uses to it cannot fail; -1 on OOM. */
 int ts_irvalue_reserve_uses(TsIrValue *v, size_t n);
 /* Is n outer itself, or inside one of outer's blocks at any depth? */

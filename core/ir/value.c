@@ -242,19 +242,20 @@ static int add_use(TsIrValue *v, TsNode *user, size_t offset)
     return 0;
 }
 
-void ts_irvalue_replace_all_uses_with(TsIrValue *v, TsIrValue *with)
+int ts_irvalue_replace_all_uses_with(TsIrValue *v, TsIrValue *with, TsError *err)
 {
-    ts_irvalue_replace_uses_after(v, NULL, with);
+    return ts_irvalue_replace_uses_after(v, NULL, with, err);
 }
 
 /* Moves the uses of v for which keep() is false to with; uses keep their order. The space
  * for with's new uses is reserved first, so nothing can fail half way. */
-void ts_irvalue_replace_uses_after(TsIrValue *v, TsNode *after, TsIrValue *with)
+int ts_irvalue_replace_uses_after(TsIrValue *v, TsNode *after, TsIrValue *with,
+                                  TsError *err)
 {
     if (v == with)
-        return;
+        return 0;
     if (ts_irvalue_reserve_uses(with, v->n_uses) != 0)
-        abort();   /* a few bytes; there is no error channel in this signature */
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     size_t kept = 0;
     for (size_t i = 0; i < v->n_uses; i++) {
         TsUse u = v->uses[i];
@@ -266,6 +267,7 @@ void ts_irvalue_replace_uses_after(TsIrValue *v, TsNode *after, TsIrValue *with)
         with->uses[with->n_uses++] = u;
     }
     v->n_uses = kept;
+    return 0;
 }
 
 int ts_irvalue_reserve_uses(TsIrValue *v, size_t n)

@@ -176,8 +176,7 @@ static int forward(TsIrValue *v, TsIrValue *w, bool unpack, TsError *err)
         if (rc)
             return -1;
     }
-    ts_irvalue_replace_all_uses_with(v, w);
-    return 0;
+    return ts_irvalue_replace_all_uses_with(v, w, err) ? -1 : 0;
 }
 
 static int lower_tuple(TsNode *n, TsNode **next, TsError *err)
@@ -226,7 +225,8 @@ static int inline_static_if(TsNode *n, TsError *err)
     while (b->ret->next != b->ret)
         ts_node_move_before(b->ret->next, n);
     for (size_t i = 0; i < n->n_outputs; i++)
-        ts_irvalue_replace_all_uses_with(n->outputs[i], b->ret->inputs[i]);
+        if (ts_irvalue_replace_all_uses_with(n->outputs[i], b->ret->inputs[i], err))
+            return -1;
     return ts_node_destroy(n, err);
 }
 
@@ -272,7 +272,8 @@ static int count_trips(TsGraph *g, TsNode *loop, const Consts *k, TsError *err)
     TsIrValue *old = body->param->outputs[0];
     if (ts_irvalue_set_name(old, NULL, false, err))
         return -1;
-    ts_irvalue_replace_all_uses_with(old, iter);
+    if (ts_irvalue_replace_all_uses_with(old, iter, err))
+        return -1;
     TsIrValue *inc = insert_op(g, "aten::add", iter, k->one, ti, body->ret, err);
     TsIrValue *lt = inc ? insert_op(g, "aten::lt", inc, max_trip, tb, body->ret, err) : NULL;
     TsIrValue *next = lt ? insert_op(g, "aten::__and__", lt, body->ret->inputs[0], tb,
