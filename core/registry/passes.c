@@ -56,6 +56,8 @@ const TsGraphPass *ts_pass_list_find(const TsPassList *l, const char *name)
 
 void ts_pass_list_move(TsPassList *dst, TsPassList *src)
 {
+    if (!src->n)
+        return;    /* both lists may be empty, their arrays NULL (memcpy's UB) */
     memcpy(dst->items + dst->n, src->items, src->n * sizeof *src->items);
     dst->n += src->n;
     src->n = 0;
