@@ -1,8 +1,12 @@
 # cases.sh — what the allocation-failure sweeps run, sourced by t/oom.sh and t/oom/sweep.sh,
 # which define oom_case NAME IN_CHECK CMD...: IN_CHECK is 1 for the cases make check
 # samples (t/oom.sh), 0 for those only the full sweep runs. Each command must succeed when
-# no allocation fails. Needs tscript, srcdir and tmp.
+# no allocation fails. Needs tscript, srcdir, builddir and tmp.
 oom_cases() {
+    # the vendor config finds acme.so beside itself in an in-tree build; out of tree
+    # (make distcheck), in ours
+    TSCRIPT_PLUGIN_PATH=$builddir/examples/plugins/vendor/.libs${TSCRIPT_PLUGIN_PATH:+:$TSCRIPT_PLUGIN_PATH}
+    export TSCRIPT_PLUGIN_PATH
     # a small program: compiling, the interpreter, containers, strings, a few kernels
     oom_case prog 1 "$tscript" run "$srcdir/t/oom/data/prog.py"
     # a small archive saved by torch.jit.save: zip, unpickler, code/ compiled on first call
