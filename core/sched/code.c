@@ -1248,11 +1248,17 @@ static int queue_callees(const TsCode *c, TsFunction ***work, size_t *n, size_t 
     return 0;
 }
 
-/* Whether f is among the n functions of built. */
-static bool is_built(TsFunction *const *built, size_t n, const TsFunction *f)
+/* A Code built by ts_code_prepare and not yet published. */
+typedef struct Built {
+    TsFunction *f;
+    TsCode *code;
+} Built;
+
+/* Whether f is among the n of built. */
+static bool is_built(const Built *built, size_t n, const TsFunction *f)
 {
     for (size_t i = 0; i < n; i++)
-        if (built[i] == f)
+        if (built[i].f == f)
             return true;
     return false;
 }
@@ -1266,8 +1272,8 @@ int ts_code_prepare(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f, TsErro
     if (__atomic_load_n(&f->code, __ATOMIC_ACQUIRE))
         return 0;
     pthread_mutex_lock(&prepare_lock);
-    TsFunction **work = NULL, **built = NULL;
-    TsCode **codes = NULL;
+    TsFunction **work = NULL;
+    Built *built = NULL;
     size_t n = 0, cap = 0, nb = 0, capb = 0;
     int rc = 0;
     for (TsFunction *next = f; next && !rc; next = n ? work[--n] : NULL) {
@@ -1275,15 +1281,12 @@ int ts_code_prepare(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f, TsErro
             continue;
         if (nb == capb) {
             size_t nc = capb ? capb * 2 : 16;
-            TsFunction **b = realloc(built, nc * sizeof *b);
-            if (b)
-                built = b;
-            TsCode **c = b ? realloc(codes, nc * sizeof *c) : NULL;
-            if (!c) {
+            Built *b = realloc(built, nc * sizeof *b);
+            if (!b) {
                 rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory building code");
                 break;
             }
-            codes = c;
+            built = b;
             capb = nc;
         }
         TsCode *c = ts_code_build(rt, unit, next->graph, next->name, err);
@@ -1292,21 +1295,19 @@ int ts_code_prepare(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f, TsErro
             rc = -1;
             break;
         }
-        built[nb] = next;
-        codes[nb++] = c;
+        built[nb++] = (Built){ next, c };
         rc = queue_callees(c, &work, &n, &cap, err);
     }
     for (size_t i = nb; i-- > 0;) {
         if (rc) {
-            ts_code_free(codes[i]);
+            ts_code_free(built[i].code);
             continue;
         }
-        built[i]->free_code = ts_code_free;
-        __atomic_store_n(&built[i]->code, codes[i], __ATOMIC_RELEASE);
+        built[i].f->free_code = ts_code_free;
+        __atomic_store_n(&built[i].f->code, built[i].code, __ATOMIC_RELEASE);
     }
     free(work);
     free(built);
-    free(codes);
     pthread_mutex_unlock(&prepare_lock);
     return rc;
 }
