@@ -34,6 +34,7 @@
 /* The options given before the command. */
 typedef struct TsCliGlobal {
     const char *config;        /* --config FILE, or NULL for the default */
+    bool no_opt;               /* --no-opt: the runtime's optimizer off */
 } TsCliGlobal;
 
 typedef struct TsCliCommand {

@@ -116,6 +116,8 @@ TsRuntime *ts_cli_runtime(const TsCliGlobal *g, const char *backend)
         ts_runtime_close(rt);
         rt = NULL;
     }
+    if (rt && g->no_opt)
+        ts_runtime_set_optimize(rt, false);
     return rt;
 }
 

@@ -1,8 +1,9 @@
-/* graph.c — `tscript graph [-f NAME] FILE.py`: the IR graph the frontend makes of a function.
+/* graph.c — `tscript graph [--optimized] [-f NAME] FILE.py`: the IR graph of a function.
  *
  * Compiles FILE.py ("-": standard input) with NAME (default main; Cls.method for a method)
- * as the entry and prints its graph as PyTorch's `fn.graph` prints it. A compile error
- * exits 1 with PyTorch's message and excerpt.
+ * as the entry and prints its graph as PyTorch's `fn.graph` prints it, or with --optimized
+ * the graph the executor runs (after the optimizer, unless --no-opt or TSCRIPT_JIT_DISABLE
+ * turned it off). A compile error exits 1 with PyTorch's message and excerpt.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,31 +11,35 @@
 #include "cli.h"
 #include "tscript/ir.h"
 
-/* The graph of function name ("f", "Cls.method") in s, or NULL. */
-static const TsGraph *find_graph(const TsScript *s, const char *name)
+/* The index of function name ("f", "Cls.method") in s, or -1. */
+static long find_function(const TsScript *s, const char *name)
 {
     static const char prefix[] = "__torch__.";
     for (size_t i = 0; i < ts_script_num_functions(s); i++) {
         const char *q = ts_script_function_name(s, i);
         if (strncmp(q, prefix, sizeof prefix - 1) == 0 && strcmp(q + sizeof prefix - 1, name) == 0)
-            return ts_script_function_graph(s, i);
+            return (long)i;
     }
-    return NULL;
+    return -1;
 }
 
-/* Prints the graph of name in p's program. */
-static int print_graph(TsRuntime *rt, const TsCliProgram *p, const char *name)
+/* Prints the graph of name in p's program (the one the executor runs when optimized). */
+static int print_graph(TsRuntime *rt, const TsCliProgram *p, const char *name, bool optimized)
 {
     TsError err = TS_ERROR_INIT;
     /* only name and what it calls: another function's error is not this graph's */
     TsScript *s = ts_script_compile_entries(rt, p->name, p->data, p->size, &name, 1, NULL, &err);
     if (!s)
         return ts_cli_error(p->name, &err, "compilation failed");
-    const TsGraph *g = find_graph(s, name);
+    long i = find_function(s, name);
+    const TsGraph *g = NULL;
     TsBuf text = TS_BUF_INIT;
     int status = 0;
-    if (!g) {
+    if (i < 0) {
         status = ts_cli_fail(p->name, "no function '%s'", name);
+    } else if (!(g = optimized ? ts_script_function_optimized_graph(s, (size_t)i, &err)
+                               : ts_script_function_graph(s, (size_t)i))) {
+        status = ts_cli_error(p->name, &err, "cannot build the function");
     } else {
         ts_graph_print(g, false, &text);
         if (ts_buf_check(&text, &err))
@@ -51,14 +56,18 @@ static int graph_main(const TsCliGlobal *g, int argc, char **argv)
 {
     static const struct option opts[] = {
         { "function", required_argument, NULL, 'f' },
+        { "optimized", no_argument, NULL, 'O' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *name = "main";
+    bool optimized = false;
     int c;
-    while ((c = ts_cli_getopt(&ts_cli_graph_command, argc, argv, ":f:h", opts)) != -1) {
+    while ((c = ts_cli_getopt(&ts_cli_graph_command, argc, argv, ":f:Oh", opts)) != -1) {
         if (c == 'f')
             name = optarg;
+        else if (c == 'O')
+            optimized = true;
         else
             return c == 'h' ? ts_cli_help(&ts_cli_graph_command, stdout) : TS_EXIT_USAGE;
     }
@@ -76,19 +85,21 @@ static int graph_main(const TsCliGlobal *g, int argc, char **argv)
         status = ts_cli_usage(&ts_cli_graph_command, "%s is a model; graph compiles a FILE.py",
                               p.name);
     else if ((rt = ts_cli_runtime(g, NULL)))
-        status = print_graph(rt, &p, name);
+        status = print_graph(rt, &p, name, optimized);
     ts_runtime_close(rt);
     ts_cli_program_close(&p);
     return status;
 }
 
 const TsCliCommand ts_cli_graph_command = {
-    "graph", "[-f NAME] FILE.py",
+    "graph", "[--optimized] [-f NAME] FILE.py",
     "compile FILE.py and print the graph of a function",
     "Compile FILE.py ('-': standard input) and print the graph of function NAME as PyTorch\n"
     "prints fn.graph. A compile error exits 1 with PyTorch's message.\n\n"
     "options:\n"
     "  -f, --function NAME   the function (default main; Cls.method for a method)\n"
+    "  -O, --optimized       the graph the executor runs: after the optimizer's passes\n"
+    "                        (unchanged under --no-opt or TSCRIPT_JIT_DISABLE=1)\n"
     "  -h, --help            print this help",
     graph_main,
 };

@@ -1,6 +1,6 @@
 /* main.c — the `tscript` command line: global options, then one command.
  *
- *     tscript [--config FILE] COMMAND [OPTIONS] [ARGS...]
+ *     tscript [--config FILE] [--no-opt] COMMAND [OPTIONS] [ARGS...]
  *
  * The global options stop at the first operand, the command's name; the command parses
  * the rest with getopt_long itself (one file per command: run.c, test.c, graph.c, ops.c,
@@ -22,6 +22,7 @@ static const TsCliCommand *const commands[] = {
 
 static const struct option global_options[] = {
     { "config", required_argument, NULL, 'c' },
+    { "no-opt", no_argument, NULL, 'N' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 },
@@ -43,9 +44,10 @@ static int print_version(void)
 
 static int print_usage(void)
 {
-    printf("usage: tscript [--config FILE] COMMAND [OPTIONS] [ARGS...]\n\n"
+    printf("usage: tscript [--config FILE] [--no-opt] COMMAND [OPTIONS] [ARGS...]\n\n"
            "options:\n"
            "  -c, --config FILE  use FILE instead of $TSCRIPT_CONFIG or the default config\n"
+           "      --no-opt       run functions unoptimized (as TSCRIPT_JIT_DISABLE=1 does)\n"
            "  -h, --help         print this help\n"
            "  -V, --version      print the version\n\n"
            "commands:\n");
@@ -81,12 +83,13 @@ static int builtin(const char *name, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    TsCliGlobal g = { NULL };
+    TsCliGlobal g = { NULL, false };
     int c;
     /* '+': the options end at the command's name */
     while ((c = ts_cli_getopt(NULL, argc, argv, "+:c:hV", global_options)) != -1) {
         switch (c) {
         case 'c': g.config = optarg; break;
+        case 'N': g.no_opt = true; break;
         case 'h': return print_usage();
         case 'V': return print_version();
         default: return TS_EXIT_USAGE;

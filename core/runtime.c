@@ -40,6 +40,7 @@ struct TsRuntime {
     char *default_backend;
     int default_type;          /* its device type */
     int num_threads;
+    bool optimize;             /* run the optimizer (core/ir/passes) before building Code */
 };
 
 static int build_paths(const TsConfig *c, TsStrList *plugin_path, TsStrList *schema_path,
@@ -106,6 +107,21 @@ static int settle_threads(TsRuntime *rt, const TsConfig *c, TsError *err)
     return 0;
 }
 
+/* TSCRIPT_JIT_DISABLE=1 runs every function's graph as the frontend built it, as PyTorch's
+ * switches for disabling the optimizer do; 0 or unset optimizes. */
+static int settle_optimize(TsRuntime *rt, TsError *err)
+{
+    const char *env = getenv("TSCRIPT_JIT_DISABLE");
+    if (!env || !*env || strcmp(env, "0") == 0)
+        rt->optimize = true;
+    else if (strcmp(env, "1") == 0)
+        rt->optimize = false;
+    else
+        return ts_error_set(err, TS_ERR_CONFIG, "TSCRIPT_JIT_DISABLE: expected 0 or 1, got '%s'",
+                            env);
+    return 0;
+}
+
 TsRuntime *ts_runtime_open(const char *config_path, TsError *err)
 {
     TsConfig c;
@@ -127,6 +143,8 @@ TsRuntime *ts_runtime_open_config(TsConfig *config, TsError *err)
         rc = ts_log_check_env(err);
     if (!rc)
         rc = settle_threads(rt, &c, err);
+    if (!rc)
+        rc = settle_optimize(rt, err);
     if (!rc)
         ts_parallel_set_num_threads(rt->num_threads);
     if (!rc)
@@ -187,6 +205,14 @@ int ts_runtime_set_default_backend(TsRuntime *rt, const char *name, TsError *err
 }
 
 int ts_runtime_num_threads(const TsRuntime *rt) { return rt->num_threads; }
+
+bool ts_runtime_optimize(const TsRuntime *rt) { return rt->optimize; }
+
+void ts_runtime_set_optimize(TsRuntime *rt, bool on)
+{
+    if (rt)
+        rt->optimize = on;
+}
 
 int ts_runtime_set_num_threads(TsRuntime *rt, int n, TsError *err)
 {

@@ -88,6 +88,19 @@ check "run: the -o file reads back" 0 "18." "" -- run "$data/prog.py" -f scale "
 if [ "$(head -1 "$out")" = "graph(%xs : int[]):" ]; then ok "graph -f NAME prints its graph"
 else notok "graph -f NAME prints its graph"; fi
 check "graph --function NAME" 0 "$(cat "$out")" "" -- graph --function total "$data/prog.py"
+check "graph --optimized with the optimizer off is the frontend's graph" 0 "$(cat "$out")" "" \
+    -- --no-opt graph --optimized -f total "$data/prog.py"
+"$tscript" graph -O -f total "$data/prog.py" >"$out" 2>"$err"
+if [ "$(head -1 "$out")" = "graph(%xs : int[]):" ]; then ok "graph -O -f NAME prints the optimized graph"
+else notok "graph -O -f NAME prints the optimized graph"; fi
+check "--no-opt runs the program the same" 0 "18." "" -- --no-opt run "$data/prog.py" -f scale "@$scratch/r.pt"
+TSCRIPT_JIT_DISABLE=1 "$tscript" run "$data/prog.py" -f scale "@$scratch/r.pt" >"$out" 2>"$err"
+if [ $? -eq 0 ] && grep -q "18\." "$out"; then ok "TSCRIPT_JIT_DISABLE=1 runs the program the same"
+else notok "TSCRIPT_JIT_DISABLE=1 runs the program the same"; fi
+TSCRIPT_JIT_DISABLE=yes "$tscript" run "$data/prog.py" -f scale "@$scratch/r.pt" >"$out" 2>"$err"
+if [ $? -eq 1 ] && grep -q "TSCRIPT_JIT_DISABLE: expected 0 or 1, got 'yes'" "$err"; then
+    ok "a TSCRIPT_JIT_DISABLE other than 0 or 1 is an error that says so"
+else notok "a TSCRIPT_JIT_DISABLE other than 0 or 1 is an error that says so"; cat "$err"; fi
 check "graph without a FILE: exit 2" 2 "" "tscript: graph: needs a FILE.py" -- graph
 check "graph of two files: exit 2" 2 "" "takes one FILE" -- graph "$data/prog.py" "$data/prog.py"
 check "graph of a function the file lacks: exit 1" 1 "" "tscript: $data/prog.py: " -- \

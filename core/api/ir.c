@@ -11,6 +11,7 @@
 
 #include "api/api.h"
 #include "ir/ir.h"
+#include "sched/code.h"
 
 static int usage(TsError *err, const char *fn, const char *why)
 {
@@ -242,4 +243,29 @@ const TsGraph *ts_method_graph(const TsMethod *m) { return m ? m->f->graph : NUL
 const TsGraph *ts_script_function_graph(const TsScript *s, size_t i)
 {
     return s && i < ts_unit_count(s->unit) ? ts_unit_function(s->unit, i)->graph : NULL;
+}
+
+/* f's Code, built if it is not yet, and the graph it runs. */
+static const TsGraph *running_graph(TsRuntime *rt, const TsCompUnit *u, TsFunction *f,
+                                    TsError *err)
+{
+    if (ts_code_prepare(rt, u, f, err))
+        return NULL;
+    const TsCode *c = __atomic_load_n(&f->code, __ATOMIC_ACQUIRE);
+    return c->graph ? c->graph : f->graph;
+}
+
+const TsGraph *ts_method_optimized_graph(const TsMethod *m, TsError *err)
+{
+    if (!m)
+        return usage(err, "ts_method_optimized_graph", "no method"), NULL;
+    return running_graph(m->rt, m->unit, m->f, err);
+}
+
+const TsGraph *ts_script_function_optimized_graph(const TsScript *s, size_t i, TsError *err)
+{
+    if (!s || i >= ts_unit_count(s->unit))
+        return usage(err, "ts_script_function_optimized_graph",
+                     !s ? "no script" : "no function of that index"), NULL;
+    return running_graph(s->rt, s->unit, ts_unit_function(s->unit, i), err);
 }

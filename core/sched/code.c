@@ -19,6 +19,7 @@
 
 #include "ptrmap.h"
 #include "runtime.h"
+#include "ir/passes/passes.h"
 #include "sched/code.h"
 #include "sched/dispatch.h"
 
@@ -1219,11 +1220,35 @@ void ts_code_free(TsCode *code)
     free(code->types);
     free(code->strs);
     free(code->preload);
+    ts_graph_free(code->graph);
     free(code);
 }
 
 /* ---- building a function and its callees once ---------------------------------------- */
 static pthread_mutex_t prepare_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The Code of f: of an optimized copy of its graph (core/ir/passes) unless the runtime's
+ * optimizer is off. The graph stays f's; the copy goes to the Code, whose instructions
+ * point at its nodes. */
+static TsCode *build_function(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f,
+                              TsError *err)
+{
+    if (!ts_runtime_optimize(rt))
+        return ts_code_build(rt, unit, f->graph, f->name, err);
+    TsGraph *g = ts_graph_copy(f->graph, err);
+    if (!g)
+        return NULL;
+    TsPassEnv env = { ts_runtime_optable(rt), f->qualname };
+    TsCode *c = NULL;
+    if (ts_optimize_graph(g, &env, err) == 0)
+        c = ts_code_build(rt, unit, g, f->name, err);
+    if (!c) {
+        ts_graph_free(g);
+        return NULL;
+    }
+    c->graph = g;
+    return c;
+}
 
 /* Adds the callees of c and of its fork subgraphs that have no Code yet to the worklist. */
 static int queue_callees(const TsCode *c, TsFunction ***work, size_t *n, size_t *cap,
@@ -1289,7 +1314,7 @@ int ts_code_prepare(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f, TsErro
             built = b;
             capb = nc;
         }
-        TsCode *c = ts_code_build(rt, unit, next->graph, next->name, err);
+        TsCode *c = build_function(rt, unit, next, err);
         if (!c) {
             ts_error_prefix(err, "in %s: ", next->qualname);
             rc = -1;

@@ -132,6 +132,9 @@ typedef struct TsCode {
     int32_t *preload;          /* pairs (register, constant): set when a frame is entered */
     size_t n_preload;
     const TsCompUnit *unit;
+    TsGraph *graph;            /* owned: the optimized copy of the function's graph that the
+                                  instructions' nodes belong to; NULL when the Code runs the
+                                  function's own graph (optimizer off, fork subcodes) */
 } TsCode;
 
 /* Linearizes graph (of function name, in unit) against rt's operator table. Callees are

@@ -233,6 +233,13 @@ typedef struct TsMethod TsMethod;
 typedef struct TsScript TsScript;
 TS_API const TsGraph *ts_method_graph(const TsMethod *m);
 TS_API const TsGraph *ts_script_function_graph(const TsScript *s, size_t i);
+/* The graph the executor runs for them: the optimizer's copy (built now if no call has built
+ * it yet), or the graph above when the runtime's optimizer is off (ts_runtime_optimize).
+ * Borrowed like the above; NULL with err when the function cannot be built (an operator
+ * missing, out of memory) or i is past the end. */
+TS_API const TsGraph *ts_method_optimized_graph(const TsMethod *m, TsError *err);
+TS_API const TsGraph *ts_script_function_optimized_graph(const TsScript *s, size_t i,
+                                                         TsError *err);
 
 #ifdef __cplusplus
 }

@@ -94,6 +94,11 @@ TS_API int ts_runtime_num_threads(const TsRuntime *rt);
  * size of the fork/wait pool when it starts (a pool already running keeps its size). Not
  * while methods of the runtime run on other threads. */
 TS_API int ts_runtime_set_num_threads(TsRuntime *rt, int n, TsError *err);
+/* Whether functions run the graph the optimizer made of them (the default), or the graph the
+ * frontend built ($TSCRIPT_JIT_DISABLE=1, the CLI's --no-opt). Set it right after opening:
+ * it applies to functions whose code is built after the call (on their first call). */
+TS_API bool ts_runtime_optimize(const TsRuntime *rt);
+TS_API void ts_runtime_set_optimize(TsRuntime *rt, bool on);
 
 /* ---- compiled TorchScript source ---------------------------------------------------- */
 typedef struct TsScript TsScript;

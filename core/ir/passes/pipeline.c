@@ -1,0 +1,55 @@
+/* pipeline.c — the order the core's passes run in (see passes.h), and running one by name.
+ *
+ * The order follows PyTorch's GraphExecutor: calls inlined first, so the later passes see
+ * whole programs; then cleanups that expose constants, folding, loop unrolling (which needs
+ * constant trip counts and makes more constants), and a final round of cleanups. A pass that
+ * lands adds its line here.
+ */
+#include <string.h>
+
+#include "ir/log.h"
+#include "ir/passes/passes.h"
+
+typedef struct PassEntry {
+    const char *name;          /* its file name without ".c" */
+    TsCorePassFn fn;
+} PassEntry;
+
+static const PassEntry pipeline[] = {
+    { NULL, NULL },
+};
+
+const char *ts_pass_name(size_t i)
+{
+    return i < sizeof pipeline / sizeof *pipeline ? pipeline[i].name : NULL;
+}
+
+/* One pass, then the verifier: a pass that breaks the graph is a bug of ours, reported as
+ * such rather than run. */
+static int run_entry(const PassEntry *p, TsGraph *g, const TsPassEnv *env, TsError *err)
+{
+    if (p->fn(g, env, err))
+        return -1;
+    if (ts_graph_lint(g, err)) {
+        ts_error_prefix(err, "internal error: the %s pass left a malformed graph of %s: ",
+                        p->name, env->fn_name ? env->fn_name : "a function");
+        return -1;
+    }
+    return 0;
+}
+
+int ts_optimize_graph(TsGraph *g, const TsPassEnv *env, TsError *err)
+{
+    for (const PassEntry *p = pipeline; p->name; p++)
+        if (run_entry(p, g, env, err))
+            return -1;
+    return 0;
+}
+
+int ts_run_pass(const char *name, TsGraph *g, const TsPassEnv *env, TsError *err)
+{
+    for (const PassEntry *p = pipeline; p->name; p++)
+        if (strcmp(p->name, name) == 0)
+            return run_entry(p, g, env, err);
+    return ts_error_set(err, TS_ERR_KEY, "no pass named '%s'", name);
+}
