@@ -625,22 +625,8 @@ static long bind_kernel(Builder *B, const TsNode *n, const TsOperator *op)
     k->grad = differentiable(n);
     for (size_t i = 0; i < n->n_inputs && !k->containers; i++)
         k->containers = may_hold_container(n->inputs[i]->type);
-    if (e->factory) {
-        const TsType **types = malloc((n->n_inputs + n->n_outputs + 1) * sizeof *types);
-        if (!types)
-            return oom(B), -1;
-        for (size_t i = 0; i < n->n_inputs; i++)
-            types[i] = n->inputs[i]->type;
-        for (size_t i = 0; i < n->n_outputs; i++)
-            types[n->n_inputs + i] = n->outputs[i]->type;
-        TsNodeInfo ni = {n->kind, n->n_inputs, n->n_outputs, types, types + n->n_inputs};
-        int rc = e->factory(&ni, &k->fn, &k->data, &k->free_data, B->err);
-        free(types);
-        if (rc) {
-            ts_error_prefix(B->err, "binding %s: ", full);
-            return -1;
-        }
-    }
+    if (e->factory && ts_dispatch_instantiate(k, e, n, B->err))
+        return -1;
     return (long)c->n_kernels++;
 }
 
@@ -1238,7 +1224,7 @@ static TsCode *build_function(TsRuntime *rt, const TsCompUnit *unit, TsFunction 
     TsGraph *g = ts_graph_copy(f->graph, err);
     if (!g)
         return NULL;
-    TsPassEnv env = { ts_runtime_optable(rt), f->qualname };
+    TsPassEnv env = { ts_runtime_optable(rt), f->qualname, rt };
     TsCode *c = NULL;
     if (ts_optimize_graph(g, &env, err) == 0)
         c = ts_code_build(rt, unit, g, f->name, err);

@@ -7,6 +7,7 @@
  */
 #include "sched/dispatch.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime.h"
@@ -78,6 +79,28 @@ const TsKernelEntry *ts_dispatch_bind(TsBoundKernel *k, const TsNode *n, TsRunti
     k->fn = e ? e->fn : NULL;
     k->dispatch = !(op->n_kernels == 1 && e && strcmp(e->backend, TS_BACKEND_ANY) == 0);
     return e;
+}
+
+int ts_dispatch_instantiate(TsBoundKernel *k, const TsKernelEntry *e, const TsNode *n,
+                            TsError *err)
+{
+    char full[256];
+    ts_operator_full_name(k->op, full, sizeof full);
+    const TsType **types = malloc((n->n_inputs + n->n_outputs + 1) * sizeof *types);
+    if (!types)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n->n_inputs; i++)
+        types[i] = n->inputs[i]->type;
+    for (size_t i = 0; i < n->n_outputs; i++)
+        types[n->n_inputs + i] = n->outputs[i]->type;
+    TsNodeInfo ni = {n->kind, n->n_inputs, n->n_outputs, types, types + n->n_inputs};
+    int rc = e->factory(&ni, &k->fn, &k->data, &k->free_data, err);
+    free(types);
+    if (rc) {
+        ts_error_prefix(err, "binding %s: ", full);
+        return -1;
+    }
+    return 0;
 }
 
 /* The device type of a tensor value, or -1 for anything else. */

@@ -23,6 +23,11 @@
  * has no kernel at all) and the dispatch fields. The caller instantiates a factory entry. */
 const TsKernelEntry *ts_dispatch_bind(TsBoundKernel *k, const TsNode *n, TsRuntime *rt);
 
+/* Instantiates the factory entry e for node n into k (fn, data, free_data); the error
+ * says "binding OP: ...". */
+int ts_dispatch_instantiate(TsBoundKernel *k, const TsKernelEntry *e, const TsNode *n,
+                            TsError *err);
+
 /* The kernel for a call of k with its n inputs args (the shared lock held, if they need
  * it): k->fn or another backend's; NULL with err set when the device has none. */
 TsKernelFn ts_dispatch(const TsBoundKernel *k, const TsValue *args, TsRuntime *rt,

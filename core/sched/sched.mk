@@ -13,6 +13,8 @@ libtscript_core_la_SOURCES += \
 	core/sched/optimize.c \
 	core/sched/parallel.c \
 	core/sched/parallel.h \
+	core/sched/run_node.c \
+	core/sched/run_node.h \
 	core/sched/threadpool.c \
 	core/sched/threadpool.h
 

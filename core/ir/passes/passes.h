@@ -20,11 +20,14 @@
 #include "ir/ir.h"
 
 struct TsOpTable;
+struct TsRuntime;
 
 /* What every pass may consult. */
 typedef struct TsPassEnv {
     const struct TsOpTable *ops;   /* the runtime's operators: schemas, alias annotations */
     const char *fn_name;           /* the function being optimized (qualified), for logs */
+    struct TsRuntime *rt;          /* runs kernels at optimization time (constant_prop);
+                                      NULL: nothing is folded by running an operator */
 } TsPassEnv;
 
 typedef int (*TsCorePassFn)(TsGraph *g, const TsPassEnv *env, TsError *err);
@@ -39,5 +42,11 @@ int ts_run_pass(const char *name, TsGraph *g, const TsPassEnv *env, TsError *err
 
 /* The name of the pipeline's i-th pass, in order; NULL past the last. */
 const char *ts_pass_name(size_t i);
+
+/* The passes, each in the file of its name (the pipeline's table lists them). */
+int ts_pass_constant_prop(TsGraph *g, const TsPassEnv *env, TsError *err);
+int ts_pass_constant_pooling(TsGraph *g, const TsPassEnv *env, TsError *err);
+int ts_pass_peephole(TsGraph *g, const TsPassEnv *env, TsError *err);
+int ts_pass_canonicalize(TsGraph *g, const TsPassEnv *env, TsError *err);
 
 #endif

@@ -3,7 +3,16 @@
 # top Makefile.am.
 libtscript_core_la_SOURCES += \
 	core/ir/passes/passes.h \
-	core/ir/passes/pipeline.c
+	core/ir/passes/pipeline.c \
+	core/ir/passes/pure.c \
+	core/ir/passes/pure.h \
+	core/ir/passes/constant_prop.c \
+	core/ir/passes/constant_pooling.c \
+	core/ir/passes/peephole.c \
+	core/ir/passes/canonicalize.c
 
 check_PROGRAMS += t/passes.t
 t_passes_t_SOURCES = t/passes.c t/tap.h
+
+TESTS += t/constant_prop_errors.sh
+EXTRA_DIST += t/constant_prop_errors.sh

@@ -16,6 +16,10 @@ typedef struct PassEntry {
 } PassEntry;
 
 static const PassEntry pipeline[] = {
+    { "peephole", ts_pass_peephole },
+    { "constant_prop", ts_pass_constant_prop },
+    { "constant_pooling", ts_pass_constant_pooling },
+    { "canonicalize", ts_pass_canonicalize },
     { NULL, NULL },
 };
 
