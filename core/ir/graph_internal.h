@@ -62,4 +62,7 @@ void ts_attr_clear(TsAttr *a);
 /* Deep copy of src into dst (graphs copied, tensors and ivalues retained). */
 int ts_attr_copy(TsAttr *dst, const TsAttr *src, TsError *err);
 
+/* Is the name all digits ("25"): a value's number rather than a debug name? */
+bool ts_ir_name_is_number(const char *s);
+
 #endif

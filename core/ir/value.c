@@ -140,7 +140,7 @@ void ts_irvalue_free(TsGraph *g, TsIrValue *v)
     free(v);
 }
 
-static bool all_digits(const char *s)
+bool ts_ir_name_is_number(const char *s)
 {
     if (!*s)
         return false;
@@ -170,7 +170,7 @@ static char *next_free_name(TsGraph *g, const char *name, TsError *err)
     size_t len = strlen(name);
     const char *dot = strrchr(name, '.');
     size_t base_len = len, suffix = 1;
-    if (dot && dot[1] && all_digits(dot + 1) && strlen(dot + 1) < 19) {
+    if (dot && dot[1] && ts_ir_name_is_number(dot + 1) && strlen(dot + 1) < 19) {
         base_len = (size_t)(dot - name);
         suffix = (size_t)strtoull(dot + 1, NULL, 10);
     }
@@ -201,7 +201,7 @@ static char *next_free_name(TsGraph *g, const char *name, TsError *err)
 int ts_irvalue_set_name(TsIrValue *v, const char *name, bool exact, TsError *err)
 {
     TsGraph *g = v->node->graph;
-    if (name && !exact && all_digits(name))
+    if (name && !exact && ts_ir_name_is_number(name))
         return ts_error_set(err, TS_ERR_VALUE, "Invalid name: '%s'", name);
     unname(g, v);
     if (!name || !*name)
@@ -218,7 +218,7 @@ int ts_irvalue_set_name(TsIrValue *v, const char *name, bool exact, TsError *err
         if (rc)
             return rc;
     }
-    if (exact && all_digits(name) && strlen(name) < 19) {
+    if (exact && ts_ir_name_is_number(name) && strlen(name) < 19) {
         size_t num = (size_t)strtoull(name, NULL, 10);
         if (g->next_unique <= num)
             g->next_unique = num + 1;

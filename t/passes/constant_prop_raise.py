@@ -1,5 +1,5 @@
 # A fold that would raise is left for run time, so the error happens where and as it did
-# (t/constant_prop_errors.sh checks the message): 1 // 0 and [1][5] stay operations,
+# (t/constant_prop_run.sh checks the message): 1 // 0 and [1][5] stay operations,
 # as PyTorch leaves them; the list itself becomes a constant, as PyTorch's does.
 # PASS: constant_prop
 # FUNCTION: f

@@ -12,16 +12,6 @@
 #include "ir/log.h"
 #include "ir/passes/passes.h"
 
-static bool all_digits(const char *s)
-{
-    if (!*s)
-        return false;
-    for (; *s; s++)
-        if (*s < '0' || *s > '9')
-            return false;
-    return true;
-}
-
 typedef struct Renumber {
     size_t next;
     bool changed;
@@ -30,7 +20,7 @@ typedef struct Renumber {
 
 static int number(Renumber *R, TsIrValue *v)
 {
-    if (v->name && all_digits(v->name) && ts_irvalue_set_name(v, NULL, false, R->err))
+    if (v->name && ts_ir_name_is_number(v->name) && ts_irvalue_set_name(v, NULL, false, R->err))
         return -1;
     R->changed |= v->unique != R->next;
     v->unique = R->next++;

@@ -14,5 +14,5 @@ libtscript_core_la_SOURCES += \
 check_PROGRAMS += t/passes.t
 t_passes_t_SOURCES = t/passes.c t/tap.h
 
-TESTS += t/constant_prop_errors.sh
-EXTRA_DIST += t/constant_prop_errors.sh
+TESTS += t/constant_prop_run.sh
+EXTRA_DIST += t/constant_prop_run.sh
