@@ -20,14 +20,20 @@
 #include "ir/ir.h"
 
 struct TsOpTable;
+struct TsCompUnit;
 
 /* What every pass may consult. */
 typedef struct TsPassEnv {
     const struct TsOpTable *ops;   /* the runtime's operators: schemas, alias annotations */
     const char *fn_name;           /* the function being optimized (qualified), for logs */
+    struct TsCompUnit *unit;       /* where its callees are (the inliner), or NULL */
 } TsPassEnv;
 
 typedef int (*TsCorePassFn)(TsGraph *g, const TsPassEnv *env, TsError *err);
+
+/* The passes, each in the file of its name. */
+int ts_pass_inline(TsGraph *g, const TsPassEnv *env, TsError *err);
+int ts_pass_loop_unroll(TsGraph *g, const TsPassEnv *env, TsError *err);
 
 /* Runs the pipeline over g in place. On error g is left valid but partly optimized (the
  * caller drops it). */

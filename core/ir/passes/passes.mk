@@ -3,7 +3,13 @@
 # top Makefile.am.
 libtscript_core_la_SOURCES += \
 	core/ir/passes/passes.h \
-	core/ir/passes/pipeline.c
+	core/ir/passes/pipeline.c \
+	core/ir/passes/inline.c \
+	core/ir/passes/loop_unroll.c
 
 check_PROGRAMS += t/passes.t
 t_passes_t_SOURCES = t/passes.c t/tap.h
+
+# The inliner's tracebacks and the passes' limiter and logging, through the tscript program.
+TESTS += t/opt_passes.sh
+EXTRA_DIST += t/opt_passes.sh

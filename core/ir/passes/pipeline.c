@@ -16,6 +16,8 @@ typedef struct PassEntry {
 } PassEntry;
 
 static const PassEntry pipeline[] = {
+    { "inline", ts_pass_inline },
+    { "loop_unroll", ts_pass_loop_unroll },
     { NULL, NULL },
 };
 
