@@ -262,11 +262,14 @@ static TsIrValue *map_get(const ValueMap *m, const TsIrValue *k)
 }
 
 /* A clone takes the name from the value it copies (which becomes "name.N"), so it passes
- * a copy of the name: the original's string goes with the rename. */
+ * a copy of the name: the original's string goes with the rename. A name of digits (kept
+ * as parsed, "%25") is no name a new value may take: the clone goes by its number. */
 static int set_name(const Copier *c, TsIrValue *v, const char *name)
 {
     if (!c->clone)
         return ts_irvalue_set_name(v, name, true, c->err);
+    if (name[strspn(name, "0123456789")] == '\0')
+        return 0;
     char *copy = strdup(name);
     if (!copy)
         return ts_error_set(c->err, TS_ERR_NOMEM, "out of memory");

@@ -16,6 +16,8 @@
  *    arguments left to the callee's defaults (the code builder passes those);
  *  - a callee with a subgraph (a fork: its code would take the caller's name in a
  *    traceback), forked calls themselves (they live in the fork's subgraph, not walked);
+ *  - a callee with a node that keeps state of its own (aten::warn warns once per node:
+ *    one copy per call site would warn once per call site; see copyable.c);
  *  - recursion, impossible in TorchScript but guarded: a callee already on the call
  *    stack, or a stack deeper than MAX_DEPTH;
  *  - once MAX_GROWTH nodes have been inlined into one function, so that a wide call tree
@@ -93,8 +95,8 @@ static bool recursive(const Inliner *in, const TsNode *n, const TsFunction *f, s
     return false;
 }
 
-/* Whether the call n to f may be replaced by f's graph; charges the budget if so. */
-static bool inlinable(Inliner *in, const TsNode *n, const TsFunction *f)
+/* Whether the call n to f may be replaced by f's graph: the nodes that costs in *size. */
+static bool inlinable(const Inliner *in, const TsNode *n, const TsFunction *f, size_t *size)
 {
     const TsBlock *top = ts_graph_block(f->graph);
     size_t depth;
@@ -102,11 +104,8 @@ static bool inlinable(Inliner *in, const TsNode *n, const TsFunction *f)
         recursive(in, n, f, &depth) || depth >= MAX_DEPTH)
         return false;
     bool bad = false;
-    size_t size = count_nodes(top, &bad);
-    if (bad || size > in->budget)
-        return false;
-    in->budget -= size;
-    return true;
+    *size = count_nodes(top, &bad);
+    return !bad && *size <= in->budget && ts_block_copyable(top);
 }
 
 /* Sets the call stack of n and of every node in its blocks to cs. */
@@ -166,8 +165,10 @@ static int visit(Inliner *in, TsNode *n, TsNode **next)
         return 0;
     }
     TsFunction *f = callee_of(in, n);
-    if (!f || !inlinable(in, n, f) || !TS_OPT_ALLOWED)
+    size_t size;
+    if (!f || !inlinable(in, n, f, &size) || !TS_OPT_ALLOWED)
         return 0;
+    in->budget -= size;
     TsNode *before = n->prev;
     if (inline_call(in, n, f))
         return -1;

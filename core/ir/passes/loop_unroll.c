@@ -19,6 +19,7 @@
  * and incremented by each copy of the body, so the copies (and the epilogue, which goes
  * on from the count the unrolled loop reached) see the numbers they would have seen.
  * Inner loops are unrolled before the loops around them, which then usually are too big.
+ * A body with a node that keeps state per node (aten::warn, see copyable.c) is not copied.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -256,7 +257,8 @@ static int unroll_block(Unroller *U, TsBlock *b)
             if (unroll_block(U, n->blocks[i]))
                 return -1;
         if (!is_for_loop(U, n) ||
-            body_size(U, n->blocks[0], MAX_BODY_SIZE + 1) > MAX_BODY_SIZE || !TS_OPT_ALLOWED)
+            body_size(U, n->blocks[0], MAX_BODY_SIZE + 1) > MAX_BODY_SIZE ||
+            !ts_block_copyable(n->blocks[0]) || !TS_OPT_ALLOWED)
             continue;
         if (unroll(U, n))
             return -1;

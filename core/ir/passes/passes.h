@@ -35,6 +35,10 @@ typedef int (*TsCorePassFn)(TsGraph *g, const TsPassEnv *env, TsError *err);
 int ts_pass_inline(TsGraph *g, const TsPassEnv *env, TsError *err);
 int ts_pass_loop_unroll(TsGraph *g, const TsPassEnv *env, TsError *err);
 
+/* Whether the nodes of b (nested blocks included) may be copied: none keeps state of its
+ * own per node (aten::warn warns once per node). copyable.c. */
+bool ts_block_copyable(const TsBlock *b);
+
 /* Runs the pipeline over g in place. On error g is left valid but partly optimized (the
  * caller drops it). */
 int ts_optimize_graph(TsGraph *g, const TsPassEnv *env, TsError *err);

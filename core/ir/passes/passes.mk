@@ -4,6 +4,7 @@
 libtscript_core_la_SOURCES += \
 	core/ir/passes/passes.h \
 	core/ir/passes/pipeline.c \
+	core/ir/passes/copyable.c \
 	core/ir/passes/inline.c \
 	core/ir/passes/loop_unroll.c
 
