@@ -30,7 +30,8 @@ WORK = os.path.join(HERE, "workloads")
 WARMUP = 3              # PyTorch's profiling executor optimizes on the second call
 
 # name, file, inputs() arguments, floor ("" none), target as text
-INTERP = [("loop", "loop.py", []), ("sort", "sort.py", []), ("dict", "dict.py", [])]
+INTERP = [("loop", "loop.py", []), ("sort", "sort.py", []), ("dict", "dict.py", []),
+          ("fib", "fib.py", [])]
 TENSOR = [
     ("lstm-b64", "lstm.py", [10, 64, 256, 512], "", "pytorch/tscript >= 1"),
     ("lstm-b1", "lstm.py", [2000, 1, 32, 32], "", "pytorch/tscript >= 3"),

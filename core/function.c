@@ -7,6 +7,7 @@
  * can grow while its program runs: a reader sees a prefix of the entries, each complete.
  */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,6 +149,17 @@ static void *same_qualname(void *entry, const void *key)
 TsFunction *ts_unit_find(const TsCompUnit *u, const char *qualname)
 {
     return array_find(&u->functions, same_qualname, qualname);
+}
+
+TsFunction *ts_unit_find_called(const TsCompUnit *u, const char *name)
+{
+    TsFunction *f = ts_unit_find(u, name);
+    if (!f) {
+        char q[512];
+        snprintf(q, sizeof q, "__torch__.%s", name);
+        f = ts_unit_find(u, q);
+    }
+    return f;
 }
 
 typedef struct MethodKey {

@@ -65,6 +65,9 @@ TsFunction *ts_unit_function(const TsCompUnit *u, size_t i);
 TsFunction *ts_unit_add_function(TsCompUnit *u, const char *qualname, TsGraph *graph,
                                  TsSchema *schema, const TsType *owner, TsError *err);
 TsFunction *ts_unit_find(const TsCompUnit *u, const char *qualname);
+/* The function a prim::CallFunction names: qualname as it is, else under "__torch__." (an
+ * archive's code may name its functions unqualified); NULL when neither is there. */
+TsFunction *ts_unit_find_called(const TsCompUnit *u, const char *name);
 /* The method `name` of class cls, or NULL (compiled ones only). */
 TsFunction *ts_unit_find_method(const TsCompUnit *u, const TsType *cls, const char *name);
 /* The same, compiling it through the unit's resolver when it is not compiled yet: 0 with

@@ -77,7 +77,7 @@ static char *optimized_text(const char *path, const char *src, const char *fn,
         ts_error_set(err, TS_ERR_KEY, "no function '%s'", fn);
     } else if (pass) {
         TsGraph *g = ts_graph_copy(f->graph, err);
-        TsPassEnv env = { ts_runtime_optable(rt), f->qualname, rt };
+        TsPassEnv env = { ts_runtime_optable(rt), f->qualname, rt, s->unit };
         if (g && ts_run_pass(pass, g, &env, err) == 0)
             text = ts_graph_to_string(g, false);
         ts_graph_free(g);
@@ -159,7 +159,7 @@ int main(void)
     for (size_t i = 0; ts_pass_name(i); i++)
         ok(ts_pass_name(i)[0] != '\0', "pass %zu is named %s", i, ts_pass_name(i));
     TsGraph *g = ts_graph_new(&err);
-    TsPassEnv env = { ts_runtime_optable(rt), "test", rt };
+    TsPassEnv env = { ts_runtime_optable(rt), "test", rt, NULL };
     ok(g && ts_run_pass("no_such_pass", g, &env, &err) != 0 && err.code == TS_ERR_KEY &&
            strstr(err.msg, "no pass named 'no_such_pass'"),
        "an unknown pass name is refused, naming it");

@@ -245,10 +245,15 @@ TsIrValue *ts_graph_insert_constant(TsGraph *g, TsValue v, TsSourceRange range, 
 /* Old value -> new value, by address. */
 typedef TsPtrMap ValueMap;
 
-static int map_put(ValueMap *m, const TsIrValue *k, TsIrValue *v)
-{
-    return ts_ptrmap_put(m, k, (uintptr_t)v) < 0 ? -1 : 0;
-}
+/* One copying job: a whole graph (ts_graph_copy keeps value numbers and names as they
+ * are) or nodes cloned into a graph (ts_node_clone: fresh numbers, names taken as
+ * ts_irvalue_set_name takes them, and values of that graph outside the copy kept). */
+typedef struct Copier {
+    ValueMap *map;
+    TsGraph *into;
+    bool clone;
+    TsError *err;
+} Copier;
 
 static TsIrValue *map_get(const ValueMap *m, const TsIrValue *k)
 {
@@ -256,69 +261,97 @@ static TsIrValue *map_get(const ValueMap *m, const TsIrValue *k)
     return ts_ptrmap_get(m, k, &v) ? (TsIrValue *)v : NULL;
 }
 
-static int copy_outputs(TsNode *dst, const TsNode *src, ValueMap *map, TsError *err)
+/* A clone takes the name from the value it copies (which becomes "name.N"), so it passes
+ * a copy of the name: the original's string goes with the rename. A name of digits (kept
+ * as parsed, "%25") is no name a new value may take: the clone goes by its number. */
+static int set_name(const Copier *c, TsIrValue *v, const char *name)
+{
+    if (!c->clone)
+        return ts_irvalue_set_name(v, name, true, c->err);
+    if (name[strspn(name, "0123456789")] == '\0')
+        return 0;
+    char *copy = strdup(name);
+    if (!copy)
+        return ts_error_set(c->err, TS_ERR_NOMEM, "out of memory");
+    int rc = ts_irvalue_set_name(v, copy, false, c->err);
+    free(copy);
+    return rc;
+}
+
+static int copy_outputs(const Copier *c, TsNode *dst, const TsNode *src)
 {
     for (size_t i = 0; i < src->n_outputs; i++) {
         const TsIrValue *o = src->outputs[i];
-        TsIrValue *v = ts_node_add_output(dst, o->type, err);
+        TsIrValue *v = ts_node_add_output(dst, o->type, c->err);
         if (!v)
-            return err->code;
-        v->unique = o->unique;
-        if (o->name && ts_irvalue_set_name(v, o->name, true, err) != 0)
-            return err->code;
-        if (map_put(map, o, v) != 0)
-            return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+            return c->err->code;
+        if (!c->clone)
+            v->unique = o->unique;
+        if (o->name && set_name(c, v, o->name) != 0)
+            return c->err->code;
+        if (ts_ptrmap_put(c->map, o, (uintptr_t)v) < 0)
+            return ts_error_set(c->err, TS_ERR_NOMEM, "out of memory");
     }
     return 0;
 }
 
-static int copy_inputs(TsNode *dst, const TsNode *src, const ValueMap *map, TsError *err)
+static int copy_inputs(const Copier *c, TsNode *dst, const TsNode *src)
 {
     for (size_t i = 0; i < src->n_inputs; i++) {
-        TsIrValue *v = map_get(map, src->inputs[i]);
+        TsIrValue *v = map_get(c->map, src->inputs[i]);
+        if (!v && c->clone && src->inputs[i]->node->graph == c->into)
+            v = src->inputs[i];
         if (!v) {
             char buf[32];
-            return ts_error_set(err, TS_ERR_RUNTIME,
+            return ts_error_set(c->err, TS_ERR_RUNTIME,
                                 "cannot copy graph: %s uses %%%s before it is defined",
                                 src->kind, ts_irvalue_debug_name(src->inputs[i], buf, sizeof buf));
         }
-        if (ts_node_add_input(dst, v, err) != 0)
-            return err->code;
+        if (ts_node_add_input(dst, v, c->err) != 0)
+            return c->err->code;
     }
     return 0;
 }
 
-static int copy_block(TsBlock *dst, const TsBlock *src, ValueMap *map, TsError *err);
+static int copy_block(const Copier *c, TsBlock *dst, const TsBlock *src);
 
-static int copy_node(TsBlock *into, const TsNode *src, ValueMap *map, TsError *err)
+/* A copy of src inserted before `before`, or NULL with c->err. */
+static TsNode *copy_node(const Copier *c, TsNode *before, const TsNode *src)
 {
-    TsNode *n = ts_graph_create(into->graph, src->kind, 0, err);
+    TsNode *n = ts_graph_create(c->into, src->kind, 0, c->err);
     if (!n)
-        return err->code;
-    ts_node_insert_before(n, into->ret);
-    if (copy_outputs(n, src, map, err) || copy_inputs(n, src, map, err))
-        return err->code;
+        return NULL;
+    ts_node_insert_before(n, before);
+    if (copy_outputs(c, n, src) || copy_inputs(c, n, src))
+        return NULL;
     for (size_t i = 0; i < src->n_attrs; i++)
-        if (ts_node_set_attr(n, &src->attrs[i], err) != 0)
-            return err->code;
+        if (ts_node_set_attr(n, &src->attrs[i], c->err) != 0)
+            return NULL;
     ts_node_set_range(n, src->range);
+    ts_node_set_callstack(n, src->callstack);
     n->op = src->op;
     for (size_t i = 0; i < src->n_blocks; i++) {
-        TsBlock *b = ts_node_add_block(n, err);
-        if (!b || copy_block(b, src->blocks[i], map, err) != 0)
-            return err->code;
+        TsBlock *b = ts_node_add_block(n, c->err);
+        if (!b || copy_block(c, b, src->blocks[i]) != 0)
+            return NULL;
     }
-    return 0;
+    return n;
 }
 
-static int copy_block(TsBlock *dst, const TsBlock *src, ValueMap *map, TsError *err)
+static int copy_block(const Copier *c, TsBlock *dst, const TsBlock *src)
 {
-    if (copy_outputs(dst->param, src->param, map, err) != 0)
-        return err->code;
+    if (copy_outputs(c, dst->param, src->param) != 0)
+        return c->err->code;
     for (const TsNode *m = src->ret->next; m != src->ret; m = m->next)
-        if (copy_node(dst, m, map, err) != 0)
-            return err->code;
-    return copy_inputs(dst->ret, src->ret, map, err);
+        if (!copy_node(c, dst->ret, m))
+            return c->err->code;
+    return copy_inputs(c, dst->ret, src->ret);
+}
+
+TsNode *ts_node_clone(TsGraph *g, const TsNode *src, TsPtrMap *map, TsError *err)
+{
+    Copier c = { map, g, true, err };
+    return copy_node(&c, ts_graph_insert_point(g), src);
 }
 
 TsGraph *ts_graph_copy(const TsGraph *g, TsError *err)
@@ -327,7 +360,8 @@ TsGraph *ts_graph_copy(const TsGraph *g, TsError *err)
     if (!c)
         return NULL;
     ValueMap map = {0};
-    int rc = copy_block(c->block, g->block, &map, err);
+    Copier cp = { &map, c, false, err };
+    int rc = copy_block(&cp, c->block, g->block);
     ts_ptrmap_free(&map);
     if (rc != 0) {
         ts_graph_free(c);

@@ -74,6 +74,28 @@ typedef struct TsAttr {
     } u;
 } TsAttr;
 
+/* Where an inlined node was called from, as PyTorch's InlinedCallStack: one entry per call
+ * that was inlined, innermost first. An entry is immutable and shared (reference counted)
+ * by every node copied from one callee at one call site, and by the entries of calls
+ * inlined inside that callee (their `outer`). The interpreter prints a frame running such
+ * a node as the frames the calls would have had (core/sched/interp.c). */
+typedef struct TsCallSite {
+    const struct TsCallSite *outer;   /* the call that this one's caller was inlined from */
+    char *callee;              /* the called function's qualified name */
+    const char *name;          /* its unqualified part (into callee), as tracebacks print it */
+    TsSourceRange range;       /* the call, in its caller's source */
+    size_t refs;               /* atomic */
+} TsCallSite;
+
+/* A new entry (one reference) for a call of `callee` at `range` whose node had call stack
+ * `outer` (retained); NULL on out-of-memory. */
+TsCallSite *ts_callsite_new(const TsCallSite *outer, const char *callee, TsSourceRange range,
+                            TsError *err);
+const TsCallSite *ts_callsite_retain(const TsCallSite *c);
+void ts_callsite_release(const TsCallSite *c);
+/* n's call stack becomes c (retained; NULL clears it). */
+void ts_node_set_callstack(TsNode *n, const TsCallSite *c);
+
 struct TsNode {
     TsSymbol kind;
     TsGraph *graph;
@@ -89,6 +111,7 @@ struct TsNode {
     size_t n_attrs;
     TsSourceRange range;       /* where the node came from (owns a source reference) */
     const void *op;            /* the matched operator (const TsOperator *) or NULL */
+    const TsCallSite *callstack;   /* inlined from a call (a reference), or NULL */
 };
 
 struct TsBlock {
@@ -115,6 +138,13 @@ TsIrValue *ts_graph_insert_constant(TsGraph *g, TsValue v, TsSourceRange range, 
  * prim::Param node, its outputs the inputs of its prim::Return node. */
 
 /* ---- nodes (unchecked: the frontend's primitives; see also tscript/ir.h) ----- */
+/* A copy of src (attributes, range, operator, call stack, its blocks recursively) inserted
+ * at g's insertion point, as PyTorch's createClone: each input is what map holds for it,
+ * else (a value of g defined outside what is copied) the value itself; the copy's values
+ * are added to map. src may be of another graph, all of whose values it uses are in map.
+ * NULL with err (out of memory, or a value of another graph that map lacks). */
+struct TsPtrMap;
+TsNode *ts_node_clone(TsGraph *g, const TsNode *src, struct TsPtrMap *map, TsError *err);
 int ts_node_insert_input(TsNode *n, size_t i, TsIrValue *v, TsError *err);
 /* Input i of n becomes v; fails (n unchanged) only out of memory. */
 int ts_node_replace_input(TsNode *n, size_t i, TsIrValue *v, TsError *err);

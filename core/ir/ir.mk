@@ -8,6 +8,7 @@ libtscript_core_la_SOURCES += \
 	core/ir/node.c \
 	core/ir/attr.c \
 	core/ir/graph.c \
+	core/ir/callstack.c \
 	core/ir/print.c \
 	core/ir/parse.c \
 	core/ir/match.h \

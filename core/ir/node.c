@@ -85,6 +85,7 @@ static void node_release(TsNode *n)
         free(n->blocks[i]);
     if (n->range.source)
         ts_source_release(n->range.source);
+    ts_callsite_release(n->callstack);
     free(n->outputs);
     free(n->inputs);
     free(n->attrs);

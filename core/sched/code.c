@@ -855,12 +855,7 @@ static int emit_call(Builder *B, const TsNode *n, const NodeInfo *ni, bool metho
         if (ts_unit_method((TsCompUnit *)B->unit, n->inputs[0]->type, name, &f, B->err) != 0)
             return -1;
     } else {
-        f = ts_unit_find(B->unit, name);
-        if (!f) {
-            char q[512];
-            snprintf(q, sizeof q, "__torch__.%s", name);
-            f = ts_unit_find(B->unit, q);
-        }
+        f = ts_unit_find_called(B->unit, name);
     }
     if (!f)
         return ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "unknown %s '%s'",
@@ -1224,7 +1219,7 @@ static TsCode *build_function(TsRuntime *rt, const TsCompUnit *unit, TsFunction 
     TsGraph *g = ts_graph_copy(f->graph, err);
     if (!g)
         return NULL;
-    TsPassEnv env = { ts_runtime_optable(rt), f->qualname, rt };
+    TsPassEnv env = { ts_runtime_optable(rt), f->qualname, rt, (TsCompUnit *)unit };
     TsCode *c = NULL;
     if (ts_optimize_graph(g, &env, err) == 0)
         c = ts_code_build(rt, unit, g, f->name, err);

@@ -224,33 +224,73 @@ static bool is_traceback(const char *msg)
     return msg && strncmp(msg, traceback_head, sizeof traceback_head - 1) == 0;
 }
 
-/* Where a frame is: the range of the node it is running. */
-static TsSourceRange frame_range(const Frame *fr)
+/* A line of a traceback: where, in which function. */
+typedef struct TraceLine {
+    TsSourceRange range;
+    const char *fn;
+} TraceLine;
+
+/* The lines of frame fr into out (when not NULL), outermost first; returns their count.
+ * A frame is one line, the range of the node it is running, unless that node was inlined
+ * (ir.h's TsCallSite): then it is the lines the calls it was inlined from would have
+ * printed, the frame's function at the outermost call and each callee at the next. */
+static size_t frame_lines(const Frame *fr, TraceLine *out)
 {
     const TsNode *node = fr->pc < fr->code->n_instrs ? fr->code->instrs[fr->pc].node : NULL;
-    TsSourceRange none = { NULL, 0, 0 };
-    return node ? node->range : none;
+    TsSourceRange r = { NULL, 0, 0 };
+    const TsCallSite *cs = NULL;
+    if (node) {
+        r = node->range;
+        cs = node->callstack;
+    }
+    size_t n = 1;
+    for (const TsCallSite *c = cs; c; c = c->outer)
+        n++;
+    if (!out)
+        return n;
+    size_t k = n - 1;
+    for (const TsCallSite *c = cs; c; c = c->outer) {
+        out[k--] = (TraceLine){ r, c->name };
+        r = c->range;
+    }
+    out[k] = (TraceLine){ r, fr->code->name };
+    return n;
 }
 
-/* The frames, outermost first, each as a File line and its excerpt; with original, where
- * their code came from (frames whose origin is unknown are left out). */
-static void put_frames(FILE *f, const TsInterp *st, bool original)
+/* Every frame's lines, outermost first, in a new array (*n of them); NULL out of memory. */
+static TraceLine *trace_lines(const TsInterp *st, size_t *n)
 {
-    for (size_t i = 0; i < st->depth; i++) {
-        if (st->depth > 2 * TRACE_ENDS && i == TRACE_ENDS) {
-            fprintf(f, "  [%zu frames omitted]\n", st->depth - 2 * TRACE_ENDS);
-            i = st->depth - TRACE_ENDS;
+    size_t total = 0;
+    for (size_t i = 0; i < st->depth; i++)
+        total += frame_lines(&st->frames[i], NULL);
+    TraceLine *lines = malloc((total + 1) * sizeof *lines);
+    if (!lines)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < st->depth; i++)
+        k += frame_lines(&st->frames[i], lines + k);
+    *n = k;
+    return lines;
+}
+
+/* The lines, outermost first, each as a File line and its excerpt; with original, where
+ * their code came from (lines whose origin is unknown are left out). */
+static void put_frames(FILE *f, const TraceLine *lines, size_t n, bool original)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (n > 2 * TRACE_ENDS && i == TRACE_ENDS) {
+            fprintf(f, "  [%zu frames omitted]\n", n - 2 * TRACE_ENDS);
+            i = n - TRACE_ENDS;
         }
-        const Frame *fr = &st->frames[i];
-        TsSourceRange r = frame_range(fr);
+        TsSourceRange r = lines[i].range;
         if (original && !(r = ts_source_origin(r)).source)
             continue;
         char *ex = r.source ? ts_source_excerpt(r) : NULL;
         char *nl = ex ? strchr(ex, '\n') : NULL;
         if (nl && strncmp(ex, "  File ", 7) == 0)
-            fprintf(f, "%.*s, in %s%s", (int)(nl - ex), ex, fr->code->name, nl);
+            fprintf(f, "%.*s, in %s%s", (int)(nl - ex), ex, lines[i].fn, nl);
         else
-            fprintf(f, "  File \"<unknown>\", in %s\n", fr->code->name);
+            fprintf(f, "  File \"<unknown>\", in %s\n", lines[i].fn);
         free(ex);
     }
 }
@@ -270,19 +310,28 @@ static void format_error(TsInterp *st)
         st->wrap = false;
         return;
     }
+    size_t n = 0;
+    TraceLine *lines = trace_lines(st, &n);
+    if (!lines) {
+        fclose(t.f);
+        free(t.p);
+        st->wrap = false;
+        return;
+    }
     fputs(traceback_head, t.f);
     /* code loaded from an archive knows where it came from (its .debug_pkl): the frames
      * are shown in the serialized code, then in the original, as PyTorch shows them */
     bool original = false;
-    for (size_t i = 0; i < st->depth && !original; i++)
-        original = ts_source_origin(frame_range(&st->frames[i])).source != NULL;
+    for (size_t i = 0; i < n && !original; i++)
+        original = ts_source_origin(lines[i].range).source != NULL;
     fprintf(t.f, "Traceback of TorchScript%s (most recent call last):\n",
             original ? ", serialized code" : "");
-    put_frames(t.f, st, false);
+    put_frames(t.f, lines, n, false);
     if (original) {
         fputs("\nTraceback of TorchScript, original code (most recent call last):\n", t.f);
-        put_frames(t.f, st, true);
+        put_frames(t.f, lines, n, true);
     }
+    free(lines);
     put_exception(t.f, st);
     st->wrap = false;
     if (fclose(t.f) == 0 && t.p) {

@@ -21,6 +21,7 @@
 
 struct TsOpTable;
 struct TsRuntime;
+struct TsCompUnit;
 
 /* What every pass may consult. */
 typedef struct TsPassEnv {
@@ -28,9 +29,18 @@ typedef struct TsPassEnv {
     const char *fn_name;           /* the function being optimized (qualified), for logs */
     struct TsRuntime *rt;          /* runs kernels at optimization time (constant_prop);
                                       NULL: nothing is folded by running an operator */
+    struct TsCompUnit *unit;       /* where its callees are (the inliner), or NULL */
 } TsPassEnv;
 
 typedef int (*TsCorePassFn)(TsGraph *g, const TsPassEnv *env, TsError *err);
+
+/* The passes, each in the file of its name. */
+int ts_pass_inline(TsGraph *g, const TsPassEnv *env, TsError *err);
+int ts_pass_loop_unroll(TsGraph *g, const TsPassEnv *env, TsError *err);
+
+/* Whether the nodes of b (nested blocks included) may be copied: none keeps state of its
+ * own per node (aten::warn warns once per node). copyable.c. */
+bool ts_block_copyable(const TsBlock *b);
 
 /* Runs the pipeline over g in place. On error g is left valid but partly optimized (the
  * caller drops it). */

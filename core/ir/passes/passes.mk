@@ -9,10 +9,16 @@ libtscript_core_la_SOURCES += \
 	core/ir/passes/constant_prop.c \
 	core/ir/passes/constant_pooling.c \
 	core/ir/passes/peephole.c \
-	core/ir/passes/canonicalize.c
+	core/ir/passes/canonicalize.c \
+	core/ir/passes/copyable.c \
+	core/ir/passes/inline.c \
+	core/ir/passes/loop_unroll.c
 
 check_PROGRAMS += t/passes.t
 t_passes_t_SOURCES = t/passes.c t/tap.h
 
 TESTS += t/constant_prop_run.sh
 EXTRA_DIST += t/constant_prop_run.sh
+# The inliner's tracebacks and the passes' limiter and logging, through the tscript program.
+TESTS += t/opt_passes.sh
+EXTRA_DIST += t/opt_passes.sh

@@ -16,6 +16,11 @@ typedef struct PassEntry {
 } PassEntry;
 
 static const PassEntry pipeline[] = {
+    { "inline", ts_pass_inline },
+    { "peephole", ts_pass_peephole },
+    { "constant_prop", ts_pass_constant_prop },
+    { "loop_unroll", ts_pass_loop_unroll },
+    /* unrolled bodies and inlined callees expose more constants */
     { "peephole", ts_pass_peephole },
     { "constant_prop", ts_pass_constant_prop },
     { "constant_pooling", ts_pass_constant_pooling },
