@@ -16,6 +16,8 @@ typedef struct PassEntry {
 } PassEntry;
 
 static const PassEntry pipeline[] = {
+    { "dead_code", ts_pass_dead_code },
+    { "cse", ts_pass_cse },
     { NULL, NULL },
 };
 
