@@ -25,6 +25,9 @@ static const char *const schemas[] = {
     "aten::contiguous(Tensor(a) self, *, int memory_format=0) -> Tensor(a)",
     "acme::scale_(Tensor(a!) self, float s) -> Tensor(a!)",
     "acme::opaque(Tensor x) -> Tensor",
+    "aten::batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+    "Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> "
+    "Tensor",
 };
 
 static TsOpTable *table;
@@ -330,6 +333,29 @@ static void loop(void)
     ok(!alias("out", "z") && !alias("out", "x"), "loop: ... and nothing else");
 }
 
+/* batch_norm's schema has no "(a!)", yet in training it updates the running statistics. */
+static void norm(void)
+{
+    if (!setup("graph(%x : Tensor):\n"
+               "  %none : NoneType = prim::Constant()\n"
+               "  %t : bool = prim::Constant[value=1]()\n"
+               "  %f : bool = prim::Constant[value=0]()\n"
+               "  %m : float = prim::Constant[value=0.1]()\n"
+               "  %one : int = prim::Constant[value=1]()\n"
+               "  %rm : Tensor = aten::add(%x, %x, %one)\n"
+               "  %rv : Tensor = aten::add(%x, %x, %one)\n"
+               "  %em : Tensor = aten::add(%x, %x, %one)\n"
+               "  %ev : Tensor = aten::add(%x, %x, %one)\n"
+               "  %train : Tensor = aten::batch_norm(%x, %none, %none, %rm, %rv, %t, %m, %m, %f)\n"
+               "  %eval : Tensor = aten::batch_norm(%x, %none, %none, %em, %ev, %f, %m, %m, %f)\n"
+               "  return (%train, %eval)\n"))
+        return;
+    ok(writers("rm") && writers("rv") && node_writes("train", "rm"),
+       "norm: batch_norm in training writes its running statistics");
+    ok(!writers("em") && !writers("ev"), "norm: in evaluation (training=False) it does not");
+    ok(!alias("train", "x") && !alias("train", "rm"), "norm: its output is fresh");
+}
+
 static void types(void)
 {
     const TsType *tt[2] = { ts_type_int(), ts_type_tensor() };
@@ -354,6 +380,7 @@ int main(void)
     append_writes();
     fork_wait();
     loop();
+    norm();
     types();
     ts_alias_db_free(db);
     ts_graph_free(G);

@@ -243,6 +243,7 @@ typedef enum Behavior {
     B_CAST,                    /* the output is the input */
     B_SETATTR,                 /* writes the object; the value goes into it */
     B_WAIT,                    /* writes every wildcard */
+    B_NORM,                    /* batch_norm, instance_norm: write the running stats */
     B_IF, B_LOOP,
     B_CONSERVATIVE             /* reads and writes every input; outputs are wildcards */
 } Behavior;
@@ -276,6 +277,8 @@ static const KindInfo kinds[] = {
     { "prim::unchecked_cast", B_CAST, false },
     { "prim::SetAttr", B_SETATTR, true },
     { "aten::wait", B_WAIT, true },
+    { "aten::batch_norm", B_NORM, false },
+    { "aten::instance_norm", B_NORM, false },
     { "prim::If", B_IF, false },
     { "prim::Loop", B_LOOP, false },
     { "prim::CallFunction", B_CONSERVATIVE, true },
@@ -358,10 +361,25 @@ static bool returns_nothing(const TsNode *n)
            !ts_schema_is_mutable(op->schema);
 }
 
+/* Does an operator of n receive an object whose methods it may call (sorting a list of
+ * objects calls their __lt__, which may print, raise or write anything)? */
+static bool may_call_back(const TsNode *n)
+{
+    const unsigned objects = 1u << CLS_OBJECT | 1u << CLS_ANY;
+    for (size_t i = 0; n->op && i < n->n_inputs; i++) {
+        const TsType *t = n->inputs[i]->type;
+        int c = class_of(t);
+        if ((contained_classes(t) | (c >= 0 ? 1u << c : 0)) & objects)
+            return true;
+    }
+    return false;
+}
+
 bool ts_alias_node_has_side_effects(const TsNode *n)
 {
     const KindInfo *k = kind_info(n);
-    if (k ? k->side_effects : behavior_of(n) == B_CONSERVATIVE || returns_nothing(n))
+    if (k ? k->side_effects
+          : behavior_of(n) == B_CONSERVATIVE || returns_nothing(n) || may_call_back(n))
         return true;
     if (ts_alias_node_is_nondeterministic(n))
         return true;
@@ -471,6 +489,13 @@ static void analyze_schema(TsAliasDb *db, const TsNode *n, const TsSchema *s)
     free(bind);
 }
 
+static bool is_false_constant(const TsIrValue *v)
+{
+    const TsAttr *a = v->node->kind == ts_symbol("prim::Constant")
+                          ? ts_node_attr(v->node, ts_symbol("attr::value")) : NULL;
+    return a && a->kind == TS_ATTR_INT && ts_type_kind(v->type) == TS_TYPE_BOOL && a->u.i == 0;
+}
+
 static void analyze_node(TsAliasDb *db, const TsNode *n)
 {
     switch (behavior_of(n)) {
@@ -501,6 +526,13 @@ static void analyze_node(TsAliasDb *db, const TsNode *n)
         for (size_t i = 0; i < n->n_outputs; i++)
             set_wildcard(db, n->outputs[i]);
         add_write(db, n, NULL, false);
+        break;
+    case B_NORM:
+        /* Their schemas say nothing, yet in training (input 5) they update running_mean and
+         * running_var (inputs 3 and 4) in place, as PyTorch's alias analysis knows too. */
+        if (n->n_inputs > 5 && !is_false_constant(n->inputs[5]))
+            for (size_t i = 3; i <= 4; i++)
+                add_write(db, n, n->inputs[i], false);
         break;
     case B_IF:
         for (size_t b = 0; b < n->n_blocks; b++) {

@@ -17,7 +17,8 @@
 /* Does n have an effect besides its outputs and the writes its schema declares (prim::Print,
  * prim::RaiseException, prim::SetAttr, calls, fork/wait, an operator of an unknown
  * namespace without annotations, an operator that returns nothing and writes nothing
- * (aten::set_grad_enabled), an unknown node kind), here or inside its blocks?
+ * (aten::set_grad_enabled), an operator given objects whose methods it may call (sorting
+ * a list of objects calls their __lt__), an unknown node kind), here or inside its blocks?
  * Nondeterministic operators count too: dropping one would shift the random stream. */
 bool ts_alias_node_has_side_effects(const TsNode *n);
 
