@@ -1,6 +1,6 @@
 #!/bin/sh
 # opt_diff.sh — the optimizer changes no program's behaviour: every conformance case (and
-# every program of t/passes) runs with the optimizer on and off (tscript --no-opt), and
+# every program of t/passes and t/mutation) runs with the optimizer on and off (tscript --no-opt), and
 # the two runs must print the same stdout and stderr and exit with the same status.
 # Skipped where the suite is not beside the source tree, as in `make distcheck`.
 srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 # Every program: a case CASE.py with CASE.pt beside it runs as the module's main.
 {
     [ -d "$suite" ] && find "$suite" -name '*.py' | sort
-    ls "$srcdir"/t/passes/*.py 2>/dev/null
+    ls "$srcdir"/t/passes/*.py "$srcdir"/t/mutation/*.py 2>/dev/null | grep -v make_expected.py
 } > "$tmp/list"
 n=$(wc -l < "$tmp/list")
 if [ "$n" -eq 0 ]; then

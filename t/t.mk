@@ -5,8 +5,8 @@
 # t/reliability_ts_cases.py, where PyTorch's own arithmetic overflows), the command-line ones
 # (t/reliability.sh), and the thread-safety test (t/threads.t: clean under --enable-tsan).
 # Included by the top Makefile.am; the flags every test uses are set there.
-TESTS += t/conformance.sh t/outcmp.sh t/opt_diff.sh
-EXTRA_DIST += t/data t/conformance.pass t/conformance.sh t/outcmp.sh t/outcmp.py t/opt_diff.sh t/passes
+TESTS += t/conformance.sh t/outcmp.sh t/opt_diff.sh t/mutation.sh
+EXTRA_DIST += t/data t/conformance.pass t/conformance.sh t/outcmp.sh t/outcmp.py t/opt_diff.sh t/passes t/mutation.sh t/mutation
 
 TESTS += t/reliability_cases.sh t/reliability_ts_cases.sh t/reliability.sh
 EXTRA_DIST += t/reliability_cases.sh t/reliability_cases.py \

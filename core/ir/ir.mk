@@ -12,9 +12,12 @@ libtscript_core_la_SOURCES += \
 	core/ir/print.c \
 	core/ir/parse.c \
 	core/ir/match.h \
-	core/ir/match.c
+	core/ir/match.c \
+	core/ir/alias.h \
+	core/ir/alias.c
 
-check_PROGRAMS += t/ir_graph.t t/ir_text.t t/ir_match.t
+check_PROGRAMS += t/ir_graph.t t/ir_text.t t/ir_match.t t/alias.t
+t_alias_t_SOURCES = t/alias.c t/tap.h
 t_ir_match_t_SOURCES = t/ir_match.c t/tap.h
 t_ir_graph_t_SOURCES = t/ir_graph.c t/tap.h
 t_ir_text_t_SOURCES = t/ir_text.c t/tap.h

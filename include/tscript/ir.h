@@ -32,9 +32,8 @@
  * interpreter compiles the graph, by its input types, as a call in TorchScript would be.
  *
  * Alias queries (may two values alias, does a node write to a value, may a node move past
- * another) need the alias analysis of the optimizing executor (issue 13's AliasDb); they will
- * be declared here, as ts_alias_*, with it. Until then a pass must not reorder nodes that
- * mutate (their schemas say `Tensor(a!)`) or reuse one tensor value for another.
+ * another) are answered by an AliasDb built over the graph (ts_alias_*, at the end): a pass
+ * that reorders nodes or reuses one value for another asks it first.
  */
 #ifndef TSCRIPT_IR_H
 #define TSCRIPT_IR_H
@@ -240,6 +239,44 @@ TS_API const TsGraph *ts_script_function_graph(const TsScript *s, size_t i);
 TS_API const TsGraph *ts_method_optimized_graph(const TsMethod *m, TsError *err);
 TS_API const TsGraph *ts_script_function_optimized_graph(const TsScript *s, size_t i,
                                                          TsError *err);
+
+/* ---- alias analysis ---------------------------------------------------------------------
+ * As PyTorch's AliasDb (the JIT overview, "Alias Analysis in the IR"): a points-to graph of
+ * the memory the graph's mutable values (tensors, lists, dicts, objects, futures, tuples
+ * holding them) may refer to, built from the operators' alias annotations ("Tensor(a)",
+ * "Tensor(a!)", "t(a -> *)"). An aten:: or prim:: operator without annotations returns fresh
+ * memory and writes nothing; one of another namespace without annotations, a call, a fork,
+ * or a node no operator is bound to may read and write all its inputs, and its outputs may
+ * be anything. Graph inputs and whatever goes into a container or comes out of one are in the
+ * wildcard set of their type: they may alias any other such value. The analysis is
+ * flow-insensitive: a write anywhere in the graph counts everywhere. The database describes
+ * the graph as it was when built; after changing the graph, build a new one. */
+typedef struct TsAliasDb TsAliasDb;
+
+/* Analyses g; NULL with err only when out of memory. */
+TS_API TsAliasDb *ts_alias_db_new(const TsGraph *g, TsError *err);
+TS_API void ts_alias_db_free(TsAliasDb *db);
+/* Is a value of type t something a write can change (Tensor, list, dict, object, future, a
+ * tuple or Optional holding one, Any)? Values of other types never alias anything. */
+TS_API bool ts_alias_is_mutable_type(const TsType *t);
+/* May a and b refer to the same memory? */
+TS_API bool ts_alias_may_alias(const TsAliasDb *db, const TsIrValue *a, const TsIrValue *b);
+/* May a, or anything a contains (a list's elements...), alias b or anything b contains? */
+TS_API bool ts_alias_may_contain_alias(const TsAliasDb *db, const TsIrValue *a,
+                                       const TsIrValue *b);
+/* Does any node of the graph write to memory v may refer to? */
+TS_API bool ts_alias_has_writers(const TsAliasDb *db, const TsIrValue *v);
+/* Does n (or a node in its blocks) write to memory any of the n_values values may refer to? */
+TS_API bool ts_alias_writes_to_alias(const TsAliasDb *db, const TsNode *n,
+                                     const TsIrValue *const *values, size_t n_values);
+/* Moves n just after / before target (a node of the same block) when that keeps the
+ * program's meaning: no value used before its definition, no write moved past a read or a
+ * write of memory it may alias, no two nodes with side effects swapped. Returns true when
+ * moved (or already there); false leaves the graph as it was. */
+TS_API bool ts_alias_move_after_topologically_valid(const TsAliasDb *db, TsNode *n,
+                                                    TsNode *target);
+TS_API bool ts_alias_move_before_topologically_valid(const TsAliasDb *db, TsNode *n,
+                                                     TsNode *target);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,8 @@ check_LTLIBRARIES += \
 	t/plugins/undeclared.la \
 	t/plugins/dupkernel.la \
 	t/plugins/badschema.la \
-	t/plugins/conflict.la
+	t/plugins/conflict.la \
+	t/plugins/inplace.la
 t_plugins_good_la_SOURCES = t/plugins/good.c
 t_plugins_good_la_LDFLAGS = $(TEST_PLUGIN_LDFLAGS)
 t_plugins_good_la_LIBADD = libtscript.la
@@ -31,6 +32,9 @@ t_plugins_dupkernel_la_LIBADD = libtscript.la
 t_plugins_badschema_la_SOURCES = t/plugins/badschema.c
 t_plugins_badschema_la_LDFLAGS = $(TEST_PLUGIN_LDFLAGS)
 t_plugins_badschema_la_LIBADD = libtscript.la
+t_plugins_inplace_la_SOURCES = t/plugins/inplace.c
+t_plugins_inplace_la_LDFLAGS = $(TEST_PLUGIN_LDFLAGS)
+t_plugins_inplace_la_LIBADD = libtscript.la
 t_plugins_conflict_la_SOURCES = t/plugins/conflict.c
 t_plugins_conflict_la_LDFLAGS = $(TEST_PLUGIN_LDFLAGS)
 t_plugins_conflict_la_LIBADD = libtscript.la

@@ -12,7 +12,9 @@ libtscript_core_la_SOURCES += \
 	core/ir/passes/canonicalize.c \
 	core/ir/passes/copyable.c \
 	core/ir/passes/inline.c \
-	core/ir/passes/loop_unroll.c
+	core/ir/passes/loop_unroll.c \
+	core/ir/passes/dead_code.c \
+	core/ir/passes/cse.c
 
 check_PROGRAMS += t/passes.t
 t_passes_t_SOURCES = t/passes.c t/tap.h

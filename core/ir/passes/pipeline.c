@@ -17,12 +17,16 @@ typedef struct PassEntry {
 
 static const PassEntry pipeline[] = {
     { "inline", ts_pass_inline },
+    { "dead_code", ts_pass_dead_code },
+    { "cse", ts_pass_cse },
     { "peephole", ts_pass_peephole },
     { "constant_prop", ts_pass_constant_prop },
     { "loop_unroll", ts_pass_loop_unroll },
-    /* unrolled bodies and inlined callees expose more constants */
+    /* unrolled bodies and inlined callees expose more constants and common work */
     { "peephole", ts_pass_peephole },
     { "constant_prop", ts_pass_constant_prop },
+    { "cse", ts_pass_cse },
+    { "dead_code", ts_pass_dead_code },
     { "constant_pooling", ts_pass_constant_pooling },
     { "canonicalize", ts_pass_canonicalize },
     { NULL, NULL },
