@@ -37,9 +37,10 @@ targets="parse_fuzz emit_fuzz zip_fuzz unpickle_fuzz npy_fuzz pt_fuzz schema_fuz
          config_fuzz ir_fuzz"
 mkdir -p "$1"
 cd "$1"
+# --enable-sanitizers adds the same ASan + UBSan flags as $san to CFLAGS and LDFLAGS, and
+# tells the tests so (t/embed.sh links its programs with them): CI runs make check here too.
 if [ ! -f Makefile ]; then
-    "$top/configure" -q CC="$cc" CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $san" \
-        LDFLAGS="$san"
+    "$top/configure" -q --enable-sanitizers CC="$cc" CFLAGS="-g -O1 -fsanitize=fuzzer-no-link"
 fi
 make -j2 libtscript_core.la plugins/prim/prim.la plugins/aten-cpu/aten-cpu.la tscript
 # The targets reach core internals: they link the core statically, all of it, and export its
