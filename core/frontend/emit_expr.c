@@ -80,6 +80,10 @@ TsIrValue *ts_emit_tuple(TsEmitter *e, size_t n, TsIrValue *const *items, TsSour
     const TsType *t = ts_type_tuple(n, types);
     if (types != stack)
         free(types);
+    if (!t) {   /* the tuple type could not be interned */
+        ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
     TsNode *node = ts_emit_node(e, "prim::TupleConstruct", n, items, 1, r);
     if (!node)
         return NULL;
