@@ -287,8 +287,13 @@ static int run_file(TsRuntime *rt, const RunArgs *ra)
         return status;
     TsError err = TS_ERROR_INIT;
     TsMethod *f = ts_script_find_function(s, ra->name, &err);
+    if (f)
+        status = call(rt, ra, s, f);
+    else if (err.code != TS_ERR_KEY)   /* out of memory, not a name the file lacks */
+        status = ts_cli_error(ra->prog.name, &err, "cannot find the function");
+    else
+        status = usage("no function '%s' in %s", ra->name, ra->prog.name);
     ts_error_clear(&err);
-    status = f ? call(rt, ra, s, f) : usage("no function '%s' in %s", ra->name, ra->prog.name);
     ts_method_free(f);
     ts_script_free(s);
     return status;
