@@ -342,10 +342,15 @@ static const char *const nondeterministic[] = {
     "aten::randint_like", "aten::randn", "aten::randn_like", "aten::randperm",
     "aten::uniform_", "aten::random_", "aten::exponential_", "aten::geometric_",
     "aten::cauchy_", "aten::log_normal_", "aten::_standard_gamma", "aten::_sample_dirichlet",
+    "aten::uniform", "aten::exponential", "aten::geometric", "aten::cauchy",
+    "aten::log_normal", "aten::seed", "aten::initial_seed",
 };
 
+/* Also every aten::rand* operator (rand, randn, randint, randperm and their variants). */
 bool ts_alias_node_is_nondeterministic(const TsNode *n)
 {
+    if (strncmp(n->kind, "aten::rand", 10) == 0)
+        return true;
     for (size_t i = 0; i < sizeof nondeterministic / sizeof *nondeterministic; i++)
         if (strcmp(n->kind, nondeterministic[i]) == 0)
             return true;

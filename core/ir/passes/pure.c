@@ -1,22 +1,14 @@
-/* pure.c — the optimizer's purity predicate (see pure.h): from the node's schema, a list of
- * PyTorch's nondeterministic operators, and a list of nodes with side effects.
+/* pure.c — the optimizer's purity predicate (see pure.h): from the node's schema, AliasDb's
+ * list of nondeterministic operators (ir/alias.h), and a list of nodes with side effects.
  *
  * Written against schemas alone, so that it can later be answered by AliasDb instead: every
  * use of it asks "does this node do anything but compute its outputs from its inputs".
  */
 #include <string.h>
 
+#include "ir/alias.h"
 #include "ir/passes/pure.h"
 #include "registry/optable.h"
-
-/* PyTorch's nondeterministic operators (Node::isNondeterministic), by unqualified name;
- * every "rand..." operator besides. */
-static const char *const nondeterministic[] = {
-    "dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropout", "native_dropout",
-    "_fused_dropout", "bernoulli", "multinomial", "normal", "poisson", "binomial", "rrelu",
-    "rrelu_with_noise", "_standard_gamma", "_sample_dirichlet", "uniform", "exponential",
-    "geometric", "log_normal", "cauchy", "seed", "initial_seed", NULL
-};
 
 /* Nodes that act on the world or on state the graph does not show. */
 static const char *const side_effects[] = {
@@ -40,14 +32,6 @@ static bool in_list(const char *const *list, const char *s)
         if (strcmp(list[i], s) == 0)
             return true;
     return false;
-}
-
-bool ts_kind_is_nondeterministic(const char *kind)
-{
-    const char *name = ts_symbol_unqual(ts_symbol(kind));
-    if (!name)
-        return false;
-    return strncmp(name, "rand", 4) == 0 || in_list(nondeterministic, name);
 }
 
 static bool writes_any(const TsAlias *a)
@@ -79,7 +63,7 @@ static bool schema_is_pure(const TsSchema *s, const char *kind)
 
 bool ts_node_is_pure(const TsNode *n)
 {
-    if (n->n_blocks || in_list(side_effects, n->kind) || ts_kind_is_nondeterministic(n->kind))
+    if (n->n_blocks || in_list(side_effects, n->kind) || ts_alias_node_is_nondeterministic(n))
         return false;
     const TsOperator *op = n->op;
     if (!op)

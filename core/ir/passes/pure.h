@@ -21,9 +21,6 @@
 
 bool ts_node_is_pure(const TsNode *n);
 
-/* Is the operator (or prim) of this kind one whose result may differ between two runs on
- * the same inputs? */
-bool ts_kind_is_nondeterministic(const char *kind);
 
 /* Does the type hold nothing that can be written in place (ints, floats, bools, strs,
  * None, devices, dtypes, tuples and optionals of those)? */
