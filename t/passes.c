@@ -5,6 +5,8 @@
  *   # PASS: constant_prop      only that pass, on a copy of the graph the frontend built
  *                              (without it: the whole pipeline, as the executor runs it)
  *   # FUNCTION: f              the function whose graph is checked (default main)
+ *   # INPUTS: Float(*, *), Long(3)   the types the function's inputs take first, as the
+ *                              executor's specialization (core/sched/spec.c) gives them
  * The rest are ir/filecheck.h directives ("# CHECK: aten::add", "# CHECK-NOT: prim::Loop").
  * A file whose program also has an expected output (NAME.out beside it) is run with the
  * optimizer on and off by t/passes_run.sh; this test only looks at graphs.
@@ -19,6 +21,7 @@
 #include "ir/filecheck.h"
 #include "ir/passes/passes.h"
 #include "runtime.h"
+#include "sched/spec.h"
 #include "tap.h"
 
 #ifndef TS_TEST_SRCDIR
@@ -61,11 +64,47 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* The graph text of fn in src after the pass (or the whole pipeline); malloc'd, or NULL
- * with err. */
+/* The types of the "# INPUTS:" header (comma separated IR types) into types (at most max),
+ * parsed as a graph's input types are; how many, or -1 with err. 0 without the header. */
+static long input_types(const char *src, const TsType **types, size_t max, TsError *err)
+{
+    const char *p = strstr(src, "# INPUTS:");
+    if (!p)
+        return 0;
+    p += strlen("# INPUTS:");
+    size_t len = strcspn(p, "\n");
+    TsBuf text = TS_BUF_INIT;
+    ts_buf_puts(&text, "graph(%i0 : ");
+    int depth = 0;
+    size_t n = 1;
+    for (size_t i = 0; i < len; i++) {
+        depth += p[i] == '(' || p[i] == '[';
+        depth -= p[i] == ')' || p[i] == ']';
+        if (p[i] == ',' && depth == 0)
+            ts_buf_printf(&text, ", %%i%zu : ", n++);
+        else
+            ts_buf_add(&text, &p[i], 1);
+    }
+    ts_buf_puts(&text, "):\n  return ()\n");
+    TsGraph *g = ts_buf_check(&text, err) ? NULL : ts_graph_parse(text.p, "INPUTS", err);
+    ts_buf_free(&text);
+    if (!g)
+        return -1;
+    for (size_t i = 0; i < n && i < max; i++)
+        types[i] = ts_graph_input(g, i)->type;     /* interned: outlive the graph */
+    ts_graph_free(g);
+    return (long)(n < max ? n : max);
+}
+
+/* The graph text of fn in src after the pass (or the whole pipeline), its inputs typed by
+ * the file's INPUTS; malloc'd, or NULL with err. */
 static char *optimized_text(const char *path, const char *src, const char *fn,
                             const char *pass, TsError *err)
 {
+    const TsType *types[16];
+    long n_types = input_types(src, types, 16, err);
+    if (n_types < 0)
+        return NULL;
     TsScript *s = ts_script_compile_entries(rt, path, src, strlen(src), &fn, 1, NULL, err);
     if (!s)
         return NULL;
@@ -78,7 +117,14 @@ static char *optimized_text(const char *path, const char *src, const char *fn,
     } else if (pass) {
         TsGraph *g = ts_graph_copy(f->graph, err);
         TsPassEnv env = { ts_runtime_optable(rt), f->qualname, rt, s->unit };
+        for (long i = 0; g && i < n_types && (size_t)i < ts_graph_num_inputs(g); i++)
+            ts_graph_input(g, (size_t)i)->type = types[i];
         if (g && ts_run_pass(pass, g, &env, err) == 0)
+            text = ts_graph_to_string(g, false);
+        ts_graph_free(g);
+    } else if (n_types) {
+        TsGraph *g = ts_spec_graph(rt, s->unit, f, types, (size_t)n_types, err);
+        if (g)
             text = ts_graph_to_string(g, false);
         ts_graph_free(g);
     } else {

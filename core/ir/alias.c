@@ -330,6 +330,11 @@ static Behavior behavior_of(const TsNode *n)
                                                                          : B_CONSERVATIVE;
 }
 
+bool ts_alias_node_is_conservative(const TsNode *n)
+{
+    return behavior_of(n) == B_CONSERVATIVE;
+}
+
 /* Operators whose result is not a function of their inputs: random draws, and the state of
  * gradient mode (which prim::Enter/prim::Exit and set_grad_enabled change). */
 static const char *const nondeterministic[] = {

@@ -22,6 +22,11 @@
  * Nondeterministic operators count too: dropping one would shift the random stream. */
 bool ts_alias_node_has_side_effects(const TsNode *n);
 
+/* Is n analysed conservatively: may it read and write everything it is given, its outputs
+ * anything (a call, a fork, prim::Enter, an operator of another namespace without
+ * annotations, a node no operator is bound to)? */
+bool ts_alias_node_is_conservative(const TsNode *n);
+
 /* Does n draw random numbers (rand*, dropout, bernoulli, multinomial, normal, ...) or read
  * global state (aten::is_grad_enabled)? */
 bool ts_alias_node_is_nondeterministic(const TsNode *n);

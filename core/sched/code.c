@@ -22,6 +22,7 @@
 #include "ir/passes/passes.h"
 #include "sched/code.h"
 #include "sched/dispatch.h"
+#include "sched/spec.h"
 
 /* ---- bitsets over value numbers -------------------------------------------------- */
 typedef struct Bits {
@@ -484,30 +485,6 @@ static int assign_block(Builder *B, const TsBlock *b)
 }
 
 /* ---- operator resolution ------------------------------------------------------------ */
-/* Does a value of type actual fit formal, with type variables matching anything? */
-static bool type_fits(const TsType *actual, const TsType *formal)
-{
-    TsTypeKind fk = ts_type_kind(formal), ak = ts_type_kind(actual);
-    if (fk == TS_TYPE_VAR || fk == TS_TYPE_ANY)
-        return true;
-    if (fk == TS_TYPE_OPTIONAL) {
-        if (ak == TS_TYPE_NONE)
-            return true;
-        if (ak == TS_TYPE_OPTIONAL)
-            return type_fits(ts_type_elem(actual, 0), ts_type_elem(formal, 0));
-        return type_fits(actual, ts_type_elem(formal, 0));
-    }
-    if (fk == ak && (fk == TS_TYPE_LIST || fk == TS_TYPE_DICT || fk == TS_TYPE_FUTURE ||
-                     fk == TS_TYPE_TUPLE) &&
-        ts_type_num_elems(formal) == ts_type_num_elems(actual)) {
-        for (size_t i = 0; i < ts_type_num_elems(formal); i++)
-            if (!type_fits(ts_type_elem(actual, i), ts_type_elem(formal, i)))
-                return false;
-        return true;
-    }
-    return ts_type_is_subtype_of(actual, formal);
-}
-
 /* Whether t holds tensors a kernel reads or makes: Tensor, Tensor?, Tensor[], tuples. */
 static bool holds_tensors(const TsType *t, int depth)
 {
@@ -555,32 +532,14 @@ static bool differentiable(const TsNode *n)
     return in && out;
 }
 
-/* The overload of a node made without one (by name) that its inputs fit: first one its
- * outputs fit too (prim::EnumValue's overloads differ only in what they return), else the
- * first its inputs fit. */
+/* The node's operator, else the overload its types choose (dispatch.c), else an error. */
 static const TsOperator *resolve_op(Builder *B, const TsNode *n)
 {
-    if (n->op)
-        return n->op;
-    const TsOperator *ops[64];
-    size_t k = ts_optable_overloads(B->table, n->kind, ops, 64);
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t j = 0; j < k && j < 64; j++) {
-            const TsSchema *s = ops[j]->schema;
-            if (s->is_vararg ? n->n_inputs < s->n_args : n->n_inputs != s->n_args)
-                continue;
-            if (!s->is_varret && s->n_returns != n->n_outputs)
-                continue;
-            bool fits = true;
-            for (size_t i = 0; i < s->n_args && fits; i++)
-                fits = type_fits(n->inputs[i]->type, s->args[i].type);
-            for (size_t i = 0; pass == 0 && !s->is_varret && i < s->n_returns && fits; i++)
-                fits = type_fits(n->outputs[i]->type, s->returns[i].type);
-            if (fits)
-                return ops[j];
-        }
-    }
-    if (k == 0)
+    const TsOperator *op = ts_resolve_operator(B->table, n);
+    if (op)
+        return op;
+    const TsOperator *any[1];
+    if (ts_optable_overloads(B->table, n->kind, any, 1) == 0)
         ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "Unknown builtin op: %s", n->kind);
     else
         ts_error_at(B->err, TS_ERR_RUNTIME, n->range,
@@ -1201,6 +1160,7 @@ void ts_code_free(TsCode *code)
     free(code->types);
     free(code->strs);
     free(code->preload);
+    ts_spec_free(code->specs);
     ts_graph_free(code->graph);
     free(code);
 }
@@ -1210,24 +1170,24 @@ static pthread_mutex_t prepare_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The Code of f: of an optimized copy of its graph (core/ir/passes) unless the runtime's
  * optimizer is off. The graph stays f's; the copy goes to the Code, whose instructions
- * point at its nodes. */
+ * point at its nodes. An optimized function with tensor parameters gets its cache of
+ * specialized plans (spec.h). */
 static TsCode *build_function(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f,
                               TsError *err)
 {
     if (!ts_runtime_optimize(rt))
         return ts_code_build(rt, unit, f->graph, f->name, err);
-    TsGraph *g = ts_graph_copy(f->graph, err);
-    if (!g)
-        return NULL;
-    TsPassEnv env = { ts_runtime_optable(rt), f->qualname, rt, (TsCompUnit *)unit };
-    TsCode *c = NULL;
-    if (ts_optimize_graph(g, &env, err) == 0)
-        c = ts_code_build(rt, unit, g, f->name, err);
+    TsGraph *g = ts_spec_graph(rt, unit, f, NULL, 0, err);
+    TsCode *c = g ? ts_code_build(rt, unit, g, f->name, err) : NULL;
     if (!c) {
         ts_graph_free(g);
         return NULL;
     }
     c->graph = g;
+    if (ts_spec_attach(c, f, err)) {
+        ts_code_free(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -1316,6 +1276,18 @@ int ts_code_prepare(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f, TsErro
     free(built);
     pthread_mutex_unlock(&prepare_lock);
     return rc;
+}
+
+int ts_code_prepare_callees(TsRuntime *rt, const TsCompUnit *unit, const TsCode *c,
+                            TsError *err)
+{
+    for (size_t i = 0; i < c->n_subcodes; i++)
+        if (ts_code_prepare_callees(rt, unit, c->subcodes[i], err))
+            return -1;
+    for (size_t i = 0; i < c->n_callees; i++)
+        if (ts_code_prepare(rt, unit, c->callees[i], err))
+            return -1;
+    return 0;
 }
 
 /* ---- listing -------------------------------------------------------------------------- */

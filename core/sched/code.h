@@ -135,6 +135,8 @@ typedef struct TsCode {
     TsGraph *graph;            /* owned: the optimized copy of the function's graph that the
                                   instructions' nodes belong to; NULL when the Code runs the
                                   function's own graph (optimizer off, fork subcodes) */
+    struct TsSpecCache *specs; /* owned: a function's generic Code's plans specialized to
+                                  its tensor arguments (spec.h), or NULL */
 } TsCode;
 
 /* Linearizes graph (of function name, in unit) against rt's operator table. Callees are
@@ -146,6 +148,11 @@ void ts_code_free(TsCode *code);
 /* Builds f's Code and, transitively, the Code of every function it calls, once (thread-safe;
  * no recursion on the C stack however long the call chain). */
 int ts_code_prepare(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f, TsError *err);
+
+/* Prepares (ts_code_prepare) every function c and its fork subcodes call that has no Code
+ * yet: for a Code built outside ts_code_prepare (a specialized plan, spec.c). */
+int ts_code_prepare_callees(TsRuntime *rt, const TsCompUnit *unit, const TsCode *c,
+                            TsError *err);
 
 /* The passes over a built Code (optimize.c): coalesces the registers of MOVES where their
  * lives do not overlap (If outputs and loop-carried values of inline types share one

@@ -144,3 +144,53 @@ TsKernelFn ts_dispatch(const TsBoundKernel *k, const TsValue *args, TsRuntime *r
                  name ? name : "?");
     return NULL;
 }
+
+/* ---- resolving a node's operator -------------------------------------------------------- */
+/* Does a value of type actual fit formal, with type variables matching anything? */
+static bool type_fits(const TsType *actual, const TsType *formal)
+{
+    TsTypeKind fk = ts_type_kind(formal), ak = ts_type_kind(actual);
+    if (fk == TS_TYPE_VAR || fk == TS_TYPE_ANY)
+        return true;
+    if (fk == TS_TYPE_OPTIONAL) {
+        if (ak == TS_TYPE_NONE)
+            return true;
+        if (ak == TS_TYPE_OPTIONAL)
+            return type_fits(ts_type_elem(actual, 0), ts_type_elem(formal, 0));
+        return type_fits(actual, ts_type_elem(formal, 0));
+    }
+    if (fk == ak && (fk == TS_TYPE_LIST || fk == TS_TYPE_DICT || fk == TS_TYPE_FUTURE ||
+                     fk == TS_TYPE_TUPLE) &&
+        ts_type_num_elems(formal) == ts_type_num_elems(actual)) {
+        for (size_t i = 0; i < ts_type_num_elems(formal); i++)
+            if (!type_fits(ts_type_elem(actual, i), ts_type_elem(formal, i)))
+                return false;
+        return true;
+    }
+    return ts_type_is_subtype_of(actual, formal);
+}
+
+const TsOperator *ts_resolve_operator(const TsOpTable *table, const TsNode *n)
+{
+    if (n->op)
+        return n->op;
+    const TsOperator *ops[64];
+    size_t k = ts_optable_overloads(table, n->kind, ops, 64);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t j = 0; j < k; j++) {
+            const TsSchema *s = ops[j]->schema;
+            if (s->is_vararg ? n->n_inputs < s->n_args : n->n_inputs != s->n_args)
+                continue;
+            if (!s->is_varret && s->n_returns != n->n_outputs)
+                continue;
+            bool fits = true;
+            for (size_t i = 0; i < s->n_args && fits; i++)
+                fits = type_fits(n->inputs[i]->type, s->args[i].type);
+            for (size_t i = 0; pass == 0 && !s->is_varret && i < s->n_returns && fits; i++)
+                fits = type_fits(n->outputs[i]->type, s->returns[i].type);
+            if (fits)
+                return ops[j];
+        }
+    }
+    return NULL;
+}

@@ -19,6 +19,12 @@
 #include "ir/ir.h"
 #include "sched/code.h"
 
+/* n's operator: the one it was matched to, else (a node made by kind, or one whose inputs
+ * a pass replaced) the first overload of its kind whose arguments and returns its values'
+ * types fit, else the first whose arguments fit (prim::EnumValue's overloads differ only
+ * in what they return); NULL when none does. */
+const TsOperator *ts_resolve_operator(const TsOpTable *table, const TsNode *n);
+
 /* Binds k (whose op is set) for node n: sets k->fn's entry (returned; NULL when the operator
  * has no kernel at all) and the dispatch fields. The caller instantiates a factory entry. */
 const TsKernelEntry *ts_dispatch_bind(TsBoundKernel *k, const TsNode *n, TsRuntime *rt);

@@ -39,6 +39,7 @@
 #include "sched/code.h"
 #include "sched/dispatch.h"
 #include "sched/interp.h"
+#include "sched/spec.h"
 #include "sched/threadpool.h"
 
 typedef struct Frame {
@@ -1433,10 +1434,14 @@ int ts_run(TsRuntime *rt, TsCompUnit *u, TsFunction *f, TsValue *args, size_t n,
 {
     *out = ts_none();
     TsInterp *st = NULL;
+    const TsCode *code = NULL;
     int rc = ts_code_prepare(rt, u, f, err);
     if (!rc && f->code->n_inputs != n)
         rc = ts_error_set(err, TS_ERR_TYPE, "%s() takes %zu arguments but %zu were given",
                           f->name, f->code->n_inputs, n);
+    /* the plan for these arguments' dtypes, ranks and devices (spec.h) */
+    if (!rc && !(code = ts_spec_select(rt, u, f, args, n, err)))
+        rc = err->code;
     if (!rc && !(st = interp_new(rt, err)))
         rc = err->code;
     if (!rc && ts_stack_reserve(&st->stack, n, err))
@@ -1450,7 +1455,7 @@ int ts_run(TsRuntime *rt, TsCompUnit *u, TsFunction *f, TsValue *args, size_t n,
     }
     for (size_t i = 0; i < n; i++)
         st->stack.data[st->stack.len++] = args[i];
-    if (push_frame(st, f->code)) {
+    if (push_frame(st, code)) {
         ts_error_move(err, &st->err);
         interp_free(st);
         return err->code;
@@ -1470,7 +1475,7 @@ int ts_run(TsRuntime *rt, TsCompUnit *u, TsFunction *f, TsValue *args, size_t n,
         ts_error_move(err, &st->err);
         rc = err->code;
     } else {
-        rc = finish_outputs(st, f->code->n_outputs, out, err);
+        rc = finish_outputs(st, code->n_outputs, out, err);
     }
     interp_free(st);
     pthread_mutex_lock(&group.lock);

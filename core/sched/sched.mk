@@ -15,6 +15,8 @@ libtscript_core_la_SOURCES += \
 	core/sched/parallel.h \
 	core/sched/run_node.c \
 	core/sched/run_node.h \
+	core/sched/spec.c \
+	core/sched/spec.h \
 	core/sched/threadpool.c \
 	core/sched/threadpool.h
 
@@ -29,3 +31,8 @@ EXTRA_t_callback_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 check_PROGRAMS += t/parallel.t
 t_parallel_t_SOURCES = t/parallel.c t/tap.h
 EXTRA_t_parallel_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
+
+# The plans specialized to the arguments' dtypes and ranks, and their refined types.
+check_PROGRAMS += t/spec.t
+t_spec_t_SOURCES = t/spec.c t/tap.h
+EXTRA_t_spec_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)

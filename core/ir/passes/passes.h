@@ -60,5 +60,6 @@ int ts_pass_constant_prop(TsGraph *g, const TsPassEnv *env, TsError *err);
 int ts_pass_constant_pooling(TsGraph *g, const TsPassEnv *env, TsError *err);
 int ts_pass_peephole(TsGraph *g, const TsPassEnv *env, TsError *err);
 int ts_pass_canonicalize(TsGraph *g, const TsPassEnv *env, TsError *err);
+int ts_pass_shape_prop(TsGraph *g, const TsPassEnv *env, TsError *err);  /* shape_prop.c */
 
 #endif

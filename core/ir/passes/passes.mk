@@ -14,7 +14,12 @@ libtscript_core_la_SOURCES += \
 	core/ir/passes/inline.c \
 	core/ir/passes/loop_unroll.c \
 	core/ir/passes/dead_code.c \
-	core/ir/passes/cse.c
+	core/ir/passes/cse.c \
+	core/ir/passes/shape.h \
+	core/ir/passes/shape_prop.c \
+	core/ir/passes/shape_rules.c \
+	core/ir/passes/shape_views.c \
+	core/ir/passes/shape_factory.c
 
 check_PROGRAMS += t/passes.t
 t_passes_t_SOURCES = t/passes.c t/tap.h

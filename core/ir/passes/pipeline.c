@@ -19,10 +19,14 @@ static const PassEntry pipeline[] = {
     { "inline", ts_pass_inline },
     { "dead_code", ts_pass_dead_code },
     { "cse", ts_pass_cse },
+    /* the tensors' types from the inputs' (a specialized graph's) and the constants', which
+     * peephole's rules on sizes and dtypes read */
+    { "shape_prop", ts_pass_shape_prop },
     { "peephole", ts_pass_peephole },
     { "constant_prop", ts_pass_constant_prop },
     { "loop_unroll", ts_pass_loop_unroll },
     /* unrolled bodies and inlined callees expose more constants and common work */
+    { "shape_prop", ts_pass_shape_prop },
     { "peephole", ts_pass_peephole },
     { "constant_prop", ts_pass_constant_prop },
     { "cse", ts_pass_cse },
