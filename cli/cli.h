@@ -103,4 +103,26 @@ void ts_cli_program_close(TsCliProgram *p);
 /* Loads the model p names; prints why not and returns NULL on failure. */
 TsModule *ts_cli_load_model(TsRuntime *rt, const TsCliProgram *p);
 
+/* ---- INPUTs (inputs.c): the arguments `tscript run` and `tscript graph` call with ------ */
+
+#define TS_CLI_MAX_INPUTS 64
+
+typedef struct TsCliInputs {
+    const TsCliCommand *cmd;   /* whose usage errors they are */
+    const TsCliProgram *prog;  /* FILE */
+    const char *name;          /* the function or method */
+    char **inputs;             /* the INPUT words (@PATH or an expression) */
+    int n_inputs;              /* at most TS_CLI_MAX_INPUTS */
+} TsCliInputs;
+
+/* Compiles the expression INPUTs (and, for a .py FILE, the file with NAME) into a script:
+ * NULL with *status 0 when there is nothing to compile, else NULL with the message printed
+ * and *status set on failure. */
+TsScript *ts_cli_inputs_compile(TsRuntime *rt, const TsCliInputs *in, int *status);
+/* The INPUTs' values for f's parameters (inputs: the script above), then the defaults of
+ * the rest: vals (TS_CLI_MAX_INPUTS of room) holds *n_vals references either way; 0, or the
+ * exit status after printing why not. */
+int ts_cli_inputs_gather(TsScript *inputs, const TsCliInputs *in, const TsMethod *f,
+                         TsValue *vals, size_t *n_vals);
+
 #endif

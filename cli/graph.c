@@ -1,9 +1,13 @@
-/* graph.c — `tscript graph [--optimized] [-f NAME] FILE.py`: the IR graph of a function.
+/* graph.c — `tscript graph [--optimized] [-f NAME] FILE.py [INPUT ...]`: the IR graph of a
+ * function.
  *
  * Compiles FILE.py ("-": standard input) with NAME (default main; Cls.method for a method)
  * as the entry and prints its graph as PyTorch's `fn.graph` prints it, or with --optimized
  * the graph the executor runs (after the optimizer, unless --no-opt or TSCRIPT_JIT_DISABLE
- * turned it off). A compile error exits 1 with PyTorch's message and excerpt.
+ * turned it off). With INPUTs (as `tscript run` takes them, inputs.c), --optimized prints
+ * the plan specialized to their tensors' dtypes, ranks, devices and requires_grad, the one
+ * a call with them runs (core/sched/spec.c). A compile error exits 1 with PyTorch's message
+ * and excerpt.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +27,20 @@ static long find_function(const TsScript *s, const char *name)
     return -1;
 }
 
+static int print_text(const char *what, const TsGraph *g)
+{
+    TsError err = TS_ERROR_INIT;
+    TsBuf text = TS_BUF_INIT;
+    int status = 0;
+    ts_graph_print(g, false, &text);
+    if (ts_buf_check(&text, &err))
+        status = ts_cli_error(what, &err, "out of memory");
+    else
+        fwrite(text.p, 1, text.len, stdout);
+    ts_buf_free(&text);
+    return status;
+}
+
 /* Prints the graph of name in p's program (the one the executor runs when optimized). */
 static int print_graph(TsRuntime *rt, const TsCliProgram *p, const char *name, bool optimized)
 {
@@ -33,21 +51,44 @@ static int print_graph(TsRuntime *rt, const TsCliProgram *p, const char *name, b
         return ts_cli_error(p->name, &err, "compilation failed");
     long i = find_function(s, name);
     const TsGraph *g = NULL;
-    TsBuf text = TS_BUF_INIT;
     int status = 0;
-    if (i < 0) {
+    if (i < 0)
         status = ts_cli_fail(p->name, "no function '%s'", name);
-    } else if (!(g = optimized ? ts_script_function_optimized_graph(s, (size_t)i, &err)
-                               : ts_script_function_graph(s, (size_t)i))) {
+    else if (!(g = optimized ? ts_script_function_optimized_graph(s, (size_t)i, &err)
+                             : ts_script_function_graph(s, (size_t)i)))
         status = ts_cli_error(p->name, &err, "cannot build the function");
-    } else {
-        ts_graph_print(g, false, &text);
-        if (ts_buf_check(&text, &err))
-            status = ts_cli_error(p->name, &err, "out of memory");
-        else
-            fwrite(text.p, 1, text.len, stdout);
-    }
-    ts_buf_free(&text);
+    else
+        status = print_text(p->name, g);
+    ts_script_free(s);
+    return status;
+}
+
+/* The plan of function name specialized to the INPUTs in. */
+static int print_specialized(TsRuntime *rt, const TsCliInputs *in)
+{
+    int status = 0;
+    TsScript *s = ts_cli_inputs_compile(rt, in, &status);
+    if (!s)
+        return status;
+    TsError err = TS_ERROR_INIT;
+    TsMethod *f = ts_script_find_function(s, in->name, &err);
+    TsValue vals[TS_CLI_MAX_INPUTS];
+    size_t n_vals = 0;
+    const TsGraph *g;
+    if (!f && err.code != TS_ERR_KEY)
+        status = ts_cli_error(in->prog->name, &err, "cannot find the function");
+    else if (!f)
+        status = ts_cli_usage(in->cmd, "no function '%s' in %s", in->name, in->prog->name);
+    else if ((status = ts_cli_inputs_gather(s, in, f, vals, &n_vals)) != 0)
+        ;
+    else if (!(g = ts_method_specialized_graph(f, vals, n_vals, &err)))
+        status = ts_cli_error(in->prog->name, &err, "cannot build the function");
+    else
+        status = print_text(in->prog->name, g);
+    ts_error_clear(&err);
+    for (size_t i = 0; i < n_vals; i++)
+        ts_value_release(vals[i]);
+    ts_method_free(f);
     ts_script_free(s);
     return status;
 }
@@ -73,9 +114,13 @@ static int graph_main(const TsCliGlobal *g, int argc, char **argv)
     }
     if (optind == argc)
         return ts_cli_usage(&ts_cli_graph_command, "needs a FILE.py");
-    if (argc - optind > 1)
-        return ts_cli_usage(&ts_cli_graph_command, "takes one FILE, got '%s'",
-                            argv[optind + 1]);
+    int n_inputs = argc - optind - 1;
+    if (n_inputs && !optimized)
+        return ts_cli_usage(&ts_cli_graph_command,
+                            "INPUTs choose a specialized plan: they need --optimized");
+    if (n_inputs > TS_CLI_MAX_INPUTS)
+        return ts_cli_usage(&ts_cli_graph_command, "too many inputs (%d, at most %d)",
+                            n_inputs, TS_CLI_MAX_INPUTS);
     TsCliProgram p;
     if (ts_cli_program_open(&p, argv[optind], false) != 0)
         return TS_EXIT_FAIL;
@@ -84,18 +129,25 @@ static int graph_main(const TsCliGlobal *g, int argc, char **argv)
     if (p.archive)
         status = ts_cli_usage(&ts_cli_graph_command, "%s is a model; graph compiles a FILE.py",
                               p.name);
-    else if ((rt = ts_cli_runtime(g, NULL)))
+    else if ((rt = ts_cli_runtime(g, NULL)) && n_inputs) {
+        TsCliInputs in = { &ts_cli_graph_command, &p, name, argv + optind + 1, n_inputs };
+        status = print_specialized(rt, &in);
+    } else if (rt) {
         status = print_graph(rt, &p, name, optimized);
+    }
     ts_runtime_close(rt);
     ts_cli_program_close(&p);
     return status;
 }
 
 const TsCliCommand ts_cli_graph_command = {
-    "graph", "[--optimized] [-f NAME] FILE.py",
+    "graph", "[--optimized] [-f NAME] FILE.py [INPUT...]",
     "compile FILE.py and print the graph of a function",
     "Compile FILE.py ('-': standard input) and print the graph of function NAME as PyTorch\n"
-    "prints fn.graph. A compile error exits 1 with PyTorch's message.\n\n"
+    "prints fn.graph. A compile error exits 1 with PyTorch's message. With --optimized\n"
+    "and INPUTs (as 'tscript run' takes them: @PATH or a TorchScript expression), print the\n"
+    "plan the executor runs for a call with them: the graph specialized to their tensors'\n"
+    "dtypes, ranks, devices and requires_grad, its tensor types propagated from those.\n\n"
     "options:\n"
     "  -f, --function NAME   the function (default main; Cls.method for a method)\n"
     "  -O, --optimized       the graph the executor runs: after the optimizer's passes\n"

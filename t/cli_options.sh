@@ -102,7 +102,8 @@ if [ $? -eq 1 ] && grep -q "TSCRIPT_JIT_DISABLE: expected 0 or 1, got 'yes'" "$e
     ok "a TSCRIPT_JIT_DISABLE other than 0 or 1 is an error that says so"
 else notok "a TSCRIPT_JIT_DISABLE other than 0 or 1 is an error that says so"; cat "$err"; fi
 check "graph without a FILE: exit 2" 2 "" "tscript: graph: needs a FILE.py" -- graph
-check "graph of two files: exit 2" 2 "" "takes one FILE" -- graph "$data/prog.py" "$data/prog.py"
+check "graph with an INPUT but not --optimized: exit 2" 2 "" "they need --optimized" -- \
+    graph "$data/prog.py" "$data/prog.py"
 check "graph of a function the file lacks: exit 1" 1 "" "tscript: $data/prog.py: " -- \
     graph -f nope "$data/prog.py"
 check "graph of a file that does not compile: exit 1" 1 "" "undefined value undefined_name" -- \

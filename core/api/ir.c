@@ -7,11 +7,13 @@
  * in no block or in one, an index in range, no move into the node's own blocks), fails with
  * TS_ERR_USAGE, and only then changes the graph, so that a refused call leaves it as it was.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/api.h"
 #include "ir/ir.h"
 #include "sched/code.h"
+#include "sched/spec.h"
 
 static int usage(TsError *err, const char *fn, const char *why)
 {
@@ -268,4 +270,30 @@ const TsGraph *ts_script_function_optimized_graph(const TsScript *s, size_t i, T
         return usage(err, "ts_script_function_optimized_graph",
                      !s ? "no script" : "no function of that index"), NULL;
     return running_graph(s->rt, s->unit, ts_unit_function(s->unit, i), err);
+}
+
+const TsGraph *ts_method_specialized_graph(const TsMethod *m, const TsValue *args, size_t n,
+                                           TsError *err)
+{
+    if (!m || (!args && n))
+        return usage(err, "ts_method_specialized_graph", m ? "no arguments" : "no method"),
+               NULL;
+    bool bound = m->self.tag != TS_TAG_NONE;
+    if (n + bound != ts_graph_num_inputs(m->f->graph))
+        return usage(err, "ts_method_specialized_graph", "the arguments do not fit"), NULL;
+    if (ts_code_prepare(m->rt, m->unit, m->f, err))
+        return NULL;
+    TsValue small[16];
+    TsValue *all = n + 1 <= 16 ? small : calloc(n + 1, sizeof *all);
+    if (!all)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory"), NULL;
+    size_t k = 0;
+    if (bound)
+        all[k++] = m->self;
+    for (size_t i = 0; i < n; i++)
+        all[k++] = args[i];
+    const TsCode *c = ts_spec_select(m->rt, m->unit, m->f, all, k, err);
+    if (all != small)
+        free(all);
+    return !c ? NULL : c->graph ? c->graph : m->f->graph;
 }

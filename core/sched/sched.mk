@@ -36,3 +36,6 @@ EXTRA_t_parallel_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 check_PROGRAMS += t/spec.t
 t_spec_t_SOURCES = t/spec.c t/tap.h
 EXTRA_t_spec_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
+# `tscript graph --optimized FILE INPUT...`: the plan for those arguments.
+TESTS += t/graph_spec.sh
+EXTRA_DIST += t/graph_spec.sh t/data/spec/prog.py t/data/spec/matrix.npy

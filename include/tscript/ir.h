@@ -239,6 +239,13 @@ TS_API const TsGraph *ts_script_function_graph(const TsScript *s, size_t i);
 TS_API const TsGraph *ts_method_optimized_graph(const TsMethod *m, TsError *err);
 TS_API const TsGraph *ts_script_function_optimized_graph(const TsScript *s, size_t i,
                                                          TsError *err);
+/* The graph the executor runs for a call of m with these arguments (all n of its
+ * parameters, self not included): the plan specialized to their tensors' dtypes, ranks,
+ * devices and requires_grad (built now if no call has built it), else the graph above (no
+ * tensor parameters, the optimizer off, or the function's plans all taken). Borrowed like
+ * the above; NULL with err when it cannot be built or the arguments do not fit. */
+TS_API const TsGraph *ts_method_specialized_graph(const TsMethod *m, const TsValue *args,
+                                                  size_t n, TsError *err);
 
 /* ---- alias analysis ---------------------------------------------------------------------
  * As PyTorch's AliasDb (the JIT overview, "Alias Analysis in the IR"): a points-to graph of

@@ -9,6 +9,8 @@ libtscript_core_la_SOURCES += \
 	core/ir/passes/constant_prop.c \
 	core/ir/passes/constant_pooling.c \
 	core/ir/passes/peephole.c \
+	core/ir/passes/peephole.h \
+	core/ir/passes/peephole_shape.c \
 	core/ir/passes/canonicalize.c \
 	core/ir/passes/copyable.c \
 	core/ir/passes/inline.c \

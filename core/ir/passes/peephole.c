@@ -13,15 +13,16 @@
  *     other's type cannot hold None, is a constant bool;
  *   - prim::unchecked_cast of a value that already has the cast's type is that value;
  *   - not (not b) is b.
- * A replaced node is removed, and with it what only it used. PyTorch's rules on tensor
- * shapes (x.size() of complete sizes, x.dim() of a known rank) wait for the shape
- * propagation that makes such types; no graph has them yet.
+ *   - x.size(), x.dim(), x.dtype, ... where shape_prop's types state them
+ *     (peephole_shape.c).
+ * A replaced node is removed, and with it what only it used.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ir/log.h"
 #include "ir/passes/passes.h"
+#include "ir/passes/peephole.h"
 #include "ir/passes/pure.h"
 #include "registry/optable.h"
 
@@ -220,7 +221,9 @@ static int peep_node(Peep *P, TsNode *n)
     if (is_op(n, "aten::__not__", "") && n->n_inputs == 1 &&
         is_op(n->inputs[0]->node, "aten::__not__", ""))
         return replace(P, n, n->inputs[0]->node->inputs[0], "double negation");
-    return 0;
+    TsValue v;
+    int known = ts_peephole_shape(n, &v, P->err);
+    return known <= 0 ? known : replace_by_constant(P, n, v, "known from the tensor's type");
 }
 
 static int peep_block(Peep *P, TsBlock *b)

@@ -483,6 +483,8 @@ static void reduce_shape(const TsShape *self, const int64_t *dims, const bool *k
                          int n_dims, int keepdim, TsShape *out)
 {
     out->dim = -1;
+    if (n_dims == 0 && keepdim == 0)
+        out->dim = 0;              /* all of it, whatever the rank */
     if (self->dim < 0 || keepdim < 0)
         return;
     bool drop[TS_SHAPE_MAX_DIMS] = { false };
@@ -621,6 +623,14 @@ void ts_shape_rule(const TsNode *n, const TsPassEnv *env, TsShape *out)
     if (strcmp(n->kind, "prim::Constant") == 0) {
         if (n->n_outputs == 1)
             constant_rule(n, out);
+        return;
+    }
+    /* a tuple unpacked where it was built: its items (a tuple never changes) */
+    const TsNode *t = n->n_inputs == 1 ? n->inputs[0]->node : NULL;
+    if (strcmp(n->kind, "prim::TupleUnpack") == 0 && t &&
+        strcmp(t->kind, "prim::TupleConstruct") == 0 && t->n_inputs == n->n_outputs) {
+        for (size_t i = 0; i < n->n_outputs; i++)
+            ts_shape_of(t->inputs[i], &out[i]);
         return;
     }
     if (strncmp(n->kind, "aten::", 6) != 0 || !n->op)
