@@ -13,7 +13,7 @@ import torch
 
 
 def f(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    a = torch.zeros(1)
+    a = torch.zeros(0)
     b = torch.ones(2, 3)
     c = torch.add(x, y, out=a)
     d = b * x

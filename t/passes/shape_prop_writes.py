@@ -21,5 +21,5 @@ def f(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 
 def main():
     print(f(torch.ones(2, 3), torch.ones(2, 3)))
-    x = torch.ones(2, 3, requires_grad=True)
+    x = torch.ones(2, 3).requires_grad_()
     print(f(torch.ones(2, 3), x).requires_grad)

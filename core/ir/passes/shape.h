@@ -78,6 +78,7 @@ bool ts_shape_rule_pointwise(const TsNode *n, TsShape *out);       /* shape_rule
 bool ts_shape_rule_reduce(const TsNode *n, TsShape *out);          /* shape_rules.c */
 bool ts_shape_rule_view(const TsNode *n, TsShape *out);            /* shape_views.c */
 bool ts_shape_rule_linalg(const TsNode *n, TsShape *out);          /* shape_views.c */
+bool ts_shape_rule_window(const TsNode *n, TsShape *out);          /* shape_views.c */
 bool ts_shape_rule_factory(const TsNode *n, const TsPassEnv *env, TsShape *out);
                                                                    /* shape_factory.c */
 

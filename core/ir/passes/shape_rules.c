@@ -637,7 +637,8 @@ void ts_shape_rule(const TsNode *n, const TsPassEnv *env, TsShape *out)
         return;
     if (inplace_rule(n, out) || ts_shape_rule_pointwise(n, out) ||
         ts_shape_rule_reduce(n, out) || ts_shape_rule_view(n, out) ||
-        ts_shape_rule_linalg(n, out) || ts_shape_rule_factory(n, env, out))
+        ts_shape_rule_linalg(n, out) || ts_shape_rule_window(n, out) ||
+        ts_shape_rule_factory(n, env, out))
         return;
     for (size_t i = 0; i < n->n_outputs; i++)
         ts_shape_unknown(&out[i]);

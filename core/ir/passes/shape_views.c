@@ -1,6 +1,7 @@
 /* shape_views.c — shape_prop's rules for operators that rearrange a tensor's dimensions
  * (view, reshape, flatten, squeeze, unsqueeze, permute, transpose, t, expand, select,
- * slice, cat, stack, to) and for matrix products (mm, bmm, matmul, addmm, linear, dot, mv).
+ * slice, cat, stack, to), for matrix products (mm, bmm, matmul, addmm, linear, dot, mv)
+ * and for conv2d and max_pool2d.
  *
  * Each states the output's rank and sizes as PyTorch computes them (sizes of unknown
  * inputs stay unknown), with the input's dtype and device unless the operator says
@@ -435,5 +436,84 @@ bool ts_shape_rule_linalg(const TsNode *n, TsShape *out)
     } else {
         return false;
     }
+    return true;
+}
+
+/* an int[2] argument (one int stands for both): false unless both are constants */
+static bool pair(const TsIrValue *v, int64_t *out)
+{
+    int64_t l[TS_SHAPE_MAX_DIMS];
+    bool known[TS_SHAPE_MAX_DIMS];
+    int n;
+    if (!ts_shape_int_list(v, l, known, &n) || n < 1 || n > 2 || !known[0] ||
+        !known[n - 1])
+        return false;
+    out[0] = l[0];
+    out[1] = l[n - 1];
+    return true;
+}
+
+/* a window's output size: floor((in + 2 pad - dil (k - 1) - 1) / stride) + 1, or with
+ * ceil_mode rounded up unless the last window would start in the right padding */
+static int64_t window_out(int64_t in, int64_t k, int64_t stride, int64_t pad, int64_t dil,
+                          bool ceil_mode)
+{
+    if (in < 0 || k <= 0 || stride <= 0 || pad < 0 || dil <= 0)
+        return -1;
+    int64_t span = in + 2 * pad - dil * (k - 1) - 1;
+    if (span < 0)
+        return -1;                 /* an error at run time */
+    int64_t o = span / stride + 1;
+    if (ceil_mode && span % stride != 0 && (o * stride) < in + pad)
+        o++;
+    return o;
+}
+
+/* conv2d(input, weight, bias, stride, padding, dilation, groups) with int paddings;
+ * max_pool2d(self, kernel_size, stride, padding, dilation, ceil_mode) */
+bool ts_shape_rule_window(const TsNode *n, TsShape *out)
+{
+    bool conv = is(n, "aten::conv2d"), pool = is(n, "aten::max_pool2d");
+    if ((!conv && !pool) || n->n_outputs != 1 || n->n_inputs != (conv ? 7u : 6u) ||
+        !tensor_in(n, 0))
+        return false;
+    TsShape self, w;
+    ts_shape_of(n->inputs[0], &self);
+    out->dtype = self.dtype;
+    out->device_type = out->requires_grad = TS_SHAPE_DERIVE;
+    if (self.dim != 3 && self.dim != 4)
+        return true;
+    int64_t k[2], st[2], pad[2], dil[2];
+    bool ceil_mode = false;
+    if (conv) {
+        if (!tensor_in(n, 1))
+            return true;
+        ts_shape_of(n->inputs[1], &w);
+        if (w.dim != 4)
+            return true;
+        k[0] = w.sizes[2];
+        k[1] = w.sizes[3];
+    } else if (!pair(n->inputs[1], k) ||
+               !ts_shape_const_bool(n->inputs[5], &ceil_mode)) {
+        return true;
+    }
+    size_t at = conv ? 3 : 2;      /* stride, padding, dilation follow */
+    int64_t l[TS_SHAPE_MAX_DIMS];
+    bool known[TS_SHAPE_MAX_DIMS];
+    int len;
+    if (pool && ts_shape_int_list(n->inputs[at], l, known, &len) && len == 0)
+        memcpy(st, k, sizeof st);  /* max_pool2d's stride=[] is the kernel size */
+    else if (!pair(n->inputs[at], st))
+        return true;
+    if (!pair(n->inputs[at + 1], pad) || !pair(n->inputs[at + 2], dil))
+        return true;
+    int lead = self.dim - 3;       /* the batch dim, when there is one */
+    out->dim = self.dim;
+    if (lead)
+        out->sizes[0] = self.sizes[0];
+    out->sizes[lead] = conv ? w.sizes[0] : self.sizes[lead];
+    for (int i = 0; i < 2; i++)
+        out->sizes[lead + 1 + i] =
+            window_out(self.sizes[lead + 1 + i], k[i], st[i], pad[i], dil[i], ceil_mode);
     return true;
 }
