@@ -3,6 +3,7 @@
 # grad; full takes its fill value's dtype (int64 for 7); arange int64 for ints, float32
 # with a float, its length ceil((end - start) / step); tensor() the data's dtype and
 # length; eye and linspace; the *_like family copies the shape, and the dtype unless given.
+# An int64 arange counts with its bounds cut to ints, others in double.
 # A size that is not a constant is unknown ('*').
 # PASS: shape_prop
 # FUNCTION: f
@@ -20,13 +21,16 @@
 # CHECK: %m : Long(2, 3, requires_grad=0, device=cpu) = aten::full_like(
 # CHECK: %o : Float(*, 3, requires_grad=0, device=cpu) = aten::empty(
 # CHECK: %p : Bool(requires_grad=0, device=cpu) = aten::tensor(
+# CHECK: %q : Long(4, strides=[1], requires_grad=0, device=cpu) = aten::arange(
+# CHECK: %r : Int(5, strides=[1], requires_grad=0, device=cpu) = aten::arange(
 import torch
 from typing import Tuple
 
 
 def f(n: int) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor,
                        torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor,
-                       torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+                       torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor,
+                       torch.Tensor]:
     a = torch.zeros(2, 3)
     b = torch.ones([4], dtype=torch.long)
     c = torch.full([2], 7)
@@ -41,7 +45,9 @@ def f(n: int) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, t
     m = torch.full_like(l, 2, dtype=torch.long)
     o = torch.empty(n, 3)
     p = torch.tensor(True)
-    return a, b, c, d, e, g, h, i, j, k, l, m, o, p
+    q = torch.arange(0, 4.5, 1, dtype=torch.long)
+    r = torch.arange(0.5, 5.0, 1.0, dtype=torch.int32)
+    return a, b, c, d, e, g, h, i, j, k, l, m, o, p, q, r
 
 
 def main():

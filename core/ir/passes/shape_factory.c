@@ -95,7 +95,12 @@ static void arange_shape(const TsNode *n, int k, TsShape *out)
     out->dtype = dtype_arg(n, (size_t)k, types_known ? (any_float ? TS_FLOAT32 : TS_INT64) : -1);
     out->dim = 1;
     out->sizes[0] = -1;
-    if (!known || v[2] == 0)
+    /* an int64 result counts with its arguments cut to ints (arange(0, 4.5, dtype=long)
+     * has 4 elements); other dtypes count in double */
+    if (out->dtype == TS_INT64)
+        for (int i = 0; i < 3; i++)
+            v[i] = trunc(v[i]);
+    if (!known || v[2] == 0 || (out->dtype < 0 && any_float))
         return;
     double size = ceil((v[1] - v[0]) / v[2]);
     if (size >= 0 && size < 9.0e15)

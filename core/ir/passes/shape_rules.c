@@ -453,7 +453,9 @@ bool ts_shape_rule_pointwise(const TsNode *n, TsShape *out)
             int d = ts_shape_const_dtype(n->inputs[2]);
             out->dtype = d >= 0 ? d : d == -1 ? self.dtype : -1;
         }
-        if (!strcmp(k, "aten::contiguous"))
+        int64_t format = 0;        /* torch.contiguous_format */
+        if (!strcmp(k, "aten::contiguous") &&
+            (n->n_inputs == 1 || (ts_shape_const_int(n->inputs[1], &format) && format == 0)))
             ts_shape_set_contiguous(out);
         out->device_type = self.device_type;
         out->device_index = self.device_index;
