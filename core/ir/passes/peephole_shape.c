@@ -8,6 +8,10 @@
  *   - x.size()[i] of a known size i (the list only read);
  *   - x.dtype of a known dtype, x.device of a known device, x.is_cuda of a known device.
  * x.requires_grad is left alone: the grad mode of a call is not in the type.
+ * Only of a tensor that surely exists: an input of the graph or of a block, or a constant.
+ * A tensor an operator makes may fail to be made (torch.zeros(2, device=s) with a bad s
+ * raises); folding the one query that kept the operator alive would let dead-code
+ * elimination drop it, and the error with it.
  */
 #include <string.h>
 
@@ -17,10 +21,13 @@
 
 static bool is(const TsNode *n, const char *kind) { return strcmp(n->kind, kind) == 0; }
 
-/* the facts of a tensor input (false when it is no tensor) */
+/* the facts of a tensor input that surely exists (see the header), else false */
 static bool facts(const TsNode *n, size_t i, TsShape *s)
 {
     if (i >= n->n_inputs || !ts_shape_is_tensor(n->inputs[i]))
+        return false;
+    const TsNode *def = n->inputs[i]->node;
+    if (!is(def, "prim::Param") && !is(def, "prim::Constant"))
         return false;
     ts_shape_of(n->inputs[i], s);
     return true;

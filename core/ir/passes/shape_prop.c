@@ -421,16 +421,36 @@ static void prop_block(Prop *P, TsBlock *b)
         prop_node(P, n);
 }
 
+/* The nodes bound below, to unbind when done. */
+typedef struct Bound {
+    TsNode **nodes;
+    size_t n, cap;
+    bool oom;
+} Bound;
+
 /* Binds the nodes whose operator a rewrite of their inputs made them forget (ir/node.c) to
  * the overload the executor would pick for them (ts_resolve_operator): the rules and the
- * alias analysis read their schemas. */
-static void bind_operators(const TsOpTable *ops, TsBlock *b)
+ * alias analysis read their schemas. They are unbound again afterwards, so that the other
+ * passes see the graph as they would without this one. */
+static void bind_operators(const TsOpTable *ops, TsBlock *b, Bound *bound)
 {
-    for (TsNode *n = b->ret->next; n != b->ret; n = n->next) {
-        if (!n->op && n->n_blocks == 0)
-            n->op = ts_resolve_operator(ops, n);
+    for (TsNode *n = b->ret->next; n != b->ret && !bound->oom; n = n->next) {
+        if (!n->op && n->n_blocks == 0 && (n->op = ts_resolve_operator(ops, n))) {
+            if (bound->n == bound->cap) {
+                size_t cap = bound->cap ? 2 * bound->cap : 32;
+                TsNode **m = realloc(bound->nodes, cap * sizeof *m);
+                if (!m) {
+                    n->op = NULL;
+                    bound->oom = true;
+                    return;
+                }
+                bound->nodes = m;
+                bound->cap = cap;
+            }
+            bound->nodes[bound->n++] = n;
+        }
         for (size_t i = 0; i < n->n_blocks; i++)
-            bind_operators(ops, n->blocks[i]);
+            bind_operators(ops, n->blocks[i], bound);
     }
 }
 
@@ -439,20 +459,26 @@ int ts_pass_shape_prop(TsGraph *g, const TsPassEnv *env, TsError *err)
     Prop P = { env, NULL, false, false, 0 };
     if (!TS_OPT_ALLOWED)
         return 0;
+    Bound bound = { NULL, 0, 0, false };
     if (env->ops)
-        bind_operators(env->ops, ts_graph_block(g));
-    if (!(P.db = ts_alias_db_new(g, err)))
-        return -1;
+        bind_operators(env->ops, ts_graph_block(g), &bound);
+    P.oom = bound.oom;
+    if (!P.oom && !(P.db = ts_alias_db_new(g, err)))
+        P.oom = true;
     TsBlock *top = ts_graph_block(g);
-    P.reshaping_writes = any_reshaping_writer(top);
+    P.reshaping_writes = P.db && any_reshaping_writer(top);
     /* a graph input that the graph writes keeps only what writes cannot change */
-    for (size_t i = 0; i < top->param->n_outputs; i++) {
+    for (size_t i = 0; P.db && i < top->param->n_outputs; i++) {
         TsShape s;
         ts_shape_of(top->param->outputs[i], &s);
         set_facts(&P, top->param->outputs[i], &s);
     }
-    prop_block(&P, top);
+    if (P.db)
+        prop_block(&P, top);
     ts_alias_db_free(P.db);
+    for (size_t i = 0; i < bound.n; i++)
+        bound.nodes[i]->op = NULL;
+    free(bound.nodes);
     if (P.oom)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory propagating shapes");
     if (P.changed)

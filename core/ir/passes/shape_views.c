@@ -214,7 +214,8 @@ static void slice_shape(const TsShape *self, const TsNode *n, TsShape *out)
         return;
     start = slice_bound(start, size, 0);
     end = slice_bound(end, size, start);
-    out->sizes[w] = (end - start + step - 1) / step;
+    int64_t len = end - start;     /* 0 <= len <= size: no overflow, whatever step is */
+    out->sizes[w] = len ? (len - 1) / step + 1 : 0;
 }
 
 /* cat(tensors, dim) / stack(tensors, dim) of a list built here */
