@@ -17,6 +17,8 @@
  *     peephole_non_tensor does: (x + 3) - 1 is x + 2, (x - 2) + 2 is x. Int arithmetic wraps
  *     at 64 bits, so the merged constant (computed wrapping) gives the same result;
  *   - int(x) and math.ceil(x) of an int x are x;
+ *   - a bool output of a prim::If that is True when the branch taken is the then-block and
+ *     False otherwise is the condition (`c and True`, `c or False`);
  *   - x == x and x != x of one value of type int, float-free immutable scalars (bool, int,
  *     None) or lists/dicts of them are constants. (Not float: nan != nan.)
  * A replaced node is removed, and with it what only it used. PyTorch's rules on tensor
@@ -303,6 +305,33 @@ static int peep_node(Peep *P, TsNode *n)
     return merge_add_sub(P, n);
 }
 
+/* Is v the constant bool want? */
+static bool is_bool_const(const Peep *P, const TsIrValue *v, bool want)
+{
+    TsValue c;
+    return const_of(P, v, &c) && c.tag == TS_TAG_BOOL && c.u.b == want;
+}
+
+/* Outputs of prim::If n that equal its condition. */
+static int peep_if(Peep *P, TsNode *n)
+{
+    if (strcmp(n->kind, "prim::If") != 0 || n->n_blocks != 2 || n->n_inputs != 1)
+        return 0;
+    const TsNode *then_ret = n->blocks[0]->ret, *else_ret = n->blocks[1]->ret;
+    for (size_t i = 0; i < n->n_outputs; i++) {
+        TsIrValue *out = n->outputs[i];
+        if (ts_type_kind(out->type) != TS_TYPE_BOOL || !out->n_uses ||
+            i >= then_ret->n_inputs || i >= else_ret->n_inputs ||
+            !is_bool_const(P, then_ret->inputs[i], true) ||
+            !is_bool_const(P, else_ret->inputs[i], false) || !TS_OPT_ALLOWED)
+            continue;
+        TS_GRAPH_UPDATE("output %zu of prim::If is its condition", i);
+        if (ts_irvalue_replace_all_uses_with(out, n->inputs[0], P->err))
+            return -1;
+    }
+    return 0;
+}
+
 static int peep_block(Peep *P, TsBlock *b)
 {
     for (TsNode *n = b->ret->next, *next; n != b->ret; n = next) {
@@ -310,7 +339,7 @@ static int peep_block(Peep *P, TsBlock *b)
         for (size_t i = 0; i < n->n_blocks; i++)
             if (peep_block(P, n->blocks[i]))
                 return -1;
-        if (!n->n_blocks && peep_node(P, n))
+        if (n->n_blocks ? peep_if(P, n) : peep_node(P, n))
             return -1;
     }
     return 0;
