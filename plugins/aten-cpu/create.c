@@ -110,8 +110,9 @@ static int like_kernel(TsCall *c, const char *op, bool has_fill, const TsValue *
 
 /* rand_like, randn_like: (Tensor self, *, <the tail>) -> Tensor; randint_like: (Tensor self,
  * [int low,] int high, *, <the tail>) -> Tensor. n_bounds ints follow self. */
-static int random_like(TsCall *c, const char *op, TsCpuDraw d, size_t n_bounds)
+static int random_like(TsCall *c, const char *op, TsCpuDrawKind kind, size_t n_bounds)
 {
+    TsCpuDraw d = { kind, 0, 1, 0, 0 };
     TsValue a[8];
     size_t n = 6 + n_bounds;
     ts_cpu_pop_args(c, n, a);
@@ -129,26 +130,22 @@ static int random_like(TsCall *c, const char *op, TsCpuDraw d, size_t n_bounds)
 
 static int k_rand_like(TsCall *c)
 {
-    TsCpuDraw d = { TS_DRAW_UNIFORM, 0, 1, 0, 0 };
-    return random_like(c, "aten::rand_like", d, 0);
+    return random_like(c, "aten::rand_like", TS_DRAW_UNIFORM, 0);
 }
 
 static int k_randn_like(TsCall *c)
 {
-    TsCpuDraw d = { TS_DRAW_NORMAL, 0, 1, 0, 0 };
-    return random_like(c, "aten::randn_like", d, 0);
+    return random_like(c, "aten::randn_like", TS_DRAW_NORMAL, 0);
 }
 
 static int k_randint_like(TsCall *c)
 {
-    TsCpuDraw d = { TS_DRAW_INT, 0, 0, 0, 0 };
-    return random_like(c, "aten::randint_like", d, 1);
+    return random_like(c, "aten::randint_like", TS_DRAW_INT, 1);
 }
 
 static int k_randint_like_low(TsCall *c)
 {
-    TsCpuDraw d = { TS_DRAW_INT, 0, 0, 0, 0 };
-    return random_like(c, "aten::randint_like", d, 2);
+    return random_like(c, "aten::randint_like", TS_DRAW_INT, 2);
 }
 
 static int k_zeros_like(TsCall *c)

@@ -176,8 +176,10 @@ static int constant_factory(TsCall *c, const char *op, bool one)
 /* rand and randn: (int[] size, *, ScalarType? dtype=None, Layout? layout=None,
  *     Device? device=None, bool? pin_memory=None) -> Tensor; randint: ([int low,] int high,
  *     int[] size, *, ScalarType? dtype=4, ...) -> Tensor. n_bounds ints come first. */
-static int random_factory(TsCall *c, const char *op, TsCpuDraw d, size_t n_bounds, int dtype)
+static int random_factory(TsCall *c, const char *op, TsCpuDrawKind kind, size_t n_bounds,
+                          int dtype)
 {
+    TsCpuDraw d = { kind, 0, 1, 0, 0 };
     TsValue a[7];
     size_t n = 5 + n_bounds;
     ts_cpu_pop_args(c, n, a);
@@ -197,26 +199,22 @@ static int random_factory(TsCall *c, const char *op, TsCpuDraw d, size_t n_bound
 
 static int k_rand(TsCall *c)
 {
-    TsCpuDraw d = { TS_DRAW_UNIFORM, 0, 1, 0, 0 };
-    return random_factory(c, "aten::rand", d, 0, TS_FLOAT32);
+    return random_factory(c, "aten::rand", TS_DRAW_UNIFORM, 0, TS_FLOAT32);
 }
 
 static int k_randn(TsCall *c)
 {
-    TsCpuDraw d = { TS_DRAW_NORMAL, 0, 1, 0, 0 };
-    return random_factory(c, "aten::randn", d, 0, TS_FLOAT32);
+    return random_factory(c, "aten::randn", TS_DRAW_NORMAL, 0, TS_FLOAT32);
 }
 
 static int k_randint(TsCall *c)
 {
-    TsCpuDraw d = { TS_DRAW_INT, 0, 0, 0, 0 };
-    return random_factory(c, "aten::randint", d, 1, TS_INT64);
+    return random_factory(c, "aten::randint", TS_DRAW_INT, 1, TS_INT64);
 }
 
 static int k_randint_low(TsCall *c)
 {
-    TsCpuDraw d = { TS_DRAW_INT, 0, 0, 0, 0 };
-    return random_factory(c, "aten::randint", d, 2, TS_INT64);
+    return random_factory(c, "aten::randint", TS_DRAW_INT, 2, TS_INT64);
 }
 
 static int k_zeros(TsCall *c) { return constant_factory(c, "aten::zeros", false); }
