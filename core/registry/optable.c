@@ -23,10 +23,13 @@
 #define NO_OP SIZE_MAX
 
 /* A TsOperator with the table's bookkeeping; op comes first, so the pointers convert. One
- * allocation holds the slot and, after it, the strings op.plugin and source point to. */
+ * allocation holds the slot and, after it, the strings op.plugin and source point to: in the
+ * arena of the slot's schema when it has one (a parsed schema: the slot then lives exactly
+ * as long as its schema, which slot_free releases last), else malloc'd. */
 typedef struct OpSlot {
     TsOperator op;
     char *source;
+    bool in_arena;
     size_t kernel_cap;
     size_t next_overload;      /* index of the next overload of the same name, or NO_OP */
     size_t last_overload;      /* on the first overload of a name: the chain's tail */
@@ -57,9 +60,20 @@ static uint64_t hash_str(uint64_t h, const char *s)
 }
 
 static uint64_t hash_name(const char *name) { return hash_str(14695981039346656037u, name); }
+static uint64_t hash_full_from(uint64_t h_name, const char *overload)
+{
+    return hash_str(hash_str(h_name, "."), overload);
+}
 static uint64_t hash_full(const char *name, const char *overload)
 {
-    return hash_str(hash_str(hash_name(name), "."), overload);
+    return hash_full_from(hash_name(name), overload);
+}
+
+TsOpKey ts_op_key(const char *qualname, const char *overload)
+{
+    TsOpKey k = { qualname, overload ? overload : "", hash_name(qualname), 0 };
+    k.hash_full = hash_full_from(k.hash_name, k.overload);
+    return k;
 }
 
 TsOpTable *ts_optable_new(TsError *err)
@@ -92,11 +106,13 @@ void ts_kernel_entry_clear(TsKernelEntry *e)
 
 static void slot_free(OpSlot *s)
 {
-    ts_schema_free(s->op.schema);
+    bool in_arena = s->in_arena;
     for (size_t i = 0; i < s->op.n_kernels; i++)
         ts_kernel_entry_clear(&s->op.kernels[i]);
     free(s->op.kernels);
-    free(s);
+    ts_schema_free(s->op.schema);      /* last: it may free the arena s is in */
+    if (!in_arena)
+        free(s);
 }
 
 void ts_optable_free(TsOpTable *t)
@@ -211,6 +227,12 @@ const TsOperator *ts_optable_find(const TsOpTable *t, const char *qualname, cons
     return i == NO_OP ? NULL : &t->ops[i]->op;
 }
 
+TsOperator *ts_optable_find_key(const TsOpTable *t, const TsOpKey *key)
+{
+    size_t i = find_full_hashed(t, key->hash_full, key->qualname, key->overload);
+    return i == NO_OP ? NULL : &t->ops[i]->op;
+}
+
 TsOperator *ts_optable_find_mut(TsOpTable *t, const char *qualname, const char *overload)
 {
     size_t i = find_full(t, qualname, overload ? overload : "");
@@ -302,7 +324,7 @@ static int rehash(TsOpTable *t, size_t nbuckets, TsError *err)
 }
 
 /* Room for n more operators: after this, insert() cannot fail. */
-static int reserve(TsOpTable *t, size_t n, TsError *err)
+int ts_optable_reserve(TsOpTable *t, size_t n, TsError *err)
 {
     size_t need = t->n + n;
     if (need < t->n || need > SIZE_MAX / 4 / sizeof(size_t))
@@ -344,24 +366,32 @@ static void insert(TsOpTable *t, OpSlot *slot)
 int ts_optable_add(TsOpTable *t, TsSchema *schema, const char *plugin, const char *source,
                    TsError *err)
 {
-    uint64_t h = hash_full(schema->name, schema->overload);
-    if (find_full_hashed(t, h, schema->name, schema->overload) != NO_OP)
+    TsOpKey key = ts_op_key(schema->name, schema->overload);
+    return ts_optable_add_keyed(t, schema, &key, plugin, source, err);
+}
+
+int ts_optable_add_keyed(TsOpTable *t, TsSchema *schema, const TsOpKey *key, const char *plugin,
+                         const char *source, TsError *err)
+{
+    if (find_full_hashed(t, key->hash_full, schema->name, schema->overload) != NO_OP)
         return ts_error_set(err, TS_ERR_PLUGIN, "%s%s%s is already declared", schema->name,
                             *schema->overload ? "." : "", schema->overload);
     plugin = plugin ? plugin : "";
     source = source ? source : "";
     size_t np = strlen(plugin) + 1, ns = strlen(source) + 1;
-    OpSlot *slot = malloc(sizeof *slot + np + ns);
-    if (!slot || reserve(t, 1, err)) {
-        free(slot);
+    if (ts_optable_reserve(t, 1, err))
+        return err ? err->code : TS_ERR_NOMEM;
+    /* in the schema's arena, zeroed; or malloc'd */
+    OpSlot *slot = schema->arena ? ts_arena_alloc(schema->arena, sizeof *slot + np + ns)
+                                 : calloc(1, sizeof *slot + np + ns);
+    if (!slot)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-    }
-    memset(slot, 0, sizeof *slot);
+    slot->in_arena = schema->arena != NULL;
     slot->op.plugin = memcpy((char *)(slot + 1), plugin, np);
     slot->source = memcpy((char *)(slot + 1) + np, source, ns);
     slot->op.schema = schema;
-    slot->hash_name = hash_name(schema->name);
-    slot->hash_full = h;
+    slot->hash_name = key->hash_name;
+    slot->hash_full = key->hash_full;
     insert(t, slot);
     return 0;
 }
@@ -374,7 +404,7 @@ int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err)
             return ts_error_set(err, TS_ERR_PLUGIN, "%s%s%s is already declared", s->name,
                                 *s->overload ? "." : "", s->overload);
     }
-    if (reserve(dst, src->n, err))
+    if (ts_optable_reserve(dst, src->n, err))
         return err ? err->code : TS_ERR_NOMEM;
     char **sources = realloc(dst->sources, (dst->n_sources + src->n_sources + 1) *
                                            sizeof *sources);

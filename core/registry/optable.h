@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "registry/passes.h"
 #include "registry/schema.h"
@@ -54,10 +55,25 @@ const TsKernelEntry *ts_operator_kernel(const TsOperator *op, const char *backen
 
 /* ---- filling the table (the registry's side: see plugin.c) ---------------- */
 
+/* An operator's name and overload with their hashes, computed once for the several tables
+ * a registration looks in. */
+typedef struct TsOpKey {
+    const char *qualname, *overload;
+    uint64_t hash_name, hash_full;
+} TsOpKey;
+
+TsOpKey ts_op_key(const char *qualname, const char *overload);
+TsOperator *ts_optable_find_key(const TsOpTable *t, const TsOpKey *key);
+/* Makes room for n more operators (ts_optable_add then grows nothing). */
+int ts_optable_reserve(TsOpTable *t, size_t n, TsError *err);
+
 /* Adds an operator that plugin declared at source ("file.yaml:3:9"); takes schema on
  * success. Fails if the table already has the name and overload. */
 int ts_optable_add(TsOpTable *t, TsSchema *schema, const char *plugin, const char *source,
                    TsError *err);
+/* The same with the schema's key (ts_op_key(schema->name, schema->overload)). */
+int ts_optable_add_keyed(TsOpTable *t, TsSchema *schema, const TsOpKey *key, const char *plugin,
+                         const char *source, TsError *err);
 TsOperator *ts_optable_find_mut(TsOpTable *t, const char *qualname, const char *overload);
 /* Moves every operator of src (left empty) to the end of dst, all or nothing. */
 int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err);

@@ -102,18 +102,19 @@ static int fail(TsRegistry *r, TsError *err)
     return err ? err->code : TS_ERR_PLUGIN;
 }
 
-static const TsOperator *find_any(const TsRegistry *r, const char *name, const char *overload)
+static const TsOperator *find_any(const TsRegistry *r, const TsOpKey *key)
 {
-    const TsOperator *op = ts_optable_find(r->staged, name, overload);
-    return op ? op : ts_optable_find(r->table, name, overload);
+    const TsOperator *op = ts_optable_find_key(r->staged, key);
+    return op ? op : ts_optable_find_key(r->table, key);
 }
 
 /* Stages one declaration (taking schema): shared if identical to a known one. */
 static int stage_schema(TsRegistry *r, TsSchema *schema, const char *source, TsError *err)
 {
-    const TsOperator *old = find_any(r, schema->name, schema->overload);
+    TsOpKey key = ts_op_key(schema->name, schema->overload);
+    const TsOperator *old = find_any(r, &key);
     if (!old) {
-        if (ts_optable_add(r->staged, schema, r->plugin, source, err)) {
+        if (ts_optable_add_keyed(r->staged, schema, &key, r->plugin, source, err)) {
             ts_schema_free(schema);
             return err ? err->code : TS_ERR_NOMEM;
         }
@@ -158,7 +159,7 @@ int ts_registry_add_schema_set(TsRegistry *r, TsSchemaSet *set, TsError *err)
     if (plen > sizeof source - 32)
         plen = sizeof source - 32;
     memcpy(source, set->path ? set->path : "", plen);
-    int rc = 0;
+    int rc = ts_optable_reserve(r->staged, set->n, err);
     for (size_t i = 0; i < set->n; i++) {
         TsSchema *s = set->decls[i].schema;
         set->decls[i].schema = NULL;
@@ -282,13 +283,14 @@ static int register_kernel(TsRegistry *r, const char *qualname, const char *over
                      r->plugin);
         return fail(r, err);
     }
-    TsOperator *op = ts_optable_find_mut(r->staged, qualname, overload);
+    TsOpKey key = ts_op_key(qualname, overload);
+    TsOperator *op = ts_optable_find_key(r->staged, &key);
     if (op) {
         if (ts_operator_add_kernel(op, backend, fn, factory, r->plugin, err))
             return fail(r, err);
         return 0;
     }
-    op = ts_optable_find_mut(r->table, qualname, overload);
+    op = ts_optable_find_key(r->table, &key);
     if (!op)
         return add_waiting(r, qualname, overload, backend, fn, factory, err);
     const TsKernelEntry *old = ts_operator_kernel_exact(op, backend);

@@ -2,6 +2,8 @@
 # the operator table, plugin loading and its ELF check, the config file) and its tests;
 # included by the top Makefile.am.
 libtscript_core_la_SOURCES += \
+	core/registry/arena.c \
+	core/registry/arena.h \
 	core/registry/schema.c \
 	core/registry/schema.h \
 	core/registry/schema_scan.c \

@@ -10,9 +10,9 @@
  * "[]" versus "[N]"). Types nest only through parse_type, which counts its depth, and the
  * text is bounded, so no input can exhaust the C stack. Types are interned by types.c;
  * everything else (names, alias sets, default values) is owned by the TsSchema: default
- * values are reference-counted, the rest lives in a chain of blocks (usually one) freed
- * together, since every program's startup parses ~1000 schemas and a malloc per name,
- * argument and annotation was a third of that.
+ * values are reference-counted, the rest lives in an arena (arena.h): the schema's own, or
+ * its schema set's, shared by every schema of a file, since every program's startup parses
+ * ~1600 schemas and a malloc per name, argument and annotation was a third of that.
  *
  * Where torch's own printer loses information or is not a fixed point we pick the reading
  * that is: alias sets print in descending order (torch prints an unordered_set, which for
@@ -54,21 +54,6 @@ typedef struct Tok {
     size_t off, len;
 } Tok;
 
-/* A parsed schema lives in a chain of blocks that ts_schema_free releases together, so
- * parsing costs a malloc or two instead of one per name, argument and annotation. Only the
- * default values (reference-counted TsValues) live outside. */
-union Align {
-    void *p;
-    double d;
-    long long i;
-};
-
-typedef struct Block {
-    struct Block *next;
-    size_t used, cap;          /* in bytes */
-    union Align data[];
-} Block;
-
 typedef struct Parser {
     const char *text;
     size_t len;
@@ -76,8 +61,7 @@ typedef struct Parser {
     TsError *err;
     size_t err_off;
     bool failed;
-    Block *blocks;             /* newest first */
-    size_t first_block;        /* bytes: a guess that fits a typical schema of this length */
+    TsArena *arena;            /* where everything but default values goes */
 } Parser;
 
 /* Words TorchScript's lexer reserves; torch rejects them as names ("from" is not one).
@@ -125,14 +109,31 @@ static bool is_ident_start(char c) { return in_class(c, C_IDENT_START); }
 static bool is_digit(char c) { return in_class(c, C_DIGIT); }
 static bool is_ident_char(char c) { return in_class(c, C_IDENT_START | C_DIGIT); }
 
-static bool is_keyword(const char *s, size_t n)
+/* For each character, a bit (1 << n) for each length n of a keyword starting with it (from
+ * keywords_by_len): most identifiers ("self", "Tensor", "other") are ruled out by one load. */
+static const unsigned short keyword_lengths[256] = {
+    ['a'] = 1 << 2 | 1 << 3 | 1 << 6, ['i'] = 1 << 2 | 1 << 6, ['o'] = 1 << 2,
+    ['d'] = 1 << 3, ['f'] = 1 << 3, ['n'] = 1 << 3,
+    ['N'] = 1 << 4, ['T'] = 1 << 4, ['e'] = 1 << 4, ['p'] = 1 << 4, ['w'] = 1 << 4 | 1 << 5,
+    ['F'] = 1 << 5, ['b'] = 1 << 5, ['c'] = 1 << 5 | 1 << 8, ['r'] = 1 << 5 | 1 << 6,
+    ['g'] = 1 << 6,
+};
+
+/* The full test, for the few identifiers keyword_lengths lets through; out of line, so
+ * that lex_at stays a leaf function. */
+__attribute__((noinline))
+static bool is_keyword_slow(const char *s, size_t n)
 {
-    if (n >= sizeof keywords_by_len / sizeof keywords_by_len[0] || !keywords_by_len[n])
-        return false;
     for (const char *k = keywords_by_len[n]; *k; k += n)
         if (k[0] == s[0] && memcmp(k, s, n) == 0)
             return true;
     return false;
+}
+
+static bool is_keyword(const char *s, size_t n)
+{
+    return n < sizeof keywords_by_len / sizeof keywords_by_len[0] &&
+           (keyword_lengths[(unsigned char)s[0]] >> n & 1) && is_keyword_slow(s, n);
 }
 
 /* Length of a number at s (0 if none): digits, a fraction, an exponent, a 'j' suffix. */
@@ -187,6 +188,31 @@ static size_t lex_string(const char *s, size_t n)
     return 0;
 }
 
+/* The tokens that are not identifiers or one-character punctuation: numbers, strings, "->",
+ * "...", and bad characters; kept out of lex_at so that its hot path stays small. */
+__attribute__((noinline))
+static Tok lex_rare(const char *text, size_t len, size_t pos)
+{
+    Tok t = { TK_BAD, pos, 1 };
+    const char *s = text + pos;
+    size_t n = len - pos;
+    if (is_digit(s[0]) || (s[0] == '.' && is_digit(s[1]))) {
+        t.kind = TK_NUMBER, t.len = lex_number(s, n);
+    } else if (s[0] == '"' || s[0] == '\'') {
+        t.len = lex_string(s, n);
+        t.kind = t.len ? TK_STRING : TK_BAD;
+        if (!t.len)
+            t.len = 1;
+    } else if (s[0] == '-' && s[1] == '>') {
+        t.kind = TK_ARROW, t.len = 2;
+    } else if (s[0] == '.' && s[1] == '.' && s[2] == '.') {
+        t.kind = TK_ELLIPSIS, t.len = 3;
+    } else if (in_class(s[0], C_PUNCT)) {
+        t.kind = TK_PUNCT;
+    }
+    return t;
+}
+
 /* The token starting at or after pos (whitespace and '#' comments skipped). text[len] is
  * the string's NUL, which no class below contains, so the loops need no bounds checks. */
 static Tok lex_at(const char *text, size_t len, size_t pos)
@@ -199,34 +225,18 @@ static Tok lex_at(const char *text, size_t len, size_t pos)
         while (pos < len && text[pos] != '\n')
             pos++;
     }
-    Tok t = { TK_EOF, pos, 0 };
     if (pos >= len)
-        return t;
+        return (Tok){ TK_EOF, pos, 0 };
     const char *s = text + pos;
-    size_t n = len - pos;
     if (is_ident_start(s[0])) {
         size_t k = 1;
         while (is_ident_char(s[k]))
             k++;
-        t.len = k;
-        t.kind = is_keyword(s, k) ? TK_KEYWORD : TK_IDENT;
-    } else if (is_digit(s[0]) || (s[0] == '.' && is_digit(s[1]))) {
-        t.kind = TK_NUMBER, t.len = lex_number(s, n);
-    } else if (s[0] == '"' || s[0] == '\'') {
-        t.len = lex_string(s, n);
-        t.kind = t.len ? TK_STRING : TK_BAD;
-        if (!t.len)
-            t.len = 1;
-    } else if (s[0] == '-' && s[1] == '>') {
-        t.kind = TK_ARROW, t.len = 2;
-    } else if (s[0] == '.' && s[1] == '.' && s[2] == '.') {
-        t.kind = TK_ELLIPSIS, t.len = 3;
-    } else if (in_class(s[0], C_PUNCT)) {
-        t.kind = TK_PUNCT, t.len = 1;
-    } else {
-        t.kind = TK_BAD, t.len = 1;
+        return (Tok){ is_keyword(s, k) ? TK_KEYWORD : TK_IDENT, pos, k };
     }
-    return t;
+    if (in_class(s[0], C_PUNCT) && s[0] != '-' && s[0] != '.')
+        return (Tok){ TK_PUNCT, pos, 1 };
+    return lex_rare(text, len, pos);
 }
 
 /* ---- parser plumbing ---------------------------------------------------------- */
@@ -280,35 +290,12 @@ static int fail_nomem(Parser *P)
 
 /* ---- the schema's memory ------------------------------------------------------------ */
 
-static void free_blocks(Block *b)
-{
-    while (b) {
-        Block *next = b->next;
-        free(b);
-        b = next;
-    }
-}
-
-/* n zeroed bytes in the schema's blocks (which come zeroed and are never reused); NULL,
- * with the error set, when out of memory. */
+/* n zeroed bytes in the schema's arena; NULL, with the error set, when out of memory. */
 static void *palloc(Parser *P, size_t n)
 {
-    n = (n + sizeof(union Align) - 1) / sizeof(union Align) * sizeof(union Align);
-    Block *b = P->blocks;
-    if (!b || b->cap - b->used < n) {
-        size_t cap = b ? 2 * b->cap : P->first_block;
-        if (cap < n)
-            cap = n;
-        Block *nb = calloc(1, sizeof *nb + cap);
-        if (!nb) {
-            fail_nomem(P);
-            return NULL;
-        }
-        nb->next = b, nb->cap = cap;
-        P->blocks = b = nb;
-    }
-    void *p = (char *)b->data + b->used;
-    b->used += n;
+    void *p = ts_arena_alloc(P->arena, n);
+    if (!p)
+        fail_nomem(P);
     return p;
 }
 
@@ -320,7 +307,7 @@ static char *pstrndup(Parser *P, const char *s, size_t n)
     return d;
 }
 
-/* Grows an array in the schema's blocks to cap elements of size bytes (the old copy stays
+/* Grows an array in the schema's arena to cap elements of size bytes (the old copy stays
  * behind: arrays are short and rarely grow). */
 static void *pgrow(Parser *P, void *v, size_t n, size_t cap, size_t size)
 {
@@ -412,7 +399,7 @@ static int take_ident(Parser *P, const char *what, char **out)
 
 /* ---- alias annotations -------------------------------------------------------- */
 
-/* Frees the annotations of a schema built piece by piece (parsed ones are in blocks). */
+/* Frees the annotations of a schema built piece by piece (parsed ones are in an arena). */
 static void alias_free(TsAlias *a)
 {
     while (a) {
@@ -1354,30 +1341,33 @@ static int parse_name(Parser *P, TsSchema *s, const char *default_ns)
     return 0;
 }
 
-TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_offset,
-                          TsError *err)
+/* The text's length, or an error for NULL or too long text. */
+static int text_length(const char *text, size_t *len, TsError *err)
 {
-    size_t dummy;
+    if (!text)
+        return ts_error_set(err, TS_ERR_USAGE, "ts_schema_parse: NULL text");
+    *len = strnlen(text, (size_t)MAX_TEXT + 1);
+    if (*len > MAX_TEXT)
+        return ts_error_set(err, TS_ERR_LIMIT, "schema text too long (limit %d bytes)",
+                            MAX_TEXT);
+    return 0;
+}
+
+TsSchema *ts_schema_parse_in(TsArena *arena, const char *text, const char *default_ns,
+                             size_t *err_offset, TsError *err)
+{
+    size_t dummy, len;
     if (!err_offset)
         err_offset = &dummy;
     *err_offset = 0;
-    if (!text) {
-        ts_error_set(err, TS_ERR_USAGE, "ts_schema_parse: NULL text");
+    if (text_length(text, &len, err))
         return NULL;
-    }
-    size_t len = strnlen(text, (size_t)MAX_TEXT + 1);
-    if (len > MAX_TEXT) {
-        ts_error_set(err, TS_ERR_LIMIT, "schema text too long (limit %d bytes)", MAX_TEXT);
-        return NULL;
-    }
-    /* A first block that holds most schemas whole: ~3 bytes per byte of text. */
-    Parser P = { text, len, { TK_EOF, 0, 0 }, err, 0, false, NULL, 256 + 4 * len };
+    Parser P = { text, len, { TK_EOF, 0, 0 }, err, 0, false, arena };
     P.cur = lex_at(text, len, 0);
     TsSchema *s = palloc(&P, sizeof *s);
-    if (!s) {
-        *err_offset = 0;
+    if (!s)
         return NULL;
-    }
+    s->arena = ts_arena_retain(arena);
     if (parse_name(&P, s, default_ns) || parse_args(&P, s))
         goto fail;
     if (P.cur.kind != TK_ARROW) {
@@ -1391,28 +1381,45 @@ TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_
         fail_expected(&P, "end of input");
         goto fail;
     }
-    s->blocks = P.blocks;
     return s;
 fail:
     *err_offset = P.err_off;
-    s->blocks = P.blocks;
     ts_schema_free(s);
     return NULL;
+}
+
+TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_offset,
+                          TsError *err)
+{
+    size_t len;
+    if (err_offset)
+        *err_offset = 0;
+    if (text_length(text, &len, err))
+        return NULL;
+    /* A first chunk that holds most schemas whole: ~3 bytes per byte of text. */
+    TsArena *arena = ts_arena_new(256 + 4 * len);
+    if (!arena) {
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory while parsing a schema");
+        return NULL;
+    }
+    TsSchema *s = ts_schema_parse_in(arena, text, default_ns, err_offset, err);
+    ts_arena_release(arena);   /* s holds its own reference */
+    return s;
 }
 
 void ts_schema_free(TsSchema *s)
 {
     if (!s)
         return;
-    if (s->blocks) {
-        /* parsed: everything but the default values is in the blocks, s included */
+    if (s->arena) {
+        /* parsed: everything but the default values is in the arena, s included */
         for (size_t i = 0; i < s->n_args; i++)
             if (s->args[i].has_default)
                 ts_value_release(s->args[i].default_value);
         for (size_t i = 0; i < s->n_returns; i++)
             if (s->returns[i].has_default)
                 ts_value_release(s->returns[i].default_value);
-        free_blocks(s->blocks);
+        ts_arena_release(s->arena);
         return;
     }
     for (size_t i = 0; i < s->n_args; i++)

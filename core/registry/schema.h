@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "registry/arena.h"
 #include "tscript/error.h"
 #include "tscript/types.h"
 #include "tscript/value.h"
@@ -45,9 +46,9 @@ typedef struct TsSchema {
     TsArg *returns;
     bool is_vararg;            /* "..." after the arguments */
     bool is_varret;            /* "-> ..." */
-    void *blocks;              /* a parsed schema: the memory of everything above but default
-                                  values (see schema.c); NULL: each piece is malloc'd, as for
-                                  a schema built by hand */
+    TsArena *arena;            /* a parsed schema: holds everything above but default values
+                                  (the schema holds a reference); NULL: each piece is
+                                  malloc'd, as for a schema built by hand */
 } TsSchema;
 
 /* Parses one schema. A name without "ns::" gets default_ns (NULL: an error). On a syntax
@@ -58,6 +59,10 @@ typedef struct TsSchema {
  * ints and print as numbers, as torch prints them ("dtype=4"). */
 TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_offset,
                           TsError *err);
+/* The same into arena (which the schema then references), as a schema set parses all its
+ * schemas into one. A schema that fails leaves its pieces in the arena until it goes. */
+TsSchema *ts_schema_parse_in(TsArena *arena, const char *text, const char *default_ns,
+                             size_t *err_offset, TsError *err);
 void ts_schema_free(TsSchema *s);
 
 /* The canonical string, as PyTorch prints it (str(schema)); malloc'd. */

@@ -347,9 +347,23 @@ void ts_schema_set_free(TsSchemaSet *set)
         ts_schema_free(set->decls[i].schema);
     free(set->decls);
     free(set->path);
+    ts_arena_release(set->arena);
     set->decls = NULL;
     set->path = NULL;
+    set->arena = NULL;
     set->n = 0;
+}
+
+/* Starts a set named name: its path and arena. */
+static int set_init(TsSchemaSet *set, const char *name, size_t text_len, TsError *err)
+{
+    memset(set, 0, sizeof *set);
+    set->path = strdup(name);
+    /* a parsed schema takes ~4 bytes per byte of its text */
+    set->arena = ts_arena_new(4 * text_len);
+    if (!set->path || !set->arena)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    return 0;
 }
 
 typedef struct Loader {
@@ -398,7 +412,7 @@ static int load_entry(Loader *l, yaml_node_t *entry, const char *ns)
         return ts_yaml_node_error(l->err, TS_ERR_SYNTAX, l->name, func,
                                   "'func' must be a schema string");
     size_t offset = 0;
-    TsSchema *s = ts_schema_parse(text, ns, &offset, l->err);
+    TsSchema *s = ts_schema_parse_in(l->set->arena, text, ns, &offset, l->err);
     if (!s) {
         if (l->err && l->err->code == TS_ERR_NOMEM)
             return TS_ERR_NOMEM;
@@ -536,10 +550,8 @@ static void drop_decls(TsSchemaSet *set)
 int ts_yaml_schemas_parse_full(const char *text, size_t len, const char *name,
                                TsSchemaSet *out, TsError *err)
 {
-    memset(out, 0, sizeof *out);
-    out->path = strdup(name);
-    if (!out->path)
-        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    if (set_init(out, name, len, err))
+        return TS_ERR_NOMEM;
     yaml_document_t doc;
     int has_root = 0;
     int rc = ts_yaml_load_document(text, len, name, &doc, &has_root, err);
@@ -593,7 +605,7 @@ static int declare_scanned(const char *text, const TsScan *sc, TsSchemaSet *out,
         }
         buf[n] = '\0';
         TsError perr = TS_ERROR_INIT;
-        TsSchema *s = ts_schema_parse(buf, ns ? ns : "aten", NULL, &perr);
+        TsSchema *s = ts_schema_parse_in(out->arena, buf, ns ? ns : "aten", NULL, &perr);
         if (s)
             out->decls[out->n++] = (TsSchemaDecl){ s, f->line, f->col };
         else
@@ -619,9 +631,9 @@ int ts_yaml_schemas_parse(const char *text, size_t len, const char *name, TsSche
     TsScan sc;
     int rc = ts_schema_scan(text, len, &sc);
     if (!rc) {
-        out->path = strdup(name);
-        rc = out->path ? declare_scanned(text, &sc, out, err)
-                       : ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        rc = set_init(out, name, len, err);
+        if (!rc)
+            rc = declare_scanned(text, &sc, out, err);
     } else if (rc == TS_ERR_NOMEM) {
         ts_error_set(err, TS_ERR_NOMEM, "%s: out of memory", name);
     }

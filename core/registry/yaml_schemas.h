@@ -23,6 +23,7 @@ typedef struct TsSchemaSet {
     char *path;                /* the file name errors and the operator table cite */
     size_t n;
     TsSchemaDecl *decls;       /* in file order */
+    TsArena *arena;            /* the schemas' memory (each holds a reference too) */
 } TsSchemaSet;
 
 /* Loads the file at path into *out (which the caller frees with ts_schema_set_free, also
