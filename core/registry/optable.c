@@ -31,6 +31,7 @@ typedef struct OpSlot {
     char *source;
     bool in_arena;
     size_t kernel_cap;
+    TsKernelEntry kernel0;     /* op.kernels while there is one (most operators have one) */
     size_t next_overload;      /* index of the next overload of the same name, or NO_OP */
     size_t last_overload;      /* on the first overload of a name: the chain's tail */
     uint64_t hash_name;        /* of the schema's name, and of name and overload: kept, */
@@ -52,17 +53,33 @@ struct TsOpTable {
     void (*cache_free)(void *);
 };
 
+/* Names are hashed eight bytes at a time (startup hashes ~3000 of them, for declarations
+ * and kernels); a name's hash is mixed with its overload's for the full name's. */
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93u;
+    return h ^ h >> 32;
+}
+
 static uint64_t hash_str(uint64_t h, const char *s)
 {
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
+    size_t n = strlen(s);
+    for (; n >= 8; s += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15u;
+    }
+    uint64_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w |= (uint64_t)(unsigned char)s[i] << 8 * i;
+    return mix((h ^ w ^ (uint64_t)n << 59) * 0x9e3779b97f4a7c15u);
 }
 
 static uint64_t hash_name(const char *name) { return hash_str(14695981039346656037u, name); }
 static uint64_t hash_full_from(uint64_t h_name, const char *overload)
 {
-    return hash_str(hash_str(h_name, "."), overload);
+    return hash_str(h_name, overload);
 }
 static uint64_t hash_full(const char *name, const char *overload)
 {
@@ -90,7 +107,21 @@ int ts_kernel_entry_init(TsKernelEntry *e, const char *backend, TsKernelFn fn,
     /* one allocation for both names: a table holds a thousand kernels */
     size_t nb = strlen(backend) + 1, np = strlen(plugin) + 1;
     char *names = malloc(nb + np);
-    *e = (TsKernelEntry){ names, fn, factory, names ? names + nb : NULL };
+    *e = (TsKernelEntry){ names, fn, factory, names ? names + nb : NULL, false };
+    if (!names)
+        return TS_ERR_NOMEM;
+    memcpy(e->backend, backend, nb);
+    memcpy(e->plugin, plugin, np);
+    return 0;
+}
+
+/* The same with the names in arena (an operator's, which outlives its kernels). */
+static int kernel_entry_init_in(TsKernelEntry *e, TsArena *arena, const char *backend,
+                                TsKernelFn fn, TsKernelFactory factory, const char *plugin)
+{
+    size_t nb = strlen(backend) + 1, np = strlen(plugin) + 1;
+    char *names = ts_arena_alloc(arena, nb + np);
+    *e = (TsKernelEntry){ names, fn, factory, names ? names + nb : NULL, true };
     if (!names)
         return TS_ERR_NOMEM;
     memcpy(e->backend, backend, nb);
@@ -100,7 +131,8 @@ int ts_kernel_entry_init(TsKernelEntry *e, const char *backend, TsKernelFn fn,
 
 void ts_kernel_entry_clear(TsKernelEntry *e)
 {
-    free(e->backend);
+    if (!e->in_arena)
+        free(e->backend);
     memset(e, 0, sizeof *e);
 }
 
@@ -109,7 +141,8 @@ static void slot_free(OpSlot *s)
     bool in_arena = s->in_arena;
     for (size_t i = 0; i < s->op.n_kernels; i++)
         ts_kernel_entry_clear(&s->op.kernels[i]);
-    free(s->op.kernels);
+    if (s->op.kernels != &s->kernel0)
+        free(s->op.kernels);
     ts_schema_free(s->op.schema);      /* last: it may free the arena s is in */
     if (!in_arena)
         free(s);
@@ -434,9 +467,17 @@ int ts_operator_reserve_kernels(TsOperator *op, size_t n, TsError *err)
     size_t cap = op->n_kernels + n;
     if (cap < n || cap > SIZE_MAX / sizeof(TsKernelEntry))
         return ts_error_set(err, TS_ERR_LIMIT, "too many kernels");
-    TsKernelEntry *k = realloc(op->kernels, cap * sizeof *k);
+    if (cap == 1) {
+        op->kernels = &s->kernel0;
+        s->kernel_cap = 1;
+        return 0;
+    }
+    bool inline_ = op->kernels == &s->kernel0;
+    TsKernelEntry *k = realloc(inline_ ? NULL : op->kernels, cap * sizeof *k);
     if (!k)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    if (inline_)
+        k[0] = s->kernel0;
     op->kernels = k;
     s->kernel_cap = cap;
     return 0;
@@ -467,7 +508,9 @@ int ts_operator_add_kernel(TsOperator *op, const char *backend, TsKernelFn fn,
         return ts_kernel_dup_error(err, plugin, name, backend, old->plugin);
     }
     TsKernelEntry e;
-    if (ts_kernel_entry_init(&e, backend, fn, factory, plugin) ||
+    TsArena *arena = ((OpSlot *)op)->in_arena ? op->schema->arena : NULL;
+    if ((arena ? kernel_entry_init_in(&e, arena, backend, fn, factory, plugin)
+               : ts_kernel_entry_init(&e, backend, fn, factory, plugin)) ||
         ts_operator_reserve_kernels(op, 1, err)) {
         ts_kernel_entry_clear(&e);
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");

@@ -23,10 +23,11 @@
 #include "tscript/plugin.h"
 
 typedef struct TsKernelEntry {
-    char *backend;             /* owns the allocation plugin points into */
+    char *backend;             /* owns the allocation plugin points into, unless in_arena */
     TsKernelFn fn;             /* exactly one of fn and factory is set */
     TsKernelFactory factory;
     char *plugin;              /* the plugin that registered it */
+    bool in_arena;             /* the names live in the operator's schema arena */
 } TsKernelEntry;
 
 typedef struct TsOperator {

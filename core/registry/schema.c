@@ -62,6 +62,7 @@ typedef struct Parser {
     size_t err_off;
     bool failed;
     TsArena *arena;            /* where everything but default values goes */
+    TsSchemaCtx *ctx;
 } Parser;
 
 /* Words TorchScript's lexer reserves; torch rejects them as names ("from" is not one).
@@ -290,8 +291,10 @@ static int fail_nomem(Parser *P)
 
 /* ---- the schema's memory ------------------------------------------------------------ */
 
-/* n zeroed bytes in the schema's arena; NULL, with the error set, when out of memory. */
-static void *palloc(Parser *P, size_t n)
+/* n zeroed bytes in the schema's arena; NULL, with the error set, when out of memory.
+ * Inlined, so that the memset of a constant size is a few stores. */
+__attribute__((always_inline))
+static inline void *palloc(Parser *P, size_t n)
 {
     void *p = ts_arena_alloc(P->arena, n);
     if (!p)
@@ -299,19 +302,40 @@ static void *palloc(Parser *P, size_t n)
     return p;
 }
 
+/* The same, not zeroed: for what is written whole at once. */
+static void *palloc_raw(Parser *P, size_t n)
+{
+    void *p = ts_arena_alloc_raw(P->arena, n);
+    if (!p)
+        fail_nomem(P);
+    return p;
+}
+
 static char *pstrndup(Parser *P, const char *s, size_t n)
 {
-    char *d = palloc(P, n + 1);
-    if (d)
+    char *d = palloc_raw(P, n + 1);
+    if (d) {
         memcpy(d, s, n);
+        d[n] = '\0';
+    }
     return d;
 }
+
+/* The one-character names, which most alias sets are ("a", "b", "*"): shared, not copied. */
+#define ONE_CHAR_ROW(b)                                                                      \
+    { b + 0, 0 }, { b + 1, 0 }, { b + 2, 0 }, { b + 3, 0 }, { b + 4, 0 }, { b + 5, 0 },     \
+    { b + 6, 0 }, { b + 7, 0 }, { b + 8, 0 }, { b + 9, 0 }, { b + 10, 0 }, { b + 11, 0 },   \
+    { b + 12, 0 }, { b + 13, 0 }, { b + 14, 0 }, { b + 15, 0 }
+static const char one_char[128][2] = {
+    ONE_CHAR_ROW(0x00), ONE_CHAR_ROW(0x10), ONE_CHAR_ROW(0x20), ONE_CHAR_ROW(0x30),
+    ONE_CHAR_ROW(0x40), ONE_CHAR_ROW(0x50), ONE_CHAR_ROW(0x60), ONE_CHAR_ROW(0x70),
+};
 
 /* Grows an array in the schema's arena to cap elements of size bytes (the old copy stays
  * behind: arrays are short and rarely grow). */
 static void *pgrow(Parser *P, void *v, size_t n, size_t cap, size_t size)
 {
-    void *nv = palloc(P, cap * size);
+    void *nv = palloc_raw(P, cap * size);
     if (nv && n)
         memcpy(nv, v, n * size);
     return nv;
@@ -435,7 +459,8 @@ static int parse_alias_set(Parser *P, const char ***out, size_t *n_out)
     do {
         if (P->cur.kind != TK_IDENT && !is_punct(P, '*'))
             return fail_expected(P, "an alias set name");
-        char *name = cur_dup(P);
+        const char *name = P->cur.len == 1 ? one_char[(unsigned char)P->text[P->cur.off] & 0x7f]
+                                           : cur_dup(P);
         if (!name)
             return -1;
         advance(P);
@@ -542,6 +567,25 @@ static const TypeName type_names[] = {
     TYPE_NAME("AnyClassType", ts_type_any_class, 0),
     TYPE_NAME("AnyEnumType", ts_type_any_enum, 0),
 };
+
+/* ts_type_list(elem) or ts_type_optional(elem), from the set's cache when it made that one
+ * before (interned types live until ts_types_shutdown, longer than any parse). */
+static const TsType *made_type(Parser *P, TsTypeKind kind, const TsType *elem)
+{
+    if (!elem)
+        return NULL;
+    size_t n = sizeof P->ctx->made / sizeof P->ctx->made[0];
+    size_t i = (((uintptr_t)elem >> 4) * 2 + (kind == TS_TYPE_LIST)) % n;
+    if (P->ctx->made[i].elem == elem && P->ctx->made[i].kind == (int)kind)
+        return P->ctx->made[i].type;
+    const TsType *t = kind == TS_TYPE_LIST ? ts_type_list(elem) : ts_type_optional(elem);
+    if (t) {
+        P->ctx->made[i].elem = elem;
+        P->ctx->made[i].type = t;
+        P->ctx->made[i].kind = (int)kind;
+    }
+    return t;
+}
 
 static int parse_type(Parser *P, int depth, const TsType **out, TsAlias **alias, long *fixed,
                       unsigned *seen);
@@ -706,7 +750,7 @@ static int parse_type(Parser *P, int depth, const TsType **out, TsAlias **alias,
                              MAX_DEPTH);
         if (is_punct(P, '?')) {
             advance(P);
-            t = ts_type_optional(t);
+            t = made_type(P, TS_TYPE_OPTIONAL, t);
         } else if (is_punct(P, '[')) {
             Tok next = peek(P);
             bool sized = next.kind == TK_NUMBER;
@@ -729,13 +773,13 @@ static int parse_type(Parser *P, int depth, const TsType **out, TsAlias **alias,
             advance(P);
             if (expect(P, ']'))
                 return -1;
-            t = ts_type_list(t);
+            t = made_type(P, TS_TYPE_LIST, t);
             if (wrap_alias(P, alias))
                 return -1;
             if (sized) {
                 /* A sized list ends the type but for one '?'. */
                 if (accept(P, '?'))
-                    t = ts_type_optional(t);
+                    t = made_type(P, TS_TYPE_OPTIONAL, t);
                 break;
             }
         }
@@ -1222,7 +1266,8 @@ static int parse_arg(Parser *P, bool is_return, TsArg *a)
     return 0;
 }
 
-/* Appends a zeroed TsArg that the schema owns from now on (so a failure frees it). */
+/* Appends an empty argument (no default, no fixed size) that the schema owns from now on
+ * (so a failure frees it). */
 static TsArg *new_arg(Parser *P, TsArg **v, size_t *n, size_t *cap)
 {
     if (*n == *cap) {
@@ -1232,8 +1277,9 @@ static TsArg *new_arg(Parser *P, TsArg **v, size_t *n, size_t *cap)
             return NULL;
         *v = nv, *cap = ncap;
     }
-    TsArg *a = &(*v)[(*n)++];
-    a->fixed_size = -1;
+    TsArg *a = &(*v)[*n];
+    *a = (TsArg){ .fixed_size = -1 };
+    ++*n;
     return a;
 }
 
@@ -1274,8 +1320,12 @@ static int parse_returns(Parser *P, TsSchema *s)
         return 0;
     }
     if (!is_punct(P, '(')) {
+        /* one bare return: an array of one */
+        cap = 1;
+        if (!(s->returns = palloc_raw(P, sizeof *s->returns)))
+            return -1;
         TsArg *a = new_arg(P, &s->returns, &s->n_returns, &cap);
-        return a ? parse_arg(P, true, a) : -1;
+        return parse_arg(P, true, a);
     }
     advance(P);
     if (accept(P, ')'))
@@ -1300,11 +1350,12 @@ static int parse_returns(Parser *P, TsSchema *s)
 static char *qualify(Parser *P, const char *ns, size_t ns_len, const char *name,
                      size_t name_len)
 {
-    char *q = palloc(P, ns_len + name_len + 3);
+    char *q = palloc_raw(P, ns_len + name_len + 3);
     if (q) {
         memcpy(q, ns, ns_len);
         memcpy(q + ns_len, "::", 2);
         memcpy(q + ns_len + 2, name, name_len);
+        q[ns_len + 2 + name_len] = '\0';
     }
     return q;
 }
@@ -1353,7 +1404,13 @@ static int text_length(const char *text, size_t *len, TsError *err)
     return 0;
 }
 
-TsSchema *ts_schema_parse_in(TsArena *arena, const char *text, const char *default_ns,
+void ts_schema_ctx_init(TsSchemaCtx *ctx, TsArena *arena)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->arena = arena;
+}
+
+TsSchema *ts_schema_parse_in(TsSchemaCtx *ctx, const char *text, const char *default_ns,
                              size_t *err_offset, TsError *err)
 {
     size_t dummy, len;
@@ -1362,12 +1419,12 @@ TsSchema *ts_schema_parse_in(TsArena *arena, const char *text, const char *defau
     *err_offset = 0;
     if (text_length(text, &len, err))
         return NULL;
-    Parser P = { text, len, { TK_EOF, 0, 0 }, err, 0, false, arena };
+    Parser P = { text, len, { TK_EOF, 0, 0 }, err, 0, false, ctx->arena, ctx };
     P.cur = lex_at(text, len, 0);
     TsSchema *s = palloc(&P, sizeof *s);
     if (!s)
         return NULL;
-    s->arena = ts_arena_retain(arena);
+    s->arena = ts_arena_retain(ctx->arena);
     if (parse_name(&P, s, default_ns) || parse_args(&P, s))
         goto fail;
     if (P.cur.kind != TK_ARROW) {
@@ -1402,7 +1459,9 @@ TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_
         ts_error_set(err, TS_ERR_NOMEM, "out of memory while parsing a schema");
         return NULL;
     }
-    TsSchema *s = ts_schema_parse_in(arena, text, default_ns, err_offset, err);
+    TsSchemaCtx ctx;
+    ts_schema_ctx_init(&ctx, arena);
+    TsSchema *s = ts_schema_parse_in(&ctx, text, default_ns, err_offset, err);
     ts_arena_release(arena);   /* s holds its own reference */
     return s;
 }

@@ -59,9 +59,24 @@ typedef struct TsSchema {
  * ints and print as numbers, as torch prints them ("dtype=4"). */
 TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_offset,
                           TsError *err);
-/* The same into arena (which the schema then references), as a schema set parses all its
- * schemas into one. A schema that fails leaves its pieces in the arena until it goes. */
-TsSchema *ts_schema_parse_in(TsArena *arena, const char *text, const char *default_ns,
+
+/* What the schemas of one set share while they are parsed: the arena they live in, and
+ * the list and optional types made so far (interning one in types.c takes a lock and a
+ * hash; a set asks for Tensor[], int[] and Tensor? hundreds of times). */
+typedef struct TsSchemaCtx {
+    TsArena *arena;
+    struct {
+        const TsType *elem, *type;
+        int kind;
+    } made[64];                /* direct-mapped by elem and kind; elem NULL = empty */
+} TsSchemaCtx;
+
+/* Sets up ctx for schemas in arena (which ctx does not own). */
+void ts_schema_ctx_init(TsSchemaCtx *ctx, TsArena *arena);
+/* ts_schema_parse into ctx's arena (which the schema then references), as a schema set
+ * parses all its schemas into one. A schema that fails leaves its pieces in the arena
+ * until the arena goes. */
+TsSchema *ts_schema_parse_in(TsSchemaCtx *ctx, const char *text, const char *default_ns,
                              size_t *err_offset, TsError *err);
 void ts_schema_free(TsSchema *s);
 

@@ -372,6 +372,7 @@ typedef struct Loader {
     const char *name;
     yaml_document_t *doc;
     TsSchemaSet *set;
+    TsSchemaCtx *ctx;
     TsError *err;
 } Loader;
 
@@ -412,7 +413,7 @@ static int load_entry(Loader *l, yaml_node_t *entry, const char *ns)
         return ts_yaml_node_error(l->err, TS_ERR_SYNTAX, l->name, func,
                                   "'func' must be a schema string");
     size_t offset = 0;
-    TsSchema *s = ts_schema_parse_in(l->set->arena, text, ns, &offset, l->err);
+    TsSchema *s = ts_schema_parse_in(l->ctx, text, ns, &offset, l->err);
     if (!s) {
         if (l->err && l->err->code == TS_ERR_NOMEM)
             return TS_ERR_NOMEM;
@@ -561,7 +562,9 @@ int ts_yaml_schemas_parse_full(const char *text, size_t len, const char *name,
         yaml_document_delete(&doc);
         return 0;
     }
-    Loader l = { text, len, name, &doc, out, err };
+    TsSchemaCtx ctx;
+    ts_schema_ctx_init(&ctx, out->arena);
+    Loader l = { text, len, name, &doc, out, &ctx, err };
     yaml_node_t *root = yaml_document_get_root_node(&doc);
     if (root->type == YAML_SEQUENCE_NODE)
         rc = load_sequence(&l, root, "aten");
@@ -589,6 +592,8 @@ static int declare_scanned(const char *text, const TsScan *sc, TsSchemaSet *out,
         longest = sc->funcs[i].len > longest ? sc->funcs[i].len : longest;
     char *buf = malloc(longest + 1);
     out->decls = malloc((sc->n ? sc->n : 1) * sizeof *out->decls);
+    TsSchemaCtx ctx;
+    ts_schema_ctx_init(&ctx, out->arena);
     int rc = (sc->has_namespace && !ns) || !buf || !out->decls ? TS_ERR_NOMEM : 0;
     for (size_t i = 0; i < sc->n && !rc; i++) {
         const TsScanFunc *f = &sc->funcs[i];
@@ -605,7 +610,7 @@ static int declare_scanned(const char *text, const TsScan *sc, TsSchemaSet *out,
         }
         buf[n] = '\0';
         TsError perr = TS_ERROR_INIT;
-        TsSchema *s = ts_schema_parse_in(out->arena, buf, ns ? ns : "aten", NULL, &perr);
+        TsSchema *s = ts_schema_parse_in(&ctx, buf, ns ? ns : "aten", NULL, &perr);
         if (s)
             out->decls[out->n++] = (TsSchemaDecl){ s, f->line, f->col };
         else
