@@ -108,10 +108,12 @@ static const TsOperator *find_any(const TsRegistry *r, const TsOpKey *key)
     return op ? op : ts_optable_find_key(r->table, key);
 }
 
-/* Stages one declaration (taking schema): shared if identical to a known one. */
-static int stage_schema(TsRegistry *r, TsSchema *schema, const char *source, TsError *err)
+/* Stages one declaration (taking schema, whose key it is): shared if identical to a known
+ * one. */
+static int stage_schema(TsRegistry *r, TsSchema *schema, const TsOpKey *keyp,
+                        const char *source, TsError *err)
 {
-    TsOpKey key = ts_op_key(schema->name, schema->overload);
+    TsOpKey key = keyp ? *keyp : ts_op_key(schema->name, schema->overload);
     const TsOperator *old = find_any(r, &key);
     if (!old) {
         if (ts_optable_add_keyed(r->staged, schema, &key, r->plugin, source, err)) {
@@ -170,7 +172,8 @@ int ts_registry_add_schema_set(TsRegistry *r, TsSchemaSet *set, TsError *err)
         char *end = put_position(put_position(source + plen, set->decls[i].line),
                                  set->decls[i].col);
         *end = '\0';
-        rc = stage_schema(r, s, source, err);
+        TsOpKey key = { s->name, s->overload, set->decls[i].hash_name, set->decls[i].hash_full };
+        rc = stage_schema(r, s, key.hash_full ? &key : NULL, source, err);
     }
     free(set->decls);
     set->decls = NULL;
@@ -202,7 +205,7 @@ int ts_register_schema(TsRegistry *r, const char *schema, TsError *err)
     }
     char source[512];
     snprintf(source, sizeof source, "ts_register_schema in plugin '%s'", r->plugin);
-    if (stage_schema(r, s, source, err))
+    if (stage_schema(r, s, NULL, source, err))
         return fail(r, err);
     return 0;
 }

@@ -40,6 +40,7 @@
  */
 #include "registry/yaml_schemas.h"
 
+#include "registry/optable.h"
 #include "registry/schema_scan.h"
 
 #include <errno.h>
@@ -389,6 +390,12 @@ static int valid_namespace(const char *s)
     return 1;
 }
 
+static TsSchemaDecl make_decl(TsSchema *s, int line, int col)
+{
+    TsOpKey key = ts_op_key(s->name, s->overload);
+    return (TsSchemaDecl){ s, line, col, key.hash_name, key.hash_full };
+}
+
 static int load_entry(Loader *l, yaml_node_t *entry, const char *ns)
 {
     if (entry->type != YAML_MAPPING_NODE)
@@ -432,8 +439,8 @@ static int load_entry(Loader *l, yaml_node_t *entry, const char *ns)
         return ts_error_set(l->err, TS_ERR_NOMEM, "%s: out of memory", l->name);
     }
     l->set->decls = d;
-    d[l->set->n++] = (TsSchemaDecl){ s, (int)func->start_mark.line + 1,
-                                     (int)func->start_mark.column + 1 };
+    d[l->set->n++] = make_decl(s, (int)func->start_mark.line + 1,
+                               (int)func->start_mark.column + 1);
     return 0;
 }
 
@@ -481,17 +488,6 @@ static int load_mapping(Loader *l, yaml_node_t *map)
     return load_sequence(l, functions, ns);
 }
 
-static uint64_t hash_key(const TsSchema *s)
-{
-    uint64_t h = 14695981039346656037u;
-    for (const char *p = s->name; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211u;
-    h = (h ^ '.') * 1099511628211u;
-    for (const char *p = s->overload; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211u;
-    return h;
-}
-
 /* The first declaration that repeats an earlier one's name and overload (*dup) and that
  * earlier one (*first); *dup is NULL when there is none. Fails only for memory. */
 static int find_duplicate(const TsSchemaSet *set, TsSchemaDecl **first, TsSchemaDecl **dup)
@@ -507,10 +503,12 @@ static int find_duplicate(const TsSchemaSet *set, TsSchemaDecl **first, TsSchema
         return TS_ERR_NOMEM;
     for (size_t i = 0; i < set->n && !*dup; i++) {
         const TsSchema *s = set->decls[i].schema;
-        size_t b = hash_key(s) & (nb - 1);
+        uint64_t h = set->decls[i].hash_full;
+        size_t b = h & (nb - 1);
         for (; buckets[b]; b = (b + 1) & (nb - 1)) {
             const TsSchema *o = set->decls[buckets[b] - 1].schema;
-            if (strcmp(o->name, s->name) == 0 && strcmp(o->overload, s->overload) == 0) {
+            if (set->decls[buckets[b] - 1].hash_full == h && strcmp(o->name, s->name) == 0 &&
+                strcmp(o->overload, s->overload) == 0) {
                 *first = &set->decls[buckets[b] - 1];
                 *dup = &set->decls[i];
                 break;
@@ -612,7 +610,7 @@ static int declare_scanned(const char *text, const TsScan *sc, TsSchemaSet *out,
         TsError perr = TS_ERROR_INIT;
         TsSchema *s = ts_schema_parse_in(&ctx, buf, ns ? ns : "aten", NULL, &perr);
         if (s)
-            out->decls[out->n++] = (TsSchemaDecl){ s, f->line, f->col };
+            out->decls[out->n++] = make_decl(s, f->line, f->col);
         else
             rc = perr.code == TS_ERR_NOMEM ? TS_ERR_NOMEM : TS_SCAN_DECLINED;
         ts_error_clear(&perr);
