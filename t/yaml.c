@@ -214,7 +214,10 @@ static void test_registration(void)
     is_str(f ? f->plugin : NULL, "p1", "declared by p1");
     char want[600];
     snprintf(want, sizeof want, "%s:1:9", a);
-    is_str(f ? ts_operator_source(f) : NULL, want, "at a.yaml:1:9");
+    char where[600] = "";
+    if (f)
+        ts_operator_source(f, where, sizeof where);
+    is_str(where, want, "at a.yaml:1:9");
 
     r = ts_registry_begin(t, allocs, "p2", &err);
     is_int(ts_registry_load_schema_file(r, b, &err), 0,

@@ -28,7 +28,8 @@
  * as long as its schema, which slot_free releases last), else malloc'd. */
 typedef struct OpSlot {
     TsOperator op;
-    char *source;
+    char *source;              /* a file, or what declared the operator */
+    int line, col;             /* in source, when line > 0 */
     bool in_arena;
     size_t kernel_cap;
     TsKernelEntry kernel0;     /* op.kernels while there is one (most operators have one) */
@@ -41,8 +42,8 @@ typedef struct OpSlot {
 struct TsOpTable {
     OpSlot **ops;
     size_t n, cap;
-    size_t *by_full;           /* buckets: op index + 1, 0 = empty; nbuckets a power of 2 */
-    size_t *by_name;           /* buckets: index + 1 of a name's first overload */
+    uint32_t *by_full;         /* buckets: op index + 1, 0 = empty; nbuckets a power of 2 */
+    uint32_t *by_name;         /* buckets: index + 1 of a name's first overload */
     size_t nbuckets;
     TsWaitingKernel *waiting;  /* kernels for operators not declared yet (optable.h) */
     size_t n_waiting, cap_waiting;
@@ -308,7 +309,14 @@ const TsKernelEntry *ts_operator_kernel(const TsOperator *op, const char *backen
     return k ? k : ts_operator_kernel_exact(op, TS_BACKEND_ANY);
 }
 
-const char *ts_operator_source(const TsOperator *op) { return ((const OpSlot *)op)->source; }
+void ts_operator_source(const TsOperator *op, char *buf, size_t size)
+{
+    const OpSlot *s = (const OpSlot *)op;
+    if (s->line > 0)
+        snprintf(buf, size, "%s:%d:%d", s->source, s->line, s->col);
+    else
+        snprintf(buf, size, "%s", s->source);
+}
 
 void ts_operator_full_name(const TsOperator *op, char *buf, size_t size)
 {
@@ -327,20 +335,20 @@ static size_t index_op(TsOpTable *t, size_t i)
     size_t b = o->hash_full & mask;
     while (t->by_full[b])
         b = (b + 1) & mask;
-    t->by_full[b] = i + 1;
+    t->by_full[b] = (uint32_t)(i + 1);
     size_t head = find_name_hashed(t, o->hash_name, o->op.schema->name);
     if (head != NO_OP)
         return head;
     for (b = o->hash_name & mask; t->by_name[b]; b = (b + 1) & mask)
         ;
-    t->by_name[b] = i + 1;
+    t->by_name[b] = (uint32_t)(i + 1);
     return i;
 }
 
 /* Rebuilds both indexes with nbuckets buckets (a power of two above twice the ops). */
 static int rehash(TsOpTable *t, size_t nbuckets, TsError *err)
 {
-    size_t *full = calloc(nbuckets, sizeof *full), *names = calloc(nbuckets, sizeof *names);
+    uint32_t *full = calloc(nbuckets, sizeof *full), *names = calloc(nbuckets, sizeof *names);
     if (!full || !names) {
         free(full);
         free(names);
@@ -360,7 +368,7 @@ static int rehash(TsOpTable *t, size_t nbuckets, TsError *err)
 int ts_optable_reserve(TsOpTable *t, size_t n, TsError *err)
 {
     size_t need = t->n + n;
-    if (need < t->n || need > SIZE_MAX / 4 / sizeof(size_t))
+    if (need < t->n || need > UINT32_MAX / 4)
         return ts_error_set(err, TS_ERR_LIMIT, "operator table too large");
     if (need > t->cap) {
         size_t cap = t->cap ? t->cap : 64;
@@ -400,11 +408,11 @@ int ts_optable_add(TsOpTable *t, TsSchema *schema, const char *plugin, const cha
                    TsError *err)
 {
     TsOpKey key = ts_op_key(schema->name, schema->overload);
-    return ts_optable_add_keyed(t, schema, &key, plugin, source, err);
+    return ts_optable_add_keyed(t, schema, &key, plugin, source, 0, 0, err);
 }
 
 int ts_optable_add_keyed(TsOpTable *t, TsSchema *schema, const TsOpKey *key, const char *plugin,
-                         const char *source, TsError *err)
+                         const char *source, int line, int col, TsError *err)
 {
     if (find_full_hashed(t, key->hash_full, schema->name, schema->overload) != NO_OP)
         return ts_error_set(err, TS_ERR_PLUGIN, "%s%s%s is already declared", schema->name,
@@ -422,6 +430,7 @@ int ts_optable_add_keyed(TsOpTable *t, TsSchema *schema, const TsOpKey *key, con
     slot->in_arena = schema->arena != NULL;
     slot->op.plugin = memcpy((char *)(slot + 1), plugin, np);
     slot->source = memcpy((char *)(slot + 1) + np, source, ns);
+    slot->line = line, slot->col = col;
     slot->op.schema = schema;
     slot->hash_name = key->hash_name;
     slot->hash_full = key->hash_full;
@@ -450,10 +459,10 @@ int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err)
     for (size_t i = 0; i < src->n; i++)
         insert(dst, src->ops[i]);
     src->n = 0;
-    if (src->nbuckets) {
-        memset(src->by_full, 0, src->nbuckets * sizeof *src->by_full);
-        memset(src->by_name, 0, src->nbuckets * sizeof *src->by_name);
-    }
+    free(src->by_full);        /* src is empty: no indexes until it grows again */
+    free(src->by_name);
+    src->by_full = src->by_name = NULL;
+    src->nbuckets = 0;
     return 0;
 }
 

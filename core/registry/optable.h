@@ -72,9 +72,11 @@ int ts_optable_reserve(TsOpTable *t, size_t n, TsError *err);
  * success. Fails if the table already has the name and overload. */
 int ts_optable_add(TsOpTable *t, TsSchema *schema, const char *plugin, const char *source,
                    TsError *err);
-/* The same with the schema's key (ts_op_key(schema->name, schema->overload)). */
+/* The same with the schema's key (ts_op_key(schema->name, schema->overload)), and the
+ * position in source apart (line 0: none), so that a file's declarations need not format
+ * one string each. */
 int ts_optable_add_keyed(TsOpTable *t, TsSchema *schema, const TsOpKey *key, const char *plugin,
-                         const char *source, TsError *err);
+                         const char *source, int line, int col, TsError *err);
 TsOperator *ts_optable_find_mut(TsOpTable *t, const char *qualname, const char *overload);
 /* Moves every operator of src (left empty) to the end of dst, all or nothing. */
 int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err);
@@ -93,8 +95,8 @@ void *ts_optable_cache(const TsOpTable *t, void *(*make)(const TsOpTable *t, TsE
 TsPassList *ts_optable_passes(TsOpTable *t);
 const TsPassList *ts_optable_passes_const(const TsOpTable *t);
 
-/* Where the operator was declared ("file.yaml:3:9"). */
-const char *ts_operator_source(const TsOperator *op);
+/* Where the operator was declared ("file.yaml:3:9"), into buf (always NUL-terminated). */
+void ts_operator_source(const TsOperator *op, char *buf, size_t size);
 /* "aten::add.Tensor" or "aten::add", into buf (always NUL-terminated). */
 void ts_operator_full_name(const TsOperator *op, char *buf, size_t size);
 /* The kernel entry registered for exactly this backend, or NULL. */

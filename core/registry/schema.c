@@ -215,8 +215,10 @@ static Tok lex_rare(const char *text, size_t len, size_t pos)
 }
 
 /* The token starting at or after pos (whitespace and '#' comments skipped). text[len] is
- * the string's NUL, which no class below contains, so the loops need no bounds checks. */
-static Tok lex_at(const char *text, size_t len, size_t pos)
+ * the string's NUL, which no class below contains, so the loops need no bounds checks.
+ * Inlined into advance and peek, so that the token is built where it goes. */
+__attribute__((always_inline))
+static inline Tok lex_at(const char *text, size_t len, size_t pos)
 {
     for (;;) {
         while (is_space(text[pos]))
