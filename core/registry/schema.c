@@ -1268,6 +1268,104 @@ static int parse_arg(Parser *P, bool is_return, TsArg *a)
     return 0;
 }
 
+/* ---- the set's memo of arguments ------------------------------------------------------ */
+
+/* The schemas of a set repeat their arguments ("Tensor self", "int dim", "bool
+ * keepdim=False", "-> Tensor"): an argument whose text was parsed before in the same set is
+ * taken from the memo instead of parsed again. The key is the argument's exact text, from
+ * its first token to the ',' or ')' that ends it at depth 0 (or the end of the schema, for
+ * a bare return), and whether it is a return. An argument goes in only when its parse
+ * consumed exactly that text, and its default (if any) is a plain value (None, a bool, an
+ * int, a float), so that nothing mutable is shared; its other pieces (name, alias
+ * annotation) are in the set's arena, which both schemas reference. A hit is thus the
+ * same as parsing the text again, errors included: only text that parsed is memoized. */
+enum { MEMO_SIZE = 1024 };
+_Static_assert(MEMO_SIZE <= 64 * sizeof ((TsSchemaCtx *)0)->memo_used / sizeof(uint64_t),
+               "memo_used has a bit for each memo entry");
+
+typedef struct TsArgMemo {
+    uint64_t hash;
+    const char *key;           /* a copy of the text, in the arena */
+    size_t len;
+    bool is_return;
+    TsArg arg;
+} TsArgMemo;
+
+/* The length of the argument's text at P->cur and its hash into *h; 0 when the text holds
+ * what the memo leaves alone (quotes, comments, escapes) or its brackets do not match. */
+static size_t arg_span(const Parser *P, bool is_return, uint64_t *h)
+{
+    const char *t = P->text + P->cur.off;
+    uint64_t hash = is_return ? 0x9e3779b97f4a7c15u : 14695981039346656037u;
+    int depth = 0;
+    for (size_t i = 0;; i++) {
+        switch (t[i]) {
+        case '(': case '[':
+            depth++;
+            break;
+        case ']':
+            if (--depth < 0)
+                return 0;
+            break;
+        case ')': case ',':
+            if (depth == 0) {
+                *h = hash;
+                return i;
+            }
+            if (t[i] == ')')
+                depth--;
+            break;
+        case '\0':             /* the end of the text */
+            *h = hash;
+            return depth == 0 ? i : 0;
+        case '\'': case '"': case '#': case '\\':
+            return 0;
+        }
+        hash = (hash ^ (unsigned char)t[i]) * 1099511628211u;
+    }
+}
+
+static bool plain_default(const TsArg *a)
+{
+    if (!a->has_default)
+        return true;
+    switch (a->default_value.tag) {
+    case TS_TAG_NONE: case TS_TAG_BOOL: case TS_TAG_INT: case TS_TAG_DOUBLE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* parse_arg through the set's memo. */
+static int parse_arg_memo(Parser *P, bool is_return, TsArg *a)
+{
+    TsSchemaCtx *ctx = P->ctx;
+    uint64_t h = 0;
+    size_t start = P->cur.off, n = arg_span(P, is_return, &h);
+    if (!n || (!ctx->memo && !(ctx->memo = malloc(MEMO_SIZE * sizeof *ctx->memo))))
+        return parse_arg(P, is_return, a);
+    size_t i = h % MEMO_SIZE;
+    TsArgMemo *m = &ctx->memo[i];
+    bool used = ctx->memo_used[i / 64] >> (i % 64) & 1;
+    if (used && m->hash == h && m->len == n && m->is_return == is_return &&
+        memcmp(m->key, P->text + start, n) == 0) {
+        *a = m->arg;
+        P->cur = lex_at(P->text, P->len, start + n);
+        return 0;
+    }
+    if (parse_arg(P, is_return, a))
+        return -1;
+    char *key;
+    if (P->cur.off != start + n || !plain_default(a) ||
+        !(key = ts_arena_alloc_raw(P->arena, n)))
+        return 0;
+    memcpy(key, P->text + start, n);
+    *m = (TsArgMemo){ h, key, n, is_return, *a };
+    ctx->memo_used[i / 64] |= (uint64_t)1 << (i % 64);
+    return 0;
+}
+
 /* Appends an empty argument (no default, no fixed size) that the schema owns from now on
  * (so a failure frees it). */
 static TsArg *new_arg(Parser *P, TsArg **v, size_t *n, size_t *cap)
@@ -1304,7 +1402,7 @@ static int parse_args(Parser *P, TsSchema *s)
                             "'...' must be the last element of the argument list");
         } else {
             TsArg *a = new_arg(P, &s->args, &s->n_args, &cap);
-            if (!a || parse_arg(P, false, a))
+            if (!a || parse_arg_memo(P, false, a))
                 return -1;
             a->kwarg_only = kwarg_only;
         }
@@ -1327,7 +1425,7 @@ static int parse_returns(Parser *P, TsSchema *s)
         if (!(s->returns = palloc_raw(P, sizeof *s->returns)))
             return -1;
         TsArg *a = new_arg(P, &s->returns, &s->n_returns, &cap);
-        return parse_arg(P, true, a);
+        return parse_arg_memo(P, true, a);
     }
     advance(P);
     if (accept(P, ')'))
@@ -1340,7 +1438,7 @@ static int parse_returns(Parser *P, TsSchema *s)
                 return fail(P, P->cur.off, "'...' must be the last element of the return list");
         } else {
             TsArg *a = new_arg(P, &s->returns, &s->n_returns, &cap);
-            if (!a || parse_arg(P, true, a))
+            if (!a || parse_arg_memo(P, true, a))
                 return -1;
         }
         if (!accept(P, ','))
@@ -1412,6 +1510,12 @@ void ts_schema_ctx_init(TsSchemaCtx *ctx, TsArena *arena)
     ctx->arena = arena;
 }
 
+void ts_schema_ctx_free(TsSchemaCtx *ctx)
+{
+    free(ctx->memo);
+    ctx->memo = NULL;
+}
+
 TsSchema *ts_schema_parse_in(TsSchemaCtx *ctx, const char *text, const char *default_ns,
                              size_t *err_offset, TsError *err)
 {
@@ -1464,6 +1568,7 @@ TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_
     TsSchemaCtx ctx;
     ts_schema_ctx_init(&ctx, arena);
     TsSchema *s = ts_schema_parse_in(&ctx, text, default_ns, err_offset, err);
+    ts_schema_ctx_free(&ctx);
     ts_arena_release(arena);   /* s holds its own reference */
     return s;
 }

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "registry/arena.h"
 #include "tscript/error.h"
@@ -69,10 +70,14 @@ typedef struct TsSchemaCtx {
         const TsType *elem, *type;
         int kind;
     } made[64];                /* direct-mapped by elem and kind; elem NULL = empty */
+    struct TsArgMemo *memo;    /* arguments parsed before, by their text (schema.c) */
+    uint64_t memo_used[16];    /* which memo entries are filled */
 } TsSchemaCtx;
 
-/* Sets up ctx for schemas in arena (which ctx does not own). */
+/* Sets up ctx for schemas in arena (which ctx does not own); ts_schema_ctx_free frees
+ * what ctx allocated (not the arena). */
 void ts_schema_ctx_init(TsSchemaCtx *ctx, TsArena *arena);
+void ts_schema_ctx_free(TsSchemaCtx *ctx);
 /* ts_schema_parse into ctx's arena (which the schema then references), as a schema set
  * parses all its schemas into one. A schema that fails leaves its pieces in the arena
  * until the arena goes. */

@@ -574,6 +574,7 @@ int ts_yaml_schemas_parse_full(const char *text, size_t len, const char *name,
                                 "with 'namespace' and 'functions'");
     if (!rc)
         rc = check_duplicates(&l);
+    ts_schema_ctx_free(&ctx);
     yaml_document_delete(&doc);
     if (rc)
         drop_decls(out);
@@ -620,6 +621,7 @@ static int declare_scanned(const char *text, const TsScan *sc, TsSchemaSet *out,
         rc = find_duplicate(out, &first, &dup);
     if (!rc && dup)
         rc = TS_SCAN_DECLINED;
+    ts_schema_ctx_free(&ctx);
     free(buf);
     free(ns);
     if (rc == TS_ERR_NOMEM)
