@@ -61,9 +61,10 @@ typedef struct TsSchema {
 TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_offset,
                           TsError *err);
 
-/* What the schemas of one set share while they are parsed: the arena they live in, and
- * the list and optional types made so far (interning one in types.c takes a lock and a
- * hash; a set asks for Tensor[], int[] and Tensor? hundreds of times). */
+/* What the schemas of one set share while they are parsed: the arena they live in, the
+ * list and optional types made so far (interning one in types.c takes a lock and a hash; a
+ * set asks for Tensor[], int[] and Tensor? hundreds of times), and the memo of arguments
+ * parsed so far, by their text (see schema.c). */
 typedef struct TsSchemaCtx {
     TsArena *arena;
     struct {
