@@ -42,10 +42,11 @@
        int32 becomes the immediate K, held in b. r[c] = r[a] OP K; REM and FLOORDIV only   \
        for K > 0, where they cannot fail */                                                 \
     X(ADD_IK) X(MUL_IK) X(FLOORDIV_IK) X(REM_IK)                                           \
+    X(INC_I)            /* ADD_IK in place (c == a): the int's tag stands, only it changes */\
     /* if r[a] OP K: pc = target (same order as LT_I..) */                                  \
     X(JLT_IK) X(JLE_IK) X(JGT_IK) X(JGE_IK) X(JEQ_IK) X(JNE_IK)                            \
-    /* a loop's back edge, `i += K; if i < n: continue`: r[c] = r[a] + K (K in d);          \
-       if r[c] OP r[b]: pc = target (same order as LT_I..) */                               \
+    /* a loop's back edge, `i += K; if i < n: continue`, in place: r[c] = r[a] + K (K in   \
+       d; c == a); if r[c] OP r[b]: pc = target (same order as LT_I..) */                   \
     X(INC_JLT_I) X(INC_JLE_I) X(INC_JGT_I) X(INC_JGE_I) X(INC_JEQ_I) X(INC_JNE_I)          \
     /* control */                                                                           \
     X(JUMP)             /* pc = target */                                                   \
@@ -91,6 +92,8 @@ typedef enum TsOpcode {
 } TsOpcode;
 
 typedef struct TsInstr {
+    void *handler;             /* the interpreter's code for op (ts_code_optimize sets it from
+                                  ts_interp_labels): dispatch is one indirect jump */
     uint16_t op;               /* TsOpcode */
     uint16_t n_in, n_out;
     int32_t a, b, c, d;        /* fast operands; c is an output register for fast ops */
@@ -166,6 +169,10 @@ int ts_code_prepare(TsRuntime *rt, const TsCompUnit *unit, TsFunction *f, TsErro
  * plain register operands (preloading the constants they read). ref[r] says whether
  * register r may hold a reference (such registers are never coalesced). */
 int ts_code_optimize(TsCode *code, const bool *ref, TsError *err);
+
+/* The interpreter's label for each opcode where it dispatches by computed goto (interp.c),
+ * else NULL (it switches on op). */
+void *const *ts_interp_labels(void);
 
 /* A readable listing of the instructions (for tests and debugging); malloc'd. */
 char *ts_code_dump(const TsCode *code);

@@ -501,13 +501,15 @@ static bool add_imm(const TsCode *c, const TsInstr *in, int32_t *k)
     return true;
 }
 
-/* ADD_I/SUB_I by K at i, then a fused compare-and-jump reading its result: one INC_J*_I.
- * The compare must not be a jump target (a jump to it would skip the add). */
+/* ADD_I/SUB_I by K at i, in place (a loop counter: its registers are coalesced), then a
+ * fused compare-and-jump reading its result: one INC_J*_I. The compare must not be a jump
+ * target (a jump to it would skip the add). */
 static bool fuse_increment(TsCode *c, size_t i, const bool *target, bool *del)
 {
     TsInstr *in = &c->instrs[i], *j = &c->instrs[i + 1];
     int32_t k;
-    if (!is_fused(j->op) || target[i + 1] || !add_imm(c, in, &k))
+    if (!is_fused(j->op) || target[i + 1] || slot_reg(in->a, true) != in->c ||
+        !add_imm(c, in, &k))
         return false;
     unsigned rel = j->op - TS_OP_JLT_I;
     int32_t bound;
@@ -585,9 +587,12 @@ static int lower(Opt *O)
     for (size_t i = 0; i < c->n_instrs; i++) {
         TsInstr *in = &c->instrs[i];
         int rc = 0;
-        if (to_imm(c, in) || is_inc_jump(in->op))
+        if (to_imm(c, in) || is_inc_jump(in->op)) {
             rc = lower_operand(O, &in->a) ||
                  (is_inc_jump(in->op) && lower_operand(O, &in->b));
+            if (in->op == TS_OP_ADD_IK && in->a == in->c)
+                in->op = TS_OP_INC_I;
+        }
         else if (is_binop(in->op) || is_fused(in->op) || in->op == TS_OP_LOOP_ENTER ||
                  in->op == TS_OP_LOOP_NEXT)
             rc = lower_operand(O, &in->a) || lower_operand(O, &in->b);
@@ -611,7 +616,7 @@ static unsigned reg_fields(const TsInstr *in)
         return 1 | 2 | 4;
     if (is_fused(op))
         return 1 | 2;
-    if (op >= TS_OP_ADD_IK && op <= TS_OP_REM_IK)
+    if (op >= TS_OP_ADD_IK && op <= TS_OP_INC_I)
         return 1 | 4;
     if (is_imm_jump(op) || op == TS_OP_JUMP_IF_FALSE || op == TS_OP_JUMP_IF_TRUE)
         return 1;
@@ -622,14 +627,16 @@ static unsigned reg_fields(const TsInstr *in)
 
 /* The fast ops name registers by byte offset (the interpreter adds it to the frame's base
  * with no shift), jumps their target by byte offset from themselves (a taken branch is
- * one add). */
+ * one add), and every instruction the interpreter's code for it (direct threading). */
 static int to_bytes(TsCode *c, TsError *err)
 {
     if (c->n_instrs > (size_t)INT32_MAX / sizeof(TsInstr) ||
         c->n_regs > (size_t)INT32_MAX / sizeof(TsValue))
         return ts_error_set(err, TS_ERR_RUNTIME, "function too large to run");
+    void *const *labels = ts_interp_labels();
     for (size_t i = 0; i < c->n_instrs; i++) {
         TsInstr *in = &c->instrs[i];
+        in->handler = labels ? labels[in->op] : NULL;
         unsigned f = reg_fields(in);
         int32_t *field[4] = {&in->a, &in->b, &in->c, &in->d};
         for (unsigned k = 0; k < 4; k++)
@@ -647,7 +654,7 @@ bool ts_code_dump_fast(FILE *f, const TsInstr *in)
     if (!regs && op != TS_OP_JUMP)
         return false;
     const int32_t sz = (int32_t)sizeof(TsValue);
-    bool imm = (op >= TS_OP_ADD_IK && op <= TS_OP_REM_IK) || is_imm_jump(op);
+    bool imm = (op >= TS_OP_ADD_IK && op <= TS_OP_INC_I) || is_imm_jump(op);
     if (regs & 1)
         fprintf(f, " r%d", in->a / sz);
     if (imm)
