@@ -13,6 +13,11 @@
  * compare-and-branch, and the fast ops get plain register operands: a constant they read
  * is preloaded into a register of its own when a frame is entered, so the interpreter
  * never tests whether an operand is a register or a constant.
+ *
+ * The int fast path: an int constant that fits int32 becomes an immediate of its op (the
+ * _IK ops, INC_I), a loop counter's `i += K` and the compare-and-jump after it become one
+ * INC_J*_I. Last, the fast ops' registers become byte offsets, jumps byte displacements,
+ * and every instruction gets its op's label in the interpreter (direct threading).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -592,8 +597,7 @@ static int lower(Opt *O)
                  (is_inc_jump(in->op) && lower_operand(O, &in->b));
             if (in->op == TS_OP_ADD_IK && in->a == in->c)
                 in->op = TS_OP_INC_I;
-        }
-        else if (is_binop(in->op) || is_fused(in->op) || in->op == TS_OP_LOOP_ENTER ||
+        } else if (is_binop(in->op) || is_fused(in->op) || in->op == TS_OP_LOOP_ENTER ||
                  in->op == TS_OP_LOOP_NEXT)
             rc = lower_operand(O, &in->a) || lower_operand(O, &in->b);
         else if (in->op == TS_OP_NOT || in->op == TS_OP_JUMP_IF_FALSE ||
