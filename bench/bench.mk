@@ -23,8 +23,9 @@ EXTRA_PROGRAMS += bench/interp_loop
 bench_interp_loop_SOURCES = bench/interp_loop.c
 
 EXTRA_DIST += bench/compare.py bench/workloads/loop.py bench/workloads/sort.py \
-	bench/workloads/dict.py bench/workloads/hello.py bench/workloads/lstm.py \
-	bench/workloads/add.py bench/workloads/mm.py bench/workloads/fib.py bench/models.py
+	bench/workloads/dict.py bench/workloads/strings.py bench/workloads/hello.py \
+	bench/workloads/lstm.py bench/workloads/add.py bench/workloads/mm.py bench/workloads/fib.py \
+	bench/models.py
 
 .PHONY: bench
 bench: bench/tsbench$(EXEEXT) bench/baseline$(EXEEXT) bench/interp_loop$(EXEEXT) \

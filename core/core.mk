@@ -13,7 +13,7 @@ lib_LTLIBRARIES += libtscript.la
 noinst_LTLIBRARIES += libtscript_core.la libtscript_test.la
 libtscript_la_SOURCES =
 libtscript_la_LIBADD = libtscript_core.la
-libtscript_la_LDFLAGS = -version-info 0:0:0 -no-undefined
+libtscript_la_LDFLAGS = -version-info 1:0:0 -no-undefined
 libtscript_test_la_SOURCES =
 libtscript_test_la_CPPFLAGS = $(CORE_CPPFLAGS)
 libtscript_core_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

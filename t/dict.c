@@ -1,9 +1,11 @@
-/* dict.c — tests of core/value/dict.c's lookup hints: the entry last found and the one after it
+/* dict.c — tests of str.c's cached hash and small strings, and of core/value/dict.c's
+ * lookup hints: the entry last found and the one after it
  * (keys looked up in insertion order skip the index). Every hint must check itself, so
  * lookups stay right around deletes (tombstones keep their old hash), re-inserts, rebuilds
  * that move entries, clear, and strs that are equal but not the same object.
  * (t/value.c tests the dict's contract as a whole.)
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,8 +103,84 @@ static void test_int_keys(void)
     ts_heap_release((TsHeap *)d);
 }
 
+/* A string's hash is cached on first use: the same value every time, the same as an equal
+ * string's computed afresh, and equal keys meet in a dict whichever of them was hashed. */
+static void test_cached_hash(void)
+{
+    TsStr *a = ts_str_new("cached", 6, NULL), *b = ts_str_new("cached", 6, NULL);
+    uint64_t h = ts_str_hash(a);
+    ok(h != 0 && ts_str_hash(a) == h && ts_str_hash(a) == h, "a string's hash is stable");
+    ok(ts_str_hash(b) == h, "an equal string hashes alike");
+    TsStr *c = ts_str_new("cachee", 6, NULL);
+    ok(ts_str_hash(c) != h, "a string one byte apart hashes apart");
+    TsDict *d = ts_dict_new(ts_type_str(), ts_type_int(), NULL);
+    ts_dict_set(d, ts_str_value(a), ts_int(1), NULL);           /* a: hashed */
+    TsStr *e = ts_str_new("cached", 6, NULL);                   /* not hashed yet */
+    TsValue v = ts_none();
+    ok(ts_dict_get(d, ts_str_value(e), &v) && v.u.i == 1, "an unhashed equal key finds it");
+    ok(!ts_dict_get(d, ts_str_value(c), NULL), "a hashed key of the same length does not");
+    ts_dict_set(d, ts_str_value(e), ts_int(2), NULL);
+    ok(ts_dict_len(d) == 1 && ts_dict_get(d, ts_str_value(b), &v) && v.u.i == 2,
+       "setting an equal key replaces the value");
+    ts_heap_release(&b->h);
+    ts_heap_release(&c->h);
+    ts_value_release(ts_obj_value(d, TS_TAG_DICT));
+}
+
+/* Strings of every small length (each size class of the block cache and past it), built
+ * in place, freed, and built again from the blocks just freed. */
+static void test_small_strings(void)
+{
+    int bad = 0;
+    for (int round = 0; round < 3; round++) {
+        TsStr *s[300];
+        for (size_t n = 0; n < 300; n++) {
+            s[n] = ts_str_alloc(n, NULL);
+            for (size_t i = 0; i < n; i++)
+                s[n]->data[i] = (char)('a' + (i + n + (size_t)round) % 26);
+        }
+        for (size_t n = 0; n < 300; n++) {
+            bad += s[n]->len != n || s[n]->data[n] != 0;
+            for (size_t i = 0; i < n; i++)
+                bad += s[n]->data[i] != (char)('a' + (i + n + (size_t)round) % 26);
+            ts_heap_release(&s[n]->h);
+        }
+    }
+    ok(bad == 0, "strings of 0..299 bytes keep their bytes across reuse of their blocks");
+}
+
+/* Strings made on one thread and released on another, which then exits: each block joins
+ * the releasing thread's cache and is freed with it (valgrind and ASan see no leak). */
+enum { CROSS = 2000 };
+static void *release_all(void *p)
+{
+    TsValue *v = p;
+    for (int i = 0; i < CROSS; i++)
+        ts_value_release(v[i]);
+    return NULL;
+}
+
+static void test_cross_thread(void)
+{
+    static TsValue v[CROSS];
+    for (int i = 0; i < CROSS; i++)
+        v[i] = key(i);
+    pthread_t t;
+    bool started = pthread_create(&t, NULL, release_all, v) == 0;
+    if (started)
+        pthread_join(t, NULL);
+    else
+        release_all(v);
+    TsValue k = key(7);
+    ok(started && ((const TsStr *)k.u.p)->len == 2, "strings released on another thread");
+    ts_value_release(k);
+}
+
 int main(void)
 {
+    test_cached_hash();
+    test_small_strings();
+    test_cross_thread();
     test_in_order();
     test_int_keys();
     return done_testing();

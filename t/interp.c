@@ -230,6 +230,301 @@ static void test_control(void)
     ts_unit_free(u);
 }
 
+/* ---- the int fast path (optimize.c): immediates, fused increments ---------------------- */
+static char *dump_of(TsCompUnit *u)
+{
+    return ts_code_dump(ts_unit_find(u, "__torch__.main")->code);
+}
+
+/* Runs main(args) of a one-function unit and returns its int tuple's items in out (n of
+ * them) and the listing of its Code; false (with a diagnostic) on error. */
+static bool run_ints(const char *text, TsValue *args, size_t n_args, int64_t *out, size_t n,
+                     char **dump)
+{
+    const char *names[] = {"main"};
+    TsCompUnit *u = unit_of(1, names, &text);
+    TsError err = TS_ERROR_INIT;
+    TsValue v = ts_none();
+    bool good = u && !run_main(u, args, n_args, &v, &err);
+    if (u && !good)
+        diag("error: %s", err.msg);
+    if (good && n == 1 && v.tag == TS_TAG_INT) {
+        out[0] = v.u.i;
+    } else if (good && v.tag == TS_TAG_TUPLE && ((TsTuple *)v.u.p)->len == n) {
+        for (size_t i = 0; i < n; i++)
+            out[i] = ((TsTuple *)v.u.p)->items[i].u.i;
+    } else {
+        good = false;
+    }
+    if (dump)
+        *dump = u ? dump_of(u) : NULL;
+    ts_value_release(v);
+    ts_error_clear(&err);
+    ts_unit_free(u);
+    return good;
+}
+
+/* Arithmetic by constants: each becomes its _IK op; the answers are torch 1.13's (scripted
+ * a + 7, a - 7, a * 1103515245, a // 3, a % 3, a // 7, a % 7, -3 * a). */
+static const char imm_arith[] =
+    "graph(%a : int):\n"
+    "  %k7 : int = prim::Constant[value=7]()\n"
+    "  %k3 : int = prim::Constant[value=3]()\n"
+    "  %km3 : int = prim::Constant[value=-3]()\n"
+    "  %kb : int = prim::Constant[value=1103515245]()\n"
+    "  %s : int = aten::add(%a, %k7)\n"
+    "  %d : int = aten::sub(%a, %k7)\n"
+    "  %m : int = aten::mul(%a, %kb)\n"
+    "  %q3 : int = aten::floordiv(%a, %k3)\n"
+    "  %r3 : int = aten::remainder(%a, %k3)\n"
+    "  %q7 : int = aten::floordiv(%a, %k7)\n"
+    "  %r7 : int = aten::remainder(%a, %k7)\n"
+    "  %n : int = aten::mul(%km3, %a)\n"
+    "  %t : (int, int, int, int, int, int, int, int) = "
+    "prim::TupleConstruct(%s, %d, %m, %q3, %r3, %q7, %r7, %n)\n"
+    "  return (%t)\n";
+
+/* The general forms stay where an immediate cannot apply: a constant beyond int32, a
+ * divisor <= 0, INT32_MIN subtracted (its negation overflows), an operand not constant. */
+static const char general_arith[] =
+    "graph(%a : int, %b : int):\n"
+    "  %big : int = prim::Constant[value=4294967296]()\n"
+    "  %km3 : int = prim::Constant[value=-3]()\n"
+    "  %kmin : int = prim::Constant[value=-2147483648]()\n"
+    "  %s : int = aten::add(%a, %big)\n"
+    "  %q : int = aten::floordiv(%a, %km3)\n"
+    "  %r : int = aten::remainder(%a, %km3)\n"
+    "  %d : int = aten::sub(%a, %kmin)\n"
+    "  %v : int = aten::mul(%a, %b)\n"
+    "  %t : (int, int, int, int, int) = prim::TupleConstruct(%s, %q, %r, %d, %v)\n"
+    "  return (%t)\n";
+
+static void test_imm_arith(void)
+{
+    static const int64_t cases[][9] = {
+        {0, 7, -7, 0, 0, 0, 0, 0, 0},
+        {-1, 6, -8, -1103515245, -1, 2, -1, 6, 3},
+        {1, 8, -6, 1103515245, 0, 1, 0, 1, -3},
+        {-7, 0, -14, -7724606715, -3, 2, -1, 0, 21},
+        {7, 14, 0, 7724606715, 2, 1, 1, 0, -21},
+        {INT64_MAX, INT64_MIN + 6, INT64_MAX - 7, 9223372035751260563, 3074457345618258602,
+         1, 1317624576693539401, 0, INT64_MIN + 3},
+        {INT64_MIN, INT64_MIN + 7, INT64_MAX - 6, INT64_MIN, -3074457345618258603, 1,
+         -1317624576693539402, 6, INT64_MIN},
+        {4294967295, 4294967302, 4294967288, 4739561886808912275, 1431655765, 0, 613566756,
+         3, -12884901885},
+        {4294967296, 4294967303, 4294967289, 4739561887912427520, 1431655765, 1, 613566756,
+         4, -12884901888},
+        {-4294967296, -4294967289, -4294967303, -4739561887912427520, -1431655766, 2,
+         -613566757, 3, 12884901888},
+        {-4294967297, -4294967290, -4294967304, -4739561889015942765, -1431655766, 1,
+         -613566757, 2, 12884901891},
+    };
+    char *dump = NULL;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        TsValue a = ts_int(cases[i][0]);
+        int64_t got[8] = {0};
+        bool good = run_ints(imm_arith, &a, 1, got, 8, i ? NULL : &dump);
+        ok(good && !memcmp(got, cases[i] + 1, sizeof got),
+           "a + 7, a - 7, a * 1103515245, a // 3, a %% 3, a // 7, a %% 7, -3 * a by immediates "
+           "for a = %lld, as torch 1.13", (long long)cases[i][0]);
+        for (size_t k = 0; good && k < 8; k++)
+            if (got[k] != cases[i][k + 1])
+                diag("item %zu: got %lld, want %lld", k, (long long)got[k],
+                     (long long)cases[i][k + 1]);
+    }
+    ok(dump && strstr(dump, "ADD_IK r0 #7") && strstr(dump, "ADD_IK r0 #-7") &&
+           strstr(dump, "MUL_IK r0 #1103515245") && strstr(dump, "FLOORDIV_IK r0 #3") &&
+           strstr(dump, "REM_IK r0 #7") && strstr(dump, "MUL_IK r0 #-3") &&
+           !strstr(dump, "_I r") && !strstr(dump, "preload"),
+       "constants fitting int32 become immediates (SUB by negation, K * a commuted)");
+    if (dump && strstr(dump, "_I r"))
+        diag("%s", dump);
+    free(dump);
+    dump = NULL;
+
+    static const int64_t general[][7] = {
+        {7, 5, 4294967303, -3, -2, 2147483655, 35},
+        {-7, 5, 4294967289, 2, -1, 2147483641, -35},
+        {INT64_MAX, 2, INT64_MIN + 4294967295, -3074457345618258603, -2, INT64_MIN + 2147483647,
+         -2},
+        {0, 0, 4294967296, 0, 0, 2147483648, 0},
+    };
+    for (size_t i = 0; i < sizeof general / sizeof general[0]; i++) {
+        TsValue ab[2] = {ts_int(general[i][0]), ts_int(general[i][1])};
+        int64_t got[5] = {0};
+        bool good = run_ints(general_arith, ab, 2, got, 5, i ? NULL : &dump);
+        ok(good && !memcmp(got, general[i] + 2, sizeof got),
+           "a + 2**32, a // -3, a %% -3, a - (-2**31), a * b for a = %lld, b = %lld",
+           (long long)general[i][0], (long long)general[i][1]);
+    }
+    ok(dump && strstr(dump, "ADD_I r0 r") && strstr(dump, "FLOORDIV_I r0 r") &&
+           strstr(dump, "REM_I r0 r") && strstr(dump, "SUB_I r0 r") &&
+           strstr(dump, "MUL_I r0 r1") && !strstr(dump, "_IK"),
+       "no immediate for a constant beyond int32, a divisor <= 0, -(-2**31) or a register");
+    if (dump && strstr(dump, "_IK"))
+        diag("%s", dump);
+    free(dump);
+
+    /* a zero divisor keeps the general op, whose kernel says what is wrong as before */
+    static const char *const by_zero[] = {
+        "graph(%a : int):\n  %z : int = prim::Constant[value=0]()\n"
+        "  %r : int = aten::remainder(%a, %z)\n  return (%r)\n",
+        "graph(%a : int):\n  %z : int = prim::Constant[value=0]()\n"
+        "  %r : int = aten::floordiv(%a, %z)\n  return (%r)\n",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        TsValue a = ts_int(5), out;
+        TsError err = TS_ERROR_INIT;
+        int rc = run1(by_zero[i], &a, 1, &out, &err);
+        ok(rc != 0, "5 %s 0 by a constant zero fails", i ? "//" : "%");
+        like(err.msg, i ? "\nRuntimeError: division by 0\n" : "\nRuntimeError: modulo by 0\n",
+             "with the kernel's message");
+        ts_error_clear(&err);
+    }
+}
+
+/* if a REL K / if K REL a: fused compare-and-jumps against an immediate. */
+static void test_imm_jumps(void)
+{
+    static const char *const rels[] = {"lt", "le", "gt", "ge", "eq", "ne"};
+    static const int64_t as[] = {4, 5, 6, -5, 0, INT64_MIN, INT64_MAX};
+    const int64_t k = 5;
+    for (size_t r = 0; r < 6; r++)
+        for (int left = 0; left < 2; left++) {
+            char g[512];
+            snprintf(g, sizeof g,
+                     "graph(%%a : int):\n"
+                     "  %%k : int = prim::Constant[value=%lld]()\n"
+                     "  %%one : int = prim::Constant[value=1]()\n"
+                     "  %%two : int = prim::Constant[value=2]()\n"
+                     "  %%c : bool = aten::%s(%s)\n"
+                     "  %%r : int = prim::If(%%c)\n"
+                     "    block0():\n      -> (%%one)\n"
+                     "    block1():\n      -> (%%two)\n"
+                     "  return (%%r)\n",
+                     (long long)k, rels[r], left ? "%k, %a" : "%a, %k");
+            bool all = true;
+            char *dump = NULL;
+            for (size_t i = 0; i < sizeof as / sizeof as[0]; i++) {
+                int64_t x = left ? k : as[i], y = left ? as[i] : k, got = 0;
+                bool want = r == 0 ? x < y : r == 1 ? x <= y : r == 2 ? x > y
+                          : r == 3 ? x >= y : r == 4 ? x == y : x != y;
+                TsValue a = ts_int(as[i]);
+                if (!run_ints(g, &a, 1, &got, 1, i ? NULL : &dump) || got != (want ? 1 : 2)) {
+                    diag("a = %lld: got %lld", (long long)as[i], (long long)got);
+                    all = false;
+                }
+            }
+            ok(all, "if %s %s %s: right for a = 4, 5, 6, -5, 0, INT64_MIN, INT64_MAX",
+               left ? "5" : "a", rels[r], left ? "a" : "5");
+            ok(dump && strstr(dump, "_IK r0 #5 -> ") && !strstr(dump, "JUMP_IF"),
+               "if %s: a compare-and-jump against the immediate 5", rels[r]);
+            free(dump);
+        }
+    /* beyond int32 the constant is preloaded */
+    char *dump = NULL;
+    int64_t got = 0;
+    TsValue a = ts_int(1);
+    bool good = run_ints("graph(%a : int):\n"
+                         "  %k : int = prim::Constant[value=-4294967296]()\n"
+                         "  %one : int = prim::Constant[value=1]()\n"
+                         "  %two : int = prim::Constant[value=2]()\n"
+                         "  %c : bool = aten::gt(%a, %k)\n"
+                         "  %r : int = prim::If(%c)\n"
+                         "    block0():\n      -> (%one)\n"
+                         "    block1():\n      -> (%two)\n"
+                         "  return (%r)\n", &a, 1, &got, 1, &dump);
+    ok(good && got == 1 && dump && strstr(dump, "JLE_I r0 r") && !strstr(dump, "_IK"),
+       "if a > -2**32: the general compare-and-jump, with the constant preloaded");
+    free(dump);
+}
+
+/* A do-while back edge `i = i + K; if i REL n: continue` is one INC_J*_I; counts the trips
+ * against a C model (int64 wrap-around included). */
+static int64_t trips(int64_t i, int64_t k, int64_t n, size_t rel)
+{
+    int64_t cnt = 0;
+    bool more;
+    do {
+        cnt++;
+        i = (int64_t)((uint64_t)i + (uint64_t)k);
+        more = rel == 0 ? i < n : rel == 1 ? i <= n : rel == 2 ? i > n
+             : rel == 3 ? i >= n : rel == 4 ? i == n : i != n;
+    } while (more && cnt < 1000);
+    return cnt;
+}
+
+static const char inc_loop[] =
+    "graph(%%a : int, %%n : int, %%s : int):\n"
+    "  %%k : int = prim::Constant[value=%lld]()\n"
+    "  %%t : bool = prim::Constant[value=1]()\n"
+    "  %%max : int = prim::Constant[value=9223372036854775807]()\n"
+    "  %%zero : int = prim::Constant[value=0]()\n"
+    "  %%one : int = prim::Constant[value=1]()\n"
+    "  %%i : int, %%cnt : int = prim::Loop(%%max, %%t, %%a, %%zero)\n"
+    "    block0(%%trip : int, %%i.1 : int, %%c.1 : int):\n"
+    "      %%c.2 : int = aten::add(%%c.1, %%one)\n"
+    "      %%i.2 : int = aten::%s(%%i.1, %s)\n"
+    "      %%more : bool = aten::%s(%s)\n"
+    "      -> (%%more, %%i.2, %%c.2)\n"
+    "  return (%%cnt)\n";
+
+static void test_inc_jumps(void)
+{
+    static const char *const rels[] = {"lt", "le", "gt", "ge", "eq", "ne"};
+    static const char *const ops[] = {"LT", "LE", "GT", "GE", "EQ", "NE"};
+    static const size_t mirrored[] = {2, 3, 0, 1, 4, 5};
+    static const struct { int64_t a, k, n; } cases[] = {
+        {0, 1, 10}, {0, 3, 12}, {10, -2, 0}, {-5, 1, -1}, {0, 1, 1}, {0, 1, 2},
+        {INT64_MAX - 2, 1, 0}, {INT64_MIN + 2, -1, 0}, {INT64_MAX - 5, 1, INT64_MAX},
+        {0, 2147483647, 4294967294}, {5, -2147483647, 5}, {INT64_MAX, 1, INT64_MIN},
+    };
+    for (size_t r = 0; r < 6; r++)
+        for (int form = 0; form < 4; form++) {
+            /* form 0: i + K REL n; 1: n REL' i + K (mirrored); 2: i - (-K) REL n;
+             * 3: i + s REL n, s not a constant: no fusion */
+            bool all = true, fused = true;
+            size_t ran = 0;
+            for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+                int64_t want = trips(cases[c].a, cases[c].k, cases[c].n, r), got = 0;
+                if (want >= 1000)          /* never ends (or not soon): not a case here */
+                    continue;
+                char g[1024], want_op[32];
+                snprintf(g, sizeof g, inc_loop, (long long)(form == 2 ? -cases[c].k : cases[c].k),
+                         form == 2 ? "sub" : "add", form == 3 ? "%s" : "%k",
+                         rels[form == 1 ? mirrored[r] : r], form == 1 ? "%n, %i.2" : "%i.2, %n");
+                TsValue args[3] = {ts_int(cases[c].a), ts_int(cases[c].n), ts_int(cases[c].k)};
+                char *dump = NULL;
+                if (!run_ints(g, args, 3, &got, 1, &dump) || got != want) {
+                    diag("a = %lld, K = %lld, n = %lld: %lld trips, want %lld",
+                         (long long)cases[c].a, (long long)cases[c].k, (long long)cases[c].n,
+                         (long long)got, (long long)want);
+                    all = false;
+                }
+                snprintf(want_op, sizeof want_op, "INC_J%s_I r", ops[r]);
+                if (!dump || (form == 3) != !strstr(dump, want_op) ||
+                    (form == 3) != !!strstr(dump, "ADD_I r") || !strstr(dump, "INC_I r")) {
+                    if (fused)
+                        diag("%s", dump ? dump : "(no code)");
+                    fused = false;
+                }
+                free(dump);
+                ran++;
+            }
+            static const char *const forms[] = {"i += K; i %s n", "i += K; n %s i",
+                                                "i -= -K; i %s n", "i += s; i %s n"};
+            char what[64];
+            snprintf(what, sizeof what, forms[form], rels[form == 1 ? mirrored[r] : r]);
+            ok(all && ran >= 4, "%s: the trip counts of %zu loops, wrap-around included",
+               what, ran);
+            ok(fused, form == 3 ? "%s: s not a constant, no fused increment (the trip count "
+                                  "is one INC_I)"
+                                : "%s: the back edge is one INC_J%s_I (the trip count one INC_I)",
+               what, ops[r]);
+        }
+}
+
 /* A loop carrying n values that rotate every iteration: after k trips value j holds
  * (j + k) % n. */
 static void test_many_carried(size_t n, int64_t trips)
@@ -998,6 +1293,9 @@ int main(void)
         return done_testing();
     }
     test_arith();
+    test_imm_arith();
+    test_imm_jumps();
+    test_inc_jumps();
     test_control();
     test_many_carried(3, 10);
     test_many_carried(40, 1001);

@@ -1,5 +1,6 @@
 # t/random_cases.py — the random draws of random.c: bernoulli_ (a probability or a tensor of
-# them), bernoulli, uniform_, randperm and manual_seed. tscript draws from its own generator,
+# them), bernoulli, uniform_, normal_, randperm, manual_seed, and the factories rand, randn,
+# randint and their _like forms. tscript draws from its own generator,
 # not PyTorch's, so the checks are the properties both share: exact results for p = 0 and 1,
 # frequencies and ranges over many draws, permutations, and the same draws again after the
 # same manual_seed. Each err_* function fails with PyTorch 1.13's message.
@@ -71,6 +72,118 @@ def test_manual_seed_repeats():
     assert torch.equal(a, b) and torch.equal(pa, pb)
     c = torch.empty(100).uniform_()
     assert not torch.equal(a, c)
+
+
+def test_rand():
+    x = torch.rand(4000, 3)
+    assert x.dtype == torch.float32 and x.shape == (4000, 3)
+    assert bool((x >= 0).all()) and bool((x < 1).all()) and 0.48 < float(x.mean()) < 0.52
+    d = torch.rand([2, 3], dtype=torch.float64)
+    assert d.dtype == torch.float64 and d.shape == (2, 3)
+    assert torch.rand(0).shape == (0,) and torch.rand(2, 0, 3).numel() == 0
+    l = torch.rand_like(torch.zeros(5, 6, dtype=torch.float64))
+    assert l.dtype == torch.float64 and l.shape == (5, 6) and bool((l < 1).all())
+    assert torch.rand_like(torch.zeros(2), dtype=torch.float16).dtype == torch.float16
+
+
+def test_randn():
+    y = torch.randn(20000, dtype=torch.float64)
+    assert abs(float(y.mean())) < 0.03 and abs(float(y.std()) - 1) < 0.03
+    assert bool(torch.isfinite(y).all())
+    z = torch.randn_like(torch.zeros(3, 1000))
+    assert z.shape == (3, 1000) and z.dtype == torch.float32 and abs(float(z.std()) - 1) < 0.06
+    q = torch.zeros(20000).normal_(2.0, 0.5)
+    assert abs(float(q.mean()) - 2) < 0.02 and abs(float(q.std()) - 0.5) < 0.02
+    c = torch.zeros(10).normal_(3.0, 0.0)
+    assert torch.equal(c, torch.full([10], 3.0))
+    t = torch.zeros(30, 40).t()
+    t.normal_()
+    assert float(t.abs().sum()) > 0
+
+
+def test_randint():
+    z = torch.randint(3, 7, (5000,))
+    assert z.dtype == torch.long and int(z.min()) == 3 and int(z.max()) == 6
+    h = torch.randint(4, [2, 3])
+    assert h.shape == (2, 3) and int(h.min()) >= 0 and int(h.max()) <= 3
+    f = torch.randint(-5, 5, (100,), dtype=torch.float32)
+    assert f.dtype == torch.float32 and bool((f == f.floor()).all()) and int(f.min()) >= -5
+    b = torch.randint(0, 2, (1000,), dtype=torch.bool)
+    assert b.dtype == torch.bool and 300 < int(b.sum()) < 700
+    u = torch.randint(250, 256, (100,), dtype=torch.uint8)
+    assert int(u.min()) >= 250
+    big = torch.randint(-9223372036854775807, 9223372036854775807, (100,))
+    assert not torch.equal(big, torch.zeros(100, dtype=torch.long))
+    x = torch.zeros(40, 50)
+    li = torch.randint_like(x, 10)
+    assert li.dtype == torch.float32 and li.shape == (40, 50) and int(li.max()) <= 9
+    lo = torch.randint_like(x, -3, 3, dtype=torch.int32)
+    assert lo.dtype == torch.int32 and int(lo.min()) >= -3 and int(lo.max()) <= 2
+    one = torch.randint_like(torch.zeros(7, dtype=torch.long), 1, 2)
+    assert torch.equal(one, torch.ones(7, dtype=torch.long))
+
+
+def test_factories_repeat_after_seed():
+    torch.manual_seed(11)
+    a, b, c = torch.rand(50), torch.randn(50), torch.randint(100, (50,))
+    torch.manual_seed(11)
+    assert torch.equal(a, torch.rand(50)) and torch.equal(b, torch.randn(50))
+    assert torch.equal(c, torch.randint(100, (50,)))
+
+
+def err_rand_integer():
+    # raises: "check_uniform_bounds" not implemented for 'Long'
+    return torch.rand(2, dtype=torch.int64)
+
+
+def err_randn_integer():
+    # raises: "normal_kernel_cpu" not implemented for 'Long'
+    return torch.randn(2, dtype=torch.int64)
+
+
+def err_randn_like_integer():
+    # raises: "normal_kernel_cpu" not implemented for 'Int'
+    return torch.randn_like(torch.zeros(2, dtype=torch.int32))
+
+
+def err_normal_std():
+    # raises: normal expects std >= 0.0, but found std -1
+    return torch.zeros(3).normal_(0.0, -1.0)
+
+
+def err_randint_empty_range():
+    # raises: random_ expects 'from' to be less than 'to', but got from=3 >= to=3
+    return torch.randint(3, 3, (2,))
+
+
+def err_randint_high_zero():
+    # raises: random_ expects 'from' to be less than 'to', but got from=0 >= to=0
+    return torch.randint(0, (2,))
+
+
+def err_randint_dtype_bounds():
+    # raises: to - 1 is out of bounds for unsigned char
+    return torch.randint(0, 300, (2,), dtype=torch.uint8)
+
+
+def err_randint_dtype_from():
+    # raises: from is out of bounds for unsigned char
+    return torch.randint(-1, 3, (2,), dtype=torch.uint8)
+
+
+def err_randint_bool():
+    # raises: to - 1 is out of bounds for bool
+    return torch.randint(0, 3, (2,), dtype=torch.bool)
+
+
+def err_randint_complex():
+    # raises: check_random_bounds handles only integral, floating-point and boolean types
+    return torch.randint(0, 3, (2,), dtype=torch.complex64)
+
+
+def err_rand_negative():
+    # raises: Trying to create tensor with negative dimension -1: [-1]
+    return torch.rand(-1)
 
 
 def err_bernoulli_p():

@@ -9,6 +9,7 @@
 #include "registry/plugin.h"
 #include "registry/yaml_schemas.h"
 #include "tap.h"
+#include "tscript/strbuf.h"
 
 static char tmpdir[] = "/tmp/tscript-yaml-XXXXXX";
 
@@ -214,7 +215,10 @@ static void test_registration(void)
     is_str(f ? f->plugin : NULL, "p1", "declared by p1");
     char want[600];
     snprintf(want, sizeof want, "%s:1:9", a);
-    is_str(f ? ts_operator_source(f) : NULL, want, "at a.yaml:1:9");
+    char where[600] = "";
+    if (f)
+        ts_operator_source(f, where, sizeof where);
+    is_str(where, want, "at a.yaml:1:9");
 
     r = ts_registry_begin(t, allocs, "p2", &err);
     is_int(ts_registry_load_schema_file(r, b, &err), 0,
@@ -264,6 +268,71 @@ static void test_registration(void)
     free(d);
 }
 
+/* Many schemas (parsed into one arena) with one bad in the middle: the file fails at the
+ * bad one's position and nothing of it stays, in the set or in the table. */
+static void test_bad_in_the_middle(void)
+{
+    TsBuf b = TS_BUF_INIT;
+    for (int i = 0; i < 400; i++)
+        ts_buf_printf(&b, i == 250 ? "- func: test::f%d(Tensor self, int dim=) -> Tensor\n"
+                                   : "- func: test::f%d(Tensor self, int dim=0) -> Tensor\n", i);
+    char *text = ts_buf_take(&b, NULL);
+    char *path = write_file("m.yaml", text);
+
+    TsError err = TS_ERROR_INIT;
+    TsSchemaSet set;
+    is_int(ts_yaml_schemas_parse(text, strlen(text), "m.yaml", &set, &err), TS_ERR_SYNTAX,
+           "a set with a bad schema in the middle fails");
+    like(err.msg, "m.yaml:251:41: ", "at the bad schema's file:line:col");
+    is_int((long long)set.n, 0, "and declares nothing");
+    ts_schema_set_free(&set);
+    ts_error_clear(&err);
+
+    TsOpTable *t = ts_optable_new(&err);
+    TsAllocatorSlot allocs[TS_DEV__MAX] = { { NULL, NULL } };
+    TsRegistry *r = ts_registry_begin(t, allocs, "p", &err);
+    is_int(ts_registry_load_schema_file(r, path, &err), TS_ERR_SYNTAX,
+           "loading it into a registry fails");
+    ts_error_clear(&err);
+    ts_registry_free(r);
+    is_int((long long)ts_optable_size(t), 0, "the table is unchanged");
+    ok(ts_optable_find(t, "test::f0", "") == NULL, "not even the schemas before the bad one");
+
+    /* Fixed, it loads whole; the operators' memory is the set's arena, now the table's. */
+    char *good = malloc(strlen(text) + 2);     /* room for the default put in */
+    strcpy(good, text);
+    char *hole = strstr(good, "dim=)");
+    memmove(hole + 5, hole + 4, strlen(hole + 4) + 1);
+    hole[4] = '1';
+    char *path2 = write_file("g.yaml", good);
+    r = ts_registry_begin(t, allocs, "p", &err);
+    is_int(ts_registry_load_schema_file(r, path2, &err), 0, "the fixed file loads");
+    is_int(ts_registry_commit(r, &err), 0, "and commits");
+    ts_registry_free(r);
+    is_int((long long)ts_optable_size(t), 400, "all 400 operators");
+    const TsOperator *op = ts_optable_find(t, "test::f399", "");
+    char *s = op ? ts_schema_to_string(op->schema) : NULL;
+    is_str(s, "test::f399(Tensor self, int dim=0) -> Tensor", "the last one is whole");
+    free(s);
+    op = ts_optable_find(t, "test::f250", "");
+    s = op ? ts_schema_to_string(op->schema) : NULL;
+    is_str(s, "test::f250(Tensor self, int dim=1) -> Tensor", "the fixed one has its default");
+    free(s);
+    char where[600] = "", want[600];
+    if (op)
+        ts_operator_source(op, where, sizeof where);
+    snprintf(want, sizeof want, "%s:251:9", path2);
+    is_str(where, want, "and its source");
+    ts_optable_free(t);
+
+    unlink(path);
+    unlink(path2);
+    free(path);
+    free(path2);
+    free(good);
+    free(text);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -275,6 +344,7 @@ int main(void)
     test_malformed();
     test_schema_positions();
     test_registration();
+    test_bad_in_the_middle();
     rmdir(tmpdir);
     ts_types_shutdown();
     return done_testing();

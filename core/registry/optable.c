@@ -23,11 +23,16 @@
 #define NO_OP SIZE_MAX
 
 /* A TsOperator with the table's bookkeeping; op comes first, so the pointers convert. One
- * allocation holds the slot and, after it, the strings op.plugin and source point to. */
+ * allocation holds the slot and, after it, the strings op.plugin and source point to: in the
+ * arena of the slot's schema when it has one (a parsed schema: the slot then lives exactly
+ * as long as its schema, which slot_free releases last), else malloc'd. */
 typedef struct OpSlot {
     TsOperator op;
-    char *source;
+    char *source;              /* a file, or what declared the operator */
+    int line, col;             /* in source, when line > 0 */
+    bool in_arena;
     size_t kernel_cap;
+    TsKernelEntry kernel0;     /* op.kernels while there is one (most operators have one) */
     size_t next_overload;      /* index of the next overload of the same name, or NO_OP */
     size_t last_overload;      /* on the first overload of a name: the chain's tail */
     uint64_t hash_name;        /* of the schema's name, and of name and overload: kept, */
@@ -37,8 +42,8 @@ typedef struct OpSlot {
 struct TsOpTable {
     OpSlot **ops;
     size_t n, cap;
-    size_t *by_full;           /* buckets: op index + 1, 0 = empty; nbuckets a power of 2 */
-    size_t *by_name;           /* buckets: index + 1 of a name's first overload */
+    uint32_t *by_full;         /* buckets: op index + 1, 0 = empty; nbuckets a power of 2 */
+    uint32_t *by_name;         /* buckets: index + 1 of a name's first overload */
     size_t nbuckets;
     TsWaitingKernel *waiting;  /* kernels for operators not declared yet (optable.h) */
     size_t n_waiting, cap_waiting;
@@ -49,17 +54,44 @@ struct TsOpTable {
     void (*cache_free)(void *);
 };
 
+/* Names are hashed eight bytes at a time (startup hashes ~3000 of them, for declarations
+ * and kernels); a name's hash is mixed with its overload's for the full name's. */
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93u;
+    return h ^ h >> 32;
+}
+
 static uint64_t hash_str(uint64_t h, const char *s)
 {
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
+    size_t n = strlen(s);
+    for (; n >= 8; s += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15u;
+    }
+    uint64_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w |= (uint64_t)(unsigned char)s[i] << 8 * i;
+    return mix((h ^ w ^ (uint64_t)n << 59) * 0x9e3779b97f4a7c15u);
 }
 
 static uint64_t hash_name(const char *name) { return hash_str(14695981039346656037u, name); }
+static uint64_t hash_full_from(uint64_t h_name, const char *overload)
+{
+    return hash_str(h_name, overload);
+}
 static uint64_t hash_full(const char *name, const char *overload)
 {
-    return hash_str(hash_str(hash_name(name), "."), overload);
+    return hash_full_from(hash_name(name), overload);
+}
+
+TsOpKey ts_op_key(const char *qualname, const char *overload)
+{
+    TsOpKey k = { qualname, overload ? overload : "", hash_name(qualname), 0 };
+    k.hash_full = hash_full_from(k.hash_name, k.overload);
+    return k;
 }
 
 TsOpTable *ts_optable_new(TsError *err)
@@ -76,7 +108,21 @@ int ts_kernel_entry_init(TsKernelEntry *e, const char *backend, TsKernelFn fn,
     /* one allocation for both names: a table holds a thousand kernels */
     size_t nb = strlen(backend) + 1, np = strlen(plugin) + 1;
     char *names = malloc(nb + np);
-    *e = (TsKernelEntry){ names, fn, factory, names ? names + nb : NULL };
+    *e = (TsKernelEntry){ names, fn, factory, names ? names + nb : NULL, false };
+    if (!names)
+        return TS_ERR_NOMEM;
+    memcpy(e->backend, backend, nb);
+    memcpy(e->plugin, plugin, np);
+    return 0;
+}
+
+/* The same with the names in arena (an operator's, which outlives its kernels). */
+static int kernel_entry_init_in(TsKernelEntry *e, TsArena *arena, const char *backend,
+                                TsKernelFn fn, TsKernelFactory factory, const char *plugin)
+{
+    size_t nb = strlen(backend) + 1, np = strlen(plugin) + 1;
+    char *names = ts_arena_alloc(arena, nb + np);
+    *e = (TsKernelEntry){ names, fn, factory, names ? names + nb : NULL, true };
     if (!names)
         return TS_ERR_NOMEM;
     memcpy(e->backend, backend, nb);
@@ -86,17 +132,21 @@ int ts_kernel_entry_init(TsKernelEntry *e, const char *backend, TsKernelFn fn,
 
 void ts_kernel_entry_clear(TsKernelEntry *e)
 {
-    free(e->backend);
+    if (!e->in_arena)
+        free(e->backend);
     memset(e, 0, sizeof *e);
 }
 
 static void slot_free(OpSlot *s)
 {
-    ts_schema_free(s->op.schema);
+    bool in_arena = s->in_arena;
     for (size_t i = 0; i < s->op.n_kernels; i++)
         ts_kernel_entry_clear(&s->op.kernels[i]);
-    free(s->op.kernels);
-    free(s);
+    if (s->op.kernels != &s->kernel0)
+        free(s->op.kernels);
+    ts_schema_free(s->op.schema);      /* last: it may free the arena s is in */
+    if (!in_arena)
+        free(s);
 }
 
 void ts_optable_free(TsOpTable *t)
@@ -211,6 +261,12 @@ const TsOperator *ts_optable_find(const TsOpTable *t, const char *qualname, cons
     return i == NO_OP ? NULL : &t->ops[i]->op;
 }
 
+TsOperator *ts_optable_find_key(const TsOpTable *t, const TsOpKey *key)
+{
+    size_t i = find_full_hashed(t, key->hash_full, key->qualname, key->overload);
+    return i == NO_OP ? NULL : &t->ops[i]->op;
+}
+
 TsOperator *ts_optable_find_mut(TsOpTable *t, const char *qualname, const char *overload)
 {
     size_t i = find_full(t, qualname, overload ? overload : "");
@@ -253,7 +309,14 @@ const TsKernelEntry *ts_operator_kernel(const TsOperator *op, const char *backen
     return k ? k : ts_operator_kernel_exact(op, TS_BACKEND_ANY);
 }
 
-const char *ts_operator_source(const TsOperator *op) { return ((const OpSlot *)op)->source; }
+void ts_operator_source(const TsOperator *op, char *buf, size_t size)
+{
+    const OpSlot *s = (const OpSlot *)op;
+    if (s->line > 0)
+        snprintf(buf, size, "%s:%d:%d", s->source, s->line, s->col);
+    else
+        snprintf(buf, size, "%s", s->source);
+}
 
 void ts_operator_full_name(const TsOperator *op, char *buf, size_t size)
 {
@@ -272,20 +335,20 @@ static size_t index_op(TsOpTable *t, size_t i)
     size_t b = o->hash_full & mask;
     while (t->by_full[b])
         b = (b + 1) & mask;
-    t->by_full[b] = i + 1;
+    t->by_full[b] = (uint32_t)(i + 1);
     size_t head = find_name_hashed(t, o->hash_name, o->op.schema->name);
     if (head != NO_OP)
         return head;
     for (b = o->hash_name & mask; t->by_name[b]; b = (b + 1) & mask)
         ;
-    t->by_name[b] = i + 1;
+    t->by_name[b] = (uint32_t)(i + 1);
     return i;
 }
 
 /* Rebuilds both indexes with nbuckets buckets (a power of two above twice the ops). */
 static int rehash(TsOpTable *t, size_t nbuckets, TsError *err)
 {
-    size_t *full = calloc(nbuckets, sizeof *full), *names = calloc(nbuckets, sizeof *names);
+    uint32_t *full = calloc(nbuckets, sizeof *full), *names = calloc(nbuckets, sizeof *names);
     if (!full || !names) {
         free(full);
         free(names);
@@ -302,10 +365,10 @@ static int rehash(TsOpTable *t, size_t nbuckets, TsError *err)
 }
 
 /* Room for n more operators: after this, insert() cannot fail. */
-static int reserve(TsOpTable *t, size_t n, TsError *err)
+int ts_optable_reserve(TsOpTable *t, size_t n, TsError *err)
 {
     size_t need = t->n + n;
-    if (need < t->n || need > SIZE_MAX / 4 / sizeof(size_t))
+    if (need < t->n || need > UINT32_MAX / 4)
         return ts_error_set(err, TS_ERR_LIMIT, "operator table too large");
     if (need > t->cap) {
         size_t cap = t->cap ? t->cap : 64;
@@ -344,24 +407,33 @@ static void insert(TsOpTable *t, OpSlot *slot)
 int ts_optable_add(TsOpTable *t, TsSchema *schema, const char *plugin, const char *source,
                    TsError *err)
 {
-    uint64_t h = hash_full(schema->name, schema->overload);
-    if (find_full_hashed(t, h, schema->name, schema->overload) != NO_OP)
+    TsOpKey key = ts_op_key(schema->name, schema->overload);
+    return ts_optable_add_keyed(t, schema, &key, plugin, source, 0, 0, err);
+}
+
+int ts_optable_add_keyed(TsOpTable *t, TsSchema *schema, const TsOpKey *key, const char *plugin,
+                         const char *source, int line, int col, TsError *err)
+{
+    if (find_full_hashed(t, key->hash_full, schema->name, schema->overload) != NO_OP)
         return ts_error_set(err, TS_ERR_PLUGIN, "%s%s%s is already declared", schema->name,
                             *schema->overload ? "." : "", schema->overload);
     plugin = plugin ? plugin : "";
     source = source ? source : "";
     size_t np = strlen(plugin) + 1, ns = strlen(source) + 1;
-    OpSlot *slot = malloc(sizeof *slot + np + ns);
-    if (!slot || reserve(t, 1, err)) {
-        free(slot);
+    if (ts_optable_reserve(t, 1, err))
+        return err ? err->code : TS_ERR_NOMEM;
+    /* in the schema's arena, zeroed; or malloc'd */
+    OpSlot *slot = schema->arena ? ts_arena_alloc(schema->arena, sizeof *slot + np + ns)
+                                 : calloc(1, sizeof *slot + np + ns);
+    if (!slot)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-    }
-    memset(slot, 0, sizeof *slot);
+    slot->in_arena = schema->arena != NULL;
     slot->op.plugin = memcpy((char *)(slot + 1), plugin, np);
     slot->source = memcpy((char *)(slot + 1) + np, source, ns);
+    slot->line = line, slot->col = col;
     slot->op.schema = schema;
-    slot->hash_name = hash_name(schema->name);
-    slot->hash_full = h;
+    slot->hash_name = key->hash_name;
+    slot->hash_full = key->hash_full;
     insert(t, slot);
     return 0;
 }
@@ -374,7 +446,7 @@ int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err)
             return ts_error_set(err, TS_ERR_PLUGIN, "%s%s%s is already declared", s->name,
                                 *s->overload ? "." : "", s->overload);
     }
-    if (reserve(dst, src->n, err))
+    if (ts_optable_reserve(dst, src->n, err))
         return err ? err->code : TS_ERR_NOMEM;
     char **sources = realloc(dst->sources, (dst->n_sources + src->n_sources + 1) *
                                            sizeof *sources);
@@ -387,10 +459,10 @@ int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err)
     for (size_t i = 0; i < src->n; i++)
         insert(dst, src->ops[i]);
     src->n = 0;
-    if (src->nbuckets) {
-        memset(src->by_full, 0, src->nbuckets * sizeof *src->by_full);
-        memset(src->by_name, 0, src->nbuckets * sizeof *src->by_name);
-    }
+    free(src->by_full);        /* src is empty: no indexes until it grows again */
+    free(src->by_name);
+    src->by_full = src->by_name = NULL;
+    src->nbuckets = 0;
     return 0;
 }
 
@@ -404,9 +476,17 @@ int ts_operator_reserve_kernels(TsOperator *op, size_t n, TsError *err)
     size_t cap = op->n_kernels + n;
     if (cap < n || cap > SIZE_MAX / sizeof(TsKernelEntry))
         return ts_error_set(err, TS_ERR_LIMIT, "too many kernels");
-    TsKernelEntry *k = realloc(op->kernels, cap * sizeof *k);
+    if (cap == 1) {
+        op->kernels = &s->kernel0;
+        s->kernel_cap = 1;
+        return 0;
+    }
+    bool inline_ = op->kernels == &s->kernel0;
+    TsKernelEntry *k = realloc(inline_ ? NULL : op->kernels, cap * sizeof *k);
     if (!k)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    if (inline_)
+        k[0] = s->kernel0;
     op->kernels = k;
     s->kernel_cap = cap;
     return 0;
@@ -437,7 +517,9 @@ int ts_operator_add_kernel(TsOperator *op, const char *backend, TsKernelFn fn,
         return ts_kernel_dup_error(err, plugin, name, backend, old->plugin);
     }
     TsKernelEntry e;
-    if (ts_kernel_entry_init(&e, backend, fn, factory, plugin) ||
+    TsArena *arena = ((OpSlot *)op)->in_arena ? op->schema->arena : NULL;
+    if ((arena ? kernel_entry_init_in(&e, arena, backend, fn, factory, plugin)
+               : ts_kernel_entry_init(&e, backend, fn, factory, plugin)) ||
         ts_operator_reserve_kernels(op, 1, err)) {
         ts_kernel_entry_clear(&e);
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");

@@ -16,16 +16,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "registry/passes.h"
 #include "registry/schema.h"
 #include "tscript/plugin.h"
 
 typedef struct TsKernelEntry {
-    char *backend;             /* owns the allocation plugin points into */
+    char *backend;             /* owns the allocation plugin points into, unless in_arena */
     TsKernelFn fn;             /* exactly one of fn and factory is set */
     TsKernelFactory factory;
     char *plugin;              /* the plugin that registered it */
+    bool in_arena;             /* the names live in the operator's schema arena */
 } TsKernelEntry;
 
 typedef struct TsOperator {
@@ -54,10 +56,27 @@ const TsKernelEntry *ts_operator_kernel(const TsOperator *op, const char *backen
 
 /* ---- filling the table (the registry's side: see plugin.c) ---------------- */
 
+/* An operator's name and overload with their hashes, computed once for the several tables
+ * a registration looks in. */
+typedef struct TsOpKey {
+    const char *qualname, *overload;
+    uint64_t hash_name, hash_full;
+} TsOpKey;
+
+TsOpKey ts_op_key(const char *qualname, const char *overload);
+TsOperator *ts_optable_find_key(const TsOpTable *t, const TsOpKey *key);
+/* Makes room for n more operators (ts_optable_add then grows nothing). */
+int ts_optable_reserve(TsOpTable *t, size_t n, TsError *err);
+
 /* Adds an operator that plugin declared at source ("file.yaml:3:9"); takes schema on
  * success. Fails if the table already has the name and overload. */
 int ts_optable_add(TsOpTable *t, TsSchema *schema, const char *plugin, const char *source,
                    TsError *err);
+/* The same with the schema's key (ts_op_key(schema->name, schema->overload)), and the
+ * position in source apart (line 0: none), so that a file's declarations need not format
+ * one string each. */
+int ts_optable_add_keyed(TsOpTable *t, TsSchema *schema, const TsOpKey *key, const char *plugin,
+                         const char *source, int line, int col, TsError *err);
 TsOperator *ts_optable_find_mut(TsOpTable *t, const char *qualname, const char *overload);
 /* Moves every operator of src (left empty) to the end of dst, all or nothing. */
 int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err);
@@ -76,8 +95,8 @@ void *ts_optable_cache(const TsOpTable *t, void *(*make)(const TsOpTable *t, TsE
 TsPassList *ts_optable_passes(TsOpTable *t);
 const TsPassList *ts_optable_passes_const(const TsOpTable *t);
 
-/* Where the operator was declared ("file.yaml:3:9"). */
-const char *ts_operator_source(const TsOperator *op);
+/* Where the operator was declared ("file.yaml:3:9"), into buf (always NUL-terminated). */
+void ts_operator_source(const TsOperator *op, char *buf, size_t size);
 /* "aten::add.Tensor" or "aten::add", into buf (always NUL-terminated). */
 void ts_operator_full_name(const TsOperator *op, char *buf, size_t size);
 /* The kernel entry registered for exactly this backend, or NULL. */

@@ -102,18 +102,21 @@ static int fail(TsRegistry *r, TsError *err)
     return err ? err->code : TS_ERR_PLUGIN;
 }
 
-static const TsOperator *find_any(const TsRegistry *r, const char *name, const char *overload)
+static const TsOperator *find_any(const TsRegistry *r, const TsOpKey *key)
 {
-    const TsOperator *op = ts_optable_find(r->staged, name, overload);
-    return op ? op : ts_optable_find(r->table, name, overload);
+    const TsOperator *op = ts_optable_find_key(r->staged, key);
+    return op ? op : ts_optable_find_key(r->table, key);
 }
 
-/* Stages one declaration (taking schema): shared if identical to a known one. */
-static int stage_schema(TsRegistry *r, TsSchema *schema, const char *source, TsError *err)
+/* Stages one declaration (taking schema, whose key it is) from source (at line:col when
+ * line > 0): shared if identical to a known one. */
+static int stage_schema(TsRegistry *r, TsSchema *schema, const TsOpKey *keyp,
+                        const char *source, int line, int col, TsError *err)
 {
-    const TsOperator *old = find_any(r, schema->name, schema->overload);
+    TsOpKey key = keyp ? *keyp : ts_op_key(schema->name, schema->overload);
+    const TsOperator *old = find_any(r, &key);
     if (!old) {
-        if (ts_optable_add(r->staged, schema, r->plugin, source, err)) {
+        if (ts_optable_add_keyed(r->staged, schema, &key, r->plugin, source, line, col, err)) {
             ts_schema_free(schema);
             return err ? err->code : TS_ERR_NOMEM;
         }
@@ -121,44 +124,28 @@ static int stage_schema(TsRegistry *r, TsSchema *schema, const char *source, TsE
     }
     char *a = ts_schema_to_string(schema), *b = ts_schema_to_string(old->schema);
     int rc = 0;
-    if (!a || !b)
+    if (!a || !b) {
         rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-    else if (strcmp(a, b) != 0)
+    } else if (strcmp(a, b) != 0) {
+        char where[32] = "", first[4096];
+        if (line > 0)
+            snprintf(where, sizeof where, ":%d:%d", line, col);
+        ts_operator_source(old, first, sizeof first);
         rc = ts_error_set(err, TS_ERR_PLUGIN,
-                          "%s: plugin '%s' declares '%s', but plugin '%s' declared it as '%s' "
-                          "(%s)",
-                          source, r->plugin, a, old->plugin, b, ts_operator_source(old));
+                          "%s%s: plugin '%s' declares '%s', but plugin '%s' declared it as "
+                          "'%s' (%s)",
+                          source, where, r->plugin, a, old->plugin, b, first);
+    }
     free(a);
     free(b);
     ts_schema_free(schema);
     return rc;
 }
 
-/* Writes ":N" at p (room for 12 bytes); returns the end. */
-static char *put_position(char *p, int n)
-{
-    char digits[12];
-    size_t k = 0;
-    unsigned v = n < 0 ? 0 : (unsigned)n;
-    do
-        digits[k++] = (char)('0' + v % 10);
-    while ((v /= 10) && k < sizeof digits);
-    *p++ = ':';
-    while (k)
-        *p++ = digits[--k];
-    return p;
-}
-
 int ts_registry_add_schema_set(TsRegistry *r, TsSchemaSet *set, TsError *err)
 {
-    /* "path:line:col" for each declaration: the path is copied once, the numbers after it
-     * (this runs for every operator at startup, where snprintf showed in profiles). */
-    char source[4096];
-    size_t plen = strlen(set->path ? set->path : "");
-    if (plen > sizeof source - 32)
-        plen = sizeof source - 32;
-    memcpy(source, set->path ? set->path : "", plen);
-    int rc = 0;
+    const char *path = set->path ? set->path : "";
+    int rc = ts_optable_reserve(r->staged, set->n, err);
     for (size_t i = 0; i < set->n; i++) {
         TsSchema *s = set->decls[i].schema;
         set->decls[i].schema = NULL;
@@ -166,10 +153,9 @@ int ts_registry_add_schema_set(TsRegistry *r, TsSchemaSet *set, TsError *err)
             ts_schema_free(s);
             continue;
         }
-        char *end = put_position(put_position(source + plen, set->decls[i].line),
-                                 set->decls[i].col);
-        *end = '\0';
-        rc = stage_schema(r, s, source, err);
+        TsOpKey key = { s->name, s->overload, set->decls[i].hash_name, set->decls[i].hash_full };
+        rc = stage_schema(r, s, key.hash_full ? &key : NULL, path, set->decls[i].line,
+                          set->decls[i].col, err);
     }
     free(set->decls);
     set->decls = NULL;
@@ -201,7 +187,7 @@ int ts_register_schema(TsRegistry *r, const char *schema, TsError *err)
     }
     char source[512];
     snprintf(source, sizeof source, "ts_register_schema in plugin '%s'", r->plugin);
-    if (stage_schema(r, s, source, err))
+    if (stage_schema(r, s, NULL, source, 0, 0, err))
         return fail(r, err);
     return 0;
 }
@@ -282,13 +268,14 @@ static int register_kernel(TsRegistry *r, const char *qualname, const char *over
                      r->plugin);
         return fail(r, err);
     }
-    TsOperator *op = ts_optable_find_mut(r->staged, qualname, overload);
+    TsOpKey key = ts_op_key(qualname, overload);
+    TsOperator *op = ts_optable_find_key(r->staged, &key);
     if (op) {
         if (ts_operator_add_kernel(op, backend, fn, factory, r->plugin, err))
             return fail(r, err);
         return 0;
     }
-    op = ts_optable_find_mut(r->table, qualname, overload);
+    op = ts_optable_find_key(r->table, &key);
     if (!op)
         return add_waiting(r, qualname, overload, backend, fn, factory, err);
     const TsKernelEntry *old = ts_operator_kernel_exact(op, backend);

@@ -2,6 +2,8 @@
 # the operator table, plugin loading and its ELF check, the config file) and its tests;
 # included by the top Makefile.am.
 libtscript_core_la_SOURCES += \
+	core/registry/arena.c \
+	core/registry/arena.h \
 	core/registry/schema.c \
 	core/registry/schema.h \
 	core/registry/schema_scan.c \
@@ -24,8 +26,9 @@ check_PROGRAMS += t/ir_passes.t
 t_ir_passes_t_SOURCES = t/ir_passes.c t/tap.h
 EXTRA_t_ir_passes_t_DEPENDENCIES = $(pkglib_LTLIBRARIES) t/plugins/passdemo/passdemo.la
 
-check_PROGRAMS += t/schema.t t/yaml.t t/schema_scan.t t/optable.t t/plugin.t
+check_PROGRAMS += t/schema.t t/yaml.t t/schema_scan.t t/optable.t t/plugin.t t/schema_set.t
 t_schema_t_SOURCES = t/schema.c t/tap.h
+t_schema_set_t_SOURCES = t/schema_set.c t/tap.h
 t_yaml_t_SOURCES = t/yaml.c t/tap.h
 t_schema_scan_t_SOURCES = t/schema_scan.c t/tap.h
 t_optable_t_SOURCES = t/optable.c t/tap.h

@@ -10,9 +10,9 @@
  * "[]" versus "[N]"). Types nest only through parse_type, which counts its depth, and the
  * text is bounded, so no input can exhaust the C stack. Types are interned by types.c;
  * everything else (names, alias sets, default values) is owned by the TsSchema: default
- * values are reference-counted, the rest lives in a chain of blocks (usually one) freed
- * together, since every program's startup parses ~1000 schemas and a malloc per name,
- * argument and annotation was a third of that.
+ * values are reference-counted, the rest lives in an arena (arena.h): the schema's own, or
+ * its schema set's, shared by every schema of a file, since every program's startup parses
+ * ~1600 schemas and a malloc per name, argument and annotation was a third of that.
  *
  * Where torch's own printer loses information or is not a fixed point we pick the reading
  * that is: alias sets print in descending order (torch prints an unordered_set, which for
@@ -54,21 +54,6 @@ typedef struct Tok {
     size_t off, len;
 } Tok;
 
-/* A parsed schema lives in a chain of blocks that ts_schema_free releases together, so
- * parsing costs a malloc or two instead of one per name, argument and annotation. Only the
- * default values (reference-counted TsValues) live outside. */
-union Align {
-    void *p;
-    double d;
-    long long i;
-};
-
-typedef struct Block {
-    struct Block *next;
-    size_t used, cap;          /* in bytes */
-    union Align data[];
-} Block;
-
 typedef struct Parser {
     const char *text;
     size_t len;
@@ -76,8 +61,8 @@ typedef struct Parser {
     TsError *err;
     size_t err_off;
     bool failed;
-    Block *blocks;             /* newest first */
-    size_t first_block;        /* bytes: a guess that fits a typical schema of this length */
+    TsArena *arena;            /* where everything but default values goes */
+    TsSchemaCtx *ctx;
 } Parser;
 
 /* Words TorchScript's lexer reserves; torch rejects them as names ("from" is not one).
@@ -125,14 +110,31 @@ static bool is_ident_start(char c) { return in_class(c, C_IDENT_START); }
 static bool is_digit(char c) { return in_class(c, C_DIGIT); }
 static bool is_ident_char(char c) { return in_class(c, C_IDENT_START | C_DIGIT); }
 
-static bool is_keyword(const char *s, size_t n)
+/* For each character, a bit (1 << n) for each length n of a keyword starting with it (from
+ * keywords_by_len): most identifiers ("self", "Tensor", "other") are ruled out by one load. */
+static const unsigned short keyword_lengths[256] = {
+    ['a'] = 1 << 2 | 1 << 3 | 1 << 6, ['i'] = 1 << 2 | 1 << 6, ['o'] = 1 << 2,
+    ['d'] = 1 << 3, ['f'] = 1 << 3, ['n'] = 1 << 3,
+    ['N'] = 1 << 4, ['T'] = 1 << 4, ['e'] = 1 << 4, ['p'] = 1 << 4, ['w'] = 1 << 4 | 1 << 5,
+    ['F'] = 1 << 5, ['b'] = 1 << 5, ['c'] = 1 << 5 | 1 << 8, ['r'] = 1 << 5 | 1 << 6,
+    ['g'] = 1 << 6,
+};
+
+/* The full test, for the few identifiers keyword_lengths lets through; out of line, so
+ * that lex_at stays a leaf function. */
+__attribute__((noinline))
+static bool is_keyword_slow(const char *s, size_t n)
 {
-    if (n >= sizeof keywords_by_len / sizeof keywords_by_len[0] || !keywords_by_len[n])
-        return false;
     for (const char *k = keywords_by_len[n]; *k; k += n)
         if (k[0] == s[0] && memcmp(k, s, n) == 0)
             return true;
     return false;
+}
+
+static bool is_keyword(const char *s, size_t n)
+{
+    return n < sizeof keywords_by_len / sizeof keywords_by_len[0] &&
+           (keyword_lengths[(unsigned char)s[0]] >> n & 1) && is_keyword_slow(s, n);
 }
 
 /* Length of a number at s (0 if none): digits, a fraction, an exponent, a 'j' suffix. */
@@ -187,30 +189,15 @@ static size_t lex_string(const char *s, size_t n)
     return 0;
 }
 
-/* The token starting at or after pos (whitespace and '#' comments skipped). text[len] is
- * the string's NUL, which no class below contains, so the loops need no bounds checks. */
-static Tok lex_at(const char *text, size_t len, size_t pos)
+/* The tokens that are not identifiers or one-character punctuation: numbers, strings, "->",
+ * "...", and bad characters; kept out of lex_at so that its hot path stays small. */
+__attribute__((noinline))
+static Tok lex_rare(const char *text, size_t len, size_t pos)
 {
-    for (;;) {
-        while (is_space(text[pos]))
-            pos++;
-        if (text[pos] != '#')
-            break;
-        while (pos < len && text[pos] != '\n')
-            pos++;
-    }
-    Tok t = { TK_EOF, pos, 0 };
-    if (pos >= len)
-        return t;
+    Tok t = { TK_BAD, pos, 1 };
     const char *s = text + pos;
     size_t n = len - pos;
-    if (is_ident_start(s[0])) {
-        size_t k = 1;
-        while (is_ident_char(s[k]))
-            k++;
-        t.len = k;
-        t.kind = is_keyword(s, k) ? TK_KEYWORD : TK_IDENT;
-    } else if (is_digit(s[0]) || (s[0] == '.' && is_digit(s[1]))) {
+    if (is_digit(s[0]) || (s[0] == '.' && is_digit(s[1]))) {
         t.kind = TK_NUMBER, t.len = lex_number(s, n);
     } else if (s[0] == '"' || s[0] == '\'') {
         t.len = lex_string(s, n);
@@ -222,11 +209,37 @@ static Tok lex_at(const char *text, size_t len, size_t pos)
     } else if (s[0] == '.' && s[1] == '.' && s[2] == '.') {
         t.kind = TK_ELLIPSIS, t.len = 3;
     } else if (in_class(s[0], C_PUNCT)) {
-        t.kind = TK_PUNCT, t.len = 1;
-    } else {
-        t.kind = TK_BAD, t.len = 1;
+        t.kind = TK_PUNCT;
     }
     return t;
+}
+
+/* The token starting at or after pos (whitespace and '#' comments skipped). text[len] is
+ * the string's NUL, which no class below contains, so the loops need no bounds checks.
+ * Inlined into advance and peek, so that the token is built where it goes. */
+__attribute__((always_inline))
+static inline Tok lex_at(const char *text, size_t len, size_t pos)
+{
+    for (;;) {
+        while (is_space(text[pos]))
+            pos++;
+        if (text[pos] != '#')
+            break;
+        while (pos < len && text[pos] != '\n')
+            pos++;
+    }
+    if (pos >= len)
+        return (Tok){ TK_EOF, pos, 0 };
+    const char *s = text + pos;
+    if (is_ident_start(s[0])) {
+        size_t k = 1;
+        while (is_ident_char(s[k]))
+            k++;
+        return (Tok){ is_keyword(s, k) ? TK_KEYWORD : TK_IDENT, pos, k };
+    }
+    if (in_class(s[0], C_PUNCT) && s[0] != '-' && s[0] != '.')
+        return (Tok){ TK_PUNCT, pos, 1 };
+    return lex_rare(text, len, pos);
 }
 
 /* ---- parser plumbing ---------------------------------------------------------- */
@@ -280,51 +293,51 @@ static int fail_nomem(Parser *P)
 
 /* ---- the schema's memory ------------------------------------------------------------ */
 
-static void free_blocks(Block *b)
+/* n zeroed bytes in the schema's arena; NULL, with the error set, when out of memory.
+ * Inlined, so that the memset of a constant size is a few stores. */
+__attribute__((always_inline))
+static inline void *palloc(Parser *P, size_t n)
 {
-    while (b) {
-        Block *next = b->next;
-        free(b);
-        b = next;
-    }
+    void *p = ts_arena_alloc(P->arena, n);
+    if (!p)
+        fail_nomem(P);
+    return p;
 }
 
-/* n zeroed bytes in the schema's blocks (which come zeroed and are never reused); NULL,
- * with the error set, when out of memory. */
-static void *palloc(Parser *P, size_t n)
+/* The same, not zeroed: for what is written whole at once. */
+static void *palloc_raw(Parser *P, size_t n)
 {
-    n = (n + sizeof(union Align) - 1) / sizeof(union Align) * sizeof(union Align);
-    Block *b = P->blocks;
-    if (!b || b->cap - b->used < n) {
-        size_t cap = b ? 2 * b->cap : P->first_block;
-        if (cap < n)
-            cap = n;
-        Block *nb = calloc(1, sizeof *nb + cap);
-        if (!nb) {
-            fail_nomem(P);
-            return NULL;
-        }
-        nb->next = b, nb->cap = cap;
-        P->blocks = b = nb;
-    }
-    void *p = (char *)b->data + b->used;
-    b->used += n;
+    void *p = ts_arena_alloc_raw(P->arena, n);
+    if (!p)
+        fail_nomem(P);
     return p;
 }
 
 static char *pstrndup(Parser *P, const char *s, size_t n)
 {
-    char *d = palloc(P, n + 1);
-    if (d)
+    char *d = palloc_raw(P, n + 1);
+    if (d) {
         memcpy(d, s, n);
+        d[n] = '\0';
+    }
     return d;
 }
 
-/* Grows an array in the schema's blocks to cap elements of size bytes (the old copy stays
+/* The one-character names, which most alias sets are ("a", "b", "*"): shared, not copied. */
+#define ONE_CHAR_ROW(b)                                                                      \
+    { b + 0, 0 }, { b + 1, 0 }, { b + 2, 0 }, { b + 3, 0 }, { b + 4, 0 }, { b + 5, 0 },     \
+    { b + 6, 0 }, { b + 7, 0 }, { b + 8, 0 }, { b + 9, 0 }, { b + 10, 0 }, { b + 11, 0 },   \
+    { b + 12, 0 }, { b + 13, 0 }, { b + 14, 0 }, { b + 15, 0 }
+static const char one_char[128][2] = {
+    ONE_CHAR_ROW(0x00), ONE_CHAR_ROW(0x10), ONE_CHAR_ROW(0x20), ONE_CHAR_ROW(0x30),
+    ONE_CHAR_ROW(0x40), ONE_CHAR_ROW(0x50), ONE_CHAR_ROW(0x60), ONE_CHAR_ROW(0x70),
+};
+
+/* Grows an array in the schema's arena to cap elements of size bytes (the old copy stays
  * behind: arrays are short and rarely grow). */
 static void *pgrow(Parser *P, void *v, size_t n, size_t cap, size_t size)
 {
-    void *nv = palloc(P, cap * size);
+    void *nv = palloc_raw(P, cap * size);
     if (nv && n)
         memcpy(nv, v, n * size);
     return nv;
@@ -412,7 +425,7 @@ static int take_ident(Parser *P, const char *what, char **out)
 
 /* ---- alias annotations -------------------------------------------------------- */
 
-/* Frees the annotations of a schema built piece by piece (parsed ones are in blocks). */
+/* Frees the annotations of a schema built piece by piece (parsed ones are in an arena). */
 static void alias_free(TsAlias *a)
 {
     while (a) {
@@ -448,7 +461,8 @@ static int parse_alias_set(Parser *P, const char ***out, size_t *n_out)
     do {
         if (P->cur.kind != TK_IDENT && !is_punct(P, '*'))
             return fail_expected(P, "an alias set name");
-        char *name = cur_dup(P);
+        const char *name = P->cur.len == 1 ? one_char[(unsigned char)P->text[P->cur.off] & 0x7f]
+                                           : cur_dup(P);
         if (!name)
             return -1;
         advance(P);
@@ -555,6 +569,25 @@ static const TypeName type_names[] = {
     TYPE_NAME("AnyClassType", ts_type_any_class, 0),
     TYPE_NAME("AnyEnumType", ts_type_any_enum, 0),
 };
+
+/* ts_type_list(elem) or ts_type_optional(elem), from the set's cache when it made that one
+ * before (interned types live until ts_types_shutdown, longer than any parse). */
+static const TsType *made_type(Parser *P, TsTypeKind kind, const TsType *elem)
+{
+    if (!elem)
+        return NULL;
+    size_t n = sizeof P->ctx->made / sizeof P->ctx->made[0];
+    size_t i = (((uintptr_t)elem >> 4) * 2 + (kind == TS_TYPE_LIST)) % n;
+    if (P->ctx->made[i].elem == elem && P->ctx->made[i].kind == (int)kind)
+        return P->ctx->made[i].type;
+    const TsType *t = kind == TS_TYPE_LIST ? ts_type_list(elem) : ts_type_optional(elem);
+    if (t) {
+        P->ctx->made[i].elem = elem;
+        P->ctx->made[i].type = t;
+        P->ctx->made[i].kind = (int)kind;
+    }
+    return t;
+}
 
 static int parse_type(Parser *P, int depth, const TsType **out, TsAlias **alias, long *fixed,
                       unsigned *seen);
@@ -719,7 +752,7 @@ static int parse_type(Parser *P, int depth, const TsType **out, TsAlias **alias,
                              MAX_DEPTH);
         if (is_punct(P, '?')) {
             advance(P);
-            t = ts_type_optional(t);
+            t = made_type(P, TS_TYPE_OPTIONAL, t);
         } else if (is_punct(P, '[')) {
             Tok next = peek(P);
             bool sized = next.kind == TK_NUMBER;
@@ -742,13 +775,13 @@ static int parse_type(Parser *P, int depth, const TsType **out, TsAlias **alias,
             advance(P);
             if (expect(P, ']'))
                 return -1;
-            t = ts_type_list(t);
+            t = made_type(P, TS_TYPE_LIST, t);
             if (wrap_alias(P, alias))
                 return -1;
             if (sized) {
                 /* A sized list ends the type but for one '?'. */
                 if (accept(P, '?'))
-                    t = ts_type_optional(t);
+                    t = made_type(P, TS_TYPE_OPTIONAL, t);
                 break;
             }
         }
@@ -1235,7 +1268,106 @@ static int parse_arg(Parser *P, bool is_return, TsArg *a)
     return 0;
 }
 
-/* Appends a zeroed TsArg that the schema owns from now on (so a failure frees it). */
+/* ---- the set's memo of arguments ------------------------------------------------------ */
+
+/* The schemas of a set repeat their arguments ("Tensor self", "int dim", "bool
+ * keepdim=False", "-> Tensor"): an argument whose text was parsed before in the same set is
+ * taken from the memo instead of parsed again. The key is the argument's exact text, from
+ * its first token to the ',' or ')' that ends it at depth 0 (or the end of the schema, for
+ * a bare return), and whether it is a return. An argument goes in only when its parse
+ * consumed exactly that text, and its default (if any) is a plain value (None, a bool, an
+ * int, a float), so that nothing mutable is shared; its other pieces (name, alias
+ * annotation) are in the set's arena, which both schemas reference. A hit is thus the
+ * same as parsing the text again, errors included: only text that parsed is memoized. */
+enum { MEMO_SIZE = 1024 };
+_Static_assert(MEMO_SIZE <= 64 * sizeof ((TsSchemaCtx *)0)->memo_used / sizeof(uint64_t),
+               "memo_used has a bit for each memo entry");
+
+typedef struct TsArgMemo {
+    uint64_t hash;
+    const char *key;           /* a copy of the text, in the arena */
+    size_t len;
+    bool is_return;
+    TsArg arg;
+} TsArgMemo;
+
+/* The length of the argument's text at P->cur and its hash into *h; 0 when the text holds
+ * what the memo leaves alone (quotes, comments, escapes) or its brackets do not match. */
+static size_t arg_span(const Parser *P, bool is_return, uint64_t *h)
+{
+    const char *t = P->text + P->cur.off;
+    uint64_t hash = is_return ? 0x9e3779b97f4a7c15u : 14695981039346656037u;
+    int depth = 0;
+    for (size_t i = 0;; i++) {
+        switch (t[i]) {
+        case '(': case '[':
+            depth++;
+            break;
+        case ']':
+            if (--depth < 0)
+                return 0;
+            break;
+        case ')': case ',':
+            if (depth == 0) {
+                *h = hash;
+                return i;
+            }
+            if (t[i] == ')')
+                depth--;
+            break;
+        case '\0':             /* the end of the text */
+            *h = hash;
+            return depth == 0 ? i : 0;
+        case '\'': case '"': case '#': case '\\':
+            return 0;
+        }
+        hash = (hash ^ (unsigned char)t[i]) * 1099511628211u;
+    }
+}
+
+static bool plain_default(const TsArg *a)
+{
+    if (!a->has_default)
+        return true;
+    switch (a->default_value.tag) {
+    case TS_TAG_NONE: case TS_TAG_BOOL: case TS_TAG_INT: case TS_TAG_DOUBLE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* parse_arg through the set's memo. */
+static int parse_arg_memo(Parser *P, bool is_return, TsArg *a)
+{
+    TsSchemaCtx *ctx = P->ctx;
+    uint64_t h = 0;
+    size_t start = P->cur.off, n = arg_span(P, is_return, &h);
+    if (!n || (!ctx->memo && !(ctx->memo = malloc(MEMO_SIZE * sizeof *ctx->memo))))
+        return parse_arg(P, is_return, a);
+    size_t i = h % MEMO_SIZE;
+    TsArgMemo *m = &ctx->memo[i];
+    bool used = ctx->memo_used[i / 64] >> (i % 64) & 1;
+    if (used && m->hash == h && m->len == n && m->is_return == is_return &&
+        memcmp(m->key, P->text + start, n) == 0) {
+        *a = m->arg;
+        P->cur = lex_at(P->text, P->len, start + n);
+        return 0;
+    }
+    if (parse_arg(P, is_return, a))
+        return -1;
+    char *key;
+    if (P->cur.off != start + n || !plain_default(a) ||
+        !(key = ts_arena_alloc_raw(P->arena, n)))
+        return 0;
+    memcpy(key, P->text + start, n);
+    *m = (TsArgMemo){ h, key, n, is_return, *a };
+    ctx->memo_used[i / 64] |= (uint64_t)1 << (i % 64);
+    return 0;
+}
+
+/* Appends an empty argument (no default, no fixed size) that the schema owns from now on
+ * (so a failure frees it). */
 static TsArg *new_arg(Parser *P, TsArg **v, size_t *n, size_t *cap)
 {
     if (*n == *cap) {
@@ -1245,8 +1377,9 @@ static TsArg *new_arg(Parser *P, TsArg **v, size_t *n, size_t *cap)
             return NULL;
         *v = nv, *cap = ncap;
     }
-    TsArg *a = &(*v)[(*n)++];
-    a->fixed_size = -1;
+    TsArg *a = &(*v)[*n];
+    *a = (TsArg){ .fixed_size = -1 };
+    ++*n;
     return a;
 }
 
@@ -1269,7 +1402,7 @@ static int parse_args(Parser *P, TsSchema *s)
                             "'...' must be the last element of the argument list");
         } else {
             TsArg *a = new_arg(P, &s->args, &s->n_args, &cap);
-            if (!a || parse_arg(P, false, a))
+            if (!a || parse_arg_memo(P, false, a))
                 return -1;
             a->kwarg_only = kwarg_only;
         }
@@ -1287,8 +1420,12 @@ static int parse_returns(Parser *P, TsSchema *s)
         return 0;
     }
     if (!is_punct(P, '(')) {
+        /* one bare return: an array of one */
+        cap = 1;
+        if (!(s->returns = palloc_raw(P, sizeof *s->returns)))
+            return -1;
         TsArg *a = new_arg(P, &s->returns, &s->n_returns, &cap);
-        return a ? parse_arg(P, true, a) : -1;
+        return parse_arg_memo(P, true, a);
     }
     advance(P);
     if (accept(P, ')'))
@@ -1301,7 +1438,7 @@ static int parse_returns(Parser *P, TsSchema *s)
                 return fail(P, P->cur.off, "'...' must be the last element of the return list");
         } else {
             TsArg *a = new_arg(P, &s->returns, &s->n_returns, &cap);
-            if (!a || parse_arg(P, true, a))
+            if (!a || parse_arg_memo(P, true, a))
                 return -1;
         }
         if (!accept(P, ','))
@@ -1313,11 +1450,12 @@ static int parse_returns(Parser *P, TsSchema *s)
 static char *qualify(Parser *P, const char *ns, size_t ns_len, const char *name,
                      size_t name_len)
 {
-    char *q = palloc(P, ns_len + name_len + 3);
+    char *q = palloc_raw(P, ns_len + name_len + 3);
     if (q) {
         memcpy(q, ns, ns_len);
         memcpy(q + ns_len, "::", 2);
         memcpy(q + ns_len + 2, name, name_len);
+        q[ns_len + 2 + name_len] = '\0';
     }
     return q;
 }
@@ -1354,30 +1492,45 @@ static int parse_name(Parser *P, TsSchema *s, const char *default_ns)
     return 0;
 }
 
-TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_offset,
-                          TsError *err)
+/* The text's length, or an error for NULL or too long text. */
+static int text_length(const char *text, size_t *len, TsError *err)
 {
-    size_t dummy;
+    if (!text)
+        return ts_error_set(err, TS_ERR_USAGE, "ts_schema_parse: NULL text");
+    *len = strnlen(text, (size_t)MAX_TEXT + 1);
+    if (*len > MAX_TEXT)
+        return ts_error_set(err, TS_ERR_LIMIT, "schema text too long (limit %d bytes)",
+                            MAX_TEXT);
+    return 0;
+}
+
+void ts_schema_ctx_init(TsSchemaCtx *ctx, TsArena *arena)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->arena = arena;
+}
+
+void ts_schema_ctx_free(TsSchemaCtx *ctx)
+{
+    free(ctx->memo);
+    ctx->memo = NULL;
+}
+
+TsSchema *ts_schema_parse_in(TsSchemaCtx *ctx, const char *text, const char *default_ns,
+                             size_t *err_offset, TsError *err)
+{
+    size_t dummy, len;
     if (!err_offset)
         err_offset = &dummy;
     *err_offset = 0;
-    if (!text) {
-        ts_error_set(err, TS_ERR_USAGE, "ts_schema_parse: NULL text");
+    if (text_length(text, &len, err))
         return NULL;
-    }
-    size_t len = strnlen(text, (size_t)MAX_TEXT + 1);
-    if (len > MAX_TEXT) {
-        ts_error_set(err, TS_ERR_LIMIT, "schema text too long (limit %d bytes)", MAX_TEXT);
-        return NULL;
-    }
-    /* A first block that holds most schemas whole: ~3 bytes per byte of text. */
-    Parser P = { text, len, { TK_EOF, 0, 0 }, err, 0, false, NULL, 256 + 4 * len };
+    Parser P = { text, len, { TK_EOF, 0, 0 }, err, 0, false, ctx->arena, ctx };
     P.cur = lex_at(text, len, 0);
     TsSchema *s = palloc(&P, sizeof *s);
-    if (!s) {
-        *err_offset = 0;
+    if (!s)
         return NULL;
-    }
+    s->arena = ts_arena_retain(ctx->arena);
     if (parse_name(&P, s, default_ns) || parse_args(&P, s))
         goto fail;
     if (P.cur.kind != TK_ARROW) {
@@ -1391,28 +1544,48 @@ TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_
         fail_expected(&P, "end of input");
         goto fail;
     }
-    s->blocks = P.blocks;
     return s;
 fail:
     *err_offset = P.err_off;
-    s->blocks = P.blocks;
     ts_schema_free(s);
     return NULL;
+}
+
+TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_offset,
+                          TsError *err)
+{
+    size_t len;
+    if (err_offset)
+        *err_offset = 0;
+    if (text_length(text, &len, err))
+        return NULL;
+    /* A first chunk that holds most schemas whole: ~3 bytes per byte of text. */
+    TsArena *arena = ts_arena_new(256 + 4 * len);
+    if (!arena) {
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory while parsing a schema");
+        return NULL;
+    }
+    TsSchemaCtx ctx;
+    ts_schema_ctx_init(&ctx, arena);
+    TsSchema *s = ts_schema_parse_in(&ctx, text, default_ns, err_offset, err);
+    ts_schema_ctx_free(&ctx);
+    ts_arena_release(arena);   /* s holds its own reference */
+    return s;
 }
 
 void ts_schema_free(TsSchema *s)
 {
     if (!s)
         return;
-    if (s->blocks) {
-        /* parsed: everything but the default values is in the blocks, s included */
+    if (s->arena) {
+        /* parsed: everything but the default values is in the arena, s included */
         for (size_t i = 0; i < s->n_args; i++)
             if (s->args[i].has_default)
                 ts_value_release(s->args[i].default_value);
         for (size_t i = 0; i < s->n_returns; i++)
             if (s->returns[i].has_default)
                 ts_value_release(s->returns[i].default_value);
-        free_blocks(s->blocks);
+        ts_arena_release(s->arena);
         return;
     }
     for (size_t i = 0; i < s->n_args; i++)

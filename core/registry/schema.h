@@ -10,7 +10,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "registry/arena.h"
 #include "tscript/error.h"
 #include "tscript/types.h"
 #include "tscript/value.h"
@@ -45,9 +47,9 @@ typedef struct TsSchema {
     TsArg *returns;
     bool is_vararg;            /* "..." after the arguments */
     bool is_varret;            /* "-> ..." */
-    void *blocks;              /* a parsed schema: the memory of everything above but default
-                                  values (see schema.c); NULL: each piece is malloc'd, as for
-                                  a schema built by hand */
+    TsArena *arena;            /* a parsed schema: holds everything above but default values
+                                  (the schema holds a reference); NULL: each piece is
+                                  malloc'd, as for a schema built by hand */
 } TsSchema;
 
 /* Parses one schema. A name without "ns::" gets default_ns (NULL: an error). On a syntax
@@ -58,6 +60,30 @@ typedef struct TsSchema {
  * ints and print as numbers, as torch prints them ("dtype=4"). */
 TsSchema *ts_schema_parse(const char *text, const char *default_ns, size_t *err_offset,
                           TsError *err);
+
+/* What the schemas of one set share while they are parsed: the arena they live in, the
+ * list and optional types made so far (interning one in types.c takes a lock and a hash; a
+ * set asks for Tensor[], int[] and Tensor? hundreds of times), and the memo of arguments
+ * parsed so far, by their text (see schema.c). */
+typedef struct TsSchemaCtx {
+    TsArena *arena;
+    struct {
+        const TsType *elem, *type;
+        int kind;
+    } made[64];                /* direct-mapped by elem and kind; elem NULL = empty */
+    struct TsArgMemo *memo;    /* arguments parsed before, by their text (schema.c) */
+    uint64_t memo_used[16];    /* which memo entries are filled */
+} TsSchemaCtx;
+
+/* Sets up ctx for schemas in arena (which ctx does not own); ts_schema_ctx_free frees
+ * what ctx allocated (not the arena). */
+void ts_schema_ctx_init(TsSchemaCtx *ctx, TsArena *arena);
+void ts_schema_ctx_free(TsSchemaCtx *ctx);
+/* ts_schema_parse into ctx's arena (which the schema then references), as a schema set
+ * parses all its schemas into one. A schema that fails leaves its pieces in the arena
+ * until the arena goes. */
+TsSchema *ts_schema_parse_in(TsSchemaCtx *ctx, const char *text, const char *default_ns,
+                             size_t *err_offset, TsError *err);
 void ts_schema_free(TsSchema *s);
 
 /* The canonical string, as PyTorch prints it (str(schema)); malloc'd. */

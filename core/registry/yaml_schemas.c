@@ -40,6 +40,7 @@
  */
 #include "registry/yaml_schemas.h"
 
+#include "registry/optable.h"
 #include "registry/schema_scan.h"
 
 #include <errno.h>
@@ -347,9 +348,23 @@ void ts_schema_set_free(TsSchemaSet *set)
         ts_schema_free(set->decls[i].schema);
     free(set->decls);
     free(set->path);
+    ts_arena_release(set->arena);
     set->decls = NULL;
     set->path = NULL;
+    set->arena = NULL;
     set->n = 0;
+}
+
+/* Starts a set named name: its path and arena. */
+static int set_init(TsSchemaSet *set, const char *name, size_t text_len, TsError *err)
+{
+    memset(set, 0, sizeof *set);
+    set->path = strdup(name);
+    /* a parsed schema takes ~4 bytes per byte of its text */
+    set->arena = ts_arena_new(4 * text_len);
+    if (!set->path || !set->arena)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    return 0;
 }
 
 typedef struct Loader {
@@ -358,6 +373,7 @@ typedef struct Loader {
     const char *name;
     yaml_document_t *doc;
     TsSchemaSet *set;
+    TsSchemaCtx *ctx;
     TsError *err;
 } Loader;
 
@@ -372,6 +388,12 @@ static int valid_namespace(const char *s)
               (*s >= '0' && *s <= '9')))
             return 0;
     return 1;
+}
+
+static TsSchemaDecl make_decl(TsSchema *s, int line, int col)
+{
+    TsOpKey key = ts_op_key(s->name, s->overload);
+    return (TsSchemaDecl){ s, line, col, key.hash_name, key.hash_full };
 }
 
 static int load_entry(Loader *l, yaml_node_t *entry, const char *ns)
@@ -398,7 +420,7 @@ static int load_entry(Loader *l, yaml_node_t *entry, const char *ns)
         return ts_yaml_node_error(l->err, TS_ERR_SYNTAX, l->name, func,
                                   "'func' must be a schema string");
     size_t offset = 0;
-    TsSchema *s = ts_schema_parse(text, ns, &offset, l->err);
+    TsSchema *s = ts_schema_parse_in(l->ctx, text, ns, &offset, l->err);
     if (!s) {
         if (l->err && l->err->code == TS_ERR_NOMEM)
             return TS_ERR_NOMEM;
@@ -417,8 +439,8 @@ static int load_entry(Loader *l, yaml_node_t *entry, const char *ns)
         return ts_error_set(l->err, TS_ERR_NOMEM, "%s: out of memory", l->name);
     }
     l->set->decls = d;
-    d[l->set->n++] = (TsSchemaDecl){ s, (int)func->start_mark.line + 1,
-                                     (int)func->start_mark.column + 1 };
+    d[l->set->n++] = make_decl(s, (int)func->start_mark.line + 1,
+                               (int)func->start_mark.column + 1);
     return 0;
 }
 
@@ -466,17 +488,6 @@ static int load_mapping(Loader *l, yaml_node_t *map)
     return load_sequence(l, functions, ns);
 }
 
-static uint64_t hash_key(const TsSchema *s)
-{
-    uint64_t h = 14695981039346656037u;
-    for (const char *p = s->name; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211u;
-    h = (h ^ '.') * 1099511628211u;
-    for (const char *p = s->overload; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211u;
-    return h;
-}
-
 /* The first declaration that repeats an earlier one's name and overload (*dup) and that
  * earlier one (*first); *dup is NULL when there is none. Fails only for memory. */
 static int find_duplicate(const TsSchemaSet *set, TsSchemaDecl **first, TsSchemaDecl **dup)
@@ -492,10 +503,12 @@ static int find_duplicate(const TsSchemaSet *set, TsSchemaDecl **first, TsSchema
         return TS_ERR_NOMEM;
     for (size_t i = 0; i < set->n && !*dup; i++) {
         const TsSchema *s = set->decls[i].schema;
-        size_t b = hash_key(s) & (nb - 1);
+        uint64_t h = set->decls[i].hash_full;
+        size_t b = h & (nb - 1);
         for (; buckets[b]; b = (b + 1) & (nb - 1)) {
             const TsSchema *o = set->decls[buckets[b] - 1].schema;
-            if (strcmp(o->name, s->name) == 0 && strcmp(o->overload, s->overload) == 0) {
+            if (set->decls[buckets[b] - 1].hash_full == h && strcmp(o->name, s->name) == 0 &&
+                strcmp(o->overload, s->overload) == 0) {
                 *first = &set->decls[buckets[b] - 1];
                 *dup = &set->decls[i];
                 break;
@@ -536,10 +549,8 @@ static void drop_decls(TsSchemaSet *set)
 int ts_yaml_schemas_parse_full(const char *text, size_t len, const char *name,
                                TsSchemaSet *out, TsError *err)
 {
-    memset(out, 0, sizeof *out);
-    out->path = strdup(name);
-    if (!out->path)
-        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    if (set_init(out, name, len, err))
+        return TS_ERR_NOMEM;
     yaml_document_t doc;
     int has_root = 0;
     int rc = ts_yaml_load_document(text, len, name, &doc, &has_root, err);
@@ -549,7 +560,9 @@ int ts_yaml_schemas_parse_full(const char *text, size_t len, const char *name,
         yaml_document_delete(&doc);
         return 0;
     }
-    Loader l = { text, len, name, &doc, out, err };
+    TsSchemaCtx ctx;
+    ts_schema_ctx_init(&ctx, out->arena);
+    Loader l = { text, len, name, &doc, out, &ctx, err };
     yaml_node_t *root = yaml_document_get_root_node(&doc);
     if (root->type == YAML_SEQUENCE_NODE)
         rc = load_sequence(&l, root, "aten");
@@ -561,6 +574,7 @@ int ts_yaml_schemas_parse_full(const char *text, size_t len, const char *name,
                                 "with 'namespace' and 'functions'");
     if (!rc)
         rc = check_duplicates(&l);
+    ts_schema_ctx_free(&ctx);
     yaml_document_delete(&doc);
     if (rc)
         drop_decls(out);
@@ -577,6 +591,8 @@ static int declare_scanned(const char *text, const TsScan *sc, TsSchemaSet *out,
         longest = sc->funcs[i].len > longest ? sc->funcs[i].len : longest;
     char *buf = malloc(longest + 1);
     out->decls = malloc((sc->n ? sc->n : 1) * sizeof *out->decls);
+    TsSchemaCtx ctx;
+    ts_schema_ctx_init(&ctx, out->arena);
     int rc = (sc->has_namespace && !ns) || !buf || !out->decls ? TS_ERR_NOMEM : 0;
     for (size_t i = 0; i < sc->n && !rc; i++) {
         const TsScanFunc *f = &sc->funcs[i];
@@ -593,9 +609,9 @@ static int declare_scanned(const char *text, const TsScan *sc, TsSchemaSet *out,
         }
         buf[n] = '\0';
         TsError perr = TS_ERROR_INIT;
-        TsSchema *s = ts_schema_parse(buf, ns ? ns : "aten", NULL, &perr);
+        TsSchema *s = ts_schema_parse_in(&ctx, buf, ns ? ns : "aten", NULL, &perr);
         if (s)
-            out->decls[out->n++] = (TsSchemaDecl){ s, f->line, f->col };
+            out->decls[out->n++] = make_decl(s, f->line, f->col);
         else
             rc = perr.code == TS_ERR_NOMEM ? TS_ERR_NOMEM : TS_SCAN_DECLINED;
         ts_error_clear(&perr);
@@ -605,6 +621,7 @@ static int declare_scanned(const char *text, const TsScan *sc, TsSchemaSet *out,
         rc = find_duplicate(out, &first, &dup);
     if (!rc && dup)
         rc = TS_SCAN_DECLINED;
+    ts_schema_ctx_free(&ctx);
     free(buf);
     free(ns);
     if (rc == TS_ERR_NOMEM)
@@ -619,9 +636,9 @@ int ts_yaml_schemas_parse(const char *text, size_t len, const char *name, TsSche
     TsScan sc;
     int rc = ts_schema_scan(text, len, &sc);
     if (!rc) {
-        out->path = strdup(name);
-        rc = out->path ? declare_scanned(text, &sc, out, err)
-                       : ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        rc = set_init(out, name, len, err);
+        if (!rc)
+            rc = declare_scanned(text, &sc, out, err);
     } else if (rc == TS_ERR_NOMEM) {
         ts_error_set(err, TS_ERR_NOMEM, "%s: out of memory", name);
     }

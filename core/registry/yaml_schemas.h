@@ -9,20 +9,25 @@
 #define TSCRIPT_YAML_SCHEMAS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <yaml.h>
 
 #include "registry/schema.h"
 
-/* One declaration: the parsed schema and where its func: value starts (1-based). */
+/* One declaration: the parsed schema, where its func: value starts (1-based), and the
+ * hashes of its name (ts_op_key's, computed once for the duplicate check here and the
+ * operator table's lookups; 0 in a set built by hand: the registry computes them). */
 typedef struct TsSchemaDecl {
     TsSchema *schema;
     int line, col;
+    uint64_t hash_name, hash_full;
 } TsSchemaDecl;
 
 typedef struct TsSchemaSet {
     char *path;                /* the file name errors and the operator table cite */
     size_t n;
     TsSchemaDecl *decls;       /* in file order */
+    TsArena *arena;            /* the schemas' memory (each holds a reference too) */
 } TsSchemaSet;
 
 /* Loads the file at path into *out (which the caller frees with ts_schema_set_free, also

@@ -1324,20 +1324,11 @@ char *ts_code_dump(const TsCode *code)
             ts_operator_full_name(code->kernels[in->aux].op, full, sizeof full);
             fprintf(f, " %s", full);
         }
-        if (in->op == TS_OP_DROP) {
+        if (ts_code_dump_fast(f, in))
+            ;                  /* the fast ops and jumps (optimize.c lays out their fields) */
+        else if (in->op == TS_OP_DROP) {
             for (size_t k = 0; k < in->n_in; k++)
                 fprintf(f, " r%d", code->operands[in->args + k]);
-        } else if (in->op <= TS_OP_NOT) {
-            fprintf(f, " r%d", in->a);
-            if (in->op != TS_OP_NOT)
-                fprintf(f, " r%d", in->b);
-            fprintf(f, " -> r%d", in->c);
-        } else if (in->op >= TS_OP_JLT_I && in->op <= TS_OP_JNE_I) {
-            fprintf(f, " r%d r%d -> %u", in->a, in->b, in->target);
-        } else if (in->op == TS_OP_JUMP) {
-            fprintf(f, " -> %u", in->target);
-        } else if (in->op >= TS_OP_JUMP_IF_FALSE && in->op <= TS_OP_LOOP_NEXT) {
-            fprintf(f, " r%d -> %u", in->a, in->target);
         } else {
             for (size_t k = 0; k < in->n_in; k++)
                 dump_opnd(&p, &len, f, code->operands[in->args + k]);

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "function.h"
 #include "registry/optable.h"
@@ -26,7 +27,8 @@
 
 /* The opcodes, one list for the enum and the listing's names. After ts_code_optimize the
  * fast ops (arithmetic, comparisons, fused compare-and-jumps, JUMP_IF_*, LOOP_*) name plain
- * registers in a, b, c, d: constants they read are preloaded into registers of their own. */
+ * registers in a, b, c, d, as byte offsets (register * sizeof(TsValue)): constants they read
+ * are preloaded into registers of their own, or are immediates (the _IK ops). */
 #define TS_OPCODE_LIST(X)                                                                   \
     /* int and float arithmetic and comparisons on known types: r[c] = r[a] OP r[b] */      \
     X(ADD_I) X(SUB_I) X(MUL_I) X(FLOORDIV_I) X(REM_I)                                      \
@@ -36,6 +38,16 @@
     X(NOT)              /* r[c] = !r[a] */                                                  \
     /* fused int compare-and-branch: if r[a] OP r[b]: pc = target (same order as LT_I..) */ \
     X(JLT_I) X(JLE_I) X(JGT_I) X(JGE_I) X(JEQ_I) X(JNE_I)                                  \
+    /* the int fast path (optimize.c lower): an operand that was an int constant fitting   \
+       int32 becomes the immediate K, held in b. r[c] = r[a] OP K; REM and FLOORDIV only   \
+       for K > 0, where they cannot fail */                                                 \
+    X(ADD_IK) X(MUL_IK) X(FLOORDIV_IK) X(REM_IK)                                           \
+    X(INC_I)            /* ADD_IK in place (c == a): the int's tag stands, only it changes */\
+    /* if r[a] OP K: pc = target (same order as LT_I..) */                                  \
+    X(JLT_IK) X(JLE_IK) X(JGT_IK) X(JGE_IK) X(JEQ_IK) X(JNE_IK)                            \
+    /* a loop's back edge, `i += K; if i < n: continue`, in place: r[c] = r[a] + K (K in   \
+       d; c == a); if r[c] OP r[b]: pc = target (same order as LT_I..) */                   \
+    X(INC_JLT_I) X(INC_JLE_I) X(INC_JGT_I) X(INC_JGE_I) X(INC_JEQ_I) X(INC_JNE_I)          \
     /* control */                                                                           \
     X(JUMP)             /* pc = target */                                                   \
     X(JUMP_IF_FALSE)    /* if !r[a]: pc = target */                                         \
@@ -80,12 +92,16 @@ typedef enum TsOpcode {
 } TsOpcode;
 
 typedef struct TsInstr {
+    void *handler;             /* the interpreter's code for op (ts_code_optimize sets it from
+                                  ts_interp_labels): dispatch is one indirect jump */
     uint16_t op;               /* TsOpcode */
     uint16_t n_in, n_out;
     int32_t a, b, c, d;        /* fast operands; c is an output register for fast ops */
     uint32_t target;           /* jumps */
     uint32_t args;             /* index of n_in input operands, then n_out output registers */
     uint32_t aux;
+    int32_t jump;              /* jumps: the target as a byte offset from this instruction
+                                  (ts_code_optimize sets it): a taken branch is one add */
     const TsNode *node;        /* for tracebacks and the test hook; NULL for bookkeeping */
 } TsInstr;
 
@@ -161,7 +177,15 @@ int ts_code_prepare_callees(TsRuntime *rt, const TsCompUnit *unit, const TsCode 
  * register r may hold a reference (such registers are never coalesced). */
 int ts_code_optimize(TsCode *code, const bool *ref, TsError *err);
 
+/* The interpreter's label for each opcode where it dispatches by computed goto (interp.c),
+ * else NULL (it switches on op). */
+void *const *ts_interp_labels(void);
+
 /* A readable listing of the instructions (for tests and debugging); malloc'd. */
 char *ts_code_dump(const TsCode *code);
+
+/* Writes the operands of a fast op or jump for ts_code_dump (optimize.c lays out their
+ * fields: byte offsets, immediates); false for any other op. */
+bool ts_code_dump_fast(FILE *f, const TsInstr *in);
 
 #endif

@@ -385,25 +385,33 @@ static inline void store(TsValue *R, int32_t r, TsValue v)
 }
 
 /* Pushes the n_in inputs of in onto the stack. */
-static int gather(TsInterp *st, TsValue *R, const TsValue *K, const TsInstr *in,
-                  const int32_t *ops)
+/* Inline in run_kernel, with the stack's room checked inline: a kernel call's overhead
+ * was mostly the calls around it. The test hook's mask of moved inputs is made only for
+ * the hook. */
+static inline int gather(TsInterp *st, TsValue *R, const TsValue *K, const TsInstr *in,
+                         const int32_t *ops)
 {
-    if (ts_stack_reserve(&st->stack, in->n_in, &st->err))
+    TsStack *s = &st->stack;
+    size_t n = in->n_in;
+    if (s->cap - s->len < n && ts_stack_reserve(s, n, &st->err))
         return -1;
-    uint64_t moved = 0;
-    for (size_t i = 0; i < in->n_in; i++) {
-        int32_t o = ops[in->args + i];
-        if (o >= 0 && (o & 1) && i < 64)
-            moved |= (uint64_t)1 << i;
-        st->stack.data[st->stack.len++] = take(R, K, o);
+    const int32_t *o = ops + in->args;
+    TsValue *dst = s->data + s->len;
+    for (size_t i = 0; i < n; i++)
+        dst[i] = take(R, K, o[i]);
+    s->len += n;
+    if (hook && in->node) {
+        uint64_t moved = 0;
+        for (size_t i = 0; i < n && i < 64; i++)
+            if (o[i] >= 0 && (o[i] & 1))
+                moved |= (uint64_t)1 << i;
+        hook(hook_ctx, in->node, in->n_in, dst, moved);
     }
-    if (hook && in->node)
-        hook(hook_ctx, in->node, in->n_in, st->stack.data + st->stack.len - in->n_in, moved);
     return 0;
 }
 
 /* Pops n_out values into the output registers of in. */
-static void scatter(TsInterp *st, TsValue *R, const TsInstr *in, const int32_t *ops)
+static inline void scatter(TsInterp *st, TsValue *R, const TsInstr *in, const int32_t *ops)
 {
     for (size_t i = in->n_out; i-- > 0;)
         store(R, ops[in->args + in->n_in + i], ts_stack_pop(&st->stack));
@@ -725,18 +733,37 @@ static int do_print(TsInterp *st, TsValue *R, const TsValue *K, const TsInstr *i
     return rc;
 }
 
-/* str(i) of an int: its decimal digits, as Python writes them. */
+/* str(i) of an int: its decimal digits, as Python writes them, two digits per divide,
+ * written straight into the new string. */
 static TsStr *int_str(int64_t i, TsError *err)
 {
-    char digits[24], *p = digits + sizeof digits;
+    static const char pairs[] =
+        "0001020304050607080910111213141516171819202122232425262728293031323334353637383940"
+        "4142434445464748495051525354555657585960616263646566676869707172737475767778798081"
+        "828384858687888990919293949596979899";
     uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
+    size_t n = 1;
+    for (uint64_t t = u; t >= 10; t /= 10)
+        n++;
+    TsStr *s = ts_str_alloc(n + (i < 0), err);
+    if (!s)
+        return NULL;
+    char *p = s->data + s->len;
+    while (u >= 100) {
+        unsigned r = (unsigned)(u % 100);
+        u /= 100;
+        *--p = pairs[2 * r + 1];
+        *--p = pairs[2 * r];
+    }
+    if (u >= 10) {
+        *--p = pairs[2 * u + 1];
+        *--p = pairs[2 * u];
+    } else {
+        *--p = (char)('0' + u);
+    }
     if (i < 0)
         *--p = '-';
-    return ts_str_new(p, (size_t)(digits + sizeof digits - p), err);
+    return s;
 }
 
 /* ---- the loop --------------------------------------------------------------------------- */
@@ -848,7 +875,34 @@ static void exit_entered(TsInterp *st)
  * libtscript is linked, never dlopened, so the static TLS model is safe and saves a call. */
 static _Thread_local TsInterp *running __attribute__((tls_model("initial-exec")));
 
-static int run_loop(TsInterp *st);
+/* An int into a register: the tag as a store of a constant (ts_int's struct copy loads
+ * the tag and reserved word from memory first). reserved is 0 in every value and nothing
+ * reads it, so it is left as it is. */
+static inline void put_int(TsValue *r, int64_t i)
+{
+    r->u.i = i;
+    r->tag = TS_TAG_INT;
+}
+
+/* Every op ends in its own `goto *in->handler`, so the CPU predicts each op's successor by
+ * where it comes from. GCC's cross-jumping merges those identical tails into one shared
+ * dispatch (a jump more per op, one indirect branch for all): off for this function. On
+ * bench/workloads/loop.py (callgrind) it saved 3 instructions an iteration with dispatch
+ * through labels[op], 0.3 with handlers; it stays for the branch per op. An attribute for
+ * the one function rather than a flag for the file (sched.mk says so). */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(TS_INTERP_SWITCH)
+#define TS_DISPATCH_TAILS __attribute__((optimize("no-crossjumping")))
+#else
+#define TS_DISPATCH_TAILS
+#endif
+static int run_loop(TsInterp *st, void *const **labels_out) TS_DISPATCH_TAILS;
+
+void *const *ts_interp_labels(void)
+{
+    void *const *labels = NULL;
+    run_loop(NULL, &labels);
+    return labels;
+}
 
 static int run(TsInterp *st)
 {
@@ -856,14 +910,14 @@ static int run(TsInterp *st)
     bool outer_no_grad = no_grad;
     running = st;
     no_grad = st->no_grad;
-    int r = run_loop(st);
+    int r = run_loop(st, NULL);
     st->no_grad = no_grad;
     no_grad = outer_no_grad;
     running = outer;
     return r;
 }
 
-static int run_loop(TsInterp *st)
+static int run_loop(TsInterp *st, void *const **labels_out)
 {
     Frame *fr;
     const TsCode *code;
@@ -888,31 +942,45 @@ static int run_loop(TsInterp *st)
 #define VM_DISPATCH() goto *labels[in->op];
 #define VM_CASE(name) L_##name:
 #define VM_DEFAULT L_BAD:
-#define VM_NEXT() goto *labels[in->op]
+#define VM_NEXT() goto *in->handler    /* == labels[in->op] (direct threading) */
     static void *const labels[TS_OP__COUNT + 1] = {
 #define TS_OPCODE_LABEL(name) &&L_##name,
         TS_OPCODE_LIST(TS_OPCODE_LABEL)
 #undef TS_OPCODE_LABEL
         &&L_BAD,
     };
+    if (!st) {                 /* ts_interp_labels */
+        *labels_out = labels;
+        return RUN_DONE;
+    }
 #else
+    if (!st) {
+        *labels_out = NULL;
+        return RUN_DONE;
+    }
 #define VM_DISPATCH() switch ((TsOpcode)in->op)
 #define VM_CASE(name) case TS_OP_##name:
 #define VM_DEFAULT default:
 #define VM_NEXT() continue
 #endif
-/* the fast ops read plain registers (see optimize.c) and hold inline values */
-#define IA ((uint64_t)R[in->a].u.i)
-#define IB ((uint64_t)R[in->b].u.i)
-#define SA (R[in->a].u.i)
-#define SB (R[in->b].u.i)
-#define FA (R[in->a].u.d)
-#define FB (R[in->b].u.d)
+/* the fast ops read plain registers (see optimize.c) and hold inline values; their register
+ * operands are byte offsets into the frame's registers (a shift less per operand) */
+#define RB(off) (*(TsValue *)((char *)R + (off)))
+#define IA ((uint64_t)RB(in->a).u.i)
+#define IB ((uint64_t)RB(in->b).u.i)
+#define SA (RB(in->a).u.i)
+#define SB (RB(in->b).u.i)
+#define FA (RB(in->a).u.d)
+#define FB (RB(in->b).u.d)
 /* blocks, not do-while(0): VM_NEXT may be a `continue` of the dispatch loop */
-#define INT_OP(expr) { R[in->c] = ts_int((int64_t)(expr)); in++; VM_NEXT(); }
-#define FLOAT_OP(expr) { R[in->c] = ts_double(expr); in++; VM_NEXT(); }
-#define BOOL_OP(expr) { R[in->c] = ts_bool(expr); in++; VM_NEXT(); }
-#define JUMP_IF(cond) { in = (cond) ? ins + in->target : in + 1; VM_NEXT(); }
+#define INT_OP(expr) { put_int(&RB(in->c), (int64_t)(expr)); in++; VM_NEXT(); }
+#define FLOAT_OP(expr) { RB(in->c) = ts_double(expr); in++; VM_NEXT(); }
+#define BOOL_OP(expr) { RB(in->c) = ts_bool(expr); in++; VM_NEXT(); }
+#define JUMP_IF(cond)                                                                       \
+    {                                                                                        \
+        in = (const TsInstr *)((const char *)in + ((cond) ? in->jump : (int)sizeof *in));   \
+        VM_NEXT();                                                                           \
+    }
 
     LOAD_FRAME();
     for (;;) {
@@ -959,30 +1027,71 @@ static int run_loop(TsInterp *st)
         VM_CASE(GE_F) BOOL_OP(FA >= FB);
         VM_CASE(EQ_F) BOOL_OP(FA == FB);
         VM_CASE(NE_F) BOOL_OP(FA != FB);
-        VM_CASE(NOT) BOOL_OP(!R[in->a].u.b);
+        VM_CASE(NOT) BOOL_OP(!RB(in->a).u.b);
         VM_CASE(JLT_I) JUMP_IF(SA < SB);
         VM_CASE(JLE_I) JUMP_IF(SA <= SB);
         VM_CASE(JGT_I) JUMP_IF(SA > SB);
         VM_CASE(JGE_I) JUMP_IF(SA >= SB);
         VM_CASE(JEQ_I) JUMP_IF(SA == SB);
         VM_CASE(JNE_I) JUMP_IF(SA != SB);
+        /* the int fast path: K, an int32 immediate in b (in d for INC_J*), see optimize.c */
+        VM_CASE(ADD_IK) INT_OP(IA + (uint64_t)(int64_t)in->b);
+        VM_CASE(MUL_IK) INT_OP(IA * (uint64_t)(int64_t)in->b);
+        VM_CASE(INC_I) {           /* in place: the register holds an int, its tag stands */
+            RB(in->a).u.i = (int64_t)(IA + (uint64_t)(int64_t)in->b);
+            in++;
+            VM_NEXT();
+        }
+        VM_CASE(FLOORDIV_IK) {     /* K > 0: no zero divisor, no INT64_MIN // -1 */
+            int64_t a = SA, k = in->b;
+            if ((uint64_t)a <= UINT32_MAX)
+                INT_OP((uint32_t)a / (uint32_t)k);
+            int64_t q = a / k;
+            INT_OP(q - (a < 0 && q * k != a));         /* toward negative infinity */
+        }
+        VM_CASE(REM_IK) {          /* K > 0: the result is in [0, K) */
+            int64_t a = SA, k = in->b;
+            if ((uint64_t)a <= UINT32_MAX)
+                INT_OP((uint32_t)a % (uint32_t)k);
+            int64_t r = a % k;
+            INT_OP(r < 0 ? r + k : r);
+        }
+        VM_CASE(JLT_IK) JUMP_IF(SA < in->b);
+        VM_CASE(JLE_IK) JUMP_IF(SA <= in->b);
+        VM_CASE(JGT_IK) JUMP_IF(SA > in->b);
+        VM_CASE(JGE_IK) JUMP_IF(SA >= in->b);
+        VM_CASE(JEQ_IK) JUMP_IF(SA == in->b);
+        VM_CASE(JNE_IK) JUMP_IF(SA != in->b);
+#define INC_JUMP_IF(rel)                                                                    \
+    {                                                                                        \
+        int64_t v = (int64_t)(IA + (uint64_t)(int64_t)in->d);                               \
+        RB(in->c).u.i = v;     /* c == a: an int already, its tag stands */                 \
+        JUMP_IF(v rel SB);                                                                   \
+    }
+        VM_CASE(INC_JLT_I) INC_JUMP_IF(<);
+        VM_CASE(INC_JLE_I) INC_JUMP_IF(<=);
+        VM_CASE(INC_JGT_I) INC_JUMP_IF(>);
+        VM_CASE(INC_JGE_I) INC_JUMP_IF(>=);
+        VM_CASE(INC_JEQ_I) INC_JUMP_IF(==);
+        VM_CASE(INC_JNE_I) INC_JUMP_IF(!=);
+#undef INC_JUMP_IF
         VM_CASE(JUMP) JUMP_IF(true);
-        VM_CASE(JUMP_IF_FALSE) JUMP_IF(!R[in->a].u.b);
-        VM_CASE(JUMP_IF_TRUE) JUMP_IF(R[in->a].u.b);
+        VM_CASE(JUMP_IF_FALSE) JUMP_IF(!RB(in->a).u.b);
+        VM_CASE(JUMP_IF_TRUE) JUMP_IF(RB(in->a).u.b);
         VM_CASE(LOOP_ENTER) {
-            R[in->c] = ts_int(0);
-            if (!R[in->a].u.b || SB <= 0)
+            put_int(&RB(in->c), 0);
+            if (!RB(in->a).u.b || SB <= 0)
                 JUMP_IF(true);
             if (in->d >= 0)
-                R[in->d] = ts_int(0);
+                put_int(&RB(in->d), 0);
             in++;
             VM_NEXT();
         }
         VM_CASE(LOOP_NEXT) {
-            int64_t i = ++R[in->c].u.i;
-            if (R[in->a].u.b && i < SB) {
+            int64_t i = ++RB(in->c).u.i;
+            if (RB(in->a).u.b && i < SB) {
                 if (in->d >= 0)
-                    R[in->d] = ts_int(i);
+                    put_int(&RB(in->d), i);
                 JUMP_IF(true);
             }
             in++;

@@ -13,6 +13,11 @@
  * compare-and-branch, and the fast ops get plain register operands: a constant they read
  * is preloaded into a register of its own when a frame is entered, so the interpreter
  * never tests whether an operand is a register or a constant.
+ *
+ * The int fast path: an int constant that fits int32 becomes an immediate of its op (the
+ * _IK ops, INC_I), a loop counter's `i += K` and the compare-and-jump after it become one
+ * INC_J*_I. Last, the fast ops' registers become byte offsets, jumps byte displacements,
+ * and every instruction gets its op's label in the interpreter (direct threading).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,15 +30,18 @@ enum { MAX_REGS = 4096, MAX_WORDS = 1 << 21 };
 static bool is_binop(unsigned op) { return op <= TS_OP_NE_F; }   /* ADD_I is 0 */
 static bool is_cmp_i(unsigned op) { return op >= TS_OP_LT_I && op <= TS_OP_NE_I; }
 static bool is_fused(unsigned op) { return op >= TS_OP_JLT_I && op <= TS_OP_JNE_I; }
+static bool is_imm_jump(unsigned op) { return op >= TS_OP_JLT_IK && op <= TS_OP_JNE_IK; }
+static bool is_inc_jump(unsigned op) { return op >= TS_OP_INC_JLT_I && op <= TS_OP_INC_JNE_I; }
 static bool is_cond_jump(unsigned op)
 {
-    return is_fused(op) || op == TS_OP_JUMP_IF_FALSE || op == TS_OP_JUMP_IF_TRUE ||
-           op == TS_OP_LOOP_ENTER || op == TS_OP_LOOP_NEXT;
+    return is_fused(op) || is_imm_jump(op) || is_inc_jump(op) || op == TS_OP_JUMP_IF_FALSE ||
+           op == TS_OP_JUMP_IF_TRUE || op == TS_OP_LOOP_ENTER || op == TS_OP_LOOP_NEXT;
 }
 
 /* ---- the register slots of an instruction ----------------------------------------------- */
 /* Called once per slot: opnd when it holds an operand (register << 1 | move, or ~constant),
- * else a plain register; use/def say whether the instruction reads or writes it. */
+ * else a plain register; use/def say whether the instruction reads or writes it. The int
+ * fast path's ops (ADD_IK ..) are made by lower(), the last pass: no analysis visits them. */
 typedef void (*SlotFn)(void *ctx, int32_t *slot, bool opnd, bool use, bool def);
 
 static void visit(TsCode *code, TsInstr *in, SlotFn fn, void *ctx)
@@ -347,18 +355,47 @@ static bool trim_moves(TsCode *c, TsInstr *in)
 }
 
 /* ---- fusion ----------------------------------------------------------------------------------- */
+/* The scratch of a pass that deletes instructions: marks, jump targets, compact's map. */
+typedef struct Edit {
+    bool *del, *target;
+    uint32_t *newidx;
+} Edit;
+
+static void edit_free(Edit *E)
+{
+    free(E->del);
+    free(E->target);
+    free(E->newidx);
+}
+
+/* in becomes op, jumping where the conditional jump j after it jumped; j goes. */
+static void absorb_jump(TsInstr *in, unsigned op, const TsInstr *j, bool *del_j)
+{
+    in->op = (uint16_t)op;
+    in->target = j->target;
+    *del_j = true;
+}
+
+static int edit_new(Opt *O, Edit *E)
+{
+    size_t n = O->code->n_instrs + 1;
+    E->del = calloc(n, sizeof *E->del);
+    E->target = calloc(n, sizeof *E->target);
+    E->newidx = malloc(n * sizeof *E->newidx);
+    if (E->del && E->target && E->newidx)
+        return 0;
+    edit_free(E);
+    return ts_error_set(O->err, TS_ERR_NOMEM, "out of memory building code");
+}
+
 static int fuse_and_trim(Opt *O, bool analyzed)
 {
     TsCode *c = O->code;
-    bool *del = calloc(c->n_instrs + 1, sizeof *del);
-    bool *target = calloc(c->n_instrs + 1, sizeof *target);
-    uint32_t *newidx = malloc((c->n_instrs + 1) * sizeof *newidx);
-    if (!del || !target || !newidx) {
-        free(del);
-        free(target);
-        free(newidx);
-        return ts_error_set(O->err, TS_ERR_NOMEM, "out of memory building code");
-    }
+    Edit E;
+    if (edit_new(O, &E))
+        return -1;
+    bool *del = E.del, *target = E.target;
+    uint32_t *newidx = E.newidx;
     for (size_t i = 0; i < c->n_instrs; i++) {
         TsInstr *in = &c->instrs[i];
         if (in->op == TS_OP_MOVES && trim_moves(c, in))
@@ -396,18 +433,15 @@ static int fuse_and_trim(Opt *O, bool analyzed)
             unsigned rel = in->op - TS_OP_LT_I;
             if (j->op == TS_OP_JUMP_IF_FALSE)
                 rel = negate[rel];
-            in->op = (uint16_t)(TS_OP_JLT_I + rel);
-            in->target = j->target;
+            absorb_jump(in, TS_OP_JLT_I + rel, j, &del[i + 1]);
             in->c = -1;
-            del[i + 1] = changed = true;
+            changed = true;
             i++;
         }
         if (changed)
             compact(c, del, newidx);
     }
-    free(del);
-    free(target);
-    free(newidx);
+    edit_free(&E);
     return 0;
 }
 
@@ -442,21 +476,202 @@ static int lower_operand(Opt *O, int32_t *slot)
     return preload_reg(O, ~*slot, slot);
 }
 
+/* ---- the int fast path ---------------------------------------------------------------------- */
+/* An int operand read as a constant that fits int32 becomes an immediate of the instruction
+ * (the _IK ops): no register load, and `% K` / `// K` with K > 0 skip the zero, sign and
+ * INT64_MIN checks a register divisor needs. `i += K` followed by the loop's compare-and-jump
+ * on i becomes one INC_J*_I. */
+static const uint16_t mirror[6] = {2, 3, 0, 1, 4, 5};   /* a OP b == b MIRROR(OP) a */
+
+/* The immediate an operand names: an int constant within int32. */
+static bool imm_of(const TsCode *c, int32_t o, int32_t *k)
+{
+    if (o >= 0 || c->consts[~o].tag != TS_TAG_INT)
+        return false;
+    int64_t v = c->consts[~o].u.i;
+    if (v < INT32_MIN || v > INT32_MAX)
+        return false;
+    *k = (int32_t)v;
+    return true;
+}
+
+/* The K of `r[a] + K` an ADD_I or SUB_I computes (operands not yet lowered). */
+static bool add_imm(const TsCode *c, const TsInstr *in, int32_t *k)
+{
+    if (in->op == TS_OP_ADD_I)
+        return imm_of(c, in->b, k);
+    if (in->op != TS_OP_SUB_I || !imm_of(c, in->b, k) || *k == INT32_MIN)
+        return false;
+    *k = -*k;
+    return true;
+}
+
+/* ADD_I/SUB_I by K at i, in place (a loop counter: its registers are coalesced), then a
+ * fused compare-and-jump reading its result: one INC_J*_I. The compare must not be a jump
+ * target (a jump to it would skip the add). */
+static bool fuse_increment(TsCode *c, size_t i, const bool *target, bool *del)
+{
+    TsInstr *in = &c->instrs[i], *j = &c->instrs[i + 1];
+    int32_t k;
+    if (!is_fused(j->op) || target[i + 1] || slot_reg(in->a, true) != in->c ||
+        !add_imm(c, in, &k))
+        return false;
+    unsigned rel = j->op - TS_OP_JLT_I;
+    int32_t bound;
+    if (slot_reg(j->a, true) == in->c) {
+        bound = j->b;
+    } else if (slot_reg(j->b, true) == in->c) {
+        bound = j->a;
+        rel = mirror[rel];
+    } else {
+        return false;
+    }
+    absorb_jump(in, TS_OP_INC_JLT_I + rel, j, &del[i + 1]);
+    in->b = bound;
+    in->d = k;
+    return true;
+}
+
+static int fuse_increments(Opt *O)
+{
+    TsCode *c = O->code;
+    Edit E;
+    if (edit_new(O, &E))
+        return -1;
+    for (size_t i = 0; i < c->n_instrs; i++)
+        if (c->instrs[i].op == TS_OP_JUMP || is_cond_jump(c->instrs[i].op))
+            E.target[c->instrs[i].target] = true;
+    bool changed = false;
+    for (size_t i = 0; i + 1 < c->n_instrs; i++)
+        if (fuse_increment(c, i, E.target, E.del)) {
+            changed = true;
+            i++;
+        }
+    if (changed)
+        compact(c, E.del, E.newidx);
+    edit_free(&E);
+    return 0;
+}
+
+/* A binop or fused compare whose operand is an immediate: its _IK form, else false. */
+static bool to_imm(const TsCode *c, TsInstr *in)
+{
+    unsigned op = in->op;
+    int32_t k;
+    if (op == TS_OP_ADD_I || op == TS_OP_MUL_I || is_fused(op)) {
+        if (!imm_of(c, in->b, &k)) {   /* K OP x: commute (compares mirror) */
+            if (!imm_of(c, in->a, &k))
+                return false;
+            in->a = in->b;
+            if (is_fused(op))
+                op = TS_OP_JLT_I + mirror[op - TS_OP_JLT_I];
+        }
+        in->op = (uint16_t)(op == TS_OP_ADD_I ? TS_OP_ADD_IK
+                            : op == TS_OP_MUL_I ? TS_OP_MUL_IK
+                                                : TS_OP_JLT_IK + (op - TS_OP_JLT_I));
+    } else if (op == TS_OP_SUB_I) {
+        if (!add_imm(c, in, &k))
+            return false;
+        in->op = TS_OP_ADD_IK;
+    } else if (op == TS_OP_FLOORDIV_I || op == TS_OP_REM_I) {
+        if (!imm_of(c, in->b, &k) || k <= 0)   /* K <= 0 keeps the checks (and errors) */
+            return false;
+        in->op = op == TS_OP_REM_I ? TS_OP_REM_IK : TS_OP_FLOORDIV_IK;
+    } else {
+        return false;
+    }
+    in->b = k;
+    return true;
+}
+
 static int lower(Opt *O)
 {
     TsCode *c = O->code;
+    if (fuse_increments(O))
+        return -1;
     for (size_t i = 0; i < c->n_instrs; i++) {
         TsInstr *in = &c->instrs[i];
-        unsigned op = in->op;
         int rc = 0;
-        if (is_binop(op) || is_fused(op) || op == TS_OP_LOOP_ENTER || op == TS_OP_LOOP_NEXT)
+        if (to_imm(c, in) || is_inc_jump(in->op)) {
+            rc = lower_operand(O, &in->a) ||
+                 (is_inc_jump(in->op) && lower_operand(O, &in->b));
+            if (in->op == TS_OP_ADD_IK && in->a == in->c)
+                in->op = TS_OP_INC_I;
+        } else if (is_binop(in->op) || is_fused(in->op) || in->op == TS_OP_LOOP_ENTER ||
+                 in->op == TS_OP_LOOP_NEXT)
             rc = lower_operand(O, &in->a) || lower_operand(O, &in->b);
-        else if (op == TS_OP_NOT || op == TS_OP_JUMP_IF_FALSE || op == TS_OP_JUMP_IF_TRUE)
+        else if (in->op == TS_OP_NOT || in->op == TS_OP_JUMP_IF_FALSE ||
+                 in->op == TS_OP_JUMP_IF_TRUE)
             rc = lower_operand(O, &in->a);
         if (rc)
             return -1;
     }
     return 0;
+}
+
+/* ---- byte offsets --------------------------------------------------------------------------- */
+/* The register fields of op, after lower(): 1 a, 2 b, 4 c, 8 d (LOOP_*: when d >= 0). */
+static unsigned reg_fields(const TsInstr *in)
+{
+    unsigned op = in->op;
+    if (op == TS_OP_NOT)
+        return 1 | 4;
+    if (is_binop(op) || is_inc_jump(op))
+        return 1 | 2 | 4;
+    if (is_fused(op))
+        return 1 | 2;
+    if (op >= TS_OP_ADD_IK && op <= TS_OP_INC_I)
+        return 1 | 4;
+    if (is_imm_jump(op) || op == TS_OP_JUMP_IF_FALSE || op == TS_OP_JUMP_IF_TRUE)
+        return 1;
+    if (op == TS_OP_LOOP_ENTER || op == TS_OP_LOOP_NEXT)
+        return 1 | 2 | 4 | (in->d >= 0 ? 8 : 0);
+    return 0;
+}
+
+/* The fast ops name registers by byte offset (the interpreter adds it to the frame's base
+ * with no shift), jumps their target by byte offset from themselves (a taken branch is
+ * one add), and every instruction the interpreter's code for it (direct threading). */
+static int to_bytes(TsCode *c, TsError *err)
+{
+    if (c->n_instrs > (size_t)INT32_MAX / sizeof(TsInstr) ||
+        c->n_regs > (size_t)INT32_MAX / sizeof(TsValue))
+        return ts_error_set(err, TS_ERR_RUNTIME, "function too large to run");
+    void *const *labels = ts_interp_labels();
+    for (size_t i = 0; i < c->n_instrs; i++) {
+        TsInstr *in = &c->instrs[i];
+        in->handler = labels ? labels[in->op] : NULL;
+        unsigned f = reg_fields(in);
+        int32_t *field[4] = {&in->a, &in->b, &in->c, &in->d};
+        for (unsigned k = 0; k < 4; k++)
+            if (f & (1u << k))
+                *field[k] *= (int32_t)sizeof(TsValue);
+        if (in->op == TS_OP_JUMP || is_cond_jump(in->op))
+            in->jump = (int32_t)(((int64_t)in->target - (int64_t)i) * (int64_t)sizeof *in);
+    }
+    return 0;
+}
+
+bool ts_code_dump_fast(FILE *f, const TsInstr *in)
+{
+    unsigned op = in->op, regs = reg_fields(in);
+    if (!regs && op != TS_OP_JUMP)
+        return false;
+    const int32_t sz = (int32_t)sizeof(TsValue);
+    bool imm = (op >= TS_OP_ADD_IK && op <= TS_OP_INC_I) || is_imm_jump(op);
+    if (regs & 1)
+        fprintf(f, " r%d", in->a / sz);
+    if (imm)
+        fprintf(f, " #%d", in->b);
+    if (is_inc_jump(op))       /* r[c] = r[a] + K; r[c] OP r[b] */
+        fprintf(f, " #%d -> r%d, r%d", in->d, in->c / sz, in->b / sz);
+    else if (regs & 2)
+        fprintf(f, " r%d", in->b / sz);
+    if (op == TS_OP_JUMP || is_cond_jump(op))
+        fprintf(f, " -> %u", in->target);
+    else
+        fprintf(f, " -> r%d", in->c / sz);
+    return true;
 }
 
 int ts_code_optimize(TsCode *code, const bool *ref, TsError *err)
@@ -491,6 +706,8 @@ int ts_code_optimize(TsCode *code, const bool *ref, TsError *err)
         rc = fuse_and_trim(&O, analyze);
     if (!rc)
         rc = lower(&O);
+    if (!rc)
+        rc = to_bytes(code, err);
     free(O.live_in);
     free(O.tmp);
     free(O.parent);

@@ -1,6 +1,7 @@
 # core/sched/sched.mk — running programs: the value stack kernels use, Code (linearization),
 # dispatch to backends, the interpreter, the thread pool for fork/wait;
-# included by the top Makefile.am.
+# included by the top Makefile.am. interp.c's run_loop is built without GCC's cross-jumping
+# (an optimize attribute on the function, see interp.c: each op keeps its own dispatch).
 libtscript_core_la_SOURCES += \
 	core/sched/stack.c \
 	core/sched/callback.c \

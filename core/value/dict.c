@@ -16,10 +16,19 @@
 #include <string.h>
 
 #include "value/heap.h"
+#include "value/objcache.h"
 
 #define SLOT_EMPTY ((size_t)-1)
 #define SLOT_DELETED ((size_t)-2)
 #define MIN_SLOTS 8
+
+/* The key comparisons run on every lookup: a call per comparison cost more than the
+ * comparison (GCC declined to inline them once they grew). */
+#if defined(__GNUC__)
+#define HOT_INLINE inline __attribute__((always_inline))
+#else
+#define HOT_INLINE inline
+#endif
 
 typedef struct DictEntry {
     uint64_t hash;
@@ -41,7 +50,9 @@ struct TsDict {
 
 TsDict *ts_dict_new(const TsType *key_type, const TsType *value_type, TsError *err)
 {
-    TsDict *d = calloc(1, sizeof *d);
+    TsDict *d = ts_small_alloc(sizeof *d);
+    if (d)
+        memset(d, 0, sizeof *d);
     if (!d) {
         ts_error_set(err, TS_ERR_NOMEM, "out of memory allocating a dict");
         return NULL;
@@ -69,21 +80,62 @@ static bool is_live(const DictEntry *e)
     return e->key.tag != TS_TAG_UNINIT;
 }
 
-static inline bool str_equal(const TsStr *x, const TsStr *y)
+/* The first n bytes of p and q alike. Short keys (the usual ones) take no call: words
+ * compared whole, the last one overlapping the one before it. */
+static HOT_INLINE bool bytes_equal(const char *p, const char *q, size_t n)
+{
+    uint64_t a, b;
+    if (n >= 8) {
+        if (n > 32)
+            return memcmp(p, q, n) == 0;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&a, p + i, 8);
+            memcpy(&b, q + i, 8);
+            if (a != b)
+                return false;
+        }
+        memcpy(&a, p + n - 8, 8);
+        memcpy(&b, q + n - 8, 8);
+        return a == b;
+    }
+    if (n >= 4) {
+        uint32_t x, y, u, v;
+        memcpy(&x, p, 4);
+        memcpy(&y, q, 4);
+        memcpy(&u, p + n - 4, 4);
+        memcpy(&v, q + n - 4, 4);
+        return x == y && u == v;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != q[i])
+            return false;
+    return true;
+}
+
+/* Equal strings; two whose hashes are both known and differ are not (the cached hashes
+ * turn most failed comparisons into one compare). */
+static HOT_INLINE bool str_equal(const TsStr *x, const TsStr *y)
 {
     if (x == y)
         return true;
     if (x->len != y->len)
         return false;
-    if (x->len > 16)
-        return memcmp(x->data, y->data, x->len) == 0;
-    for (size_t i = 0; i < x->len; i++)    /* short keys: no call */
-        if (x->data[i] != y->data[i])
-            return false;
-    return true;
+    uint64_t hx = __atomic_load_n(&x->hash_, __ATOMIC_RELAXED);
+    uint64_t hy = __atomic_load_n(&y->hash_, __ATOMIC_RELAXED);
+    if (hx && hy && hx != hy)
+        return false;
+    return bytes_equal(x->data, y->data, x->len);
 }
 
-static inline bool keys_equal(TsValue a, TsValue b)
+/* A key's hash: a string's is cached in it (str.c), ints' is inline in ts_value_hash. */
+static HOT_INLINE uint64_t key_hash(TsValue key)
+{
+    if (key.tag == TS_TAG_STR)
+        return ts_str_hash((const TsStr *)key.u.p);
+    return ts_value_hash(key);
+}
+
+static HOT_INLINE bool keys_equal(TsValue a, TsValue b)
 {
     if (a.tag == TS_TAG_INT && b.tag == TS_TAG_INT)       /* the common keys, inline */
         return a.u.i == b.u.i;
@@ -138,7 +190,7 @@ static size_t find_entry(const TsDict *d, TsValue key, uint64_t *hash)
         *hash = d->entries[last].hash;
         return last;
     }
-    uint64_t h = *hash = ts_value_hash(key);
+    uint64_t h = *hash = key_hash(key);
     size_t ix = last + 1;
     if (ix < d->used && d->entries[ix].hash == h && keys_equal(d->entries[ix].key, key)) {
         remember(d, ix);
@@ -237,7 +289,7 @@ bool ts_dict_get(const TsDict *d, TsValue key, TsValue *out)
 
 bool ts_dict_delete(TsDict *d, TsValue key, TsValue *out)
 {
-    size_t slot = find_slot(d, key, ts_value_hash(key));
+    size_t slot = find_slot(d, key, key_hash(key));
     if (slot == SLOT_EMPTY)
         return false;
     DictEntry *e = &d->entries[d->index[slot]];
@@ -297,5 +349,5 @@ void ts_dict_destroy(TsDict *d, TsFreeList *fl)
     }
     free(d->entries);
     free(d->index);
-    free(d);
+    ts_small_free(d, sizeof *d);
 }

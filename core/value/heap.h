@@ -34,6 +34,8 @@ bool ts_future_value_for_share(TsFuture *f, TsValue *out);
 
 /* Destroy functions of the kinds whose layout is private to their file. */
 void ts_dict_destroy(TsDict *d, TsFreeList *fl);
+/* Gives a dead string's block back (str.c). */
+void ts_str_free(TsStr *s);
 void ts_future_destroy(TsFuture *f, TsFreeList *fl);
 
 /* Every heap object starts with one reference. */

@@ -9,12 +9,13 @@
 #include <string.h>
 
 #include "value/heap.h"
+#include "value/objcache.h"
 
 #define LIST_MAX ((size_t)INT64_MAX / sizeof(TsValue))
 
 TsList *ts_list_new(const TsType *elem_type, size_t cap, TsError *err)
 {
-    TsList *l = malloc(sizeof *l);
+    TsList *l = ts_small_alloc(sizeof *l);   /* value.c gives it back to the cache */
     if (!l) {
         ts_error_set(err, TS_ERR_NOMEM, "out of memory allocating a list");
         return NULL;
@@ -24,7 +25,7 @@ TsList *ts_list_new(const TsType *elem_type, size_t cap, TsError *err)
     l->len = l->cap = 0;
     l->items = NULL;
     if (cap && ts_list_reserve(l, cap, err)) {
-        free(l);
+        ts_small_free(l, sizeof *l);
         return NULL;
     }
     return l;

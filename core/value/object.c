@@ -1,12 +1,14 @@
 /* object.c — the fixed-size heap values: tuples, objects of script classes, enum values,
  * complex numbers and capsules.
  *
- * Each is one allocation. Tuples and objects start with every item None so a half-built one
+ * Each is one allocation; tuples, objects and complex numbers come from the small-block
+ * cache (objcache.c), and value.c gives them back there. Tuples and objects start with every item None so a half-built one
  * can always be released safely; their destruction (with the other kinds') is in value.c.
  */
 #include <stdlib.h>
 
 #include "value/heap.h"
+#include "value/objcache.h"
 
 /* Size of a header plus n trailing values, or 0 on overflow. */
 static size_t with_values(size_t header, size_t n)
@@ -19,7 +21,7 @@ static size_t with_values(size_t header, size_t n)
 TsTuple *ts_tuple_new(const TsType *type, size_t n, TsError *err)
 {
     size_t size = with_values(sizeof(TsTuple), n);
-    TsTuple *t = size ? malloc(size) : NULL;
+    TsTuple *t = size ? ts_small_alloc(size) : NULL;
     if (!t) {
         ts_error_set(err, size ? TS_ERR_NOMEM : TS_ERR_LIMIT,
                      "cannot allocate a tuple of %zu elements%s", n,
@@ -38,7 +40,7 @@ TsObject *ts_object_new(const TsType *cls, TsError *err)
 {
     size_t n = ts_type_num_fields(cls);
     size_t size = with_values(sizeof(TsObject), n);
-    TsObject *o = size ? malloc(size) : NULL;
+    TsObject *o = size ? ts_small_alloc(size) : NULL;
     if (!o) {
         ts_error_set(err, size ? TS_ERR_NOMEM : TS_ERR_LIMIT,
                      "cannot allocate an object of %zu attributes%s", n,
@@ -74,7 +76,7 @@ TsEnumValue *ts_enum_value_new(const TsType *type, const char *name, TsValue val
 
 TsComplex *ts_complex_new(double re, double im, TsError *err)
 {
-    TsComplex *c = malloc(sizeof *c);
+    TsComplex *c = ts_small_alloc(sizeof *c);
     if (!c) {
         ts_error_set(err, TS_ERR_NOMEM, "out of memory allocating a complex");
         return NULL;

@@ -1,31 +1,52 @@
-/* str.c — TsStr, the immutable string: a length, the bytes and a NUL, in one allocation.
+/* str.c — TsStr, the immutable string: a length, the cached hash, the bytes and a NUL, in
+ * one allocation.
  *
  * Strings are UTF-8 and may contain NUL bytes (the length is authoritative; the trailing NUL
- * is for C callers). The hash is computed on demand: the struct has no room to cache it and
- * most strings are never hashed.
+ * is for C callers). Small strings (nearly all of them: keys, names, str(i)) come from the
+ * per-thread size-class cache in objcache.c, which turns the allocate-and-free of a string
+ * built and dropped in a loop into a few loads and stores.
+ *
+ * The hash is computed on first use and kept in the string: a dict key is hashed once, not
+ * on every lookup, rehash or copy of its dict. Strings are shared between threads, so two
+ * threads may compute it at once; both store the same value, through a relaxed atomic
+ * (0 means "not yet": a hash that comes out 0 is stored as 1).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "value/heap.h"
+#include "value/objcache.h"
 
-TsStr *ts_str_new(const char *data, size_t len, TsError *err)
+TsStr *ts_str_alloc(size_t len, TsError *err)
 {
     if (len > ((size_t)-1) - sizeof(TsStr) - 1) {
         ts_error_set(err, TS_ERR_LIMIT, "string of %zu bytes is too long", len);
         return NULL;
     }
-    TsStr *s = malloc(sizeof(TsStr) + len + 1);
+    TsStr *s = ts_small_alloc(sizeof(TsStr) + len + 1);
     if (!s) {
         ts_error_set(err, TS_ERR_NOMEM, "out of memory allocating a string of %zu bytes", len);
         return NULL;
     }
     ts_heap_init(&s->h, TS_TAG_STR);
     s->len = len;
-    if (len)
-        memcpy(s->data, data, len);
+    s->hash_ = 0;
     s->data[len] = 0;
     return s;
+}
+
+TsStr *ts_str_new(const char *data, size_t len, TsError *err)
+{
+    TsStr *s = ts_str_alloc(len, err);
+    if (s && len)
+        memcpy(s->data, data, len);
+    return s;
+}
+
+/* Frees a string whose count reached zero (value.c). */
+void ts_str_free(TsStr *s)
+{
+    ts_small_free(s, sizeof(TsStr) + s->len + 1);
 }
 
 TsStr *ts_str_from_cstr(const char *s, TsError *err)
@@ -40,11 +61,9 @@ TsValue ts_str_value(TsStr *s)
 
 /* Eight bytes at a time, each word mixed by multiply and rotate, then a final avalanche.
  * Not cryptographic; dict keys come from programs, not from attackers. */
-uint64_t ts_str_hash(const TsStr *s)
+static uint64_t hash_bytes(const unsigned char *p, size_t n)
 {
     const uint64_t k = 0x9ddfea08eb382d69ULL;
-    const unsigned char *p = (const unsigned char *)s->data;
-    size_t n = s->len;
     uint64_t h = 0xcbf29ce484222325ULL ^ (n * k);
     while (n >= 8) {
         uint64_t w;
@@ -65,5 +84,18 @@ uint64_t ts_str_hash(const TsStr *s)
     h ^= h >> 29;
     h *= 0x94d049bb133111ebULL;
     h ^= h >> 32;
+    return h;
+}
+
+uint64_t ts_str_hash(const TsStr *s)
+{
+    /* the string is never in read-only memory: only ts_str_alloc makes them */
+    uint64_t *slot = (uint64_t *)&s->hash_;
+    uint64_t h = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    if (h)
+        return h;
+    h = hash_bytes((const unsigned char *)s->data, s->len);
+    h += h == 0;
+    __atomic_store_n(slot, h, __ATOMIC_RELAXED);
     return h;
 }

@@ -125,10 +125,32 @@ static void destroy(TsHeap *h, TsFreeList *fl)
     default:               /* str, complex: no children */
         break;
     }
-    if (h->kind == TS_TAG_TENSOR || h->kind == TS_TAG_STORAGE)
-        ts_objcache_put(h->kind == TS_TAG_TENSOR ? TS_OBJ_TENSOR : TS_OBJ_STORAGE, h);
-    else
+    switch ((TsTag)h->kind) {
+    case TS_TAG_TENSOR:
+        ts_objcache_put(TS_OBJ_TENSOR, h);
+        break;
+    case TS_TAG_STORAGE:
+        ts_objcache_put(TS_OBJ_STORAGE, h);
+        break;
+    case TS_TAG_STR:
+        ts_str_free((TsStr *)h);
+        break;
+    case TS_TAG_LIST:
+        ts_small_free(h, sizeof(TsList));
+        break;
+    case TS_TAG_TUPLE:
+        ts_small_free(h, sizeof(TsTuple) + ((TsTuple *)h)->len * sizeof(TsValue));
+        break;
+    case TS_TAG_OBJECT:
+        ts_small_free(h, sizeof(TsObject) + ((TsObject *)h)->nslots * sizeof(TsValue));
+        break;
+    case TS_TAG_COMPLEX:
+        ts_small_free(h, sizeof(TsComplex));
+        break;
+    default:
         free(h);
+        break;
+    }
 }
 
 /* Destroys h and everything that dies with it. */
@@ -153,7 +175,7 @@ void ts_heap_release(TsHeap *h)
     if (!heap_unref(h))
         return;
     if (h->kind == TS_TAG_STR)
-        free(h);           /* a leaf, and the commonest to die: no free list needed */
+        ts_str_free((TsStr *)h);   /* a leaf, the commonest to die: no free list needed */
     else
         free_now(h);
 }

@@ -25,3 +25,6 @@ t_dict_t_SOURCES = t/dict.c t/tap.h
 t_tensor_t_SOURCES = t/tensor.c t/tap.h
 t_print_t_SOURCES = t/print.c t/tap.h
 EXTRA_t_print_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
+# Strings, dicts and lists under many updates, and shared with forks (the heap work).
+TESTS += t/heap_cases.sh
+EXTRA_DIST += t/heap_cases.sh t/heap_cases.py

@@ -257,7 +257,9 @@ TS_API const TsGraph *ts_method_specialized_graph(const TsMethod *m, const TsVal
  * be anything. Graph inputs and whatever goes into a container or comes out of one are in the
  * wildcard set of their type: they may alias any other such value. The analysis is
  * flow-insensitive: a write anywhere in the graph counts everywhere. The database describes
- * the graph as it was when built; after changing the graph, build a new one. */
+ * the graph as it was when built; after changing the graph, build a new one. Queries fill
+ * caches inside the database, so one database must not be queried from two threads at
+ * once: give each thread its own (databases of one graph are independent). */
 typedef struct TsAliasDb TsAliasDb;
 
 /* Analyses g; NULL with err only when out of memory. */

@@ -66,6 +66,7 @@ TS_STATIC_ASSERT(sizeof(TsValue) == 16, "TsValue must stay 16 bytes");
 typedef struct TsStr {
     TsHeap h;
     size_t len;            /* bytes, not counting the NUL */
+    uint64_t hash_;        /* private to str.c: the hash once computed, 0 before */
     char data[];           /* UTF-8, NUL-terminated; immutable */
 } TsStr;
 
@@ -140,6 +141,9 @@ TS_API unsigned ts_value_refcount(TsValue v);
 /* ---- strings ------------------------------------------------------------ */
 TS_API TsStr *ts_str_new(const char *data, size_t len, TsError *err);
 TS_API TsStr *ts_str_from_cstr(const char *s, TsError *err);
+/* A string of len bytes to fill in (data[len] is already the NUL) before anyone else sees
+ * it: building a string in place instead of in a buffer that is then copied. */
+TS_API TsStr *ts_str_alloc(size_t len, TsError *err);
 TS_API TsValue ts_str_value(TsStr *s);        /* takes the reference */
 TS_API uint64_t ts_str_hash(const TsStr *s);
 

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nn.h"
+#include "random.h"
 #include "shape_ops.h"
 
 /* PyTorch's MemoryFormat numbering. */
@@ -71,6 +73,24 @@ static int fill_scalar(TsError *err, TsTensor *t, TsValue v)
 
 /* ---- *_like ------------------------------------------------------------------------------ */
 
+/* A new tensor like self (an argument value) for op, from the factory tail (dtype, layout,
+ * device, pin_memory, memory_format): uninitialized; NULL with the error set. */
+static TsTensor *like_new(TsCall *c, const char *op, TsValue self, const TsValue *tail)
+{
+    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", self);
+    int dtype = t ? t->dtype : TS_FLOAT32;
+    int64_t mf = tail[4].tag == TS_TAG_INT ? tail[4].u.i : MF_PRESERVE;
+    if (!t || ts_cpu_factory_tail(c->error, op, tail, &dtype))
+        return NULL;
+    if (mf != MF_PRESERVE && mf != MF_CONTIGUOUS) {
+        ts_error_set(c->error, TS_ERR_RUNTIME, "%s: the cpu backend supports only preserve and "
+                     "contiguous formats", op);
+        return NULL;
+    }
+    return mf == MF_PRESERVE ? ts_cpu_empty_like(t, dtype, c->error)
+                             : ts_cpu_empty(dtype, t->dim, t->sizes, c->error);
+}
+
 /* zeros_like, ones_like, empty_like, full_like: (Tensor self, [Scalar fill_value,] *,
  * ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None,
  * MemoryFormat? memory_format=None) -> Tensor. fill is NULL for empty_like. */
@@ -78,27 +98,54 @@ static int like_kernel(TsCall *c, const char *op, bool has_fill, const TsValue *
 {
     TsValue a[7];
     size_t n = has_fill ? 7 : 6;
-    TsTensor *r = NULL;
     ts_cpu_pop_args(c, n, a);
-    const TsValue *tail = a + (has_fill ? 2 : 1);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    int dtype = t ? t->dtype : TS_FLOAT32;
-    int64_t mf = tail[4].tag == TS_TAG_INT ? tail[4].u.i : MF_PRESERVE;
-    if (!t || ts_cpu_factory_tail(c->error, op, tail, &dtype))
-        return ts_cpu_kernel_end(c, n, a, NULL);
-    if (mf != MF_PRESERVE && mf != MF_CONTIGUOUS) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "%s: the cpu backend supports only preserve and "
-                     "contiguous formats", op);
-        return ts_cpu_kernel_end(c, n, a, NULL);
-    }
-    r = mf == MF_PRESERVE ? ts_cpu_empty_like(t, dtype, c->error)
-                          : ts_cpu_empty(dtype, t->dim, t->sizes, c->error);
+    TsTensor *r = like_new(c, op, a[0], a + (has_fill ? 2 : 1));
     TsValue v = has_fill ? a[1] : fill ? *fill : ts_none();
     if (r && (has_fill || fill) && fill_scalar(c->error, r, v)) {
         ts_tensor_release(r);
         r = NULL;
     }
     return ts_cpu_kernel_end(c, n, a, r);
+}
+
+/* rand_like, randn_like: (Tensor self, *, <the tail>) -> Tensor; randint_like: (Tensor self,
+ * [int low,] int high, *, <the tail>) -> Tensor. n_bounds ints follow self. */
+static int random_like(TsCall *c, const char *op, TsCpuDrawKind kind, size_t n_bounds)
+{
+    TsCpuDraw d = { kind, 0, 1, 0, 0 };
+    TsValue a[8];
+    size_t n = 6 + n_bounds;
+    ts_cpu_pop_args(c, n, a);
+    if (n_bounds) {
+        d.lo = n_bounds == 2 ? ts_nn_int(a[1]) : 0;
+        d.hi = ts_nn_int(a[n_bounds]);
+    }
+    TsTensor *r = like_new(c, op, a[0], a + 1 + n_bounds);
+    if (r && ts_cpu_random_fill(c->error, r, &d)) {
+        ts_tensor_release(r);
+        r = NULL;
+    }
+    return ts_cpu_kernel_end(c, n, a, r);
+}
+
+static int k_rand_like(TsCall *c)
+{
+    return random_like(c, "aten::rand_like", TS_DRAW_UNIFORM, 0);
+}
+
+static int k_randn_like(TsCall *c)
+{
+    return random_like(c, "aten::randn_like", TS_DRAW_NORMAL, 0);
+}
+
+static int k_randint_like(TsCall *c)
+{
+    return random_like(c, "aten::randint_like", TS_DRAW_INT, 1);
+}
+
+static int k_randint_like_low(TsCall *c)
+{
+    return random_like(c, "aten::randint_like", TS_DRAW_INT, 2);
 }
 
 static int k_zeros_like(TsCall *c)
@@ -759,6 +806,10 @@ static const TsCpuOp ops[] = {
     { "aten::ones_like", "", k_ones_like },
     { "aten::empty_like", "", k_empty_like },
     { "aten::full_like", "", k_full_like },
+    { "aten::rand_like", "", k_rand_like },
+    { "aten::randn_like", "", k_randn_like },
+    { "aten::randint_like", "", k_randint_like },
+    { "aten::randint_like", "low_dtype", k_randint_like_low },
     { "aten::arange", "", k_arange },
     { "aten::arange", "start", k_arange_start },
     { "aten::arange", "start_step", k_arange_step },

@@ -1,5 +1,5 @@
-/* factory.c — tensors from nothing (empty, zeros, ones, full), their Tensor.new_* forms
- * (self's dtype by default), Tensor.fill_ and zero_.
+/* factory.c — tensors from nothing (empty, zeros, ones, full, and the random rand, randn,
+ * randint), their Tensor.new_* forms (self's dtype by default), Tensor.fill_ and zero_.
  *
  * The factory functions share one argument tail (dtype, layout, device, pin_memory and, for
  * empty, memory_format), checked here; memory format errors use PyTorch's messages, and
@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cpu.h"
+#include "nn.h"
+#include "random.h"
 
 /* PyTorch's MemoryFormat numbering. */
 enum { MF_CONTIGUOUS = 0, MF_PRESERVE = 1, MF_CHANNELS_LAST = 2, MF_CHANNELS_LAST_3D = 3 };
@@ -171,6 +173,50 @@ static int constant_factory(TsCall *c, const char *op, bool one)
     return ts_cpu_push_tensor(c, t);
 }
 
+/* rand and randn: (int[] size, *, ScalarType? dtype=None, Layout? layout=None,
+ *     Device? device=None, bool? pin_memory=None) -> Tensor; randint: ([int low,] int high,
+ *     int[] size, *, ScalarType? dtype=4, ...) -> Tensor. n_bounds ints come first. */
+static int random_factory(TsCall *c, const char *op, TsCpuDrawKind kind, size_t n_bounds,
+                          int dtype)
+{
+    TsCpuDraw d = { kind, 0, 1, 0, 0 };
+    TsValue a[7];
+    size_t n = 5 + n_bounds;
+    ts_cpu_pop_args(c, n, a);
+    if (n_bounds) {
+        d.lo = n_bounds == 2 ? ts_nn_int(a[0]) : 0;
+        d.hi = ts_nn_int(a[n_bounds - 1]);
+    }
+    FactoryOpts o = opts_of(a + n_bounds + 1, false);
+    TsTensor *t = create(c, op, a[n_bounds], dtype, &o);
+    ts_cpu_release_args(n, a);
+    if (t && ts_cpu_random_fill(c->error, t, &d)) {
+        ts_tensor_release(t);
+        t = NULL;
+    }
+    return t ? ts_cpu_push_tensor(c, t) : (int)c->error->code;
+}
+
+static int k_rand(TsCall *c)
+{
+    return random_factory(c, "aten::rand", TS_DRAW_UNIFORM, 0, TS_FLOAT32);
+}
+
+static int k_randn(TsCall *c)
+{
+    return random_factory(c, "aten::randn", TS_DRAW_NORMAL, 0, TS_FLOAT32);
+}
+
+static int k_randint(TsCall *c)
+{
+    return random_factory(c, "aten::randint", TS_DRAW_INT, 1, TS_INT64);
+}
+
+static int k_randint_low(TsCall *c)
+{
+    return random_factory(c, "aten::randint", TS_DRAW_INT, 2, TS_INT64);
+}
+
 static int k_zeros(TsCall *c) { return constant_factory(c, "aten::zeros", false); }
 static int k_ones(TsCall *c) { return constant_factory(c, "aten::ones", true); }
 
@@ -245,6 +291,10 @@ static int k_zero(TsCall *c)
 static const TsCpuOp ops[] = {
     { "aten::empty", "memory_format", k_empty },
     { "aten::zeros", "", k_zeros },
+    { "aten::rand", "", k_rand },
+    { "aten::randn", "", k_randn },
+    { "aten::randint", "", k_randint },
+    { "aten::randint", "low", k_randint_low },
     { "aten::ones", "", k_ones },
     { "aten::full", "", k_full },
     { "aten::new_empty", "", k_new_empty },

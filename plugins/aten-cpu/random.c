@@ -1,5 +1,7 @@
 /* random.c — aten-cpu's generator and the ops that only draw from it: bernoulli_ (a
- * probability or a tensor of them), bernoulli, uniform_, randperm, and manual_seed.
+ * probability or a tensor of them), bernoulli, uniform_, normal_, randperm, manual_seed, and
+ * the fill behind the rand/randn/randint factories (factory.c) and their _like forms
+ * (create.c). Normal draws use the Box-Muller transform.
  *
  * The generator is splitmix64 over a process-wide atomic counter: each draw adds the golden
  * gamma to the counter and mixes the result, so concurrent callers get disjoint draws without
@@ -86,6 +88,76 @@ static double draw_uniform(void *ctx, int64_t i)
     const Range *r = ctx;
     (void)i;
     return r->from + (r->to - r->from) * ts_cpu_random_unit();
+}
+
+static double draw_normal(void *ctx, int64_t i)
+{
+    const Range *r = ctx;
+    (void)i;
+    /* 1 - u is in (0, 1]: the log is finite */
+    double u1 = 1 - ts_cpu_random_unit(), u2 = ts_cpu_random_unit();
+    return r->from + r->to * sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+static double draw_int(void *ctx, int64_t i)
+{
+    const TsCpuDraw *d = ctx;
+    (void)i;
+    uint64_t span = (uint64_t)d->hi - (uint64_t)d->lo;   /* hi > lo: no wrap */
+    return (double)(int64_t)((uint64_t)d->lo + ts_cpu_random_u64() % span);
+}
+
+/* Is v representable in the integer dtype (bool: 0 or 1)? Floating dtypes take any. */
+static bool int_fits(int dtype, int64_t v)
+{
+    switch (dtype) {
+    case TS_BOOL: return v >= 0 && v <= 1;
+    case TS_UINT8: return v >= 0 && v <= 255;
+    case TS_INT8: return v >= -128 && v <= 127;
+    case TS_INT16: return v >= -32768 && v <= 32767;
+    case TS_INT32: return v >= INT32_MIN && v <= INT32_MAX;
+    default: return true;
+    }
+}
+
+static int not_implemented(TsError *err, const char *kernel, int dtype)
+{
+    return ts_error_set(err, TS_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel,
+                        ts_dtype_type_name(dtype));
+}
+
+int ts_cpu_random_fill(TsError *err, TsTensor *t, const TsCpuDraw *d)
+{
+    Range r = { d->a, d->b };
+    switch (d->kind) {
+    case TS_DRAW_UNIFORM:
+        if (!ts_dtype_is_floating(t->dtype))
+            return not_implemented(err, "check_uniform_bounds", t->dtype);
+        return fill(err, t, draw_uniform, &r);
+    case TS_DRAW_NORMAL:
+        if (!ts_dtype_is_floating(t->dtype))
+            return not_implemented(err, "normal_kernel_cpu", t->dtype);
+        if (!(d->b >= 0))
+            return ts_error_set(err, TS_ERR_RUNTIME, "normal expects std >= 0.0, but found std %g",
+                                d->b);
+        return fill(err, t, draw_normal, &r);
+    case TS_DRAW_INT:
+        if (ts_dtype_is_complex(t->dtype))
+            return ts_error_set(err, TS_ERR_RUNTIME, "check_random_bounds handles only "
+                                "integral, floating-point and boolean types");
+        if (d->lo >= d->hi)
+            return ts_error_set(err, TS_ERR_RUNTIME, "random_ expects 'from' to be less than 'to', "
+                                "but got from=%lld >= to=%lld", (long long)d->lo,
+                                (long long)d->hi);
+        if (!int_fits(t->dtype, d->lo))
+            return ts_error_set(err, TS_ERR_RUNTIME, "from is out of bounds for %s",
+                                ts_dtype_name(t->dtype));
+        if (!int_fits(t->dtype, d->hi - 1))
+            return ts_error_set(err, TS_ERR_RUNTIME, "to - 1 is out of bounds for %s",
+                                ts_dtype_name(t->dtype));
+        return fill(err, t, draw_int, (void *)d);
+    }
+    return ts_error_set(err, TS_ERR_RUNTIME, "unknown random draw");
 }
 
 static int check_p(TsError *err, double p)
@@ -210,6 +282,17 @@ static int k_uniform_(TsCall *c)
     return ts_nn_finish_inplace(c, 4, a, 0, rc);
 }
 
+/* aten::normal_(Tensor(a!) self, float mean=0., float std=1., *, Generator? generator=None) */
+static int k_normal_(TsCall *c)
+{
+    TsValue a[4];
+    ts_cpu_pop_args(c, 4, a);
+    TsTensor *t = ts_cpu_tensor_arg(c, "aten::normal_", "self", a[0]);
+    TsCpuDraw d = { TS_DRAW_NORMAL, ts_nn_double(a[1]), ts_nn_double(a[2]), 0, 0 };
+    int rc = t ? ts_cpu_random_fill(c->error, t, &d) : (int)c->error->code;
+    return ts_nn_finish_inplace(c, 4, a, 0, rc);
+}
+
 /* aten::randperm(int n, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None,
  *                bool? pin_memory=None) -> Tensor: a Fisher-Yates shuffle of 0..n-1. */
 static int k_randperm(TsCall *c)
@@ -265,6 +348,7 @@ static const TsCpuOp ops[] = {
     { "aten::bernoulli", "", k_bernoulli },
     { "aten::bernoulli", "p", k_bernoulli_p },
     { "aten::uniform_", "", k_uniform_ },
+    { "aten::normal_", "", k_normal_ },
     { "aten::randperm", "", k_randperm },
     { "aten::manual_seed", "", k_manual_seed },
 };

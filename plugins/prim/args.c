@@ -1,5 +1,5 @@
-/* args.c — popping and checking a kernel's arguments, for the prim kernels on containers
- * and the math module.
+/* args.c — the failures of popping a kernel's arguments (prim.h's ts_prim_pop_args, inline,
+ * does the popping and checking).
  *
  * The emitter only binds a call to an overload whose schema the arguments match, so a tag
  * mismatch here means a bug upstream or a kernel called by hand; the check turns that into a
@@ -11,39 +11,15 @@
 
 #include "prim.h"
 
-static bool accepts(uint32_t want, TsValue v)
+int ts_prim_bad_args(TsCall *c, const char *op, size_t n, const uint32_t *want, TsValue *argv)
 {
-    switch (want) {
-    case TS_PRIM_ANY:
-        return true;
-    case TS_PRIM_NUMBER:
-        return v.tag == TS_TAG_INT || v.tag == TS_TAG_DOUBLE || v.tag == TS_TAG_BOOL;
-    case TS_PRIM_OPT_INT:
-        return v.tag == TS_TAG_INT || v.tag == TS_TAG_NONE;
-    default:
-        return v.tag == want;
-    }
-}
-
-void ts_prim_release_args(TsValue *argv, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        ts_value_release(argv[i]);
-}
-
-int ts_prim_pop_args(TsCall *c, const char *op, size_t n, const uint32_t *want, TsValue *argv)
-{
-    if (c->stack->len < n)
+    if (!argv)
         return ts_error_set(c->error, TS_ERR_TYPE, "%s: expected %zu arguments on the stack",
                             op, n);
-    for (size_t i = n; i-- > 0;)
-        argv[i] = ts_stack_pop(c->stack);
-    for (size_t i = 0; i < n; i++) {
-        if (!accepts(want[i], argv[i])) {
-            ts_prim_release_args(argv, n);
-            return ts_error_set(c->error, TS_ERR_TYPE, "%s: argument %zu has the wrong type",
-                                op, i + 1);
-        }
-    }
-    return 0;
+    size_t bad = 0;
+    while (bad < n && ts_prim_accepts(want[bad], argv[bad]))
+        bad++;
+    ts_prim_release_args(argv, n);
+    return ts_error_set(c->error, TS_ERR_TYPE, "%s: argument %zu has the wrong type", op,
+                        bad + 1);
 }

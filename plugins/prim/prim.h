@@ -48,8 +48,51 @@ int ts_prim_str_register_factories(TsRegistry *r, TsError *err);
 
 /* Pops the top n values into argv (argv[0] the deepest, the schema's first argument) and
  * checks each against want[i]. On a mismatch releases them all and sets a TypeError naming
- * op. */
-int ts_prim_pop_args(TsCall *c, const char *op, size_t n, const uint32_t *want, TsValue *argv);
-void ts_prim_release_args(TsValue *argv, size_t n);
+ * op (ts_prim_bad_args, args.c).
+ *
+ * Inline: the compiler bound the call to a schema the arguments match, so the check passes
+ * and is a compare per argument; a call through args.c cost more than most kernels' work.
+ * The check stays (a kernel called by hand with the wrong values gets a TypeError, not a
+ * wild read). */
+/* argv NULL: fewer than n values on the stack; else argv holds the n popped values, one of
+ * which want rejects (all are released). */
+int ts_prim_bad_args(TsCall *c, const char *op, size_t n, const uint32_t *want, TsValue *argv);
+
+static inline bool ts_prim_accepts(uint32_t want, TsValue v)
+{
+    if (want < (uint32_t)TS_TAG__COUNT)
+        return v.tag == want;
+    switch (want) {
+    case TS_PRIM_ANY:
+        return true;
+    case TS_PRIM_NUMBER:
+        return v.tag == TS_TAG_INT || v.tag == TS_TAG_DOUBLE || v.tag == TS_TAG_BOOL;
+    case TS_PRIM_OPT_INT:
+        return v.tag == TS_TAG_INT || v.tag == TS_TAG_NONE;
+    default:
+        return false;
+    }
+}
+
+static inline int ts_prim_pop_args(TsCall *c, const char *op, size_t n, const uint32_t *want,
+                                   TsValue *argv)
+{
+    TsStack *s = c->stack;
+    if (s->len < n)
+        return ts_prim_bad_args(c, op, n, want, NULL);
+    s->len -= n;
+    bool good = true;
+    for (size_t i = 0; i < n; i++) {
+        argv[i] = s->data[s->len + i];
+        good &= ts_prim_accepts(want[i], argv[i]);
+    }
+    return good ? 0 : ts_prim_bad_args(c, op, n, want, argv);
+}
+
+static inline void ts_prim_release_args(TsValue *argv, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        ts_value_release(argv[i]);
+}
 
 #endif

@@ -190,10 +190,16 @@ static int k_add(TsCall *c)
     int rc = ts_prim_pop_args(c, "aten::add", 2, want, a);
     if (rc)
         return rc;
-    TsBuf b = TS_BUF_INIT;
-    ts_buf_add(&b, str_of(a[0])->data, str_of(a[0])->len);
-    ts_buf_add(&b, str_of(a[1])->data, str_of(a[1])->len);
-    return ret_buf(c, a, 2, &b);
+    const TsStr *x = str_of(a[0]), *y = str_of(a[1]);
+    if (x->len > SIZE_MAX - y->len)
+        return fail(a, 2, ts_error_set(c->error, TS_ERR_LIMIT, "string of %zu + %zu bytes is "
+                                       "too long", x->len, y->len));
+    TsStr *r = ts_str_alloc(x->len + y->len, c->error);   /* built in place: no buffer */
+    if (!r)
+        return fail(a, 2, c->error->code);
+    memcpy(r->data, x->data, x->len);
+    memcpy(r->data + x->len, y->data, y->len);
+    return ret(c, a, 2, ts_str_value(r));
 }
 
 static int k_getitem(TsCall *c)

@@ -12,7 +12,15 @@
  *   - `a is b` / `a is not b` where both are None-typed, or one is None-typed and the
  *     other's type cannot hold None, is a constant bool;
  *   - prim::unchecked_cast of a value that already has the cast's type is that value;
- *   - not (not b) is b.
+ *   - not (not b) is b;
+ *   - chains of int additions and subtractions of constants merge, as PyTorch's
+ *     peephole_non_tensor does: (x + 3) - 1 is x + 2, (x - 2) + 2 is x. Int arithmetic wraps
+ *     at 64 bits, so the merged constant (computed wrapping) gives the same result;
+ *   - int(x) and math.ceil(x) of an int x are x;
+ *   - a bool output of a prim::If that is True when the branch taken is the then-block and
+ *     False otherwise is the condition (`c and True`, `c or False`);
+ *   - x == x and x != x of one value of type int, float-free immutable scalars (bool, int,
+ *     None) or lists/dicts of them are constants. (Not float: nan != nan.)
  *   - x.size(), x.dim(), x.dtype, ... where shape_prop's types state them
  *     (peephole_shape.c).
  * A replaced node is removed, and with it what only it used.
@@ -82,6 +90,27 @@ static TsIrValue *arith_identity(const Peep *P, const TsNode *n)
         return is_float_const(P, b, 0.0) ? a : NULL;
     if (is_op(n, "aten::mul", "float"))
         return is_float_const(P, b, 1.0) ? a : is_float_const(P, a, 1.0) ? b : NULL;
+    return NULL;
+}
+
+/* An int add or sub with a constant operand (either one for add, which commutes): the other
+ * operand, with the constant and whether n adds. NULL otherwise. */
+static TsIrValue *add_sub_const(const Peep *P, const TsNode *n, bool *adds, int64_t *c)
+{
+    if (n->n_inputs != 2 || n->n_outputs != 1)
+        return NULL;
+    *adds = is_op(n, "aten::add", "int");
+    if (!*adds && !is_op(n, "aten::sub", "int"))
+        return NULL;
+    TsValue k;
+    if (const_of(P, n->inputs[1], &k) && k.tag == TS_TAG_INT) {
+        *c = k.u.i;
+        return n->inputs[0];
+    }
+    if (*adds && const_of(P, n->inputs[0], &k) && k.tag == TS_TAG_INT) {
+        *c = k.u.i;
+        return n->inputs[1];
+    }
     return NULL;
 }
 
@@ -200,6 +229,50 @@ static TsIrValue *list_item(const Peep *P, const TsNode *n)
     return i >= 0 && (uint64_t)i < l->n_inputs ? l->inputs[i] : NULL;
 }
 
+/* n = (y op1 d) op2 c  ->  y op2 merged, or y when the constants cancel. */
+static int merge_add_sub(Peep *P, TsNode *n)
+{
+    bool n_adds, x_adds;
+    int64_t c, d;
+    TsIrValue *x = add_sub_const(P, n, &n_adds, &c), *y;
+    if (!x || !(y = add_sub_const(P, x->node, &x_adds, &d)) || !TS_OPT_ALLOWED)
+        return 0;
+    /* y + d + c = y + (c + d); y - d - c = y - (c + d); y - d + c = y + (c - d);
+     * y + d - c = y - (c - d): the wrapped sums are exact modulo 2**64, as the ints are. */
+    uint64_t merged = n_adds == x_adds ? (uint64_t)c + (uint64_t)d : (uint64_t)c - (uint64_t)d;
+    if (merged == 0)
+        return replace(P, n, y, "constants of an add/sub chain cancel");
+    ts_graph_set_insert_point(P->g, n);
+    TsIrValue *k = ts_graph_insert_constant(P->g, ts_int((int64_t)merged), n->range, P->err);
+    ts_graph_set_insert_end(P->g, ts_graph_block(P->g));
+    if (!k)
+        return -1;
+    TS_GRAPH_UPDATE("constants of an add/sub chain merged into %s", n->kind);
+    TsNode *dep = x->node;
+    const TsOperator *op = n->op;   /* replacing inputs unbinds it; the types stay int */
+    if (ts_node_replace_input(n, 0, y, P->err) || ts_node_replace_input(n, 1, k, P->err))
+        return -1;
+    n->op = op;
+    return is_dead(dep) ? destroy_dead(P, dep) : 0;
+}
+
+/* Can `x == x` on values of type t only be true (no nan, no raising comparison)? */
+static bool eq_is_reflexive(const TsType *t)
+{
+    switch (ts_type_kind(t)) {
+    case TS_TYPE_BOOL:
+    case TS_TYPE_INT:
+    case TS_TYPE_NONE:
+        return true;
+    case TS_TYPE_LIST:
+        return eq_is_reflexive(ts_type_elem(t, 0));
+    case TS_TYPE_DICT:
+        return eq_is_reflexive(ts_type_elem(t, 0)) && eq_is_reflexive(ts_type_elem(t, 1));
+    default:
+        return false;
+    }
+}
+
 static int peep_node(Peep *P, TsNode *n)
 {
     TsIrValue *with = arith_identity(P, n);
@@ -221,9 +294,47 @@ static int peep_node(Peep *P, TsNode *n)
     if (is_op(n, "aten::__not__", "") && n->n_inputs == 1 &&
         is_op(n->inputs[0]->node, "aten::__not__", ""))
         return replace(P, n, n->inputs[0]->node->inputs[0], "double negation");
+    if ((strcmp(n->kind, "aten::Int") == 0 || strcmp(n->kind, "aten::ceil") == 0) && n->op &&
+        n->n_inputs == 1 && n->n_outputs == 1 && ts_type_kind(n->inputs[0]->type) == TS_TYPE_INT &&
+        ts_type_kind(n->outputs[0]->type) == TS_TYPE_INT)
+        return replace(P, n, n->inputs[0], "int of an int");
+    bool eq = strcmp(n->kind, "aten::eq") == 0, ne = strcmp(n->kind, "aten::ne") == 0;
+    if ((eq || ne) && n->op && n->n_inputs == 2 && n->n_outputs == 1 &&
+        n->inputs[0] == n->inputs[1] && ts_type_kind(n->outputs[0]->type) == TS_TYPE_BOOL &&
+        eq_is_reflexive(n->inputs[0]->type))
+        return replace_by_constant(P, n, ts_bool(eq), "a value compared with itself");
     TsValue v;
     int known = ts_peephole_shape(n, &v, P->err);
-    return known <= 0 ? known : replace_by_constant(P, n, v, "known from the tensor's type");
+    if (known)
+        return known < 0 ? known : replace_by_constant(P, n, v, "known from the tensor's type");
+    return merge_add_sub(P, n);
+}
+
+/* Is v the constant bool want? */
+static bool is_bool_const(const Peep *P, const TsIrValue *v, bool want)
+{
+    TsValue c;
+    return const_of(P, v, &c) && c.tag == TS_TAG_BOOL && c.u.b == want;
+}
+
+/* Outputs of prim::If n that equal its condition. */
+static int peep_if(Peep *P, TsNode *n)
+{
+    if (strcmp(n->kind, "prim::If") != 0 || n->n_blocks != 2 || n->n_inputs != 1)
+        return 0;
+    const TsNode *then_ret = n->blocks[0]->ret, *else_ret = n->blocks[1]->ret;
+    for (size_t i = 0; i < n->n_outputs; i++) {
+        TsIrValue *out = n->outputs[i];
+        if (ts_type_kind(out->type) != TS_TYPE_BOOL || !out->n_uses ||
+            i >= then_ret->n_inputs || i >= else_ret->n_inputs ||
+            !is_bool_const(P, then_ret->inputs[i], true) ||
+            !is_bool_const(P, else_ret->inputs[i], false) || !TS_OPT_ALLOWED)
+            continue;
+        TS_GRAPH_UPDATE("output %zu of prim::If is its condition", i);
+        if (ts_irvalue_replace_all_uses_with(out, n->inputs[0], P->err))
+            return -1;
+    }
+    return 0;
 }
 
 static int peep_block(Peep *P, TsBlock *b)
@@ -233,7 +344,7 @@ static int peep_block(Peep *P, TsBlock *b)
         for (size_t i = 0; i < n->n_blocks; i++)
             if (peep_block(P, n->blocks[i]))
                 return -1;
-        if (!n->n_blocks && peep_node(P, n))
+        if (n->n_blocks ? peep_if(P, n) : peep_node(P, n))
             return -1;
     }
     return 0;
