@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nn.h"
 #include "random.h"
 #include "shape_ops.h"
 
@@ -112,14 +111,10 @@ static int like_kernel(TsCall *c, const char *op, bool has_fill, const TsValue *
  * [int low,] int high, *, <the tail>) -> Tensor. n_bounds ints follow self. */
 static int random_like(TsCall *c, const char *op, TsCpuDrawKind kind, size_t n_bounds)
 {
-    TsCpuDraw d = { kind, 0, 1, 0, 0 };
     TsValue a[8];
     size_t n = 6 + n_bounds;
     ts_cpu_pop_args(c, n, a);
-    if (n_bounds) {
-        d.lo = n_bounds == 2 ? ts_nn_int(a[1]) : 0;
-        d.hi = ts_nn_int(a[n_bounds]);
-    }
+    TsCpuDraw d = ts_cpu_draw(kind, a + 1, n_bounds);
     TsTensor *r = like_new(c, op, a[0], a + 1 + n_bounds);
     if (r && ts_cpu_random_fill(c->error, r, &d)) {
         ts_tensor_release(r);

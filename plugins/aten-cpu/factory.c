@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cpu.h"
-#include "nn.h"
 #include "random.h"
 
 /* PyTorch's MemoryFormat numbering. */
@@ -179,14 +178,10 @@ static int constant_factory(TsCall *c, const char *op, bool one)
 static int random_factory(TsCall *c, const char *op, TsCpuDrawKind kind, size_t n_bounds,
                           int dtype)
 {
-    TsCpuDraw d = { kind, 0, 1, 0, 0 };
     TsValue a[7];
     size_t n = 5 + n_bounds;
     ts_cpu_pop_args(c, n, a);
-    if (n_bounds) {
-        d.lo = n_bounds == 2 ? ts_nn_int(a[0]) : 0;
-        d.hi = ts_nn_int(a[n_bounds - 1]);
-    }
+    TsCpuDraw d = ts_cpu_draw(kind, a, n_bounds);
     FactoryOpts o = opts_of(a + n_bounds + 1, false);
     TsTensor *t = create(c, op, a[n_bounds], dtype, &o);
     ts_cpu_release_args(n, a);

@@ -126,6 +126,16 @@ static int not_implemented(TsError *err, const char *kernel, int dtype)
                         ts_dtype_type_name(dtype));
 }
 
+TsCpuDraw ts_cpu_draw(TsCpuDrawKind kind, const TsValue *bounds, size_t n_bounds)
+{
+    TsCpuDraw d = { kind, 0, 1, 0, 0 };
+    if (n_bounds) {
+        d.lo = n_bounds == 2 ? ts_nn_int(bounds[0]) : 0;
+        d.hi = ts_nn_int(bounds[n_bounds - 1]);
+    }
+    return d;
+}
+
 int ts_cpu_random_fill(TsError *err, TsTensor *t, const TsCpuDraw *d)
 {
     Range r = { d->a, d->b };

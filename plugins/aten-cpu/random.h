@@ -6,10 +6,12 @@
 #ifndef TS_ATEN_CPU_RANDOM_H
 #define TS_ATEN_CPU_RANDOM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tscript/error.h"
 #include "tscript/tensor.h"
+#include "tscript/value.h"
 
 /* 64 random bits. Safe from any thread; concurrent callers get disjoint draws. */
 uint64_t ts_cpu_random_u64(void);
@@ -27,6 +29,10 @@ typedef struct TsCpuDraw {
     double a, b;
     int64_t lo, hi;
 } TsCpuDraw;
+
+/* The draw of kind: uniform in [0, 1), standard normal, or integers in [low, high) from
+ * n_bounds (1: high, low 0; 2: low, high) int arguments starting at bounds. */
+TsCpuDraw ts_cpu_draw(TsCpuDrawKind kind, const TsValue *bounds, size_t n_bounds);
 
 /* Checks the draw against t's dtype and its own bounds (PyTorch's messages), then fills t
  * (any strides). */
