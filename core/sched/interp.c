@@ -396,7 +396,9 @@ static inline int gather(TsInterp *st, TsValue *R, const TsValue *K, const TsIns
     if (s->cap - s->len < n && ts_stack_reserve(s, n, &st->err))
         return -1;
     const int32_t *o = ops + in->args;
-    TsValue *dst = s->data + s->len;
+    /* A zero-input kernel may run before the stack has ever grown (data is NULL):
+     * NULL + 0 is undefined, so the base is taken only when there is one. */
+    TsValue *dst = s->data ? s->data + s->len : NULL;
     for (size_t i = 0; i < n; i++)
         dst[i] = take(R, K, o[i]);
     s->len += n;

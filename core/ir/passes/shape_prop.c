@@ -102,7 +102,13 @@ void ts_shape_set_contiguous(TsShape *s)
             return;
         }
         s->strides[i] = stride;
-        stride *= s->sizes[i] > 1 ? s->sizes[i] : 1;
+        int64_t m = s->sizes[i] > 1 ? s->sizes[i] : 1;
+        if (i > 0 && stride > INT64_MAX / m) {
+            /* a stride past int64 (an empty tensor of huge sizes): not stated */
+            s->has_strides = false;
+            return;
+        }
+        stride *= m;
     }
 }
 

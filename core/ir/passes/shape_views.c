@@ -79,7 +79,10 @@ static void flatten_shape(const TsShape *self, const TsNode *n, TsShape *out)
         out->sizes[r++] = self->sizes[i];
     int64_t m = 1;
     for (int i = a; i <= b; i++)
-        m = m < 0 || self->sizes[i] < 0 ? -1 : m * self->sizes[i];
+        m = m < 0 || self->sizes[i] < 0 ||
+                    (self->sizes[i] && m > INT64_MAX / self->sizes[i])
+                ? -1
+                : m * self->sizes[i];
     out->sizes[r++] = m;
     for (int i = b + 1; i < self->dim; i++)
         out->sizes[r++] = self->sizes[i];
