@@ -119,6 +119,67 @@ static void test_corpus_as_set(void)
     free(lines);
 }
 
+/* Whole argument and return lists with the same text share one array within a set (most
+ * of a set's memory before); a list with a default that holds a reference (a list, a
+ * string) is never shared, and neither is one whose text differs in any way. */
+static void test_shared_lists(void)
+{
+    static const char *const lines[] = {
+        "a::f(Tensor self, int dim=0) -> Tensor",
+        "a::g(Tensor self, int dim=0) -> Tensor",
+        "a::k(Tensor self, int dim=0) -> (Tensor, Tensor)",
+        "a::v(Tensor self, int dim=0, ...) -> ...",
+        "a::w(Tensor(a!) self, int dim=0) -> Tensor(a!)",
+        "a::m(Tensor self, int[2] s=[0, 1]) -> Tensor",
+        "a::m2(Tensor self, int[2] s=[0, 1]) -> Tensor",
+        "a::s(Tensor self, str mode=\"mean\") -> Tensor",
+        "a::s2(Tensor self, str mode=\"mean\") -> Tensor",
+        "a::x(Tensor self, *, int dim=0) -> Tensor",
+    };
+    size_t n = sizeof lines / sizeof *lines;
+    char *text = as_set((char **)lines, n);
+    TsError err = TS_ERROR_INIT;
+    TsSchemaSet set;
+    int rc = ts_yaml_schemas_parse(text, strlen(text), "l.yaml", &set, &err);
+    is_int(rc, 0, "a set of lists read");
+    if (rc == 0 && set.n == n) {
+        TsSchema *const *d = (TsSchema *const[]){
+            set.decls[0].schema, set.decls[1].schema, set.decls[2].schema,
+            set.decls[3].schema, set.decls[4].schema, set.decls[5].schema,
+            set.decls[6].schema, set.decls[7].schema, set.decls[8].schema,
+            set.decls[9].schema };
+        ok(d[0]->args == d[1]->args, "the same argument list is one array");
+        ok(d[0]->returns == d[1]->returns && d[0]->returns == d[5]->returns,
+           "the same return list is one array");
+        ok(d[2]->args == d[0]->args && d[2]->returns != d[0]->returns,
+           "other returns share nothing of the returns");
+        ok(d[3]->args != d[0]->args && d[3]->is_vararg && !d[0]->is_vararg && d[3]->is_varret,
+           "a list with '...' is its own, and says so");
+        ok(d[4]->args != d[0]->args && d[4]->returns != d[0]->returns,
+           "an annotation makes another list");
+        ok(d[5]->args != d[6]->args && d[6]->args[1].has_default,
+           "a list default is never shared");
+        ok(d[7]->args != d[8]->args, "a string default is never shared");
+        ok(d[9]->args != d[0]->args && d[9]->args[1].kwarg_only && !d[0]->args[1].kwarg_only,
+           "kwarg-only is part of the text");
+        same_as_alone(&set, (char **)lines, n, "shared lists");
+        /* g outlives the set whose first schema parsed the array it points at */
+        TsSchema *g = set.decls[1].schema;
+        set.decls[1].schema = NULL;
+        ts_schema_set_free(&set);
+        char *s = ts_schema_to_string(g);
+        is_str(s, lines[1], "a schema sharing a list outlives its set");
+        free(s);
+        ts_schema_free(g);
+    } else {
+        is_int((long long)(rc == 0 ? set.n : 0), (long long)n, "all of it");
+        if (rc == 0)
+            ts_schema_set_free(&set);
+    }
+    ts_error_clear(&err);
+    free(text);
+}
+
 /* The arena itself: zeroed and aligned memory, big requests, references. */
 static void test_arena(void)
 {
@@ -149,6 +210,7 @@ int main(void)
 {
     test_arena();
     test_corpus_as_set();
+    test_shared_lists();
     ts_types_shutdown();
     return done_testing();
 }

@@ -23,6 +23,9 @@ typedef struct TsArena {
     size_t refs;
     struct TsArenaChunk *chunks;   /* newest first */
     size_t next_cap;
+    /* The plugin and source strings of the operators whose slots live here (optable.c):
+     * a set's operators share one copy of each, in this arena. NULL until the first. */
+    const char *op_plugin, *op_source;
 } TsArena;
 
 /* Allocations are multiples of this, and aligned to it. */

@@ -422,14 +422,25 @@ int ts_optable_add_keyed(TsOpTable *t, TsSchema *schema, const TsOpKey *key, con
     size_t np = strlen(plugin) + 1, ns = strlen(source) + 1;
     if (ts_optable_reserve(t, 1, err))
         return err ? err->code : TS_ERR_NOMEM;
-    /* in the schema's arena, zeroed; or malloc'd */
-    OpSlot *slot = schema->arena ? ts_arena_alloc(schema->arena, sizeof *slot + np + ns)
-                                 : calloc(1, sizeof *slot + np + ns);
+    /* in the schema's arena, zeroed, with the strings the set's other operators have
+     * there already shared; or malloc'd, strings and all */
+    TsArena *a = schema->arena;
+    bool share = a && a->op_plugin && strcmp(a->op_plugin, plugin) == 0 &&
+                 strcmp(a->op_source, source) == 0;
+    size_t extra = share ? 0 : np + ns;
+    OpSlot *slot = a ? ts_arena_alloc(a, sizeof *slot + extra) : calloc(1, sizeof *slot + extra);
     if (!slot)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-    slot->in_arena = schema->arena != NULL;
-    slot->op.plugin = memcpy((char *)(slot + 1), plugin, np);
-    slot->source = memcpy((char *)(slot + 1) + np, source, ns);
+    slot->in_arena = a != NULL;
+    if (share) {
+        slot->op.plugin = (char *)a->op_plugin;
+        slot->source = (char *)a->op_source;
+    } else {
+        slot->op.plugin = memcpy((char *)(slot + 1), plugin, np);
+        slot->source = memcpy((char *)(slot + 1) + np, source, ns);
+        if (a)
+            a->op_plugin = slot->op.plugin, a->op_source = slot->source;
+    }
     slot->line = line, slot->col = col;
     slot->op.schema = schema;
     slot->hash_name = key->hash_name;

@@ -1247,8 +1247,10 @@ static int parse_arg(Parser *P, bool is_return, TsArg *a)
 {
     unsigned seen = 0;
     size_t start = P->cur.off;
-    if (parse_type(P, 0, &a->type, &a->alias, &a->fixed_size, &seen))
+    long fixed;
+    if (parse_type(P, 0, &a->type, &a->alias, &fixed, &seen))
         return -1;
+    a->fixed_size = (int32_t)fixed;   /* -1 or N <= 1024: parse_type bounds it */
     if (seen == (SEEN_INT | SEEN_SYMINT))
         return fail(P, start, "a type cannot mix int and SymInt");
     a->symint = seen & SEEN_SYMINT;
@@ -1279,17 +1281,55 @@ static int parse_arg(Parser *P, bool is_return, TsArg *a)
  * int, a float), so that nothing mutable is shared; its other pieces (name, alias
  * annotation) are in the set's arena, which both schemas reference. A hit is thus the
  * same as parsing the text again, errors included: only text that parsed is memoized. */
-enum { MEMO_SIZE = 1024 };
-_Static_assert(MEMO_SIZE <= 64 * sizeof ((TsSchemaCtx *)0)->memo_used / sizeof(uint64_t),
-               "memo_used has a bit for each memo entry");
+enum { MEMO_SLOTS = 1024, MEMO_MAX = 65535 };
+_Static_assert(MEMO_SLOTS == sizeof ((TsSchemaCtx *)0)->memo_slot / sizeof(uint16_t) &&
+               MEMO_SLOTS == sizeof ((TsSchemaCtx *)0)->list_slot / sizeof(uint16_t),
+               "a slot for each index entry");
 
 typedef struct TsArgMemo {
     uint64_t hash;
-    const char *key;           /* a copy of the text, in the arena */
-    size_t len;
+    size_t key_off, len;       /* the text, in ctx->keys */
     bool is_return;
     TsArg arg;
 } TsArgMemo;
+
+/* Appends n bytes of text to ctx->keys; its offset into *off. -1 when out of memory (the
+ * memo then goes without). */
+static int keep_key(TsSchemaCtx *ctx, const char *text, size_t n, size_t *off)
+{
+    if (n > ctx->keys_cap - ctx->keys_len) {
+        size_t cap = ctx->keys_cap ? ctx->keys_cap : 4096;
+        while (cap - ctx->keys_len < n) {
+            if (cap > SIZE_MAX / 2)
+                return -1;
+            cap *= 2;
+        }
+        char *k = realloc(ctx->keys, cap);
+        if (!k)
+            return -1;
+        ctx->keys = k, ctx->keys_cap = cap;
+    }
+    memcpy(ctx->keys + ctx->keys_len, text, n);
+    *off = ctx->keys_len;
+    ctx->keys_len += n;
+    return 0;
+}
+
+/* Room for one more entry in a dense array of entries of size bytes; NULL when full or
+ * out of memory. */
+static void *memo_room(void **v, size_t len, size_t *cap, size_t size)
+{
+    if (len >= MEMO_MAX)
+        return NULL;
+    if (len == *cap) {
+        size_t ncap = *cap ? 2 * *cap : 64;
+        void *nv = realloc(*v, ncap * size);
+        if (!nv)
+            return NULL;
+        *v = nv, *cap = ncap;
+    }
+    return (char *)*v + len * size;
+}
 
 /* The length of the argument's text at P->cur and its hash into *h; 0 when the text holds
  * what the memo leaves alone (quotes, comments, escapes) or its brackets do not match. */
@@ -1343,49 +1383,191 @@ static int parse_arg_memo(Parser *P, bool is_return, TsArg *a)
     TsSchemaCtx *ctx = P->ctx;
     uint64_t h = 0;
     size_t start = P->cur.off, n = arg_span(P, is_return, &h);
-    if (!n || (!ctx->memo && !(ctx->memo = malloc(MEMO_SIZE * sizeof *ctx->memo))))
+    if (!n)
         return parse_arg(P, is_return, a);
-    size_t i = h % MEMO_SIZE;
-    TsArgMemo *m = &ctx->memo[i];
-    bool used = ctx->memo_used[i / 64] >> (i % 64) & 1;
-    if (used && m->hash == h && m->len == n && m->is_return == is_return &&
-        memcmp(m->key, P->text + start, n) == 0) {
-        *a = m->arg;
-        P->cur = lex_at(P->text, P->len, start + n);
-        return 0;
+    uint16_t *slot = &ctx->memo_slot[h % MEMO_SLOTS];
+    if (*slot) {
+        const TsArgMemo *m = &ctx->memo[*slot - 1];
+        if (m->hash == h && m->len == n && m->is_return == is_return &&
+            memcmp(ctx->keys + m->key_off, P->text + start, n) == 0) {
+            *a = m->arg;
+            P->cur = lex_at(P->text, P->len, start + n);
+            return 0;
+        }
     }
     if (parse_arg(P, is_return, a))
         return -1;
-    char *key;
+    size_t off;
+    TsArgMemo *m;
     if (P->cur.off != start + n || !plain_default(a) ||
-        !(key = ts_arena_alloc_raw(P->arena, n)))
+        !(m = memo_room((void **)&ctx->memo, ctx->memo_len, &ctx->memo_cap, sizeof *m)) ||
+        keep_key(ctx, P->text + start, n, &off))
         return 0;
-    memcpy(key, P->text + start, n);
-    *m = (TsArgMemo){ h, key, n, is_return, *a };
-    ctx->memo_used[i / 64] |= (uint64_t)1 << (i % 64);
+    *m = (TsArgMemo){ h, off, n, is_return, *a };
+    *slot = (uint16_t)++ctx->memo_len;
     return 0;
 }
 
-/* Appends an empty argument (no default, no fixed size) that the schema owns from now on
- * (so a failure frees it). */
-static TsArg *new_arg(Parser *P, TsArg **v, size_t *n, size_t *cap)
+/* ---- whole lists, shared ------------------------------------------------------------- */
+
+/* Hundreds of a set's schemas have the same argument list ("(Tensor self, Tensor other)")
+ * and nearly all have one of a few return lists ("-> Tensor"): a list whose text was
+ * parsed before in the same set is not parsed or stored again, the schema points at the
+ * earlier schema's array. The key is the list's exact text (from its '(' to the matching
+ * ')' for arguments; the rest of the schema for returns). A list goes in only when its
+ * parse consumed exactly that text and every default in it is plain (as for the memo of
+ * arguments above), so that what is shared never changes and holds no reference: a
+ * schema's arrays are read-only once parsed, and the arena that holds them is referenced
+ * by every schema of the set. A hit is thus the same as parsing the text again. */
+typedef struct TsListMemo {
+    uint64_t hash;
+    size_t key_off, len;       /* the text, in ctx->keys */
+    TsArg *items;
+    size_t n;
+    bool is_return;
+    bool dots;                 /* is_vararg or is_varret */
+} TsListMemo;
+
+/* What list_span stops at: brackets, and what the memo leaves alone (quotes, comments,
+ * escapes, the end of the text). Everything else is skipped one table load a byte. */
+enum { SPAN_OPEN = 1, SPAN_CLOSE = 2, SPAN_SQUARE_CLOSE = 3, SPAN_STOP = 4 };
+static const unsigned char span_class[256] = {
+    ['('] = SPAN_OPEN, ['['] = SPAN_OPEN, [')'] = SPAN_CLOSE, [']'] = SPAN_SQUARE_CLOSE,
+    ['\0'] = SPAN_STOP, ['\''] = SPAN_STOP, ['"'] = SPAN_STOP, ['#'] = SPAN_STOP,
+    ['\\'] = SPAN_STOP,
+};
+
+/* A hash of n bytes, eight at a time. */
+static uint64_t hash_bytes(const char *t, size_t n, uint64_t h)
 {
-    if (*n == *cap) {
-        size_t ncap = *cap ? 2 * *cap : 4;
-        TsArg *nv = pgrow(P, *v, *n, ncap, sizeof *nv);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, t + i, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15u;
+        h ^= h >> 29;
+    }
+    uint64_t w = 0;
+    memcpy(&w, t + i, n - i);
+    h = (h ^ w ^ n) * 0x9e3779b97f4a7c15u;
+    return h ^ h >> 32;
+}
+
+/* The length of the list's text at P->cur (a '(' for arguments; anything for returns,
+ * whose text runs to the end) and its hash into *h; 0 when the text holds what the memo
+ * leaves alone (quotes, comments, escapes) or its brackets do not match. */
+static size_t list_span(const Parser *P, bool is_return, uint64_t *h)
+{
+    const unsigned char *t = (const unsigned char *)P->text + P->cur.off;
+    size_t avail = P->len - P->cur.off, n = 0;
+    int depth = 0;
+    if (!is_return && t[0] != '(')
+        return 0;
+    /* text[len] is the string's NUL (a SPAN_STOP), so the scan needs no bounds check */
+    for (size_t i = 0;; i++) {
+        unsigned c = span_class[t[i]];
+        if (!c)
+            continue;
+        if (c == SPAN_OPEN) {
+            depth++;
+        } else if (c == SPAN_STOP) {
+            if (i < avail || !is_return || depth != 0)
+                return 0;
+            n = avail;
+            break;
+        } else if (--depth < 0) {
+            return 0;
+        } else if (c == SPAN_CLOSE && depth == 0 && !is_return) {
+            n = i + 1;
+            break;
+        }
+    }
+    if (n == 0)
+        return 0;
+    *h = hash_bytes((const char *)t, n, is_return ? 0x27d4eb2f165667c5u : 0xcbf29ce484222325u);
+    return n;
+}
+
+/* The list parsed before whose text is the n bytes at P->cur, or NULL. */
+static const TsListMemo *list_lookup(const Parser *P, bool is_return, uint64_t h, size_t n)
+{
+    const TsSchemaCtx *ctx = P->ctx;
+    uint16_t slot = ctx->list_slot[h % MEMO_SLOTS];
+    if (!slot)
+        return NULL;
+    const TsListMemo *m = &ctx->lists[slot - 1];
+    if (m->hash == h && m->len == n && m->is_return == is_return &&
+        memcmp(ctx->keys + m->key_off, P->text + P->cur.off, n) == 0)
+        return m;
+    return NULL;
+}
+
+/* Remembers the list just parsed from start (n bytes) when it may be shared. Failing to
+ * remember (out of memory) only loses the sharing. */
+static void list_remember(Parser *P, bool is_return, uint64_t h, size_t start, size_t n,
+                          TsArg *items, size_t count, bool dots)
+{
+    TsSchemaCtx *ctx = P->ctx;
+    for (size_t i = 0; i < count; i++)
+        if (!plain_default(&items[i]))
+            return;
+    size_t off;
+    TsListMemo *m = memo_room((void **)&ctx->lists, ctx->lists_len, &ctx->lists_cap, sizeof *m);
+    if (!m || keep_key(ctx, P->text + start, n, &off))
+        return;
+    *m = (TsListMemo){ h, off, n, items, count, is_return, dots };
+    ctx->list_slot[h % MEMO_SLOTS] = (uint16_t)++ctx->lists_len;
+}
+
+/* ---- argument and return lists ------------------------------------------------------- */
+
+/* A list is parsed into a small array on the stack and then stored exactly (an array grown
+ * by doubling in the arena would leave its old copies there). */
+enum { SCRATCH_ARGS = 16 };
+
+typedef struct {
+    TsArg *v;                  /* scratch, or the arena once it outgrew scratch */
+    size_t n, cap;
+    TsArg scratch[SCRATCH_ARGS];
+} ArgVec;
+
+/* Appends an empty argument (no default, no fixed size); NULL when out of memory. */
+static TsArg *new_arg(Parser *P, ArgVec *av)
+{
+    if (av->n == av->cap) {
+        size_t ncap = 2 * av->cap;
+        TsArg *nv = pgrow(P, av->v, av->n, ncap, sizeof *nv);
         if (!nv)
             return NULL;
-        *v = nv, *cap = ncap;
+        av->v = nv, av->cap = ncap;
     }
-    TsArg *a = &(*v)[*n];
+    TsArg *a = &av->v[av->n++];
     *a = (TsArg){ .fixed_size = -1 };
-    ++*n;
     return a;
 }
 
-static int parse_args(Parser *P, TsSchema *s)
+/* Hands the arguments to the schema (*out, *n_out), which owns them from now on (so a
+ * failure frees them); moves them out of scratch. */
+static int settle(Parser *P, ArgVec *av, TsArg **out, size_t *n_out)
 {
-    size_t cap = 0;
+    if (av->v == av->scratch && av->n) {
+        TsArg *v = palloc_raw(P, av->n * sizeof *v);
+        if (!v) {
+            for (size_t i = 0; i < av->n; i++)
+                if (av->scratch[i].has_default)
+                    ts_value_release(av->scratch[i].default_value);
+            return -1;
+        }
+        memcpy(v, av->scratch, av->n * sizeof *v);
+        av->v = v;
+    }
+    *out = av->n ? av->v : NULL;
+    *n_out = av->n;
+    return 0;
+}
+
+static int parse_arg_list(Parser *P, TsSchema *s, ArgVec *av)
+{
     bool kwarg_only = false;
     if (expect(P, '('))
         return -1;
@@ -1401,7 +1583,7 @@ static int parse_args(Parser *P, TsSchema *s)
                 return fail(P, P->cur.off,
                             "'...' must be the last element of the argument list");
         } else {
-            TsArg *a = new_arg(P, &s->args, &s->n_args, &cap);
+            TsArg *a = new_arg(P, av);
             if (!a || parse_arg_memo(P, false, a))
                 return -1;
             a->kwarg_only = kwarg_only;
@@ -1411,9 +1593,28 @@ static int parse_args(Parser *P, TsSchema *s)
     }
 }
 
-static int parse_returns(Parser *P, TsSchema *s)
+static int parse_args(Parser *P, TsSchema *s)
 {
-    size_t cap = 0;
+    uint64_t h = 0;
+    size_t start = P->cur.off, n = list_span(P, false, &h);
+    const TsListMemo *m = n ? list_lookup(P, false, h, n) : NULL;
+    if (m) {
+        s->args = m->items, s->n_args = m->n, s->is_vararg = m->dots;
+        P->cur = lex_at(P->text, P->len, start + n);
+        return 0;
+    }
+    ArgVec av;
+    av.v = av.scratch, av.n = 0, av.cap = SCRATCH_ARGS;
+    int rc = parse_arg_list(P, s, &av);
+    if (settle(P, &av, &s->args, &s->n_args))
+        return -1;
+    if (!rc && n && P->cur.off == lex_at(P->text, P->len, start + n).off)
+        list_remember(P, false, h, start, n, s->args, s->n_args, s->is_vararg);
+    return rc;
+}
+
+static int parse_return_list(Parser *P, TsSchema *s, ArgVec *av)
+{
     if (P->cur.kind == TK_ELLIPSIS) {
         advance(P);
         s->is_varret = true;
@@ -1421,11 +1622,8 @@ static int parse_returns(Parser *P, TsSchema *s)
     }
     if (!is_punct(P, '(')) {
         /* one bare return: an array of one */
-        cap = 1;
-        if (!(s->returns = palloc_raw(P, sizeof *s->returns)))
-            return -1;
-        TsArg *a = new_arg(P, &s->returns, &s->n_returns, &cap);
-        return parse_arg_memo(P, true, a);
+        TsArg *a = new_arg(P, av);
+        return a ? parse_arg_memo(P, true, a) : -1;
     }
     advance(P);
     if (accept(P, ')'))
@@ -1437,13 +1635,33 @@ static int parse_returns(Parser *P, TsSchema *s)
             if (!is_punct(P, ')'))
                 return fail(P, P->cur.off, "'...' must be the last element of the return list");
         } else {
-            TsArg *a = new_arg(P, &s->returns, &s->n_returns, &cap);
+            TsArg *a = new_arg(P, av);
             if (!a || parse_arg_memo(P, true, a))
                 return -1;
         }
         if (!accept(P, ','))
             return expect(P, ')');
     }
+}
+
+static int parse_returns(Parser *P, TsSchema *s)
+{
+    uint64_t h = 0;
+    size_t start = P->cur.off, n = list_span(P, true, &h);
+    const TsListMemo *m = n ? list_lookup(P, true, h, n) : NULL;
+    if (m) {
+        s->returns = m->items, s->n_returns = m->n, s->is_varret = m->dots;
+        P->cur = lex_at(P->text, P->len, start + n);
+        return 0;
+    }
+    ArgVec av;
+    av.v = av.scratch, av.n = 0, av.cap = SCRATCH_ARGS;
+    int rc = parse_return_list(P, s, &av);
+    if (settle(P, &av, &s->returns, &s->n_returns))
+        return -1;
+    if (!rc && n && P->cur.kind == TK_EOF)
+        list_remember(P, true, h, start, n, s->returns, s->n_returns, s->is_varret);
+    return rc;
 }
 
 /* "ns" "::" "name" as one string. */
@@ -1513,7 +1731,9 @@ void ts_schema_ctx_init(TsSchemaCtx *ctx, TsArena *arena)
 void ts_schema_ctx_free(TsSchemaCtx *ctx)
 {
     free(ctx->memo);
-    ctx->memo = NULL;
+    free(ctx->lists);
+    free(ctx->keys);
+    ts_schema_ctx_init(ctx, ctx->arena);
 }
 
 TsSchema *ts_schema_parse_in(TsSchemaCtx *ctx, const char *text, const char *default_ns,

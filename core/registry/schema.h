@@ -30,14 +30,14 @@ typedef struct TsAlias {
 typedef struct TsArg {
     char *name;                /* NULL for an unnamed return */
     const TsType *type;
-    long fixed_size;           /* N of "int[N]", else -1 */
-    bool has_default;
     TsValue default_value;     /* owned; meaningful when has_default */
-    bool kwarg_only;
     TsAlias *alias;            /* NULL: no annotation */
+    int32_t fixed_size;        /* N of "int[N]" (at most 1024), else -1 */
+    bool has_default;
+    bool kwarg_only;
     bool symint;               /* the type's ints were spelled "SymInt" (an int at run
                                   time; kept so the schema prints back as written) */
-} TsArg;
+} TsArg;                       /* 48 bytes: a set holds thousands */
 
 typedef struct TsSchema {
     char *name;                /* "aten::add" */
@@ -71,8 +71,18 @@ typedef struct TsSchemaCtx {
         const TsType *elem, *type;
         int kind;
     } made[64];                /* direct-mapped by elem and kind; elem NULL = empty */
-    struct TsArgMemo *memo;    /* arguments parsed before, by their text (schema.c) */
-    uint64_t memo_used[16];    /* which memo entries are filled */
+    /* The memos (schema.c): a direct-mapped index of 16-bit slots (0: empty, else an
+     * entry's number + 1) over entries kept end to end, so a set touches memory in
+     * proportion to what it memoizes, not to the index's reach. */
+    uint16_t memo_slot[1024];  /* arguments parsed before, by their text */
+    struct TsArgMemo *memo;
+    size_t memo_len, memo_cap;
+    uint16_t list_slot[1024];  /* whole argument and return lists, which schemas with
+                                  the same text share */
+    struct TsListMemo *lists;
+    size_t lists_len, lists_cap;
+    char *keys;                /* the memoized texts, end to end */
+    size_t keys_len, keys_cap;
 } TsSchemaCtx;
 
 /* Sets up ctx for schemas in arena (which ctx does not own); ts_schema_ctx_free frees
