@@ -1593,26 +1593,6 @@ static int parse_arg_list(Parser *P, TsSchema *s, ArgVec *av)
     }
 }
 
-static int parse_args(Parser *P, TsSchema *s)
-{
-    uint64_t h = 0;
-    size_t start = P->cur.off, n = list_span(P, false, &h);
-    const TsListMemo *m = n ? list_lookup(P, false, h, n) : NULL;
-    if (m) {
-        s->args = m->items, s->n_args = m->n, s->is_vararg = m->dots;
-        P->cur = lex_at(P->text, P->len, start + n);
-        return 0;
-    }
-    ArgVec av;
-    av.v = av.scratch, av.n = 0, av.cap = SCRATCH_ARGS;
-    int rc = parse_arg_list(P, s, &av);
-    if (settle(P, &av, &s->args, &s->n_args))
-        return -1;
-    if (!rc && n && P->cur.off == lex_at(P->text, P->len, start + n).off)
-        list_remember(P, false, h, start, n, s->args, s->n_args, s->is_vararg);
-    return rc;
-}
-
 static int parse_return_list(Parser *P, TsSchema *s, ArgVec *av)
 {
     if (P->cur.kind == TK_ELLIPSIS) {
@@ -1644,23 +1624,28 @@ static int parse_return_list(Parser *P, TsSchema *s, ArgVec *av)
     }
 }
 
-static int parse_returns(Parser *P, TsSchema *s)
+/* The argument list (or, is_return, the returns) through the set's memo of lists. */
+static int parse_list(Parser *P, TsSchema *s, bool is_return)
 {
+    TsArg **items = is_return ? &s->returns : &s->args;
+    size_t *count = is_return ? &s->n_returns : &s->n_args;
+    bool *dots = is_return ? &s->is_varret : &s->is_vararg;
     uint64_t h = 0;
-    size_t start = P->cur.off, n = list_span(P, true, &h);
-    const TsListMemo *m = n ? list_lookup(P, true, h, n) : NULL;
+    size_t start = P->cur.off, n = list_span(P, is_return, &h);
+    const TsListMemo *m = n ? list_lookup(P, is_return, h, n) : NULL;
     if (m) {
-        s->returns = m->items, s->n_returns = m->n, s->is_varret = m->dots;
+        *items = m->items, *count = m->n, *dots = m->dots;
         P->cur = lex_at(P->text, P->len, start + n);
         return 0;
     }
     ArgVec av;
     av.v = av.scratch, av.n = 0, av.cap = SCRATCH_ARGS;
-    int rc = parse_return_list(P, s, &av);
-    if (settle(P, &av, &s->returns, &s->n_returns))
+    int rc = is_return ? parse_return_list(P, s, &av) : parse_arg_list(P, s, &av);
+    if (settle(P, &av, items, count))
         return -1;
-    if (!rc && n && P->cur.kind == TK_EOF)
-        list_remember(P, true, h, start, n, s->returns, s->n_returns, s->is_varret);
+    /* remembered only when the parse took exactly the text the key holds */
+    if (!rc && n && P->cur.off == lex_at(P->text, P->len, start + n).off)
+        list_remember(P, is_return, h, start, n, *items, *count, *dots);
     return rc;
 }
 
@@ -1751,14 +1736,14 @@ TsSchema *ts_schema_parse_in(TsSchemaCtx *ctx, const char *text, const char *def
     if (!s)
         return NULL;
     s->arena = ts_arena_retain(ctx->arena);
-    if (parse_name(&P, s, default_ns) || parse_args(&P, s))
+    if (parse_name(&P, s, default_ns) || parse_list(&P, s, false))
         goto fail;
     if (P.cur.kind != TK_ARROW) {
         fail_expected(&P, "'->'");
         goto fail;
     }
     advance(&P);
-    if (parse_returns(&P, s))
+    if (parse_list(&P, s, true))
         goto fail;
     if (P.cur.kind != TK_EOF) {
         fail_expected(&P, "end of input");
