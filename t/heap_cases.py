@@ -112,6 +112,38 @@ def test_list_append_growth():
     assert ys == ["0", "10", "20", "z"]
 
 
+def test_int_sort_in_place():
+    # list_order.c sorts ints inside the list's own memory: every length around the
+    # radix passes' edges, negatives, the extremes, repeats, reverse and sorted()
+    for n in [0, 1, 2, 3, 4, 5, 17, 1000, 4097]:
+        xs: List[int] = []
+        x = 7
+        for i in range(n):
+            x = (x * 1103515245 + 12345) % 2147483648
+            xs.append(x - 1073741824 if i % 3 == 0 else x * (i % 5))
+        if n > 4:
+            xs.append(-9223372036854775807 - 1)
+            xs.append(9223372036854775807)
+            xs.append(xs[1])
+        a = sorted(xs)
+        b = list(xs)
+        b.sort(reverse=True)
+        c = list(xs)
+        c.sort()
+        assert len(a) == len(xs) and c == a
+        for i in range(len(a) - 1):
+            assert a[i] <= a[i + 1]
+        for i in range(len(b)):
+            assert b[i] == a[len(a) - 1 - i]
+        # the same values: sums of residues match
+        assert sum([v % 1009 for v in xs]) == sum([v % 1009 for v in a])
+        if n > 4:
+            assert a[0] == -9223372036854775807 - 1 and a[-1] == 9223372036854775807
+    same = [5, 5, 5, 5]
+    same.sort(reverse=True)
+    assert same == [5, 5, 5, 5]
+
+
 def fill(d: Dict[str, int], xs: List[str], base: int) -> int:
     n = 0
     for i in range(1000):

@@ -231,28 +231,51 @@ static bool all_ints(const TsValue *items, size_t n)
  * flipped so negatives come first), skipping digits all keys share. Equal ints are
  * indistinguishable, so stability is moot and reverse is the ascending order read backwards.
  * O(n), against the merge sort's n log n generic compares: lists of ints are what programs
- * sort most. tmp (n values) holds the two key arrays. */
+ * sort most.
+ *
+ * It needs no memory beyond its counts: ints hold no references, so the items' own memory
+ * (n values of 16 bytes) holds the two arrays of n 8-byte keys while it sorts, and the
+ * sorted keys become values again at the end. (A temporary as big as the list was most of
+ * a big sort's cost in fresh pages.) The keys are moved with memcpy: the memory changes
+ * type under the sort. */
 enum { DIGIT_BITS = 11, N_DIGITS = (64 + DIGIT_BITS - 1) / DIGIT_BITS, RADIX = 1 << DIGIT_BITS };
 
-static int sort_ints(TsValue *items, TsValue *tmp, size_t n, bool reverse, TsError *err)
+static uint64_t key_at(const void *base, size_t i)
+{
+    uint64_t k;
+    memcpy(&k, (const char *)base + i * sizeof k, sizeof k);
+    return k;
+}
+
+static void key_put(void *base, size_t i, uint64_t k)
+{
+    memcpy((char *)base + i * sizeof k, &k, sizeof k);
+}
+
+static int sort_ints(TsValue *items, size_t n, bool reverse, TsError *err)
 {
     const uint64_t sign = (uint64_t)1 << 63, mask = RADIX - 1;
     size_t (*count)[RADIX] = calloc(N_DIGITS, sizeof *count);
     if (!count)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory sorting a list");
-    uint64_t *src = (uint64_t *)(void *)tmp, *dst = src + n, first = (uint64_t)items[0].u.i;
-    uint64_t differ = 0;   /* the bits in which some key differs from the first */
+    _Static_assert(sizeof(TsValue) == 2 * sizeof(uint64_t), "a value holds two keys");
+    uint64_t first = (uint64_t)items[0].u.i, differ = 0;
+    /* key i goes to the 8 bytes at i, which belong to value i / 2, read already */
     for (size_t i = 0; i < n; i++) {
-        src[i] = (uint64_t)items[i].u.i ^ sign;
-        differ |= (uint64_t)items[i].u.i ^ first;
+        uint64_t v = (uint64_t)items[i].u.i;
+        differ |= v ^ first;   /* the bits in which some key differs from the first */
+        key_put(items, i, v ^ sign);
     }
+    uint64_t *src = (uint64_t *)(void *)items, *dst = src + n;
     bool active[N_DIGITS];     /* digits all keys share need no pass */
     for (int d = 0; d < N_DIGITS; d++)
         active[d] = (differ >> (DIGIT_BITS * d) & mask) != 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = src[i];
         for (int d = 0; d < N_DIGITS; d++)
             if (active[d])
-                count[d][(src[i] >> (DIGIT_BITS * d)) & mask]++;
+                count[d][(k >> (DIGIT_BITS * d)) & mask]++;
+    }
     for (int d = 0; d < N_DIGITS; d++) {
         size_t *c = count[d], sum = 0;
         unsigned shift = (unsigned)(DIGIT_BITS * d);
@@ -270,8 +293,19 @@ static int sort_ints(TsValue *items, TsValue *tmp, size_t n, bool reverse, TsErr
         dst = t;
     }
     free(count);
-    for (size_t i = 0; i < n; i++)
-        items[i] = ts_int((int64_t)(src[reverse ? n - 1 - i : i] ^ sign));
+    uint64_t *keys = (uint64_t *)(void *)items;
+    if (src != keys)
+        memmove(keys, src, n * sizeof *keys);
+    if (reverse)
+        for (size_t i = 0, j = n - 1; i < j; i++, j--) {
+            uint64_t t = keys[i];
+            keys[i] = keys[j];
+            keys[j] = t;
+        }
+    /* back to values from the last: value i takes the 16 bytes at 2i, where only keys
+     * i and above (read already) lived */
+    for (size_t i = n; i-- > 0;)
+        items[i] = ts_int((int64_t)(key_at(items, i) ^ sign));
     return 0;
 }
 
@@ -328,14 +362,17 @@ static int sort_list(TsCall *c, TsList *l, bool reverse)
             order_free(&o);
         return rc;
     }
+    if (o.how == BY_VALUE && all_ints(l->items, n)) {
+        rc = sort_ints(l->items, n, reverse, c->error);
+        order_free(&o);
+        return rc;
+    }
     TsValue *tmp = malloc(n * sizeof *tmp);
     if (!tmp) {
         order_free(&o);
         return ts_error_set(c->error, TS_ERR_NOMEM, "out of memory sorting a list");
     }
-    if (o.how == BY_VALUE && all_ints(l->items, n)) {
-        rc = sort_ints(l->items, tmp, n, reverse, c->error);
-    } else if (o.how == BY_VALUE) {
+    if (o.how == BY_VALUE) {
         rc = merge_sort(c, &o, l->items, tmp, n, reverse);
     } else {
         TsValue *items = l->items;
