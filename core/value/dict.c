@@ -18,8 +18,13 @@
 #include "value/heap.h"
 #include "value/objcache.h"
 
+/* What find_slot and find_entry return for "absent". */
 #define SLOT_EMPTY ((size_t)-1)
-#define SLOT_DELETED ((size_t)-2)
+/* What an index slot holds besides an entry's position: 32 bits, so the index (the part
+ * of a dict touched at random) is half the memory; a dict has fewer than 2^32 slots. */
+#define IX_EMPTY UINT32_MAX
+#define IX_DELETED (UINT32_MAX - 1)
+#define MAX_SLOTS ((size_t)1 << 31)
 #define MIN_SLOTS 8
 
 /* The key comparisons run on every lookup: a call per comparison cost more than the
@@ -44,7 +49,7 @@ struct TsDict {
     size_t cap;            /* entries allocated: nslots * 2 / 3 */
     DictEntry *entries;
     size_t nslots;         /* 0 until the first insert, then a power of two */
-    size_t *index;         /* entry positions, SLOT_EMPTY or SLOT_DELETED */
+    uint32_t *index;       /* entry positions, IX_EMPTY or IX_DELETED */
     _Atomic size_t last;   /* the entry last found or added: a hint, see find_entry() */
 };
 
@@ -157,10 +162,10 @@ static size_t find_slot(const TsDict *d, TsValue key, uint64_t hash)
     size_t mask = d->nslots - 1, i = (size_t)hash & mask;
     uint64_t perturb = hash;
     for (;;) {
-        size_t ix = d->index[i];
-        if (ix == SLOT_EMPTY)
+        uint32_t ix = d->index[i];
+        if (ix == IX_EMPTY)
             return SLOT_EMPTY;
-        if (ix != SLOT_DELETED) {
+        if (ix != IX_DELETED) {
             const DictEntry *e = &d->entries[ix];
             if (e->hash == hash && keys_equal(e->key, key))
                 return i;
@@ -208,46 +213,45 @@ static size_t free_slot(const TsDict *d, uint64_t hash)
 {
     size_t mask = d->nslots - 1, i = (size_t)hash & mask;
     uint64_t perturb = hash;
-    while (d->index[i] != SLOT_EMPTY) {
+    while (d->index[i] != IX_EMPTY) {
         perturb >>= 5;
         i = (i * 5 + 1 + (size_t)perturb) & mask;
     }
     return i;
 }
 
-/* Rebuilds entries (without tombstones) and index with room for at least need entries. */
+/* Rebuilds entries (without tombstones) and index with room for at least need entries.
+ * The entries grow by realloc and are squeezed in place: a big dict's array moves by
+ * remapping, not by copying into fresh pages. On failure the dict is as it was. */
 static int rebuild(TsDict *d, size_t need, TsError *err)
 {
     size_t nslots = MIN_SLOTS;
     while (nslots / 3 * 2 < need) {
-        if (nslots > ((size_t)-1) / 2 / sizeof(DictEntry))
+        if (nslots >= MAX_SLOTS)
             return ts_error_set(err, TS_ERR_LIMIT, "dict of %zu entries is too large", need);
         nslots *= 2;
     }
     size_t cap = nslots / 3 * 2;
-    DictEntry *entries = malloc(cap * sizeof *entries);
-    size_t *index = malloc(nslots * sizeof *index);
-    if (!entries || !index) {
-        free(entries);
+    uint32_t *index = malloc(nslots * sizeof *index);
+    DictEntry *entries = index ? realloc(d->entries, cap * sizeof *entries) : NULL;
+    if (!entries) {
         free(index);
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory growing a dict to %zu entries",
                             need);
     }
     size_t n = 0;
     for (size_t i = 0; i < d->used; i++)
-        if (is_live(&d->entries[i]))
-            entries[n++] = d->entries[i];
-    free(d->entries);
+        if (is_live(&entries[i]))
+            entries[n++] = entries[i];
     free(d->index);
     d->entries = entries;
     d->index = index;
     d->nslots = nslots;
     d->cap = cap;
     d->used = n;
-    for (size_t i = 0; i < nslots; i++)
-        index[i] = SLOT_EMPTY;
+    memset(index, 0xff, nslots * sizeof *index);   /* IX_EMPTY */
     for (size_t i = 0; i < n; i++)
-        index[free_slot(d, entries[i].hash)] = i;
+        index[free_slot(d, entries[i].hash)] = (uint32_t)i;
     return 0;
 }
 
@@ -270,7 +274,7 @@ int ts_dict_set(TsDict *d, TsValue key, TsValue value, TsError *err)
     }
     size_t ix = d->used++;
     d->entries[ix] = (DictEntry){hash, key, value};
-    d->index[free_slot(d, hash)] = ix;
+    d->index[free_slot(d, hash)] = (uint32_t)ix;
     d->len++;
     remember(d, ix);
     return 0;
@@ -293,7 +297,7 @@ bool ts_dict_delete(TsDict *d, TsValue key, TsValue *out)
     if (slot == SLOT_EMPTY)
         return false;
     DictEntry *e = &d->entries[d->index[slot]];
-    d->index[slot] = SLOT_DELETED;
+    d->index[slot] = IX_DELETED;
     TsValue k = e->key, v = e->value;
     e->key = ts_uninit();
     e->value = ts_none();
