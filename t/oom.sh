@@ -50,6 +50,15 @@ oom_case() {
         n=$((n + step)) count=$((count + 1))
     done
     result "$name: $count of its $oom_calls allocations fail in turn" "$(cat "$tmp/$name.fails")"
+    # and each of the first 16: reading the command line and the config, where a failure
+    # once read as another error (a config's directory lost: "schema file not found")
+    : >"$tmp/$name.fails"
+    n=1
+    while [ $n -le 16 ] && [ $n -le "$oom_calls" ]; do
+        oom_run "$name" $n 0 "$@" >>"$tmp/$name.fails"
+        n=$((n + 1))
+    done
+    result "$name: each of its first 16 allocations fails in turn" "$(cat "$tmp/$name.fails")"
     # under valgrind: one late (past the start-up, which every case shares) and the last
     for n in $((oom_calls * 3 / 4 + offset)) $oom_calls; do
         if [ $have_valgrind = 0 ]; then

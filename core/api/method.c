@@ -114,12 +114,17 @@ size_t ts_method_schema(const TsMethod *m, char *buf, size_t size)
     return n < 0 ? 0 : (size_t)n;
 }
 
-/* Whether v can be passed for a parameter of type t. */
-static bool fits(TsValue v, const TsType *t)
+/* Whether v can be passed for a parameter of type t: 1 or 0; -1 when v's type could not
+ * be made (out of memory), which must not read as a mismatch. */
+static int fits(TsValue v, const TsType *t)
 {
     if (v.tag == TS_TAG_OBJECT && ((const TsObject *)v.u.p)->cls == t)
-        return true;
+        return 1;
+    if (v.tag == TS_TAG_TENSOR && t == ts_type_tensor())
+        return 1;              /* every tensor; its refined type is not needed */
     const TsType *vt = ts_value_type(v);
+    if (!vt)
+        return -1;
     return vt == t || ts_type_is_subtype_of(vt, t);
 }
 
@@ -145,7 +150,10 @@ static int check_args(const TsMethod *m, const TsValue *args, size_t n, TsError 
             (ts_is_heap(args[i]) && !args[i].u.p))
             return ts_error_set(err, TS_ERR_USAGE, "%s(): argument %zu is not a valid value",
                                 m->f->name, i + 1);
-        if (!fits(args[i], t)) {
+        int f = fits(args[i], t);
+        if (f < 0)
+            return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        if (!f) {
             char want_s[256], got_s[256];
             ts_type_annotation(t, want_s, sizeof want_s);
             ts_type_annotation(ts_value_type(args[i]), got_s, sizeof got_s);

@@ -54,6 +54,8 @@ int ts_value_tuple_new(TsValue *items, size_t n, TsValue *out, TsError *err)
 static int check_type(TsValue v, const TsType *t, const char *what, size_t i, TsError *err)
 {
     const TsType *vt = ts_value_type(v);
+    if (!vt)   /* its type could not be made: not a mismatch */
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     if (vt == t || ts_type_is_subtype_of(vt, t))
         return 0;
     char want[256], got[256];

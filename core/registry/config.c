@@ -238,6 +238,11 @@ int ts_config_parse(const char *text, size_t len, const char *name, TsConfig *ou
     out->from_file = true;
     const char *slash = strrchr(name, '/');
     Parser p = { name, slash ? strndup(name, (size_t)(slash - name)) : NULL, NULL, out, err };
+    if (slash && !p.dir) {
+        /* without its directory, the config's relative paths would resolve elsewhere */
+        ts_config_free(out);
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    }
     yaml_document_t doc;
     int has_root = 0;
     int rc = ts_yaml_load_document(text, len, name, &doc, &has_root, err);
