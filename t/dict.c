@@ -176,6 +176,34 @@ static void test_cross_thread(void)
     ts_value_release(k);
 }
 
+/* A rebuild after many deletes makes the entries array smaller than its used part: the
+ * live entries at its end must be squeezed down before it shrinks. Every size of dict up to
+ * 200, all but its last 0, 1 or 2 keys deleted, then as many new keys as it had. */
+static void test_shrink_after_deletes(void)
+{
+    int bad = 0;
+    for (int size = 1; size <= 200; size++)
+        for (int keep = 0; keep <= 2 && keep <= size; keep++) {
+            TsDict *d = ts_dict_new(ts_type_int(), ts_type_int(), NULL);
+            for (int i = 0; i < size; i++)
+                ts_dict_set(d, ts_int(i), ts_int(i), NULL);
+            for (int i = 0; i < size - keep; i++)
+                ts_dict_delete(d, ts_int(i), NULL);
+            for (int i = 1000; i < 1000 + size; i++)
+                ts_dict_set(d, ts_int(i), ts_int(i), NULL);
+            TsValue v;
+            for (int i = 0; i < size; i++) {
+                bool want = i >= size - keep, got = ts_dict_get(d, ts_int(i), &v);
+                bad += got != want || (got && v.u.i != i);
+            }
+            for (int i = 1000; i < 1000 + size; i++)
+                bad += !ts_dict_get(d, ts_int(i), &v) || v.u.i != i;
+            bad += ts_dict_len(d) != (size_t)(keep + size);
+            ts_heap_release((TsHeap *)d);
+        }
+    is_int(bad, 0, "deletes, then inserts until a rebuild: every key kept, every deleted gone");
+}
+
 int main(void)
 {
     test_cached_hash();
@@ -183,5 +211,6 @@ int main(void)
     test_cross_thread();
     test_in_order();
     test_int_keys();
+    test_shrink_after_deletes();
     return done_testing();
 }

@@ -220,9 +220,19 @@ static size_t free_slot(const TsDict *d, uint64_t hash)
     return i;
 }
 
+/* Fills index (nslots of them) from entries[0..used). */
+static void reindex(TsDict *d)
+{
+    memset(d->index, 0xff, d->nslots * sizeof *d->index);   /* IX_EMPTY */
+    for (size_t i = 0; i < d->used; i++)
+        d->index[free_slot(d, d->entries[i].hash)] = (uint32_t)i;
+}
+
 /* Rebuilds entries (without tombstones) and index with room for at least need entries.
- * The entries grow by realloc and are squeezed in place: a big dict's array moves by
- * remapping, not by copying into fresh pages. On failure the dict is as it was. */
+ * The entries are squeezed in place and then resized by realloc: a big dict's array moves
+ * by remapping, not by copying into fresh pages. The squeeze comes first, as the new array
+ * may be smaller than the old one's used part (after many deletes). On failure the dict
+ * holds what it held (perhaps squeezed), with an index to match. */
 static int rebuild(TsDict *d, size_t need, TsError *err)
 {
     size_t nslots = MIN_SLOTS;
@@ -233,26 +243,29 @@ static int rebuild(TsDict *d, size_t need, TsError *err)
     }
     size_t cap = nslots / 3 * 2;
     uint32_t *index = malloc(nslots * sizeof *index);
-    DictEntry *entries = index ? realloc(d->entries, cap * sizeof *entries) : NULL;
-    if (!entries) {
-        free(index);
-        return ts_error_set(err, TS_ERR_NOMEM, "out of memory growing a dict to %zu entries",
-                            need);
-    }
+    if (!index)
+        goto nomem;
     size_t n = 0;
     for (size_t i = 0; i < d->used; i++)
-        if (is_live(&entries[i]))
-            entries[n++] = entries[i];
+        if (is_live(&d->entries[i]))
+            d->entries[n++] = d->entries[i];
+    d->used = n;
+    DictEntry *entries = realloc(d->entries, cap * sizeof *entries);
+    if (!entries) {
+        free(index);
+        if (d->nslots)
+            reindex(d);        /* the old index, over the squeezed entries */
+        goto nomem;
+    }
     free(d->index);
     d->entries = entries;
     d->index = index;
     d->nslots = nslots;
     d->cap = cap;
-    d->used = n;
-    memset(index, 0xff, nslots * sizeof *index);   /* IX_EMPTY */
-    for (size_t i = 0; i < n; i++)
-        index[free_slot(d, entries[i].hash)] = (uint32_t)i;
+    reindex(d);
     return 0;
+nomem:
+    return ts_error_set(err, TS_ERR_NOMEM, "out of memory growing a dict to %zu entries", need);
 }
 
 int ts_dict_set(TsDict *d, TsValue key, TsValue value, TsError *err)
