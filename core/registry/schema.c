@@ -1331,38 +1331,58 @@ static void *memo_room(void **v, size_t len, size_t *cap, size_t size)
     return (char *)*v + len * size;
 }
 
+/* A hash of n bytes, eight at a time. */
+static uint64_t hash_bytes(const char *t, size_t n, uint64_t h)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, t + i, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15u;
+        h ^= h >> 29;
+    }
+    uint64_t w = 0;
+    memcpy(&w, t + i, n - i);
+    h = (h ^ w ^ n) * 0x9e3779b97f4a7c15u;
+    return h ^ h >> 32;
+}
+
 /* The length of the argument's text at P->cur and its hash into *h; 0 when the text holds
  * what the memo leaves alone (quotes, comments, escapes) or its brackets do not match. */
 static size_t arg_span(const Parser *P, bool is_return, uint64_t *h)
 {
     const char *t = P->text + P->cur.off;
-    uint64_t hash = is_return ? 0x9e3779b97f4a7c15u : 14695981039346656037u;
     int depth = 0;
+    size_t n;
     for (size_t i = 0;; i++) {
         switch (t[i]) {
         case '(': case '[':
             depth++;
-            break;
+            continue;
         case ']':
             if (--depth < 0)
                 return 0;
-            break;
+            continue;
         case ')': case ',':
-            if (depth == 0) {
-                *h = hash;
-                return i;
-            }
+            if (depth == 0)
+                break;
             if (t[i] == ')')
                 depth--;
+            continue;
+        case '\0':            /* the end of the text */
+            if (depth != 0)
+                return 0;
             break;
-        case '\0':             /* the end of the text */
-            *h = hash;
-            return depth == 0 ? i : 0;
         case '\'': case '"': case '#': case '\\':
             return 0;
+        default:
+            continue;
         }
-        hash = (hash ^ (unsigned char)t[i]) * 1099511628211u;
+        n = i;
+        break;
     }
+    *h = hash_bytes(t, n, is_return ? 0x9e3779b97f4a7c15u : 0xcbf29ce484222325u);
+    return n;
 }
 
 static bool plain_default(const TsArg *a)
@@ -1436,22 +1456,6 @@ static const unsigned char span_class[256] = {
     ['\0'] = SPAN_STOP, ['\''] = SPAN_STOP, ['"'] = SPAN_STOP, ['#'] = SPAN_STOP,
     ['\\'] = SPAN_STOP,
 };
-
-/* A hash of n bytes, eight at a time. */
-static uint64_t hash_bytes(const char *t, size_t n, uint64_t h)
-{
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, t + i, 8);
-        h = (h ^ w) * 0x9e3779b97f4a7c15u;
-        h ^= h >> 29;
-    }
-    uint64_t w = 0;
-    memcpy(&w, t + i, n - i);
-    h = (h ^ w ^ n) * 0x9e3779b97f4a7c15u;
-    return h ^ h >> 32;
-}
 
 /* The length of the list's text at P->cur (a '(' for arguments; anything for returns,
  * whose text runs to the end) and its hash into *h; 0 when the text holds what the memo

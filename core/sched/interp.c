@@ -396,18 +396,17 @@ static inline int gather(TsInterp *st, TsValue *R, const TsValue *K, const TsIns
     if (s->cap - s->len < n && ts_stack_reserve(s, n, &st->err))
         return -1;
     const int32_t *o = ops + in->args;
-    /* A zero-input kernel may run before the stack has ever grown (data is NULL):
-     * NULL + 0 is undefined, so the base is taken only when there is one. */
-    TsValue *dst = s->data ? s->data + s->len : NULL;
+    /* indexed, not s->data + s->len: a zero-input kernel may run before the stack ever
+     * grew, and NULL + 0 is undefined */
     for (size_t i = 0; i < n; i++)
-        dst[i] = take(R, K, o[i]);
+        s->data[s->len + i] = take(R, K, o[i]);
     s->len += n;
     if (hook && in->node) {
         uint64_t moved = 0;
         for (size_t i = 0; i < n && i < 64; i++)
             if (o[i] >= 0 && (o[i] & 1))
                 moved |= (uint64_t)1 << i;
-        hook(hook_ctx, in->node, in->n_in, dst, moved);
+        hook(hook_ctx, in->node, in->n_in, n ? &s->data[s->len - n] : NULL, moved);
     }
     return 0;
 }
