@@ -44,6 +44,7 @@ tscriptinclude_HEADERS = \
 	include/tscript/value.h \
 	include/tscript/tensor.h \
 	include/tscript/plugin.h \
+	include/tscript/aten.h \
 	include/tscript/ir.h
 
 pkgconfig_DATA = tscript.pc

@@ -426,7 +426,7 @@ static void test_abi(void)
 {
     TsStack s = {NULL, 0, 0};
     TsError err = TS_ERROR_INIT;
-    TsCall c = {&s, &err, NULL, rt};
+    TsCall c = {&s, &err, NULL, rt, NULL};
     const TsType *item = ts_type_lookup("__torch__.callback.Item");
     ok(ts_call_find(&c, item, "__lt__") == NULL,
        "outside a kernel there is no program to find methods in");

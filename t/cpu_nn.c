@@ -424,7 +424,7 @@ static void test_max_pool_indices(void)
     TsValue args[6] = { G(1, 1, 2, 5, 7), L(3), L(2), L(1), L(1), ts_bool(true) };
     for (int i = 0; i < 6; i++)
         ts_stack_push(&st, args[i], &err);
-    TsCall call = { &st, &err, NULL, kt_rt };
+    TsCall call = { &st, &err, NULL, kt_rt, op };
     int rc = k->fn(&call);
     ok(rc == 0 && st.len == 2, "it pushes values and indices");
     if (rc == 0 && st.len == 2) {
@@ -1034,7 +1034,7 @@ static int call2(const char *op, size_t n, const TsValue *args, TsTensor **a, Ts
     *a = *b = NULL;
     for (size_t i = 0; i < n; i++)
         ts_stack_push(&st, args[i], NULL);
-    TsCall c = { &st, err, NULL, kt_rt };
+    TsCall c = { &st, err, NULL, kt_rt, o };
     int rc = k && k->fn ? k->fn(&c) : -1;
     if (rc == 0 && st.len == 2) {
         *b = (TsTensor *)ts_stack_pop(&st).u.p;

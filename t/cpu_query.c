@@ -257,7 +257,7 @@ static bool call2(const char *op, const char *ov, size_t n, const TsValue *args,
     for (size_t i = 0; i < n; i++)
         if (!k || ts_stack_push(&st, args[i], &err))
             ts_value_release(args[i]);
-    TsCall c = { &st, &err, NULL, kt_rt };
+    TsCall c = { &st, &err, NULL, kt_rt, o };
     int rc = k && st.len == n ? k->fn(&c) : -1;
     if (rc == 0 && st.len == 2 && st.data[0].tag == TS_TAG_TENSOR &&
         st.data[1].tag == TS_TAG_TENSOR) {

@@ -121,7 +121,7 @@ static int run(const char *op, const char *ov, size_t n, const TsValue *args, si
     TsStack s = { NULL, 0, 0 };
     for (size_t i = 0; i < n; i++)
         ts_stack_push(&s, args[i], NULL);
-    TsCall call = { &s, err, NULL, kt_rt };
+    TsCall call = { &s, err, NULL, kt_rt, o };
     int rc = k->fn(&call);
     if (rc == 0 && s.len != nres) {
         diag("%s.%s left %zu values on the stack", op, ov, s.len);

@@ -53,7 +53,7 @@ static int kt_call(const char *qualname, const char *overload, const char *backe
             ts_stack_free(&s);
             return -1;
         }
-    TsCall call = { &s, err, NULL, kt_rt };
+    TsCall call = { &s, err, NULL, kt_rt, op };
     int rc = k->fn(&call);
     if (rc == 0 && s.len != 1) {
         diag("%s.%s left %zu values on the stack", qualname, overload, s.len);

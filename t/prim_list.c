@@ -26,7 +26,7 @@ static int call(const char *op, const char *ov, size_t n, const TsValue *args, s
     TsStack s = { NULL, 0, 0 };
     for (size_t i = 0; i < n; i++)
         ts_stack_push(&s, args[i], err);
-    TsCall c = { &s, err, NULL, kt_rt };
+    TsCall c = { &s, err, NULL, kt_rt, o };
     int rc = k->fn(&c);
     if (rc == 0 && s.len != nout) {
         diag("%s.%s left %zu values", op, ov, s.len);

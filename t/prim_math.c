@@ -200,7 +200,7 @@ static int call2(const char *op, const char *ov, size_t n, const TsValue *args, 
     TsStack s = { NULL, 0, 0 };
     for (size_t i = 0; i < n; i++)
         ts_stack_push(&s, args[i], err);
-    TsCall call = { &s, err, NULL, kt_rt };
+    TsCall call = { &s, err, NULL, kt_rt, o };
     int rc = k->fn(&call);
     if (rc == 0 && s.len != 2) {
         diag("%s.%s left %zu values for 2 returns", op, ov, s.len);

@@ -670,7 +670,7 @@ static void call_encode(const Case *c, TsValue *args, TsBuf *out)
     if (!k || !k->fn) {
         ts_buf_printf(out, "!no kernel for %s.%s", c->op, c->overload);
     } else {
-        TsCall call = { &s, &err, NULL, kt_rt };
+        TsCall call = { &s, &err, NULL, kt_rt, op };
         if (k->fn(&call)) {
             ts_buf_printf(out, "!%s: %s", ts_error_class(err.code), err.msg);
         } else if (s.len == 1) {
@@ -747,7 +747,7 @@ static char *call_varargs(const char *op, size_t n, TsValue *args, TsError *err)
     }
     for (size_t i = 0; i < n; i++)
         ts_stack_push(&s, args[i], err);
-    TsCall call = { &s, err, data, kt_rt };
+    TsCall call = { &s, err, data, kt_rt, o };
     if (fn(&call) == 0) {
         if (s.len == 1 && s.data[0].tag == TS_TAG_STR)
             out = strdup(((const TsStr *)s.data[0].u.p)->data);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "../plugins/aten-cpu/vmath.h"
+#include "../plugins/aten-cpu/engine/vmath.h"
 
 static double ulp_of(float v)
 {

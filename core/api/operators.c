@@ -30,6 +30,19 @@ const TsOperator *ts_runtime_find_operator(const TsRuntime *rt, const char *name
 const char *ts_operator_name(const TsOperator *op) { return op->schema->name; }
 const char *ts_operator_overload(const TsOperator *op) { return op->schema->overload; }
 const char *ts_operator_plugin(const TsOperator *op) { return op->plugin; }
+size_t ts_operator_num_args(const TsOperator *op) { return op->schema->n_args; }
+size_t ts_operator_num_returns(const TsOperator *op) { return op->schema->n_returns; }
+
+const char *ts_operator_arg_name(const TsOperator *op, size_t i)
+{
+    return i < op->schema->n_args ? op->schema->args[i].name : NULL;
+}
+
+const TsType *ts_operator_arg_type(const TsOperator *op, size_t i)
+{
+    return i < op->schema->n_args ? op->schema->args[i].type : NULL;
+}
+
 size_t ts_operator_num_kernels(const TsOperator *op) { return op->n_kernels; }
 
 const char *ts_operator_kernel_backend(const TsOperator *op, size_t i)

@@ -523,7 +523,7 @@ static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *
         return -1;
     }
     bool grad = k->grad && !no_grad && any_requires_grad(st->stack.data + base, in->n_in);
-    TsCall call = {&st->stack, &st->err, k->data, st->rt};
+    TsCall call = {&st->stack, &st->err, k->data, st->rt, k->op};
     int rc = fn(&call);
     if (locked && unlock_shared_results(st, base, rc))
         rc = -1;

@@ -17,7 +17,7 @@ static int call_kernel(TsRuntime *rt, const TsBoundKernel *k, const TsNode *n,
     TsKernelFn fn = k->dispatch ? ts_dispatch(k, stack->data, rt, err) : k->fn;
     if (!fn)
         return -1;
-    TsCall call = {stack, err, k->data, rt};
+    TsCall call = {stack, err, k->data, rt, k->op};
     if (fn(&call)) {
         if (err->code == TS_OK)
             ts_error_set(err, TS_ERR_RUNTIME, "operator failed without a message");

@@ -95,7 +95,7 @@ static int put_tensor(Walk *w, TsTensor *t, TsError *err)
     ts_tensor_retain(t);
     int rc = ts_stack_push(&s, ts_obj_value(t, TS_TAG_TENSOR), err);
     if (!rc) {
-        TsCall call = { &s, err, NULL, w->rt };
+        TsCall call = { &s, err, NULL, w->rt, op };
         rc = k->fn(&call);
         if (!rc && (s.len != 1 || s.data[0].tag != TS_TAG_STR))
             rc = ts_error_set(err, TS_ERR_RUNTIME, "%s on backend '%s' did not return a str",

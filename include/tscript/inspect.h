@@ -47,6 +47,13 @@ TS_API const char *ts_operator_plugin(const TsOperator *op);
  * alpha=1) -> Tensor"), written to buf as snprintf does; returns the length of the whole
  * text, or 0 when out of memory. */
 TS_API size_t ts_operator_schema(const TsOperator *op, char *buf, size_t size);
+/* Its arguments as the schema declares them: their number (self included; a vararg
+ * schema's fixed ones), argument i's name and type (NULL past the end), and the number of
+ * its results. A kernel finds its operator in TsCall.op (plugin.h). */
+TS_API size_t ts_operator_num_args(const TsOperator *op);
+TS_API const char *ts_operator_arg_name(const TsOperator *op, size_t i);
+TS_API const struct TsType *ts_operator_arg_type(const TsOperator *op, size_t i);
+TS_API size_t ts_operator_num_returns(const TsOperator *op);
 /* The kernels registered for it, one per backend in registration order: their number, and
  * kernel i's backend ("cpu", or "any" for one that runs on every backend) and the plugin
  * that registered it (NULL past the end). */

@@ -61,6 +61,7 @@
 #include <stdint.h>
 
 #include "tscript/error.h"
+#include "tscript/inspect.h"
 #include "tscript/ir.h"
 #include "tscript/tensor.h"
 #include "tscript/types.h"
@@ -71,7 +72,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a struct or function below changes incompatibly. */
-#define TS_PLUGIN_ABI_VERSION 2u
+#define TS_PLUGIN_ABI_VERSION 3u
 
 #if defined(__GNUC__)
 #define TS_PLUGIN_EXPORT __attribute__((visibility("default")))
@@ -117,6 +118,9 @@ typedef struct TsCall {
     TsError *error;
     void *data;                /* a factory's bound state, else NULL */
     struct TsRuntime *runtime;
+    const struct TsOperator *op; /* the operator being run (its schema names the arguments:
+                                    inspect.h, and tscript/aten.h binds them); NULL only
+                                    for a node without one (some prim:: nodes) */
 } TsCall;
 
 typedef int (*TsKernelFn)(TsCall *call);

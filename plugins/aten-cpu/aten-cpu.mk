@@ -3,28 +3,28 @@
 # TorchScript source), and its tests; included by the top Makefile.am. The plugin sees only
 # the public headers.
 pkglib_LTLIBRARIES += plugins/aten-cpu/aten-cpu.la
-plugins_aten_cpu_aten_cpu_la_SOURCES = plugins/aten-cpu/cpu.c plugins/aten-cpu/cpu.h \
-	plugins/aten-cpu/args.c plugins/aten-cpu/scalar.c plugins/aten-cpu/factory.c \
-	plugins/aten-cpu/shape.c plugins/aten-cpu/binary.c plugins/aten-cpu/elementwise.c \
-	plugins/aten-cpu/elementwise.h plugins/aten-cpu/promote.c plugins/aten-cpu/convert.c \
-	plugins/aten-cpu/unary.c plugins/aten-cpu/vmath.h plugins/aten-cpu/select.c plugins/aten-cpu/view.c \
-	plugins/aten-cpu/linalg.c plugins/aten-cpu/format.c plugins/aten-cpu/format.h \
-	plugins/aten-cpu/nn.h plugins/aten-cpu/nn.c plugins/aten-cpu/blas.c \
-	plugins/aten-cpu/openblas.c plugins/aten-cpu/openblas.h plugins/aten-cpu/conv.c \
-	plugins/aten-cpu/pool.c plugins/aten-cpu/norm.c plugins/aten-cpu/activation.c \
-	plugins/aten-cpu/resample.c plugins/aten-cpu/loss.c plugins/aten-cpu/loss_pointwise.c \
-	plugins/aten-cpu/rnn.c plugins/aten-cpu/pool.h plugins/aten-cpu/pool_adaptive.c \
-	plugins/aten-cpu/nn_extra.c plugins/aten-cpu/fold.c plugins/aten-cpu/nn_out.h \
-	plugins/aten-cpu/nn_out.c \
-	plugins/aten-cpu/shape_ops.c plugins/aten-cpu/shape_ops.h plugins/aten-cpu/copy.c \
-	plugins/aten-cpu/join.c plugins/aten-cpu/index.c plugins/aten-cpu/create.c \
-	plugins/aten-cpu/reduce.h plugins/aten-cpu/reduce_iter.c plugins/aten-cpu/reduce.c \
-	plugins/aten-cpu/scan.c plugins/aten-cpu/sort.c plugins/aten-cpu/query.c \
-	plugins/aten-cpu/close.c plugins/aten-cpu/ternary.c
-plugins_aten_cpu_aten_cpu_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
+plugins_aten_cpu_aten_cpu_la_SOURCES = plugins/aten-cpu/engine/cpu.c plugins/aten-cpu/engine/cpu.h \
+	plugins/aten-cpu/engine/args.c plugins/aten-cpu/engine/fill.c plugins/aten-cpu/create/factory.c \
+	plugins/aten-cpu/shape/shape.c plugins/aten-cpu/pointwise/binary.c plugins/aten-cpu/engine/elementwise.c \
+	plugins/aten-cpu/engine/elementwise.h plugins/aten-cpu/engine/convert.c \
+	plugins/aten-cpu/pointwise/unary.c plugins/aten-cpu/engine/vmath.h plugins/aten-cpu/pointwise/select.c plugins/aten-cpu/shape/view.c \
+	plugins/aten-cpu/linalg/linalg.c plugins/aten-cpu/engine/format.c plugins/aten-cpu/engine/format.h \
+	plugins/aten-cpu/nn/nn.h plugins/aten-cpu/nn/nn.c plugins/aten-cpu/linalg/blas.c \
+	plugins/aten-cpu/linalg/openblas.c plugins/aten-cpu/linalg/openblas.h plugins/aten-cpu/nn/conv.c \
+	plugins/aten-cpu/nn/pool.c plugins/aten-cpu/nn/norm.c plugins/aten-cpu/nn/activation.c \
+	plugins/aten-cpu/nn/resample.c plugins/aten-cpu/nn/loss.c plugins/aten-cpu/nn/loss_pointwise.c \
+	plugins/aten-cpu/nn/rnn.c plugins/aten-cpu/nn/pool.h plugins/aten-cpu/nn/pool_adaptive.c \
+	plugins/aten-cpu/nn/nn_extra.c plugins/aten-cpu/nn/fold.c plugins/aten-cpu/nn/nn_out.h \
+	plugins/aten-cpu/nn/nn_out.c \
+	plugins/aten-cpu/shape/shape_ops.c plugins/aten-cpu/shape/shape_ops.h plugins/aten-cpu/shape/copy.c \
+	plugins/aten-cpu/shape/join.c plugins/aten-cpu/shape/index.c plugins/aten-cpu/create/create.c \
+	plugins/aten-cpu/reduce/reduce.h plugins/aten-cpu/reduce/reduce_iter.c plugins/aten-cpu/reduce/reduce.c \
+	plugins/aten-cpu/reduce/scan.c plugins/aten-cpu/reduce/sort.c plugins/aten-cpu/shape/query.c \
+	plugins/aten-cpu/pointwise/close.c plugins/aten-cpu/pointwise/ternary.c
+plugins_aten_cpu_aten_cpu_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cpu
 plugins_aten_cpu_aten_cpu_la_CFLAGS = $(AM_CFLAGS) $(OPENBLAS_CFLAGS)
 plugins_aten_cpu_aten_cpu_la_LDFLAGS = $(PLUGIN_LDFLAGS)
-plugins_aten_cpu_aten_cpu_la_LIBADD = libtscript.la -lm
+plugins_aten_cpu_aten_cpu_la_LIBADD = plugins/aten-common/libtscript_aten.la libtscript.la -lm
 
 dist_pkgschema_DATA += schemas/aten.yaml schemas/aten_nn.yaml schemas/aten_shape.yaml \
 	schemas/aten_reduce.yaml schemas/aten_tensor.yaml schemas/aten_layers.yaml \
@@ -59,18 +59,18 @@ t_vmath_t_LDADD = -lm
 # (compose.c), repeats and products (interleave.c), explicit strides (strided.c), binning
 # (bucket.c), running extremes (cumext.c), unique (unique.c), order statistics (order.c).
 plugins_aten_cpu_aten_cpu_la_SOURCES += \
-	plugins/aten-cpu/arrange.c \
-	plugins/aten-cpu/bucket.c \
-	plugins/aten-cpu/call.c \
-	plugins/aten-cpu/compose.c \
-	plugins/aten-cpu/cumext.c \
-	plugins/aten-cpu/interleave.c \
-	plugins/aten-cpu/order.c \
-	plugins/aten-cpu/scatter.c \
-	plugins/aten-cpu/scatter_elem.c \
-	plugins/aten-cpu/scatter_elem.h \
-	plugins/aten-cpu/strided.c \
-	plugins/aten-cpu/unique.c
+	plugins/aten-cpu/shape/arrange.c \
+	plugins/aten-cpu/reduce/bucket.c \
+	plugins/aten-cpu/engine/call.c \
+	plugins/aten-cpu/shape/compose.c \
+	plugins/aten-cpu/reduce/cumext.c \
+	plugins/aten-cpu/shape/interleave.c \
+	plugins/aten-cpu/reduce/order.c \
+	plugins/aten-cpu/shape/scatter.c \
+	plugins/aten-cpu/shape/scatter_elem.c \
+	plugins/aten-cpu/shape/scatter_elem.h \
+	plugins/aten-cpu/shape/strided.c \
+	plugins/aten-cpu/reduce/unique.c
 
 # The ops under TorchScript, results and errors as PyTorch gives them (t/cases.sh runs a file).
 TESTS += t/scatter_cases.sh t/arrange_cases.sh t/compose_cases.sh t/interleave_cases.sh \
@@ -102,18 +102,18 @@ EXTRA_DIST += t/nn_ops_cases.sh t/nn_ops_cases.py
 #   stl_order.h                libstdc++'s sort/partial_sort/nth_element, for sort.c's ties
 #   random.[ch]                the generator dropout, bernoulli_, uniform_ and randperm share
 plugins_aten_cpu_aten_cpu_la_SOURCES += \
-	plugins/aten-cpu/attention.c \
-	plugins/aten-cpu/conv.h \
-	plugins/aten-cpu/conv_transpose.c \
-	plugins/aten-cpu/einsum.c \
-	plugins/aten-cpu/embedding_bag.c \
-	plugins/aten-cpu/grid_sample.c \
-	plugins/aten-cpu/nested.c \
-	plugins/aten-cpu/nested.h \
-	plugins/aten-cpu/random.c \
-	plugins/aten-cpu/random.h \
-	plugins/aten-cpu/rnn_layers.c \
-	plugins/aten-cpu/stl_order.h
+	plugins/aten-cpu/nn/attention.c \
+	plugins/aten-cpu/nn/conv.h \
+	plugins/aten-cpu/nn/conv_transpose.c \
+	plugins/aten-cpu/linalg/einsum.c \
+	plugins/aten-cpu/nn/embedding_bag.c \
+	plugins/aten-cpu/nn/grid_sample.c \
+	plugins/aten-cpu/nn/nested.c \
+	plugins/aten-cpu/nn/nested.h \
+	plugins/aten-cpu/create/random.c \
+	plugins/aten-cpu/create/random.h \
+	plugins/aten-cpu/nn/rnn_layers.c \
+	plugins/aten-cpu/engine/stl_order.h
 
 # The ops under TorchScript, checked against the same results computed another way, and
 # their errors in PyTorch's words (t/cases.sh runs a file).

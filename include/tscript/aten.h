@@ -1,0 +1,152 @@
+/* tscript/aten.h — the device-independent half of an aten backend (libtscript_aten).
+ *
+ * What every backend of PyTorch's tensor operators needs and none should write twice:
+ * kernel arguments bound by the operator's schema (TsCall.op names them, so a kernel never
+ * restates its operator's name, its arguments' names or their order), PyTorch's type
+ * promotion, broadcasting, dim wrapping, the out= rule, and the one way a kernel ends.
+ * aten-cpu and aten-cuda link it; a vendor's backend can link the installed static library
+ * (libtscript_aten.a) the same way. It uses only the public headers.
+ *
+ * A kernel in this style:
+ *
+ *     // aten::lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+ *     static int k_lerp(TsCall *c) {
+ *         TsArgs a;
+ *         TsTensor *self, *end, *r = NULL;
+ *         int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+ *         if (!rc) rc = ts_args_tensor(&a, 0, &self);
+ *         if (!rc) rc = ts_args_tensor(&a, 1, &end);
+ *         if (!rc) rc = lerp(self, end, a.v[2], &r, c->error);
+ *         return ts_args_return_tensor(&a, rc, r);
+ *     }
+ *
+ * Errors name the operator and the argument as the schema does ("aten::lerp: argument
+ * 'end' must be a Tensor"). The interpreter only calls a kernel with values of its schema's
+ * types, so the checks are the safety net for embedders that call kernels themselves.
+ */
+#ifndef TSCRIPT_ATEN_H
+#define TSCRIPT_ATEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tscript/plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- dtypes ------------------------------------------------------------------------- */
+
+/* The real dtypes a kernel's per-dtype loops expand over, with their C types:
+ * X(TS_INT32, int32_t). Half types and complex ones are not in these lists. */
+#define TS_ATEN_INT_DTYPES(X) \
+    X(TS_UINT8, uint8_t) X(TS_INT8, int8_t) X(TS_INT16, int16_t) X(TS_INT32, int32_t) \
+    X(TS_INT64, int64_t)
+#define TS_ATEN_FLOAT_DTYPES(X) X(TS_FLOAT32, float) X(TS_FLOAT64, double)
+
+/* The flag bit of TsTensor.flags marking a wrapped Python number (a Scalar argument made a
+ * 0-dim tensor): it ranks below 0-dim tensors in type promotion. */
+#define TS_ATEN_WRAPPED 0x1u
+
+/* torch.promote_types for the real dtypes and bool; -1 for dtypes it does not know. */
+int ts_aten_promote_types(int a, int b);
+/* torch.result_type over n tensors: dimensioned tensors, then 0-dim ones, then wrapped
+ * numbers (TS_ATEN_WRAPPED), a lower tier counting only with a higher category. */
+int ts_aten_result_type(int n, TsTensor *const *in);
+/* torch.can_cast: no cast to a lower category (float to int, int to bool). */
+bool ts_aten_can_cast(int from, int to);
+
+/* float16 and bfloat16 (stored as their bits) to and from float32, round-to-nearest-even. */
+float ts_aten_half_to_float(uint16_t h);
+uint16_t ts_aten_float_to_half(float f);
+float ts_aten_bf16_to_float(uint16_t b);
+uint16_t ts_aten_float_to_bf16(float f);
+
+/* ---- scalars ------------------------------------------------------------------------- */
+
+/* Converts a Scalar value (int, float, bool or complex) to one element of dtype at out
+ * (ts_dtype_size(dtype) bytes), with PyTorch's checks: "value cannot be converted to type
+ * int8_t without overflow". */
+int ts_aten_scalar_to_elem(TsValue scalar, int dtype, void *out, TsError *err);
+/* The dtype a Scalar makes a tensor of (torch.full): int64, float32, bool or complex64. */
+int ts_aten_scalar_dtype(TsValue scalar);
+
+/* ---- shapes ------------------------------------------------------------------------- */
+
+/* Broadcasts the shapes of n tensors into sizes (TS_TENSOR_MAX_DIMS entries) and *dim, or
+ * PyTorch's "The size of tensor a (3) must match the size of tensor b (4) at non-singleton
+ * dimension 1". */
+int ts_aten_broadcast_shape(int n, TsTensor *const *in, int *dim, int64_t *sizes,
+                            TsError *err);
+/* Wraps dim d of a tensor with ndim dims into [0, ndim): negative counts from the end. A
+ * 0-dim tensor takes dims -1 and 0 when wrap_scalar is set (reductions, softmax); without,
+ * it has none ("Dimension specified as 0 but tensor has no dimensions"). Else PyTorch's
+ * "Dimension out of range (expected to be in range of [-2, 1], but got 2)". */
+int ts_aten_wrap_dim(int64_t d, int64_t ndim, bool wrap_scalar, int *out, TsError *err);
+/* "[2, 3]" into buf (always NUL-terminated, "..." when it does not fit). */
+void ts_aten_format_sizes(char *buf, size_t size, int dim, const int64_t *sizes);
+
+/* The out= rule: gives out the shape (contiguous) when it has another, with new storage
+ * from allocator when its own is too small; nothing changes when it has the shape already.
+ * allocator may be NULL when out has storage (its storage's allocator is used). */
+int ts_aten_resize_out(TsTensor *out, int dim, const int64_t *sizes, TsAllocator *allocator,
+                       TsError *err);
+
+/* ---- arguments bound by the schema --------------------------------------------------- */
+
+#define TS_ARGS_MAX 32
+
+typedef struct TsArgs {
+    TsCall *call;
+    int device_type;           /* the backend's device type: tensor arguments must be on it */
+    size_t n;                  /* the operator's argument count */
+    TsValue v[TS_ARGS_MAX];    /* the popped arguments, first deepest; owned until the end */
+} TsArgs;
+
+/* Pops the operator's arguments (its schema's count) off the stack into a->v. Fails when
+ * the call has no operator, or the stack holds fewer values; a->n is then 0. */
+int ts_args_pop(TsCall *c, int device_type, TsArgs *a);
+/* The operator's name ("aten::add") and argument i's name ("other"), for messages. */
+const char *ts_args_op_name(const TsArgs *a);
+const char *ts_args_name(const TsArgs *a, size_t i);
+
+/* Argument i as a tensor on the backend's device (borrowed from a->v). */
+int ts_args_tensor(TsArgs *a, size_t i, TsTensor **out);
+/* A Tensor? argument: *out NULL for None. */
+int ts_args_opt_tensor(TsArgs *a, size_t i, TsTensor **out);
+/* int (a bool reads as 0/1), float (an int converts), bool. */
+int ts_args_int(TsArgs *a, size_t i, int64_t *out);
+int ts_args_float(TsArgs *a, size_t i, double *out);
+int ts_args_bool(TsArgs *a, size_t i, bool *out);
+/* An int? argument: *has false for None. */
+int ts_args_opt_int(TsArgs *a, size_t i, int64_t *out, bool *has);
+/* An int[] argument (a single int counts as a list of one, as int[1] arguments take) of at
+ * most max entries. */
+int ts_args_int_list(TsArgs *a, size_t i, int64_t *out, int *n, int max);
+/* A ScalarType? argument: -1 for None. */
+int ts_args_opt_dtype(TsArgs *a, size_t i, int *dtype);
+/* A dim argument wrapped for a tensor of ndim dims (ts_aten_wrap_dim). */
+int ts_args_dim(TsArgs *a, size_t i, int64_t ndim, bool wrap_scalar, int *out);
+/* A Tensor[] argument: the list (borrowed), every item checked to be a tensor on the
+ * backend's device. */
+int ts_args_tensor_list(TsArgs *a, size_t i, const TsList **out);
+
+/* ---- a kernel's end ------------------------------------------------------------------ */
+
+/* Each releases the arguments. With rc 0 it pushes the result (taking its reference), with
+ * rc set it releases the result (NULL is fine) and returns rc, the error already set. */
+int ts_args_return(TsArgs *a, int rc, TsValue v);
+int ts_args_return_tensor(TsArgs *a, int rc, TsTensor *t);
+/* The end of a kernel's out= form: pushes argument out_index (the out tensor, which the
+ * kernel has filled) as the result. */
+int ts_args_return_arg(TsArgs *a, int rc, size_t out_index);
+/* Releases the arguments and returns rc (the error already set): a kernel that failed
+ * before it had a result. */
+int ts_args_fail(TsArgs *a, int rc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,18 @@
+# plugins/aten-common/aten-common.mk — libtscript_aten: the device-independent half of an
+# aten backend (include/tscript/aten.h), a static library every aten backend links: the
+# arguments bound by the schema, type promotion, broadcasting, dim wrapping, the out= rule,
+# scalars and half floats. Installed with its header for vendors' backends; compiled as
+# position-independent code, since it ends up inside plugins.
+lib_LTLIBRARIES += plugins/aten-common/libtscript_aten.la
+plugins_aten_common_libtscript_aten_la_SOURCES = plugins/aten-common/args.c \
+	plugins/aten-common/half.c plugins/aten-common/promote.c plugins/aten-common/scalar.c \
+	plugins/aten-common/shape.c
+plugins_aten_common_libtscript_aten_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
+plugins_aten_common_libtscript_aten_la_CFLAGS = $(AM_CFLAGS) -fPIC
+plugins_aten_common_libtscript_aten_la_LDFLAGS = -static
+
+# The library's API alone: binding, messages, endings, shapes, dtypes (t/aten_common.c).
+check_PROGRAMS += t/aten_common.t
+t_aten_common_t_SOURCES = t/aten_common.c t/kernel.h t/tap.h
+t_aten_common_t_LDADD = plugins/aten-common/libtscript_aten.la $(LDADD)
+EXTRA_t_aten_common_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)

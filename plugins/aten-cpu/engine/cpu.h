@@ -1,0 +1,91 @@
+/* cpu.h — what the aten-cpu plugin's files share: registration tables, the allocator,
+ * argument helpers, and the per-dtype macros kernels expand their loops from.
+ *
+ * Each op family file (factory.c, shape.c, binary.c, ...) exports one table of kernels;
+ * cpu.c registers them all for the "cpu" backend. Kernels pop all their arguments into an
+ * array first (ts_cpu_pop_args), work on borrowed pointers, release the arguments, then push
+ * the result: one shape for every kernel, and no path that leaks a reference.
+ */
+#ifndef TS_ATEN_CPU_H
+#define TS_ATEN_CPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tscript/aten.h"
+
+typedef struct TsCpuOp {
+    const char *qualname;      /* "aten::add" */
+    const char *overload;      /* "Tensor", or "" for the default */
+    TsKernelFn fn;
+} TsCpuOp;
+
+typedef struct TsCpuTable {
+    const TsCpuOp *ops;
+    size_t n;
+} TsCpuTable;
+
+extern const TsCpuTable ts_cpu_factory_table;   /* factory.c: empty, zeros, ones, full, fill_ */
+extern const TsCpuTable ts_cpu_shape_table;     /* shape.c: size, dim, numel */
+extern const TsCpuTable ts_cpu_binary_table;    /* binary.c: arithmetic, comparisons, ... */
+extern const TsCpuTable ts_cpu_ternary_table;   /* ternary.c: lerp, addcmul, addcdiv, addr */
+extern const TsCpuTable ts_cpu_unary_table;     /* unary.c: math, rounding, aten::to */
+extern const TsCpuTable ts_cpu_select_table;    /* select.c: where, masked_fill, clamp */
+extern const TsCpuTable ts_cpu_view_table;      /* view.c: t, chunk */
+extern const TsCpuTable ts_cpu_linalg_table;    /* linalg.c: mm */
+extern const TsCpuTable ts_cpu_format_table;    /* format.c: tscript::format_tensor */
+extern const TsCpuTable ts_cpu_blas_table, ts_cpu_conv_table, ts_cpu_pool_table,
+    ts_cpu_norm_table, ts_cpu_activation_table, ts_cpu_resample_table, ts_cpu_loss_table,
+    ts_cpu_nn_table, ts_cpu_loss_pointwise_table, ts_cpu_rnn_table;   /* the nn ops: nn.h */
+extern const TsCpuTable ts_cpu_pool_adaptive_table; /* pool_adaptive.c: adaptive pools */
+extern const TsCpuTable ts_cpu_nn_extra_table;  /* nn_extra.c: dropout variants, pixel shuffle, ... */
+extern const TsCpuTable ts_cpu_fold_table;      /* fold.c: im2col, col2im */
+extern const TsCpuTable ts_cpu_shape_ops_table; /* shape_ops.c: view, reshape, slice, ... */
+extern const TsCpuTable ts_cpu_copy_table;      /* copy.c: contiguous, clone, copy_ */
+extern const TsCpuTable ts_cpu_join_table;      /* join.c: cat, stack, repeat, flip, roll, ... */
+extern const TsCpuTable ts_cpu_reduce_table, ts_cpu_scan_table, ts_cpu_sort_table; /* reduce.c, scan.c, sort.c */
+extern const TsCpuTable ts_cpu_index_table;     /* index.c: gather, index, index_put_, ... */
+extern const TsCpuTable ts_cpu_create_table;    /* create.c: *_like, arange, tensor, item, ... */
+extern const TsCpuTable ts_cpu_query_table;     /* query.c: Int/Float/Bool.Tensor, dtype, len, ... */
+extern const TsCpuTable ts_cpu_close_table;     /* close.c: isclose, allclose, equal */
+extern const TsCpuTable ts_cpu_scatter_table;   /* scatter.c: scatter*, index_add/fill/copy */
+extern const TsCpuTable ts_cpu_arrange_table;   /* arrange.c: movedim, meshgrid, ... */
+extern const TsCpuTable ts_cpu_compose_table;   /* compose.c: rot90, vstack, diff, trace, ... */
+extern const TsCpuTable ts_cpu_strided_table;   /* strided.c: as_strided, narrow_copy, ... */
+extern const TsCpuTable ts_cpu_interleave_table; /* interleave.c: repeat_interleave, kron, ... */
+extern const TsCpuTable ts_cpu_bucket_table;    /* bucket.c: searchsorted, bincount, histc */
+extern const TsCpuTable ts_cpu_cumext_table;    /* cumext.c: cummax, cummin */
+extern const TsCpuTable ts_cpu_unique_table;    /* unique.c: _unique2, unique_dim, ... */
+extern const TsCpuTable ts_cpu_order_table;     /* order.c: mode, nanmedian, msort */
+/* The layers of schemas/aten_layers.yaml (layers.mk): */
+extern const TsCpuTable ts_cpu_conv_transpose_table; /* conv_transpose.c */
+extern const TsCpuTable ts_cpu_rnn_layers_table; /* rnn_layers.c: lstm, gru, rnn_* layers */
+extern const TsCpuTable ts_cpu_embedding_bag_table; /* embedding_bag.c */
+extern const TsCpuTable ts_cpu_attention_table; /* attention.c: MHA and encoder fast paths */
+extern const TsCpuTable ts_cpu_random_table;    /* random.c: bernoulli_, uniform_, randperm */
+extern const TsCpuTable ts_cpu_einsum_table;    /* einsum.c */
+extern const TsCpuTable ts_cpu_grid_sample_table; /* grid_sample.c: grid_sampler, affine grids */
+extern const TsCpuTable ts_cpu_nested_table;    /* nested.c: nested tensors from masks */
+
+/* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
+extern TsAllocator ts_cpu_allocator;
+
+
+/* ---- arguments (args.c) ----------------------------------------------------- */
+
+/* Pops the top n values into argv, deepest first; the caller owns them. */
+void ts_cpu_pop_args(TsCall *c, size_t n, TsValue *argv);
+void ts_cpu_release_args(size_t n, TsValue *argv);
+/* The tensor in v (borrowed), or NULL with a TypeError/RuntimeError naming op and arg when
+ * v is not a tensor or not on the cpu. */
+TsTensor *ts_cpu_tensor_arg(TsCall *c, const char *op, const char *arg, TsValue v);
+/* Pushes t as a value (taking its reference). */
+int ts_cpu_push_tensor(TsCall *c, TsTensor *t);
+
+/* ---- filling (fill.c) -------------------------------------------------------- */
+
+/* Fills every element of t (any strides) with the esize-byte pattern elem. */
+void ts_cpu_fill(TsTensor *t, const void *elem);
+
+#endif

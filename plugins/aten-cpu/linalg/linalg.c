@@ -1,0 +1,96 @@
+/* linalg.c — aten::mm and mm.out: the checks and messages of mm; the product itself is
+ * ts_nn_gemm's (blas.c: OpenBLAS for float32 and float64, reading transposed views in
+ * place, plain loops for bfloat16 and the integer dtypes; an empty inner dimension gives
+ * zeros).
+ */
+#include "nn/nn.h"
+
+static int check(TsError *err, const TsTensor *a, const TsTensor *b)
+{
+    if (a->dim != 2)
+        return ts_error_set(err, TS_ERR_RUNTIME, "self must be a matrix");
+    if (b->dim != 2)
+        return ts_error_set(err, TS_ERR_RUNTIME, "mat2 must be a matrix");
+    if (a->sizes[1] != b->sizes[0])
+        return ts_error_set(err, TS_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied "
+                            "(%lldx%lld and %lldx%lld)", (long long)a->sizes[0],
+                            (long long)a->sizes[1], (long long)b->sizes[0],
+                            (long long)b->sizes[1]);
+    if (a->dtype != b->dtype)
+        return ts_error_set(err, TS_ERR_RUNTIME, "expected scalar type %s but found %s",
+                            ts_dtype_type_name(a->dtype), ts_dtype_type_name(b->dtype));
+    if (!ts_dtype_is_integral(a->dtype, false) && a->dtype != TS_FLOAT32 &&
+        a->dtype != TS_FLOAT64 && a->dtype != TS_BFLOAT16)
+        return ts_error_set(err, TS_ERR_RUNTIME, "\"addmm_impl_cpu_\" not implemented for '%s'",
+                            ts_dtype_type_name(a->dtype));
+    if (a->sizes[0] > INT32_MAX || a->sizes[1] > INT32_MAX || b->sizes[1] > INT32_MAX)
+        return ts_error_set(err, TS_ERR_LIMIT, "mm: matrices larger than 2^31 rows or columns");
+    return 0;
+}
+
+/* a @ b into a new contiguous tensor. */
+static TsTensor *mm(TsTensor *a, TsTensor *b, TsError *err)
+{
+    if (check(err, a, b))
+        return NULL;
+    int64_t sizes[2] = { a->sizes[0], b->sizes[1] };
+    TsTensor *o = ts_cpu_empty(a->dtype, 2, sizes, err);
+    if (!o)
+        return NULL;
+    TsNnMat ma = { ts_tensor_data(a), a->sizes[0], a->sizes[1], a->strides[0], a->strides[1] };
+    TsNnMat mb = { ts_tensor_data(b), b->sizes[0], b->sizes[1], b->strides[0], b->strides[1] };
+    if (ts_nn_gemm(a->dtype, 1.0, &ma, &mb, 0.0, ts_tensor_data(o), sizes[1], err)) {
+        ts_tensor_release(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* aten::mm(Tensor self, Tensor mat2) -> Tensor */
+static int k_mm(TsCall *c)
+{
+    TsValue a[2];
+    ts_cpu_pop_args(c, 2, a);
+    TsTensor *x = ts_cpu_tensor_arg(c, "aten::mm", "self", a[0]);
+    TsTensor *y = x ? ts_cpu_tensor_arg(c, "aten::mm", "mat2", a[1]) : NULL;
+    TsTensor *o = y ? mm(x, y, c->error) : NULL;
+    ts_cpu_release_args(2, a);
+    return o ? ts_cpu_push_tensor(c, o) : (int)c->error->code;
+}
+
+/* aten::mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+static int k_mm_out(TsCall *c)
+{
+    TsValue a[3];
+    ts_cpu_pop_args(c, 3, a);
+    TsTensor *x = ts_cpu_tensor_arg(c, "aten::mm", "self", a[0]);
+    TsTensor *y = x ? ts_cpu_tensor_arg(c, "aten::mm", "mat2", a[1]) : NULL;
+    TsTensor *out = y ? ts_cpu_tensor_arg(c, "aten::mm", "out", a[2]) : NULL;
+    TsTensor *o = out ? mm(x, y, c->error) : NULL;
+    int rc = o ? 0 : (int)c->error->code;
+    if (o && out->dtype != o->dtype)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "expected scalar type %s but found %s",
+                          ts_dtype_type_name(o->dtype), ts_dtype_type_name(out->dtype));
+    if (!rc) {
+        rc = ts_aten_resize_out(out, 2, o->sizes, &ts_cpu_allocator, c->error);
+        if (!rc)
+            ts_cpu_copy_into(out, o);
+    }
+    if (o)
+        ts_tensor_release(o);
+    TsValue result = a[2];
+    a[2] = ts_none();
+    ts_cpu_release_args(3, a);
+    if (rc) {
+        ts_value_release(result);
+        return rc;
+    }
+    return ts_stack_push(c->stack, result, c->error);
+}
+
+static const TsCpuOp ops[] = {
+    { "aten::mm", "", k_mm },
+    { "aten::mm", "out", k_mm_out },
+};
+
+const TsCpuTable ts_cpu_linalg_table = { ops, sizeof ops / sizeof ops[0] };

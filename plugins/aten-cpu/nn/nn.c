@@ -1,0 +1,254 @@
+/* nn.c — the argument readers and result helpers the nn files share (nn.h), and two ops that
+ * need no family of their own: embedding (a row gather) and dropout.
+ *
+ * Dropout in training mode draws from aten-cpu's own generator (random.c), not PyTorch's:
+ * each element is kept with probability 1 - p and scaled by 1 / (1 - p), as in PyTorch; the
+ * masks themselves differ from torch's.
+ */
+#include <string.h>
+
+#include "nn/nn.h"
+#include "create/random.h"
+
+/* ---- arguments ----------------------------------------------------------------------- */
+
+int ts_nn_int_list(TsCall *c, const char *op, const char *arg, TsValue v, int n, int64_t *out,
+                   int64_t def)
+{
+    if (v.tag == TS_TAG_INT) {
+        for (int i = 0; i < n; i++)
+            out[i] = v.u.i;
+        return 0;
+    }
+    if (v.tag == TS_TAG_LIST) {
+        const TsList *l = (const TsList *)v.u.p;
+        bool ints = true;
+        for (size_t i = 0; i < l->len; i++)
+            ints = ints && l->items[i].tag == TS_TAG_INT;
+        if (ints && l->len == 0 && def >= 0) {
+            for (int i = 0; i < n; i++)
+                out[i] = def;
+            return 0;
+        }
+        if (ints && (l->len == (size_t)n || l->len == 1)) {
+            for (int i = 0; i < n; i++)
+                out[i] = l->items[l->len == 1 ? 0 : i].u.i;
+            return 0;
+        }
+        if (ints)
+            return ts_error_set(c->error, TS_ERR_RUNTIME, "%s: expected %s to be a single "
+                                "integer value or a list of %d values, but got %zu values",
+                                op, arg, n, l->len);
+    }
+    return ts_error_set(c->error, TS_ERR_TYPE, "%s: argument '%s' must be a list of ints", op,
+                        arg);
+}
+
+int ts_nn_int_vec(TsCall *c, const char *op, const char *arg, TsValue v, int max, int64_t *out,
+                  int *len)
+{
+    const TsList *l = v.tag == TS_TAG_LIST ? (const TsList *)v.u.p : NULL;
+    for (size_t i = 0; l && i < l->len; i++)
+        if (l->items[i].tag != TS_TAG_INT)
+            l = NULL;
+    if (!l)
+        return ts_error_set(c->error, TS_ERR_TYPE, "%s: argument '%s' must be a list of ints",
+                            op, arg);
+    if (l->len > (size_t)max)
+        return ts_error_set(c->error, TS_ERR_LIMIT, "%s: argument '%s' has %zu values, at most "
+                            "%d are supported", op, arg, l->len, max);
+    for (size_t i = 0; i < l->len; i++)
+        out[i] = l->items[i].u.i;
+    *len = (int)l->len;
+    return 0;
+}
+
+int ts_nn_opt_tensor(TsCall *c, const char *op, const char *arg, TsValue v, TsTensor **t)
+{
+    *t = NULL;
+    if (v.tag == TS_TAG_NONE)
+        return 0;
+    *t = ts_cpu_tensor_arg(c, op, arg, v);
+    return *t ? 0 : (int)c->error->code;
+}
+
+double ts_nn_double(TsValue v)
+{
+    switch (v.tag) {
+    case TS_TAG_INT: return (double)v.u.i;
+    case TS_TAG_DOUBLE: return v.u.d;
+    case TS_TAG_BOOL: return v.u.b;
+    default: return 0;
+    }
+}
+
+int64_t ts_nn_int(TsValue v)
+{
+    switch (v.tag) {
+    case TS_TAG_INT: return v.u.i;
+    case TS_TAG_BOOL: return v.u.b;
+    default: return 0;
+    }
+}
+
+int ts_nn_check_float(TsCall *c, const char *name, const TsTensor *t)
+{
+    if (t->dtype == TS_FLOAT32 || t->dtype == TS_FLOAT64)
+        return 0;
+    return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s\" not implemented for '%s'", name,
+                        ts_dtype_type_name(t->dtype));
+}
+
+int ts_nn_check_reduction(TsCall *c, int64_t reduction)
+{
+    if (reduction == TS_NN_NONE || reduction == TS_NN_MEAN || reduction == TS_NN_SUM)
+        return 0;
+    return ts_error_set(c->error, TS_ERR_RUNTIME, "%lld is not a valid value for reduction",
+                        (long long)reduction);
+}
+
+int ts_nn_same_dtype(TsCall *c, const TsTensor *a, const TsTensor *b)
+{
+    if (a->dtype == b->dtype)
+        return 0;
+    return ts_error_set(c->error, TS_ERR_RUNTIME, "expected scalar type %s but found %s",
+                        ts_dtype_type_name(a->dtype), ts_dtype_type_name(b->dtype));
+}
+
+/* ---- results --------------------------------------------------------------------------- */
+
+int ts_nn_finish(TsCall *c, size_t n, TsValue *a, TsTensor *o)
+{
+    ts_cpu_release_args(n, a);
+    if (!o)
+        return c->error->code ? (int)c->error->code
+                              : ts_error_set(c->error, TS_ERR_RUNTIME, "internal error");
+    return ts_cpu_push_tensor(c, o);
+}
+
+int ts_nn_finish_inplace(TsCall *c, size_t n, TsValue *a, size_t keep, int rc)
+{
+    if (rc) {
+        ts_cpu_release_args(n, a);
+        return rc;
+    }
+    TsValue result = a[keep];
+    a[keep] = ts_none();
+    ts_cpu_release_args(n, a);
+    return ts_stack_push(c->stack, result, c->error);
+}
+
+TsTensor *ts_nn_contiguous(TsTensor *t, TsError *err)
+{
+    if (ts_tensor_is_contiguous(t)) {
+        ts_tensor_retain(t);
+        return t;
+    }
+    return ts_cpu_cast(t, t->dtype, err);
+}
+
+/* ---- embedding -------------------------------------------------------------------------- */
+
+static TsTensor *embedding(TsError *err, TsTensor *w, TsTensor *idx)
+{
+    if (w->dim != 2) {
+        ts_error_set(err, TS_ERR_RUNTIME, "'weight' must be 2-D");
+        return NULL;
+    }
+    if (idx->dtype != TS_INT64 && idx->dtype != TS_INT32) {
+        ts_error_set(err, TS_ERR_RUNTIME, "Expected tensor for argument #1 'indices' to have one "
+                     "of the following scalar types: Long, Int; but got torch.%sTensor instead "
+                     "(while checking arguments for embedding)", ts_dtype_type_name(idx->dtype));
+        return NULL;
+    }
+    if (idx->dim + 1 > TS_TENSOR_MAX_DIMS) {
+        ts_error_set(err, TS_ERR_LIMIT, "embedding: too many dimensions");
+        return NULL;
+    }
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
+    memcpy(sizes, idx->sizes, (size_t)idx->dim * sizeof *sizes);
+    sizes[idx->dim] = w->sizes[1];
+    TsTensor *ci = ts_nn_contiguous(idx, err);
+    TsTensor *o = ci ? ts_cpu_empty(w->dtype, idx->dim + 1, sizes, err) : NULL;
+    if (!o) {
+        if (ci)
+            ts_tensor_release(ci);
+        return NULL;
+    }
+    int64_t n = ts_tensor_numel(ci), d = w->sizes[1], rows = w->sizes[0];
+    size_t es = ts_dtype_size(w->dtype);
+    const char *src = ts_tensor_data(w);
+    char *dst = ts_tensor_data(o);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = ci->dtype == TS_INT64 ? ((const int64_t *)ts_tensor_data(ci))[i]
+                                          : ((const int32_t *)ts_tensor_data(ci))[i];
+        if (r < 0 || r >= rows) {
+            ts_error_set(err, TS_ERR_INDEX, "index out of range in self");
+            ts_tensor_release(o);
+            o = NULL;
+            break;
+        }
+        const char *row = src + r * w->strides[0] * (int64_t)es;
+        if (w->strides[1] == 1)
+            memcpy(dst + i * d * (int64_t)es, row, (size_t)d * es);
+        else
+            for (int64_t j = 0; j < d; j++)
+                memcpy(dst + (i * d + j) * (int64_t)es, row + j * w->strides[1] * (int64_t)es,
+                       es);
+    }
+    ts_tensor_release(ci);
+    return o;
+}
+
+/* aten::embedding(Tensor weight, Tensor indices, int padding_idx=-1,
+ *                 bool scale_grad_by_freq=False, bool sparse=False) -> Tensor
+ * (padding_idx and the rest only matter for gradients) */
+static int k_embedding(TsCall *c)
+{
+    TsValue a[5];
+    ts_cpu_pop_args(c, 5, a);
+    TsTensor *w = ts_cpu_tensor_arg(c, "aten::embedding", "weight", a[0]);
+    TsTensor *idx = w ? ts_cpu_tensor_arg(c, "aten::embedding", "indices", a[1]) : NULL;
+    return ts_nn_finish(c, 5, a, idx ? embedding(c->error, w, idx) : NULL);
+}
+
+/* ---- dropout ----------------------------------------------------------------------------- */
+
+static int dropout_call(TsCall *c, bool inplace)
+{
+    const char *name = inplace ? "aten::dropout_" : "aten::dropout";
+    TsValue a[3];
+    ts_cpu_pop_args(c, 3, a);
+    TsTensor *x = ts_cpu_tensor_arg(c, name, inplace ? "self" : "input", a[0]);
+    double p = ts_nn_double(a[1]);
+    bool train = a[2].tag == TS_TAG_BOOL && a[2].u.b;
+    int rc = x ? 0 : (int)c->error->code;
+    if (!rc && (p < 0 || p > 1))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "dropout probability has to be between 0 "
+                          "and 1, but got %g", p);
+    if (rc || !train || p == 0 || ts_tensor_numel(x) == 0)
+        return ts_nn_finish_inplace(c, 3, a, 0, rc);    /* the input itself, as PyTorch */
+    if ((rc = ts_nn_check_float(c, "dropout", x)))
+        return ts_nn_finish_inplace(c, 3, a, 0, rc);
+    TsTensor *o = ts_cpu_cast(x, x->dtype, c->error);
+    if (o)
+        ts_cpu_dropout_data(o->dtype, ts_tensor_data(o), ts_tensor_numel(o), p);
+    if (!inplace || !o)
+        return ts_nn_finish(c, 3, a, o);
+    ts_cpu_copy_into(x, o);
+    ts_tensor_release(o);
+    return ts_nn_finish_inplace(c, 3, a, 0, 0);
+}
+
+/* aten::dropout(Tensor input, float p, bool train) -> Tensor */
+static int k_dropout(TsCall *c) { return dropout_call(c, false); }
+/* aten::dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!) */
+static int k_dropout_(TsCall *c) { return dropout_call(c, true); }
+
+static const TsCpuOp ops[] = {
+    { "aten::embedding", "", k_embedding },
+    { "aten::dropout", "", k_dropout },
+    { "aten::dropout_", "", k_dropout_ },
+};
+
+const TsCpuTable ts_cpu_nn_table = { ops, sizeof ops / sizeof ops[0] };

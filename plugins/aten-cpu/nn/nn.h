@@ -1,0 +1,75 @@
+/* nn.h — what the matrix-product and neural-network files of aten-cpu share (blas.c, conv.c,
+ * pool.c, norm.c, activation.c, resample.c, loss.c, loss_pointwise.c, rnn.c, nn.c): argument
+ * readers for the argument kinds these ops take (int lists that may be one int, optional
+ * tensors, Scalars as doubles, reduction codes), the GEMM entry that hides BLAS layouts, and
+ * a few small tensor helpers. The shared pieces live in nn.c and blas.c.
+ */
+#ifndef TS_ATEN_CPU_NN_H
+#define TS_ATEN_CPU_NN_H
+
+#include "engine/elementwise.h"
+
+/* PyTorch's Reduction enum (the int `reduction` argument of the losses). */
+enum { TS_NN_NONE = 0, TS_NN_MEAN = 1, TS_NN_SUM = 2 };
+
+/* ---- arguments (nn.c) -------------------------------------------------------- */
+
+/* Reads an int[N] argument into out[n]: a list of n ints, a list of one int (repeated), or
+ * an int. An empty list gives def (when def is >= 0; stride=[] means "the kernel size", the
+ * caller passes -1 and fills it). Errors name op and arg. */
+int ts_nn_int_list(TsCall *c, const char *op, const char *arg, TsValue v, int n, int64_t *out,
+                   int64_t def);
+/* A list of ints of any length (at most max) into out; *len gets its length. */
+int ts_nn_int_vec(TsCall *c, const char *op, const char *arg, TsValue v, int max, int64_t *out,
+                  int *len);
+/* A Tensor? argument: *t is NULL for None. */
+int ts_nn_opt_tensor(TsCall *c, const char *op, const char *arg, TsValue v, TsTensor **t);
+/* A Scalar, int, float or bool argument as a double. */
+double ts_nn_double(TsValue v);
+int64_t ts_nn_int(TsValue v);
+/* Float32 or float64, else PyTorch's '"NAME_cpu" not implemented for 'Long''. */
+int ts_nn_check_float(TsCall *c, const char *name, const TsTensor *t);
+/* A reduction code of a loss that takes only none, mean and sum. */
+int ts_nn_check_reduction(TsCall *c, int64_t reduction);
+/* "expected scalar type Float but found Double" when b's dtype differs from a's. */
+int ts_nn_same_dtype(TsCall *c, const TsTensor *a, const TsTensor *b);
+
+/* ---- results (nn.c) ---------------------------------------------------------- */
+
+/* Releases the n arguments, then pushes o (taking it), or returns the error set when o is
+ * NULL. */
+int ts_nn_finish(TsCall *c, size_t n, TsValue *a, TsTensor *o);
+/* Pushes argument a[keep] (the in-place self) and releases the others; or, when rc is set,
+ * releases all and returns rc. */
+int ts_nn_finish_inplace(TsCall *c, size_t n, TsValue *a, size_t keep, int rc);
+/* t itself (retained) when contiguous, else a contiguous copy. */
+TsTensor *ts_nn_contiguous(TsTensor *t, TsError *err);
+/* Element (logical, row-major) index of a contiguous tensor as a double / storing one. */
+static inline double ts_nn_get(int dtype, const void *p, int64_t i)
+{
+    return dtype == TS_FLOAT32 ? ((const float *)p)[i] : ((const double *)p)[i];
+}
+static inline void ts_nn_set(int dtype, void *p, int64_t i, double v)
+{
+    if (dtype == TS_FLOAT32)
+        ((float *)p)[i] = (float)v;
+    else
+        ((double *)p)[i] = v;
+}
+
+/* ---- matrix products (blas.c) ------------------------------------------------ */
+
+/* A strided matrix: rows x cols elements, strides in elements. */
+typedef struct TsNnMat {
+    const void *p;
+    int64_t rows, cols, rs, cs;
+} TsNnMat;
+
+/* C = alpha * A @ B + beta * C, with A rows x K, B K x cols, C contiguous rows of ldc
+ * elements (beta 0: C is not read). float32/float64 go to BLAS, reading A and B in place
+ * when their layouts allow (copies otherwise); integer dtypes use a plain loop with
+ * wrap-around arithmetic. Fails only on allocation or sizes beyond BLAS's int. */
+int ts_nn_gemm(int dtype, double alpha, const TsNnMat *a, const TsNnMat *b, double beta,
+               void *c, int64_t ldc, TsError *err);
+
+#endif

@@ -1,0 +1,64 @@
+/* reduce.h — what the reduction, scan and sort kernels share (reduce.c, scan.c, sort.c):
+ * reading dim arguments, splitting a tensor's dims into kept and reduced ones, and moving
+ * elements between strided tensors and plain buffers of double or int64.
+ *
+ * Every kernel of the three files works the same way: a plan (TsCpuRed) lists, for a tensor,
+ * the dims an operation runs along (the "reduced" dims, in their natural order, so element
+ * k of a gathered run is the k-th element in row-major order, as argmax's flat index needs)
+ * and the other ("kept") dims. For each position of the kept dims the kernel gathers the
+ * elements of the reduced dims into a buffer, computes, and stores. Floating dtypes are
+ * computed in double and integral ones (and bool) in int64, so sums of float32 are accurate
+ * and integer sums wrap exactly like PyTorch's int64 arithmetic.
+ */
+#ifndef TS_ATEN_CPU_REDUCE_H
+#define TS_ATEN_CPU_REDUCE_H
+
+#include "engine/elementwise.h"
+
+typedef struct TsCpuRed {
+    int nk, nr;                                /* kept and reduced dims */
+    int64_t ksize[TS_TENSOR_MAX_DIMS], kstride[TS_TENSOR_MAX_DIMS];   /* strides in bytes */
+    int64_t rsize[TS_TENSOR_MAX_DIMS], rstride[TS_TENSOR_MAX_DIMS];
+    int64_t nout, nred;                        /* positions of the kept dims; elements each */
+    int dtype;
+    const char *data;                          /* element 0 of the tensor */
+} TsCpuRed;
+
+/* Reads a dim argument (None, int, or int[]) into a bit mask of dims; None and [] mean every
+ * dim. A repeated dim is PyTorch's "dim 0 appears multiple times in the list of dims". */
+int ts_cpu_dims_arg(TsValue v, int ndim, uint64_t *mask, TsError *err);
+/* The shape of a reduction's result: reduced dims removed, or kept as 1 (keepdim). */
+void ts_cpu_red_shape(const TsTensor *t, uint64_t mask, bool keepdim, int *dim, int64_t *sizes);
+/* The plan for t with the reduced dims in mask. */
+void ts_cpu_red_plan(const TsTensor *t, uint64_t mask, TsCpuRed *r);
+/* Element 0 of the run that output position o reduces. */
+const char *ts_cpu_red_base(const TsCpuRed *r, int64_t o);
+/* Elements start .. start+n of the run at base, as doubles or int64s (bool and integers
+ * exactly; half types through float). */
+void ts_cpu_gather_d(const TsCpuRed *r, const char *base, int64_t start, int64_t n, double *out);
+void ts_cpu_gather_i(const TsCpuRed *r, const char *base, int64_t start, int64_t n,
+                     int64_t *out);
+/* The inverse: stores a whole run (r->nred values) at base. The dtype must be bool, an
+ * integer, float32 or float64 (half types are computed as float32 and cast after). */
+void ts_cpu_scatter_d(const TsCpuRed *r, char *base, const double *in);
+void ts_cpu_scatter_i(const TsCpuRed *r, char *base, const int64_t *in);
+
+/* The dtype a kernel computes and stores in for a result of dtype: itself when scatter can
+ * store it, else float32 (float16, bfloat16). */
+int ts_cpu_work_dtype(int dtype);
+/* Gives the caller t as dtype: t itself when it has it (the reference moves), else a cast
+ * copy (t is released). NULL with err on failure. */
+TsTensor *ts_cpu_finish(TsTensor *t, int dtype, TsError *err);
+
+/* ---- arguments ---------------------------------------------------------------- */
+
+/* An optional ScalarType: -1 for None. */
+int ts_cpu_opt_dtype(TsValue v, int *dtype, TsError *err);
+/* Writes result into the out= tensor out, resized to result's shape and cast to its dtype
+ * (as sum.out does; PyTorch's stricter dtype checks of some out= forms are not made). */
+int ts_cpu_store_out(TsTensor *out, const TsTensor *result, TsError *err);
+/* Pushes the two results of a (values, indices) op, taking both references (released on
+ * failure). */
+int ts_cpu_push_pair(TsCall *c, TsValue a, TsValue b);
+
+#endif

@@ -1,0 +1,177 @@
+/* scan.c — operations along one dim whose result has the input's shape: cumsum, cumprod,
+ * softmax and log_softmax.
+ *
+ * Each row along the dim is gathered into a buffer (double for floating dtypes, int64 for
+ * integral ones, so integer cumsums wrap like PyTorch's int64), computed and scattered into
+ * the result. softmax subtracts the row's max before exp, so large inputs do not overflow;
+ * log_softmax is x - max - log(sum(exp(x - max))).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "reduce/reduce.h"
+
+typedef enum ScanKind { S_CUMSUM, S_CUMPROD, S_SOFTMAX, S_LOG_SOFTMAX } ScanKind;
+
+static void scan_d(ScanKind k, double *x, int64_t n)
+{
+    if (k == S_CUMSUM) {
+        for (int64_t i = 1; i < n; i++)
+            x[i] += x[i - 1];
+        return;
+    }
+    if (k == S_CUMPROD) {
+        for (int64_t i = 1; i < n; i++)
+            x[i] *= x[i - 1];
+        return;
+    }
+    double m = -INFINITY, s = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (x[i] > m || isnan(x[i]))
+            m = isnan(m) ? m : x[i];
+    /* a row of -inf has no finite max: exp(x - m) would be nan; PyTorch gives nan too */
+    for (int64_t i = 0; i < n; i++)
+        s += exp(x[i] - m);
+    if (k == S_SOFTMAX)
+        for (int64_t i = 0; i < n; i++)
+            x[i] = exp(x[i] - m) / s;
+    else
+        for (int64_t i = 0; i < n; i++)
+            x[i] = x[i] - m - log(s);
+}
+
+static void scan_i(ScanKind k, int64_t *x, int64_t n)
+{
+    for (int64_t i = 1; i < n; i++)
+        x[i] = k == S_CUMSUM ? (int64_t)((uint64_t)x[i] + (uint64_t)x[i - 1])
+                             : (int64_t)((uint64_t)x[i] * (uint64_t)x[i - 1]);
+}
+
+/* Runs the scan of x along dim d into a new tensor of dtype (x already has the dtype the scan
+ * computes in, or one that converts exactly). */
+static TsTensor *scan(ScanKind k, TsTensor *x, int d, int dtype, TsError *err)
+{
+    uint64_t mask = x->dim ? UINT64_C(1) << d : 0;
+    int work = ts_cpu_work_dtype(dtype);
+    TsTensor *o = ts_cpu_empty(work, x->dim, x->sizes, err);
+    if (!o)
+        return NULL;
+    TsCpuRed ri, ro;
+    ts_cpu_red_plan(x, mask, &ri);
+    ts_cpu_red_plan(o, mask, &ro);
+    bool fd = ts_dtype_is_floating(x->dtype);
+    void *buf = ri.nred && ri.nout ? malloc((size_t)ri.nred * sizeof(double)) : NULL;
+    if (ri.nred && ri.nout && !buf) {
+        ts_tensor_release(o);
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (int64_t i = 0; buf && i < ri.nout; i++) {
+        const char *src = ts_cpu_red_base(&ri, i);
+        char *dst = (char *)ts_cpu_red_base(&ro, i);
+        if (fd) {
+            ts_cpu_gather_d(&ri, src, 0, ri.nred, buf);
+            scan_d(k, buf, ri.nred);
+            ts_cpu_scatter_d(&ro, dst, buf);
+        } else {
+            ts_cpu_gather_i(&ri, src, 0, ri.nred, buf);
+            scan_i(k, buf, ri.nred);
+            ts_cpu_scatter_i(&ro, dst, buf);
+        }
+    }
+    free(buf);
+    return ts_cpu_finish(o, dtype, err);
+}
+
+/* X(kernel, op name, kind, arguments on the stack, position of out or 0) */
+#define SCAN_KERNELS(X) \
+    X(k_cumsum, "cumsum", S_CUMSUM, 3, 0) X(k_cumsum_out, "cumsum", S_CUMSUM, 4, 3) \
+    X(k_cumprod, "cumprod", S_CUMPROD, 3, 0) X(k_cumprod_out, "cumprod", S_CUMPROD, 4, 3) \
+    X(k_softmax, "softmax", S_SOFTMAX, 3, 0) X(k_softmax_out, "softmax", S_SOFTMAX, 4, 3) \
+    X(k_log_softmax, "log_softmax", S_LOG_SOFTMAX, 3, 0) \
+    X(k_log_softmax_out, "log_softmax", S_LOG_SOFTMAX, 4, 3)
+
+/* The result dtype: dtype= when given (the input is cast to it first); else cumsum and
+ * cumprod make integers int64, and softmax needs a floating input. */
+static int result_dtype(TsCall *c, ScanKind k, const TsTensor *x, int d, int dtype, int *out)
+{
+    bool soft = k == S_SOFTMAX || k == S_LOG_SOFTMAX;
+    int dt = dtype >= 0 ? dtype : x->dtype;
+    /* PyTorch 1.13 has no float16 softmax on the cpu */
+    if (soft && (!ts_dtype_is_floating(dt) || dt == TS_FLOAT16))
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s_kernel_impl\" not implemented for "
+                            "'%s'", d == x->dim - 1 || x->dim == 0 ?
+                            (k == S_SOFTMAX ? "softmax_lastdim" : "log_softmax_lastdim") :
+                            "softmax", ts_dtype_type_name(dt));
+    /* nor a float16 cumsum or cumprod (the other dim kernel serves log_softmax too) */
+    if (!soft && dt == TS_FLOAT16)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s_out_cpu\" not implemented for "
+                            "'Half'", k == S_CUMSUM ? "cumsum" : "cumprod");
+    if (!soft && dtype < 0 && ts_dtype_is_integral(dt, true))
+        dt = TS_INT64;
+    *out = dt;
+    return 0;
+}
+
+static int run(TsCall *c, const char *name, ScanKind k, size_t n, int outpos)
+{
+    TsValue a[4];
+    char where[32];
+    snprintf(where, sizeof where, "aten::%s", name);
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *x = ts_cpu_tensor_arg(c, where, "self", a[0]), *o = NULL, *in = NULL;
+    TsTensor *out = x && outpos ? ts_cpu_tensor_arg(c, where, "out", a[outpos]) : NULL;
+    int d = 0, dtype = -1, result = 0;
+    int st = !x || (outpos && !out) ? (int)c->error->code : 0;
+    if (!st && a[1].tag != TS_TAG_INT)
+        st = ts_error_set(c->error, TS_ERR_TYPE, "%s: dim must be an int", where);
+    if (!st && (ts_aten_wrap_dim(a[1].u.i, x->dim, true, &d, c->error) ||
+                ts_cpu_opt_dtype(a[2], &dtype, c->error) ||
+                result_dtype(c, k, x, d, dtype, &result)))
+        st = c->error->code;
+    if (!st) {
+        /* the input is computed in the result's dtype, except integers widening to int64,
+         * which the int64 buffers compute exactly anyway */
+        bool cast = x->dtype != result && !(dtype < 0 && result == TS_INT64);
+        in = cast ? ts_cpu_cast(x, result, c->error) : x;
+        if (in && !cast)
+            ts_tensor_retain(in);
+        o = in ? scan(k, in, d, result, c->error) : NULL;
+        if (in)
+            ts_tensor_release(in);
+        st = o ? 0 : (int)c->error->code;
+    }
+    TsValue r = ts_none();
+    if (!st && out) {
+        st = ts_cpu_store_out(out, o, c->error);
+        r = a[outpos];
+        a[outpos] = ts_none();
+    } else if (!st) {
+        r = ts_obj_value(o, TS_TAG_TENSOR);
+        o = NULL;
+    }
+    if (o)
+        ts_tensor_release(o);
+    ts_cpu_release_args(n, a);
+    if (st) {
+        ts_value_release(r);
+        return st;
+    }
+    return ts_stack_push(c->stack, r, c->error);
+}
+
+#define DEFINE(FN, NAME, KIND, N, OUT) \
+    static int FN(TsCall *c) { return run(c, NAME, KIND, N, OUT); }
+SCAN_KERNELS(DEFINE)
+#undef DEFINE
+
+static const TsCpuOp ops[] = {
+    { "aten::cumsum", "", k_cumsum }, { "aten::cumsum", "out", k_cumsum_out },
+    { "aten::cumprod", "", k_cumprod }, { "aten::cumprod", "out", k_cumprod_out },
+    { "aten::softmax", "int", k_softmax }, { "aten::softmax", "int_out", k_softmax_out },
+    { "aten::log_softmax", "int", k_log_softmax },
+    { "aten::log_softmax", "int_out", k_log_softmax_out },
+};
+
+const TsCpuTable ts_cpu_scan_table = { ops, sizeof ops / sizeof ops[0] };

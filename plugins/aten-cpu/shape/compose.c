@@ -1,0 +1,606 @@
+/* compose.c — ops PyTorch builds from others, built here the same way from aten-cpu's own
+ * kernels (through ts_cpu_call_kernel): flipud/fliplr and rot90 (flip, transpose), tile
+ * (repeat), vstack/row_stack/hstack/dstack/column_stack (atleast_Nd, cat), diff (narrow,
+ * sub), trace (diagonal, sum); and three that make new tensors directly: tril_indices/
+ * triu_indices, diag_embed and diag.
+ *
+ * Composing keeps the callee's checks, dtype rules and messages (cat's promotion for the
+ * stacks and diff's prepend/append, sum's int64 for trace) without copies of their code.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reduce/reduce.h"
+#include "shape/shape_ops.h"
+
+/* A new reference to t as a value. */
+static TsValue tval(TsTensor *t)
+{
+    ts_tensor_retain(t);
+    return ts_obj_value(t, TS_TAG_TENSOR);
+}
+
+/* An int[] value of the n ints; None (error set) when out of memory. */
+static TsValue int_list(TsError *err, int n, const int64_t *v)
+{
+    TsList *l = ts_list_new(ts_type_int(), (size_t)n, err);
+    for (int i = 0; l && i < n; i++)
+        if (ts_list_append(l, ts_int(v[i]), err)) {
+            ts_heap_release(&l->h);
+            l = NULL;
+        }
+    return l ? ts_obj_value(l, TS_TAG_LIST) : ts_none();
+}
+
+/* Calls a kernel that returns one tensor; NULL with the error set on failure. */
+static TsTensor *call(TsCall *c, const TsCpuTable *table, const char *qualname,
+                      const char *overload, size_t n, TsValue *args)
+{
+    TsValue r;
+    if (ts_cpu_call_kernel(c, table, qualname, overload, n, args, &r))
+        return NULL;
+    return (TsTensor *)r.u.p;
+}
+
+static TsTensor *flip(TsCall *c, TsTensor *t, int n, const int64_t *dims)
+{
+    TsValue a[2] = { tval(t), int_list(c->error, n, dims) };
+    if (a[1].tag == TS_TAG_NONE) {
+        ts_value_release(a[0]);
+        return NULL;
+    }
+    return call(c, &ts_cpu_join_table, "aten::flip", "", 2, a);
+}
+
+/* ---- flips and rotations ---------------------------------------------------------------- */
+
+static int flip_lr_ud(TsCall *c, int min_dim)
+{
+    TsValue a;
+    TsTensor *r = NULL;
+    ts_cpu_pop_args(c, 1, &a);
+    TsTensor *t = ts_cpu_tensor_arg(c, min_dim == 1 ? "aten::flipud" : "aten::fliplr", "self", a);
+    int64_t d = min_dim - 1;
+    if (t && t->dim < min_dim)
+        ts_error_set(c->error, TS_ERR_RUNTIME, "Input must be >= %d-d.", min_dim);
+    else if (t)
+        r = flip(c, t, 1, &d);
+    return ts_cpu_kernel_end(c, 1, &a, r);
+}
+
+static int k_flipud(TsCall *c) { return flip_lr_ud(c, 1); }
+static int k_fliplr(TsCall *c) { return flip_lr_ud(c, 2); }
+
+/* rot90(Tensor self, int k=1, int[] dims=[0, 1]): k quarter turns from dims[0] toward
+ * dims[1], as flips and a transpose. */
+static int rot90(TsCall *c, bool out)
+{
+    static const char op[] = "aten::rot90";
+    size_t n = out ? 4 : 3;
+    TsValue a[4];
+    int64_t k, dims[TS_TENSOR_MAX_DIMS];
+    int nd, rc;
+    TsTensor *r = NULL;
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
+    rc = !t || (out && !ts_cpu_tensor_arg(c, op, "out", a[3])) ||
+         ts_cpu_int_arg(c->error, op, "k", a[1], &k) ||
+         ts_cpu_int_list(c->error, op, "dims", a[2], dims, &nd, TS_TENSOR_MAX_DIMS);
+    if (rc)
+        return ts_cpu_end_out(c, n, a, NULL, out);
+    int64_t rank = t->dim;
+    if (nd != 2)
+        ts_error_set(c->error, TS_ERR_RUNTIME, "expected total rotation dims == 2, but got dims "
+                     "= %d", nd);
+    else if (rank < 2)
+        ts_error_set(c->error, TS_ERR_RUNTIME, "expected total dims >= 2, but got total dims = "
+                     "%lld", (long long)rank);
+    else if (dims[0] == dims[1] || llabs(dims[0] - dims[1]) == rank)
+        ts_error_set(c->error, TS_ERR_RUNTIME, "expected rotation dims to be different, but got "
+                     "dim0 = %lld and dim1 = %lld", (long long)dims[0], (long long)dims[1]);
+    else if (dims[0] >= rank || dims[0] < -rank)
+        ts_error_set(c->error, TS_ERR_RUNTIME, "Rotation dim0 out of range, dim0 = %lld",
+                     (long long)dims[0]);
+    else if (dims[1] >= rank || dims[1] < -rank)
+        ts_error_set(c->error, TS_ERR_RUNTIME, "Rotation dim1 out of range, dim1 = %lld",
+                     (long long)dims[1]);
+    else {
+        k = ((k % 4) + 4) % 4;
+        if (k == 0) {
+            TsValue ca[2] = { tval(t), ts_none() };
+            r = call(c, &ts_cpu_copy_table, "aten::clone", "", 2, ca);
+        } else if (k == 2) {
+            r = flip(c, t, 2, dims);
+        } else {
+            TsTensor *f = flip(c, t, 1, &dims[k == 1 ? 1 : 0]);
+            if (f) {
+                TsValue ta[3] = { ts_obj_value(f, TS_TAG_TENSOR), ts_int(dims[0]),
+                                  ts_int(dims[1]) };
+                r = call(c, &ts_cpu_shape_ops_table, "aten::transpose", "int", 3, ta);
+            }
+        }
+    }
+    return ts_cpu_end_out(c, n, a, r, out);
+}
+
+static int k_rot90(TsCall *c) { return rot90(c, false); }
+static int k_rot90_out(TsCall *c) { return rot90(c, true); }
+
+/* tile(Tensor self, int[] dims): repeat, with dims padded by leading ones to self's rank. */
+static int k_tile(TsCall *c)
+{
+    TsValue a[2];
+    int64_t dims[TS_TENSOR_MAX_DIMS];
+    int nd;
+    TsTensor *r = NULL;
+    ts_cpu_pop_args(c, 2, a);
+    TsTensor *t = ts_cpu_tensor_arg(c, "aten::tile", "self", a[0]);
+    if (t && !ts_cpu_int_list(c->error, "aten::tile", "dims", a[1], dims, &nd,
+                              TS_TENSOR_MAX_DIMS)) {
+        int pad = t->dim > nd ? t->dim - nd : 0;
+        memmove(dims + pad, dims, sizeof dims[0] * (size_t)nd);
+        for (int i = 0; i < pad; i++)
+            dims[i] = 1;
+        TsValue ra[2] = { tval(t), int_list(c->error, nd + pad, dims) };
+        if (ra[1].tag == TS_TAG_NONE)
+            ts_value_release(ra[0]);
+        else
+            r = call(c, &ts_cpu_join_table, "aten::repeat", "", 2, ra);
+    }
+    return ts_cpu_kernel_end(c, 2, a, r);
+}
+
+/* ---- stacks ------------------------------------------------------------------------------- */
+
+typedef enum Stack { ST_V, ST_H, ST_D, ST_COLUMN } Stack;
+
+/* The tensors of list as stack kind needs them (atleast_Nd views, or columns), catted. */
+static TsTensor *stack_tensors(TsCall *c, Stack kind, const char *name, TsValue list)
+{
+    const TsList *in = ts_cpu_tensor_list(c, name, "tensors", list);
+    if (!in)
+        return NULL;
+    if (in->len == 0) {
+        ts_error_set(c->error, TS_ERR_RUNTIME, "%s expects a non-empty TensorList", name);
+        return NULL;
+    }
+    TsValue parts;
+    if (kind == ST_COLUMN) {
+        TsList *l = ts_list_new(ts_type_tensor(), in->len, c->error);
+        for (size_t i = 0; l && i < in->len; i++) {
+            TsTensor *t = (TsTensor *)in->items[i].u.p, *v;
+            int64_t sizes[2] = { ts_tensor_numel(t), 1 };
+            if (t->dim > 1) {
+                ts_tensor_retain(t);
+                v = t;
+            } else {
+                int64_t strides[2] = { t->dim ? t->strides[0] : 1, 1 };
+                v = ts_cpu_view(t, 2, sizes, strides, t->offset, c->error);
+            }
+            if (!v || ts_list_append(l, ts_obj_value(v, TS_TAG_TENSOR), c->error)) {
+                ts_heap_release(&l->h);
+                l = NULL;
+            }
+        }
+        if (!l)
+            return NULL;
+        parts = ts_obj_value(l, TS_TAG_LIST);
+    } else {
+        static const char *const atleast[] = { "aten::atleast_2d", "aten::atleast_1d",
+                                               "aten::atleast_3d" };
+        TsValue arg = list;
+        ts_value_retain(arg);
+        if (ts_cpu_call_kernel(c, &ts_cpu_arrange_table, atleast[kind], "Sequence", 1, &arg,
+                               &parts))
+            return NULL;
+    }
+    const TsList *pl = (const TsList *)parts.u.p;
+    int64_t dim = kind == ST_V ? 0 : kind == ST_D ? 2 : 1;
+    if (kind == ST_H && ((const TsTensor *)pl->items[0].u.p)->dim == 1)
+        dim = 0;
+    TsValue ca[2] = { parts, ts_int(dim) };
+    return call(c, &ts_cpu_join_table, "aten::cat", "", 2, ca);
+}
+
+static int stack_kernel(TsCall *c, Stack kind, const char *name, bool out)
+{
+    size_t n = out ? 2 : 1;
+    TsValue a[2];
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *o = out ? ts_cpu_tensor_arg(c, name, "out", a[1]) : NULL;
+    TsTensor *r = !out || o ? stack_tensors(c, kind, name, a[0]) : NULL;
+    if (r && o && !ts_aten_can_cast(r->dtype, o->dtype)) {
+        ts_error_set(c->error, TS_ERR_RUNTIME, "torch.cat(): input types can't be cast to the "
+                     "desired output type %s", ts_dtype_type_name(o->dtype));
+        ts_tensor_release(r);
+        r = NULL;
+    }
+    return ts_cpu_end_out(c, n, a, r, out);
+}
+
+static int k_vstack(TsCall *c) { return stack_kernel(c, ST_V, "vstack", false); }
+static int k_vstack_out(TsCall *c) { return stack_kernel(c, ST_V, "vstack", true); }
+static int k_row_stack(TsCall *c) { return stack_kernel(c, ST_V, "row_stack", false); }
+static int k_row_stack_out(TsCall *c) { return stack_kernel(c, ST_V, "row_stack", true); }
+static int k_hstack(TsCall *c) { return stack_kernel(c, ST_H, "hstack", false); }
+static int k_hstack_out(TsCall *c) { return stack_kernel(c, ST_H, "hstack", true); }
+static int k_dstack(TsCall *c) { return stack_kernel(c, ST_D, "dstack", false); }
+static int k_dstack_out(TsCall *c) { return stack_kernel(c, ST_D, "dstack", true); }
+static int k_column_stack(TsCall *c) { return stack_kernel(c, ST_COLUMN, "column_stack", false); }
+static int k_column_stack_out(TsCall *c)
+{
+    return stack_kernel(c, ST_COLUMN, "column_stack", true);
+}
+
+/* ---- diff --------------------------------------------------------------------------------- */
+
+/* t[start:start+len] along d (bounds known to be valid). */
+static TsTensor *narrow(TsError *err, const TsTensor *t, int d, int64_t start, int64_t len)
+{
+    return ts_cpu_narrow(t, d, start, len, 1, err);
+}
+
+/* prepend or append checked against self, as diff requires. */
+static int diff_part_check(TsError *err, const TsTensor *self, const TsTensor *p, int d)
+{
+    if (p->dim != self->dim)
+        return ts_error_set(err, TS_ERR_RUNTIME, "diff expects prepend or append to be the same "
+                            "dimension as input");
+    for (int k = 0; k < self->dim; k++)
+        if (k != d && p->sizes[k] != self->sizes[k])
+            return ts_error_set(err, TS_ERR_RUNTIME, "diff expects the shape of tensor to prepend "
+                                "or append to match that of input except along the differencing "
+                                "dimension; input.size(%d) = %lld, but got tensor.size(%d) = "
+                                "%lld", k, (long long)self->sizes[k], k, (long long)p->sizes[k]);
+    return 0;
+}
+
+/* diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) */
+static int diff(TsCall *c, bool out)
+{
+    static const char op[] = "aten::diff";
+    size_t n = out ? 6 : 5;
+    TsValue a[6];
+    int64_t order, d64;
+    int d;
+    TsTensor *r = NULL, *pre = NULL, *app = NULL;
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
+    if (!t || (out && !ts_cpu_tensor_arg(c, op, "out", a[5])) ||
+        (a[3].tag != TS_TAG_NONE && !(pre = ts_cpu_tensor_arg(c, op, "prepend", a[3]))) ||
+        (a[4].tag != TS_TAG_NONE && !(app = ts_cpu_tensor_arg(c, op, "append", a[4]))))
+        return ts_cpu_end_out(c, n, a, NULL, out);
+    if (t->dim == 0) {
+        ts_error_set(c->error, TS_ERR_RUNTIME, "diff expects input to be at least "
+                     "one-dimensional");
+        return ts_cpu_end_out(c, n, a, NULL, out);
+    }
+    if (ts_cpu_int_arg(c->error, op, "n", a[1], &order) ||
+        ts_cpu_int_arg(c->error, op, "dim", a[2], &d64) ||
+        ts_aten_wrap_dim(d64, t->dim, false, &d, c->error) ||
+        (pre && diff_part_check(c->error, t, pre, d)) ||
+        (app && diff_part_check(c->error, t, app, d)))
+        return ts_cpu_end_out(c, n, a, NULL, out);
+    if (pre || app) {
+        TsList *l = ts_list_new(ts_type_tensor(), 3, c->error);
+        TsTensor *parts[3] = { pre, t, app };
+        for (int i = 0; l && i < 3; i++)
+            if (parts[i] && ts_list_append(l, tval(parts[i]), c->error)) {
+                ts_heap_release(&l->h);
+                l = NULL;
+            }
+        TsValue ca[2] = { l ? ts_obj_value(l, TS_TAG_LIST) : ts_none(), ts_int(d) };
+        r = l ? call(c, &ts_cpu_join_table, "aten::cat", "", 2, ca) : NULL;
+    } else {
+        TsValue ca[2] = { tval(t), ts_none() };
+        r = call(c, &ts_cpu_copy_table, "aten::clone", "", 2, ca);
+    }
+    /* bools differ by `!=` (PyTorch's logical_xor); the rest subtract */
+    for (int64_t i = 0; r && i < order && r->sizes[d] > 0; i++) {
+        int64_t len = r->sizes[d] - 1;
+        TsTensor *hi = narrow(c->error, r, d, 1, len), *lo = hi ? narrow(c->error, r, d, 0, len)
+                                                               : NULL;
+        ts_tensor_release(r);
+        r = NULL;
+        if (!lo) {
+            if (hi)
+                ts_tensor_release(hi);
+            break;
+        }
+        bool is_bool = hi->dtype == TS_BOOL;
+        TsValue sa[3] = { ts_obj_value(hi, TS_TAG_TENSOR), ts_obj_value(lo, TS_TAG_TENSOR),
+                          ts_int(1) };
+        r = call(c, &ts_cpu_binary_table, is_bool ? "aten::ne" : "aten::sub", "Tensor",
+                 is_bool ? 2 : 3, sa);
+    }
+    return ts_cpu_end_out(c, n, a, r, out);
+}
+
+static int k_diff(TsCall *c) { return diff(c, false); }
+static int k_diff_out(TsCall *c) { return diff(c, true); }
+
+/* ---- trace -------------------------------------------------------------------------------- */
+
+/* trace(Tensor self): the sum of the main diagonal (integers sum to int64). */
+static int trace(TsCall *c, bool out)
+{
+    size_t n = out ? 2 : 1;
+    TsValue a[2];
+    TsTensor *r = NULL;
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *t = ts_cpu_tensor_arg(c, "aten::trace", "self", a[0]);
+    if (t && out && !ts_cpu_tensor_arg(c, "aten::trace", "out", a[1]))
+        t = NULL;
+    if (t && t->dim != 2) {
+        ts_error_set(c->error, TS_ERR_RUNTIME, "trace: expected a matrix, but got tensor with "
+                     "dim %d", t->dim);
+    } else if (t && t->dtype == TS_BOOL) {
+        ts_error_set(c->error, TS_ERR_RUNTIME, "\"trace\" not implemented for 'Bool'");
+    } else if (t) {
+        int64_t len = t->sizes[0] < t->sizes[1] ? t->sizes[0] : t->sizes[1];
+        int64_t stride = t->strides[0] + t->strides[1];
+        TsTensor *diag = ts_cpu_view(t, 1, &len, &stride, t->offset, c->error);
+        if (diag) {
+            TsValue sa[2] = { ts_obj_value(diag, TS_TAG_TENSOR), ts_none() };
+            r = call(c, &ts_cpu_reduce_table, "aten::sum", "", 2, sa);
+        }
+    }
+    return ts_cpu_end_out(c, n, a, r, out);
+}
+
+static int k_trace(TsCall *c) { return trace(c, false); }
+static int k_trace_out(TsCall *c) { return trace(c, true); }
+
+/* ---- tril_indices, triu_indices ------------------------------------------------------------- */
+
+/* Row i of the lower triangle (j - i <= k) of a rows x cols matrix holds columns
+ * [0, clamp(i + k + 1, 0, cols)). With s = k + 1, rows before a = clamp(1 - s) hold none,
+ * rows from b = clamp(cols - s) on hold every column, and the rows between hold i + s: the
+ * count is an arithmetic series plus a rectangle, in closed form (a matrix of 2**62 rows
+ * answers at once). 128-bit arithmetic: no term can overflow, whatever the offset. */
+typedef __int128 Wide;
+
+static Wide clamp_wide(Wide v, Wide lo, Wide hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static void lower_rows(int64_t rows, int64_t cols, Wide k, Wide *a, Wide *b)
+{
+    Wide s = k + 1;
+    *a = clamp_wide(1 - s, 0, rows);
+    *b = clamp_wide(cols - s, *a, rows);
+}
+
+static Wide lower_count(int64_t rows, int64_t cols, Wide k)
+{
+    Wide a, b;
+    lower_rows(rows, cols, k, &a, &b);
+    Wide s = k + 1, n = b - a;
+    return n * (a + s + b - 1 + s) / 2 + (rows - b) * cols;
+}
+
+/* The [2, count] coordinates (row-major) of a row x col matrix's lower (j - i <= offset) or
+ * upper (j - i >= offset) triangle, as int64 or int32. The upper triangle is what the lower
+ * one of offset - 1 leaves. */
+static TsTensor *tri_indices(TsError *err, const char *name, int64_t row, int64_t col,
+                             int64_t offset, int dtype, bool lower)
+{
+    if (row < 0 || col < 0) {
+        ts_error_set(err, TS_ERR_RUNTIME, "%s must be non-negative, got%lld", row < 0 ? "row" :
+                     "col", (long long)(row < 0 ? row : col));
+        return NULL;
+    }
+    if (!ts_dtype_is_integral(dtype, false)) {
+        ts_error_set(err, TS_ERR_RUNTIME, "\"%s\" not implemented for '%s'", name,
+                     ts_dtype_type_name(dtype));
+        return NULL;
+    }
+    Wide count = lower ? lower_count(row, col, offset)
+                       : (Wide)row * col - lower_count(row, col, (Wide)offset - 1);
+    if (count > INT64_MAX) {
+        ts_error_set(err, TS_ERR_RUNTIME, "%s: the triangle of a %lld x %lld matrix at offset "
+                     "%lld has more than 2**63 - 1 elements", name, (long long)row,
+                     (long long)col, (long long)offset);
+        return NULL;
+    }
+    int64_t sizes[2] = { 2, (int64_t)count };
+    TsTensor *r = ts_cpu_empty(dtype, 2, sizes, err);
+    if (!r || count == 0)
+        return r;
+    char *p = ts_tensor_data(r);
+    size_t es = ts_dtype_size(dtype);
+    /* only the rows that hold elements: at most count of them */
+    Wide first, last;
+    if (lower)
+        lower_rows(row, col, offset, &first, &last), last = row;
+    else
+        first = 0, last = clamp_wide((Wide)col - offset, 0, row);
+    int64_t k = 0;
+    for (int64_t i = (int64_t)first; i < (int64_t)last; i++) {
+        int64_t lo = lower ? 0 : (int64_t)clamp_wide((Wide)i + offset, 0, col);
+        int64_t hi = lower ? (int64_t)clamp_wide((Wide)i + offset + 1, 0, col) : col;
+        for (int64_t j = lo; j < hi; j++, k++) {
+            ts_cpu_store_double(dtype, p + (size_t)k * es, (double)i);
+            ts_cpu_store_double(dtype, p + (size_t)(count + k) * es, (double)j);
+        }
+    }
+    return r;
+}
+
+/* tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=4, Layout?, Device?,
+ * bool? pin_memory) and its out= form (int row, int col, int offset=0, *, Tensor(a!) out). */
+static int tri_kernel(TsCall *c, bool lower, bool out)
+{
+    const char *name = lower ? "tril_indices" : "triu_indices";
+    size_t n = out ? 4 : 7;
+    TsValue a[7];
+    int64_t row, col, offset;
+    int dtype = TS_INT64;
+    TsTensor *r = NULL, *o = NULL;
+    ts_cpu_pop_args(c, n, a);
+    if (!ts_cpu_int_arg(c->error, name, "row", a[0], &row) &&
+        !ts_cpu_int_arg(c->error, name, "col", a[1], &col) &&
+        !ts_cpu_int_arg(c->error, name, "offset", a[2], &offset) &&
+        (!out || (o = ts_cpu_tensor_arg(c, name, "out", a[3]))) &&
+        (out || !ts_cpu_opt_dtype(a[3], &dtype, c->error))) {
+        if (o)
+            dtype = o->dtype;
+        r = tri_indices(c->error, name, row, col, offset, dtype < 0 ? TS_INT64 : dtype, lower);
+    }
+    return ts_cpu_end_out(c, n, a, r, out);
+}
+
+static int k_tril_indices(TsCall *c) { return tri_kernel(c, true, false); }
+static int k_tril_indices_out(TsCall *c) { return tri_kernel(c, true, true); }
+static int k_triu_indices(TsCall *c) { return tri_kernel(c, false, false); }
+static int k_triu_indices_out(TsCall *c) { return tri_kernel(c, false, true); }
+
+/* ---- diag_embed --------------------------------------------------------------------------- */
+
+/* Zeros with t's last dim on the offset diagonal of the new dims d1 and d2 (wrapped, and
+ * different) of a result with one dim more than t. */
+static TsTensor *embed(TsError *err, const TsTensor *t, int64_t offset, int d1, int d2)
+{
+    /* a 0-dim t cannot get here: its two dims would both wrap to 0 */
+    if (t->dim < 1 || t->dim + 1 > TS_TENSOR_MAX_DIMS) {
+        ts_error_set(err, TS_ERR_LIMIT, "diag_embed: %d dimensions", t->dim);
+        return NULL;
+    }
+    int nd = t->dim + 1, lo = d1 < d2 ? d1 : d2, hi = d1 < d2 ? d2 : d1;
+    int64_t len = t->sizes[t->dim - 1], size;
+    uint64_t mag = offset < 0 ? 0 - (uint64_t)offset : (uint64_t)offset;
+    /* PyTorch's message where its own size arithmetic overflows (diag(x, 2**63-1)) */
+    if (mag > (uint64_t)(INT64_MAX - len)) {
+        ts_error_set(err, TS_ERR_RUNTIME, "numel: integer multiplication overflow");
+        return NULL;
+    }
+    size = len + (int64_t)mag;
+    int64_t sizes[TS_TENSOR_MAX_DIMS] = { 0 };
+    for (int k = 0, j = 0; k < nd; k++)
+        sizes[k] = k == lo || k == hi ? size : t->sizes[j++];
+    TsTensor *r = ts_cpu_empty(t->dtype, nd, sizes, err);
+    if (!r)
+        return NULL;
+    memset(ts_tensor_data(r), 0, (size_t)ts_tensor_numel(r) * ts_dtype_size(t->dtype));
+    /* the diagonal view of r: its other dims in order, then the diagonal */
+    int64_t vs[TS_TENSOR_MAX_DIMS], vst[TS_TENSOR_MAX_DIMS];
+    for (int k = 0, j = 0; k < nd; k++)
+        if (k != lo && k != hi) {
+            vs[j] = sizes[k];
+            vst[j++] = r->strides[k];
+        }
+    vs[t->dim - 1] = len;
+    vst[t->dim - 1] = r->strides[d1] + r->strides[d2];
+    int64_t start = offset >= 0 ? offset * r->strides[d2] : -offset * r->strides[d1];
+    TsTensor *view = ts_cpu_view(r, t->dim, vs, vst, start, err);
+    if (!view) {
+        ts_tensor_release(r);
+        return NULL;
+    }
+    if (len > 0)
+        ts_cpu_copy_into(view, t);
+    ts_tensor_release(view);
+    return r;
+}
+
+/* diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) */
+static int diag_embed(TsCall *c, bool out)
+{
+    static const char op[] = "aten::diag_embed";
+    size_t n = out ? 5 : 4;
+    TsValue a[5];
+    int64_t offset, x, y;
+    int d1, d2;
+    TsTensor *r = NULL;
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
+    if (!t || (out && !ts_cpu_tensor_arg(c, op, "out", a[4])) ||
+        ts_cpu_int_arg(c->error, op, "offset", a[1], &offset) ||
+        ts_cpu_int_arg(c->error, op, "dim1", a[2], &x) ||
+        ts_cpu_int_arg(c->error, op, "dim2", a[3], &y) ||
+        ts_aten_wrap_dim(x, (int64_t)t->dim + 1, false, &d1, c->error) ||
+        ts_aten_wrap_dim(y, (int64_t)t->dim + 1, false, &d2, c->error))
+        return ts_cpu_end_out(c, n, a, NULL, out);
+    if (d1 == d2)
+        ts_error_set(c->error, TS_ERR_RUNTIME, "diagonal dimensions cannot be identical %lld, %lld",
+                     (long long)x, (long long)y);
+    else
+        r = embed(c->error, t, offset, d1, d2);
+    return ts_cpu_end_out(c, n, a, r, out);
+}
+
+/* diag(Tensor self, int diagonal=0): a vector's matrix, or a copy of a matrix's diagonal. */
+static int diag(TsCall *c, bool out)
+{
+    static const char op[] = "aten::diag";
+    size_t n = out ? 3 : 2;
+    TsValue a[3];
+    int64_t offset;
+    TsTensor *r = NULL;
+    ts_cpu_pop_args(c, n, a);
+    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
+    if (!t || (out && !ts_cpu_tensor_arg(c, op, "out", a[2])) ||
+        ts_cpu_int_arg(c->error, op, "diagonal", a[1], &offset))
+        return ts_cpu_end_out(c, n, a, NULL, out);
+    if (t->dim == 1) {
+        r = embed(c->error, t, offset, 0, 1);
+    } else if (t->dim == 2) {
+        int64_t rows = t->sizes[0], cols = t->sizes[1];
+        int64_t len = offset >= 0 ? (rows < cols - offset ? rows : cols - offset)
+                                  : (rows + offset < cols ? rows + offset : cols);
+        int64_t stride = t->strides[0] + t->strides[1];
+        TsTensor *v = NULL;
+        /* PyTorch 1.13 gives this odd message for a diagonal past the matrix */
+        if (len < 0)
+            ts_error_set(c->error, TS_ERR_RUNTIME, "numel: integer multiplication overflow");
+        else if (len == 0)
+            r = ts_cpu_empty(t->dtype, 1, &len, c->error);
+        /* the diagonal starts inside the matrix (|offset| < rows or cols): no overflow */
+        else if ((v = ts_cpu_view(t, 1, &len, &stride,
+                                  t->offset + (offset >= 0 ? offset * t->strides[1]
+                                                           : -offset * t->strides[0]),
+                                  c->error)))
+            r = ts_cpu_cast(v, t->dtype, c->error);
+        if (v)
+            ts_tensor_release(v);
+    } else {
+        ts_error_set(c->error, TS_ERR_RUNTIME, "matrix or a vector expected");
+    }
+    return ts_cpu_end_out(c, n, a, r, out);
+}
+
+static int k_diag(TsCall *c) { return diag(c, false); }
+static int k_diag_out(TsCall *c) { return diag(c, true); }
+
+static int k_diag_embed(TsCall *c) { return diag_embed(c, false); }
+static int k_diag_embed_out(TsCall *c) { return diag_embed(c, true); }
+
+static const TsCpuOp ops[] = {
+    { "aten::flipud", "", k_flipud },
+    { "aten::fliplr", "", k_fliplr },
+    { "aten::rot90", "", k_rot90 },
+    { "aten::rot90", "out", k_rot90_out },
+    { "aten::tile", "", k_tile },
+    { "aten::vstack", "", k_vstack },
+    { "aten::vstack", "out", k_vstack_out },
+    { "aten::row_stack", "", k_row_stack },
+    { "aten::row_stack", "out", k_row_stack_out },
+    { "aten::hstack", "", k_hstack },
+    { "aten::hstack", "out", k_hstack_out },
+    { "aten::dstack", "", k_dstack },
+    { "aten::dstack", "out", k_dstack_out },
+    { "aten::column_stack", "", k_column_stack },
+    { "aten::column_stack", "out", k_column_stack_out },
+    { "aten::diff", "", k_diff },
+    { "aten::diff", "out", k_diff_out },
+    { "aten::trace", "", k_trace },
+    { "aten::trace", "out", k_trace_out },
+    { "aten::tril_indices", "", k_tril_indices },
+    { "aten::tril_indices", "out", k_tril_indices_out },
+    { "aten::triu_indices", "", k_triu_indices },
+    { "aten::triu_indices", "out", k_triu_indices_out },
+    { "aten::diag_embed", "", k_diag_embed },
+    { "aten::diag_embed", "out", k_diag_embed_out },
+    { "aten::diag", "", k_diag },
+    { "aten::diag", "out", k_diag_out },
+};
+
+const TsCpuTable ts_cpu_compose_table = { ops, sizeof ops / sizeof ops[0] };

@@ -1,0 +1,241 @@
+/* aten_common.t — libtscript_aten (include/tscript/aten.h), the half of a backend every
+ * device shares: arguments bound by the operator in TsCall.op with messages naming the
+ * operator and the argument, the kernel endings (what they push and release), dim wrapping,
+ * broadcasting, promotion, the out= resize and the half-float conversions.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "tscript/aten.h"
+#include "kernel.h"
+
+static TsTensor *cpu_tensor(int dim, const int64_t *sizes)
+{
+    TsError err = TS_ERROR_INIT;
+    TsDevice cpu = { TS_DEV_CPU, -1 };
+    TsTensor *t = ts_tensor_empty(ts_runtime_allocator(kt_rt, TS_DEV_CPU), cpu, TS_FLOAT32, dim,
+                                  sizes, &err);
+    ts_error_clear(&err);
+    return t;
+}
+
+/* A call of aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) with n values. */
+typedef struct Fixture {
+    TsStack s;
+    TsError err;
+    TsCall c;
+} Fixture;
+
+static void fixture(Fixture *f, const char *name, const char *overload, size_t n,
+                    const TsValue *v)
+{
+    memset(f, 0, sizeof *f);
+    f->err = (TsError)TS_ERROR_INIT;
+    for (size_t i = 0; i < n; i++)
+        ts_stack_push(&f->s, v[i], NULL);
+    f->c = (TsCall){ &f->s, &f->err, NULL, kt_rt, kt_find(name, overload) };
+}
+
+static void done(Fixture *f)
+{
+    ts_stack_free(&f->s);
+    ts_error_clear(&f->err);
+}
+
+static void test_binding(void)
+{
+    int64_t sz[2] = { 2, 3 };
+    TsTensor *x = cpu_tensor(2, sz);
+    Fixture f;
+    TsArgs a;
+    TsTensor *got = NULL;
+
+    /* the operator's own count is popped, deepest first */
+    ts_tensor_retain(x);
+    TsValue v[3] = { ts_obj_value(x, TS_TAG_TENSOR), ts_int(7), ts_int(2) };
+    fixture(&f, "aten::add", "Tensor", 3, v);
+    is_int(ts_args_pop(&f.c, TS_DEV_CPU, &a), 0, "ts_args_pop binds aten::add.Tensor");
+    is_int((long long)a.n, 3, "... its three arguments");
+    is_int((long long)f.s.len, 0, "... all popped");
+    is_str(ts_args_op_name(&a), "aten::add", "the operator's name");
+    is_str(ts_args_name(&a, 1), "other", "argument 1 is named by the schema");
+    ok(ts_args_tensor(&a, 0, &got) == 0 && got == x, "argument 0 is the tensor");
+    ok(ts_args_tensor(&a, 1, &got) == TS_ERR_TYPE && got == NULL, "an int is not a Tensor");
+    is_str(f.err.msg, "aten::add: argument 'other' must be a Tensor", "... in the schema's words");
+    int64_t i = 0;
+    ok(ts_args_int(&a, 2, &i) == 0 && i == 2, "alpha as an int");
+    double d = 0;
+    ok(ts_args_float(&a, 1, &d) == 0 && d == 7.0, "an int reads as a float");
+    ok(ts_args_int(&a, 3, &i) == TS_ERR_USAGE, "no argument past the schema's count");
+    like(f.err.msg, "no argument 3 (it takes 3)", "... said so");
+    is_int(ts_args_return_arg(&a, 0, 0), 0, "return_arg pushes argument 0");
+    ok(f.s.len == 1 && f.s.data[0].tag == TS_TAG_TENSOR && f.s.data[0].u.p == (void *)x,
+       "... the same tensor");
+    is_int((long long)a.n, 0, "... and the arguments are released");
+    is_int((long long)TS_ATOMIC_LOAD_RELAXED(&x->h.refcount), 2, "one reference on the stack, one ours");
+    done(&f);
+
+    /* a short stack, and a call without its operator */
+    fixture(&f, "aten::add", "Tensor", 1, (TsValue[]){ ts_int(1) });
+    is_int(ts_args_pop(&f.c, TS_DEV_CPU, &a), TS_ERR_USAGE, "a short stack is refused");
+    like(f.err.msg, "takes 3 arguments but the stack holds 1", "... said so");
+    is_int((long long)f.s.len, 1, "... and nothing is popped");
+    done(&f);
+    fixture(&f, "aten::add", "Tensor", 0, NULL);
+    f.c.op = NULL;
+    is_int(ts_args_pop(&f.c, TS_DEV_CPU, &a), TS_ERR_USAGE, "no operator: refused");
+    like(f.err.msg, "TsCall.op is NULL", "... said so");
+    done(&f);
+
+    /* a tensor on another device than the kernel's */
+    float buf[6];
+    TsDevice cuda = { TS_DEV_CUDA, 0 };
+    TsStorage *st = ts_storage_borrow(buf, sizeof buf, cuda, NULL);
+    TsTensor *g = st ? ts_tensor_new(st, TS_FLOAT32, 2, sz, NULL, 0, NULL) : NULL;
+    if (st)
+        ts_storage_release(st);
+    ok(g != NULL, "a tensor on cuda:0 (borrowed memory)");
+    ts_tensor_retain(x);
+    TsValue w[3] = { ts_obj_value(x, TS_TAG_TENSOR), ts_obj_value(g, TS_TAG_TENSOR), ts_int(1) };
+    fixture(&f, "aten::add", "Tensor", 3, w);
+    ts_args_pop(&f.c, TS_DEV_CPU, &a);
+    ok(ts_args_tensor(&a, 1, &got) == TS_ERR_RUNTIME, "the cpu kernel refuses it");
+    is_str(f.err.msg, "aten::add: the cpu kernel got argument 'other' on device cuda:0",
+           "... naming the argument and the device");
+    ts_error_clear(&f.err);
+    int rc = ts_args_return_tensor(&a, TS_ERR_RUNTIME, NULL);
+    ok(rc == TS_ERR_RUNTIME && f.s.len == 0 && a.n == 0,
+       "a failed ending releases everything and pushes nothing");
+    done(&f);
+
+    /* lists, dtypes, dims, optional values: aten::sum.dim_IntList(Tensor self, int[1]? dim,
+     * bool keepdim=False, *, ScalarType? dtype=None) */
+    TsList *dims = ts_list_new(ts_type_int(), 2, NULL);
+    ts_list_append(dims, ts_int(0), NULL);
+    ts_list_append(dims, ts_double(1.5), NULL);
+    ts_tensor_retain(x);
+    TsValue s[4] = { ts_obj_value(x, TS_TAG_TENSOR), ts_obj_value(dims, TS_TAG_LIST),
+                     ts_bool(true), ts_none() };
+    fixture(&f, "aten::sum", "dim_IntList", 4, s);
+    ts_args_pop(&f.c, TS_DEV_CPU, &a);
+    int64_t list[4];
+    int n = 0, dtype = 0, dim = 0;
+    ok(ts_args_int_list(&a, 1, list, &n, 4) == TS_ERR_TYPE, "a float in an int[] is refused");
+    is_str(f.err.msg, "aten::sum: argument 'dim' must be a list of ints", "... naming it");
+    ok(ts_args_int_list(&a, 1, list, &n, 1) == TS_ERR_LIMIT, "more entries than the room");
+    bool b = false, has = true;
+    ok(ts_args_bool(&a, 2, &b) == 0 && b, "keepdim");
+    ok(ts_args_opt_dtype(&a, 3, &dtype) == 0 && dtype == -1, "dtype None is -1");
+    ok(ts_args_opt_int(&a, 3, &i, &has) == 0 && !has, "an int? None");
+    ok(ts_args_opt_tensor(&a, 3, &got) == 0 && got == NULL, "a Tensor? None");
+    ok(ts_args_dim(&a, 2, 2, false, &dim) == 0 && dim == 1, "a bool dim reads as 1");
+    ts_args_fail(&a, 0);
+    is_int((long long)a.n, 0, "ts_args_fail releases");
+    done(&f);
+
+    /* a kernel run with its operator, as the interpreter runs it */
+    TsValue out = ts_none();
+    TsError err = TS_ERROR_INIT;
+    ts_tensor_retain(x);
+    ts_tensor_retain(x);
+    TsValue k[3] = { ts_obj_value(x, TS_TAG_TENSOR), ts_obj_value(x, TS_TAG_TENSOR), ts_int(1) };
+    ok(kt_call("aten::add", "Tensor", "cpu", 3, k, &out, &err) == 0 && out.tag == TS_TAG_TENSOR,
+       "aten-cpu's add runs with its operator in TsCall.op");
+    ts_value_release(out);
+    ts_error_clear(&err);
+    ts_tensor_release(x);
+}
+
+static void test_shapes(void)
+{
+    TsError err = TS_ERROR_INIT;
+    int d = -1;
+    ok(ts_aten_wrap_dim(-1, 3, false, &d, &err) == 0 && d == 2, "dim -1 of 3 is 2");
+    ok(ts_aten_wrap_dim(3, 3, false, &d, &err) == TS_ERR_INDEX, "dim 3 of 3 is out of range");
+    is_str(err.msg, "Dimension out of range (expected to be in range of [-3, 2], but got 3)",
+           "... in PyTorch's words");
+    ts_error_clear(&err);
+    ok(ts_aten_wrap_dim(-1, 0, true, &d, &err) == 0 && d == 0, "a 0-dim tensor takes -1 ...");
+    ok(ts_aten_wrap_dim(0, 0, false, &d, &err) == TS_ERR_INDEX, "... unless it has no dims");
+    is_str(err.msg, "Dimension specified as 0 but tensor has no dimensions", "... said so");
+    ts_error_clear(&err);
+    ok(ts_aten_wrap_dim(INT64_MIN, 4, false, &d, &err) == TS_ERR_INDEX, "INT64_MIN is refused");
+    ts_error_clear(&err);
+
+    int64_t s1[2] = { 3, 1 }, s2[1] = { 4 }, s3[1] = { 5 }, sizes[TS_TENSOR_MAX_DIMS];
+    TsTensor *a = cpu_tensor(2, s1), *b = cpu_tensor(1, s2), *c = cpu_tensor(1, s3);
+    TsTensor *ab[2] = { a, b }, *bc[2] = { b, c };
+    int dim = 0;
+    ok(ts_aten_broadcast_shape(2, ab, &dim, sizes, &err) == 0 && dim == 2 && sizes[0] == 3 &&
+       sizes[1] == 4, "[3, 1] and [4] broadcast to [3, 4]");
+    ok(ts_aten_broadcast_shape(2, bc, &dim, sizes, &err) == TS_ERR_RUNTIME, "[4] and [5] do not");
+    is_str(err.msg, "The size of tensor a (4) must match the size of tensor b (5) at "
+           "non-singleton dimension 0", "... in PyTorch's words");
+    ts_error_clear(&err);
+
+    char buf[16];
+    int64_t big[4] = { 100000, 200000, 300000, 400000 };
+    ts_aten_format_sizes(buf, sizeof buf, 2, s1);
+    is_str(buf, "[3, 1]", "sizes print as a list");
+    ts_aten_format_sizes(buf, sizeof buf, 4, big);
+    is_int((long long)strlen(buf), 15, "a long list is cut to the buffer ...");
+    ok(strcmp(buf + 12, "...") == 0, "... and ends in ...");
+
+    /* out= resize: a new storage when the old is too small, none when the shape is right */
+    TsStorage *before = b->storage;
+    int64_t want[2] = { 2, 8 };
+    ok(ts_aten_resize_out(b, 2, want, NULL, &err) == 0 && b->dim == 2 && b->sizes[1] == 8,
+       "resize_out gives the out tensor the shape");
+    ok(b->storage != before && b->storage->nbytes >= 64, "... with a larger storage");
+    before = b->storage;
+    ok(ts_aten_resize_out(b, 2, want, NULL, &err) == 0 && b->storage == before,
+       "... and keeps it when the shape is already right");
+    int64_t huge[2] = { INT64_C(1) << 40, INT64_C(1) << 40 };
+    ok(ts_aten_resize_out(b, 2, huge, NULL, &err) == TS_ERR_RUNTIME, "an impossible shape fails");
+    ok(b->dim == 2 && b->sizes[1] == 8, "... leaving the tensor as it was");
+    ts_error_clear(&err);
+    ts_tensor_release(a);
+    ts_tensor_release(b);
+    ts_tensor_release(c);
+}
+
+static void test_dtypes(void)
+{
+    is_int(ts_aten_promote_types(TS_UINT8, TS_INT8), TS_INT16, "uint8 + int8 is int16");
+    is_int(ts_aten_promote_types(TS_FLOAT16, TS_BFLOAT16), TS_FLOAT32, "half + bfloat16 is float");
+    is_int(ts_aten_promote_types(TS_BOOL, TS_INT32), TS_INT32, "bool + int is int");
+    is_int(ts_aten_promote_types(TS_COMPLEX64, TS_INT32), -1, "complex is not known");
+    ok(ts_aten_can_cast(TS_INT64, TS_FLOAT32) && !ts_aten_can_cast(TS_FLOAT32, TS_INT64),
+       "int casts to float, not back");
+
+    TsError err = TS_ERROR_INIT;
+    int8_t i8 = 0;
+    ok(ts_aten_scalar_to_elem(ts_int(300), TS_INT8, &i8, &err) == TS_ERR_RUNTIME,
+       "300 does not fit int8");
+    like(err.msg, "value cannot be converted to type int8_t without overflow", "... said so");
+    ts_error_clear(&err);
+    uint16_t h = 0;
+    ok(ts_aten_scalar_to_elem(ts_double(1.5), TS_FLOAT16, &h, &err) == 0 && h == 0x3e00,
+       "1.5 as float16 is 0x3e00");
+    ok(ts_aten_scalar_to_elem(ts_double(1e6), TS_FLOAT16, &h, &err) != 0, "1e6 overflows float16");
+    ts_error_clear(&err);
+    is_int(ts_aten_scalar_dtype(ts_double(1.0)), TS_FLOAT32, "a float Scalar makes float32");
+
+    is_int(ts_aten_float_to_half(65504.0f), 0x7bff, "65504 is the largest half");
+    is_int(ts_aten_float_to_half(65520.0f), 0x7c00, "65520 rounds to inf");
+    ok(ts_aten_half_to_float(0x0001) == ldexpf(1.0f, -24), "the smallest subnormal half");
+    is_int(ts_aten_float_to_bf16(1.00390625f), 0x3f80, "bfloat16 rounds to even (down)");
+    is_int(ts_aten_float_to_bf16(1.01171875f), 0x3f82, "bfloat16 rounds to even (up)");
+    ok(isnan(ts_aten_bf16_to_float(ts_aten_float_to_bf16(NAN))), "nan stays nan");
+}
+
+int main(void)
+{
+    if (!kt_open())
+        return done_testing();
+    test_binding();
+    test_shapes();
+    test_dtypes();
+    ts_runtime_close(kt_rt);
+    return done_testing();
+}
