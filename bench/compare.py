@@ -31,6 +31,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WORK = os.path.join(HERE, "workloads")
 WARMUP = 3              # PyTorch's profiling executor optimizes on the second call
 
+# The CPU fuser's gain (issue 14): the LSTM cell with fuser-cpu (the default config) over
+# the same run without it; name, inputs() arguments, target as text.
+FUSER = [("lstm-b1", [2000, 1, 32, 32], "unfused/fused >= 1.5"),
+         ("lstm-b64", [10, 64, 256, 512], "unfused/fused >= 1.0")]
+
 # name, file, inputs() arguments, floor ("" none), target as text
 INTERP = [("loop", "loop.py", []), ("sort", "sort.py", []), ("dict", "dict.py", []),
           ("fib", "fib.py", []), ("strings", "strings.py", [])]
@@ -187,6 +192,22 @@ def main():
             line += f"   {floor} {t[floor] * 1e3:.2f}ms: tscript/{floor} " \
                     f"{t['tscript'] / t[floor]:.2f}"
         print(f"{line}   (target: {target}){same}")
+
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as cfg:
+        cfg.write("plugins: [prim, aten-cpu]\n")
+    unfused_env = dict(env, TSCRIPT_CONFIG=cfg.name)
+    path = os.path.join(WORK, "lstm.py")
+    for name, ints, target in FUSER:
+        def measure():
+            ft, fres = tscript_warm(a.tsbench, path, ints, a.runs, env)
+            ut, ures = tscript_warm(a.tsbench, path, ints, a.runs, unfused_env)
+            return {"fused": ft, "unfused": ut}, (fres, ures)
+        t, (fres, ures) = best_of_rounds(a.rounds, measure)
+        same = "" if fres == ures else f"  (results differ: {fres} vs {ures})"
+        print(f"{'fuser ' + name:16} fused {ms(t['fused'])} unfused {ms(t['unfused'])} "
+              f"{t['unfused'] / t['fused']:7.2f}x   (target: {target}){same}")
+    os.unlink(cfg.name)
 
     hello = os.path.join(WORK, "hello.py")
     pt, prss = process_isolated([sys.executable, "-c",

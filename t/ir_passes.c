@@ -55,7 +55,7 @@ int main(void)
     ok(stage(t, slots, "one", "ba", true, &err) == 0 && stage(t, slots, "two", "c", true, &err) == 0 &&
        passes->n == 3, "two plugins register three passes");
     TsGraph *g = ts_graph_parse("graph(%a : int):\n  return (%a)\n", "g.ir", &err);
-    ok(g && ts_passes_run(passes, g, "__torch__.f", &err) == 0, "they run");
+    ok(g && ts_passes_run(passes, TS_PASS_COMPILE, g, "__torch__.f", &err) == 0, "they run");
     is_str(order, "bac", "in registration order, plugin by plugin");
 
     ok(stage(t, slots, "three", "d", false, &err) == 0 && passes->n == 3,
@@ -113,7 +113,7 @@ int main(void)
        ts_registry_commit(r, &err) == 0, "a failing pass registered before another");
     ts_registry_free(r);
     order[0] = '\0';
-    rc = ts_passes_run(ts_optable_passes(t), g, "__torch__.g", &err);
+    rc = ts_passes_run(ts_optable_passes(t), TS_PASS_COMPILE, g, "__torch__.g", &err);
     ok(rc == TS_ERR_VALUE && err.msg &&
        strcmp(err.msg, "graph pass 'six.fail' of plugin 'six' failed on __torch__.g: no") == 0 &&
        order[0] == '\0', "the run stops at it, with its code and message, naming it");

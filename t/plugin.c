@@ -88,7 +88,7 @@ static void test_standard_plugins(void)
     rt = ts_runtime_open(NULL, &err);
     ok(rt != NULL, "the embedded default config opens");
     if (rt) {
-        is_int(ts_runtime_num_plugins(rt), 2, "with two plugins");
+        is_int(ts_runtime_num_plugins(rt), 3, "with three plugins (prim, aten-cpu, fuser-cpu)");
         ok(ts_runtime_num_threads(rt) >= 1, "and some threads");
     } else {
         diag("%s", err.msg);
@@ -97,7 +97,7 @@ static void test_standard_plugins(void)
     ts_runtime_close(rt);
 
     rt = ts_runtime_open(config(""), &err);
-    ok(rt && ts_runtime_num_plugins(rt) == 2, "an empty config loads the default plugins");
+    ok(rt && ts_runtime_num_plugins(rt) == 3, "an empty config loads the default plugins");
     ts_runtime_close(rt);
     rt = ts_runtime_open(config("plugins: []\n"), &err);
     ok(rt && ts_runtime_num_plugins(rt) == 0 && ts_optable_size(ts_runtime_optable(rt)) == 0,

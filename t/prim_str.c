@@ -732,7 +732,7 @@ static char *call_varargs(const char *op, size_t n, TsValue *args, TsError *err)
 {
     const TsOperator *o = kt_find(op, "");
     const TsKernelEntry *k = o ? ts_operator_kernel(o, TS_BACKEND_ANY) : NULL;
-    TsNodeInfo node = { op, n, 1, NULL, NULL };
+    TsNodeInfo node = { op, n, 1, NULL, NULL, NULL };
     TsKernelFn fn = NULL;
     void *data = NULL;
     void (*free_data)(void *) = NULL;

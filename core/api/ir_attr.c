@@ -160,6 +160,20 @@ int ts_attr_set_type(TsNode *n, const char *name, const TsType *v, TsError *err)
     return s ? ts_node_set_type(n, s, v, err) : FAILED(err);
 }
 
+int ts_attr_set_graph(TsNode *n, const char *name, TsGraph *v, TsError *err)
+{
+    if (!v || v == ts_node_graph(n)) {
+        return ts_error_set(err, TS_ERR_USAGE, "ts_attr_set_graph: %s",
+                            v ? "a node cannot hold its own graph" : "no graph");
+    }
+    TsSymbol s = set_symbol(n, name, err);
+    if (!s) {
+        ts_graph_free(v);
+        return FAILED(err);
+    }
+    return ts_node_set_graph(n, s, v, err);
+}
+
 int ts_attr_set_ints(TsNode *n, const char *name, const int64_t *v, size_t len, TsError *err)
 {
     if (len && !v)

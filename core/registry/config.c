@@ -2,7 +2,7 @@
  *
  * A config file is a YAML mapping; every key is optional and an unknown key is an error:
  *
- *     plugins: [prim, aten-cpu, ./vendor/myplugin.so]  # default: [prim, aten-cpu]
+ *     plugins: [prim, aten-cpu, ./vendor/myplugin.so]  # default: [prim, aten-cpu, fuser-cpu]
  *     default_backend: cpu                           # default: cpu
  *     num_threads: 4                                 # default: the number of cores
  *     plugin_path: [/opt/vendor/lib]                 # searched before the built-in places
@@ -85,7 +85,7 @@ void ts_config_free(TsConfig *c)
 
 static int default_plugins(TsConfig *c, const char *where, TsError *err)
 {
-    static const char *const names[] = { "prim", "aten-cpu" };
+    static const char *const names[] = { "prim", "aten-cpu", "fuser-cpu" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (ts_strlist_push(&c->plugins, names[i], err) ||
             ts_strlist_push(&c->plugin_where, where, err))

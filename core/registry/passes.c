@@ -30,7 +30,7 @@ int ts_pass_list_reserve(TsPassList *l, size_t n, TsError *err)
 }
 
 int ts_pass_list_add(TsPassList *l, const char *name, const char *plugin, TsGraphPassFn fn,
-                     void *ctx, TsError *err)
+                     void *ctx, int stage, TsError *err)
 {
     size_t a = strlen(name) + 1, b = strlen(plugin) + 1;
     char *names = malloc(a + b);
@@ -42,7 +42,7 @@ int ts_pass_list_add(TsPassList *l, const char *name, const char *plugin, TsGrap
     }
     memcpy(names, name, a);
     memcpy(names + a, plugin, b);
-    l->items[l->n++] = (TsGraphPass){ names, names + a, fn, ctx };
+    l->items[l->n++] = (TsGraphPass){ names, names + a, fn, ctx, stage };
     return 0;
 }
 
@@ -71,10 +71,13 @@ void ts_pass_list_free(TsPassList *l)
     *l = (TsPassList){ 0 };
 }
 
-int ts_passes_run(const TsPassList *l, TsGraph *g, const char *fn_name, TsError *err)
+int ts_passes_run(const TsPassList *l, int stage, TsGraph *g, const char *fn_name,
+                  TsError *err)
 {
     for (size_t i = 0; l && i < l->n; i++) {
         const TsGraphPass *p = &l->items[i];
+        if (p->stage != stage)
+            continue;
         TsError perr = TS_ERROR_INIT;
         const char *what = "failed";
         int rc = p->fn(g, p->ctx, &perr);

@@ -18,7 +18,12 @@ typedef struct TsGraphPass {
     char *plugin;              /* the plugin that registered it */
     TsGraphPassFn fn;
     void *ctx;
+    int stage;                 /* TS_PASS_COMPILE or TS_PASS_OPTIMIZER */
 } TsGraphPass;
+
+/* When a pass runs: on the graph of every function compiled (ts_register_pass), or on the
+ * executor's optimized copy after the core's pipeline (ts_register_optimizer_pass). */
+enum { TS_PASS_COMPILE = 0, TS_PASS_OPTIMIZER = 1 };
 
 typedef struct TsPassList {
     TsGraphPass *items;
@@ -27,7 +32,7 @@ typedef struct TsPassList {
 
 /* Appends a pass (the names are copied). */
 int ts_pass_list_add(TsPassList *l, const char *name, const char *plugin, TsGraphPassFn fn,
-                     void *ctx, TsError *err);
+                     void *ctx, int stage, TsError *err);
 /* The pass of that name, or NULL. */
 const TsGraphPass *ts_pass_list_find(const TsPassList *l, const char *name);
 /* Makes room for n more passes, so that ts_pass_list_move cannot fail. */
@@ -36,8 +41,9 @@ int ts_pass_list_reserve(TsPassList *l, size_t n, TsError *err);
 void ts_pass_list_move(TsPassList *dst, TsPassList *src);
 void ts_pass_list_free(TsPassList *l);
 
-/* Runs the passes in order on g, the graph of function fn_name ("__torch__.f"), checking the
+/* Runs the passes of stage in order on g, the graph of function fn_name ("__torch__.f"), checking the
  * graph after each (ts_graph_lint). An error names the pass, its plugin and the function. */
-int ts_passes_run(const TsPassList *l, TsGraph *g, const char *fn_name, TsError *err);
+int ts_passes_run(const TsPassList *l, int stage, TsGraph *g, const char *fn_name,
+                  TsError *err);
 
 #endif

@@ -349,8 +349,8 @@ int ts_register_allocator(TsRegistry *r, const char *backend, TsAllocator *alloc
     return 0;
 }
 
-int ts_register_pass(TsRegistry *r, const char *name, TsGraphPassFn fn, void *ctx,
-                     TsError *err)
+static int register_pass(TsRegistry *r, const char *name, TsGraphPassFn fn, void *ctx,
+                         int stage, TsError *err)
 {
     if (!r)
         return ts_error_set(err, TS_ERR_USAGE, "pass registration without a registry");
@@ -368,9 +368,21 @@ int ts_register_pass(TsRegistry *r, const char *name, TsGraphPassFn fn, void *ct
                      "the first)", r->plugin, name, old->plugin);
         return fail(r, err);
     }
-    if (ts_pass_list_add(&r->passes, name, r->plugin, fn, ctx, err))
+    if (ts_pass_list_add(&r->passes, name, r->plugin, fn, ctx, stage, err))
         return fail(r, err);
     return 0;
+}
+
+int ts_register_pass(TsRegistry *r, const char *name, TsGraphPassFn fn, void *ctx,
+                     TsError *err)
+{
+    return register_pass(r, name, fn, ctx, TS_PASS_COMPILE, err);
+}
+
+int ts_register_optimizer_pass(TsRegistry *r, const char *name, TsGraphPassFn fn, void *ctx,
+                               TsError *err)
+{
+    return register_pass(r, name, fn, ctx, TS_PASS_OPTIMIZER, err);
 }
 
 int ts_registry_commit(TsRegistry *r, TsError *err)

@@ -93,7 +93,7 @@ int ts_dispatch_instantiate(TsBoundKernel *k, const TsKernelEntry *e, const TsNo
         types[i] = n->inputs[i]->type;
     for (size_t i = 0; i < n->n_outputs; i++)
         types[n->n_inputs + i] = n->outputs[i]->type;
-    TsNodeInfo ni = {n->kind, n->n_inputs, n->n_outputs, types, types + n->n_inputs};
+    TsNodeInfo ni = {n->kind, n->n_inputs, n->n_outputs, types, types + n->n_inputs, n};
     int rc = e->factory(&ni, &k->fn, &k->data, &k->free_data, err);
     free(types);
     if (rc) {

@@ -221,6 +221,9 @@ TS_API int ts_attr_set_tensor(TsNode *n, const char *name, TsTensor *v, TsError 
 TS_API int ts_attr_set_type(TsNode *n, const char *name, const TsType *v, TsError *err);
 TS_API int ts_attr_set_ints(TsNode *n, const char *name, const int64_t *v, size_t len,
                             TsError *err);
+/* A graph attribute (a fusion group's Subgraph): the node takes v, which the caller no
+ * longer frees, on failure too (it is freed then); v must be a graph of its own, not n's. */
+TS_API int ts_attr_set_graph(TsNode *n, const char *name, TsGraph *v, TsError *err);
 /* Removes attribute name; TS_ERR_KEY when there is none. */
 TS_API int ts_attr_remove(TsNode *n, const char *name, TsError *err);
 

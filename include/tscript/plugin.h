@@ -132,6 +132,8 @@ typedef struct TsNodeInfo {
     size_t n_inputs, n_outputs;
     const TsType *const *input_types;
     const TsType *const *output_types;
+    const TsNode *node;        /* the node itself, read-only (ir.h): its attributes, such as
+                                  a fusion group's Subgraph; NULL where there is none */
 } TsNodeInfo;
 
 /* A factory fills *fn and may set *data (freed with *free_data when the code is freed). */
@@ -176,6 +178,15 @@ typedef int (*TsGraphPassFn)(TsGraph *g, void *ctx, TsError *err);
  * run on several threads at once (on different graphs): keep ctx read-only. */
 TS_API int ts_register_pass(TsRegistry *r, const char *name, TsGraphPassFn fn, void *ctx,
                             TsError *err);
+/* Registers pass fn to run on the executor's optimized copy of every graph instead, after
+ * the core's own optimization (calls inlined, constants folded, loops unrolled, dead code
+ * gone) and, where the executor specializes, on the copy specialized to a call's argument
+ * types (their dtypes, ranks and devices known): where a fuser belongs. It does not run
+ * when the optimizer is off (TSCRIPT_JIT_DISABLE=1, --no-opt). Otherwise as
+ * ts_register_pass: names unique among both kinds, run in registration order, the graph
+ * verified after each; a failure fails the call that needed the plan. */
+TS_API int ts_register_optimizer_pass(TsRegistry *r, const char *name, TsGraphPassFn fn,
+                                      void *ctx, TsError *err);
 
 /* ---- the entry point ----------------------------------------------------- */
 typedef struct TsPluginInfo {

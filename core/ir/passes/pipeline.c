@@ -9,6 +9,7 @@
 
 #include "ir/log.h"
 #include "ir/passes/passes.h"
+#include "registry/optable.h"
 
 typedef struct PassEntry {
     const char *name;          /* its file name without ".c" */
@@ -60,6 +61,10 @@ int ts_optimize_graph(TsGraph *g, const TsPassEnv *env, TsError *err)
     for (const PassEntry *p = pipeline; p->name; p++)
         if (run_entry(p, g, env, err))
             return -1;
+    /* then the plugins' (fusers): they see the graph the core made, types specialized */
+    if (env->ops && ts_passes_run(ts_optable_passes_const(env->ops), TS_PASS_OPTIMIZER, g,
+                                  env->fn_name ? env->fn_name : "a function", err))
+        return -1;
     return 0;
 }
 

@@ -386,8 +386,52 @@ static void prop_loop(Prop *P, TsNode *n)
     }
 }
 
+/* The pieces of a tensor split by chunk, split or unbind, unpacked from the list the
+ * operator returned (x.chunk(4, 1) in an LSTM cell): each has the tensor's dtype, device and
+ * requires_grad, and its rank (one less for unbind); the sizes are left unknown. Only for a
+ * list nothing writes, so that its items are the operator's. */
+static bool prop_unpack_split(Prop *P, TsNode *n)
+{
+    if (n->n_inputs != 1)
+        return false;
+    const TsIrValue *list = n->inputs[0];
+    const TsNode *d = list->node;
+    static const char *const keep_rank[] = {
+        "aten::chunk", "aten::split", "aten::split_with_sizes", "aten::unsafe_chunk",
+        "aten::unsafe_split", "aten::unsafe_split_with_sizes", "aten::tensor_split", NULL
+    };
+    int drop = -1;
+    for (size_t i = 0; keep_rank[i] && drop < 0; i++)
+        if (strcmp(d->kind, keep_rank[i]) == 0)
+            drop = 0;
+    if (strcmp(d->kind, "aten::unbind") == 0)
+        drop = 1;
+    if (drop < 0 || d->n_inputs == 0 || !ts_shape_is_tensor(d->inputs[0]) ||
+        ts_alias_has_writers(P->db, list))
+        return false;
+    TsShape self;
+    ts_shape_of(d->inputs[0], &self);
+    for (size_t i = 0; i < n->n_outputs; i++) {
+        TsShape s;
+        ts_shape_unknown(&s);
+        s.dtype = self.dtype;
+        s.device_type = self.device_type;
+        s.device_index = self.device_index;
+        s.requires_grad = self.requires_grad;
+        if (self.dim >= drop) {
+            s.dim = self.dim - drop;
+            for (int k = 0; k < s.dim; k++)
+                s.sizes[k] = -1;
+        }
+        set_facts(P, n->outputs[i], &s);
+    }
+    return true;
+}
+
 static void prop_node(Prop *P, TsNode *n)
 {
+    if (strcmp(n->kind, "prim::ListUnpack") == 0 && prop_unpack_split(P, n))
+        return;
     if (strcmp(n->kind, "prim::If") == 0) {
         prop_if(P, n);
         return;

@@ -1,0 +1,77 @@
+/* fuser.h — what the CPU fuser's files share: the pointwise operators it fuses, the program
+ * a fusion group compiles to, and the pass and kernel entry points.
+ *
+ * A fusion group (prim::FusionGroup, its Subgraph attribute a graph of pointwise float32
+ * operators) runs as one pass over memory: its outputs are computed a block of elements at
+ * a time, every intermediate staying in a block-sized buffer in cache, where the unfused
+ * graph would run one kernel per operator, each reading and writing whole tensors and
+ * allocating its result.
+ */
+#ifndef TS_FUSER_CPU_H
+#define TS_FUSER_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tscript/aten.h"
+
+/* The operators the fuser knows, with the forms their overloads take. */
+typedef enum FuOpCode {
+    FU_ADD, FU_SUB, FU_MUL, FU_DIV,               /* binary: x op y (add/sub: x +- alpha * y) */
+    FU_NEG, FU_SIGMOID, FU_TANH, FU_RELU, FU_EXP, FU_LOG, FU_SQRT, FU_RSQRT, FU_RECIPROCAL,
+    FU_ABS,
+    FU_OP__COUNT
+} FuOpCode;
+
+/* The op of a node kind and input count that the fuser takes ("aten::add" with 3 inputs is
+ * add.Tensor or add.Scalar), or -1. Whether its inputs' types fit is fuse.c's business. */
+int fu_op_lookup(const char *kind, size_t n_inputs);
+/* How many of its inputs are operands (1 or 2); an add/sub has alpha after them. */
+int fu_op_arity(FuOpCode op);
+bool fu_op_has_alpha(FuOpCode op);
+
+/* ---- programs (program.c) ------------------------------------------------------------- */
+
+/* A register holds a block of float32 elements, or one scalar (a number input or constant,
+ * converted to float32 as PyTorch converts a wrapped number for a float32 tensor). */
+typedef struct FuInstr {
+    uint8_t op;                /* FuOpCode */
+    uint16_t a, b;             /* operand registers (b unused for unary ops) */
+    uint16_t out;
+    float alpha;               /* add/sub: the (constant) alpha, sub's negated */
+    int16_t alpha_reg;         /* a non-constant alpha's register, else -1 */
+} FuInstr;
+
+/* A register's dependencies on the group's inputs, a bit per input. */
+#define FU_DEP_WORDS 4
+#define FU_MAX_INPUTS (64 * FU_DEP_WORDS)
+
+typedef struct FuProgram {
+    uint16_t n_inputs;         /* registers 0..n_inputs-1: the group's inputs */
+    uint16_t n_regs;
+    uint16_t n_instrs, n_outputs;
+    bool *is_scalar;           /* n_regs: a scalar register (inputs that are numbers) */
+    float *constant;           /* n_regs: a constant register's value */
+    bool *is_constant;         /* n_regs */
+    FuInstr *instrs;
+    uint16_t *outputs;         /* the registers the group returns */
+    uint64_t *deps;            /* n_regs * FU_DEP_WORDS: the inputs each register reads */
+} FuProgram;
+
+/* Compiles a fusion group's Subgraph into a program; NULL with err set when the graph holds
+ * anything the fuser did not put there. */
+FuProgram *fu_program_compile(const TsGraph *g, TsError *err);
+void fu_program_free(FuProgram *p);
+
+/* ---- running (run.c) ---------------------------------------------------------------- */
+
+/* The kernel factory of prim::FusionGroup on the cpu backend. */
+int fu_kernel_factory(const TsNodeInfo *node, TsKernelFn *fn, void **data,
+                      void (**free_data)(void *), TsError *err);
+
+/* ---- the pass (fuse.c) --------------------------------------------------------------- */
+
+/* Groups runs of fusible pointwise operators into prim::FusionGroup nodes. */
+int fu_pass(TsGraph *g, void *ctx, TsError *err);
+
+#endif
