@@ -12,38 +12,6 @@
 
 /* ---- arguments ----------------------------------------------------------------------- */
 
-int ts_nn_int_list(TsArgs *a, size_t i, int n, int64_t *out, int64_t def)
-{
-    TsValue v = i < a->n ? a->v[i] : ts_none();
-    if (v.tag == TS_TAG_INT) {
-        for (int k = 0; k < n; k++)
-            out[k] = v.u.i;
-        return 0;
-    }
-    if (v.tag == TS_TAG_LIST) {
-        const TsList *l = (const TsList *)v.u.p;
-        bool ints = true;
-        for (size_t k = 0; k < l->len; k++)
-            ints = ints && l->items[k].tag == TS_TAG_INT;
-        if (ints && l->len == 0 && def >= 0) {
-            for (int k = 0; k < n; k++)
-                out[k] = def;
-            return 0;
-        }
-        if (ints && (l->len == (size_t)n || l->len == 1)) {
-            for (int k = 0; k < n; k++)
-                out[k] = l->items[l->len == 1 ? 0 : k].u.i;
-            return 0;
-        }
-        if (ints)
-            return ts_error_set(a->call->error, TS_ERR_RUNTIME, "%s: expected %s to be a "
-                                "single integer value or a list of %d values, but got %zu "
-                                "values", ts_args_op_name(a), ts_args_name(a, i), n, l->len);
-    }
-    return ts_error_set(a->call->error, TS_ERR_TYPE, "%s: argument '%s' must be a list of "
-                        "ints", ts_args_op_name(a), ts_args_name(a, i));
-}
-
 int ts_nn_int_vec(TsArgs *a, size_t i, int max, int64_t *out, int *len)
 {
     const TsList *l = i < a->n && a->v[i].tag == TS_TAG_LIST ? (const TsList *)a->v[i].u.p

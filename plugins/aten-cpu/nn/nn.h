@@ -21,10 +21,6 @@ static inline TsTensor *ts_nn_tensor(TsArgs *a, size_t i)
     TsTensor *t;
     return ts_args_tensor(a, i, &t) ? NULL : t;
 }
-/* Reads int[N] argument i into out[n]: a list of n ints, a list of one int (repeated), or
- * an int. An empty list gives def (when def is >= 0; stride=[] means "the kernel size", the
- * caller passes -1 and fills it). Errors name the operator and the argument. */
-int ts_nn_int_list(TsArgs *a, size_t i, int n, int64_t *out, int64_t def);
 /* int[] argument i of any length (at most max) into out; *len gets its length. */
 int ts_nn_int_vec(TsArgs *a, size_t i, int max, int64_t *out, int *len);
 /* A Scalar, int, float or bool argument as a double. */
