@@ -433,15 +433,15 @@ static TsTensor *matmul(TsError *err, const char *name, const TsTensor *tx, cons
 
 /* ---- kernels ------------------------------------------------------------------------ */
 
-/* Pops two tensor arguments named n1, n2 of op, runs fn, pushes its result. */
-static int binary_kernel(TsCall *c, const char *op, const char *n1, const char *n2,
-                         TsTensor *(*fn)(TsError *, TsTensor *, TsTensor *))
+/* Pops the two tensor arguments of the call's operator, runs fn, pushes its result. */
+static int binary_kernel(TsCall *c, TsTensor *(*fn)(TsError *, TsTensor *, TsTensor *))
 {
-    TsValue a[2];
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, op, n1, a[0]);
-    TsTensor *y = x ? ts_cpu_tensor_arg(c, op, n2, a[1]) : NULL;
-    return ts_nn_finish(c, 2, a, y ? fn(c->error, x, y) : NULL);
+    TsArgs args;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
+    TsTensor *y = x ? ts_nn_tensor(&args, 1) : NULL;
+    return ts_args_return_tensor(&args, 0, y ? fn(c->error, x, y) : NULL);
 }
 
 static TsTensor *do_matmul(TsError *err, TsTensor *x, TsTensor *y)
@@ -550,20 +550,21 @@ static TsTensor *do_inner(TsError *err, TsTensor *x, TsTensor *y)
     return r;
 }
 
-static int k_inner(TsCall *c) { return binary_kernel(c, "aten::inner", "self", "other", do_inner); }
+static int k_inner(TsCall *c) { return binary_kernel(c, do_inner); }
 
-static int k_matmul(TsCall *c) { return binary_kernel(c, "aten::matmul", "self", "other", do_matmul); }
+static int k_matmul(TsCall *c) { return binary_kernel(c, do_matmul); }
 
 /* aten::matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): the product
  * computed as matmul computes it, then delivered into out (resized; its dtype must be the
  * result's, worded as PyTorch's dot and mm kernels word it). */
 static int k_matmul_out(TsCall *c)
 {
-    TsValue a[3];
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::matmul", "self", a[0]);
-    TsTensor *y = x ? ts_cpu_tensor_arg(c, "aten::matmul", "other", a[1]) : NULL;
-    TsTensor *out = y ? ts_cpu_tensor_arg(c, "aten::matmul", "out", a[2]) : NULL;
+    TsArgs args;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
+    TsTensor *y = x ? ts_nn_tensor(&args, 1) : NULL;
+    TsTensor *out = y ? ts_nn_tensor(&args, 2) : NULL;
     TsTensor *r = out ? do_matmul(c->error, x, y) : NULL;
     int rc = r ? 0 : (int)c->error->code;
     if (r && x->dim == 1 && y->dim == 1 && out->dtype != r->dtype)
@@ -574,25 +575,26 @@ static int k_matmul_out(TsCall *c)
         rc = ts_nn_deliver(c, r, out, TS_NN_OUT_EXPECTED);
     if (r)
         ts_tensor_release(r);
-    return ts_nn_finish_outs(c, 3, a, 1, rc);
+    return ts_nn_return_outs(&args, 1, rc);
 }
 /* aten::bmm(Tensor self, Tensor mat2) -> Tensor */
-static int k_bmm(TsCall *c) { return binary_kernel(c, "aten::bmm", "self", "mat2", do_bmm); }
+static int k_bmm(TsCall *c) { return binary_kernel(c, do_bmm); }
 /* aten::dot(Tensor self, Tensor tensor) -> Tensor */
-static int k_dot(TsCall *c) { return binary_kernel(c, "aten::dot", "self", "tensor", do_dot); }
+static int k_dot(TsCall *c) { return binary_kernel(c, do_dot); }
 /* aten::mv(Tensor self, Tensor vec) -> Tensor */
-static int k_mv(TsCall *c) { return binary_kernel(c, "aten::mv", "self", "vec", do_mv); }
+static int k_mv(TsCall *c) { return binary_kernel(c, do_mv); }
 
 /* aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor:
  * input @ weight.t() + bias, weight read transposed in place. */
 static int k_linear(TsCall *c)
 {
-    TsValue a[3];
+    TsArgs args;
     TsTensor *bias = NULL, *o = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::linear", "input", a[0]);
-    TsTensor *w = x ? ts_cpu_tensor_arg(c, "aten::linear", "weight", a[1]) : NULL;
-    if (w && !ts_nn_opt_tensor(c, "aten::linear", "bias", a[2], &bias)) {
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
+    TsTensor *w = x ? ts_nn_tensor(&args, 1) : NULL;
+    if (w && !ts_args_opt_tensor(&args, 2, &bias)) {
         int64_t sizes[2], strides[2];
         Operand ox = operand(x), ow = operand(w);
         if (w->dim == 2) {
@@ -607,7 +609,7 @@ static int k_linear(TsCall *c)
         else
             o = matmul(c->error, "addmm_impl_cpu_", x, &ox, w, &ow, bias);
     }
-    return ts_nn_finish(c, 3, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* beta * self + alpha * (mat1 @ mat2) for 2-d mats. */
@@ -741,17 +743,18 @@ static TsTensor *addmv(TsError *err, TsTensor *self, TsTensor *mat, TsTensor *ve
  * form (out last) and addmv_ (the result must have self's shape). */
 static int addmv_call(TsCall *c, int form)
 {
-    TsValue a[6];
-    size_t n = form == 1 ? 6 : 5;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *s = ts_cpu_tensor_arg(c, "aten::addmv", "self", a[0]);
-    TsTensor *m = s ? ts_cpu_tensor_arg(c, "aten::addmv", "mat", a[1]) : NULL;
-    TsTensor *v = m ? ts_cpu_tensor_arg(c, "aten::addmv", "vec", a[2]) : NULL;
+    TsArgs args;
+    TsValue *a = args.v;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *s = ts_nn_tensor(&args, 0);
+    TsTensor *m = s ? ts_nn_tensor(&args, 1) : NULL;
+    TsTensor *v = m ? ts_nn_tensor(&args, 2) : NULL;
     TsTensor *o = v ? addmv(c->error, s, m, v, ts_nn_double(a[3]), ts_nn_double(a[4])) : NULL;
     if (form == 0)
-        return ts_nn_finish(c, n, a, o);
+        return ts_args_return_tensor(&args, 0, o);
     int rc = o ? 0 : (int)c->error->code;
-    TsTensor *dst = form == 1 ? (o ? ts_cpu_tensor_arg(c, "aten::addmv", "out", a[5]) : NULL) : s;
+    TsTensor *dst = form == 1 ? (o ? ts_nn_tensor(&args, 5) : NULL) : s;
     if (!rc && !dst)
         rc = c->error->code;
     if (!rc && form == 1)
@@ -766,7 +769,7 @@ static int addmv_call(TsCall *c, int form)
         ts_cpu_copy_into(dst, o);
     if (o)
         ts_tensor_release(o);
-    return ts_nn_finish_inplace(c, n, a, form == 1 ? 5 : 0, rc);
+    return ts_args_return_arg(&args, rc, form == 1 ? 5 : 0);
 }
 
 static int k_addmv(TsCall *c) { return addmv_call(c, 0); }
@@ -776,37 +779,43 @@ static int k_addmv_(TsCall *c) { return addmv_call(c, 2); }
 /* aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) */
 static int k_baddbmm(TsCall *c)
 {
-    TsValue a[5];
-    ts_cpu_pop_args(c, 5, a);
-    TsTensor *s = ts_cpu_tensor_arg(c, "aten::baddbmm", "self", a[0]);
-    TsTensor *b1 = s ? ts_cpu_tensor_arg(c, "aten::baddbmm", "batch1", a[1]) : NULL;
-    TsTensor *b2 = b1 ? ts_cpu_tensor_arg(c, "aten::baddbmm", "batch2", a[2]) : NULL;
+    TsArgs args;
+    TsValue *a = args.v;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *s = ts_nn_tensor(&args, 0);
+    TsTensor *b1 = s ? ts_nn_tensor(&args, 1) : NULL;
+    TsTensor *b2 = b1 ? ts_nn_tensor(&args, 2) : NULL;
     TsTensor *o = b2 ? baddbmm(c->error, s, b1, b2, ts_nn_double(a[3]), ts_nn_double(a[4]))
                      : NULL;
-    return ts_nn_finish(c, 5, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) */
 static int k_addmm(TsCall *c)
 {
-    TsValue a[5];
-    ts_cpu_pop_args(c, 5, a);
-    TsTensor *s = ts_cpu_tensor_arg(c, "aten::addmm", "self", a[0]);
-    TsTensor *m1 = s ? ts_cpu_tensor_arg(c, "aten::addmm", "mat1", a[1]) : NULL;
-    TsTensor *m2 = m1 ? ts_cpu_tensor_arg(c, "aten::addmm", "mat2", a[2]) : NULL;
+    TsArgs args;
+    TsValue *a = args.v;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *s = ts_nn_tensor(&args, 0);
+    TsTensor *m1 = s ? ts_nn_tensor(&args, 1) : NULL;
+    TsTensor *m2 = m1 ? ts_nn_tensor(&args, 2) : NULL;
     TsTensor *o = m2 ? addmm(c->error, s, m1, m2, ts_nn_double(a[3]), ts_nn_double(a[4]))
                      : NULL;
-    return ts_nn_finish(c, 5, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* aten::addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) */
 static int k_addmm_(TsCall *c)
 {
-    TsValue a[5];
-    ts_cpu_pop_args(c, 5, a);
-    TsTensor *s = ts_cpu_tensor_arg(c, "aten::addmm_", "self", a[0]);
-    TsTensor *m1 = s ? ts_cpu_tensor_arg(c, "aten::addmm_", "mat1", a[1]) : NULL;
-    TsTensor *m2 = m1 ? ts_cpu_tensor_arg(c, "aten::addmm_", "mat2", a[2]) : NULL;
+    TsArgs args;
+    TsValue *a = args.v;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *s = ts_nn_tensor(&args, 0);
+    TsTensor *m1 = s ? ts_nn_tensor(&args, 1) : NULL;
+    TsTensor *m2 = m1 ? ts_nn_tensor(&args, 2) : NULL;
     TsTensor *o = m2 ? addmm(c->error, s, m1, m2, ts_nn_double(a[3]), ts_nn_double(a[4]))
                      : NULL;
     int rc = o ? 0 : (int)c->error->code;
@@ -818,7 +827,7 @@ static int k_addmm_(TsCall *c)
         ts_cpu_copy_into(s, o);
     if (o)
         ts_tensor_release(o);
-    return ts_nn_finish_inplace(c, 5, a, 0, rc);
+    return ts_args_return_arg(&args, rc, 0);
 }
 
 static const TsCpuOp ops[] = {

@@ -478,19 +478,21 @@ static int einsum(TsError *err, const Equation *e, const int64_t *path, int n_pa
 /* aten::einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor */
 static int k_einsum(TsCall *c)
 {
-    static const char op[] = "aten::einsum";
-    TsValue a[3];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    const TsList *l = ts_cpu_tensor_list(c, op, "tensors", a[1]);
+    const TsList *l = NULL;
     int64_t path[2 * MAX_OPS];
     int n_path = 0;
-    Equation *e = l ? malloc(sizeof *e) : NULL;
-    int rc = l ? 0 : (int)c->error->code;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &args);
+    if (!rc)
+        rc = ts_args_tensor_list(&args, 1, &l);
+    Equation *e = rc ? NULL : malloc(sizeof *e);
     if (!rc && !e)
         rc = ts_error_set(c->error, TS_ERR_NOMEM, "einsum: out of memory");
     if (!rc && a[0].tag != TS_TAG_STR)
-        rc = ts_error_set(c->error, TS_ERR_TYPE, "%s: argument 'equation' must be a str", op);
+        rc = ts_error_set(c->error, TS_ERR_TYPE, "%s: argument '%s' must be a str",
+                          ts_args_op_name(&args), ts_args_name(&args, 0));
     if (!rc && l->len == 0)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "einsum(): must provide at least one "
                           "operand");
@@ -498,7 +500,7 @@ static int k_einsum(TsCall *c)
         rc = ts_error_set(c->error, TS_ERR_LIMIT, "einsum(): at most %d operands are supported",
                           MAX_OPS);
     if (!rc && a[2].tag != TS_TAG_NONE)
-        rc = ts_cpu_int_list(c->error, op, "path", a[2], path, &n_path, 2 * MAX_OPS);
+        rc = ts_args_int_list(&args, 2, path, &n_path, 2 * MAX_OPS);
     if (!rc) {
         const TsStr *eq = (const TsStr *)a[0].u.p;
         TsTensor *x[MAX_OPS];
@@ -509,7 +511,7 @@ static int k_einsum(TsCall *c)
             rc = einsum(c->error, e, path, n_path, x, &r);
     }
     free(e);
-    return ts_cpu_kernel_end(c, 3, a, rc ? NULL : r);
+    return ts_args_return_tensor(&args, rc, r);
 }
 
 static const TsCpuOp ops[] = {

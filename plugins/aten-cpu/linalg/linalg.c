@@ -49,25 +49,27 @@ static TsTensor *mm(TsTensor *a, TsTensor *b, TsError *err)
 /* aten::mm(Tensor self, Tensor mat2) -> Tensor */
 static int k_mm(TsCall *c)
 {
-    TsValue a[2];
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::mm", "self", a[0]);
-    TsTensor *y = x ? ts_cpu_tensor_arg(c, "aten::mm", "mat2", a[1]) : NULL;
-    TsTensor *o = y ? mm(x, y, c->error) : NULL;
-    ts_cpu_release_args(2, a);
-    return o ? ts_cpu_push_tensor(c, o) : (int)c->error->code;
+    TsArgs args;
+    TsTensor *x, *y, *o = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &args);
+    if (!rc) rc = ts_args_tensor(&args, 0, &x);
+    if (!rc) rc = ts_args_tensor(&args, 1, &y);
+    if (!rc && !(o = mm(x, y, c->error)))
+        rc = c->error->code;
+    return ts_args_return_tensor(&args, rc, o);
 }
 
 /* aten::mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
 static int k_mm_out(TsCall *c)
 {
-    TsValue a[3];
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::mm", "self", a[0]);
-    TsTensor *y = x ? ts_cpu_tensor_arg(c, "aten::mm", "mat2", a[1]) : NULL;
-    TsTensor *out = y ? ts_cpu_tensor_arg(c, "aten::mm", "out", a[2]) : NULL;
-    TsTensor *o = out ? mm(x, y, c->error) : NULL;
-    int rc = o ? 0 : (int)c->error->code;
+    TsArgs args;
+    TsTensor *x, *y, *out, *o = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &args);
+    if (!rc) rc = ts_args_tensor(&args, 0, &x);
+    if (!rc) rc = ts_args_tensor(&args, 1, &y);
+    if (!rc) rc = ts_args_tensor(&args, 2, &out);
+    if (!rc && !(o = mm(x, y, c->error)))
+        rc = c->error->code;
     if (o && out->dtype != o->dtype)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "expected scalar type %s but found %s",
                           ts_dtype_type_name(o->dtype), ts_dtype_type_name(out->dtype));
@@ -78,14 +80,7 @@ static int k_mm_out(TsCall *c)
     }
     if (o)
         ts_tensor_release(o);
-    TsValue result = a[2];
-    a[2] = ts_none();
-    ts_cpu_release_args(3, a);
-    if (rc) {
-        ts_value_release(result);
-        return rc;
-    }
-    return ts_stack_push(c->stack, result, c->error);
+    return ts_args_return_arg(&args, rc, 2);
 }
 
 static const TsCpuOp ops[] = {

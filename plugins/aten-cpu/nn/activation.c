@@ -109,32 +109,30 @@ typedef enum OutRule {
     OUT_EXPECTED      /* "expected scalar type Float but found Double" (log_sigmoid) */
 } OutRule;
 
-/* The number of arguments of each, self included; the kernel name PyTorch reports for a
- * dtype it lacks; whether it has a bfloat16 kernel; and its out= rule. */
+/* The kernel name PyTorch reports for a dtype each lacks; whether it has a bfloat16 kernel;
+ * and its out= rule. */
 static const struct {
-    const char *name;
-    size_t nargs;
     const TsCpuEwOp *op;
     const char *kernel;
     bool bf16;
     OutRule out;
 } acts[] = {
-    [HARDTANH] = { "hardtanh", 3, &ew_hardtanh, "clamp_scalar", true, OUT_FOUND },
-    [RELU6] = { "relu6", 1, &ew_hardtanh, "clamp_scalar", true, OUT_FOUND },
-    [LEAKY_RELU] = { "leaky_relu", 2, &ew_leaky_relu, "leaky_relu", true, OUT_FOUND },
-    [RRELU] = { "rrelu", 5, &ew_leaky_relu, "leaky_relu", true, OUT_FOUND },
-    [ELU] = { "elu", 4, &ew_elu, "elu", true, OUT_FOUND },
-    [CELU] = { "celu", 2, &ew_elu, "elu", true, OUT_FOUND },
-    [SELU] = { "selu", 1, &ew_elu, "elu", true, OUT_FOUND },
-    [SOFTPLUS] = { "softplus", 3, &ew_softplus, "softplus", true, OUT_FOUND },
-    [MISH] = { "mish", 1, &ew_mish, "mish", false, OUT_FOUND },
-    [LOG_SIGMOID] = { "log_sigmoid", 1, &ew_log_sigmoid, "log_sigmoid", true, OUT_EXPECTED },
-    [HARDSIGMOID] = { "hardsigmoid", 1, &ew_hardsigmoid, "hardsigmoid", true, OUT_FOUND },
-    [HARDSWISH] = { "hardswish", 1, &ew_hardswish, "hardswish", true, OUT_FOUND },
-    [THRESHOLD] = { "threshold", 3, &ew_threshold, "threshold", true, OUT_PROMOTE },
-    [HARDSHRINK] = { "hardshrink", 2, &ew_hardshrink, "hardshrink", true, OUT_FOUND },
-    [SOFTSHRINK] = { "softshrink", 2, &ew_softshrink, "softshrink", true, OUT_FOUND },
-    [LOGIT] = { "logit", 2, &ew_logit, "logit", true, OUT_PROMOTE },
+    [HARDTANH] = { &ew_hardtanh, "clamp_scalar", true, OUT_FOUND },
+    [RELU6] = { &ew_hardtanh, "clamp_scalar", true, OUT_FOUND },
+    [LEAKY_RELU] = { &ew_leaky_relu, "leaky_relu", true, OUT_FOUND },
+    [RRELU] = { &ew_leaky_relu, "leaky_relu", true, OUT_FOUND },
+    [ELU] = { &ew_elu, "elu", true, OUT_FOUND },
+    [CELU] = { &ew_elu, "elu", true, OUT_FOUND },
+    [SELU] = { &ew_elu, "elu", true, OUT_FOUND },
+    [SOFTPLUS] = { &ew_softplus, "softplus", true, OUT_FOUND },
+    [MISH] = { &ew_mish, "mish", false, OUT_FOUND },
+    [LOG_SIGMOID] = { &ew_log_sigmoid, "log_sigmoid", true, OUT_EXPECTED },
+    [HARDSIGMOID] = { &ew_hardsigmoid, "hardsigmoid", true, OUT_FOUND },
+    [HARDSWISH] = { &ew_hardswish, "hardswish", true, OUT_FOUND },
+    [THRESHOLD] = { &ew_threshold, "threshold", true, OUT_PROMOTE },
+    [HARDSHRINK] = { &ew_hardshrink, "hardshrink", true, OUT_FOUND },
+    [SOFTSHRINK] = { &ew_softshrink, "softshrink", true, OUT_FOUND },
+    [LOGIT] = { &ew_logit, "logit", true, OUT_PROMOTE },
 };
 
 /* SELU's constants (Klambauer et al.), as PyTorch spells them. */
@@ -282,17 +280,16 @@ static int check_out(TsCall *c, Act act, const TsTensor *x, const TsTensor *out)
 
 static int act_call(TsCall *c, Act act, Form form)
 {
-    char qual[48];
-    snprintf(qual, sizeof qual, "aten::%s%s", acts[act].name, form == INPLACE ? "_" : "");
-    size_t n = acts[act].nargs + (form == OUT ? 1 : 0);
-    TsValue a[6];
+    TsArgs args;
+    TsValue *a = args.v;
     TsCpuEwArgs ea;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, qual, "self", a[0]), *out = form == INPLACE ? x : NULL;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0), *out = form == INPLACE ? x : NULL;
     int rc = x ? check_dtype(c, act, x) : (int)c->error->code;
     if (!rc && form == OUT)
-        rc = (out = ts_cpu_tensor_arg(c, qual, "out", a[n - 1])) ? check_out(c, act, x, out)
-                                                                  : (int)c->error->code;
+        rc = (out = ts_nn_tensor(&args, args.n - 1)) ? check_out(c, act, x, out)
+                                                     : (int)c->error->code;
     if (!rc)
         rc = fill_args(c, act, a, x->dtype, &ea);
     TsCpuEwMode mode = form == OUT ? TS_EW_OUT : form == INPLACE ? TS_EW_INPLACE : TS_EW_NEW;
@@ -305,8 +302,8 @@ static int act_call(TsCall *c, Act act, Form form)
     if (!rc)
         rc = ts_cpu_ew(op, 1, &x, &out, mode, &ea, c->error);
     if (form != NEW)
-        return ts_nn_finish_inplace(c, n, a, form == OUT ? n - 1 : 0, rc);
-    return ts_nn_finish(c, n, a, rc ? NULL : out);
+        return ts_args_return_arg(&args, rc, form == OUT ? args.n - 1 : 0);
+    return ts_args_return_tensor(&args, rc, out);
 }
 
 /* The forms PyTorch declares for each: X(name, Act). */
@@ -356,11 +353,12 @@ static int float_or_bf16(TsCall *c, const char *kernel, const TsTensor *x)
 /* aten::glu(Tensor self, int dim=-1) -> Tensor, and glu.out: first half * sigmoid(second). */
 static int glu_call(TsCall *c, bool out_form)
 {
-    size_t n = out_form ? 3 : 2;
-    TsValue a[3];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *x, *out = NULL, *half[2] = { NULL, NULL };
-    ts_cpu_pop_args(c, n, a);
-    int rc = (x = ts_cpu_tensor_arg(c, "aten::glu", "self", a[0])) ? 0 : (int)c->error->code;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    int rc = (x = ts_nn_tensor(&args, 0)) ? 0 : (int)c->error->code;
     int d = 0;
     if (!rc && x->dim == 0)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "glu does not support 0-dimensional "
@@ -372,7 +370,7 @@ static int glu_call(TsCall *c, bool out_form)
                           "dimension %d is size %lld", d, (long long)x->sizes[d]);
     if (!rc)
         rc = float_or_bf16(c, "glu", x);
-    if (!rc && out_form && !(out = ts_cpu_tensor_arg(c, "aten::glu", "out", a[2])))
+    if (!rc && out_form && !(out = ts_nn_tensor(&args, 2)))
         rc = c->error->code;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
     for (int k = 0; !rc && k < 2; k++) {
@@ -389,8 +387,8 @@ static int glu_call(TsCall *c, bool out_form)
         if (half[k])
             ts_tensor_release(half[k]);
     if (out_form)
-        return ts_nn_finish_inplace(c, n, a, 2, rc);
-    return ts_nn_finish(c, n, a, rc ? NULL : out);
+        return ts_args_return_arg(&args, rc, 2);
+    return ts_args_return_tensor(&args, rc, out);
 }
 
 static int k_glu(TsCall *c) { return glu_call(c, false); }
@@ -416,13 +414,12 @@ static TsTensor *prelu_weight(TsCall *c, const TsTensor *x, const TsTensor *w)
 /* aten::prelu(Tensor self, Tensor weight) -> Tensor, and prelu.out */
 static int prelu_call(TsCall *c, bool out_form)
 {
-    size_t n = out_form ? 3 : 2;
-    TsValue a[3];
+    TsArgs args;
     TsTensor *x, *w = NULL, *out = NULL, *in[2] = { NULL, NULL };
-    ts_cpu_pop_args(c, n, a);
-    int rc = (x = ts_cpu_tensor_arg(c, "aten::prelu", "self", a[0])) &&
-             (w = ts_cpu_tensor_arg(c, "aten::prelu", "weight", a[1])) ? 0
-                                                                       : (int)c->error->code;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    int rc = (x = ts_nn_tensor(&args, 0)) && (w = ts_nn_tensor(&args, 1)) ? 0
+                                                                          : (int)c->error->code;
     int64_t nw = rc ? 0 : ts_tensor_numel(w);
     if (!rc && nw != 1) {
         int64_t channels = x->dim > 1 ? x->sizes[1] : 1;
@@ -441,7 +438,7 @@ static int prelu_call(TsCall *c, bool out_form)
                           ts_dtype_type_name(w->dtype), ts_dtype_type_name(x->dtype));
     if (!rc)
         rc = float_or_bf16(c, "prelu", x);
-    if (!rc && out_form && !(out = ts_cpu_tensor_arg(c, "aten::prelu", "out", a[2])))
+    if (!rc && out_form && !(out = ts_nn_tensor(&args, 2)))
         rc = c->error->code;
     if (!rc) {
         in[0] = x;
@@ -453,8 +450,8 @@ static int prelu_call(TsCall *c, bool out_form)
             ts_tensor_release(in[1]);
     }
     if (out_form)
-        return ts_nn_finish_inplace(c, n, a, 2, rc);
-    return ts_nn_finish(c, n, a, rc ? NULL : out);
+        return ts_args_return_arg(&args, rc, 2);
+    return ts_args_return_tensor(&args, rc, out);
 }
 
 static int k_prelu(TsCall *c) { return prelu_call(c, false); }

@@ -319,20 +319,19 @@ static void release_all(int n, TsTensor **t)
  *  -> (Tensor, Tensor) */
 static int k_native_mha(TsCall *c)
 {
-    const char *op = "aten::_native_multi_head_attention";
-    static const char *const names[] = { "query", "key", "value", NULL, NULL, "qkv_weight",
-                                         "qkv_bias", "proj_weight", "proj_bias" };
     TsError *err = c->error;
-    TsValue a[13];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *t[9] = { NULL }, *mask = NULL, *out = NULL, *w = NULL, *in[3] = { NULL };
     TsTensor *owned[4] = { NULL };
-    ts_cpu_pop_args(c, 13, a);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
     int rc = 0;
     for (int i = 0; i < 9 && !rc; i++)
-        if (names[i] && !(t[i] = ts_cpu_tensor_arg(c, op, names[i], a[i])))
-            rc = err->code;
+        if (i != 3 && i != 4)          /* embed_dim and num_head are ints */
+            rc = ts_args_tensor(&args, (size_t)i, &t[i]);
     if (!rc)
-        rc = ts_nn_opt_tensor(c, op, "mask", a[9], &mask);
+        rc = ts_args_opt_tensor(&args, 9, &mask);
     const TsTensor *p[4] = { t[5], t[6], t[7], t[8] };
     Mha m = { 0 };
     if (!rc)
@@ -372,12 +371,12 @@ static int k_native_mha(TsCall *c)
     }
     release_all(3, in);
     release_all(4, owned);
-    ts_cpu_release_args(13, a);
+    ts_args_fail(&args, 0);            /* releases the arguments; the results follow */
     if (!rc) {
-        rc = ts_cpu_push_tensor(c, out);
+        rc = ts_stack_push(c->stack, ts_obj_value(out, TS_TAG_TENSOR), err);
         out = NULL;
         if (!rc)
-            rc = w ? ts_cpu_push_tensor(c, w) : ts_stack_push(c->stack, ts_none(), err);
+            rc = ts_stack_push(c->stack, w ? ts_obj_value(w, TS_TAG_TENSOR) : ts_none(), err);
         w = NULL;
     }
     if (out)
@@ -503,19 +502,19 @@ static int check_layer(TsError *err, const TsTensor *const *p, int64_t rows, int
  *  Tensor? mask=None, int? mask_type=None) -> Tensor */
 static int k_encoder_layer(TsCall *c)
 {
-    const char *op = "aten::_transformer_encoder_layer_fwd";
     static const int pos[L_COUNT] = { 3, 4, 5, 6, 10, 11, 12, 13, 14, 15, 16, 17 };
     TsError *err = c->error;
-    TsValue a[20];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *t[L_COUNT] = { NULL }, *src = NULL, *mask = NULL, *x = NULL;
     TsTensor *owned[L_COUNT] = { NULL };
-    ts_cpu_pop_args(c, 20, a);
-    int rc = (src = ts_cpu_tensor_arg(c, op, "src", a[0])) ? 0 : (int)err->code;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    int rc = ts_args_tensor(&args, 0, &src);
     for (int i = 0; i < L_COUNT && !rc; i++)
-        if (!(t[i] = ts_cpu_tensor_arg(c, op, "weight", a[pos[i]])))
-            rc = err->code;
+        rc = ts_args_tensor(&args, (size_t)pos[i], &t[i]);
     if (!rc)
-        rc = ts_nn_opt_tensor(c, op, "mask", a[18], &mask);
+        rc = ts_args_opt_tensor(&args, 18, &mask);
     const TsTensor *p[L_COUNT];
     for (int i = 0; i < L_COUNT; i++)
         p[i] = t[i];
@@ -572,7 +571,7 @@ static int k_encoder_layer(TsCall *c)
         ts_tensor_release(x);
         x = NULL;
     }
-    return ts_nn_finish(c, 20, a, x);
+    return ts_args_return_tensor(&args, 0, x);
 }
 
 static const TsCpuOp ops[] = {

@@ -23,9 +23,15 @@
 
 /* ---- arguments ------------------------------------------------------------------------- */
 
-static int read_list(TsCall *c, const TsConvArgs *a, const char *arg, TsValue v, int64_t *out,
-                     int *n)
+/* List argument at (-1: the op has none, [0]) into out[*n]. */
+static int read_list(TsArgs *args, const TsConvArgs *a, int at, int64_t *out, int *n)
 {
+    if (at < 0) {
+        out[0] = 0;
+        *n = 1;
+        return 0;
+    }
+    TsValue v = args->v[at];
     if (v.tag == TS_TAG_INT) {           /* an int[N] argument given one int */
         int k = a->op_nd > 0 ? a->op_nd : 1;
         for (int i = 0; i < k; i++)
@@ -33,22 +39,19 @@ static int read_list(TsCall *c, const TsConvArgs *a, const char *arg, TsValue v,
         *n = k;
         return 0;
     }
-    return ts_nn_int_vec(c, a->op, arg, v, TS_CONV_MAX_LIST, out, n);
+    return ts_nn_int_vec(args, (size_t)at, TS_CONV_MAX_LIST, out, n);
 }
 
-int ts_conv_read_lists(TsCall *c, TsConvArgs *a, TsValue stride, TsValue padding,
-                       TsValue dilation, TsValue out_pad)
+int ts_conv_read_lists(TsArgs *args, TsConvArgs *a, int stride, int padding, int dilation,
+                       int out_pad)
 {
-    if (read_list(c, a, "stride", stride, a->stride, &a->n_stride) ||
-        read_list(c, a, "padding", padding, a->padding, &a->n_padding) ||
-        read_list(c, a, "dilation", dilation, a->dilation, &a->n_dilation))
-        return c->error->code;
-    if (out_pad.tag == TS_TAG_NONE) {
-        a->out_pad[0] = 0;
-        a->n_out_pad = 1;
-        return 0;
-    }
-    return read_list(c, a, "output_padding", out_pad, a->out_pad, &a->n_out_pad);
+    if (read_list(args, a, stride, a->stride, &a->n_stride) ||
+        read_list(args, a, padding, a->padding, &a->n_padding) ||
+        read_list(args, a, dilation, a->dilation, &a->n_dilation))
+        return args->call->error->code;
+    if (out_pad >= 0 && args->v[out_pad].tag == TS_TAG_NONE)
+        out_pad = -1;
+    return read_list(args, a, out_pad, a->out_pad, &a->n_out_pad);
 }
 
 /* PyTorch's expand_param_if_needed: one value repeats, else the list must have nd. */
@@ -605,20 +608,22 @@ TsTensor *ts_conv_batchify(TsCall *c, const TsConvArgs *a, TsTensor *x, TsTensor
 static int conv_call(TsCall *c, int nd, bool str_pad)
 {
     static const char *const names[] = { "conv1d", "conv2d", "conv3d" };
-    TsValue v[7];
+    TsArgs args;
+    TsValue *v = args.v;
     TsTensor *bias = NULL, *o = NULL;
     TsConvArgs a = { .op_nd = nd, .op = names[nd - 1] };
-    ts_cpu_pop_args(c, 7, v);
-    TsTensor *x = ts_cpu_tensor_arg(c, a.op, "input", v[0]);
-    TsTensor *w = x ? ts_cpu_tensor_arg(c, a.op, "weight", v[1]) : NULL;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
+    TsTensor *w = x ? ts_nn_tensor(&args, 1) : NULL;
     int64_t pad[6];
     bool same = false;
     a.groups = ts_nn_int(v[6]);
-    if (w && !ts_nn_opt_tensor(c, a.op, "bias", v[2], &bias) &&
-        !ts_conv_read_lists(c, &a, v[3], str_pad ? ts_int(0) : v[4], v[5], ts_none()) &&
+    if (w && !ts_args_opt_tensor(&args, 2, &bias) &&
+        !ts_conv_read_lists(&args, &a, 3, str_pad ? -1 : 4, 5, -1) &&
         !(str_pad && string_padding(c, nd, v[4], &a, w, pad, &same)))
         o = ts_conv_batchify(c, &a, x, w, bias, same ? pad : NULL);
-    return ts_nn_finish(c, 7, v, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* aten::conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1],
@@ -638,35 +643,38 @@ static int k_conv3d(TsCall *c) { return conv_call(c, 3, false); }
 static int k_conv3d_padding(TsCall *c) { return conv_call(c, 3, true); }
 
 /* convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding,
- * int[] dilation, bool transposed, int[] output_padding, int groups, ...): n arguments in all
- * (the extra flags of _convolution choose backends and change nothing here). */
-static int convolution_call(TsCall *c, size_t n, const char *op)
+ * int[] dilation, bool transposed, int[] output_padding, int groups, ...) (the extra flags
+ * of _convolution choose backends and change nothing here); op names it in PyTorch's
+ * messages. */
+static int convolution_call(TsCall *c, const char *op)
 {
-    TsValue v[13];
+    TsArgs args;
+    TsValue *v = args.v;
     TsTensor *bias = NULL, *o = NULL;
     TsConvArgs a = { .op = op };
-    ts_cpu_pop_args(c, n, v);
-    TsTensor *x = ts_cpu_tensor_arg(c, op, "input", v[0]);
-    TsTensor *w = x ? ts_cpu_tensor_arg(c, op, "weight", v[1]) : NULL;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
+    TsTensor *w = x ? ts_nn_tensor(&args, 1) : NULL;
     a.transposed = v[6].tag == TS_TAG_BOOL && v[6].u.b;
     a.groups = ts_nn_int(v[8]);
-    if (w && !ts_nn_opt_tensor(c, op, "bias", v[2], &bias) &&
-        !ts_conv_read_lists(c, &a, v[3], v[4], v[5], v[7]))
+    if (w && !ts_args_opt_tensor(&args, 2, &bias) &&
+        !ts_conv_read_lists(&args, &a, 3, 4, 5, 7))
         o = ts_conv_run(c, &a, x, w, bias, NULL);
-    return ts_nn_finish(c, n, v, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* aten::convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding,
  *                   int[] dilation, bool transposed, int[] output_padding, int groups) */
-static int k_convolution(TsCall *c) { return convolution_call(c, 9, "convolution"); }
+static int k_convolution(TsCall *c) { return convolution_call(c, "convolution"); }
 /* aten::_convolution(..., int groups, bool benchmark, bool deterministic, bool cudnn_enabled,
  *                    bool allow_tf32) -> Tensor */
-static int k__convolution(TsCall *c) { return convolution_call(c, 13, "_convolution"); }
+static int k__convolution(TsCall *c) { return convolution_call(c, "_convolution"); }
 /* aten::_convolution.deprecated(..., bool benchmark, bool deterministic,
  *                               bool cudnn_enabled) -> Tensor */
 static int k__convolution_deprecated(TsCall *c)
 {
-    return convolution_call(c, 12, "_convolution");
+    return convolution_call(c, "_convolution");
 }
 
 static const TsCpuOp ops[] = {

@@ -35,10 +35,11 @@ typedef struct TsConvGeom {
     bool transposed;
 } TsConvGeom;
 
-/* Reads the four list arguments of a convolution (each an int list or an int; out_pad may be
- * None for the forward ops) into a. Errors name a->op. */
-int ts_conv_read_lists(TsCall *c, TsConvArgs *a, TsValue stride, TsValue padding,
-                       TsValue dilation, TsValue out_pad);
+/* Reads the four list arguments of a convolution (arguments stride, padding, dilation and
+ * out_pad of args, each an int list or an int; out_pad may be None) into a. An index of -1:
+ * the op has no such argument (padding: [0]; out_pad: [0]). */
+int ts_conv_read_lists(TsArgs *args, TsConvArgs *a, int stride, int padding, int dilation,
+                       int out_pad);
 
 /* PyTorch's _convolution on a batched input (dim = weight dim): dtype, parameter and shape
  * checks with its messages, then the forward or transposed convolution. same_pad, when not

@@ -183,17 +183,19 @@ static int transpose_call(TsCall *c, int nd)
 {
     static const char *const names[] = { "conv_transpose1d", "conv_transpose2d",
                                          "conv_transpose3d" };
-    TsValue v[8];
+    TsArgs args;
+    TsValue *v = args.v;
     TsTensor *bias = NULL, *o = NULL;
     TsConvArgs a = { .op_nd = nd, .op = names[nd - 1], .transposed = true };
-    ts_cpu_pop_args(c, 8, v);
-    TsTensor *x = ts_cpu_tensor_arg(c, a.op, "input", v[0]);
-    TsTensor *w = x ? ts_cpu_tensor_arg(c, a.op, "weight", v[1]) : NULL;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
+    TsTensor *w = x ? ts_nn_tensor(&args, 1) : NULL;
     a.groups = ts_nn_int(v[6]);
-    if (w && !ts_nn_opt_tensor(c, a.op, "bias", v[2], &bias) &&
-        !ts_conv_read_lists(c, &a, v[3], v[4], v[7], v[5]))
+    if (w && !ts_args_opt_tensor(&args, 2, &bias) &&
+        !ts_conv_read_lists(&args, &a, 3, 4, 7, 5))
         o = ts_conv_batchify(c, &a, x, w, bias, NULL);
-    return ts_nn_finish(c, 8, v, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* aten::conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1],

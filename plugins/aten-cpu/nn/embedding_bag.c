@@ -210,52 +210,45 @@ static int compute(TsError *err, const Bag *g, TsTensor **out)
     return 0;
 }
 
-/* Pops n arguments: weight, indices, offsets, scale_grad_by_freq, mode, sparse,
+/* The arguments: weight, indices, offsets, scale_grad_by_freq, mode, sparse,
  * per_sample_weights, include_last_offset[, padding_idx]; pushes four tensors. A padding_idx
  * given to the padding_idx overload counts from the end when negative; the int of
  * _embedding_bag is taken as it is (negative: none). */
-static int bag_call(TsCall *c, size_t n, bool wrap)
+static int bag_call(TsCall *c, bool wrap)
 {
-    const char *op = "aten::embedding_bag";
-    TsValue a[9];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *psw = NULL, *out[4] = { NULL, NULL, NULL, NULL };
-    ts_cpu_pop_args(c, n, a);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
     Bag g = { 0 };
-    g.w = ts_cpu_tensor_arg(c, op, "weight", a[0]);
-    g.idx = g.w ? ts_cpu_tensor_arg(c, op, "indices", a[1]) : NULL;
-    g.off = g.idx ? ts_cpu_tensor_arg(c, op, "offsets", a[2]) : NULL;
-    int rc = g.off ? ts_nn_opt_tensor(c, op, "per_sample_weights", a[6], &psw)
-                   : (int)c->error->code;
+    g.w = ts_nn_tensor(&args, 0);
+    g.idx = g.w ? ts_nn_tensor(&args, 1) : NULL;
+    g.off = g.idx ? ts_nn_tensor(&args, 2) : NULL;
+    int rc = g.off ? ts_args_opt_tensor(&args, 6, &psw) : (int)c->error->code;
     if (!rc) {
         g.psw = psw;
         g.mode = (int)ts_nn_int(a[4]);
         g.last_offset = a[7].tag == TS_TAG_BOOL && a[7].u.b;
-        g.padding = n == 9 && a[8].tag == TS_TAG_INT ? a[8].u.i : -1;
-        g.wrap_padding = wrap && n == 9 && a[8].tag == TS_TAG_INT;
+        bool has_padding = args.n == 9 && a[8].tag == TS_TAG_INT;
+        g.padding = has_padding ? a[8].u.i : -1;
+        g.wrap_padding = wrap && has_padding;
         g.int_dtype = g.idx->dtype == TS_INT32 && g.off->dtype == TS_INT32 ? TS_INT32 : TS_INT64;
         if (!(rc = check(c->error, &g)))
             rc = compute(c->error, &g, out);
     }
-    ts_cpu_release_args(n, a);
-    for (int i = 0; i < 4 && !rc; i++) {
-        rc = ts_cpu_push_tensor(c, out[i]);
-        out[i] = NULL;
-    }
-    for (int i = 0; i < 4; i++)
-        if (out[i])
-            ts_tensor_release(out[i]);
-    return rc;
+    return ts_nn_return_tensors(&args, rc, 4, out);
 }
 
 /* aten::embedding_bag(Tensor weight, Tensor indices, Tensor offsets,
  *     bool scale_grad_by_freq=False, int mode=0, bool sparse=False,
  *     Tensor? per_sample_weights=None, bool include_last_offset=False)
  *     -> (Tensor, Tensor, Tensor, Tensor) */
-static int k_embedding_bag(TsCall *c) { return bag_call(c, 8, false); }
+static int k_embedding_bag(TsCall *c) { return bag_call(c, false); }
 /* aten::embedding_bag.padding_idx(..., bool include_last_offset, int? padding_idx) */
-static int k_embedding_bag_padding(TsCall *c) { return bag_call(c, 9, true); }
+static int k_embedding_bag_padding(TsCall *c) { return bag_call(c, true); }
 /* aten::_embedding_bag / _embedding_bag_forward_only(..., int padding_idx=-1) */
-static int k__embedding_bag(TsCall *c) { return bag_call(c, 9, false); }
+static int k__embedding_bag(TsCall *c) { return bag_call(c, false); }
 
 static const TsCpuOp ops[] = {
     { "aten::embedding_bag", "", k_embedding_bag },

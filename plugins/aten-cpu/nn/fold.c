@@ -22,34 +22,37 @@ static int64_t div_floor(int64_t a, int64_t b)
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-/* A list argument of exactly 2 ints (an int counts as both). */
-static int pair(TsCall *c, const char *arg, TsValue v, int64_t *out)
+/* List argument i of exactly 2 ints (an int counts as both). */
+static int pair(TsArgs *args, size_t i, int64_t *out)
 {
+    TsError *err = args->call->error;
+    TsValue v = args->v[i];
     if (v.tag == TS_TAG_INT) {
         out[0] = out[1] = v.u.i;
         return 0;
     }
     const TsList *l = v.tag == TS_TAG_LIST ? (const TsList *)v.u.p : NULL;
-    for (size_t i = 0; l && i < l->len; i++)
-        if (l->items[i].tag != TS_TAG_INT)
+    for (size_t k = 0; l && k < l->len; k++)
+        if (l->items[k].tag != TS_TAG_INT)
             l = NULL;
     if (!l)
-        return ts_error_set(c->error, TS_ERR_TYPE, "%s must be a list of ints", arg);
+        return ts_error_set(err, TS_ERR_TYPE, "%s: argument '%s' must be a list of ints",
+                            ts_args_op_name(args), ts_args_name(args, i));
     if (l->len != 2)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "It is expected %s equals to 2, but got "
-                            "size %zu", arg, l->len);
+        return ts_error_set(err, TS_ERR_RUNTIME, "It is expected %s equals to 2, but got "
+                            "size %zu", ts_args_name(args, i), l->len);
     out[0] = l->items[0].u.i;
     out[1] = l->items[1].u.i;
     return 0;
 }
 
-/* kernel_size, dilation, padding, stride from a[0..3] (their lengths first, then values in
- * the order each op checks them). */
-static int read_fold(TsCall *c, const TsValue *a, bool col2im, Fold *f)
+/* kernel_size, dilation, padding, stride from arguments base..base + 3 (their lengths
+ * first, then values in the order each op checks them). */
+static int read_fold(TsArgs *args, size_t base, bool col2im, Fold *f)
 {
-    TsError *err = c->error;
-    if (pair(c, "kernel_size", a[0], f->k) || pair(c, "dilation", a[1], f->d) ||
-        pair(c, "padding", a[2], f->p) || pair(c, "stride", a[3], f->s))
+    TsError *err = args->call->error;
+    if (pair(args, base, f->k) || pair(args, base + 1, f->d) || pair(args, base + 2, f->p) ||
+        pair(args, base + 3, f->s))
         return err->code;
     if (f->k[0] <= 0 || f->k[1] <= 0)
         return ts_error_set(err, TS_ERR_RUNTIME, "kernel size should be greater than zero, but "
@@ -110,15 +113,16 @@ static TsTensor *work_input(TsTensor *x, TsError *err)
 }
 
 /* Pushes o, or with out_form delivers it into the last argument and pushes that. */
-static int fold_finish(TsCall *c, size_t n, TsValue *a, bool out_form, TsTensor *o)
+static int fold_finish(TsArgs *args, bool out_form, TsTensor *o)
 {
     if (!out_form)
-        return ts_nn_finish(c, n, a, o);
-    TsTensor *out = o ? ts_cpu_tensor_arg(c, "aten::im2col", "out", a[n - 1]) : NULL;
-    int rc = out ? ts_nn_deliver(c, o, out, TS_NN_OUT_SCALAR) : (int)c->error->code;
+        return ts_args_return_tensor(args, 0, o);
+    TsTensor *out = o ? ts_nn_tensor(args, args->n - 1) : NULL;
+    int rc = out ? ts_nn_deliver(args->call, o, out, TS_NN_OUT_SCALAR)
+                 : (int)args->call->error->code;
     if (o)
         ts_tensor_release(o);
-    return ts_nn_finish_outs(c, n, a, 1, rc);
+    return ts_nn_return_outs(args, 1, rc);
 }
 
 static TsTensor *finish_dtype(TsTensor *o, int dtype, TsError *err)
@@ -132,16 +136,17 @@ static TsTensor *finish_dtype(TsTensor *o, int dtype, TsError *err)
 
 /* aten::im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding,
  *   int[2] stride) -> Tensor */
-static int im2col_call(TsCall *c, size_t nargs)
+static int im2col_call(TsCall *c, bool out_form)
 {
-    TsValue a[6];
+    TsArgs args;
     Fold f;
     TsError *err = c->error;
-    ts_cpu_pop_args(c, nargs, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::im2col", "self", a[0]), *cx = NULL, *o = NULL;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0), *cx = NULL, *o = NULL;
     int64_t s1, s2;
-    if (!x || read_fold(c, a + 1, false, &f) || size_at(c, x, 1, &s1) || size_at(c, x, 2, &s2))
-        return ts_nn_finish(c, nargs, a, NULL);
+    if (!x || read_fold(&args, 1, false, &f) || size_at(c, x, 1, &s1) || size_at(c, x, 2, &s2))
+        return ts_args_return_tensor(&args, 0, NULL);
     int nd = x->dim;
     bool ok = (nd == 3 && x->sizes[0] && s1 && s2) || (nd == 4 && s1 && s2 && x->sizes[3]);
     if (!ok) {
@@ -149,7 +154,7 @@ static int im2col_call(TsCall *c, size_t nargs)
         ts_aten_format_sizes(shape, sizeof shape, nd, x->sizes);
         ts_error_set(err, TS_ERR_RUNTIME, "Expected 3D or 4D (batch mode) tensor with possibly 0 "
                      "batch size and other non-zero dimensions for input, but got: %s", shape);
-        return ts_nn_finish(c, nargs, a, NULL);
+        return ts_args_return_tensor(&args, 0, NULL);
     }
     int64_t n = nd == 4 ? x->sizes[0] : 1, ch = x->sizes[nd - 3];
     int64_t h = x->sizes[nd - 2], w = x->sizes[nd - 1];
@@ -161,10 +166,10 @@ static int im2col_call(TsCall *c, size_t nargs)
                      "components must be at least one.", (long long)h, (long long)h,
                      (long long)f.k[0], (long long)f.k[1], (long long)f.d[0], (long long)f.d[1],
                      (long long)f.p[0], (long long)f.p[1], (long long)oh, (long long)ow);
-        return ts_nn_finish(c, nargs, a, NULL);
+        return ts_args_return_tensor(&args, 0, NULL);
     }
     if (check_dtype(c, "im2col_out_cpu", x->dtype) || !(cx = work_input(x, err)))
-        return ts_nn_finish(c, nargs, a, NULL);
+        return ts_args_return_tensor(&args, 0, NULL);
     int64_t rows = ch * f.k[0] * f.k[1], cols = oh * ow;
     int64_t sizes[3] = { n, rows, cols };
     o = ts_cpu_empty(cx->dtype, nd - 1, sizes + (nd == 4 ? 0 : 1), err);
@@ -184,7 +189,7 @@ static int im2col_call(TsCall *c, size_t nargs)
                 }
         }
     ts_tensor_release(cx);
-    return fold_finish(c, nargs, a, nargs == 6, finish_dtype(o, x->dtype, err));
+    return fold_finish(&args, out_form, finish_dtype(o, x->dtype, err));
 }
 
 /* d rounded to dtype (float16 or bfloat16), for sums PyTorch keeps in that dtype. */
@@ -197,16 +202,17 @@ static double round_half(int dtype, double d)
 
 /* aten::col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation,
  *   int[2] padding, int[2] stride) -> Tensor */
-static int col2im_call(TsCall *c, size_t nargs)
+static int col2im_call(TsCall *c, bool out_form)
 {
-    TsValue a[7];
+    TsArgs args;
     Fold f;
     int64_t os[2];
     TsError *err = c->error;
-    ts_cpu_pop_args(c, nargs, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::col2im", "self", a[0]), *cx = NULL, *o = NULL;
-    if (!x || pair(c, "output_size", a[1], os) || read_fold(c, a + 2, true, &f))
-        return ts_nn_finish(c, nargs, a, NULL);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0), *cx = NULL, *o = NULL;
+    if (!x || pair(&args, 1, os) || read_fold(&args, 2, true, &f))
+        return ts_args_return_tensor(&args, 0, NULL);
     int nd = x->dim;
     bool ok = (nd == 2 && x->sizes[0] && x->sizes[1]) ||
               (nd == 3 && x->sizes[1] && x->sizes[2]);
@@ -216,7 +222,7 @@ static int col2im_call(TsCall *c, size_t nargs)
         ts_error_set(err, TS_ERR_RUNTIME, "Expected 2D or 3D (batch mode) tensor for input with "
                      "possibly 0 batch size and non-zero dimensions for input, but got: %s",
                      shape);
-        return ts_nn_finish(c, nargs, a, NULL);
+        return ts_args_return_tensor(&args, 0, NULL);
     }
     int64_t n = nd == 3 ? x->sizes[0] : 1, planes = x->sizes[nd - 2], len = x->sizes[nd - 1];
     int64_t kk = f.k[0] * f.k[1];
@@ -269,14 +275,14 @@ static int col2im_call(TsCall *c, size_t nargs)
             }
         ts_tensor_release(cx);
     }
-    return fold_finish(c, nargs, a, nargs == 7, finish_dtype(o, x->dtype, err));
+    return fold_finish(&args, out_form, finish_dtype(o, x->dtype, err));
 }
 
-static int k_im2col(TsCall *c) { return im2col_call(c, 5); }
-static int k_col2im(TsCall *c) { return col2im_call(c, 6); }
+static int k_im2col(TsCall *c) { return im2col_call(c, false); }
+static int k_col2im(TsCall *c) { return col2im_call(c, false); }
 /* ... and their .out forms (*, Tensor(a!) out) -> Tensor(a!) */
-static int k_im2col_out(TsCall *c) { return im2col_call(c, 6); }
-static int k_col2im_out(TsCall *c) { return col2im_call(c, 7); }
+static int k_im2col_out(TsCall *c) { return im2col_call(c, true); }
+static int k_col2im_out(TsCall *c) { return col2im_call(c, true); }
 
 static const TsCpuOp ops[] = {
     { "aten::im2col", "", k_im2col },

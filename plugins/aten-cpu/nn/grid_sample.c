@@ -216,22 +216,22 @@ static TsTensor *grid_sample(TsError *err, const Sampler *s, TsTensor *input, Ts
  * the input's. */
 static int sampler_call(TsCall *c, int rank)
 {
-    static const char *const names[] = { "aten::grid_sampler", "aten::grid_sampler_2d",
-                                         "aten::grid_sampler_3d" };
-    const char *op = names[rank == 0 ? 0 : rank - 1];
-    TsValue a[5];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *o = NULL;
-    ts_cpu_pop_args(c, 5, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, op, "input", a[0]);
-    TsTensor *g = x ? ts_cpu_tensor_arg(c, op, "grid", a[1]) : NULL;
-    Sampler s = { (int)ts_nn_int(a[2]), (int)ts_nn_int(a[3]), a[4].tag == TS_TAG_BOOL && a[4].u.b };
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
+    TsTensor *g = x ? ts_nn_tensor(&args, 1) : NULL;
+    Sampler s = { (int)ts_nn_int(a[2]), (int)ts_nn_int(a[3]),
+                  a[4].tag == TS_TAG_BOOL && a[4].u.b };
     if (g) {
         int r = rank ? rank : x->dim == 5 ? 3 : 2;
         const char *kernel = r == 3 ? "grid_sampler_3d_cpu" : "grid_sampler_2d_cpu";
         if (!check(c->error, x, g, r + 2, kernel, &s))
             o = grid_sample(c->error, &s, x, g);
     }
-    return ts_nn_finish(c, 5, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 static int k_grid_sampler(TsCall *c) { return sampler_call(c, 0); }
@@ -253,19 +253,20 @@ static double grid_coord(int64_t i, int64_t n, bool align)
 /* aten::affine_grid_generator(Tensor theta, int[] size, bool align_corners) -> Tensor */
 static int k_affine_grid_generator(TsCall *c)
 {
-    static const char op[] = "aten::affine_grid_generator";
-    TsValue a[3];
+    TsArgs args;
+    TsValue *a = args.v;
     int64_t size[TS_TENSOR_MAX_DIMS];
     int n = 0;
     TsTensor *o = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *theta = ts_cpu_tensor_arg(c, op, "theta", a[0]);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *theta = ts_nn_tensor(&args, 0);
     bool align = a[2].tag == TS_TAG_BOOL && a[2].u.b;
-    if (theta && !ts_nn_int_vec(c, op, "size", a[1], TS_TENSOR_MAX_DIMS, size, &n)) {
+    if (theta && !ts_nn_int_vec(&args, 1, TS_TENSOR_MAX_DIMS, size, &n)) {
         if (n != 4 && n != 5) {
             ts_error_set(c->error, TS_ERR_RUNTIME, "AffineGridGenerator needs 4d (spatial) or 5d "
                          "(volumetric) inputs.");
-            return ts_nn_finish(c, 3, a, NULL);
+            return ts_args_return_tensor(&args, 0, NULL);
         }
         int k = n - 2;                  /* coordinates per point */
         int64_t N = size[0], D = n == 5 ? size[2] : 1, H = size[n - 2], W = size[n - 1];
@@ -273,13 +274,13 @@ static int k_affine_grid_generator(TsCall *c)
         /* PyTorch builds the grid as base [N, points, k+1] @ theta^T, then views it */
         if (theta->dim != 3) {
             ts_error_set(c->error, TS_ERR_RUNTIME, "batch2 must be a 3D tensor");
-            return ts_nn_finish(c, 3, a, NULL);
+            return ts_args_return_tensor(&args, 0, NULL);
         }
         if (theta->sizes[0] != N || theta->sizes[2] != k + 1) {
             ts_error_set(c->error, TS_ERR_RUNTIME, "Expected size for first two dimensions of "
                          "batch2 tensor to be: [%lld, %d] but got: [%lld, %lld].", (long long)N,
                          k + 1, (long long)theta->sizes[0], (long long)theta->sizes[2]);
-            return ts_nn_finish(c, 3, a, NULL);
+            return ts_args_return_tensor(&args, 0, NULL);
         }
         if (theta->sizes[1] != k) {
             char s[160];
@@ -289,7 +290,7 @@ static int k_affine_grid_generator(TsCall *c)
             ts_aten_format_sizes(s, sizeof s, k + 2, shape);
             ts_error_set(c->error, TS_ERR_RUNTIME, "shape '%s' is invalid for input of size %lld",
                          s, (long long)(N * pts * theta->sizes[1]));
-            return ts_nn_finish(c, 3, a, NULL);
+            return ts_args_return_tensor(&args, 0, NULL);
         }
         int64_t osz[5] = { N };
         for (int i = 2; i < n; i++)
@@ -317,7 +318,7 @@ static int k_affine_grid_generator(TsCall *c)
                 }
             }
     }
-    return ts_nn_finish(c, 3, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 static const TsCpuOp ops[] = {

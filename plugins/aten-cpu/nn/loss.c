@@ -156,14 +156,16 @@ static TsTensor *nll_call(TsCall *c, TsTensor *x, TsTensor *t, TsTensor *w, int6
 
 typedef enum NllForm { NLL_1D2D, NLL_ND, NLL_2D } NllForm;
 
-static int nll_kernel(TsCall *c, const char *name, NllForm form)
+static int nll_kernel(TsCall *c, NllForm form)
 {
-    TsValue a[5];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *w = NULL, *o = NULL;
-    ts_cpu_pop_args(c, 5, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, name, "self", a[0]);
-    TsTensor *t = x ? ts_cpu_tensor_arg(c, name, "target", a[1]) : NULL;
-    if (t && !ts_nn_opt_tensor(c, name, "weight", a[2], &w)) {
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
+    TsTensor *t = x ? ts_nn_tensor(&args, 1) : NULL;
+    if (t && !ts_args_opt_tensor(&args, 2, &w)) {
         if (form == NLL_1D2D && (x->dim < 1 || x->dim > 2))
             ts_error_set(c->error, TS_ERR_RUNTIME, "input tensor should be 1D or 2D");
         else if (form == NLL_2D && x->dim != 4)
@@ -172,14 +174,14 @@ static int nll_kernel(TsCall *c, const char *name, NllForm form)
         else
             o = nll_call(c, x, t, w, ts_nn_int(a[3]), ts_nn_int(a[4]));
     }
-    return ts_nn_finish(c, 5, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* aten::nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1,
  *                int ignore_index=-100) -> Tensor; and the nd and 2d forms */
-static int k_nll_loss(TsCall *c) { return nll_kernel(c, "aten::nll_loss", NLL_1D2D); }
-static int k_nll_loss_nd(TsCall *c) { return nll_kernel(c, "aten::nll_loss_nd", NLL_ND); }
-static int k_nll_loss2d(TsCall *c) { return nll_kernel(c, "aten::nll_loss2d", NLL_2D); }
+static int k_nll_loss(TsCall *c) { return nll_kernel(c, NLL_1D2D); }
+static int k_nll_loss_nd(TsCall *c) { return nll_kernel(c, NLL_ND); }
+static int k_nll_loss2d(TsCall *c) { return nll_kernel(c, NLL_2D); }
 
 /* ---- cross_entropy_loss ---------------------------------------------------------------------- */
 
@@ -378,14 +380,16 @@ static TsTensor *cross_entropy(TsCall *c, TsTensor *x, TsTensor *t, TsTensor *w,
  *                          int ignore_index=-100, float label_smoothing=0.) -> Tensor */
 static int k_cross_entropy_loss(TsCall *c)
 {
-    TsValue a[6];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *w = NULL, *o = NULL;
-    ts_cpu_pop_args(c, 6, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::cross_entropy_loss", "self", a[0]);
-    TsTensor *t = x ? ts_cpu_tensor_arg(c, "aten::cross_entropy_loss", "target", a[1]) : NULL;
-    if (t && !ts_nn_opt_tensor(c, "aten::cross_entropy_loss", "weight", a[2], &w))
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
+    TsTensor *t = x ? ts_nn_tensor(&args, 1) : NULL;
+    if (t && !ts_args_opt_tensor(&args, 2, &w))
         o = cross_entropy(c, x, t, w, ts_nn_int(a[3]), ts_nn_int(a[4]), ts_nn_double(a[5]));
-    return ts_nn_finish(c, 6, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 static const TsCpuOp ops[] = {

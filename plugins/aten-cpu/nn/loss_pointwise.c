@@ -130,11 +130,10 @@ static const TsCpuEwOp ew_bce_logits = { "bce_logits", TS_EW_SAME, false, bce_lo
 /* ---- kernels ------------------------------------------------------------------------------ */
 
 /* The arguments every loss starts with: self and target. */
-static int loss_args(TsCall *c, const char *op, const TsValue *a, TsTensor **x, TsTensor **y)
+static int loss_args(TsArgs *args, TsTensor **x, TsTensor **y)
 {
-    *x = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    *y = *x ? ts_cpu_tensor_arg(c, op, "target", a[1]) : NULL;
-    return *y ? 0 : (int)c->error->code;
+    int rc = ts_args_tensor(args, 0, x);
+    return rc ? rc : ts_args_tensor(args, 1, y);
 }
 
 /* ew over (self, target) into a new tensor, then the reduction. */
@@ -150,26 +149,30 @@ static TsTensor *pointwise(TsCall *c, const TsCpuEwOp *ew, TsTensor *x, TsTensor
 /* aten::mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
 static int k_mse_loss(TsCall *c)
 {
-    TsValue a[3];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *x, *y, *o = NULL;
-    ts_cpu_pop_args(c, 3, a);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
     int64_t red = ts_nn_int(a[2]);
-    if (!loss_args(c, "aten::mse_loss", a, &x, &y) && !ts_nn_check_reduction(c, red)) {
+    if (!loss_args(&args, &x, &y) && !ts_nn_check_reduction(c, red)) {
         if (x->dtype == TS_BFLOAT16 || y->dtype == TS_BFLOAT16)   /* no bfloat16 mse in 1.13 */
             ts_error_set(c->error, TS_ERR_RUNTIME, "\"mse_cpu\" not implemented for 'BFloat16'");
         else
             o = pointwise(c, &ew_mse, x, y, NULL, red);
     }
-    return ts_nn_finish(c, 3, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* aten::l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
 static int k_l1_loss(TsCall *c)
 {
-    TsValue a[3];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *x, *y, *o = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    if (!loss_args(c, "aten::l1_loss", a, &x, &y)) {
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    if (!loss_args(&args, &x, &y)) {
         bool bx = x->dtype == TS_BOOL, by = y->dtype == TS_BOOL;
         if (bx && by)
             ts_error_set(c->error, TS_ERR_RUNTIME, "Subtraction, the `-` operator, with two "
@@ -182,66 +185,72 @@ static int k_l1_loss(TsCall *c)
         else
             o = pointwise(c, &ew_l1, x, y, NULL, ts_nn_int(a[2]));
     }
-    return ts_nn_finish(c, 3, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* aten::smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.) -> Tensor */
 static int k_smooth_l1_loss(TsCall *c)
 {
-    TsValue a[4];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *x, *y, *o = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    TsCpuEwArgs args = { { ts_nn_double(a[3]), 0 }, { 0, 0 }, 0 };
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsCpuEwArgs ea = { { ts_nn_double(a[3]), 0 }, { 0, 0 }, 0 };
     int64_t red = ts_nn_int(a[2]);
-    if (!loss_args(c, "aten::smooth_l1_loss", a, &x, &y) && !ts_nn_check_reduction(c, red)) {
-        if (args.d[0] < 0)
+    if (!loss_args(&args, &x, &y) && !ts_nn_check_reduction(c, red)) {
+        if (ea.d[0] < 0)
             ts_error_set(c->error, TS_ERR_RUNTIME, "smooth_l1_loss does not support negative "
                          "values for beta.");
         else
-            o = pointwise(c, &ew_smooth_l1, x, y, &args, red);
+            o = pointwise(c, &ew_smooth_l1, x, y, &ea, red);
     }
-    return ts_nn_finish(c, 4, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* aten::huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.) -> Tensor
  * The loss is written into a tensor of self's dtype, as PyTorch's empty_like(self). */
 static int k_huber_loss(TsCall *c)
 {
-    TsValue a[4];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *x, *y, *o = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    TsCpuEwArgs args = { { ts_nn_double(a[3]), 0 }, { 0, 0 }, 0 };
-    if (!loss_args(c, "aten::huber_loss", a, &x, &y)) {
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsCpuEwArgs ea = { { ts_nn_double(a[3]), 0 }, { 0, 0 }, 0 };
+    if (!loss_args(&args, &x, &y)) {
         TsTensor *in[2] = { x, y };
-        if (!(args.d[0] > 0))
+        if (!(ea.d[0] > 0))
             ts_error_set(c->error, TS_ERR_RUNTIME, "huber_loss does not support non-positive "
                          "values for delta.");
         else if ((o = ts_cpu_empty(x->dtype, x->dim, x->sizes, c->error)) &&
-                 ts_cpu_ew(&ew_huber, 2, in, &o, TS_EW_OUT, &args, c->error)) {
+                 ts_cpu_ew(&ew_huber, 2, in, &o, TS_EW_OUT, &ea, c->error)) {
             ts_tensor_release(o);
             o = NULL;
         }
         if (o)
             o = reduce_loss(c->error, o, ts_nn_int(a[2]));
     }
-    return ts_nn_finish(c, 4, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* aten::kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False)
  *     -> Tensor */
 static int k_kl_div(TsCall *c)
 {
-    TsValue a[4];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *x, *y, *o = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    TsCpuEwArgs args = { { 0, 0 }, { a[3].tag == TS_TAG_BOOL && a[3].u.b, 0 }, 0 };
-    if (!loss_args(c, "aten::kl_div", a, &x, &y)) {
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsCpuEwArgs ea = { { 0, 0 }, { a[3].tag == TS_TAG_BOOL && a[3].u.b, 0 }, 0 };
+    if (!loss_args(&args, &x, &y)) {
         if (ts_dtype_is_integral(x->dtype, true) || ts_dtype_is_integral(y->dtype, true))
             ts_error_set(c->error, TS_ERR_RUNTIME, "kl_div: Integral inputs not supported.");
         else
-            o = pointwise(c, &ew_kl_div, x, y, &args, ts_nn_int(a[2]));
+            o = pointwise(c, &ew_kl_div, x, y, &ea, ts_nn_int(a[2]));
     }
-    return ts_nn_finish(c, 4, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* loss *= weight in place (the weight broadcasts to the loss's shape, or PyTorch's "output
@@ -273,10 +282,10 @@ static TsTensor *squeezed(TsError *err, const TsTensor *t)
 static TsTensor *bce(TsCall *c, TsTensor *x, TsTensor *y)
 {
     TsTensor *in[2] = { squeezed(c->error, x), NULL }, *o = NULL, *r = NULL;
-    TsCpuEwArgs args = { { 0, 0 }, { 0, 0 }, 0 };
+    TsCpuEwArgs ea = { { 0, 0 }, { 0, 0 }, 0 };
     if (in[0] && (in[1] = squeezed(c->error, y)) &&
-        !ts_cpu_ew(&ew_bce, 2, in, &o, TS_EW_NEW, &args, c->error)) {
-        if (args.status == BCE_RANGE)
+        !ts_cpu_ew(&ew_bce, 2, in, &o, TS_EW_NEW, &ea, c->error)) {
+        if (ea.status == BCE_RANGE)
             ts_error_set(c->error, TS_ERR_RUNTIME, "all elements of input should be between 0 "
                          "and 1");
         else if (ts_tensor_numel(o) != ts_tensor_numel(x)) {
@@ -301,11 +310,12 @@ static TsTensor *bce(TsCall *c, TsTensor *x, TsTensor *y)
  *                            int reduction=1) -> Tensor */
 static int k_binary_cross_entropy(TsCall *c)
 {
-    static const char op[] = "aten::binary_cross_entropy";
-    TsValue a[4];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *x, *y, *w, *o = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    if (!loss_args(c, op, a, &x, &y) && !ts_nn_opt_tensor(c, op, "weight", a[2], &w)) {
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    if (!loss_args(&args, &x, &y) && !ts_args_opt_tensor(&args, 2, &w)) {
         if (y->dtype != x->dtype)
             ts_error_set(c->error, TS_ERR_RUNTIME, "Found dtype %s but expected %s",
                          ts_dtype_type_name(y->dtype), ts_dtype_type_name(x->dtype));
@@ -313,7 +323,7 @@ static int k_binary_cross_entropy(TsCall *c)
                  (o = apply_weight(c, o, w)))
             o = reduce_loss(c->error, o, ts_nn_int(a[3]));
     }
-    return ts_nn_finish(c, 4, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* The dtype errors PyTorch's composite formula meets first: -input, clamp_min_ on it,
@@ -344,18 +354,19 @@ static int check_logits(TsCall *c, const TsTensor *x, const TsTensor *y)
  *     Tensor? pos_weight=None, int reduction=1) -> Tensor */
 static int k_binary_cross_entropy_with_logits(TsCall *c)
 {
-    static const char op[] = "aten::binary_cross_entropy_with_logits";
-    TsValue a[5];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *x, *y, *w, *pw, *o = NULL, *one = NULL;
-    ts_cpu_pop_args(c, 5, a);
-    if (!loss_args(c, op, a, &x, &y) && !ts_nn_opt_tensor(c, op, "weight", a[2], &w) &&
-        !ts_nn_opt_tensor(c, op, "pos_weight", a[3], &pw) && !check_logits(c, x, y) &&
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    if (!loss_args(&args, &x, &y) && !ts_args_opt_tensor(&args, 2, &w) &&
+        !ts_args_opt_tensor(&args, 3, &pw) && !check_logits(c, x, y) &&
         (pw || (one = ts_cpu_wrap_scalar(ts_double(1), c->error)))) {
         TsTensor *in[3] = { x, y, pw ? pw : one };
-        TsCpuEwArgs args = { { 0, 0 }, { pw != NULL, 0 }, 0 };
+        TsCpuEwArgs ea = { { 0, 0 }, { pw != NULL, 0 }, 0 };
         /* in place on (1 - target): the target's shape and dtype */
         if ((o = ts_cpu_empty(y->dtype, y->dim, y->sizes, c->error)) &&
-            ts_cpu_ew(&ew_bce_logits, 3, in, &o, TS_EW_INPLACE, &args, c->error)) {
+            ts_cpu_ew(&ew_bce_logits, 3, in, &o, TS_EW_INPLACE, &ea, c->error)) {
             ts_tensor_release(o);
             o = NULL;
         }
@@ -364,7 +375,7 @@ static int k_binary_cross_entropy_with_logits(TsCall *c)
     }
     if (one)
         ts_tensor_release(one);
-    return ts_nn_finish(c, 5, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 static const TsCpuOp ops[] = {

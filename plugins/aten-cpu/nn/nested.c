@@ -82,28 +82,28 @@ static bool left_aligned(const TsTensor *m)
 /* aten::_nested_tensor_from_mask_left_aligned(Tensor t, Tensor mask) -> bool */
 static int k_from_mask_left_aligned(TsCall *c)
 {
-    static const char op[] = "aten::_nested_tensor_from_mask_left_aligned";
-    TsValue a[2];
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "t", a[0]);
-    TsTensor *m = t ? ts_cpu_tensor_arg(c, op, "mask", a[1]) : NULL;
+    TsArgs args;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *t = ts_nn_tensor(&args, 0);
+    TsTensor *m = t ? ts_nn_tensor(&args, 1) : NULL;
     int rc = m ? check_mask_dtype(c->error, m) : (int)c->error->code;
     if (!rc && m->dim != 2)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Mask size should match input size");
     bool r = !rc && left_aligned(m);
-    ts_cpu_release_args(2, a);
-    return rc ? rc : ts_stack_push(c->stack, ts_bool(r), c->error);
+    return ts_args_return(&args, rc, ts_bool(r));
 }
 
 /* aten::_nested_tensor_from_mask(Tensor t, Tensor mask, bool mask_check=True) -> Tensor */
 static int k_from_mask(TsCall *c)
 {
-    static const char op[] = "aten::_nested_tensor_from_mask";
-    TsValue a[3];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *o = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "t", a[0]);
-    TsTensor *m = t ? ts_cpu_tensor_arg(c, op, "mask", a[1]) : NULL;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *t = ts_nn_tensor(&args, 0);
+    TsTensor *m = t ? ts_nn_tensor(&args, 1) : NULL;
     bool check = a[2].tag != TS_TAG_BOOL || a[2].u.b;
     int rc = m ? check_mask_dtype(c->error, m) : (int)c->error->code;
     if (!rc && t->dim != 3)
@@ -115,7 +115,7 @@ static int k_from_mask(TsCall *c)
     int64_t B = rc ? 0 : t->sizes[0], L = rc ? 0 : t->sizes[1];
     int64_t *lengths = rc ? NULL : calloc((size_t)B + 1, sizeof *lengths), max = 0;
     if (!rc && !lengths)
-        rc = ts_error_set(c->error, TS_ERR_NOMEM, "%s: out of memory", op);
+        rc = ts_error_set(c->error, TS_ERR_NOMEM, "%s: out of memory", ts_args_op_name(&args));
     for (int64_t b = 0; !rc && b < B; b++) {
         for (int64_t i = 0; i < L; i++)
             lengths[b] += mask_at(m, b, i);
@@ -144,17 +144,18 @@ static int k_from_mask(TsCall *c)
         ts_tensor_release(o);
         o = NULL;
     }
-    return ts_nn_finish(c, 3, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* aten::to_padded_tensor(Tensor self, float padding, int[]? output_size=None) -> Tensor */
 static int k_to_padded_tensor(TsCall *c)
 {
-    static const char op[] = "aten::to_padded_tensor";
-    TsValue a[3];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *o = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *t = ts_nn_tensor(&args, 0);
     const int64_t *lengths = t ? ts_cpu_nested_lengths(t) : NULL;
     int rc = t ? 0 : (int)c->error->code;
     if (!rc && !lengths)
@@ -167,7 +168,7 @@ static int k_to_padded_tensor(TsCall *c)
     if (!rc) {
         memcpy(size, t->sizes, sizeof size);
         if (a[2].tag != TS_TAG_NONE &&
-            ts_nn_int_vec(c, op, "output_size", a[2], 3, size, &n) == 0 &&
+            ts_nn_int_vec(&args, 2, 3, size, &n) == 0 &&
             (n != 3 || size[0] < t->sizes[0] || size[1] < t->sizes[1] || size[2] < t->sizes[2]))
             rc = ts_error_set(c->error, TS_ERR_RUNTIME, n != 3 ? "Length of output_size does "
                               "not match NestedTensor dims. Broadcasting is not supported."
@@ -192,7 +193,7 @@ static int k_to_padded_tensor(TsCall *c)
                         ts_cpu_store_double(t->dtype, dst, pad);
                 }
     }
-    return ts_nn_finish(c, 3, a, rc ? NULL : o);
+    return ts_args_return_tensor(&args, rc, o);
 }
 
 static const TsCpuOp ops[] = {

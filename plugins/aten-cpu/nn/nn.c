@@ -12,64 +12,24 @@
 
 /* ---- arguments ----------------------------------------------------------------------- */
 
-int ts_nn_int_list(TsCall *c, const char *op, const char *arg, TsValue v, int n, int64_t *out,
-                   int64_t def)
+int ts_nn_int_vec(TsArgs *a, size_t i, int max, int64_t *out, int *len)
 {
-    if (v.tag == TS_TAG_INT) {
-        for (int i = 0; i < n; i++)
-            out[i] = v.u.i;
-        return 0;
-    }
-    if (v.tag == TS_TAG_LIST) {
-        const TsList *l = (const TsList *)v.u.p;
-        bool ints = true;
-        for (size_t i = 0; i < l->len; i++)
-            ints = ints && l->items[i].tag == TS_TAG_INT;
-        if (ints && l->len == 0 && def >= 0) {
-            for (int i = 0; i < n; i++)
-                out[i] = def;
-            return 0;
-        }
-        if (ints && (l->len == (size_t)n || l->len == 1)) {
-            for (int i = 0; i < n; i++)
-                out[i] = l->items[l->len == 1 ? 0 : i].u.i;
-            return 0;
-        }
-        if (ints)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "%s: expected %s to be a single "
-                                "integer value or a list of %d values, but got %zu values",
-                                op, arg, n, l->len);
-    }
-    return ts_error_set(c->error, TS_ERR_TYPE, "%s: argument '%s' must be a list of ints", op,
-                        arg);
-}
-
-int ts_nn_int_vec(TsCall *c, const char *op, const char *arg, TsValue v, int max, int64_t *out,
-                  int *len)
-{
-    const TsList *l = v.tag == TS_TAG_LIST ? (const TsList *)v.u.p : NULL;
-    for (size_t i = 0; l && i < l->len; i++)
-        if (l->items[i].tag != TS_TAG_INT)
+    const TsList *l = i < a->n && a->v[i].tag == TS_TAG_LIST ? (const TsList *)a->v[i].u.p
+                                                             : NULL;
+    for (size_t k = 0; l && k < l->len; k++)
+        if (l->items[k].tag != TS_TAG_INT)
             l = NULL;
     if (!l)
-        return ts_error_set(c->error, TS_ERR_TYPE, "%s: argument '%s' must be a list of ints",
-                            op, arg);
+        return ts_error_set(a->call->error, TS_ERR_TYPE, "%s: argument '%s' must be a list of "
+                            "ints", ts_args_op_name(a), ts_args_name(a, i));
     if (l->len > (size_t)max)
-        return ts_error_set(c->error, TS_ERR_LIMIT, "%s: argument '%s' has %zu values, at most "
-                            "%d are supported", op, arg, l->len, max);
-    for (size_t i = 0; i < l->len; i++)
-        out[i] = l->items[i].u.i;
+        return ts_error_set(a->call->error, TS_ERR_LIMIT, "%s: argument '%s' has %zu values, "
+                            "at most %d are supported", ts_args_op_name(a), ts_args_name(a, i),
+                            l->len, max);
+    for (size_t k = 0; k < l->len; k++)
+        out[k] = l->items[k].u.i;
     *len = (int)l->len;
     return 0;
-}
-
-int ts_nn_opt_tensor(TsCall *c, const char *op, const char *arg, TsValue v, TsTensor **t)
-{
-    *t = NULL;
-    if (v.tag == TS_TAG_NONE)
-        return 0;
-    *t = ts_cpu_tensor_arg(c, op, arg, v);
-    return *t ? 0 : (int)c->error->code;
 }
 
 double ts_nn_double(TsValue v)
@@ -117,24 +77,48 @@ int ts_nn_same_dtype(TsCall *c, const TsTensor *a, const TsTensor *b)
 
 /* ---- results --------------------------------------------------------------------------- */
 
+int ts_nn_return_tensors(TsArgs *a, int rc, size_t n, TsTensor **t)
+{
+    for (size_t i = 0; !rc && i < n; i++)
+        if (!t[i])
+            rc = a->call->error->code ? (int)a->call->error->code
+                                      : ts_error_set(a->call->error, TS_ERR_RUNTIME,
+                                                     "%s: no result", ts_args_op_name(a));
+    rc = ts_args_fail(a, rc);
+    for (size_t i = 0; i < n; i++) {
+        if (!rc)
+            rc = ts_stack_push(a->call->stack, ts_obj_value(t[i], TS_TAG_TENSOR),
+                               a->call->error);
+        else if (t[i])
+            ts_tensor_release(t[i]);
+    }
+    return rc;
+}
+
+static void release_values(size_t n, TsValue *a)
+{
+    for (size_t i = 0; i < n; i++)
+        ts_value_release(a[i]);
+}
+
 int ts_nn_finish(TsCall *c, size_t n, TsValue *a, TsTensor *o)
 {
-    ts_cpu_release_args(n, a);
+    release_values(n, a);
     if (!o)
         return c->error->code ? (int)c->error->code
                               : ts_error_set(c->error, TS_ERR_RUNTIME, "internal error");
-    return ts_cpu_push_tensor(c, o);
+    return ts_stack_push(c->stack, ts_obj_value(o, TS_TAG_TENSOR), c->error);
 }
 
 int ts_nn_finish_inplace(TsCall *c, size_t n, TsValue *a, size_t keep, int rc)
 {
     if (rc) {
-        ts_cpu_release_args(n, a);
+        release_values(n, a);
         return rc;
     }
     TsValue result = a[keep];
     a[keep] = ts_none();
-    ts_cpu_release_args(n, a);
+    release_values(n, a);
     return ts_stack_push(c->stack, result, c->error);
 }
 
@@ -205,39 +189,41 @@ static TsTensor *embedding(TsError *err, TsTensor *w, TsTensor *idx)
  * (padding_idx and the rest only matter for gradients) */
 static int k_embedding(TsCall *c)
 {
-    TsValue a[5];
-    ts_cpu_pop_args(c, 5, a);
-    TsTensor *w = ts_cpu_tensor_arg(c, "aten::embedding", "weight", a[0]);
-    TsTensor *idx = w ? ts_cpu_tensor_arg(c, "aten::embedding", "indices", a[1]) : NULL;
-    return ts_nn_finish(c, 5, a, idx ? embedding(c->error, w, idx) : NULL);
+    TsArgs a;
+    TsTensor *w, *idx, *o = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &w);
+    if (!rc) rc = ts_args_tensor(&a, 1, &idx);
+    if (!rc && !(o = embedding(c->error, w, idx)))
+        rc = c->error->code;
+    return ts_args_return_tensor(&a, rc, o);
 }
 
 /* ---- dropout ----------------------------------------------------------------------------- */
 
 static int dropout_call(TsCall *c, bool inplace)
 {
-    const char *name = inplace ? "aten::dropout_" : "aten::dropout";
-    TsValue a[3];
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, name, inplace ? "self" : "input", a[0]);
-    double p = ts_nn_double(a[1]);
-    bool train = a[2].tag == TS_TAG_BOOL && a[2].u.b;
-    int rc = x ? 0 : (int)c->error->code;
+    TsArgs a;
+    TsTensor *x = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &x);
+    double p = rc ? 0 : ts_nn_double(a.v[1]);
+    bool train = !rc && a.v[2].tag == TS_TAG_BOOL && a.v[2].u.b;
     if (!rc && (p < 0 || p > 1))
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "dropout probability has to be between 0 "
                           "and 1, but got %g", p);
     if (rc || !train || p == 0 || ts_tensor_numel(x) == 0)
-        return ts_nn_finish_inplace(c, 3, a, 0, rc);    /* the input itself, as PyTorch */
+        return ts_args_return_arg(&a, rc, 0);    /* the input itself, as PyTorch */
     if ((rc = ts_nn_check_float(c, "dropout", x)))
-        return ts_nn_finish_inplace(c, 3, a, 0, rc);
+        return ts_args_fail(&a, rc);
     TsTensor *o = ts_cpu_cast(x, x->dtype, c->error);
     if (o)
         ts_cpu_dropout_data(o->dtype, ts_tensor_data(o), ts_tensor_numel(o), p);
     if (!inplace || !o)
-        return ts_nn_finish(c, 3, a, o);
+        return ts_args_return_tensor(&a, o ? 0 : (int)c->error->code, o);
     ts_cpu_copy_into(x, o);
     ts_tensor_release(o);
-    return ts_nn_finish_inplace(c, 3, a, 0, 0);
+    return ts_args_return_arg(&a, 0, 0);
 }
 
 /* aten::dropout(Tensor input, float p, bool train) -> Tensor */

@@ -14,16 +14,15 @@ enum { TS_NN_NONE = 0, TS_NN_MEAN = 1, TS_NN_SUM = 2 };
 
 /* ---- arguments (nn.c) -------------------------------------------------------- */
 
-/* Reads an int[N] argument into out[n]: a list of n ints, a list of one int (repeated), or
- * an int. An empty list gives def (when def is >= 0; stride=[] means "the kernel size", the
- * caller passes -1 and fills it). Errors name op and arg. */
-int ts_nn_int_list(TsCall *c, const char *op, const char *arg, TsValue v, int n, int64_t *out,
-                   int64_t def);
-/* A list of ints of any length (at most max) into out; *len gets its length. */
-int ts_nn_int_vec(TsCall *c, const char *op, const char *arg, TsValue v, int max, int64_t *out,
-                  int *len);
-/* A Tensor? argument: *t is NULL for None. */
-int ts_nn_opt_tensor(TsCall *c, const char *op, const char *arg, TsValue v, TsTensor **t);
+/* Argument i as a tensor (borrowed), or NULL with ts_args_tensor's error: for kernels that
+ * test a chain of arguments in one expression. */
+static inline TsTensor *ts_nn_tensor(TsArgs *a, size_t i)
+{
+    TsTensor *t;
+    return ts_args_tensor(a, i, &t) ? NULL : t;
+}
+/* int[] argument i of any length (at most max) into out; *len gets its length. */
+int ts_nn_int_vec(TsArgs *a, size_t i, int max, int64_t *out, int *len);
 /* A Scalar, int, float or bool argument as a double. */
 double ts_nn_double(TsValue v);
 int64_t ts_nn_int(TsValue v);
@@ -36,8 +35,14 @@ int ts_nn_same_dtype(TsCall *c, const TsTensor *a, const TsTensor *b);
 
 /* ---- results (nn.c) ---------------------------------------------------------- */
 
-/* Releases the n arguments, then pushes o (taking it), or returns the error set when o is
- * NULL. */
+/* The end of a kernel with n tensor results (a tuple): releases the arguments and pushes
+ * t[0..n) (taking them; all NULL-safe), or with rc set (or a NULL result) releases them and
+ * returns the error. */
+int ts_nn_return_tensors(TsArgs *a, int rc, size_t n, TsTensor **t);
+/* The old endings, kept for the kernels of other folders (create/random.c) until they bind
+ * their arguments with TsArgs (whose ts_args_return_tensor and ts_args_return_arg these
+ * are). Releases the n arguments, then pushes o (taking it), or returns the error set when o
+ * is NULL. */
 int ts_nn_finish(TsCall *c, size_t n, TsValue *a, TsTensor *o);
 /* Pushes argument a[keep] (the in-place self) and releases the others; or, when rc is set,
  * releases all and returns rc. */

@@ -33,16 +33,13 @@ static const TsCpuEwOp ew_times_zero = { "mul", TS_EW_SAME, false, times_zero_lo
 
 typedef enum Drop { FEATURE, ALPHA, FEATURE_ALPHA } Drop;
 
-static const char *const drop_names[] = { "feature_dropout", "alpha_dropout",
-                                          "feature_alpha_dropout" };
-
 static int drop_call(TsCall *c, Drop kind, bool inplace)
 {
-    char qual[48];
-    snprintf(qual, sizeof qual, "aten::%s%s", drop_names[kind], inplace ? "_" : "");
-    TsValue a[3];
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, qual, inplace ? "self" : "input", a[0]), *o = NULL;
+    TsArgs args;
+    TsValue *a = args.v;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0), *o = NULL;
     double p = ts_nn_double(a[1]);
     bool train = a[2].tag == TS_TAG_BOOL && a[2].u.b;
     int rc = x ? 0 : (int)c->error->code;
@@ -50,14 +47,14 @@ static int drop_call(TsCall *c, Drop kind, bool inplace)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "dropout probability has to be between 0 "
                           "and 1, but got %g", p);
     if (rc || p == 0 || !train || ts_tensor_numel(x) == 0)
-        return ts_nn_finish_inplace(c, 3, a, 0, rc);    /* the input itself, as PyTorch */
+        return ts_args_return_arg(&args, rc, 0);    /* the input itself, as PyTorch */
     if (p == 1) {
         o = inplace ? x : NULL;
         rc = ts_cpu_ew(&ew_times_zero, 1, &x, &o, inplace ? TS_EW_INPLACE : TS_EW_NEW, NULL,
                        c->error);
         if (inplace)
-            return ts_nn_finish_inplace(c, 3, a, 0, rc);
-        return ts_nn_finish(c, 3, a, rc ? NULL : o);
+            return ts_args_return_arg(&args, rc, 0);
+        return ts_args_return_tensor(&args, rc, o);
     }
     if (kind != ALPHA && x->dim < 2)
         ts_error_set(c->error, TS_ERR_RUNTIME, "Feature dropout requires at least 2 dimensions "
@@ -65,8 +62,8 @@ static int drop_call(TsCall *c, Drop kind, bool inplace)
     else
         ts_error_set(c->error, TS_ERR_RUNTIME, "%s: training with 0 < p < 1 draws a random mask "
                      "from PyTorch's generator, which tscript does not have; it runs only "
-                     "with train=False, p=0 or p=1", qual);
-    return ts_nn_finish(c, 3, a, NULL);
+                     "with train=False, p=0 or p=1", ts_args_op_name(&args));
+    return ts_args_return_tensor(&args, 0, NULL);
 }
 
 /* aten::feature_dropout(Tensor input, float p, bool train) -> Tensor, and
@@ -106,16 +103,16 @@ static TsTensor *copy_out(TsCall *c, const TsTensor *x, int vdim, const int64_t 
 static int shuffle_call(TsCall *c, bool unshuffle, bool out_form)
 {
     const char *name = unshuffle ? "pixel_unshuffle" : "pixel_shuffle";
-    size_t n = out_form ? 3 : 2;
-    TsValue a[3];
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, unshuffle ? "aten::pixel_unshuffle"
-                                                 : "aten::pixel_shuffle", "self", a[0]);
+    TsArgs args;
+    TsValue *a = args.v;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
     TsTensor *o = NULL;
     int64_t r = ts_nn_int(a[1]);
     TsError *err = c->error;
     if (!x)
-        return ts_nn_finish(c, n, a, NULL);
+        return ts_args_return_tensor(&args, 0, NULL);
     int d = x->dim;
     if (d < 3)
         ts_error_set(err, TS_ERR_RUNTIME, "%s expects input to have at least 3 dimensions, but "
@@ -168,12 +165,12 @@ static int shuffle_call(TsCall *c, bool unshuffle, bool out_form)
         o = copy_out(c, x, b + 5, vs, vt, d, final);
     }
     if (!out_form)
-        return ts_nn_finish(c, n, a, o);
-    TsTensor *out = o ? ts_cpu_tensor_arg(c, "aten::pixel_shuffle", "out", a[2]) : NULL;
+        return ts_args_return_tensor(&args, 0, o);
+    TsTensor *out = o ? ts_nn_tensor(&args, 2) : NULL;
     int rc = out ? ts_nn_deliver(c, o, out, TS_NN_OUT_CAST) : (int)err->code;
     if (o)
         ts_tensor_release(o);
-    return ts_nn_finish_outs(c, n, a, 1, rc);
+    return ts_nn_return_outs(&args, 1, rc);
 }
 
 static int k_pixel_shuffle(TsCall *c) { return shuffle_call(c, false, false); }
@@ -187,13 +184,15 @@ static int k_pixel_unshuffle_out(TsCall *c) { return shuffle_call(c, true, true)
 /* aten::one_hot(Tensor self, int num_classes=-1) -> Tensor */
 static int k_one_hot(TsCall *c)
 {
-    TsValue a[2];
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::one_hot", "self", a[0]), *cx = NULL, *o = NULL;
+    TsArgs args;
+    TsValue *a = args.v;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0), *cx = NULL, *o = NULL;
     int64_t classes = ts_nn_int(a[1]);
     TsError *err = c->error;
     if (!x)
-        return ts_nn_finish(c, 2, a, NULL);
+        return ts_args_return_tensor(&args, 0, NULL);
     int64_t n = ts_tensor_numel(x), lo = 0, hi = -1;
     if (x->dtype != TS_INT64) {
         ts_error_set(err, TS_ERR_RUNTIME, "one_hot is only applicable to index tensor.");
@@ -230,7 +229,7 @@ static int k_one_hot(TsCall *c)
         }
         ts_tensor_release(cx);
     }
-    return ts_nn_finish(c, 2, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* ---- cosine_similarity / pairwise_distance -------------------------------------------- */
@@ -293,16 +292,18 @@ static void reduce_layout(int dim, const int64_t *sizes, int d, bool keepdim, Re
  * dtype as PyTorch's sequence of ops rounds it. */
 static int k_cosine_similarity(TsCall *c)
 {
-    TsValue a[4];
-    ts_cpu_pop_args(c, 4, a);
-    TsTensor *in[2] = { ts_cpu_tensor_arg(c, "aten::cosine_similarity", "x1", a[0]), NULL };
+    TsArgs args;
+    TsValue *a = args.v;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *in[2] = { ts_nn_tensor(&args, 0), NULL };
     TsTensor *e[2] = { NULL, NULL }, *o = NULL;
     TsError *err = c->error;
     int dim = 0, d = 0, dt = -1;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
     double eps = ts_nn_double(a[3]);
     if (in[0])
-        in[1] = ts_cpu_tensor_arg(c, "aten::cosine_similarity", "x2", a[1]);
+        in[1] = ts_nn_tensor(&args, 1);
     if (in[1] && !ts_dtype_is_floating(dt = ts_aten_result_type(2, in)))
         ts_error_set(err, TS_ERR_RUNTIME, "expected common dtype to be floating point, yet "
                      "common dtype is %s", ts_dtype_type_name(dt));
@@ -343,7 +344,7 @@ static int k_cosine_similarity(TsCall *c)
     for (int t = 0; t < 2; t++)
         if (e[t])
             ts_tensor_release(e[t]);
-    return ts_nn_finish(c, 4, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* The p-norm of n values of dtype dt (PyTorch's norm: p 0 counts non-zeros, +-inf take
@@ -373,9 +374,11 @@ static double pnorm(int dt, const double *v, int64_t n, double p)
  *   bool keepdim=False) -> Tensor: norm(x1 - x2 + eps, p) over the last dim. */
 static int k_pairwise_distance(TsCall *c)
 {
-    TsValue a[5];
-    ts_cpu_pop_args(c, 5, a);
-    TsTensor *in[2] = { ts_cpu_tensor_arg(c, "aten::pairwise_distance", "x1", a[0]), NULL };
+    TsArgs args;
+    TsValue *a = args.v;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *in[2] = { ts_nn_tensor(&args, 0), NULL };
     TsTensor *e[2] = { NULL, NULL }, *o = NULL;
     TsError *err = c->error;
     double p = ts_nn_double(a[2]), eps = ts_nn_double(a[3]), *buf = NULL;
@@ -383,7 +386,7 @@ static int k_pairwise_distance(TsCall *c)
     int dim = 0, common = -1;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
     if (in[0])
-        in[1] = ts_cpu_tensor_arg(c, "aten::pairwise_distance", "x2", a[1]);
+        in[1] = ts_nn_tensor(&args, 1);
     if (in[1] && in[0]->dtype == TS_BOOL && in[1]->dtype == TS_BOOL)
         ts_error_set(err, TS_ERR_RUNTIME, "Subtraction, the `-` operator, with two bool tensors "
                      "is not supported. Use the `^` or `logical_xor()` operator instead.");
@@ -415,7 +418,7 @@ static int k_pairwise_distance(TsCall *c)
     for (int t = 0; t < 2; t++)
         if (e[t])
             ts_tensor_release(e[t]);
-    return ts_nn_finish(c, 5, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 static const TsCpuOp ops[] = {

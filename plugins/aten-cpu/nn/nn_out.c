@@ -50,20 +50,21 @@ int ts_nn_deliver(TsCall *c, const TsTensor *res, TsTensor *out, TsNnOutRule rul
     return 0;
 }
 
-int ts_nn_finish_outs(TsCall *c, size_t n, TsValue *a, size_t nout, int rc)
+int ts_nn_return_outs(TsArgs *a, size_t nout, int rc)
 {
-    if (rc) {
-        ts_cpu_release_args(n, a);
-        return rc;
-    }
+    if (rc || nout > a->n || nout > 2)
+        return ts_args_fail(a, rc ? rc : ts_error_set(a->call->error, TS_ERR_RUNTIME,
+                                                      "%s: no out arguments",
+                                                      ts_args_op_name(a)));
     TsValue outs[2];
+    size_t n = a->n;
     for (size_t i = 0; i < nout; i++) {
-        outs[i] = a[n - nout + i];
-        a[n - nout + i] = ts_none();
+        outs[i] = a->v[n - nout + i];
+        a->v[n - nout + i] = ts_none();
     }
-    ts_cpu_release_args(n, a);
+    ts_args_fail(a, 0);
     for (size_t i = 0; i < nout; i++)
-        if ((rc = ts_stack_push(c->stack, outs[i], c->error))) {
+        if ((rc = ts_stack_push(a->call->stack, outs[i], a->call->error))) {
             for (size_t j = i + 1; j < nout; j++)
                 ts_value_release(outs[j]);
             return rc;

@@ -17,8 +17,9 @@ typedef enum TsNnOutRule {
 /* Checks out against the result's dtype by rule, resizes out to res's shape and copies res
  * into it. res is borrowed. */
 int ts_nn_deliver(TsCall *c, const TsTensor *res, TsTensor *out, TsNnOutRule rule);
-/* Releases the n arguments except the last nout (the out tensors), which it pushes in order;
- * or, when rc is set, releases all and returns rc. */
-int ts_nn_finish_outs(TsCall *c, size_t n, TsValue *a, size_t nout, int rc);
+/* The end of an out= form with nout out tensors (the last nout arguments): releases the
+ * other arguments and pushes those in order; or, when rc is set, releases all and returns
+ * rc. */
+int ts_nn_return_outs(TsArgs *a, size_t nout, int rc);
 
 #endif

@@ -141,19 +141,20 @@ static TsTensor *batch_norm(TsCall *c, TsTensor *x, TsTensor *const *v, bool tra
  *   Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) */
 static int k_batch_norm(TsCall *c)
 {
-    static const char *const names[4] = { "weight", "bias", "running_mean", "running_var" };
-    TsValue a[9];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *v[4] = { NULL }, *o = NULL;
-    ts_cpu_pop_args(c, 9, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::batch_norm", "input", a[0]);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
     int rc = x ? 0 : (int)c->error->code;
     for (int i = 0; i < 4 && !rc; i++)
-        rc = ts_nn_opt_tensor(c, "aten::batch_norm", names[i], a[1 + i], &v[i]);
+        rc = ts_args_opt_tensor(&args, 1 + i, &v[i]);
     TsTensor *xf = rc ? NULL : float_input(x, c->error);
     if (xf)
         o = batch_norm(c, xf, v, a[5].tag == TS_TAG_BOOL && a[5].u.b, ts_nn_double(a[6]),
                        ts_nn_double(a[7]));
-    return ts_nn_finish(c, 9, a, x ? result_as(o, x->dtype, xf, c->error) : NULL);
+    return ts_args_return_tensor(&args, 0, x ? result_as(o, x->dtype, xf, c->error) : NULL);
 }
 
 /* ---- instance_norm ------------------------------------------------------------------------ */
@@ -246,19 +247,20 @@ static TsTensor *instance_norm(TsCall *c, TsTensor *x, TsTensor *const *v, bool 
  *   bool cudnn_enabled) -> Tensor */
 static int k_instance_norm(TsCall *c)
 {
-    static const char *const names[4] = { "weight", "bias", "running_mean", "running_var" };
-    TsValue a[9];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *v[4] = { NULL }, *o = NULL;
-    ts_cpu_pop_args(c, 9, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::instance_norm", "input", a[0]);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
     int rc = x ? 0 : (int)c->error->code;
     for (int i = 0; i < 4 && !rc; i++)
-        rc = ts_nn_opt_tensor(c, "aten::instance_norm", names[i], a[1 + i], &v[i]);
+        rc = ts_args_opt_tensor(&args, 1 + i, &v[i]);
     TsTensor *xf = rc ? NULL : float_input(x, c->error);
     if (xf)
         o = instance_norm(c, xf, v, a[5].tag == TS_TAG_BOOL && a[5].u.b, ts_nn_double(a[6]),
                           ts_nn_double(a[7]));
-    return ts_nn_finish(c, 9, a, x ? result_as(o, x->dtype, xf, c->error) : NULL);
+    return ts_args_return_tensor(&args, 0, x ? result_as(o, x->dtype, xf, c->error) : NULL);
 }
 
 /* ---- layer_norm and group_norm ------------------------------------------------------------ */
@@ -380,20 +382,20 @@ static TsTensor *layer_norm(TsCall *c, TsTensor *x, int nd, const int64_t *ns, T
  *   Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
 static int k_layer_norm(TsCall *c)
 {
-    TsValue a[6];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *w = NULL, *b = NULL, *o = NULL;
     int64_t ns[TS_TENSOR_MAX_DIMS];
     int nd = 0;
-    ts_cpu_pop_args(c, 6, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::layer_norm", "input", a[0]);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
     TsTensor *xf = NULL;
-    if (x && !ts_nn_int_vec(c, "aten::layer_norm", "normalized_shape", a[1],
-                            TS_TENSOR_MAX_DIMS, ns, &nd) &&
-        !ts_nn_opt_tensor(c, "aten::layer_norm", "weight", a[2], &w) &&
-        !ts_nn_opt_tensor(c, "aten::layer_norm", "bias", a[3], &b) &&
+    if (x && !ts_nn_int_vec(&args, 1, TS_TENSOR_MAX_DIMS, ns, &nd) &&
+        !ts_args_opt_tensor(&args, 2, &w) && !ts_args_opt_tensor(&args, 3, &b) &&
         (xf = float_input(x, c->error)))
         o = layer_norm(c, xf, nd, ns, w, b, ts_nn_double(a[4]));
-    return ts_nn_finish(c, 6, a, x ? result_as(o, x->dtype, xf, c->error) : NULL);
+    return ts_args_return_tensor(&args, 0, x ? result_as(o, x->dtype, xf, c->error) : NULL);
 }
 
 static TsTensor *group_norm(TsCall *c, TsTensor *x, int64_t groups, TsTensor *w, TsTensor *b,
@@ -446,16 +448,17 @@ static TsTensor *group_norm(TsCall *c, TsTensor *x, int64_t groups, TsTensor *w,
  *   float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
 static int k_group_norm(TsCall *c)
 {
-    TsValue a[6];
+    TsArgs args;
+    TsValue *a = args.v;
     TsTensor *w = NULL, *b = NULL, *o = NULL;
-    ts_cpu_pop_args(c, 6, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::group_norm", "input", a[0]);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
     TsTensor *xf = NULL;
-    if (x && !ts_nn_opt_tensor(c, "aten::group_norm", "weight", a[2], &w) &&
-        !ts_nn_opt_tensor(c, "aten::group_norm", "bias", a[3], &b) &&
+    if (x && !ts_args_opt_tensor(&args, 2, &w) && !ts_args_opt_tensor(&args, 3, &b) &&
         (xf = float_input(x, c->error)))
         o = group_norm(c, xf, ts_nn_int(a[1]), w, b, ts_nn_double(a[4]));
-    return ts_nn_finish(c, 6, a, x ? result_as(o, x->dtype, xf, c->error) : NULL);
+    return ts_args_return_tensor(&args, 0, x ? result_as(o, x->dtype, xf, c->error) : NULL);
 }
 
 static const TsCpuOp ops[] = {

@@ -26,7 +26,6 @@ typedef enum Family { FAM_MAX1D, FAM_1D, FAM_2D, FAM_3D } Family;
 enum { DT_FLOAT = 1, DT_BF16 = 2, DT_INT = 4 };
 
 typedef struct PoolDef {
-    const char *qual;          /* "aten::max_pool2d" */
     const char *name;          /* "max_pool2d", as the argument messages name it */
     Family fam;
     bool avg, indices;
@@ -47,7 +46,7 @@ typedef struct PoolDef {
       NAME ": dilation must be either a single int, or a tuple of " N " ints" }
 
 static const PoolDef max1d = {
-    "aten::max_pool1d", "max_pool1d", FAM_MAX1D, false, false, DT_FLOAT | DT_BF16,
+    "max_pool1d", FAM_MAX1D, false, false, DT_FLOAT | DT_BF16,
     "max_pool1d_impl",
     { "max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but "
       "got size %zu",
@@ -57,28 +56,28 @@ static const PoolDef max1d = {
       "size %zu",
       "max_pool1d() dilation must be an int, list of ints or tuple of ints of size 1 but got "
       "size %zu" } };
-static const PoolDef max1d_ix = { "aten::max_pool1d_with_indices", "max_pool1d", FAM_1D, false,
+static const PoolDef max1d_ix = { "max_pool1d", FAM_1D, false,
                                   true, DT_FLOAT | DT_BF16, "max_pool2d", LEN_1D("max_pool1d") };
-static const PoolDef avg1d = { "aten::avg_pool1d", "avg_pool1d", FAM_1D, true, false,
+static const PoolDef avg1d = { "avg_pool1d", FAM_1D, true, false,
                                DT_FLOAT | DT_BF16 | DT_INT, "avg_pool2d", LEN_1D("avg_pool1d") };
-static const PoolDef max2d = { "aten::max_pool2d", "max_pool2d", FAM_2D, false, false,
+static const PoolDef max2d = { "max_pool2d", FAM_2D, false, false,
                                DT_FLOAT | DT_BF16, "max_pool2d", LEN_MAX("max_pool2d", "two") };
-static const PoolDef max2d_ix = { "aten::max_pool2d_with_indices", "max_pool2d", FAM_2D, false,
+static const PoolDef max2d_ix = { "max_pool2d", FAM_2D, false,
                                   true, DT_FLOAT | DT_BF16, "max_pool2d",
                                   LEN_MAX("max_pool2d", "two") };
 static const PoolDef avg2d = {
-    "aten::avg_pool2d", "avg_pool2d", FAM_2D, true, false, DT_FLOAT | DT_BF16 | DT_INT,
+    "avg_pool2d", FAM_2D, true, false, DT_FLOAT | DT_BF16 | DT_INT,
     "avg_pool2d",
     { "avg_pool2d: kernel_size must either be a single int, or a tuple of two ints",
       "avg_pool2d: stride must either be omitted, a single int, or a tuple of two ints",
       "avg_pool2d: padding must either be a single int, or a tuple of two ints", "" } };
-static const PoolDef max3d = { "aten::max_pool3d", "max_pool3d", FAM_3D, false, false, DT_FLOAT,
+static const PoolDef max3d = { "max_pool3d", FAM_3D, false, false, DT_FLOAT,
                                "max_pool3d_with_indices_cpu", LEN_MAX("max_pool3d", "three") };
-static const PoolDef max3d_ix = { "aten::max_pool3d_with_indices", "max_pool3d", FAM_3D, false,
+static const PoolDef max3d_ix = { "max_pool3d", FAM_3D, false,
                                   true, DT_FLOAT, "max_pool3d_with_indices_cpu",
                                   LEN_MAX("max_pool3d", "three") };
 static const PoolDef avg3d = {
-    "aten::avg_pool3d", "avg_pool3d", FAM_3D, true, false, DT_FLOAT | DT_INT,
+    "avg_pool3d", FAM_3D, true, false, DT_FLOAT | DT_INT,
     "avg_pool3d_out_frame",
     { "avg_pool3d: kernel_size must be a single int, or a tuple of three ints",
       "avg_pool3d: stride must be omitted, a single int, or a tuple of three ints",
@@ -106,13 +105,13 @@ static int64_t out_size(int64_t in, int64_t k, int64_t p, int64_t s, int64_t d, 
     return o;
 }
 
-/* Argument `which` (0 kernel_size, 1 stride, 2 padding, 3 dilation) into the last nsp
- * entries of out: one int or a list of 1 or nsp. *empty (may be NULL) is set for [] (stride
- * [] means the kernel size). */
-static int read_list(TsCall *c, const PoolDef *def, int which, TsValue v, int64_t *out,
-                     bool *empty)
+/* Argument `which` (0 kernel_size, 1 stride, 2 padding, 3 dilation: argument which + 1) into
+ * the last nsp entries of out: one int or a list of 1 or nsp. *empty (may be NULL) is set for
+ * [] (stride [] means the kernel size). */
+static int read_list(TsArgs *args, const PoolDef *def, int which, int64_t *out, bool *empty)
 {
-    static const char *const names[4] = { "kernel_size", "stride", "padding", "dilation" };
+    TsError *err = args->call->error;
+    TsValue v = args->v[which + 1];
     int nsp = nsp_of(def);
     int64_t vals[3];
     size_t len = 1;
@@ -124,15 +123,15 @@ static int read_list(TsCall *c, const PoolDef *def, int which, TsValue v, int64_
             if (l->items[i].tag != TS_TAG_INT)
                 l = NULL;
         if (!l)
-            return ts_error_set(c->error, TS_ERR_TYPE, "%s: argument '%s' must be a list of ints",
-                                def->name, names[which]);
+            return ts_error_set(err, TS_ERR_TYPE, "%s: argument '%s' must be a list of ints",
+                                ts_args_op_name(args), ts_args_name(args, (size_t)which + 1));
         len = l->len;
         if (len == 0 && empty) {
             *empty = true;
             return 0;
         }
         if (len != 1 && len != (size_t)nsp)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, def->len_msg[which], len);
+            return ts_error_set(err, TS_ERR_RUNTIME, def->len_msg[which], len);
         for (size_t i = 0; i < len; i++)
             vals[i] = l->items[i].u.i;
     }
@@ -141,23 +140,24 @@ static int read_list(TsCall *c, const PoolDef *def, int which, TsValue v, int64_
     return 0;
 }
 
-/* Reads the parameters: a is (self, kernel_size, stride, padding, then dilation and ceil_mode
- * for max, ceil_mode, count_include_pad and divisor_override for avg). */
-static int read_pool(TsCall *c, const PoolDef *def, const TsValue *a, Pool *pl)
+/* Reads the parameters: the arguments are (self, kernel_size, stride, padding, then dilation
+ * and ceil_mode for max, ceil_mode, count_include_pad and divisor_override for avg). */
+static int read_pool(TsArgs *args, const PoolDef *def, Pool *pl)
 {
+    const TsValue *a = args->v;
     for (int i = 0; i < 3; i++) {
         pl->k[i] = pl->s[i] = pl->d[i] = 1;
         pl->p[i] = 0;
     }
     bool empty = false;
-    int rc = read_list(c, def, 0, a[1], pl->k, NULL);
-    if (rc || (rc = read_list(c, def, 1, a[2], pl->s, &empty)))
+    int rc = read_list(args, def, 0, pl->k, NULL);
+    if (rc || (rc = read_list(args, def, 1, pl->s, &empty)))
         return rc;
     if (empty)
         memcpy(pl->s, pl->k, sizeof pl->s);
-    if ((rc = read_list(c, def, 2, a[3], pl->p, NULL)))
+    if ((rc = read_list(args, def, 2, pl->p, NULL)))
         return rc;
-    if (!def->avg && (rc = read_list(c, def, 3, a[4], pl->d, NULL)))
+    if (!def->avg && (rc = read_list(args, def, 3, pl->d, NULL)))
         return rc;
     int ceil_at = def->avg ? 4 : 5;
     pl->ceil_mode = a[ceil_at].tag == TS_TAG_BOOL && a[ceil_at].u.b;
@@ -165,7 +165,7 @@ static int read_pool(TsCall *c, const PoolDef *def, const TsValue *a, Pool *pl)
     pl->divisor = 0;
     if (def->avg && def->fam != FAM_1D && a[6].tag == TS_TAG_INT) {
         if (a[6].u.i == 0)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "divisor must be not zero");
+            return ts_error_set(args->call->error, TS_ERR_RUNTIME, "divisor must be not zero");
         pl->divisor = a[6].u.i;
     }
     return 0;
@@ -313,7 +313,7 @@ static int check_shape(TsCall *c, const PoolDef *def, int dim, const int64_t *si
 }
 
 /* Every check of def's family, in PyTorch's order; fills the geometry. */
-static int check(TsCall *c, const PoolDef *def, const TsValue *a, const TsTensor *x, Pool *pl,
+static int check(TsCall *c, const PoolDef *def, TsArgs *args, const TsTensor *x, Pool *pl,
                  TsPoolGeo *g)
 {
     TsError *err = c->error;
@@ -330,7 +330,7 @@ static int check(TsCall *c, const PoolDef *def, const TsValue *a, const TsTensor
             return ts_error_set(err, TS_ERR_RUNTIME, "max_pool1d: Expected 2D or 3D (batch mode) "
                                 "tensor with optional 0 dim batch size for input, but got:%s",
                                 shape);
-        if (read_pool(c, def, a, pl) || check_max1d(c, x, pl, g))
+        if (read_pool(args, def, pl) || check_max1d(c, x, pl, g))
             return err->code;
         return check_dtype(c, def, x->dtype);
     }
@@ -339,7 +339,7 @@ static int check(TsCall *c, const PoolDef *def, const TsValue *a, const TsTensor
             return ts_error_set(err, TS_ERR_RUNTIME, "Expected 2 to 3 dimensions, but got "
                                 "%d-dimensional tensor for argument #1 'self' (while checking "
                                 "arguments for %s)", (int)x->dim, def->name);
-        if (read_pool(c, def, a, pl))
+        if (read_pool(args, def, pl))
             return err->code;
         /* from here on a 2-d pool over the input with an H of 1 */
         memcpy(sizes, x->sizes, sizeof(int64_t) * (size_t)(x->dim - 1));
@@ -348,7 +348,7 @@ static int check(TsCall *c, const PoolDef *def, const TsValue *a, const TsTensor
         dim = x->dim + 1;
         break;
     case FAM_2D:
-        if (read_pool(c, def, a, pl))
+        if (read_pool(args, def, pl))
             return err->code;
         if (!def->avg && x->dim != 3 && x->dim != 4)
             return ts_error_set(err, TS_ERR_RUNTIME, "non-empty 3D or 4D (batch mode) tensor "
@@ -362,7 +362,7 @@ static int check(TsCall *c, const PoolDef *def, const TsValue *a, const TsTensor
         memcpy(sizes, x->sizes, sizeof(int64_t) * (size_t)x->dim);
         break;
     case FAM_3D:
-        if (read_pool(c, def, a, pl))
+        if (read_pool(args, def, pl))
             return err->code;
         if (x->dim != 4 && x->dim != 5)
             return ts_error_set(err, TS_ERR_RUNTIME, "non-empty 4D or 5D (batch mode) tensor "
@@ -472,14 +472,14 @@ static void avg_pool(const Pool *pl, const TsPoolGeo *g, int dt, const void *in,
  * arguments (checked by rule), the results go into those. */
 static int pool_call(TsCall *c, const PoolDef *def, size_t nout, TsNnOutRule rule)
 {
-    size_t base = def->avg ? (def->fam == FAM_1D ? 6 : 7) : 6, n = base + nout;
-    TsValue a[9];
+    TsArgs args;
     Pool pl;
     TsPoolGeo g;
     TsTensor *o = NULL, *ix = NULL, *cx = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, def->qual, "self", a[0]);
-    if (x && !check(c, def, a, x, &pl, &g) && (cx = ts_pool_input(x, c->error)) &&
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
+    if (x && !check(c, def, &args, x, &pl, &g) && (cx = ts_pool_input(x, c->error)) &&
         (o = ts_pool_alloc(x, &g, c->error))) {
         if (def->indices && !(ix = ts_cpu_empty(TS_INT64, o->dim, o->sizes, c->error))) {
             ts_tensor_release(o);
@@ -493,7 +493,9 @@ static int pool_call(TsCall *c, const PoolDef *def, size_t nout, TsNnOutRule rul
     }
     if (cx)
         ts_tensor_release(cx);
-    return ts_pool_finish(c, n, a, x->dtype, o, ix, def->indices, nout, rule);
+    if (!x)
+        return ts_args_fail(&args, c->error->code);
+    return ts_pool_finish(&args, x->dtype, o, ix, def->indices, nout, rule);
 }
 
 /* aten::max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0],
@@ -553,32 +555,19 @@ static TsTensor *pool_result(TsTensor *o, int dtype, TsError *err)
     return r;
 }
 
-static int finish2(TsCall *c, size_t n, TsValue *a, TsTensor *values, TsTensor *indices)
+static int finish_out(TsArgs *args, size_t nout, TsNnOutRule rule, TsTensor *values,
+                      TsTensor *indices)
 {
-    if (!values || !indices) {
-        if (values)
-            ts_tensor_release(values);
-        if (indices)
-            ts_tensor_release(indices);
-        values = NULL;
-    }
-    int rc = ts_nn_finish(c, n, a, values);
-    if (rc)
-        return rc;
-    return ts_cpu_push_tensor(c, indices);
-}
-
-static int finish_out(TsCall *c, size_t n, TsValue *a, size_t nout, TsNnOutRule rule,
-                      TsTensor *values, TsTensor *indices)
-{
+    TsCall *c = args->call;
+    size_t n = args->n;
     int rc = values ? 0 : (int)c->error->code;
     if (!rc && nout == 2 && !indices)
         rc = c->error->code;
     TsTensor *out = NULL, *ixout = NULL;
-    if (!rc && (out = ts_cpu_tensor_arg(c, "out", "out", a[n - nout])) && nout == 2)
-        ixout = ts_cpu_tensor_arg(c, "out", "indices", a[n - 1]);
-    if (!rc && (!out || (nout == 2 && !ixout)))
-        rc = c->error->code;
+    if (!rc)
+        rc = ts_args_tensor(args, n - nout, &out);
+    if (!rc && nout == 2)
+        rc = ts_args_tensor(args, n - 1, &ixout);
     if (!rc)
         rc = ts_nn_deliver(c, values, out, rule);
     if (!rc && nout == 2)
@@ -587,19 +576,21 @@ static int finish_out(TsCall *c, size_t n, TsValue *a, size_t nout, TsNnOutRule 
         ts_tensor_release(values);
     if (indices)
         ts_tensor_release(indices);
-    return ts_nn_finish_outs(c, n, a, nout, rc);
+    return ts_nn_return_outs(args, nout, rc);
 }
 
-int ts_pool_finish(TsCall *c, size_t n, TsValue *a, int dtype, TsTensor *values,
-                   TsTensor *indices, bool two, size_t nout, TsNnOutRule rule)
+int ts_pool_finish(TsArgs *args, int dtype, TsTensor *values, TsTensor *indices, bool two,
+                   size_t nout, TsNnOutRule rule)
 {
     if (values)
-        values = pool_result(values, dtype, c->error);
+        values = pool_result(values, dtype, args->call->error);
     if (nout)
-        return finish_out(c, n, a, nout, rule, values, indices);
-    if (two)
-        return finish2(c, n, a, values, indices);
-    return ts_nn_finish(c, n, a, values);
+        return finish_out(args, nout, rule, values, indices);
+    if (two) {
+        TsTensor *res[2] = { values, indices };
+        return ts_nn_return_tensors(args, 0, 2, res);
+    }
+    return ts_args_return_tensor(args, 0, values);
 }
 
 static const TsCpuOp ops[] = {

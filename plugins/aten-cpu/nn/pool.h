@@ -35,9 +35,9 @@ static inline void ts_pool_set(int dtype, void *p, int64_t i, double v)
         ts_nn_set(dtype, p, i, v);
 }
 /* The end of every pooling kernel: values (converted from the compute dtype to dtype) and,
- * when two, indices (both taken) pushed after releasing the n arguments, or delivered into
- * the last nout of them by rule for an out= form; or the error set when values is NULL. */
-int ts_pool_finish(TsCall *c, size_t n, TsValue *a, int dtype, TsTensor *values,
-                   TsTensor *indices, bool two, size_t nout, TsNnOutRule rule);
+ * when two, indices (both taken) pushed after releasing the arguments, or delivered into the
+ * last nout of them by rule for an out= form; or the error set when values is NULL. */
+int ts_pool_finish(TsArgs *args, int dtype, TsTensor *values, TsTensor *indices, bool two,
+                   size_t nout, TsNnOutRule rule);
 
 #endif

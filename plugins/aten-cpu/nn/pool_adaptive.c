@@ -18,7 +18,6 @@
 enum { DT_FLOAT = 1, DT_BF16 = 2, DT_HALF = 4 };
 
 typedef struct AdaptDef {
-    const char *qual;          /* "aten::adaptive_avg_pool2d" */
     const char *name;          /* "adaptive_avg_pool2d" */
     int nsp;
     bool max;
@@ -26,22 +25,23 @@ typedef struct AdaptDef {
     const char *kernel;        /* the name in '"..." not implemented for 'Long'' */
 } AdaptDef;
 
-static const AdaptDef avg1 = { "aten::adaptive_avg_pool1d", "adaptive_avg_pool1d", 1, false,
+static const AdaptDef avg1 = { "adaptive_avg_pool1d", 1, false,
                                DT_FLOAT | DT_BF16, "adaptive_avg_pool2d" };
-static const AdaptDef avg2 = { "aten::adaptive_avg_pool2d", "adaptive_avg_pool2d", 2, false,
+static const AdaptDef avg2 = { "adaptive_avg_pool2d", 2, false,
                                DT_FLOAT | DT_BF16, "adaptive_avg_pool2d" };
-static const AdaptDef avg3 = { "aten::adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, false,
+static const AdaptDef avg3 = { "adaptive_avg_pool3d", 3, false,
                                DT_FLOAT | DT_HALF, "adaptive_avg_pool3d_cpu" };
-static const AdaptDef max1 = { "aten::adaptive_max_pool1d", "adaptive_max_pool1d", 1, true,
+static const AdaptDef max1 = { "adaptive_max_pool1d", 1, true,
                                DT_FLOAT | DT_BF16, "adaptive_max_pool2d" };
-static const AdaptDef max2 = { "aten::adaptive_max_pool2d", "adaptive_max_pool2d", 2, true,
+static const AdaptDef max2 = { "adaptive_max_pool2d", 2, true,
                                DT_FLOAT | DT_BF16, "adaptive_max_pool2d" };
-static const AdaptDef max3 = { "aten::adaptive_max_pool3d", "adaptive_max_pool3d", 3, true,
+static const AdaptDef max3 = { "adaptive_max_pool3d", 3, true,
                                DT_FLOAT, "adaptive_max_pool3d_cpu" };
 
 /* output_size into os (n entries); *len gets the list length (n for an int). */
-static int read_size(TsCall *c, const AdaptDef *def, TsValue v, int64_t *os, size_t *len)
+static int read_size(TsArgs *args, const AdaptDef *def, int64_t *os, size_t *len)
 {
+    TsValue v = args->v[1];
     if (v.tag == TS_TAG_INT) {
         for (int i = 0; i < def->nsp; i++)
             os[i] = v.u.i;
@@ -53,8 +53,8 @@ static int read_size(TsCall *c, const AdaptDef *def, TsValue v, int64_t *os, siz
         if (l->items[i].tag != TS_TAG_INT)
             l = NULL;
     if (!l)
-        return ts_error_set(c->error, TS_ERR_TYPE, "%s: argument 'output_size' must be a list "
-                            "of ints", def->name);
+        return ts_error_set(args->call->error, TS_ERR_TYPE, "%s: argument '%s' must be a list "
+                            "of ints", ts_args_op_name(args), ts_args_name(args, 1));
     *len = l->len;
     for (size_t i = 0; i < l->len && i < 3; i++)
         os[i] = l->items[i].u.i;
@@ -121,7 +121,7 @@ static int check_nd(TsCall *c, const AdaptDef *def, int nsp, int dim, const int6
     return 0;
 }
 
-static int check(TsCall *c, const AdaptDef *def, const TsTensor *x, TsValue size, TsPoolGeo *g,
+static int check(TsCall *c, const AdaptDef *def, const TsTensor *x, TsArgs *args, TsPoolGeo *g,
                  bool *mean_path)
 {
     TsError *err = c->error;
@@ -133,7 +133,7 @@ static int check(TsCall *c, const AdaptDef *def, const TsTensor *x, TsValue size
             return ts_error_set(err, TS_ERR_RUNTIME, "Expected 2 to 3 dimensions, but got "
                                 "%d-dimensional tensor for argument #1 'self' (while checking "
                                 "arguments for %s)", (int)x->dim, def->name);
-        if (read_size(c, def, size, os, &len))
+        if (read_size(args, def, os, &len))
             return err->code;
         if (len != 1)
             return ts_error_set(err, TS_ERR_RUNTIME, "%s() argument 'output_size' should "
@@ -148,7 +148,7 @@ static int check(TsCall *c, const AdaptDef *def, const TsTensor *x, TsValue size
         len = 2;
         nsp = 2;
     } else {
-        if (read_size(c, def, size, os, &len))
+        if (read_size(args, def, os, &len))
             return err->code;
         if (x->dim > 5) {
             char shape[128];
@@ -238,14 +238,14 @@ static void adaptive(const TsPoolGeo *g, bool max, bool half, int dt, const void
 
 static int adaptive_call(TsCall *c, const AdaptDef *def, size_t nout, TsNnOutRule rule)
 {
-    size_t n = 2 + nout;
-    TsValue a[4];
+    TsArgs args;
     TsPoolGeo g;
     TsTensor *o = NULL, *ix = NULL, *cx = NULL;
     bool mean = false;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, def->qual, "self", a[0]);
-    if (x && !check(c, def, x, a[1], &g, &mean) && (cx = ts_pool_input(x, c->error)) &&
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
+    if (x && !check(c, def, x, &args, &g, &mean) && (cx = ts_pool_input(x, c->error)) &&
         (o = ts_pool_alloc(x, &g, c->error))) {
         if (def->max && !(ix = ts_cpu_empty(TS_INT64, o->dim, o->sizes, c->error))) {
             ts_tensor_release(o);
@@ -257,7 +257,9 @@ static int adaptive_call(TsCall *c, const AdaptDef *def, size_t nout, TsNnOutRul
     }
     if (cx)
         ts_tensor_release(cx);
-    return ts_pool_finish(c, n, a, x->dtype, o, ix, def->max, nout, rule);
+    if (!x)
+        return ts_args_fail(&args, c->error->code);
+    return ts_pool_finish(&args, x->dtype, o, ix, def->max, nout, rule);
 }
 
 /* aten::adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor; 2d (SymInt[2]) and

@@ -155,18 +155,20 @@ static int check_mode(TsError *err, const TsTensor *x, int npad, const int64_t *
 static int k_pad(TsCall *c)
 {
     static const char *const modes[] = { "constant", "reflect", "replicate", "circular" };
-    TsValue a[4];
+    TsArgs args;
+    TsValue *a = args.v;
     int64_t pad[2 * TS_TENSOR_MAX_DIMS];
     int len = 0;
     TsTensor *o = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::pad", "self", a[0]);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
     const char *m = a[2].tag == TS_TAG_STR ? ((const TsStr *)a[2].u.p)->data : "";
     int mode = -1;
     for (int i = 0; i < 4; i++)
         if (strcmp(m, modes[i]) == 0)
             mode = i;
-    int rc = x ? ts_nn_int_vec(c, "aten::pad", "pad", a[1], 2 * TS_TENSOR_MAX_DIMS, pad, &len)
+    int rc = x ? ts_nn_int_vec(&args, 1, 2 * TS_TENSOR_MAX_DIMS, pad, &len)
                : (int)c->error->code;
     if (!rc)
         rc = check_pad_len(c->error, x, len);
@@ -180,22 +182,24 @@ static int k_pad(TsCall *c)
     if (!rc)
         o = pad_gather(c->error, x, len / 2, pad, (PadMode)mode,
                        a[3].tag == TS_TAG_DOUBLE ? a[3] : ts_int(0));
-    return ts_nn_finish(c, 4, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* aten::constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor */
 static int k_constant_pad_nd(TsCall *c)
 {
-    TsValue a[3];
+    TsArgs args;
+    TsValue *a = args.v;
     int64_t pad[2 * TS_TENSOR_MAX_DIMS];
     int len = 0;
     TsTensor *o = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::constant_pad_nd", "self", a[0]);
-    if (x && !ts_nn_int_vec(c, "aten::constant_pad_nd", "pad", a[1], 2 * TS_TENSOR_MAX_DIMS,
-                            pad, &len) && !check_pad_len(c->error, x, len))
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
+    if (x && !ts_nn_int_vec(&args, 1, 2 * TS_TENSOR_MAX_DIMS, pad, &len) &&
+        !check_pad_len(c->error, x, len))
         o = pad_gather(c->error, x, len / 2, pad, PAD_CONSTANT, a[2]);
-    return ts_nn_finish(c, 3, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 /* ---- upsampling: output sizes and PyTorch's checks ---------------------------------------- */
@@ -212,16 +216,17 @@ typedef struct Resize {
 /* PyTorch's compute_output_size for the .vec overloads: sizes from exactly one of
  * output_size and scale_factors (a scale gives (int64)(in * scale) and is kept for the
  * source indices). check_len: see resize_call. */
-static int vec_sizes(TsCall *c, const char *op, const TsTensor *x, TsValue size, TsValue scales,
-                     bool check_len, int64_t *out, double *scale, int *len)
+static int vec_sizes(TsArgs *args, const TsTensor *x, size_t scales_at, bool check_len,
+                     int64_t *out, double *scale, int *len)
 {
-    TsError *err = c->error;
+    TsError *err = args->call->error;
+    TsValue size = args->v[1], scales = args->v[scales_at];
     int spatial = x->dim - 2;
     if ((size.tag == TS_TAG_NONE) == (scales.tag == TS_TAG_NONE))
         return ts_error_set(err, TS_ERR_RUNTIME, "Must specify exactly one of output_size and "
                             "scale_factors");
     if (size.tag != TS_TAG_NONE) {
-        if (ts_nn_int_vec(c, op, "output_size", size, TS_TENSOR_MAX_DIMS, out, len))
+        if (ts_nn_int_vec(args, 1, TS_TENSOR_MAX_DIMS, out, len))
             return err->code;
         if (check_len && *len != spatial)
             return ts_error_set(err, TS_ERR_RUNTIME, "Expected static_cast<int64_t>(output_size"
@@ -244,11 +249,13 @@ static int vec_sizes(TsCall *c, const char *op, const TsTensor *x, TsValue size,
     return 0;
 }
 
-/* output_size of a plain overload (SymInt[N]): a list, or one int for every dim. */
-static int plain_sizes(TsCall *c, const char *op, TsValue v, int rank, int64_t *out, int *len)
+/* output_size (argument 1) of a plain overload (SymInt[N]): a list, or one int for every
+ * dim. */
+static int plain_sizes(TsArgs *args, int rank, int64_t *out, int *len)
 {
+    TsValue v = args->v[1];
     if (v.tag != TS_TAG_INT)
-        return ts_nn_int_vec(c, op, "output_size", v, TS_TENSOR_MAX_DIMS, out, len);
+        return ts_nn_int_vec(args, 1, TS_TENSOR_MAX_DIMS, out, len);
     for (int i = 0; i < rank; i++)
         out[i] = v.u.i;
     *len = rank;
@@ -302,17 +309,19 @@ static int common_check(TsError *err, const TsTensor *x, int rank, int len, cons
  * have one size per spatial dim of the input before the op's own checks run (as for every
  * .vec op but _upsample_nearest_exact1d/2d, and for the plain upsample_nearest1d and
  * upsample_linear1d when TorchScript calls them). */
-static int resize_call(TsCall *c, const char *op, const TsTensor *x, const TsValue *a, int rank,
-                       bool vec, bool check_len, int extra, Resize *r)
+static int resize_call(TsArgs *args, const TsTensor *x, int rank, bool vec, bool check_len,
+                       int extra, Resize *r)
 {
+    TsCall *c = args->call;
+    const TsValue *a = args->v;
     int64_t size[TS_TENSOR_MAX_DIMS];
     double scale[TS_TENSOR_MAX_DIMS] = { 0 };
     int len = 0;
     if (vec) {
-        if (vec_sizes(c, op, x, a[1], a[2 + extra], check_len, size, scale, &len))
+        if (vec_sizes(args, x, 2 + (size_t)extra, check_len, size, scale, &len))
             return c->error->code;
     } else {
-        if (plain_sizes(c, op, a[1], rank, size, &len))
+        if (plain_sizes(args, rank, size, &len))
             return c->error->code;
         if (check_len && len != x->dim - 2)
             return ts_error_set(c->error, TS_ERR_RUNTIME, "Expected static_cast<int64_t>("
@@ -431,17 +440,17 @@ static TsTensor *nearest(TsError *err, const NearestOp *op, TsTensor *x, const R
  *   .vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
 static int nearest_call(TsCall *c, const NearestOp *op, bool vec)
 {
-    TsValue a[5];
-    size_t n = vec ? 3 : 2 + (size_t)op->rank;
+    TsArgs args;
     Resize r;
     TsTensor *o = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, op->name, vec ? "input" : "self", a[0]);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
     bool check_len = vec ? !op->exact || op->rank == 3 : !op->exact && op->rank == 1;
-    if (x && !resize_call(c, op->name, x, a, op->rank, vec, check_len, 0, &r) &&
+    if (x && !resize_call(&args, x, op->rank, vec, check_len, 0, &r) &&
         !nearest_dtype(c, op, x))
         o = nearest(c->error, op, x, &r);
-    return ts_nn_finish(c, n, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 static const NearestOp nearest_ops[] = {
@@ -610,17 +619,18 @@ static TsTensor *interpolate(TsError *err, const InterpOp *op, TsTensor *x, cons
  *   .vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) */
 static int interp_call(TsCall *c, const InterpOp *op, bool vec)
 {
-    TsValue a[6];
-    size_t n = vec ? 4 : 3 + (size_t)op->rank;
+    TsArgs args;
+    TsValue *a = args.v;
     Resize r;
     TsTensor *o = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, op->name, vec ? "input" : "self", a[0]);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
     bool align = a[2].tag == TS_TAG_BOOL && a[2].u.b;
-    if (x && !resize_call(c, op->name, x, a, op->rank, vec, vec || op->rank == 1, 1, &r) &&
+    if (x && !resize_call(&args, x, op->rank, vec, vec || op->rank == 1, 1, &r) &&
         !ts_nn_check_float(c, op->kernel, x))
         o = interpolate(c->error, op, x, &r, align);
-    return ts_nn_finish(c, n, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 static const InterpOp interp_ops[] = {
@@ -749,17 +759,18 @@ static TsTensor *interpolate_aa(TsError *err, const AaOp *op, TsTensor *x, const
  * input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
 static int aa_call(TsCall *c, const AaOp *op, bool vec)
 {
-    TsValue a[5];
-    size_t n = vec ? 4 : 5;
+    TsArgs args;
+    TsValue *a = args.v;
     Resize r;
     TsTensor *o = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, op->name, vec ? "input" : "self", a[0]);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    TsTensor *x = ts_nn_tensor(&args, 0);
     bool align = a[2].tag == TS_TAG_BOOL && a[2].u.b;
-    if (x && !resize_call(c, op->name, x, a, 2, vec, vec, 1, &r) &&
+    if (x && !resize_call(&args, x, 2, vec, vec, 1, &r) &&
         !ts_nn_check_float(c, "compute_indices_weights_aa", x))
         o = interpolate_aa(c->error, op, x, &r, align);
-    return ts_nn_finish(c, n, a, o);
+    return ts_args_return_tensor(&args, 0, o);
 }
 
 static const AaOp aa_ops[] = {

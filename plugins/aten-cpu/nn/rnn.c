@@ -19,9 +19,6 @@
 
 typedef enum CellKind { CELL_LSTM, CELL_GRU, CELL_TANH, CELL_RELU } CellKind;
 
-static const char *const cell_ops[] = { "aten::lstm_cell", "aten::gru_cell",
-                                        "aten::rnn_tanh_cell", "aten::rnn_relu_cell" };
-
 /* ---- checks --------------------------------------------------------------------------- */
 
 /* t.size(d) for d >= 0, or PyTorch's IndexError. */
@@ -361,26 +358,25 @@ typedef struct CellArgs {
     TsTensor *x, *h, *c, *w_ih, *w_hh, *b_ih, *b_hh;
 } CellArgs;
 
-static int read_args(TsCall *c, CellKind kind, const TsValue *a, CellArgs *p)
+static int read_args(TsArgs *args, CellKind kind, CellArgs *p)
 {
-    const char *op = cell_ops[kind];
-    TsError *err = c->error;
-    if (!(p->x = ts_cpu_tensor_arg(c, op, "input", a[0])))
+    TsError *err = args->call->error;
+    if (ts_args_tensor(args, 0, &p->x))
         return err->code;
     if (kind == CELL_LSTM) {
-        const TsList *l = a[1].tag == TS_TAG_LIST ? (const TsList *)a[1].u.p : NULL;
+        TsValue hx = args->v[1];
+        const TsList *l = hx.tag == TS_TAG_LIST ? (const TsList *)hx.u.p : NULL;
         if (!l || l->len != 2)
             return ts_error_set(err, TS_ERR_RUNTIME, "lstm_cell expects two hidden states");
-        if (!(p->h = ts_cpu_tensor_arg(c, op, "hx", l->items[0])) ||
-            !(p->c = ts_cpu_tensor_arg(c, op, "hx", l->items[1])))
+        if (ts_args_tensor_list(args, 1, &l))
             return err->code;
-    } else if (!(p->h = ts_cpu_tensor_arg(c, op, "hx", a[1]))) {
+        p->h = (TsTensor *)l->items[0].u.p;
+        p->c = (TsTensor *)l->items[1].u.p;
+    } else if (ts_args_tensor(args, 1, &p->h)) {
         return err->code;
     }
-    if (!(p->w_ih = ts_cpu_tensor_arg(c, op, "w_ih", a[2])) ||
-        !(p->w_hh = ts_cpu_tensor_arg(c, op, "w_hh", a[3])) ||
-        ts_nn_opt_tensor(c, op, "b_ih", a[4], &p->b_ih) ||
-        ts_nn_opt_tensor(c, op, "b_hh", a[5], &p->b_hh))
+    if (ts_args_tensor(args, 2, &p->w_ih) || ts_args_tensor(args, 3, &p->w_hh) ||
+        ts_args_opt_tensor(args, 4, &p->b_ih) || ts_args_opt_tensor(args, 5, &p->b_hh))
         return err->code;
     int64_t H = 0;
     if (check_input(err, p->x, p->w_ih) || size_at(err, p->w_hh, 1, &H) ||
@@ -398,13 +394,14 @@ static int wide_copy(TsError *err, const TsTensor *t, int dtype, TsTensor **out)
 
 static int cell_call(TsCall *c, CellKind kind)
 {
-    TsValue a[6];
+    TsArgs args;
     CellArgs p = { 0 };
     Gates g = { 0 };
     TsTensor *lin_i = NULL, *lin_h = NULL, *hy = NULL, *cy = NULL;
     TsError *err = c->error;
-    ts_cpu_pop_args(c, 6, a);
-    int rc = read_args(c, kind, a, &p);
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
+    int rc = read_args(&args, kind, &p);
     /* LSTM and the simple cells compute the hidden map first, GRU the input map */
     if (!rc && kind != CELL_GRU && !(lin_h = cell_linear(err, p.h, p.w_hh, p.b_hh)))
         rc = err->code;
@@ -446,16 +443,10 @@ static int cell_call(TsCall *c, CellKind kind)
         ts_tensor_release(lin_i);
     if (lin_h)
         ts_tensor_release(lin_h);
-    ts_cpu_release_args(6, a);
-    if (rc)
-        return rc;
     if (kind != CELL_LSTM)
-        return ts_cpu_push_tensor(c, hy);
-    if (ts_cpu_push_tensor(c, hy)) {
-        ts_tensor_release(cy);
-        return err->code;
-    }
-    return ts_cpu_push_tensor(c, cy);
+        return ts_args_return_tensor(&args, rc, hy);
+    TsTensor *res[2] = { hy, cy };
+    return ts_nn_return_tensors(&args, rc, 2, res);
 }
 
 /* aten::lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None,

@@ -609,35 +609,31 @@ done:
 /* Pops and runs one of the eight ops: .input (packed false) or .data. */
 static int rnn_call(TsCall *c, RnnKind kind, bool packed)
 {
-    char op[32];
-    snprintf(op, sizeof op, "aten::%s", kind_names[kind]);
-    TsValue v[9];
-    ts_cpu_pop_args(c, 9, v);
+    TsArgs args;
+    TsValue *v = args.v;
+    if (ts_args_pop(c, TS_DEV_CPU, &args))
+        return (int)c->error->code;
     Rnn r = { .kind = kind, .packed = packed };
     RnnArgs a = { 0 };
     TsTensor *out[3] = { NULL, NULL, NULL };
     int p = packed ? 1 : 0;      /* .data has batch_sizes before the states */
-    int rc = 0;
-    a.input = ts_cpu_tensor_arg(c, op, packed ? "data" : "input", v[0]);
-    if (a.input && packed)
-        a.batch_sizes = ts_cpu_tensor_arg(c, op, "batch_sizes", v[1]);
-    if (!a.input || (packed && !a.batch_sizes))
-        rc = c->error->code;
+    int rc = ts_args_tensor(&args, 0, &a.input);
+    if (!rc && packed)
+        rc = ts_args_tensor(&args, 1, &a.batch_sizes);
     if (!rc && kind == RNN_LSTM) {
-        const TsList *hx = ts_cpu_tensor_list(c, op, "hx", v[1 + p]);
-        if (!hx)
-            rc = c->error->code;
-        else if (hx->len != 2)
+        const TsList *hx = NULL;
+        rc = ts_args_tensor_list(&args, 1 + (size_t)p, &hx);
+        if (!rc && hx->len != 2) {
             rc = ts_error_set(c->error, TS_ERR_RUNTIME, "lstm expects two hidden states");
-        else {
+        } else if (!rc) {
             a.h = (TsTensor *)hx->items[0].u.p;
             a.c = (TsTensor *)hx->items[1].u.p;
         }
-    } else if (!rc && !(a.h = ts_cpu_tensor_arg(c, op, "hx", v[1 + p]))) {
-        rc = c->error->code;
+    } else if (!rc) {
+        rc = ts_args_tensor(&args, 1 + (size_t)p, &a.h);
     }
-    if (!rc && !(a.params = ts_cpu_tensor_list(c, op, "params", v[2 + p])))
-        rc = c->error->code;
+    if (!rc)
+        rc = ts_args_tensor_list(&args, 2 + (size_t)p, &a.params);
     if (!rc) {
         a.n_hidden = a.h->dim ? a.h->sizes[0] : 1;
         r.bias = v[3 + p].tag == TS_TAG_BOOL && v[3 + p].u.b;
@@ -652,16 +648,7 @@ static int rnn_call(TsCall *c, RnnKind kind, bool packed)
         else
             rc = rnn(c, &r, &a, out);
     }
-    ts_cpu_release_args(9, v);
-    int n = kind == RNN_LSTM ? 3 : 2;
-    for (int i = 0; i < n && !rc; i++) {
-        rc = ts_cpu_push_tensor(c, out[i]);
-        out[i] = NULL;
-    }
-    for (int i = 0; i < n; i++)
-        if (out[i])
-            ts_tensor_release(out[i]);
-    return rc;
+    return ts_nn_return_tensors(&args, rc, kind == RNN_LSTM ? 3 : 2, out);
 }
 
 /* aten::lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases,
