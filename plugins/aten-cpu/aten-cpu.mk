@@ -17,6 +17,7 @@ plugins_aten_cpu_aten_cpu_la_SOURCES = plugins/aten-cpu/engine/cpu.c plugins/ate
 	plugins/aten-cpu/nn/nn_extra.c plugins/aten-cpu/nn/fold.c plugins/aten-cpu/nn/nn_out.h \
 	plugins/aten-cpu/nn/nn_out.c \
 	plugins/aten-cpu/shape/shape_ops.c plugins/aten-cpu/shape/shape_ops.h plugins/aten-cpu/shape/copy.c \
+	plugins/aten-cpu/shape/legacy_args.c plugins/aten-cpu/shape/legacy_args.h \
 	plugins/aten-cpu/shape/join.c plugins/aten-cpu/shape/index.c plugins/aten-cpu/create/create.c \
 	plugins/aten-cpu/reduce/reduce.h plugins/aten-cpu/reduce/reduce_iter.c plugins/aten-cpu/reduce/reduce.c \
 	plugins/aten-cpu/reduce/scan.c plugins/aten-cpu/reduce/sort.c plugins/aten-cpu/shape/query.c \

@@ -25,24 +25,21 @@ static TsList *append(TsList *l, TsTensor *v, TsError *err)
     return l;
 }
 
-static int finish_list(TsCall *c, size_t n, TsValue *a, TsList *l)
-{
-    ts_cpu_release_args(n, a);
-    return l ? ts_stack_push(c->stack, ts_obj_value(l, TS_TAG_LIST), c->error)
-             : (int)c->error->code;
-}
-
 /* ---- broadcasting ---------------------------------------------------------------------- */
 
 /* aten::broadcast_to(Tensor(a) self, int[] size) -> Tensor(a): expand(self, size) */
 static int k_broadcast_to(TsCall *c)
 {
-    TsValue a[3], r;
-    ts_cpu_pop_args(c, 2, a);
-    a[2] = ts_bool(false);
-    if (ts_cpu_call_kernel(c, &ts_cpu_shape_ops_table, "aten::expand", "", 3, a, &r))
-        return c->error->code;
-    return ts_stack_push(c->stack, r, c->error);
+    TsArgs a;
+    TsValue r = ts_none();
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return rc;
+    TsValue ea[3] = { a.v[0], a.v[1], ts_bool(false) };
+    ts_value_retain(ea[0]);     /* expand takes these references */
+    ts_value_retain(ea[1]);
+    rc = ts_cpu_call_kernel(c, &ts_cpu_shape_ops_table, "aten::expand", "", 3, ea, &r);
+    return ts_args_return(&a, rc, r);
 }
 
 /* t expanded to sizes, which it is known to broadcast to. */
@@ -59,15 +56,16 @@ static TsTensor *expand_to(TsError *err, const TsTensor *t, int dim, const int64
 /* aten::broadcast_tensors(Tensor[] tensors) -> Tensor[] */
 static int k_broadcast_tensors(TsCall *c)
 {
-    TsValue a;
+    TsArgs a;
+    const TsList *in;
     TsList *l = NULL;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
     int dim;
-    ts_cpu_pop_args(c, 1, &a);
-    const TsList *in = ts_cpu_tensor_list(c, "aten::broadcast_tensors", "tensors", a);
-    if (in && in->len > TS_TENSOR_MAX_DIMS * 16)
-        ts_error_set(c->error, TS_ERR_LIMIT, "broadcast_tensors: too many tensors");
-    else if (in) {
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor_list(&a, 0, &in);
+    if (!rc && in->len > TS_TENSOR_MAX_DIMS * 16)
+        rc = ts_error_set(c->error, TS_ERR_LIMIT, "broadcast_tensors: too many tensors");
+    else if (!rc) {
         TsTensor *ts[TS_TENSOR_MAX_DIMS * 16];
         for (size_t i = 0; i < in->len; i++)
             ts[i] = (TsTensor *)in->items[i].u.p;
@@ -77,23 +75,23 @@ static int k_broadcast_tensors(TsCall *c)
                 l = append(l, expand_to(c->error, ts[i], dim, sizes), c->error);
         }
     }
-    return finish_list(c, 1, &a, l);
+    return ts_shape_return_list(&a, rc, l);
 }
 
 /* meshgrid(Tensor[] tensors[, *, str indexing]): tensor i varies along dim i of the grid
  * (dims 0 and 1 trade places for "xy"). */
-static int meshgrid(TsCall *c, size_t n)
+static int k_meshgrid(TsCall *c)
 {
-    static const char op[] = "aten::meshgrid";
-    TsValue a[2];
+    TsArgs a;
+    const TsList *in;
     TsList *l = NULL;
-    ts_cpu_pop_args(c, n, a);
-    const TsList *in = ts_cpu_tensor_list(c, op, "tensors", a[0]);
-    if (!in)
-        return finish_list(c, n, a, NULL);
-    const char *ix = n > 1 && a[1].tag == TS_TAG_STR ? ((const TsStr *)a[1].u.p)->data : "ij";
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor_list(&a, 0, &in);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    const char *ix = a.n > 1 && a.v[1].tag == TS_TAG_STR ? ((const TsStr *)a.v[1].u.p)->data
+                                                         : "ij";
     bool xy = !strcmp(ix, "xy");
-    int rc = 0;
     if (!xy && strcmp(ix, "ij"))
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "torch.meshgrid: indexing must be one of "
                           "\"xy\" or \"ij\", but received: %s", ix);
@@ -136,11 +134,8 @@ static int meshgrid(TsCall *c, size_t n)
         }
         l = append(l, ts_cpu_view(t, dim, sizes, strides, t->offset, c->error), c->error);
     }
-    return finish_list(c, n, a, l);
+    return ts_shape_return_list(&a, rc, l);
 }
-
-static int k_meshgrid(TsCall *c) { return meshgrid(c, 1); }
-static int k_meshgrid_indexing(TsCall *c) { return meshgrid(c, 2); }
 
 /* ---- moving dims ------------------------------------------------------------------------ */
 
@@ -190,50 +185,50 @@ static int movedim_perm(TsError *err, const TsTensor *t, int n, const int64_t *s
 }
 
 /* movedim.intlist(self, int[] source, int[] destination) / movedim.int(self, int, int) */
-static int movedim(TsCall *c, const char *op, bool lists)
+static int movedim(TsCall *c, bool lists)
 {
-    TsValue a[3];
+    TsArgs a;
     int64_t src[TS_TENSOR_MAX_DIMS], dst[TS_TENSOR_MAX_DIMS], sizes[TS_TENSOR_MAX_DIMS],
         strides[TS_TENSOR_MAX_DIMS];
     int n = 1, nd = 1, perm[TS_TENSOR_MAX_DIMS];
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    int rc = t ? 0 : (int)c->error->code;
-    if (!rc && lists)
-        rc = ts_cpu_int_list(c->error, op, "source", a[1], src, &n, TS_TENSOR_MAX_DIMS) ||
-             ts_cpu_int_list(c->error, op, "destination", a[2], dst, &nd, TS_TENSOR_MAX_DIMS);
-    else if (!rc)
-        rc = ts_cpu_int_arg(c->error, op, "source", a[1], &src[0]) ||
-             ts_cpu_int_arg(c->error, op, "destination", a[2], &dst[0]);
-    if (!rc && !movedim_perm(c->error, t, n, src, nd, dst, perm)) {
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && lists) {
+        rc = ts_args_int_list(&a, 1, src, &n, TS_TENSOR_MAX_DIMS);
+        if (!rc) rc = ts_args_int_list(&a, 2, dst, &nd, TS_TENSOR_MAX_DIMS);
+    } else if (!rc) {
+        rc = ts_args_int(&a, 1, &src[0]);
+        if (!rc) rc = ts_args_int(&a, 2, &dst[0]);
+    }
+    if (!rc) rc = movedim_perm(c->error, t, n, src, nd, dst, perm);
+    if (!rc) {
         for (int k = 0; k < t->dim; k++) {
             sizes[k] = t->sizes[perm[k]];
             strides[k] = t->strides[perm[k]];
         }
         r = ts_cpu_view(t, t->dim, sizes, strides, t->offset, c->error);
     }
-    return ts_cpu_kernel_end(c, 3, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
-static int k_movedim_intlist(TsCall *c) { return movedim(c, "aten::movedim", true); }
-static int k_movedim_int(TsCall *c) { return movedim(c, "aten::movedim", false); }
-static int k_moveaxis_intlist(TsCall *c) { return movedim(c, "aten::moveaxis", true); }
-static int k_moveaxis_int(TsCall *c) { return movedim(c, "aten::moveaxis", false); }
+/* movedim and moveaxis */
+static int k_movedim_intlist(TsCall *c) { return movedim(c, true); }
+static int k_movedim_int(TsCall *c) { return movedim(c, false); }
 
 /* swapaxes/swapdims(self, int, int): transpose, as a view or (in place) on self itself. */
-static int swap(TsCall *c, const char *op, bool inplace)
+static int swap(TsCall *c, bool inplace)
 {
-    TsValue a[3];
-    int64_t x, y, sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
+    TsArgs a;
+    int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
     int d0, d1;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || ts_cpu_int_arg(c->error, op, "dim0", a[1], &x) ||
-        ts_cpu_int_arg(c->error, op, "dim1", a[2], &y) ||
-        ts_aten_wrap_dim(x, t->dim, true, &d0, c->error) ||
-        ts_aten_wrap_dim(y, t->dim, true, &d1, c->error))
-        return ts_cpu_kernel_end(c, 3, a, NULL);
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_dim(&a, 1, t->dim, true, &d0);
+    if (!rc) rc = ts_args_dim(&a, 2, t->dim, true, &d1);
+    if (rc)
+        return ts_args_fail(&a, rc);
     memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
     memcpy(strides, t->strides, sizeof strides[0] * (size_t)t->dim);
     if (t->dim > 0) {
@@ -243,19 +238,15 @@ static int swap(TsCall *c, const char *op, bool inplace)
         strides[d1] = t->strides[d0];
     }
     if (!inplace)
-        return ts_cpu_kernel_end(c, 3, a, ts_cpu_view(t, t->dim, sizes, strides, t->offset,
-                                                     c->error));
-    if (ts_tensor_set_shape(t, t->dim, sizes, strides, t->offset, c->error)) {
-        ts_cpu_release_args(3, a);
-        return c->error->code;
-    }
-    return ts_stack_push(c->stack, a[0], c->error);
+        return ts_args_return_tensor(&a, 0, ts_cpu_view(t, t->dim, sizes, strides, t->offset,
+                                                        c->error));
+    rc = ts_tensor_set_shape(t, t->dim, sizes, strides, t->offset, c->error);
+    return ts_args_return_arg(&a, rc, 0);
 }
 
-static int k_swapaxes(TsCall *c) { return swap(c, "aten::swapaxes", false); }
-static int k_swapaxes_(TsCall *c) { return swap(c, "aten::swapaxes_", true); }
-static int k_swapdims(TsCall *c) { return swap(c, "aten::swapdims", false); }
-static int k_swapdims_(TsCall *c) { return swap(c, "aten::swapdims_", true); }
+/* swapaxes and swapdims, and their in-place forms */
+static int k_swapaxes(TsCall *c) { return swap(c, false); }
+static int k_swapaxes_(TsCall *c) { return swap(c, true); }
 
 /* ---- atleast_Nd --------------------------------------------------------------------------- */
 
@@ -289,23 +280,25 @@ static TsTensor *atleast(TsError *err, const TsTensor *t, int n)
 
 static int atleast_one(TsCall *c, int n)
 {
-    TsValue a;
-    ts_cpu_pop_args(c, 1, &a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::atleast_nd", "self", a);
-    return ts_cpu_kernel_end(c, 1, &a, t ? atleast(c->error, t, n) : NULL);
+    TsArgs a;
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    return ts_args_return_tensor(&a, rc, rc ? NULL : atleast(c->error, t, n));
 }
 
 static int atleast_seq(TsCall *c, int n)
 {
-    TsValue a;
+    TsArgs a;
+    const TsList *in;
     TsList *l = NULL;
-    ts_cpu_pop_args(c, 1, &a);
-    const TsList *in = ts_cpu_tensor_list(c, "aten::atleast_nd", "tensors", a);
-    if (in)
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor_list(&a, 0, &in);
+    if (!rc)
         l = ts_list_new(ts_type_tensor(), in->len, c->error);
-    for (size_t i = 0; l && in && i < in->len; i++)
+    for (size_t i = 0; l && i < in->len; i++)
         l = append(l, atleast(c->error, (const TsTensor *)in->items[i].u.p, n), c->error);
-    return finish_list(c, 1, &a, l);
+    return ts_shape_return_list(&a, rc, l);
 }
 
 static int k_atleast_1d(TsCall *c) { return atleast_one(c, 1); }
@@ -368,29 +361,26 @@ static TsList *split_indices(TsError *err, const TsTensor *t, int d, int64_t n,
 /* tensor_split(self, int sections | int[] indices | Tensor, int dim=0) */
 static int tensor_split(TsCall *c, int form)
 {
-    static const char op[] = "aten::tensor_split";
     enum { SECTIONS, INDICES, TENSOR };
-    TsValue a[3];
-    int64_t d64, sections = 0, idx[1024];
+    TsArgs a;
+    int64_t sections = 0, idx[1024];
     int d, n = 0;
+    TsTensor *t, *it = NULL;
     TsList *l = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *it = t && form == TENSOR ? ts_cpu_tensor_arg(c, op, "tensor_indices_or_sections",
-                                                           a[1]) : NULL;
-    if (!t || (form == TENSOR && !it))
-        return finish_list(c, 3, a, NULL);
-    int rc = 0;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && form == TENSOR) rc = ts_args_tensor(&a, 1, &it);
+    if (rc)
+        return ts_args_fail(&a, rc);
     if (t->dim == 0)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "tensor_split expected at least a "
                           "1-dimensional tensor, but got a tensor with 0 dims");
-    else if (ts_cpu_int_arg(c->error, op, "dim", a[2], &d64) ||
-             ts_aten_wrap_dim(d64, t->dim, false, &d, c->error))
-        rc = c->error->code;
+    else if ((rc = ts_args_dim(&a, 2, t->dim, false, &d)))
+        ;
     else if (form == SECTIONS)
-        rc = ts_cpu_int_arg(c->error, op, "sections", a[1], &sections);
+        rc = ts_args_int(&a, 1, &sections);
     else if (form == INDICES)
-        rc = ts_cpu_int_list(c->error, op, "indices", a[1], idx, &n, 1024);
+        rc = ts_args_int_list(&a, 1, idx, &n, 1024);
     else if (it->dtype != TS_INT64)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "tensor_split expected "
                           "tensor_indices_or_sections to have dtype of long, but got %s",
@@ -415,7 +405,7 @@ static int tensor_split(TsCall *c, int form)
         l = form == SECTIONS || (form == TENSOR && it->dim == 0)
                 ? split_sections(c->error, t, d, sections)
                 : split_indices(c->error, t, d, n, idx);
-    return finish_list(c, 3, a, l);
+    return ts_shape_return_list(&a, rc, l);
 }
 
 static int k_tensor_split_sections(TsCall *c) { return tensor_split(c, 0); }
@@ -426,34 +416,34 @@ static int k_tensor_split_tensor(TsCall *c) { return tensor_split(c, 2); }
  * 1-d hsplit), 0 or 2, with sections that must divide the dim. */
 static int nsplit(TsCall *c, char which, bool indices)
 {
-    char op[16];
-    TsValue a[2];
+    char name[16];
+    TsArgs a;
     int64_t sections = 0, idx[1024];
     int n = 0;
+    TsTensor *t;
     TsList *l = NULL;
-    snprintf(op, sizeof op, "torch.%csplit", which);
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t)
-        return finish_list(c, 2, a, NULL);
+    snprintf(name, sizeof name, "torch.%csplit", which);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (rc)
+        return ts_args_fail(&a, rc);
     int need = which == 'h' ? 1 : which == 'v' ? 2 : 3;
     int d = which == 'h' ? (t->dim == 1 ? 0 : 1) : which == 'v' ? 0 : 2;
-    int rc = 0;
     if (t->dim < need)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "%s requires a tensor with at least %d "
-                          "dimension, but got a tensor with %d dimensions!", op, need, t->dim);
+                          "dimension, but got a tensor with %d dimensions!", name, need, t->dim);
     else if (indices)
-        rc = ts_cpu_int_list(c->error, op, "indices", a[1], idx, &n, 1024);
-    else if (ts_cpu_int_arg(c->error, op, "sections", a[1], &sections))
-        rc = c->error->code;
+        rc = ts_args_int_list(&a, 1, idx, &n, 1024);
+    else if ((rc = ts_args_int(&a, 1, &sections)))
+        ;
     else if (sections == 0 || t->sizes[d] % sections != 0)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "%s attempted to split along dimension %d, "
                           "but the size of the dimension %lld is not divisible by the split_size "
-                          "%lld!", op, d, (long long)t->sizes[d], (long long)sections);
+                          "%lld!", name, d, (long long)t->sizes[d], (long long)sections);
     if (!rc)
         l = indices ? split_indices(c->error, t, d, n, idx)
                     : split_sections(c->error, t, d, sections);
-    return finish_list(c, 2, a, l);
+    return ts_shape_return_list(&a, rc, l);
 }
 
 static int k_hsplit_int(TsCall *c) { return nsplit(c, 'h', false); }
@@ -467,15 +457,15 @@ static const TsCpuOp ops[] = {
     { "aten::broadcast_to", "", k_broadcast_to },
     { "aten::broadcast_tensors", "", k_broadcast_tensors },
     { "aten::meshgrid", "", k_meshgrid },
-    { "aten::meshgrid", "indexing", k_meshgrid_indexing },
+    { "aten::meshgrid", "indexing", k_meshgrid },
     { "aten::movedim", "intlist", k_movedim_intlist },
     { "aten::movedim", "int", k_movedim_int },
-    { "aten::moveaxis", "intlist", k_moveaxis_intlist },
-    { "aten::moveaxis", "int", k_moveaxis_int },
+    { "aten::moveaxis", "intlist", k_movedim_intlist },
+    { "aten::moveaxis", "int", k_movedim_int },
     { "aten::swapaxes", "", k_swapaxes },
     { "aten::swapaxes_", "", k_swapaxes_ },
-    { "aten::swapdims", "", k_swapdims },
-    { "aten::swapdims_", "", k_swapdims_ },
+    { "aten::swapdims", "", k_swapaxes },
+    { "aten::swapdims_", "", k_swapaxes_ },
     { "aten::atleast_1d", "", k_atleast_1d },
     { "aten::atleast_2d", "", k_atleast_2d },
     { "aten::atleast_3d", "", k_atleast_3d },

@@ -56,16 +56,16 @@ static TsTensor *flip(TsCall *c, TsTensor *t, int n, const int64_t *dims)
 
 static int flip_lr_ud(TsCall *c, int min_dim)
 {
-    TsValue a;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 1, &a);
-    TsTensor *t = ts_cpu_tensor_arg(c, min_dim == 1 ? "aten::flipud" : "aten::fliplr", "self", a);
+    TsArgs a;
+    TsTensor *t, *r = NULL;
     int64_t d = min_dim - 1;
-    if (t && t->dim < min_dim)
-        ts_error_set(c->error, TS_ERR_RUNTIME, "Input must be >= %d-d.", min_dim);
-    else if (t)
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && t->dim < min_dim)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Input must be >= %d-d.", min_dim);
+    else if (!rc)
         r = flip(c, t, 1, &d);
-    return ts_cpu_kernel_end(c, 1, &a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 static int k_flipud(TsCall *c) { return flip_lr_ud(c, 1); }
@@ -75,19 +75,17 @@ static int k_fliplr(TsCall *c) { return flip_lr_ud(c, 2); }
  * dims[1], as flips and a transpose. */
 static int rot90(TsCall *c, bool out)
 {
-    static const char op[] = "aten::rot90";
-    size_t n = out ? 4 : 3;
-    TsValue a[4];
+    TsArgs a;
     int64_t k, dims[TS_TENSOR_MAX_DIMS];
-    int nd, rc;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    rc = !t || (out && !ts_cpu_tensor_arg(c, op, "out", a[3])) ||
-         ts_cpu_int_arg(c->error, op, "k", a[1], &k) ||
-         ts_cpu_int_list(c->error, op, "dims", a[2], dims, &nd, TS_TENSOR_MAX_DIMS);
+    int nd;
+    TsTensor *t, *o, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && out) rc = ts_args_tensor(&a, 3, &o);
+    if (!rc) rc = ts_args_int(&a, 1, &k);
+    if (!rc) rc = ts_args_int_list(&a, 2, dims, &nd, TS_TENSOR_MAX_DIMS);
     if (rc)
-        return ts_cpu_end_out(c, n, a, NULL, out);
+        return ts_args_fail(&a, rc);
     int64_t rank = t->dim;
     if (nd != 2)
         ts_error_set(c->error, TS_ERR_RUNTIME, "expected total rotation dims == 2, but got dims "
@@ -120,7 +118,7 @@ static int rot90(TsCall *c, bool out)
             }
         }
     }
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_shape_return_out(&a, 0, r, out);
 }
 
 static int k_rot90(TsCall *c) { return rot90(c, false); }
@@ -129,14 +127,14 @@ static int k_rot90_out(TsCall *c) { return rot90(c, true); }
 /* tile(Tensor self, int[] dims): repeat, with dims padded by leading ones to self's rank. */
 static int k_tile(TsCall *c)
 {
-    TsValue a[2];
+    TsArgs a;
     int64_t dims[TS_TENSOR_MAX_DIMS];
     int nd;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::tile", "self", a[0]);
-    if (t && !ts_cpu_int_list(c->error, "aten::tile", "dims", a[1], dims, &nd,
-                              TS_TENSOR_MAX_DIMS)) {
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int_list(&a, 1, dims, &nd, TS_TENSOR_MAX_DIMS);
+    if (!rc) {
         int pad = t->dim > nd ? t->dim - nd : 0;
         memmove(dims + pad, dims, sizeof dims[0] * (size_t)nd);
         for (int i = 0; i < pad; i++)
@@ -147,18 +145,20 @@ static int k_tile(TsCall *c)
         else
             r = call(c, &ts_cpu_join_table, "aten::repeat", "", 2, ra);
     }
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* ---- stacks ------------------------------------------------------------------------------- */
 
 typedef enum Stack { ST_V, ST_H, ST_D, ST_COLUMN } Stack;
 
-/* The tensors of list as stack kind needs them (atleast_Nd views, or columns), catted. */
-static TsTensor *stack_tensors(TsCall *c, Stack kind, const char *name, TsValue list)
+/* The tensors of the kernel's Tensor[] argument 0 as stack kind needs them (atleast_Nd
+ * views, or columns), catted; name is PyTorch's for its messages. */
+static TsTensor *stack_tensors(TsArgs *a, Stack kind, const char *name)
 {
-    const TsList *in = ts_cpu_tensor_list(c, name, "tensors", list);
-    if (!in)
+    TsCall *c = a->call;
+    const TsList *in;
+    if (ts_args_tensor_list(a, 0, &in))
         return NULL;
     if (in->len == 0) {
         ts_error_set(c->error, TS_ERR_RUNTIME, "%s expects a non-empty TensorList", name);
@@ -188,7 +188,7 @@ static TsTensor *stack_tensors(TsCall *c, Stack kind, const char *name, TsValue 
     } else {
         static const char *const atleast[] = { "aten::atleast_2d", "aten::atleast_1d",
                                                "aten::atleast_3d" };
-        TsValue arg = list;
+        TsValue arg = a->v[0];
         ts_value_retain(arg);
         if (ts_cpu_call_kernel(c, &ts_cpu_arrange_table, atleast[kind], "Sequence", 1, &arg,
                                &parts))
@@ -204,18 +204,16 @@ static TsTensor *stack_tensors(TsCall *c, Stack kind, const char *name, TsValue 
 
 static int stack_kernel(TsCall *c, Stack kind, const char *name, bool out)
 {
-    size_t n = out ? 2 : 1;
-    TsValue a[2];
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *o = out ? ts_cpu_tensor_arg(c, name, "out", a[1]) : NULL;
-    TsTensor *r = !out || o ? stack_tensors(c, kind, name, a[0]) : NULL;
-    if (r && o && !ts_aten_can_cast(r->dtype, o->dtype)) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "torch.cat(): input types can't be cast to the "
-                     "desired output type %s", ts_dtype_type_name(o->dtype));
-        ts_tensor_release(r);
-        r = NULL;
-    }
-    return ts_cpu_end_out(c, n, a, r, out);
+    TsArgs a;
+    TsTensor *o = NULL, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc && out) rc = ts_args_tensor(&a, 1, &o);
+    if (!rc && !(r = stack_tensors(&a, kind, name)))
+        rc = c->error->code;
+    if (!rc && o && !ts_aten_can_cast(r->dtype, o->dtype))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "torch.cat(): input types can't be cast to "
+                          "the desired output type %s", ts_dtype_type_name(o->dtype));
+    return ts_shape_return_out(&a, rc, r, out);
 }
 
 static int k_vstack(TsCall *c) { return stack_kernel(c, ST_V, "vstack", false); }
@@ -258,29 +256,24 @@ static int diff_part_check(TsError *err, const TsTensor *self, const TsTensor *p
 /* diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) */
 static int diff(TsCall *c, bool out)
 {
-    static const char op[] = "aten::diff";
-    size_t n = out ? 6 : 5;
-    TsValue a[6];
-    int64_t order, d64;
+    TsArgs a;
+    int64_t order;
     int d;
-    TsTensor *r = NULL, *pre = NULL, *app = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || (out && !ts_cpu_tensor_arg(c, op, "out", a[5])) ||
-        (a[3].tag != TS_TAG_NONE && !(pre = ts_cpu_tensor_arg(c, op, "prepend", a[3]))) ||
-        (a[4].tag != TS_TAG_NONE && !(app = ts_cpu_tensor_arg(c, op, "append", a[4]))))
-        return ts_cpu_end_out(c, n, a, NULL, out);
-    if (t->dim == 0) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "diff expects input to be at least "
-                     "one-dimensional");
-        return ts_cpu_end_out(c, n, a, NULL, out);
-    }
-    if (ts_cpu_int_arg(c->error, op, "n", a[1], &order) ||
-        ts_cpu_int_arg(c->error, op, "dim", a[2], &d64) ||
-        ts_aten_wrap_dim(d64, t->dim, false, &d, c->error) ||
-        (pre && diff_part_check(c->error, t, pre, d)) ||
-        (app && diff_part_check(c->error, t, app, d)))
-        return ts_cpu_end_out(c, n, a, NULL, out);
+    TsTensor *t, *o, *r = NULL, *pre = NULL, *app = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && out) rc = ts_args_tensor(&a, 5, &o);
+    if (!rc) rc = ts_args_opt_tensor(&a, 3, &pre);
+    if (!rc) rc = ts_args_opt_tensor(&a, 4, &app);
+    if (!rc && t->dim == 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "diff expects input to be at least "
+                          "one-dimensional");
+    if (!rc) rc = ts_args_int(&a, 1, &order);
+    if (!rc) rc = ts_args_dim(&a, 2, t->dim, false, &d);
+    if (!rc && pre) rc = diff_part_check(c->error, t, pre, d);
+    if (!rc && app) rc = diff_part_check(c->error, t, app, d);
+    if (rc)
+        return ts_args_fail(&a, rc);
     if (pre || app) {
         TsList *l = ts_list_new(ts_type_tensor(), 3, c->error);
         TsTensor *parts[3] = { pre, t, app };
@@ -313,7 +306,7 @@ static int diff(TsCall *c, bool out)
         r = call(c, &ts_cpu_binary_table, is_bool ? "aten::ne" : "aten::sub", "Tensor",
                  is_bool ? 2 : 3, sa);
     }
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_shape_return_out(&a, 0, r, out);
 }
 
 static int k_diff(TsCall *c) { return diff(c, false); }
@@ -324,19 +317,17 @@ static int k_diff_out(TsCall *c) { return diff(c, true); }
 /* trace(Tensor self): the sum of the main diagonal (integers sum to int64). */
 static int trace(TsCall *c, bool out)
 {
-    size_t n = out ? 2 : 1;
-    TsValue a[2];
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::trace", "self", a[0]);
-    if (t && out && !ts_cpu_tensor_arg(c, "aten::trace", "out", a[1]))
-        t = NULL;
-    if (t && t->dim != 2) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "trace: expected a matrix, but got tensor with "
-                     "dim %d", t->dim);
-    } else if (t && t->dtype == TS_BOOL) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "\"trace\" not implemented for 'Bool'");
-    } else if (t) {
+    TsArgs a;
+    TsTensor *t, *o, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && out) rc = ts_args_tensor(&a, 1, &o);
+    if (!rc && t->dim != 2) {
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "trace: expected a matrix, but got tensor "
+                          "with dim %d", t->dim);
+    } else if (!rc && t->dtype == TS_BOOL) {
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "\"trace\" not implemented for 'Bool'");
+    } else if (!rc) {
         int64_t len = t->sizes[0] < t->sizes[1] ? t->sizes[0] : t->sizes[1];
         int64_t stride = t->strides[0] + t->strides[1];
         TsTensor *diag = ts_cpu_view(t, 1, &len, &stride, t->offset, c->error);
@@ -345,7 +336,7 @@ static int trace(TsCall *c, bool out)
             r = call(c, &ts_cpu_reduce_table, "aten::sum", "", 2, sa);
         }
     }
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_shape_return_out(&a, rc, r, out);
 }
 
 static int k_trace(TsCall *c) { return trace(c, false); }
@@ -425,27 +416,37 @@ static TsTensor *tri_indices(TsError *err, const char *name, int64_t row, int64_
     return r;
 }
 
+/* A ScalarType? argument (-1 for None) of a dtype the cpu backend has. */
+static int cpu_dtype(TsArgs *a, size_t i, int *dtype)
+{
+    int rc = ts_args_opt_dtype(a, i, dtype);
+    if (!rc && (ts_dtype_is_complex(*dtype) || *dtype == TS_QINT8 || *dtype == TS_QUINT8 ||
+                *dtype == TS_QINT32))
+        rc = ts_error_set(a->call->error, TS_ERR_RUNTIME, "dtype %s is not supported by the cpu "
+                          "backend", ts_dtype_type_name(*dtype));
+    return rc;
+}
+
 /* tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=4, Layout?, Device?,
  * bool? pin_memory) and its out= form (int row, int col, int offset=0, *, Tensor(a!) out). */
 static int tri_kernel(TsCall *c, bool lower, bool out)
 {
     const char *name = lower ? "tril_indices" : "triu_indices";
-    size_t n = out ? 4 : 7;
-    TsValue a[7];
+    TsArgs a;
     int64_t row, col, offset;
     int dtype = TS_INT64;
     TsTensor *r = NULL, *o = NULL;
-    ts_cpu_pop_args(c, n, a);
-    if (!ts_cpu_int_arg(c->error, name, "row", a[0], &row) &&
-        !ts_cpu_int_arg(c->error, name, "col", a[1], &col) &&
-        !ts_cpu_int_arg(c->error, name, "offset", a[2], &offset) &&
-        (!out || (o = ts_cpu_tensor_arg(c, name, "out", a[3]))) &&
-        (out || !ts_cpu_opt_dtype(a[3], &dtype, c->error))) {
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_int(&a, 0, &row);
+    if (!rc) rc = ts_args_int(&a, 1, &col);
+    if (!rc) rc = ts_args_int(&a, 2, &offset);
+    if (!rc) rc = out ? ts_args_tensor(&a, 3, &o) : cpu_dtype(&a, 3, &dtype);
+    if (!rc) {
         if (o)
             dtype = o->dtype;
         r = tri_indices(c->error, name, row, col, offset, dtype < 0 ? TS_INT64 : dtype, lower);
     }
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_shape_return_out(&a, rc, r, out);
 }
 
 static int k_tril_indices(TsCall *c) { return tri_kernel(c, true, false); }
@@ -504,42 +505,38 @@ static TsTensor *embed(TsError *err, const TsTensor *t, int64_t offset, int d1, 
 /* diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) */
 static int diag_embed(TsCall *c, bool out)
 {
-    static const char op[] = "aten::diag_embed";
-    size_t n = out ? 5 : 4;
-    TsValue a[5];
+    TsArgs a;
     int64_t offset, x, y;
     int d1, d2;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || (out && !ts_cpu_tensor_arg(c, op, "out", a[4])) ||
-        ts_cpu_int_arg(c->error, op, "offset", a[1], &offset) ||
-        ts_cpu_int_arg(c->error, op, "dim1", a[2], &x) ||
-        ts_cpu_int_arg(c->error, op, "dim2", a[3], &y) ||
-        ts_aten_wrap_dim(x, (int64_t)t->dim + 1, false, &d1, c->error) ||
-        ts_aten_wrap_dim(y, (int64_t)t->dim + 1, false, &d2, c->error))
-        return ts_cpu_end_out(c, n, a, NULL, out);
-    if (d1 == d2)
-        ts_error_set(c->error, TS_ERR_RUNTIME, "diagonal dimensions cannot be identical %lld, %lld",
-                     (long long)x, (long long)y);
-    else
+    TsTensor *t, *o, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && out) rc = ts_args_tensor(&a, 4, &o);
+    if (!rc) rc = ts_args_int(&a, 1, &offset);
+    if (!rc) rc = ts_args_int(&a, 2, &x);
+    if (!rc) rc = ts_args_int(&a, 3, &y);
+    if (!rc) rc = ts_aten_wrap_dim(x, (int64_t)t->dim + 1, false, &d1, c->error);
+    if (!rc) rc = ts_aten_wrap_dim(y, (int64_t)t->dim + 1, false, &d2, c->error);
+    if (!rc && d1 == d2)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "diagonal dimensions cannot be identical "
+                          "%lld, %lld", (long long)x, (long long)y);
+    else if (!rc)
         r = embed(c->error, t, offset, d1, d2);
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_shape_return_out(&a, rc, r, out);
 }
 
 /* diag(Tensor self, int diagonal=0): a vector's matrix, or a copy of a matrix's diagonal. */
 static int diag(TsCall *c, bool out)
 {
-    static const char op[] = "aten::diag";
-    size_t n = out ? 3 : 2;
-    TsValue a[3];
+    TsArgs a;
     int64_t offset;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || (out && !ts_cpu_tensor_arg(c, op, "out", a[2])) ||
-        ts_cpu_int_arg(c->error, op, "diagonal", a[1], &offset))
-        return ts_cpu_end_out(c, n, a, NULL, out);
+    TsTensor *t, *o, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && out) rc = ts_args_tensor(&a, 2, &o);
+    if (!rc) rc = ts_args_int(&a, 1, &offset);
+    if (rc)
+        return ts_args_fail(&a, rc);
     if (t->dim == 1) {
         r = embed(c->error, t, offset, 0, 1);
     } else if (t->dim == 2) {
@@ -564,7 +561,7 @@ static int diag(TsCall *c, bool out)
     } else {
         ts_error_set(c->error, TS_ERR_RUNTIME, "matrix or a vector expected");
     }
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_shape_return_out(&a, 0, r, out);
 }
 
 static int k_diag(TsCall *c) { return diag(c, false); }

@@ -13,45 +13,45 @@ enum { MF_CONTIGUOUS = 0, MF_PRESERVE = 1 };
 /* aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a) */
 static int k_contiguous(TsCall *c)
 {
-    TsValue a[2];
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::contiguous", "self", a[0]);
-    int64_t mf = a[1].tag == TS_TAG_INT ? a[1].u.i : MF_CONTIGUOUS;
-    if (!t)
+    TsArgs a;
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    int64_t mf = !rc && a.v[1].tag == TS_TAG_INT ? a.v[1].u.i : MF_CONTIGUOUS;
+    if (rc)
         ;
     else if (mf == MF_PRESERVE)
-        ts_error_set(c->error, TS_ERR_RUNTIME,
-                     "preserve memory format is unsupported by the contiguous operator");
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                          "preserve memory format is unsupported by the contiguous operator");
     else if (mf != MF_CONTIGUOUS)
-        ts_error_set(c->error, TS_ERR_RUNTIME,
-                     "contiguous: the cpu backend supports only torch.contiguous_format");
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                          "contiguous: the cpu backend supports only torch.contiguous_format");
     else if (ts_tensor_is_contiguous(t)) {
         ts_tensor_retain(t);
         r = t;
     } else {
         r = ts_cpu_cast(t, t->dtype, c->error);
     }
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor */
 static int k_clone(TsCall *c)
 {
-    TsValue a[2];
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::clone", "self", a[0]);
-    int64_t mf = a[1].tag == TS_TAG_INT ? a[1].u.i : MF_PRESERVE;
-    if (!t)
+    TsArgs a;
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    int64_t mf = !rc && a.v[1].tag == TS_TAG_INT ? a.v[1].u.i : MF_PRESERVE;
+    if (rc)
         ;
     else if (mf != MF_PRESERVE && mf != MF_CONTIGUOUS)
-        ts_error_set(c->error, TS_ERR_RUNTIME,
-                     "clone: the cpu backend supports only preserve and contiguous formats");
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                          "clone: the cpu backend supports only preserve and contiguous formats");
     else if ((r = mf == MF_PRESERVE ? ts_cpu_empty_like(t, t->dtype, c->error)
                                     : ts_cpu_empty(t->dtype, t->dim, t->sizes, c->error)))
         ts_cpu_copy_into(r, t);
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* Copies src into dst (broadcasting, converting); fails when the shapes do not broadcast. */
@@ -85,46 +85,38 @@ static int copy_checked(TsError *err, TsTensor *dst, const TsTensor *src)
 
 /* aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
  * aten::copy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static int copy_kernel(TsCall *c, size_t n)
+static int k_copy(TsCall *c)
 {
-    TsValue a[3];
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::copy_", "self", a[0]);
-    TsTensor *s = t ? ts_cpu_tensor_arg(c, "aten::copy_", "src", a[1]) : NULL;
-    if (!s || copy_checked(c->error, t, s)) {
-        ts_cpu_release_args(n, a);
-        return c->error->code;
-    }
-    ts_cpu_release_args(n - 1, a + 1);
-    return ts_stack_push(c->stack, a[0], c->error);
+    TsArgs a;
+    TsTensor *t, *s;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_tensor(&a, 1, &s);
+    if (!rc) rc = copy_checked(c->error, t, s);
+    return ts_args_return_arg(&a, rc, 0);
 }
-
-static int k_copy(TsCall *c) { return copy_kernel(c, 3); }
-static int k_copy_tensor(TsCall *c) { return copy_kernel(c, 2); }
 
 /* aten::copy_.int(Tensor(a!) self, int other) and copy_.float: fill with the number,
  * converted like a 0-dim tensor of its own type copied in. */
 static int k_copy_scalar(TsCall *c)
 {
-    TsValue a[2];
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::copy_", "self", a[0]);
-    TsTensor *s = t ? ts_cpu_wrap_scalar(a[1], c->error) : NULL;
-    int rc = s ? copy_checked(c->error, t, s) : (int)c->error->code;
+    TsArgs a;
+    TsTensor *t, *s = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && !(s = ts_cpu_wrap_scalar(a.v[1], c->error)))
+        rc = c->error->code;
+    if (!rc) rc = copy_checked(c->error, t, s);
     if (s)
         ts_tensor_release(s);
-    if (rc) {
-        ts_cpu_release_args(2, a);
-        return rc;
-    }
-    return ts_stack_push(c->stack, a[0], c->error);
+    return ts_args_return_arg(&a, rc, 0);
 }
 
 static const TsCpuOp ops[] = {
     { "aten::contiguous", "", k_contiguous },
     { "aten::clone", "", k_clone },
     { "aten::copy_", "", k_copy },
-    { "aten::copy_", "Tensor", k_copy_tensor },
+    { "aten::copy_", "Tensor", k_copy },
     { "aten::copy_", "int", k_copy_scalar },
     { "aten::copy_", "float", k_copy_scalar },
 };

@@ -120,18 +120,43 @@ static int insert_dim(TsError *err, IndexPlan *p, int pos)
     return 0;
 }
 
-/* Reads the indices list into p->idx (masks expanded), before broadcasting. */
-static int plan_indices(TsCall *c, IndexPlan *p, const TsList *l)
+/* The safety net's error for a Tensor?[] argument i of another type (aten.h has no getter
+ * for these lists). */
+static int not_index_list(TsArgs *a, size_t i)
 {
+    return ts_error_set(a->call->error, TS_ERR_TYPE, "%s: argument '%s' must be a list of "
+                        "optional Tensors", ts_args_op_name(a), ts_args_name(a, i));
+}
+
+/* An item of a Tensor?[] argument (i) that is not None: a cpu tensor. */
+static int index_item(TsArgs *a, size_t i, TsValue v, TsTensor **out)
+{
+    const TsTensor *t = v.tag == TS_TAG_TENSOR ? (const TsTensor *)v.u.p : NULL;
+    if (!t)
+        return not_index_list(a, i);
+    if (t->device.type != TS_DEV_CPU) {
+        char dev[32];
+        ts_device_str(t->device, dev, sizeof dev);
+        return ts_error_set(a->call->error, TS_ERR_RUNTIME, "%s: the cpu kernel got argument "
+                            "'%s' on device %s", ts_args_op_name(a), ts_args_name(a, i), dev);
+    }
+    *out = (TsTensor *)t;
+    return 0;
+}
+
+/* Reads the indices list (argument ai) into p->idx (masks expanded), before broadcasting. */
+static int plan_indices(TsArgs *a, size_t ai, IndexPlan *p, const TsList *l)
+{
+    TsCall *c = a->call;
     int pos = 0;
     for (size_t i = 0; i < l->len; i++) {
         TsValue v = l->items[i];
+        TsTensor *t = NULL;
         if (v.tag == TS_TAG_NONE) {
             pos++;
             continue;
         }
-        TsTensor *t = ts_cpu_tensor_arg(c, "aten::index", "indices", v);
-        if (!t)
+        if (index_item(a, ai, v, &t))
             return c->error->code;
         bool mask = t->dtype == TS_BOOL || t->dtype == TS_UINT8;
         int need = mask ? t->dim : 1;    /* a 0-dim mask indexes a dim of its own */
@@ -244,28 +269,30 @@ static int plan_shape(TsError *err, IndexPlan *p)
     return 0;
 }
 
-static int plan_make(TsCall *c, IndexPlan *p, TsTensor *self, TsValue indices)
+/* The plan of self[indices], indices the Tensor?[] argument 1 of the kernel. */
+static int plan_make(TsArgs *a, IndexPlan *p, TsTensor *self)
 {
+    TsError *err = a->call->error;
     memset(p, 0, sizeof *p);
     ts_tensor_retain(self);
     p->self = self;
-    if (indices.tag != TS_TAG_LIST)
-        return ts_error_set(c->error, TS_ERR_TYPE, "aten::index: indices must be a list");
-    if (plan_indices(c, p, (const TsList *)indices.u.p) || plan_broadcast(c->error, p) ||
-        plan_shape(c->error, p))
-        return c->error->code;
+    if (a->v[1].tag != TS_TAG_LIST)
+        return not_index_list(a, 1);
+    if (plan_indices(a, 1, p, (const TsList *)a->v[1].u.p) || plan_broadcast(err, p) ||
+        plan_shape(err, p))
+        return err->code;
     return 0;
 }
 
 /* aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor */
 static int k_index(TsCall *c)
 {
-    TsValue a[2];
+    TsArgs a;
     IndexPlan p;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::index", "self", a[0]);
-    if (t && !plan_make(c, &p, t, a[1]) &&
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && !plan_make(&a, &p, t) &&
         (r = ts_cpu_empty(t->dtype, p.out_dim, p.out_sizes, c->error)) &&
         ts_tensor_numel(r) > 0) {
         size_t es = ts_dtype_size(t->dtype);
@@ -277,9 +304,9 @@ static int k_index(TsCall *c)
             dst += es;
         } while (ts_cpu_next_index(p.out_dim, p.out_sizes, idx));
     }
-    if (t)
+    if (!rc)
         plan_free(&p);
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* dst += src for one element of dtype (the accumulate of index_put_). */
@@ -306,10 +333,11 @@ static void accumulate(int dtype, char *dst, const char *src)
     }
 }
 
-/* Writes (or adds) values into self at the plan's positions; self is changed in place. */
-static int index_put(TsCall *c, TsTensor *self, TsValue indices, TsTensor *values,
-                     bool acc)
+/* Writes (or adds) values into self at the positions of the kernel's indices (argument 1);
+ * self is changed in place. */
+static int index_put(TsArgs *a, TsTensor *self, TsTensor *values, bool acc)
 {
+    TsCall *c = a->call;
     IndexPlan p;
     if (values->dtype != self->dtype)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "Index put requires the source and "
@@ -319,7 +347,7 @@ static int index_put(TsCall *c, TsTensor *self, TsValue indices, TsTensor *value
     if (acc && (self->dtype == TS_FLOAT16 || self->dtype == TS_BFLOAT16))
         return ts_error_set(c->error, TS_ERR_RUNTIME, "index_put_ with accumulate=True is not "
                             "supported for %s on the cpu backend", ts_dtype_name(self->dtype));
-    if (plan_make(c, &p, self, indices)) {
+    if (plan_make(a, &p, self)) {
         plan_free(&p);
         return c->error->code;
     }
@@ -368,73 +396,64 @@ static int index_put(TsCall *c, TsTensor *self, TsValue indices, TsTensor *value
  *     -> Tensor(a!) */
 static int k_index_put_(TsCall *c)
 {
-    TsValue a[4];
-    ts_cpu_pop_args(c, 4, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::index_put_", "self", a[0]);
-    TsTensor *v = t ? ts_cpu_tensor_arg(c, "aten::index_put_", "values", a[2]) : NULL;
-    if (!v || index_put(c, t, a[1], v, a[3].tag == TS_TAG_BOOL && a[3].u.b)) {
-        ts_cpu_release_args(4, a);
-        return c->error->code;
-    }
-    ts_cpu_release_args(3, a + 1);
-    return ts_stack_push(c->stack, a[0], c->error);
+    TsArgs a;
+    TsTensor *t, *v;
+    bool acc;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_tensor(&a, 2, &v);
+    if (!rc) rc = ts_args_bool(&a, 3, &acc);
+    if (!rc) rc = index_put(&a, t, v, acc);
+    return ts_args_return_arg(&a, rc, 0);
 }
 
 /* aten::index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False)
  *     -> Tensor */
 static int k_index_put(TsCall *c)
 {
-    TsValue a[4];
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::index_put", "self", a[0]);
-    TsTensor *v = t ? ts_cpu_tensor_arg(c, "aten::index_put", "values", a[2]) : NULL;
-    if (v && (r = ts_cpu_empty_like(t, t->dtype, c->error))) {
+    TsArgs a;
+    TsTensor *t, *v, *r = NULL;
+    bool acc;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_tensor(&a, 2, &v);
+    if (!rc) rc = ts_args_bool(&a, 3, &acc);
+    if (!rc && (r = ts_cpu_empty_like(t, t->dtype, c->error))) {
         ts_cpu_copy_into(r, t);
-        if (index_put(c, r, a[1], v, a[3].tag == TS_TAG_BOOL && a[3].u.b)) {
-            ts_tensor_release(r);
-            r = NULL;
-        }
+        rc = index_put(&a, r, v, acc);
     }
-    return ts_cpu_kernel_end(c, 4, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
 static int k_gather(TsCall *c)
 {
-    static const char op[] = "aten::gather";
-    TsValue a[4];
-    int64_t d64;
+    TsArgs a;
     int d;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *ix = t ? ts_cpu_tensor_arg(c, op, "index", a[2]) : NULL;
-    if (!ix || ts_cpu_int_arg(c->error, op, "dim", a[1], &d64) ||
-        ts_aten_wrap_dim(d64, t->dim, true, &d, c->error))
-        return ts_cpu_kernel_end(c, 4, a, NULL);
-    int sd = t->dim ? t->dim : 1, id = ix->dim ? ix->dim : 1;
-    if (ix->dtype != TS_INT64) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "gather(): Expected dtype int64 for index");
-        return ts_cpu_kernel_end(c, 4, a, NULL);
-    }
-    if (ts_tensor_numel(ix) > 0 && sd != id) {
-        ts_error_set(c->error, TS_ERR_RUNTIME,
-                     "Index tensor must have the same number of dimensions as input tensor");
-        return ts_cpu_kernel_end(c, 4, a, NULL);
-    }
-    for (int k = 0; k < ix->dim && k < t->dim; k++)
+    TsTensor *t, *ix, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_tensor(&a, 2, &ix);
+    if (!rc) rc = ts_args_dim(&a, 1, t->dim, true, &d);
+    int sd = rc ? 0 : t->dim ? t->dim : 1, id = rc ? 0 : ix->dim ? ix->dim : 1;
+    if (!rc && ix->dtype != TS_INT64)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "gather(): Expected dtype int64 for index");
+    else if (!rc && ts_tensor_numel(ix) > 0 && sd != id)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                          "Index tensor must have the same number of dimensions as input tensor");
+    for (int k = 0; !rc && k < ix->dim && k < t->dim; k++)
         if (k != d && ix->sizes[k] > t->sizes[k]) {
             char b1[256], b2[256];
             ts_aten_format_sizes(b1, sizeof b1, ix->dim, ix->sizes);
             ts_aten_format_sizes(b2, sizeof b2, t->dim, t->sizes);
-            ts_error_set(c->error, TS_ERR_RUNTIME, "Size does not match at dimension %d expected "
-                         "index %s to be smaller than self %s apart from dimension %d", k, b1, b2,
-                         d);
-            return ts_cpu_kernel_end(c, 4, a, NULL);
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Size does not match at dimension %d "
+                              "expected index %s to be smaller than self %s apart from "
+                              "dimension %d", k, b1, b2, d);
         }
+    if (rc)
+        return ts_args_fail(&a, rc);
     if (!(r = ts_cpu_empty(t->dtype, ix->dim, ix->sizes, c->error)) || ts_tensor_numel(r) == 0)
-        return ts_cpu_kernel_end(c, 4, a, r);
+        return ts_args_return_tensor(&a, 0, r);
     size_t es = ts_dtype_size(t->dtype);
     int64_t size = t->dim ? t->sizes[d] : 1, idx[TS_TENSOR_MAX_DIMS] = { 0 };
     const char *src = t->storage->data;
@@ -446,54 +465,47 @@ static int k_gather(TsCall *c)
             ioff += idx[k] * ix->strides[k];
         int64_t i = ivals[ioff];
         if (i < 0 || i >= size) {
-            ts_error_set(c->error, TS_ERR_RUNTIME, "index %lld is out of bounds for dimension "
-                         "%d with size %lld", (long long)i, d, (long long)size);
-            ts_tensor_release(r);
-            return ts_cpu_kernel_end(c, 4, a, NULL);
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "index %lld is out of bounds for "
+                              "dimension %d with size %lld", (long long)i, d, (long long)size);
+            return ts_args_return_tensor(&a, rc, r);
         }
         for (int k = 0; k < t->dim; k++)
             off += (k == d ? i : idx[k]) * t->strides[k];
         memcpy(dst, src + off * (int64_t)es, es);
         dst += es;
     } while (ts_cpu_next_index(ix->dim, ix->sizes, idx));
-    return ts_cpu_kernel_end(c, 4, a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 /* aten::index_select(Tensor self, int dim, Tensor index) -> Tensor */
 static int k_index_select(TsCall *c)
 {
-    static const char op[] = "aten::index_select";
-    TsValue a[3];
-    int64_t d64;
+    TsArgs a;
     int d;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *ix = t ? ts_cpu_tensor_arg(c, op, "index", a[2]) : NULL;
-    if (!ix || ts_cpu_int_arg(c->error, op, "dim", a[1], &d64) ||
-        ts_aten_wrap_dim(d64, t->dim, true, &d, c->error))
-        return ts_cpu_kernel_end(c, 3, a, NULL);
-    if (ix->dtype != TS_INT64 && ix->dtype != TS_INT32) {
-        ts_error_set(c->error, TS_ERR_RUNTIME,
-                     "index_select(): Expected dtype int32 or int64 for index");
-        return ts_cpu_kernel_end(c, 3, a, NULL);
-    }
-    if (ix->dim > 1) {
-        ts_error_set(c->error, TS_ERR_INDEX, "index_select(): Index is supposed to be a vector");
-        return ts_cpu_kernel_end(c, 3, a, NULL);
-    }
+    TsTensor *t, *ix, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_tensor(&a, 2, &ix);
+    if (!rc) rc = ts_args_dim(&a, 1, t->dim, true, &d);
+    if (!rc && ix->dtype != TS_INT64 && ix->dtype != TS_INT32)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                          "index_select(): Expected dtype int32 or int64 for index");
+    else if (!rc && ix->dim > 1)
+        rc = ts_error_set(c->error, TS_ERR_INDEX, "index_select(): Index is supposed to be a "
+                          "vector");
+    if (rc)
+        return ts_args_fail(&a, rc);
     int64_t n = ts_tensor_numel(ix), size = t->dim ? t->sizes[d] : 1;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
     memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
     if (t->dim)
         sizes[d] = n;
-    else if (n != 1) {
-        ts_error_set(c->error, TS_ERR_INDEX, "index_select(): Index to scalar can have only 1 "
-                     "value, got %lld value(s)", (long long)n);
-        return ts_cpu_kernel_end(c, 3, a, NULL);
-    }
+    else if (n != 1)
+        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_INDEX, "index_select(): Index to "
+                                             "scalar can have only 1 value, got %lld value(s)",
+                                             (long long)n));
     if (!(r = ts_cpu_empty(t->dtype, t->dim, sizes, c->error)) || ts_tensor_numel(r) == 0)
-        return ts_cpu_kernel_end(c, 3, a, r);
+        return ts_args_return_tensor(&a, 0, r);
     size_t es = ts_dtype_size(t->dtype);
     int64_t idx[TS_TENSOR_MAX_DIMS] = { 0 };
     const char *src = t->storage->data, *iv = ts_tensor_data(ix);
@@ -502,11 +514,9 @@ static int k_index_select(TsCall *c)
     for (int64_t j = 0; j < n; j++) {
         int64_t i = ix->dtype == TS_INT64 ? ((const int64_t *)iv)[j * istride]
                                           : ((const int32_t *)iv)[j * istride];
-        if (i < 0 || i >= size) {
-            ts_error_set(c->error, TS_ERR_INDEX, "index out of range in self");
-            ts_tensor_release(r);
-            return ts_cpu_kernel_end(c, 3, a, NULL);
-        }
+        if (i < 0 || i >= size)
+            return ts_args_return_tensor(&a, ts_error_set(c->error, TS_ERR_INDEX, "index out of "
+                                                          "range in self"), r);
     }
     char *dst = ts_tensor_data(r);
     do {
@@ -521,7 +531,7 @@ static int k_index_select(TsCall *c)
         memcpy(dst, src + off * (int64_t)es, es);
         dst += es;
     } while (ts_cpu_next_index(r->dim, r->sizes, idx));
-    return ts_cpu_kernel_end(c, 3, a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 /* True when the element at p (of dtype) is nonzero (nan is). */
@@ -535,24 +545,22 @@ static bool nonzero_elem(int dtype, const char *p)
 /* aten::masked_select(Tensor self, Tensor mask) -> Tensor */
 static int k_masked_select(TsCall *c)
 {
-    static const char op[] = "aten::masked_select";
-    TsValue a[2];
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *m = t ? ts_cpu_tensor_arg(c, op, "mask", a[1]) : NULL;
-    if (!m)
-        return ts_cpu_kernel_end(c, 2, a, NULL);
-    if (m->dtype != TS_BOOL && m->dtype != TS_UINT8) {
-        ts_error_set(c->error, TS_ERR_RUNTIME,
-                     "masked_select: expected BoolTensor or ByteTensor for mask");
-        return ts_cpu_kernel_end(c, 2, a, NULL);
-    }
-    TsTensor *pair[2] = { m, t };
+    TsArgs a;
+    TsTensor *t, *m, *r = NULL;
     int64_t sizes[TS_TENSOR_MAX_DIMS], ms[TS_TENSOR_MAX_DIMS], ts[TS_TENSOR_MAX_DIMS];
     int dim;
-    if (ts_aten_broadcast_shape(2, pair, &dim, sizes, c->error))
-        return ts_cpu_kernel_end(c, 2, a, NULL);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_tensor(&a, 1, &m);
+    if (!rc && m->dtype != TS_BOOL && m->dtype != TS_UINT8)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                          "masked_select: expected BoolTensor or ByteTensor for mask");
+    if (!rc) {
+        TsTensor *pair[2] = { m, t };
+        rc = ts_aten_broadcast_shape(2, pair, &dim, sizes, c->error);
+    }
+    if (rc)
+        return ts_args_fail(&a, rc);
     for (int d = 0; d < dim; d++) {
         int om = d - (dim - m->dim), ot = d - (dim - t->dim);
         ms[d] = om < 0 || m->sizes[om] != sizes[d] ? 0 : m->strides[om];
@@ -570,7 +578,7 @@ static int k_masked_select(TsCall *c)
             count += mp[off] != 0;
         } while (ts_cpu_next_index(dim, sizes, idx));
     if (!(r = ts_cpu_empty(t->dtype, 1, &count, c->error)) || count == 0)
-        return ts_cpu_kernel_end(c, 2, a, r);
+        return ts_args_return_tensor(&a, 0, r);
     size_t es = ts_dtype_size(t->dtype);
     char *dst = ts_tensor_data(r);
     memset(idx, 0, sizeof idx);
@@ -585,18 +593,18 @@ static int k_masked_select(TsCall *c)
             dst += es;
         }
     } while (ts_cpu_next_index(dim, sizes, idx));
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 /* aten::nonzero(Tensor self) -> Tensor */
 static int k_nonzero(TsCall *c)
 {
-    TsValue a;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 1, &a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::nonzero", "self", a);
-    if (!t)
-        return ts_cpu_kernel_end(c, 1, &a, NULL);
+    TsArgs a;
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (rc)
+        return ts_args_fail(&a, rc);
     size_t es = ts_dtype_size(t->dtype);
     int64_t count = 0, idx[TS_TENSOR_MAX_DIMS] = { 0 }, numel = ts_tensor_numel(t);
     const char *base = ts_tensor_data(t);
@@ -609,7 +617,7 @@ static int k_nonzero(TsCall *c)
         } while (ts_cpu_next_index(t->dim, t->sizes, idx));
     int64_t sizes[2] = { count, t->dim };
     if (!(r = ts_cpu_empty(TS_INT64, 2, sizes, c->error)) || count == 0)
-        return ts_cpu_kernel_end(c, 1, &a, r);
+        return ts_args_return_tensor(&a, 0, r);
     int64_t *out = ts_tensor_data(r);
     memset(idx, 0, sizeof idx);
     do {
@@ -620,7 +628,7 @@ static int k_nonzero(TsCall *c)
             for (int d = 0; d < t->dim; d++)
                 *out++ = idx[d];
     } while (ts_cpu_next_index(t->dim, t->sizes, idx));
-    return ts_cpu_kernel_end(c, 1, &a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 static const TsCpuOp ops[] = {

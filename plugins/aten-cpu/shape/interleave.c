@@ -77,17 +77,17 @@ static int repeats_check(TsError *err, const TsTensor *t)
  * repeats[i] times, in the repeats' dtype. */
 static int rep_tensor(TsCall *c, bool out)
 {
-    static const char op[] = "aten::repeat_interleave";
-    size_t n = out ? 3 : 2;
-    TsValue a[3];
+    TsArgs a;
     int64_t total, *idx = NULL;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "repeats", a[0]);
-    if (!t || (out && !ts_cpu_tensor_arg(c, op, "out", a[2])) || repeats_check(c->error, t))
-        return ts_cpu_end_out(c, n, a, NULL, out);
+    TsTensor *t, *o, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && out) rc = ts_args_tensor(&a, 2, &o);
+    if (!rc) rc = repeats_check(c->error, t);
+    if (rc)
+        return ts_args_fail(&a, rc);
     Repeats rp = { t, 0 };
-    if ((idx = repeat_index(c->error, &rp, t->sizes[0], a[1], &total)) &&
+    if ((idx = repeat_index(c->error, &rp, t->sizes[0], a.v[1], &total)) &&
         (r = ts_cpu_empty(t->dtype, 1, &total, c->error))) {
         char *p = ts_tensor_data(r);
         size_t es = ts_dtype_size(t->dtype);
@@ -95,7 +95,7 @@ static int rep_tensor(TsCall *c, bool out)
             ts_cpu_store_double(t->dtype, p + (size_t)j * es, (double)idx[j]);
     }
     free(idx);
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_shape_return_out(&a, 0, r, out);
 }
 
 static int k_rep_tensor(TsCall *c) { return rep_tensor(c, false); }
@@ -106,19 +106,17 @@ static int k_rep_tensor_out(TsCall *c) { return rep_tensor(c, true); }
  * is None). */
 static int rep_self(TsCall *c, bool tensor)
 {
-    static const char op[] = "aten::repeat_interleave";
-    TsValue a[4];
-    int64_t d64, total, *idx = NULL, sizes[TS_TENSOR_MAX_DIMS];
+    TsArgs a;
+    int64_t total, *idx = NULL, sizes[TS_TENSOR_MAX_DIMS];
     int d = 0;
-    TsTensor *r = NULL, *src = NULL, *rt = NULL;
+    TsTensor *t, *r = NULL, *src = NULL, *rt = NULL;
     Repeats rp = { NULL, 0 };
-    ts_cpu_pop_args(c, 4, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || (tensor ? !(rt = ts_cpu_tensor_arg(c, op, "repeats", a[1]))
-                      : ts_cpu_int_arg(c->error, op, "repeats", a[1], &rp.one)))
-        return ts_cpu_kernel_end(c, 4, a, NULL);
-    int rc = 0;
-    if (a[2].tag == TS_TAG_NONE) {
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = tensor ? ts_args_tensor(&a, 1, &rt) : ts_args_int(&a, 1, &rp.one);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    if (a.v[2].tag == TS_TAG_NONE) {
         /* the flattened self: a contiguous copy viewed as 1-d */
         int64_t numel = ts_tensor_numel(t);
         TsTensor *flat = ts_cpu_cast(t, t->dtype, c->error);
@@ -126,8 +124,7 @@ static int rep_self(TsCall *c, bool tensor)
         if (flat)
             ts_tensor_release(flat);
         rc = src ? 0 : (int)c->error->code;
-    } else if (!(rc = ts_cpu_int_arg(c->error, op, "dim", a[2], &d64) ||
-                      ts_aten_wrap_dim(d64, t->dim, false, &d, c->error))) {
+    } else if (!(rc = ts_args_dim(&a, 2, t->dim, false, &d))) {
         ts_tensor_retain(t);
         src = t;
     }
@@ -143,7 +140,7 @@ static int rep_self(TsCall *c, bool tensor)
         else
             rp.t = rt;
     }
-    if (!rc && (idx = repeat_index(c->error, &rp, src->sizes[d], a[3], &total))) {
+    if (!rc && (idx = repeat_index(c->error, &rp, src->sizes[d], a.v[3], &total))) {
         memcpy(sizes, src->sizes, sizeof sizes[0] * (size_t)src->dim);
         sizes[d] = total;
         if ((r = ts_cpu_empty(src->dtype, src->dim, sizes, c->error)) && ts_tensor_numel(r) > 0) {
@@ -162,7 +159,7 @@ static int rep_self(TsCall *c, bool tensor)
     free(idx);
     if (src)
         ts_tensor_release(src);
-    return ts_cpu_kernel_end(c, 4, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 static int k_rep_self_int(TsCall *c) { return rep_self(c, false); }
@@ -174,21 +171,19 @@ static int k_rep_self_tensor(TsCall *c) { return rep_self(c, true); }
  * as broadcast views, multiplied, then each pair of dims merged. */
 static int kron(TsCall *c, bool out)
 {
-    static const char op[] = "aten::kron";
-    size_t n = out ? 3 : 2;
-    TsValue a[3], res;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *y = x ? ts_cpu_tensor_arg(c, op, "other", a[1]) : NULL;
-    if (!y || (out && !ts_cpu_tensor_arg(c, op, "out", a[2])))
-        return ts_cpu_end_out(c, n, a, NULL, out);
-    int nd = x->dim > y->dim ? x->dim : y->dim;
-    if (2 * nd > TS_TENSOR_MAX_DIMS) {
-        ts_error_set(c->error, TS_ERR_LIMIT, "kron: more than %d dimensions",
-                     TS_TENSOR_MAX_DIMS / 2);
-        return ts_cpu_end_out(c, n, a, NULL, out);
-    }
+    TsArgs a;
+    TsValue res;
+    TsTensor *x, *y, *o, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &x);
+    if (!rc) rc = ts_args_tensor(&a, 1, &y);
+    if (!rc && out) rc = ts_args_tensor(&a, 2, &o);
+    int nd = rc ? 0 : x->dim > y->dim ? x->dim : y->dim;
+    if (!rc && 2 * nd > TS_TENSOR_MAX_DIMS)
+        rc = ts_error_set(c->error, TS_ERR_LIMIT, "kron: more than %d dimensions",
+                          TS_TENSOR_MAX_DIMS / 2);
+    if (rc)
+        return ts_args_fail(&a, rc);
     int64_t xs[TS_TENSOR_MAX_DIMS], xst[TS_TENSOR_MAX_DIMS], ys[TS_TENSOR_MAX_DIMS],
         yst[TS_TENSOR_MAX_DIMS], sizes[TS_TENSOR_MAX_DIMS];
     for (int k = 0; k < nd; k++) {
@@ -208,7 +203,7 @@ static int kron(TsCall *c, bool out)
     if (!vy) {
         if (vx)
             ts_tensor_release(vx);
-        return ts_cpu_end_out(c, n, a, NULL, out);
+        return ts_args_fail(&a, c->error->code);
     }
     TsValue ma[2] = { ts_obj_value(vx, TS_TAG_TENSOR), ts_obj_value(vy, TS_TAG_TENSOR) };
     if (!ts_cpu_call_kernel(c, &ts_cpu_binary_table, "aten::mul", "Tensor", 2, ma, &res)) {
@@ -216,7 +211,7 @@ static int kron(TsCall *c, bool out)
         r = ts_cpu_view(p, nd, sizes, NULL, p->offset, c->error);
         ts_value_release(res);
     }
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_shape_return_out(&a, 0, r, out);
 }
 
 static int k_kron(TsCall *c) { return kron(c, false); }
@@ -228,35 +223,33 @@ static int k_kron_out(TsCall *c) { return kron(c, true); }
  * zeroed result of the promoted dtype. */
 static int block_diag(TsCall *c, bool out)
 {
-    static const char op[] = "torch.block_diag";
-    size_t n = out ? 2 : 1;
-    TsValue a[2];
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    const TsList *in = ts_cpu_tensor_list(c, op, "tensors", a[0]);
-    if (!in || (out && !ts_cpu_tensor_arg(c, op, "out", a[1])))
-        return ts_cpu_end_out(c, n, a, NULL, out);
+    TsArgs a;
+    const TsList *in;
+    TsTensor *o, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor_list(&a, 0, &in);
+    if (!rc && out) rc = ts_args_tensor(&a, 1, &o);
+    if (rc)
+        return ts_args_fail(&a, rc);
     int64_t rows = 0, cols = 0;
     int dtype = in->len ? ((const TsTensor *)in->items[0].u.p)->dtype : TS_FLOAT32;
     for (size_t i = 0; i < in->len; i++) {
         const TsTensor *t = (const TsTensor *)in->items[i].u.p;
-        if (t->dim > 2) {
-            ts_error_set(c->error, TS_ERR_RUNTIME, "torch.block_diag: Input tensors must have 2 "
-                         "or fewer dimensions. Input %zu has %d dimensions", i, t->dim);
-            return ts_cpu_end_out(c, n, a, NULL, out);
-        }
+        if (t->dim > 2)
+            return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "torch.block_diag: "
+                                                 "Input tensors must have 2 or fewer dimensions. "
+                                                 "Input %zu has %d dimensions", i, t->dim));
         dtype = ts_aten_promote_types(dtype, t->dtype);
         rows += t->dim == 2 ? t->sizes[0] : 1;
         cols += t->dim == 2 ? t->sizes[1] : t->dim == 1 ? t->sizes[0] : 1;
     }
-    if (dtype < 0) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "torch.block_diag: unsupported dtype");
-        return ts_cpu_end_out(c, n, a, NULL, out);
-    }
+    if (dtype < 0)
+        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "torch.block_diag: "
+                                             "unsupported dtype"));
     /* PyTorch's result for no tensors is 1 x 0 */
     int64_t sizes[2] = { in->len ? rows : 1, cols };
     if (!(r = ts_cpu_empty(dtype, 2, sizes, c->error)))
-        return ts_cpu_end_out(c, n, a, NULL, out);
+        return ts_args_fail(&a, c->error->code);
     memset(ts_tensor_data(r), 0, (size_t)ts_tensor_numel(r) * ts_dtype_size(dtype));
     int64_t row = 0, col = 0;
     for (size_t i = 0; i < in->len; i++) {
@@ -265,17 +258,15 @@ static int block_diag(TsCall *c, bool out)
                           t->dim == 2 ? t->sizes[1] : t->dim == 1 ? t->sizes[0] : 1 };
         if (bs[0] > 0 && bs[1] > 0) {
             TsTensor *v = ts_cpu_view(r, 2, bs, r->strides, row * r->strides[0] + col, c->error);
-            if (!v) {
-                ts_tensor_release(r);
-                return ts_cpu_end_out(c, n, a, NULL, out);
-            }
+            if (!v)
+                return ts_args_return_tensor(&a, c->error->code, r);
             ts_cpu_copy_into(v, t);
             ts_tensor_release(v);
         }
         row += bs[0];
         col += bs[1];
     }
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_shape_return_out(&a, 0, r, out);
 }
 
 static int k_block_diag(TsCall *c) { return block_diag(c, false); }
@@ -287,50 +278,45 @@ static int k_block_diag_out(TsCall *c) { return block_diag(c, true); }
  * (the first tensor varying slowest); one tensor gives itself. */
 static int k_cartesian_prod(TsCall *c)
 {
-    static const char op[] = "aten::cartesian_prod";
-    TsValue a;
+    TsArgs a;
+    const TsList *in;
     TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 1, &a);
-    const TsList *in = ts_cpu_tensor_list(c, op, "tensors", a);
-    if (!in)
-        return ts_cpu_kernel_end(c, 1, &a, NULL);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor_list(&a, 0, &in);
     int64_t total = 1;
-    int m = (int)in->len;
-    for (int i = 0; i < m; i++) {
+    int m = rc ? 0 : (int)in->len;
+    for (int i = 0; !rc && i < m; i++) {
         const TsTensor *t = (const TsTensor *)in->items[i].u.p;
         if (t->dim != 1) {
             char b[256];
             ts_aten_format_sizes(b, sizeof b, t->dim, t->sizes);
-            ts_error_set(c->error, TS_ERR_RUNTIME, "Expect a 1D vector, but got shape %s", b);
-            return ts_cpu_kernel_end(c, 1, &a, NULL);
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Expect a 1D vector, but got shape %s", b);
         }
     }
-    if (m == 0 || m > TS_TENSOR_MAX_DIMS) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, m ? "cartesian_prod: too many tensors"
-                                                 : "meshgrid expects a non-empty TensorList");
-        return ts_cpu_kernel_end(c, 1, &a, NULL);
-    }
+    if (!rc && (m == 0 || m > TS_TENSOR_MAX_DIMS))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, m ? "cartesian_prod: too many tensors"
+                                                      : "meshgrid expects a non-empty TensorList");
+    if (rc)
+        return ts_args_fail(&a, rc);
     const TsTensor *t0 = (const TsTensor *)in->items[0].u.p;
     if (m == 1)
-        return ts_cpu_kernel_end(c, 1, &a, ts_cpu_view(t0, 1, t0->sizes, t0->strides, t0->offset,
-                                                       c->error));
+        return ts_args_return_tensor(&a, 0, ts_cpu_view(t0, 1, t0->sizes, t0->strides,
+                                                        t0->offset, c->error));
     int64_t sizes[TS_TENSOR_MAX_DIMS];
-    for (int i = 0; i < m; i++) {
+    for (int i = 0; !rc && i < m; i++) {
         const TsTensor *t = (const TsTensor *)in->items[i].u.p;
-        if (t->dtype != t0->dtype) {
-            ts_error_set(c->error, TS_ERR_RUNTIME,
-                         "meshgrid expects all tensors to have the same dtype");
-            return ts_cpu_kernel_end(c, 1, &a, NULL);
-        }
         sizes[i] = t->sizes[0];
-        if (__builtin_mul_overflow(total, sizes[i], &total)) {
-            ts_error_set(c->error, TS_ERR_LIMIT, "cartesian_prod: the result is too large");
-            return ts_cpu_kernel_end(c, 1, &a, NULL);
-        }
+        if (t->dtype != t0->dtype)
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                              "meshgrid expects all tensors to have the same dtype");
+        else if (__builtin_mul_overflow(total, sizes[i], &total))
+            rc = ts_error_set(c->error, TS_ERR_LIMIT, "cartesian_prod: the result is too large");
     }
+    if (rc)
+        return ts_args_fail(&a, rc);
     int64_t rs[2] = { total, m };
     if (!(r = ts_cpu_empty(t0->dtype, 2, rs, c->error)) || total == 0)
-        return ts_cpu_kernel_end(c, 1, &a, r);
+        return ts_args_return_tensor(&a, 0, r);
     size_t es = ts_dtype_size(t0->dtype);
     int64_t pos[TS_TENSOR_MAX_DIMS] = { 0 };
     char *dst = ts_tensor_data(r);
@@ -341,7 +327,7 @@ static int k_cartesian_prod(TsCall *c)
                             (t->offset + pos[i] * t->strides[0]) * (int64_t)es, es);
         }
     } while (ts_cpu_next_index(m, sizes, pos));
-    return ts_cpu_kernel_end(c, 1, &a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 static const TsCpuOp ops[] = {

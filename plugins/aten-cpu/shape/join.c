@@ -89,37 +89,40 @@ static TsTensor *cat_tensors(TsError *err, size_t n, TsTensor *const *ts, int64_
     return out;
 }
 
-/* The tensors of a Tensor[] argument as an array (borrowed), or NULL with err. */
-static TsTensor **tensor_items(TsCall *c, const char *op, TsValue v, size_t *n)
+/* The tensors of Tensor[] argument i as a new array (of borrowed tensors) in *out. */
+static int tensor_items(TsArgs *a, size_t i, TsTensor ***out, size_t *n)
 {
-    const TsList *l = ts_cpu_tensor_list(c, op, "tensors", v);
-    if (!l)
-        return NULL;
+    const TsList *l;
+    *out = NULL;
+    int rc = ts_args_tensor_list(a, i, &l);
+    if (rc)
+        return rc;
     TsTensor **ts = malloc(sizeof *ts * (l->len ? l->len : 1));
-    if (!ts) {
-        ts_error_set(c->error, TS_ERR_NOMEM, "%s: out of memory", op);
-        return NULL;
-    }
-    for (size_t i = 0; i < l->len; i++)
-        ts[i] = (TsTensor *)l->items[i].u.p;
+    if (!ts)
+        return ts_error_set(a->call->error, TS_ERR_NOMEM, "%s: out of memory",
+                            ts_args_op_name(a));
+    for (size_t k = 0; k < l->len; k++)
+        ts[k] = (TsTensor *)l->items[k].u.p;
     *n = l->len;
-    return ts;
+    *out = ts;
+    return 0;
 }
 
 /* aten::cat(Tensor[] tensors, int dim=0) -> Tensor */
 static int k_cat(TsCall *c)
 {
-    TsValue a[2];
+    TsArgs a;
     int64_t d;
     size_t n = 0;
     TsTensor *r = NULL, **ts;
-    ts_cpu_pop_args(c, 2, a);
-    if (!ts_cpu_int_arg(c->error, "aten::cat", "dim", a[1], &d) &&
-        (ts = tensor_items(c, "aten::cat", a[0], &n))) {
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_int(&a, 1, &d);
+    if (!rc) rc = tensor_items(&a, 0, &ts, &n);
+    if (!rc) {
         r = cat_tensors(c->error, n, ts, d);
         free(ts);
     }
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* aten::cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!): the result
@@ -127,16 +130,16 @@ static int k_cat(TsCall *c)
  * allow); out may not share memory with any input, nor be an expanded view. */
 static int k_cat_out(TsCall *c)
 {
-    TsValue a[3];
+    TsArgs a;
     int64_t d;
     size_t n = 0;
-    TsTensor *r = NULL, **ts = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *out = ts_cpu_tensor_arg(c, "aten::cat", "out", a[2]);
-    int rc = out ? 0 : (int)c->error->code;
-    if (!rc && !ts_cpu_int_arg(c->error, "aten::cat", "dim", a[1], &d) &&
-        !ts_cpu_check_internal_overlap(out, c->error) &&
-        (ts = tensor_items(c, "aten::cat", a[0], &n))) {
+    TsTensor *out, *r = NULL, **ts = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 2, &out);
+    if (!rc) rc = ts_args_int(&a, 1, &d);
+    if (!rc) rc = ts_cpu_check_internal_overlap(out, c->error);
+    if (!rc) rc = tensor_items(&a, 0, &ts, &n);
+    if (!rc) {
         for (size_t i = 0; i < n && !rc; i++)
             if (ts_cpu_may_overlap(out, ts[i]))
                 rc = ts_cpu_input_overlap_error(c->error);
@@ -153,28 +156,22 @@ static int k_cat_out(TsCall *c)
         ts_cpu_copy_into(out, r);
     if (r)
         ts_tensor_release(r);
-    if (rc) {
-        ts_cpu_release_args(3, a);
-        return rc;
-    }
-    TsValue result = a[2];
-    a[2] = ts_none();
-    ts_cpu_release_args(3, a);
-    return ts_stack_push(c->stack, result, c->error);
+    return ts_args_return_arg(&a, rc, 2);
 }
 
 /* aten::stack(Tensor[] tensors, int dim=0) -> Tensor */
 static int k_stack(TsCall *c)
 {
-    TsValue a[2];
+    TsArgs a;
     int64_t d64;
     size_t n = 0, made = 0;
     int d;
     TsTensor *r = NULL, **ts = NULL, **views = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    if (ts_cpu_int_arg(c->error, "aten::stack", "dim", a[1], &d64) ||
-        !(ts = tensor_items(c, "aten::stack", a[0], &n)))
-        return ts_cpu_kernel_end(c, 2, a, NULL);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_int(&a, 1, &d64);
+    if (!rc) rc = tensor_items(&a, 0, &ts, &n);
+    if (rc)
+        return ts_args_fail(&a, rc);
     if (n == 0) {
         ts_error_set(c->error, TS_ERR_RUNTIME, "stack expects a non-empty TensorList");
         goto done;
@@ -200,7 +197,7 @@ static int k_stack(TsCall *c)
         goto done;
     }
     if (!(views = malloc(sizeof *views * n))) {
-        ts_error_set(c->error, TS_ERR_NOMEM, "aten::stack: out of memory");
+        ts_error_set(c->error, TS_ERR_NOMEM, "%s: out of memory", ts_args_op_name(&a));
         goto done;
     }
     for (; made < n; made++) {
@@ -224,42 +221,36 @@ done:
         ts_tensor_release(views[i]);
     free(views);
     free(ts);
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 /* aten::repeat(Tensor self, SymInt[] repeats) -> Tensor */
 static int k_repeat(TsCall *c)
 {
-    static const char op[] = "aten::repeat";
     enum { MAX = TS_TENSOR_MAX_DIMS / 2 };
-    TsValue a[2];
+    TsArgs a;
     int64_t rep[TS_TENSOR_MAX_DIMS], sizes[TS_TENSOR_MAX_DIMS];
     int n;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || ts_cpu_int_list(c->error, op, "repeats", a[1], rep, &n, TS_TENSOR_MAX_DIMS))
-        return ts_cpu_kernel_end(c, 2, a, NULL);
-    if (n < t->dim) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "Number of dimensions of repeat dims can not be "
-                     "smaller than number of dimensions of tensor");
-        return ts_cpu_kernel_end(c, 2, a, NULL);
-    }
-    if (n > MAX) {
-        ts_error_set(c->error, TS_ERR_LIMIT, "repeat: at most %d dimensions", MAX);
-        return ts_cpu_kernel_end(c, 2, a, NULL);
-    }
-    int lead = n - t->dim;
-    for (int k = 0; k < n; k++) {
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int_list(&a, 1, rep, &n, TS_TENSOR_MAX_DIMS);
+    if (!rc && n < t->dim)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Number of dimensions of repeat dims can not "
+                          "be smaller than number of dimensions of tensor");
+    else if (!rc && n > MAX)
+        rc = ts_error_set(c->error, TS_ERR_LIMIT, "repeat: at most %d dimensions", MAX);
+    int lead = rc ? 0 : n - t->dim;
+    for (int k = 0; !rc && k < n; k++) {
         int64_t have = k < lead ? 1 : t->sizes[k - lead];
-        if (__builtin_mul_overflow(have, rep[k], &sizes[k])) {
-            ts_error_set(c->error, TS_ERR_LIMIT, "repeat: the result is too large");
-            return ts_cpu_kernel_end(c, 2, a, NULL);
-        }
+        if (__builtin_mul_overflow(have, rep[k], &sizes[k]))
+            rc = ts_error_set(c->error, TS_ERR_LIMIT, "repeat: the result is too large");
     }
+    if (rc)
+        return ts_args_fail(&a, rc);
     r = ts_cpu_empty(t->dtype, n, sizes, c->error);   /* checks negative sizes */
     if (!r || ts_tensor_numel(r) == 0)
-        return ts_cpu_kernel_end(c, 2, a, r);
+        return ts_args_return_tensor(&a, 0, r);
     /* dst as (rep[k], size[k]) pairs; src broadcast along the rep dims */
     int64_t dsz[TS_TENSOR_MAX_DIMS], dst[TS_TENSOR_MAX_DIMS], ssz[TS_TENSOR_MAX_DIMS],
         sst[TS_TENSOR_MAX_DIMS];
@@ -286,7 +277,7 @@ static int k_repeat(TsCall *c)
         ts_tensor_release(dv);
     if (sv)
         ts_tensor_release(sv);
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 /* Fills out (new, contiguous, t's shape) with t's element at src_index(out index) per dim:
@@ -321,49 +312,43 @@ static void move_elements(TsTensor *out, const TsTensor *t, const bool *flip,
 /* aten::flip(Tensor self, int[] dims) -> Tensor */
 static int k_flip(TsCall *c)
 {
-    TsValue a[2];
+    TsArgs a;
     int64_t dims[TS_TENSOR_MAX_DIMS];
     bool flip[TS_TENSOR_MAX_DIMS] = { false };
     int n;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::flip", "self", a[0]);
-    if (!t || ts_cpu_int_list(c->error, "aten::flip", "dims", a[1], dims, &n,
-                              TS_TENSOR_MAX_DIMS))
-        return ts_cpu_kernel_end(c, 2, a, NULL);
-    for (int k = 0; k < n; k++) {
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int_list(&a, 1, dims, &n, TS_TENSOR_MAX_DIMS);
+    for (int k = 0; !rc && k < n; k++) {
         int d;
-        if (ts_aten_wrap_dim(dims[k], t->dim, true, &d, c->error))
-            return ts_cpu_kernel_end(c, 2, a, NULL);
-        if (flip[d]) {
-            ts_error_set(c->error, TS_ERR_RUNTIME,
-                         "dim %d appears multiple times in the list of dims", d);
-            return ts_cpu_kernel_end(c, 2, a, NULL);
-        }
+        if ((rc = ts_aten_wrap_dim(dims[k], t->dim, true, &d, c->error)))
+            break;
+        if (flip[d])
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                              "dim %d appears multiple times in the list of dims", d);
         flip[d] = t->dim > 0;
     }
-    if ((r = ts_cpu_empty(t->dtype, t->dim, t->sizes, c->error)))
+    if (!rc && (r = ts_cpu_empty(t->dtype, t->dim, t->sizes, c->error)))
         move_elements(r, t, flip, NULL);
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* aten::roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor */
 static int k_roll(TsCall *c)
 {
-    static const char op[] = "aten::roll";
-    TsValue a[3];
+    TsArgs a;
     int64_t shifts[TS_TENSOR_MAX_DIMS], dims[TS_TENSOR_MAX_DIMS], shift[TS_TENSOR_MAX_DIMS] = {0};
     int ns, nd;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || ts_cpu_int_list(c->error, op, "shifts", a[1], shifts, &ns, TS_TENSOR_MAX_DIMS) ||
-        ts_cpu_int_list(c->error, op, "dims", a[2], dims, &nd, TS_TENSOR_MAX_DIMS))
-        return ts_cpu_kernel_end(c, 3, a, NULL);
-    if (ns == 0) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "`shifts` required");
-        return ts_cpu_kernel_end(c, 3, a, NULL);
-    }
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int_list(&a, 1, shifts, &ns, TS_TENSOR_MAX_DIMS);
+    if (!rc) rc = ts_args_int_list(&a, 2, dims, &nd, TS_TENSOR_MAX_DIMS);
+    if (!rc && ns == 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "`shifts` required");
+    if (rc)
+        return ts_args_fail(&a, rc);
     if (nd == 0 && ns == 1) {
         /* roll the flattened elements, then give back the shape */
         TsTensor *flat = ts_cpu_cast(t, t->dtype, c->error);
@@ -383,17 +368,15 @@ static int k_roll(TsCall *c)
         }
         if (flat)
             ts_tensor_release(flat);
-        return ts_cpu_kernel_end(c, 3, a, r);
+        return ts_args_return_tensor(&a, 0, r);
     }
-    if (ns != nd) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "shifts and dimensions must align. shifts: %d, "
-                     "dims:%d", ns, nd);
-        return ts_cpu_kernel_end(c, 3, a, NULL);
-    }
+    if (ns != nd)
+        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "shifts and dimensions "
+                                             "must align. shifts: %d, dims:%d", ns, nd));
     for (int k = 0; k < nd; k++) {
         int d;
-        if (ts_aten_wrap_dim(dims[k], t->dim, false, &d, c->error))
-            return ts_cpu_kernel_end(c, 3, a, NULL);
+        if ((rc = ts_aten_wrap_dim(dims[k], t->dim, false, &d, c->error)))
+            return ts_args_fail(&a, rc);
         int64_t n = t->sizes[d];
         if (n > 0) {
             int64_t s = (shift[d] + shifts[k] % n) % n;
@@ -402,23 +385,25 @@ static int k_roll(TsCall *c)
     }
     if ((r = ts_cpu_empty(t->dtype, t->dim, t->sizes, c->error)))
         move_elements(r, t, NULL, shift);
-    return ts_cpu_kernel_end(c, 3, a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 /* tril and triu: (Tensor self, int diagonal=0) -> Tensor; a copy with the elements above
  * (tril) or below (triu) the diagonal zeroed in every matrix of the batch. */
-static int triangle(TsCall *c, const char *op, bool lower)
+static int triangle(TsCall *c, bool lower)
 {
-    TsValue a[2];
+    TsArgs a;
     int64_t k;
     int rows_dim;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || ts_cpu_int_arg(c->error, op, "diagonal", a[1], &k) ||
-        ts_aten_wrap_dim(-2, t->dim, false, &rows_dim, c->error) ||
-        !(r = ts_cpu_cast(t, t->dtype, c->error)))
-        return ts_cpu_kernel_end(c, 2, a, NULL);
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int(&a, 1, &k);
+    if (!rc) rc = ts_aten_wrap_dim(-2, t->dim, false, &rows_dim, c->error);
+    if (!rc && !(r = ts_cpu_cast(t, t->dtype, c->error)))
+        rc = c->error->code;
+    if (rc)
+        return ts_args_fail(&a, rc);
     int64_t rows = t->sizes[rows_dim], cols = t->sizes[rows_dim + 1];
     /* past either corner the result no longer changes: clamping k keeps i + k + 1 from
      * overflowing when the diagonal is near INT64_MIN or INT64_MAX */
@@ -435,11 +420,11 @@ static int triangle(TsCall *c, const char *op, bool lower)
             if (hi > lo)
                 memset(p + (size_t)lo * es, 0, (size_t)(hi - lo) * es);
         }
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
-static int k_tril(TsCall *c) { return triangle(c, "aten::tril", true); }
-static int k_triu(TsCall *c) { return triangle(c, "aten::triu", false); }
+static int k_tril(TsCall *c) { return triangle(c, true); }
+static int k_triu(TsCall *c) { return triangle(c, false); }
 
 static const TsCpuOp ops[] = {
     { "aten::cat", "", k_cat },

@@ -14,14 +14,11 @@
 #include "engine/elementwise.h"
 #include "nn/nested.h"
 
-/* Pops one tensor argument into *self; NULL (nothing left owned) with err when it is not. */
-static TsTensor *pop_tensor(TsCall *c, const char *op, TsValue *self)
+/* Pops the arguments of a kernel whose first is its one tensor. */
+static int pop_tensor(TsCall *c, TsArgs *a, TsTensor **t)
 {
-    ts_cpu_pop_args(c, 1, self);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "a", *self);
-    if (!t)
-        ts_value_release(*self);
-    return t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, a);
+    return rc ? rc : ts_args_tensor(a, 0, t);
 }
 
 /* The one element of t as an int, float or bool value (t has exactly one element). */
@@ -74,15 +71,15 @@ typedef enum Want { WANT_INT, WANT_FLOAT, WANT_SCALAR } Want;
 
 /* The Int/Float.Tensor and *Implicit kernels: implicit ones check the dims (and IntImplicit
  * the dtype) first. */
-static int convert(TsCall *c, const char *op, Want want, bool implicit)
+static int convert(TsCall *c, Want want, bool implicit)
 {
-    TsValue a;
-    TsTensor *t = pop_tensor(c, op, &a);
-    if (!t)
-        return c->error->code;
-    int rc = 0;
+    TsArgs a;
+    TsTensor *t;
     TsValue v = ts_none();
-    if (implicit && t->dim != 0)
+    int rc = pop_tensor(c, &a, &t);
+    if (rc)
+        ;
+    else if (implicit && t->dim != 0)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Cannot input a tensor of dimension other "
                           "than 0 as a scalar argument");
     else if (implicit && want == WANT_INT && !ts_dtype_is_integral(t->dtype, false))
@@ -90,44 +87,37 @@ static int convert(TsCall *c, const char *op, Want want, bool implicit)
                           "integral argument", ts_dtype_type_name(t->dtype));
     else if (!(rc = one_element(c, t))) {
         v = only_elem(t);
-        int64_t i;
+        int64_t i = 0;
         if (want == WANT_INT && !(rc = to_int(c, v, &i)))
             v = ts_int(i);
         else if (want == WANT_FLOAT)
             v = ts_double(to_double(v));
     }
-    ts_value_release(a);
-    return rc ? rc : ts_stack_push(c->stack, v, c->error);
+    return ts_args_return(&a, rc, v);
 }
 
 /* aten::Int.Tensor(Tensor a) -> int */
-static int k_int(TsCall *c) { return convert(c, "aten::Int", WANT_INT, false); }
+static int k_int(TsCall *c) { return convert(c, WANT_INT, false); }
 /* aten::Float.Tensor(Tensor a) -> float */
-static int k_float(TsCall *c) { return convert(c, "aten::Float", WANT_FLOAT, false); }
+static int k_float(TsCall *c) { return convert(c, WANT_FLOAT, false); }
 /* aten::IntImplicit(Tensor a) -> int */
-static int k_int_implicit(TsCall *c) { return convert(c, "aten::IntImplicit", WANT_INT, true); }
+static int k_int_implicit(TsCall *c) { return convert(c, WANT_INT, true); }
 /* aten::FloatImplicit(Tensor a) -> float */
-static int k_float_implicit(TsCall *c)
-{
-    return convert(c, "aten::FloatImplicit", WANT_FLOAT, true);
-}
+static int k_float_implicit(TsCall *c) { return convert(c, WANT_FLOAT, true); }
 /* aten::ScalarImplicit(Tensor a) -> Scalar */
-static int k_scalar_implicit(TsCall *c)
-{
-    return convert(c, "aten::ScalarImplicit", WANT_SCALAR, true);
-}
+static int k_scalar_implicit(TsCall *c) { return convert(c, WANT_SCALAR, true); }
 
 /* aten::Bool.Tensor(Tensor a) -> bool: Tensor.is_nonzero (nan is true). */
 static int k_bool(TsCall *c)
 {
-    TsValue a;
-    TsTensor *t = pop_tensor(c, "aten::Bool", &a);
-    if (!t)
-        return c->error->code;
-    int64_t n = ts_tensor_numel(t);
-    int rc = 0;
+    TsArgs a;
+    TsTensor *t;
     bool b = false;
-    if (n == 0)
+    int rc = pop_tensor(c, &a, &t);
+    int64_t n = rc ? 1 : ts_tensor_numel(t);
+    if (rc)
+        ;
+    else if (n == 0)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Boolean value of Tensor with no values is "
                           "ambiguous");
     else if (n > 1)
@@ -137,153 +127,137 @@ static int k_bool(TsCall *c)
         TsValue v = only_elem(t);
         b = v.tag == TS_TAG_BOOL ? v.u.b : v.tag == TS_TAG_INT ? v.u.i != 0 : v.u.d != 0.0;
     }
-    ts_value_release(a);
-    return rc ? rc : ts_stack_push(c->stack, ts_bool(b), c->error);
+    return ts_args_return(&a, rc, ts_bool(b));
 }
 
-/* The prim:: flags of a tensor (x.requires_grad, x.is_cuda, ...): which one is the op's
- * name; a cpu tensor is strided and not quantized, dense unless nested (nested.h), and
- * nothing here records grads. */
-static int tensor_flag(TsCall *c, const char *op)
+/* The prim:: flags of a tensor (x.requires_grad, x.is_cuda, ...): a cpu tensor is strided
+ * and not quantized, dense unless nested (nested.h), and nothing here records grads. */
+typedef enum Flag { REQUIRES_GRAD, IS_CUDA, IS_NESTED, ALWAYS_FALSE } Flag;
+
+static int tensor_flag(TsCall *c, Flag f)
 {
-    TsValue a;
-    TsTensor *t = pop_tensor(c, op, &a);
-    if (!t)
-        return c->error->code;
-    bool b = strcmp(op, "prim::requires_grad") == 0 ? t->requires_grad != 0
-             : strcmp(op, "prim::is_cuda") == 0     ? t->device.type == TS_DEV_CUDA
-             : strcmp(op, "prim::is_nested") == 0   ? ts_cpu_nested_lengths(t) != NULL
-                                                    : false;
-    ts_value_release(a);
-    return ts_stack_push(c->stack, ts_bool(b), c->error);
+    TsArgs a;
+    TsTensor *t;
+    int rc = pop_tensor(c, &a, &t);
+    bool b = !rc && (f == REQUIRES_GRAD ? t->requires_grad != 0
+                     : f == IS_CUDA     ? t->device.type == TS_DEV_CUDA
+                     : f == IS_NESTED   ? ts_cpu_nested_lengths(t) != NULL
+                                        : false);
+    return ts_args_return(&a, rc, ts_bool(b));
 }
 
-static int k_requires_grad(TsCall *c) { return tensor_flag(c, "prim::requires_grad"); }
-static int k_is_cuda(TsCall *c) { return tensor_flag(c, "prim::is_cuda"); }
-static int k_is_sparse(TsCall *c) { return tensor_flag(c, "prim::is_sparse"); }
-static int k_is_quantized(TsCall *c) { return tensor_flag(c, "prim::is_quantized"); }
-static int k_is_meta(TsCall *c) { return tensor_flag(c, "prim::is_meta"); }
-static int k_is_mkldnn(TsCall *c) { return tensor_flag(c, "prim::is_mkldnn"); }
-static int k_is_nested(TsCall *c) { return tensor_flag(c, "prim::is_nested"); }
+static int k_requires_grad(TsCall *c) { return tensor_flag(c, REQUIRES_GRAD); }
+static int k_is_cuda(TsCall *c) { return tensor_flag(c, IS_CUDA); }
+static int k_is_nested(TsCall *c) { return tensor_flag(c, IS_NESTED); }
+/* prim::is_sparse, is_quantized, is_meta, is_mkldnn */
+static int k_false_flag(TsCall *c) { return tensor_flag(c, ALWAYS_FALSE); }
 
 /* prim::data(Tensor(a) a) -> Tensor(a): the same data, without autograd (which is not here) */
 static int k_data(TsCall *c)
 {
-    TsValue a;
-    if (!pop_tensor(c, "prim::data", &a))
-        return c->error->code;
-    return ts_stack_push(c->stack, a, c->error);
+    TsArgs a;
+    TsTensor *t;
+    return ts_args_return_arg(&a, pop_tensor(c, &a, &t), 0);
 }
 
 /* prim::dtype(Tensor a) -> int */
 static int k_dtype(TsCall *c)
 {
-    TsValue a;
-    TsTensor *t = pop_tensor(c, "prim::dtype", &a);
-    if (!t)
-        return c->error->code;
-    int64_t d = t->dtype;
-    ts_value_release(a);
-    return ts_stack_push(c->stack, ts_int(d), c->error);
+    TsArgs a;
+    TsTensor *t;
+    int rc = pop_tensor(c, &a, &t);
+    return ts_args_return(&a, rc, ts_int(rc ? 0 : t->dtype));
 }
 
 /* prim::device(Tensor a) -> Device */
 static int k_device_of(TsCall *c)
 {
-    TsValue a;
-    TsTensor *t = pop_tensor(c, "prim::device", &a);
-    if (!t)
-        return c->error->code;
-    TsDevice d = t->device;
-    ts_value_release(a);
-    return ts_stack_push(c->stack, ts_device(d), c->error);
+    TsArgs a;
+    TsTensor *t;
+    int rc = pop_tensor(c, &a, &t);
+    return ts_args_return(&a, rc, rc ? ts_none() : ts_device(t->device));
 }
 
 /* Facts of a tensor's dtype: is_floating_point, is_signed, is_complex (-> bool) and
  * element_size (-> int). */
 typedef enum DtypeFact { IS_FLOATING, IS_SIGNED, IS_COMPLEX, ELEMENT_SIZE } DtypeFact;
 
-static int dtype_fact(TsCall *c, const char *op, DtypeFact f)
+static int dtype_fact(TsCall *c, DtypeFact f)
 {
-    TsValue a;
-    TsTensor *t = pop_tensor(c, op, &a);
-    if (!t)
-        return c->error->code;
+    TsArgs a;
+    TsTensor *t;
+    int rc = pop_tensor(c, &a, &t);
+    if (rc)
+        return ts_args_fail(&a, rc);
     int d = t->dtype;
-    ts_value_release(a);
     bool b = f == IS_FLOATING ? ts_dtype_is_floating(d)
              : f == IS_SIGNED ? d != TS_UINT8 && d != TS_BOOL
                               : false;    /* the cpu backend has no complex dtypes */
     TsValue v = f == ELEMENT_SIZE ? ts_int((int64_t)ts_dtype_size(d)) : ts_bool(b);
-    return ts_stack_push(c->stack, v, c->error);
+    return ts_args_return(&a, 0, v);
 }
 
-static int k_is_floating_point(TsCall *c)
-{
-    return dtype_fact(c, "aten::is_floating_point", IS_FLOATING);
-}
-static int k_is_signed(TsCall *c) { return dtype_fact(c, "aten::is_signed", IS_SIGNED); }
-static int k_is_complex(TsCall *c) { return dtype_fact(c, "aten::is_complex", IS_COMPLEX); }
-static int k_element_size(TsCall *c) { return dtype_fact(c, "aten::element_size", ELEMENT_SIZE); }
+static int k_is_floating_point(TsCall *c) { return dtype_fact(c, IS_FLOATING); }
+static int k_is_signed(TsCall *c) { return dtype_fact(c, IS_SIGNED); }
+static int k_is_complex(TsCall *c) { return dtype_fact(c, IS_COMPLEX); }
+static int k_element_size(TsCall *c) { return dtype_fact(c, ELEMENT_SIZE); }
 
 /* promote_types(ScalarType type1, ScalarType type2) -> ScalarType and
  * can_cast(ScalarType from, ScalarType to) -> bool: the dtype rules themselves. */
-static int dtype_pair(TsCall *c, const char *op, bool cast)
+static int dtype_pair(TsCall *c, bool cast)
 {
-    TsValue a[2];
-    ts_cpu_pop_args(c, 2, a);
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     int d[2];
-    for (int i = 0; i < 2; i++) {
-        d[i] = a[i].tag == TS_TAG_INT ? (int)a[i].u.i : -1;
+    for (int i = 0; !rc && i < 2; i++) {
+        d[i] = a.v[i].tag == TS_TAG_INT ? (int)a.v[i].u.i : -1;
         if (d[i] < 0 || d[i] >= TS_DTYPE__COUNT || ts_aten_promote_types(d[i], d[i]) < 0)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "%s: dtype %d is not supported by "
-                                "the cpu backend", op, d[i]);
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "%s: dtype %d is not supported by "
+                              "the cpu backend", ts_args_op_name(&a), d[i]);
     }
+    if (rc)
+        return ts_args_fail(&a, rc);
     TsValue r = cast ? ts_bool(ts_aten_can_cast(d[0], d[1]))
                      : ts_int(ts_aten_promote_types(d[0], d[1]));
-    return ts_stack_push(c->stack, r, c->error);
+    return ts_args_return(&a, 0, r);
 }
 
-static int k_promote_types(TsCall *c) { return dtype_pair(c, "aten::promote_types", false); }
-static int k_can_cast(TsCall *c) { return dtype_pair(c, "aten::can_cast", true); }
+static int k_promote_types(TsCall *c) { return dtype_pair(c, false); }
+static int k_can_cast(TsCall *c) { return dtype_pair(c, true); }
 
 /* prim::layout(Tensor a) -> Layout: every cpu tensor is strided (torch.strided is 0). */
 static int k_layout(TsCall *c)
 {
-    TsValue a;
-    if (!pop_tensor(c, "prim::layout", &a))
-        return c->error->code;
-    ts_value_release(a);
-    return ts_stack_push(c->stack, ts_int(0), c->error);
+    TsArgs a;
+    TsTensor *t;
+    return ts_args_return(&a, pop_tensor(c, &a, &t), ts_int(0));
 }
 
 /* aten::len.Tensor(Tensor t) -> int */
 static int k_len(TsCall *c)
 {
-    TsValue a;
-    TsTensor *t = pop_tensor(c, "aten::len", &a);
-    if (!t)
-        return c->error->code;
-    int64_t n = t->dim ? t->sizes[0] : 0;
-    int dim = t->dim;
-    ts_value_release(a);
-    if (dim == 0)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "len() of a 0-d tensor");
-    return ts_stack_push(c->stack, ts_int(n), c->error);
+    TsArgs a;
+    TsTensor *t;
+    int rc = pop_tensor(c, &a, &t);
+    if (!rc && t->dim == 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "len() of a 0-d tensor");
+    return ts_args_return(&a, rc, ts_int(rc ? 0 : t->sizes[0]));
 }
 
 /* aten::device(str a) -> Device */
 static int k_device(TsCall *c)
 {
-    TsValue a;
-    ts_cpu_pop_args(c, 1, &a);
+    TsArgs a;
     TsDevice d;
-    const TsStr *s = a.tag == TS_TAG_STR ? (const TsStr *)a.u.p : NULL;
-    int rc = s ? ts_device_parse_n(s->data, s->len, &d, c->error)
-                                 : ts_error_set(c->error, TS_ERR_TYPE, "aten::device: argument "
-                                                "'a' must be a str");
-    ts_value_release(a);
-    return rc ? rc : ts_stack_push(c->stack, ts_device(d), c->error);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc && a.v[0].tag != TS_TAG_STR)
+        rc = ts_error_set(c->error, TS_ERR_TYPE, "%s: argument '%s' must be a str",
+                          ts_args_op_name(&a), ts_args_name(&a, 0));
+    if (!rc) {
+        const TsStr *s = (const TsStr *)a.v[0].u.p;
+        rc = ts_device_parse_n(s->data, s->len, &d, c->error);
+    }
+    return ts_args_return(&a, rc, rc ? ts_none() : ts_device(d));
 }
 
 /* ---- torch.result_type ------------------------------------------------------------ */
@@ -292,31 +266,28 @@ static int k_device(TsCall *c)
  * number is in arithmetic). */
 static int result_type(TsCall *c)
 {
-    TsValue a[2];
+    TsArgs a;
     TsTensor *t[2] = { NULL, NULL };
     bool wrapped[2] = { false, false };
-    int rc = 0;
-    ts_cpu_pop_args(c, 2, a);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     for (int i = 0; !rc && i < 2; i++) {
-        if (a[i].tag == TS_TAG_TENSOR) {
-            t[i] = ts_cpu_tensor_arg(c, "aten::result_type", i ? "other" : "tensor", a[i]);
+        if (a.v[i].tag == TS_TAG_TENSOR) {
+            rc = ts_args_tensor(&a, (size_t)i, &t[i]);
         } else {
-            t[i] = ts_cpu_wrap_scalar(a[i], c->error);
             wrapped[i] = true;
+            if (!(t[i] = ts_cpu_wrap_scalar(a.v[i], c->error)))
+                rc = c->error->code;
         }
-        if (!t[i])
-            rc = c->error->code;
     }
     int dtype = rc ? -1 : ts_aten_result_type(2, t);
     if (!rc && dtype < 0)
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "aten::result_type: the cpu backend does "
-                          "not promote %s with %s", ts_dtype_type_name(t[0]->dtype),
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "%s: the cpu backend does not promote %s "
+                          "with %s", ts_args_op_name(&a), ts_dtype_type_name(t[0]->dtype),
                           ts_dtype_type_name(t[1]->dtype));
     for (int i = 0; i < 2; i++)
         if (wrapped[i] && t[i])
             ts_tensor_release(t[i]);
-    ts_cpu_release_args(2, a);
-    return rc ? rc : ts_stack_push(c->stack, ts_int(dtype), c->error);
+    return ts_args_return(&a, rc, ts_int(dtype));
 }
 
 static const TsCpuOp ops[] = {
@@ -335,10 +306,10 @@ static const TsCpuOp ops[] = {
     { "prim::dtype", "", k_dtype },
     { "prim::requires_grad", "", k_requires_grad },
     { "prim::is_cuda", "", k_is_cuda },
-    { "prim::is_sparse", "", k_is_sparse },
-    { "prim::is_quantized", "", k_is_quantized },
-    { "prim::is_meta", "", k_is_meta },
-    { "prim::is_mkldnn", "", k_is_mkldnn },
+    { "prim::is_sparse", "", k_false_flag },
+    { "prim::is_quantized", "", k_false_flag },
+    { "prim::is_meta", "", k_false_flag },
+    { "prim::is_mkldnn", "", k_false_flag },
     { "prim::is_nested", "", k_is_nested },
     { "prim::data", "", k_data },
     { "prim::device", "", k_device_of },

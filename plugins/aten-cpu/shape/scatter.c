@@ -52,26 +52,24 @@ static TsTensor *target(TsError *err, TsTensor *self, Form f)
     return r;
 }
 
-/* Ends a kernel of n arguments that wrote r (NULL: failed, error set). A new result is
+/* Ends a kernel that wrote r (rc set or r NULL: failed, error set). A new result is
  * pushed; out= (the last argument) receives r and is returned; in place returns self. */
-static int finish(TsCall *c, size_t n, TsValue *a, TsTensor *r, Form f)
+static int finish(TsArgs *a, int rc, TsTensor *r, Form f)
 {
-    if (!r || f != FORM_INPLACE)
-        return ts_cpu_end_out(c, n, a, r, f == FORM_OUT);
+    if (rc || !r || f != FORM_INPLACE)
+        return ts_shape_return_out(a, rc, r, f == FORM_OUT);
     ts_tensor_release(r);     /* self itself: the argument is the result */
-    TsValue ret = a[0];
-    a[0] = ts_none();
-    ts_cpu_release_args(n, a);
-    return ts_stack_push(c->stack, ret, c->error);
+    return ts_args_return_arg(a, 0, 0);
 }
 
-/* The out= argument (last of n) when f is FORM_OUT, checked to have dtype. */
-static int out_arg(TsCall *c, const char *op, Form f, size_t n, const TsValue *a, int dtype)
+/* The out= argument (the last) when f is FORM_OUT, checked to have dtype. */
+static int out_arg(TsArgs *a, Form f, int dtype)
 {
+    TsTensor *out;
     if (f != FORM_OUT)
         return 0;
-    TsTensor *out = ts_cpu_tensor_arg(c, op, "out", a[n - 1]);
-    return out ? out_dtype_check(c->error, out, dtype) : (int)c->error->code;
+    int rc = ts_args_tensor(a, a->n - 1, &out);
+    return rc ? rc : out_dtype_check(a->call->error, out, dtype);
 }
 
 /* ---- scatter, scatter_add, scatter_reduce ---------------------------------------- */
@@ -84,11 +82,9 @@ typedef enum RedArg {
 } RedArg;
 
 typedef struct ScatterSpec {
-    const char *op;
     bool value;     /* Scalar value instead of Tensor src */
     RedArg red;
     Form form;
-    size_t nargs;
 } ScatterSpec;
 
 /* PyTorch's scatter_gather shape checks; src NULL for the value forms. */
@@ -253,23 +249,20 @@ static int scatter_into(TsError *err, const char *op, TsTensor *self, int dim,
 
 static int scatter_kernel(TsCall *c, const ScatterSpec *s)
 {
-    TsValue a[8];
-    size_t n = s->nargs;
-    int64_t d64;
+    TsArgs a;
     int dim;
     char value[16];
     TsScatterRed red;
-    TsTensor *r = NULL, *src = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *self = ts_cpu_tensor_arg(c, s->op, "self", a[0]);
-    TsTensor *index = self ? ts_cpu_tensor_arg(c, s->op, "index", a[2]) : NULL;
-    if (!index || (!s->value && !(src = ts_cpu_tensor_arg(c, s->op, "src", a[3]))) ||
-        ts_cpu_int_arg(c->error, s->op, "dim", a[1], &d64) ||
-        ts_aten_wrap_dim(d64, self->dim, true, &dim, c->error) ||
-        out_arg(c, s->op, s->form, n, a, self->dtype))
-        return finish(c, n, a, NULL, s->form);
-    bool include_self = s->red != RA_FULL || a[5].tag != TS_TAG_BOOL || a[5].u.b;
-    int rc = 0;
+    TsTensor *self, *index, *r = NULL, *src = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &self);
+    if (!rc) rc = ts_args_tensor(&a, 2, &index);
+    if (!rc && !s->value) rc = ts_args_tensor(&a, 3, &src);
+    if (!rc) rc = ts_args_dim(&a, 1, self->dim, true, &dim);
+    if (!rc) rc = out_arg(&a, s->form, self->dtype);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    bool include_self = s->red != RA_FULL || a.v[5].tag != TS_TAG_BOOL || a.v[5].u.b;
     if (index->dtype != TS_INT64)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "scatter(): Expected dtype int64 for index");
     else if (src && src->dtype != self->dtype)
@@ -278,42 +271,41 @@ static int scatter_kernel(TsCall *c, const ScatterSpec *s)
     else if (ts_tensor_numel(index) > 0)
         rc = scatter_shape_check(c->error, self, dim, index, src);
     if (!rc)
-        rc = parse_reduce(c->error, s->red, a[4], &red);
+        rc = parse_reduce(c->error, s->red, s->red == RA_ADD_MUL || s->red == RA_FULL
+                                                ? a.v[4] : ts_none(), &red);
     if (!rc && s->value)
-        rc = ts_aten_scalar_to_elem(a[3], self->dtype, value, c->error);
-    if (!rc && (r = target(c->error, self, s->form)) && ts_tensor_numel(index) > 0 &&
-        scatter_into(c->error, s->op, r, dim, index, src, value, red, include_self)) {
-        ts_tensor_release(r);
-        r = NULL;
-    }
-    return finish(c, n, a, r, s->form);
+        rc = ts_aten_scalar_to_elem(a.v[3], self->dtype, value, c->error);
+    if (!rc && (r = target(c->error, self, s->form)) && ts_tensor_numel(index) > 0)
+        rc = scatter_into(c->error, ts_args_op_name(&a), r, dim, index, src, value, red,
+                          include_self);
+    return finish(&a, rc, r, s->form);
 }
 
-#define SCATTER(FN, OP, VALUE, RED, FORM, N) \
+#define SCATTER(FN, VALUE, RED, FORM) \
     static int FN(TsCall *c) \
     { \
-        static const ScatterSpec spec = { OP, VALUE, RED, FORM, N }; \
+        static const ScatterSpec spec = { VALUE, RED, FORM }; \
         return scatter_kernel(c, &spec); \
     }
 
-SCATTER(k_scatter_src, "scatter", false, RA_NONE, FORM_NEW, 4)
-SCATTER(k_scatter_value, "scatter", true, RA_NONE, FORM_NEW, 4)
-SCATTER(k_scatter_reduce, "scatter", false, RA_ADD_MUL, FORM_NEW, 5)
-SCATTER(k_scatter_value_reduce, "scatter", true, RA_ADD_MUL, FORM_NEW, 5)
-SCATTER(k_scatter_src_out, "scatter", false, RA_NONE, FORM_OUT, 5)
-SCATTER(k_scatter_value_out, "scatter", true, RA_NONE, FORM_OUT, 5)
-SCATTER(k_scatter_reduce_out, "scatter", false, RA_ADD_MUL, FORM_OUT, 6)
-SCATTER(k_scatter_value_reduce_out, "scatter", true, RA_ADD_MUL, FORM_OUT, 6)
-SCATTER(k_scatter__src, "scatter_", false, RA_NONE, FORM_INPLACE, 4)
-SCATTER(k_scatter__value, "scatter_", true, RA_NONE, FORM_INPLACE, 4)
-SCATTER(k_scatter__reduce, "scatter_", false, RA_ADD_MUL, FORM_INPLACE, 5)
-SCATTER(k_scatter__value_reduce, "scatter_", true, RA_ADD_MUL, FORM_INPLACE, 5)
-SCATTER(k_scatter_add, "scatter_add", false, RA_SUM, FORM_NEW, 4)
-SCATTER(k_scatter_add_out, "scatter_add", false, RA_SUM, FORM_OUT, 5)
-SCATTER(k_scatter_add_, "scatter_add_", false, RA_SUM, FORM_INPLACE, 4)
-SCATTER(k_scatter_reduce_two, "scatter_reduce", false, RA_FULL, FORM_NEW, 6)
-SCATTER(k_scatter_reduce_two_out, "scatter_reduce", false, RA_FULL, FORM_OUT, 7)
-SCATTER(k_scatter_reduce__two, "scatter_reduce_", false, RA_FULL, FORM_INPLACE, 6)
+SCATTER(k_scatter_src, false, RA_NONE, FORM_NEW)
+SCATTER(k_scatter_value, true, RA_NONE, FORM_NEW)
+SCATTER(k_scatter_reduce, false, RA_ADD_MUL, FORM_NEW)
+SCATTER(k_scatter_value_reduce, true, RA_ADD_MUL, FORM_NEW)
+SCATTER(k_scatter_src_out, false, RA_NONE, FORM_OUT)
+SCATTER(k_scatter_value_out, true, RA_NONE, FORM_OUT)
+SCATTER(k_scatter_reduce_out, false, RA_ADD_MUL, FORM_OUT)
+SCATTER(k_scatter_value_reduce_out, true, RA_ADD_MUL, FORM_OUT)
+SCATTER(k_scatter__src, false, RA_NONE, FORM_INPLACE)
+SCATTER(k_scatter__value, true, RA_NONE, FORM_INPLACE)
+SCATTER(k_scatter__reduce, false, RA_ADD_MUL, FORM_INPLACE)
+SCATTER(k_scatter__value_reduce, true, RA_ADD_MUL, FORM_INPLACE)
+SCATTER(k_scatter_add, false, RA_SUM, FORM_NEW)
+SCATTER(k_scatter_add_out, false, RA_SUM, FORM_OUT)
+SCATTER(k_scatter_add_, false, RA_SUM, FORM_INPLACE)
+SCATTER(k_scatter_reduce_two, false, RA_FULL, FORM_NEW)
+SCATTER(k_scatter_reduce_two_out, false, RA_FULL, FORM_OUT)
+SCATTER(k_scatter_reduce__two, false, RA_FULL, FORM_INPLACE)
 
 /* ---- index_add, index_fill, index_copy: whole slices along dim -------------------- */
 
@@ -420,21 +412,19 @@ static int add_strides(TsError *err, const TsTensor *self, int dim, const TsTens
 /* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) */
 static int index_add_kernel(TsCall *c, Form f)
 {
-    static const char op[] = "index_add";
-    size_t n = f == FORM_OUT ? 6 : 5;
-    TsValue a[6];
-    int64_t d64, sst[TS_TENSOR_MAX_DIMS], *iv = NULL;
-    int dim, rc = 0;
+    TsArgs a;
+    int64_t sst[TS_TENSOR_MAX_DIMS], *iv = NULL;
+    int dim;
     char alpha[16];
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *self = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *index = self ? ts_cpu_tensor_arg(c, op, "index", a[2]) : NULL;
-    TsTensor *src = index ? ts_cpu_tensor_arg(c, op, "source", a[3]) : NULL;
-    if (!src || ts_cpu_int_arg(c->error, op, "dim", a[1], &d64) ||
-        ts_aten_wrap_dim(d64, self->dim, true, &dim, c->error) ||
-        out_arg(c, op, f, n, a, self->dtype))
-        return finish(c, n, a, NULL, f);
+    TsTensor *self, *index, *src, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &self);
+    if (!rc) rc = ts_args_tensor(&a, 2, &index);
+    if (!rc) rc = ts_args_tensor(&a, 3, &src);
+    if (!rc) rc = ts_args_dim(&a, 1, self->dim, true, &dim);
+    if (!rc) rc = out_arg(&a, f, self->dtype);
+    if (rc)
+        return ts_args_fail(&a, rc);
     int64_t count = ts_tensor_numel(index);
     if (index->dim > 1) {
         char b[256];
@@ -470,7 +460,7 @@ static int index_add_kernel(TsCall *c, Form f)
     if (!rc && src->dim == 0)
         sst[0] = 0;
     if (!rc)
-        rc = ts_aten_scalar_to_elem(a[4], self->dtype, alpha, c->error);
+        rc = ts_aten_scalar_to_elem(a.v[4], self->dtype, alpha, c->error);
     if (!rc && !ts_scatter_elem(self->dtype))
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "\"index_add_cpu_\" not implemented for '%s'",
                           ts_dtype_type_name(self->dtype));
@@ -482,7 +472,7 @@ static int index_add_kernel(TsCall *c, Form f)
     if (!rc && (r = target(c->error, self, f)) && count > 0 && ts_tensor_numel(src) > 0)
         slice_walk(r, dim, count, iv, at(src, src->offset), sst, SLICE_AXPY, alpha);
     free(iv);
-    return finish(c, n, a, r, f);
+    return finish(&a, rc, r, f);
 }
 
 static int k_index_add(TsCall *c) { return index_add_kernel(c, FORM_NEW); }
@@ -511,35 +501,34 @@ static TsValue tensor_scalar(const TsTensor *t)
 /* index_fill(Tensor self, int dim, Tensor index, Scalar|Tensor value) */
 static int index_fill_kernel(TsCall *c, Form f, bool tensor_value)
 {
-    static const char op[] = "index_fill";
-    size_t n = f == FORM_OUT ? 5 : 4;
-    TsValue a[5], value = ts_none();
+    TsArgs a;
+    TsValue value;
     int64_t d64, *iv = NULL;
-    int dim, rc = 0;
+    int dim;
     char elem[16];
-    TsTensor *r = NULL, *vt = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *self = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *index = self ? ts_cpu_tensor_arg(c, op, "index", a[2]) : NULL;
-    if (!index || (tensor_value && !(vt = ts_cpu_tensor_arg(c, op, "value", a[3]))) ||
-        ts_cpu_int_arg(c->error, op, "dim", a[1], &d64))
-        return finish(c, n, a, NULL, f);
+    TsTensor *self, *index, *r = NULL, *vt = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &self);
+    if (!rc) rc = ts_args_tensor(&a, 2, &index);
+    if (!rc && tensor_value) rc = ts_args_tensor(&a, 3, &vt);
+    if (!rc) rc = ts_args_int(&a, 1, &d64);
+    if (rc)
+        return ts_args_fail(&a, rc);
     if (vt && vt->dim != 0)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "index_fill_ only supports a 0-dimensional "
                           "value tensor, but got tensor with %d dimension(s).", vt->dim);
     else if (index->dtype != TS_INT64)
         rc = ts_error_set(c->error, TS_ERR_INDEX, "index_fill_(): Expected dtype int64 for "
                           "index.");
-    if (!rc && (ts_aten_wrap_dim(d64, self->dim, true, &dim, c->error) ||
-                out_arg(c, op, f, n, a, self->dtype)))
-        rc = c->error->code;
+    if (!rc) rc = ts_aten_wrap_dim(d64, self->dim, true, &dim, c->error);
+    if (!rc) rc = out_arg(&a, f, self->dtype);
     if (!rc && index->dim > 1)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Index has to be a vector/scalar");
-    value = vt ? tensor_scalar(vt) : a[3];
+    value = vt ? tensor_scalar(vt) : a.v[3];
     if (!rc)
         rc = ts_aten_scalar_to_elem(value, self->dtype, elem, c->error);
     if (rc)
-        return finish(c, n, a, NULL, f);
+        return ts_args_fail(&a, rc);
     int64_t count = ts_tensor_numel(index), size = sz(self, dim);
     if (!(iv = read_index(c->error, index, size, true)))
         rc = c->error->code;
@@ -551,7 +540,7 @@ static int index_fill_kernel(TsCall *c, Form f, bool tensor_value)
     if (!rc && (r = target(c->error, self, f)) && count > 0)
         slice_walk(r, dim, count, iv, elem, zero, SLICE_COPY, NULL);
     free(iv);
-    return finish(c, n, a, r, f);
+    return finish(&a, rc, r, f);
 }
 
 static int k_index_fill_scalar(TsCall *c) { return index_fill_kernel(c, FORM_NEW, false); }
@@ -575,20 +564,18 @@ static void slice_sizes(char *buf, size_t size, const TsTensor *t, int dim)
 /* index_copy(Tensor self, int dim, Tensor index, Tensor source) */
 static int index_copy_kernel(TsCall *c, Form f)
 {
-    static const char op[] = "index_copy";
-    size_t n = f == FORM_OUT ? 5 : 4;
-    TsValue a[5];
-    int64_t d64, sst[TS_TENSOR_MAX_DIMS] = { 0 }, *iv = NULL;
-    int dim, rc = 0;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *self = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *index = self ? ts_cpu_tensor_arg(c, op, "index", a[2]) : NULL;
-    TsTensor *src = index ? ts_cpu_tensor_arg(c, op, "source", a[3]) : NULL;
-    if (!src || ts_cpu_int_arg(c->error, op, "dim", a[1], &d64) ||
-        ts_aten_wrap_dim(d64, self->dim, true, &dim, c->error) ||
-        out_arg(c, op, f, n, a, self->dtype))
-        return finish(c, n, a, NULL, f);
+    TsArgs a;
+    int64_t sst[TS_TENSOR_MAX_DIMS] = { 0 }, *iv = NULL;
+    int dim;
+    TsTensor *self, *index, *src, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &self);
+    if (!rc) rc = ts_args_tensor(&a, 2, &index);
+    if (!rc) rc = ts_args_tensor(&a, 3, &src);
+    if (!rc) rc = ts_args_dim(&a, 1, self->dim, true, &dim);
+    if (!rc) rc = out_arg(&a, f, self->dtype);
+    if (rc)
+        return ts_args_fail(&a, rc);
     int64_t count = ts_tensor_numel(index);
     char b1[256], b2[256];
     slice_sizes(b1, sizeof b1, self, dim);
@@ -633,7 +620,7 @@ static int index_copy_kernel(TsCall *c, Form f)
     if (!rc && (r = target(c->error, self, f)) && count > 0 && ts_tensor_numel(src) > 0)
         slice_walk(r, dim, count, iv, at(src, src->offset), sst, SLICE_COPY, NULL);
     free(iv);
-    return finish(c, n, a, r, f);
+    return finish(&a, rc, r, f);
 }
 
 static int k_index_copy(TsCall *c) { return index_copy_kernel(c, FORM_NEW); }
@@ -714,18 +701,16 @@ static int masked_scatter_into(TsError *err, TsTensor *r, const TsTensor *mask,
 /* masked_scatter(Tensor self, Tensor mask, Tensor source) */
 static int masked_scatter_kernel(TsCall *c, Form f)
 {
-    static const char op[] = "masked_scatter";
-    size_t n = f == FORM_OUT ? 4 : 3;
-    TsValue a[4];
-    int rc = 0;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *self = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *mask = self ? ts_cpu_tensor_arg(c, op, "mask", a[1]) : NULL;
-    TsTensor *src = mask ? ts_cpu_tensor_arg(c, op, "source", a[2]) : NULL;
-    if (!src || out_arg(c, op, f, n, a, self->dtype))
-        return finish(c, n, a, NULL, f);
-    if (src->dtype != self->dtype)
+    TsArgs a;
+    TsTensor *self, *mask, *src, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &self);
+    if (!rc) rc = ts_args_tensor(&a, 1, &mask);
+    if (!rc) rc = ts_args_tensor(&a, 2, &src);
+    if (!rc) rc = out_arg(&a, f, self->dtype);
+    if (rc)
+        ;
+    else if (src->dtype != self->dtype)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "masked_scatter: expected self and source to "
                           "have same dtypes but got%s and %s", ts_dtype_type_name(self->dtype),
                           ts_dtype_type_name(src->dtype));
@@ -733,7 +718,7 @@ static int masked_scatter_kernel(TsCall *c, Form f)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "masked_scatter_ only supports boolean "
                           "masks, but got mask with dtype %s", ts_dtype_name(mask->dtype));
     if (rc)
-        return finish(c, n, a, NULL, f);
+        return ts_args_fail(&a, rc);
     if (f == FORM_INPLACE) {
         if (!expand_check(c->error, mask, self->dim, self->sizes))
             r = target(c->error, self, f);
@@ -746,11 +731,9 @@ static int masked_scatter_kernel(TsCall *c, Form f)
             (r = ts_cpu_empty(self->dtype, dim, sizes, c->error)))
             ts_cpu_copy_into(r, self);
     }
-    if (r && masked_scatter_into(c->error, r, mask, src)) {
-        ts_tensor_release(r);
-        r = NULL;
-    }
-    return finish(c, n, a, r, f);
+    if (r)
+        rc = masked_scatter_into(c->error, r, mask, src);
+    return finish(&a, rc, r, f);
 }
 
 static int k_masked_scatter(TsCall *c) { return masked_scatter_kernel(c, FORM_NEW); }
@@ -762,17 +745,14 @@ static int k_masked_scatter_(TsCall *c) { return masked_scatter_kernel(c, FORM_I
 /* take(Tensor self, Tensor index): self read as if flattened, negatives from the end. */
 static int take_kernel(TsCall *c, Form f)
 {
-    static const char op[] = "take";
-    size_t n = f == FORM_OUT ? 3 : 2;
-    TsValue a[3];
-    int rc = 0;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *self = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *index = self ? ts_cpu_tensor_arg(c, op, "index", a[1]) : NULL;
-    TsTensor *out = index && f == FORM_OUT ? ts_cpu_tensor_arg(c, op, "out", a[2]) : NULL;
-    if (!index || (f == FORM_OUT && !out))
-        return finish(c, n, a, NULL, f);
+    TsArgs a;
+    TsTensor *self, *index, *out = NULL, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &self);
+    if (!rc) rc = ts_args_tensor(&a, 1, &index);
+    if (!rc && f == FORM_OUT) rc = ts_args_tensor(&a, 2, &out);
+    if (rc)
+        return ts_args_fail(&a, rc);
     int64_t numel = ts_tensor_numel(self), count = ts_tensor_numel(index);
     if (out && out->dtype != self->dtype)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "take(): self and out expected to have the "
@@ -784,7 +764,7 @@ static int take_kernel(TsCall *c, Form f)
     else if (numel == 0 && count > 0)
         rc = ts_error_set(c->error, TS_ERR_INDEX, "take(): tried to take from an empty tensor");
     if (rc || !(r = ts_cpu_empty(self->dtype, index->dim, index->sizes, c->error)) || count == 0)
-        return finish(c, n, a, r, f);
+        return finish(&a, rc, r, f);
     size_t es = ts_dtype_size(self->dtype);
     int64_t pos[TS_TENSOR_MAX_DIMS] = { 0 };
     const int64_t *iv = (const int64_t *)index->storage->data;
@@ -794,12 +774,10 @@ static int take_kernel(TsCall *c, Form f)
         for (int k = 0; k < index->dim; k++)
             io += pos[k] * index->strides[k];
         int64_t i = iv[io];
-        if (i < -numel || i >= numel) {
-            ts_error_set(c->error, TS_ERR_INDEX, "out of range: tried to access index %lld on a "
-                         "tensor of %lld elements.", (long long)i, (long long)numel);
-            ts_tensor_release(r);
-            return finish(c, n, a, NULL, f);
-        }
+        if (i < -numel || i >= numel)
+            return finish(&a, ts_error_set(c->error, TS_ERR_INDEX, "out of range: tried to access "
+                                           "index %lld on a tensor of %lld elements.",
+                                           (long long)i, (long long)numel), r, f);
         if (i < 0)
             i += numel;
         int64_t off = self->offset;
@@ -810,7 +788,7 @@ static int take_kernel(TsCall *c, Form f)
         memcpy(dst, at(self, off), es);
         dst += es;
     } while (ts_cpu_next_index(index->dim, index->sizes, pos));
-    return finish(c, n, a, r, f);
+    return finish(&a, 0, r, f);
 }
 
 static int k_take(TsCall *c) { return take_kernel(c, FORM_NEW); }
@@ -818,44 +796,42 @@ static int k_take_out(TsCall *c) { return take_kernel(c, FORM_OUT); }
 
 /* ---- gather.out, index_select.out ------------------------------------------------- */
 
-/* Runs index.c's kernel of qualname on the first n - 1 arguments and stores its result in
- * out (the last), after checking out's dtype (msg: PyTorch's own message for it). */
-static int run_into_out(TsCall *c, const char *qualname, size_t n, const char *msg)
+/* Runs index.c's kernel of the out= form's operator (its default overload) on the
+ * arguments but the last, and stores its result in out (the last), after checking out's
+ * dtype (msg: PyTorch's own message for it). */
+static int run_into_out(TsCall *c, const char *msg)
 {
-    TsValue a[5], res;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, qualname, "self", a[0]);
-    TsTensor *out = t ? ts_cpu_tensor_arg(c, qualname, "out", a[n - 1]) : NULL;
-    int rc = out ? 0 : (int)c->error->code;
+    TsArgs a;
+    TsValue res = ts_none();
+    TsTensor *t, *out;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_tensor(&a, a.n - 1, &out);
     if (!rc && t->dtype != out->dtype)
         rc = msg ? ts_error_set(c->error, TS_ERR_RUNTIME, "%s", msg)
                  : out_dtype_check(c->error, out, t->dtype);
-    if (rc) {
-        ts_cpu_release_args(n, a);
-        return rc;
+    if (rc)
+        return ts_args_fail(&a, rc);
+    TsValue in[TS_ARGS_MAX];
+    size_t n = a.n - 1;
+    for (size_t i = 0; i < n; i++) {
+        in[i] = a.v[i];
+        ts_value_retain(in[i]);     /* the callee takes these references */
     }
-    TsValue outv = a[n - 1];
-    if ((rc = ts_cpu_call_kernel(c, &ts_cpu_index_table, qualname, "", n - 1, a, &res)) ||
-        (rc = ts_cpu_store_out(out, (const TsTensor *)res.u.p, c->error))) {
-        ts_value_release(res);
-        ts_value_release(outv);
-        return rc;
-    }
+    rc = ts_cpu_call_kernel(c, &ts_cpu_index_table, ts_args_op_name(&a), "", n, in, &res);
+    if (!rc)
+        rc = ts_cpu_store_out(out, (const TsTensor *)res.u.p, c->error);
     ts_value_release(res);
-    return ts_stack_push(c->stack, outv, c->error);
+    return ts_args_return_arg(&a, rc, n);
 }
 
 /* gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) */
-static int k_gather_out(TsCall *c)
-{
-    return run_into_out(c, "aten::gather", 5, NULL);
-}
+static int k_gather_out(TsCall *c) { return run_into_out(c, NULL); }
 
 /* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) */
 static int k_index_select_out(TsCall *c)
 {
-    return run_into_out(c, "aten::index_select", 4,
-                        "index_select(): self and result must have the same scalar type");
+    return run_into_out(c, "index_select(): self and result must have the same scalar type");
 }
 
 static const TsCpuOp ops[] = {

@@ -9,59 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reduce/reduce.h"
 #include "shape/shape_ops.h"
 
 /* ---- shared helpers ----------------------------------------------------------------- */
-
-int ts_cpu_int_arg(TsError *err, const char *op, const char *arg, TsValue v, int64_t *out)
-{
-    if (v.tag == TS_TAG_INT) {
-        *out = v.u.i;
-        return 0;
-    }
-    if (v.tag == TS_TAG_BOOL) {
-        *out = v.u.b;
-        return 0;
-    }
-    return ts_error_set(err, TS_ERR_TYPE, "%s: argument '%s' must be an int", op, arg);
-}
-
-int ts_cpu_int_list(TsError *err, const char *op, const char *arg, TsValue v, int64_t *out,
-                    int *n, int max)
-{
-    if (v.tag == TS_TAG_INT) {      /* int[1] arguments accept a single int */
-        out[0] = v.u.i;
-        *n = 1;
-        return 0;
-    }
-    if (v.tag != TS_TAG_LIST)
-        return ts_error_set(err, TS_ERR_TYPE, "%s: argument '%s' must be a list of ints", op, arg);
-    const TsList *l = (const TsList *)v.u.p;
-    if (l->len > (size_t)max)
-        return ts_error_set(err, TS_ERR_LIMIT, "%s: %zu entries in '%s' is more than %d", op,
-                            l->len, arg, max);
-    for (size_t i = 0; i < l->len; i++) {
-        if (l->items[i].tag != TS_TAG_INT)
-            return ts_error_set(err, TS_ERR_TYPE, "%s: argument '%s' must be a list of ints", op,
-                                arg);
-        out[i] = l->items[i].u.i;
-    }
-    *n = (int)l->len;
-    return 0;
-}
-
-const TsList *ts_cpu_tensor_list(TsCall *c, const char *op, const char *arg, TsValue v)
-{
-    if (v.tag != TS_TAG_LIST) {
-        ts_error_set(c->error, TS_ERR_TYPE, "%s: argument '%s' must be a list of Tensors", op, arg);
-        return NULL;
-    }
-    const TsList *l = (const TsList *)v.u.p;
-    for (size_t i = 0; i < l->len; i++)
-        if (!ts_cpu_tensor_arg(c, op, arg, l->items[i]))
-            return NULL;
-    return l;
-}
 
 int ts_cpu_infer_size(TsError *err, int64_t numel, int dim, int64_t *sizes)
 {
@@ -170,10 +121,22 @@ bool ts_cpu_next_index(int dim, const int64_t *sizes, int64_t *idx)
     return false;
 }
 
-int ts_cpu_kernel_end(TsCall *c, size_t n, TsValue *argv, TsTensor *result)
+int ts_shape_return_list(TsArgs *a, int rc, TsList *l)
 {
-    ts_cpu_release_args(n, argv);
-    return result ? ts_cpu_push_tensor(c, result) : (int)c->error->code;
+    if (!rc && !l)      /* the helper that made the list set the error */
+        rc = a->call->error->code ? (int)a->call->error->code
+                                  : ts_error_set(a->call->error, TS_ERR_RUNTIME,
+                                                 "%s: no result", ts_args_op_name(a));
+    return ts_args_return(a, rc, l ? ts_obj_value(l, TS_TAG_LIST) : ts_none());
+}
+
+int ts_shape_return_out(TsArgs *a, int rc, TsTensor *result, bool out)
+{
+    if (rc || !result || !out)
+        return ts_args_return_tensor(a, rc, result);
+    rc = ts_cpu_store_out((TsTensor *)a->v[a->n - 1].u.p, result, a->call->error);
+    ts_tensor_release(result);
+    return ts_args_return_arg(a, rc, a->n - 1);
 }
 
 /* ---- view and reshape ---------------------------------------------------------------- */
@@ -202,62 +165,59 @@ static TsTensor *view_as_sizes(TsCall *c, const TsTensor *t, int dim, int64_t *s
 }
 
 /* Kernels of the form (Tensor self, int[] size): view and reshape. */
-static int view_kernel(TsCall *c, const char *op, bool reshape)
+static int view_kernel(TsCall *c, bool reshape)
 {
-    TsValue a[2];
+    TsArgs a;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
     int dim;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (t && !ts_cpu_int_list(c->error, op, "size", a[1], sizes, &dim, TS_TENSOR_MAX_DIMS))
-        r = view_as_sizes(c, t, dim, sizes, reshape);
-    return ts_cpu_kernel_end(c, 2, a, r);
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int_list(&a, 1, sizes, &dim, TS_TENSOR_MAX_DIMS);
+    if (!rc) r = view_as_sizes(c, t, dim, sizes, reshape);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a) */
-static int k_view(TsCall *c) { return view_kernel(c, "aten::view", false); }
+static int k_view(TsCall *c) { return view_kernel(c, false); }
 /* aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a) */
-static int k_reshape(TsCall *c) { return view_kernel(c, "aten::reshape", true); }
+static int k_reshape(TsCall *c) { return view_kernel(c, true); }
 
 /* view_as and reshape_as: (Tensor(a) self, Tensor other) -> Tensor(a) */
-static int as_kernel(TsCall *c, const char *op, bool reshape)
+static int as_kernel(TsCall *c, bool reshape)
 {
-    TsValue a[2];
+    TsArgs a;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *o = t ? ts_cpu_tensor_arg(c, op, "other", a[1]) : NULL;
-    if (o) {
+    TsTensor *t, *o, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_tensor(&a, 1, &o);
+    if (!rc) {
         memcpy(sizes, o->sizes, sizeof sizes[0] * (size_t)o->dim);
         r = view_as_sizes(c, t, o->dim, sizes, reshape);
     }
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
-static int k_view_as(TsCall *c) { return as_kernel(c, "aten::view_as", false); }
-static int k_reshape_as(TsCall *c) { return as_kernel(c, "aten::reshape_as", true); }
+static int k_view_as(TsCall *c) { return as_kernel(c, false); }
+static int k_reshape_as(TsCall *c) { return as_kernel(c, true); }
 
 /* aten::flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a) */
 static int k_flatten(TsCall *c)
 {
-    TsValue a[3];
-    int64_t s, e, sizes[TS_TENSOR_MAX_DIMS];
+    TsArgs a;
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
     int start, end;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::flatten", "self", a[0]);
-    if (!t || ts_cpu_int_arg(c->error, "aten::flatten", "start_dim", a[1], &s) ||
-        ts_cpu_int_arg(c->error, "aten::flatten", "end_dim", a[2], &e) ||
-        ts_aten_wrap_dim(s, t->dim, true, &start, c->error) ||
-        ts_aten_wrap_dim(e, t->dim, true, &end, c->error))
-        return ts_cpu_kernel_end(c, 3, a, NULL);
-    if (start > end) {
-        ts_error_set(c->error, TS_ERR_RUNTIME,
-                     "flatten() has invalid args: start_dim cannot come after end_dim");
-        return ts_cpu_kernel_end(c, 3, a, NULL);
-    }
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_dim(&a, 1, t->dim, true, &start);
+    if (!rc) rc = ts_args_dim(&a, 2, t->dim, true, &end);
+    if (!rc && start > end)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                          "flatten() has invalid args: start_dim cannot come after end_dim");
+    if (rc)
+        return ts_args_fail(&a, rc);
     if (t->dim == 0) {
         sizes[0] = 1;
         r = view_as_sizes(c, t, 1, sizes, true);
@@ -275,41 +235,37 @@ static int k_flatten(TsCall *c)
             sizes[n++] = t->sizes[d];
         r = view_as_sizes(c, t, n, sizes, true);
     }
-    return ts_cpu_kernel_end(c, 3, a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 /* aten::unflatten.int(Tensor(a) self, int dim, int[] sizes) -> Tensor(a) */
 static int k_unflatten(TsCall *c)
 {
-    static const char op[] = "aten::unflatten";
-    TsValue a[3];
-    int64_t d64, parts[TS_TENSOR_MAX_DIMS], sizes[TS_TENSOR_MAX_DIMS];
+    TsArgs a;
+    int64_t parts[TS_TENSOR_MAX_DIMS], sizes[TS_TENSOR_MAX_DIMS];
     int d, np;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || ts_cpu_int_arg(c->error, op, "dim", a[1], &d64) ||
-        ts_cpu_int_list(c->error, op, "sizes", a[2], parts, &np, TS_TENSOR_MAX_DIMS) ||
-        ts_aten_wrap_dim(d64, t->dim, true, &d, c->error))
-        return ts_cpu_kernel_end(c, 3, a, NULL);
-    if (np == 0) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "unflatten: sizes must be non-empty");
-        return ts_cpu_kernel_end(c, 3, a, NULL);
-    }
-    if (t->dim + np - 1 > TS_TENSOR_MAX_DIMS) {
-        ts_error_set(c->error, TS_ERR_LIMIT, "unflatten: more than %d dimensions",
-                     TS_TENSOR_MAX_DIMS);
-        return ts_cpu_kernel_end(c, 3, a, NULL);
-    }
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int_list(&a, 2, parts, &np, TS_TENSOR_MAX_DIMS);
+    if (!rc) rc = ts_args_dim(&a, 1, t->dim, true, &d);
+    if (!rc && np == 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "unflatten: sizes must be non-empty");
+    else if (!rc && t->dim + np - 1 > TS_TENSOR_MAX_DIMS)
+        rc = ts_error_set(c->error, TS_ERR_LIMIT, "unflatten: more than %d dimensions",
+                          TS_TENSOR_MAX_DIMS);
+    if (rc)
+        return ts_args_fail(&a, rc);
     int64_t dsize = t->dim ? t->sizes[d] : 1;
     TsError sub = TS_ERROR_INIT;
     if (ts_cpu_infer_size(&sub, dsize, np, parts)) {
         char buf[256];
         ts_aten_format_sizes(buf, sizeof buf, np, parts);
         ts_error_clear(&sub);
-        ts_error_set(c->error, TS_ERR_RUNTIME, "unflatten: Provided sizes %s don't multiply up "
-                     "to the size of dim %d (%lld) in the input tensor", buf, d, (long long)dsize);
-        return ts_cpu_kernel_end(c, 3, a, NULL);
+        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "unflatten: Provided "
+                                             "sizes %s don't multiply up to the size of dim %d "
+                                             "(%lld) in the input tensor", buf, d,
+                                             (long long)dsize));
     }
     int n = 0;
     for (int k = 0; k < d; k++)
@@ -319,17 +275,14 @@ static int k_unflatten(TsCall *c)
     for (int k = d + 1; k < t->dim; k++)
         sizes[n++] = t->sizes[k];
     r = view_as_sizes(c, t, n, sizes, false);
-    return ts_cpu_kernel_end(c, 3, a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 /* ---- slicing ----------------------------------------------------------------------------- */
 
-/* Python's clamping of a slice bound (None is def) into [0, size]. */
-static int64_t slice_bound(TsValue v, int64_t def, int64_t size)
+/* Python's clamping of a slice bound into [0, size]. */
+static int64_t slice_bound(int64_t b, int64_t size)
 {
-    if (v.tag != TS_TAG_INT)
-        return def;
-    int64_t b = v.u.i;
     if (b < 0)
         b = b < -size ? 0 : b + size;
     return b > size ? size : b;
@@ -339,32 +292,31 @@ static int64_t slice_bound(TsValue v, int64_t def, int64_t size)
  *     SymInt step=1) -> Tensor(a) */
 static int k_slice(TsCall *c)
 {
-    static const char op[] = "aten::slice";
-    TsValue a[5];
-    int64_t d64, step;
+    TsArgs a;
+    int64_t d64, step, start, end;
+    bool has_start, has_end;
     int d;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 5, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || ts_cpu_int_arg(c->error, op, "dim", a[1], &d64) ||
-        ts_cpu_int_arg(c->error, op, "step", a[4], &step))
-        return ts_cpu_kernel_end(c, 5, a, NULL);
-    if ((a[2].tag != TS_TAG_INT && a[2].tag != TS_TAG_NONE) ||
-        (a[3].tag != TS_TAG_INT && a[3].tag != TS_TAG_NONE))
-        ts_error_set(c->error, TS_ERR_TYPE, "%s: start and end must be ints or None", op);
-    else if (t->dim == 0)
-        ts_error_set(c->error, TS_ERR_INDEX, "slice() cannot be applied to a 0-dim tensor.");
-    else if (step <= 0)
-        ts_error_set(c->error, TS_ERR_RUNTIME, "slice step must be positive");
-    else if (!ts_aten_wrap_dim(d64, t->dim, false, &d, c->error)) {
-        int64_t size = t->sizes[d], start = slice_bound(a[2], 0, size);
-        int64_t end = slice_bound(a[3], size, size);
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int(&a, 1, &d64);
+    if (!rc) rc = ts_args_int(&a, 4, &step);
+    if (!rc) rc = ts_args_opt_int(&a, 2, &start, &has_start);
+    if (!rc) rc = ts_args_opt_int(&a, 3, &end, &has_end);
+    if (!rc && t->dim == 0)
+        rc = ts_error_set(c->error, TS_ERR_INDEX, "slice() cannot be applied to a 0-dim tensor.");
+    else if (!rc && step <= 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "slice step must be positive");
+    else if (!rc && !(rc = ts_aten_wrap_dim(d64, t->dim, false, &d, c->error))) {
+        int64_t size = t->sizes[d];
+        start = has_start ? slice_bound(start, size) : 0;
+        end = has_end ? slice_bound(end, size) : size;
         if (end < start)
             end = start;
         r = ts_cpu_narrow(t, d, start, (end - start) / step + ((end - start) % step != 0), step,
                           c->error);
     }
-    return ts_cpu_kernel_end(c, 5, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* The view of t with dimension d removed at index i (checked by the caller). */
@@ -383,16 +335,16 @@ static TsTensor *select_view(const TsTensor *t, int d, int64_t i, TsError *err)
 /* aten::select.int(Tensor(a) self, int dim, int index) -> Tensor(a) */
 static int k_select(TsCall *c)
 {
-    static const char op[] = "aten::select";
-    TsValue a[3];
+    TsArgs a;
     int64_t d64, i;
     int d;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || ts_cpu_int_arg(c->error, op, "dim", a[1], &d64) ||
-        ts_cpu_int_arg(c->error, op, "index", a[2], &i))
-        return ts_cpu_kernel_end(c, 3, a, NULL);
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int(&a, 1, &d64);
+    if (!rc) rc = ts_args_int(&a, 2, &i);
+    if (rc)
+        return ts_args_fail(&a, rc);
     if (t->dim == 0) {
         ts_error_set(c->error, TS_ERR_INDEX, "select() cannot be applied to a 0-dim tensor.");
     } else if (!ts_aten_wrap_dim(d64, t->dim, false, &d, c->error)) {
@@ -406,7 +358,7 @@ static int k_select(TsCall *c)
             r = select_view(t, d, i < 0 ? i + size : i, c->error);
         }
     }
-    return ts_cpu_kernel_end(c, 3, a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 /* narrow's checks and view: start wraps like a dimension of the dim's size (PyTorch 1.13). */
@@ -435,30 +387,22 @@ static TsTensor *narrow_view(TsCall *c, const TsTensor *t, int64_t d64, int64_t 
  * aten::narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a) */
 static int k_narrow(TsCall *c)
 {
-    static const char op[] = "aten::narrow";
-    TsValue a[4];
+    TsArgs a;
     int64_t d, start = 0, length;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || ts_cpu_int_arg(c->error, op, "dim", a[1], &d) ||
-        ts_cpu_int_arg(c->error, op, "length", a[3], &length))
-        return ts_cpu_kernel_end(c, 4, a, NULL);
-    if (a[2].tag == TS_TAG_TENSOR) {
-        TsTensor *st = ts_cpu_tensor_arg(c, op, "start", a[2]);
-        if (!st)
-            return ts_cpu_kernel_end(c, 4, a, NULL);
-        if (st->dim != 0 || !ts_dtype_is_integral(st->dtype, false)) {
-            ts_error_set(c->error, TS_ERR_RUNTIME,
-                         "start must be an 0-dim integral Tensor.");
-            return ts_cpu_kernel_end(c, 4, a, NULL);
-        }
-        start = (int64_t)ts_cpu_load_double(st->dtype, ts_tensor_data(st));
-    } else if (ts_cpu_int_arg(c->error, op, "start", a[2], &start)) {
-        return ts_cpu_kernel_end(c, 4, a, NULL);
+    TsTensor *t, *st;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int(&a, 1, &d);
+    if (!rc) rc = ts_args_int(&a, 3, &length);
+    if (!rc && a.v[2].tag == TS_TAG_TENSOR && !(rc = ts_args_tensor(&a, 2, &st))) {
+        if (st->dim != 0 || !ts_dtype_is_integral(st->dtype, false))
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "start must be an 0-dim integral Tensor.");
+        else
+            start = (int64_t)ts_cpu_load_double(st->dtype, ts_tensor_data(st));
+    } else if (!rc) {
+        rc = ts_args_int(&a, 2, &start);
     }
-    r = narrow_view(c, t, d, start, length);
-    return ts_cpu_kernel_end(c, 4, a, r);
+    return ts_args_return_tensor(&a, rc, rc ? NULL : narrow_view(c, t, d, start, length));
 }
 
 /* ---- reordering dims ----------------------------------------------------------------------- */
@@ -466,17 +410,14 @@ static int k_narrow(TsCall *c)
 /* aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */
 static int k_transpose(TsCall *c)
 {
-    static const char op[] = "aten::transpose";
-    TsValue a[3];
-    int64_t x, y;
+    TsArgs a;
     int d0, d1;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (t && !ts_cpu_int_arg(c->error, op, "dim0", a[1], &x) &&
-        !ts_cpu_int_arg(c->error, op, "dim1", a[2], &y) &&
-        !ts_aten_wrap_dim(x, t->dim, true, &d0, c->error) &&
-        !ts_aten_wrap_dim(y, t->dim, true, &d1, c->error)) {
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_dim(&a, 1, t->dim, true, &d0);
+    if (!rc) rc = ts_args_dim(&a, 2, t->dim, true, &d1);
+    if (!rc) {
         int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
         memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
         memcpy(strides, t->strides, sizeof strides[0] * (size_t)t->dim);
@@ -488,61 +429,57 @@ static int k_transpose(TsCall *c)
         }
         r = ts_cpu_view(t, t->dim, sizes, strides, t->offset, c->error);
     }
-    return ts_cpu_kernel_end(c, 3, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
 static int k_permute(TsCall *c)
 {
-    static const char op[] = "aten::permute";
-    TsValue a[2];
+    TsArgs a;
     int64_t dims[TS_TENSOR_MAX_DIMS], sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
     bool seen[TS_TENSOR_MAX_DIMS] = { false };
     int n;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || ts_cpu_int_list(c->error, op, "dims", a[1], dims, &n, TS_TENSOR_MAX_DIMS))
-        return ts_cpu_kernel_end(c, 2, a, NULL);
-    if (n != t->dim) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "permute(sparse_coo): number of dimensions in the "
-                     "tensor input does not match the length of the desired ordering of "
-                     "dimensions i.e. input.dim() = %d is not equal to len(dims) = %d", t->dim, n);
-        return ts_cpu_kernel_end(c, 2, a, NULL);
-    }
-    for (int k = 0; k < n; k++) {
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int_list(&a, 1, dims, &n, TS_TENSOR_MAX_DIMS);
+    if (!rc && n != t->dim)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "permute(sparse_coo): number of dimensions in "
+                          "the tensor input does not match the length of the desired ordering of "
+                          "dimensions i.e. input.dim() = %d is not equal to len(dims) = %d",
+                          t->dim, n);
+    for (int k = 0; !rc && k < n; k++) {
         int d;
-        if (ts_aten_wrap_dim(dims[k], t->dim, true, &d, c->error))
-            return ts_cpu_kernel_end(c, 2, a, NULL);
-        if (seen[d]) {
-            ts_error_set(c->error, TS_ERR_RUNTIME, "permute(): duplicate dims are not allowed.");
-            return ts_cpu_kernel_end(c, 2, a, NULL);
-        }
+        if ((rc = ts_aten_wrap_dim(dims[k], t->dim, true, &d, c->error)))
+            break;
+        if (seen[d])
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "permute(): duplicate dims are not "
+                              "allowed.");
         seen[d] = true;
         sizes[k] = t->sizes[d];
         strides[k] = t->strides[d];
     }
-    r = ts_cpu_view(t, n, sizes, strides, t->offset, c->error);
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, rc, rc ? NULL : ts_cpu_view(t, n, sizes, strides, t->offset,
+                                                                 c->error));
 }
 
 /* aten::numpy_T(Tensor(a) self) -> Tensor(a): t.T, every dim reversed. (PyTorch warns that
  * it may reject dims other than 2 one day; 1.13 reverses them all.) */
 static int k_numpy_t(TsCall *c)
 {
-    TsValue a;
+    TsArgs a;
     int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 1, &a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::numpy_T", "self", a);
-    if (t) {
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) {
         for (int k = 0; k < t->dim; k++) {
             sizes[k] = t->sizes[t->dim - 1 - k];
             strides[k] = t->strides[t->dim - 1 - k];
         }
         r = ts_cpu_view(t, t->dim, sizes, strides, t->offset, c->error);
     }
-    return ts_cpu_kernel_end(c, 1, &a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* ---- expand ------------------------------------------------------------------------------ */
@@ -596,29 +533,27 @@ static TsTensor *expand_view(TsError *err, const TsTensor *t, int n, const int64
 /* aten::expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) */
 static int k_expand(TsCall *c)
 {
-    TsValue a[3];
+    TsArgs a;
     int64_t want[TS_TENSOR_MAX_DIMS];
     int n;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::expand", "self", a[0]);
-    if (t && !ts_cpu_int_list(c->error, "aten::expand", "size", a[1], want, &n,
-                              TS_TENSOR_MAX_DIMS))
-        r = expand_view(c->error, t, n, want);
-    return ts_cpu_kernel_end(c, 3, a, r);
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int_list(&a, 1, want, &n, TS_TENSOR_MAX_DIMS);
+    if (!rc) r = expand_view(c->error, t, n, want);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* aten::expand_as(Tensor(a) self, Tensor other) -> Tensor(a) */
 static int k_expand_as(TsCall *c)
 {
-    TsValue a[2];
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::expand_as", "self", a[0]);
-    TsTensor *o = t ? ts_cpu_tensor_arg(c, "aten::expand_as", "other", a[1]) : NULL;
-    if (o)
-        r = expand_view(c->error, t, o->dim, o->sizes);
-    return ts_cpu_kernel_end(c, 2, a, r);
+    TsArgs a;
+    TsTensor *t, *o, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_tensor(&a, 1, &o);
+    if (!rc) r = expand_view(c->error, t, o->dim, o->sizes);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* ---- squeeze and unsqueeze ------------------------------------------------------------------ */
@@ -639,44 +574,41 @@ static TsTensor *squeeze_view(const TsTensor *t, int only, TsError *err)
 /* aten::squeeze(Tensor(a) self) -> Tensor(a) */
 static int k_squeeze(TsCall *c)
 {
-    TsValue a;
-    ts_cpu_pop_args(c, 1, &a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::squeeze", "self", a);
-    return ts_cpu_kernel_end(c, 1, &a, t ? squeeze_view(t, -1, c->error) : NULL);
+    TsArgs a;
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    return ts_args_return_tensor(&a, rc, rc ? NULL : squeeze_view(t, -1, c->error));
 }
 
 /* aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
 static int k_squeeze_dim(TsCall *c)
 {
-    TsValue a[2];
-    int64_t d64;
+    TsArgs a;
     int d;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::squeeze", "self", a[0]);
-    if (t && !ts_cpu_int_arg(c->error, "aten::squeeze", "dim", a[1], &d64) &&
-        !ts_aten_wrap_dim(d64, t->dim, true, &d, c->error))
-        r = squeeze_view(t, t->dim ? d : 0, c->error);
-    return ts_cpu_kernel_end(c, 2, a, r);
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_dim(&a, 1, t->dim, true, &d);
+    if (!rc) r = squeeze_view(t, t->dim ? d : 0, c->error);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 /* aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
 static int k_unsqueeze(TsCall *c)
 {
-    TsValue a[2];
-    int64_t d64, sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
+    TsArgs a;
+    int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
     int d;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::unsqueeze", "self", a[0]);
-    if (!t || ts_cpu_int_arg(c->error, "aten::unsqueeze", "dim", a[1], &d64) ||
-        ts_aten_wrap_dim(d64, (int64_t)t->dim + 1, true, &d, c->error))
-        return ts_cpu_kernel_end(c, 2, a, NULL);
-    if (t->dim >= TS_TENSOR_MAX_DIMS) {
-        ts_error_set(c->error, TS_ERR_LIMIT, "unsqueeze: a tensor has at most %d dimensions",
-                     TS_TENSOR_MAX_DIMS);
-        return ts_cpu_kernel_end(c, 2, a, NULL);
-    }
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_dim(&a, 1, (int64_t)t->dim + 1, true, &d);
+    if (!rc && t->dim >= TS_TENSOR_MAX_DIMS)
+        rc = ts_error_set(c->error, TS_ERR_LIMIT, "unsqueeze: a tensor has at most %d dimensions",
+                          TS_TENSOR_MAX_DIMS);
+    if (rc)
+        return ts_args_fail(&a, rc);
     for (int k = 0, n = 0; k <= t->dim; k++) {
         if (k == d) {
             sizes[k] = 1;
@@ -686,8 +618,8 @@ static int k_unsqueeze(TsCall *c)
             strides[k] = t->strides[n++];
         }
     }
-    r = ts_cpu_view(t, t->dim + 1, sizes, strides, t->offset, c->error);
-    return ts_cpu_kernel_end(c, 2, a, r);
+    return ts_args_return_tensor(&a, 0, ts_cpu_view(t, t->dim + 1, sizes, strides, t->offset,
+                                                    c->error));
 }
 
 /* ---- unbind, split, diagonal ---------------------------------------------------------------- */
@@ -702,29 +634,22 @@ static TsList *append_view(TsList *l, TsTensor *v, TsError *err)
     return l;
 }
 
-static int finish_list(TsCall *c, size_t n, TsValue *a, TsList *l)
-{
-    ts_cpu_release_args(n, a);
-    return l ? ts_stack_push(c->stack, ts_obj_value(l, TS_TAG_LIST), c->error)
-             : (int)c->error->code;
-}
-
 /* aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] */
 static int k_unbind(TsCall *c)
 {
-    TsValue a[2];
-    int64_t d64;
+    TsArgs a;
     int d;
+    TsTensor *t;
     TsList *l = NULL;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::unbind", "self", a[0]);
-    if (t && !ts_cpu_int_arg(c->error, "aten::unbind", "dim", a[1], &d64) &&
-        !ts_aten_wrap_dim(d64, t->dim, false, &d, c->error)) {
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_dim(&a, 1, t->dim, false, &d);
+    if (!rc) {
         l = ts_list_new(ts_type_tensor(), (size_t)t->sizes[d], c->error);
         for (int64_t i = 0; l && i < t->sizes[d]; i++)
             l = append_view(l, select_view(t, d, i, c->error), c->error);
     }
-    return finish_list(c, 2, a, l);
+    return ts_shape_return_list(&a, rc, l);
 }
 
 /* The views of t along d with the given sizes (checked to sum to the dim's size). */
@@ -742,16 +667,17 @@ static TsList *split_views(TsCall *c, const TsTensor *t, int d, int n, const int
 /* aten::split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[] */
 static int k_split(TsCall *c)
 {
-    static const char op[] = "aten::split";
-    TsValue a[3];
+    TsArgs a;
     int64_t size, d64;
     int d;
+    TsTensor *t;
     TsList *l = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || ts_cpu_int_arg(c->error, op, "split_size", a[1], &size) ||
-        ts_cpu_int_arg(c->error, op, "dim", a[2], &d64))
-        return finish_list(c, 3, a, NULL);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int(&a, 1, &size);
+    if (!rc) rc = ts_args_int(&a, 2, &d64);
+    if (rc)
+        return ts_args_fail(&a, rc);
     if (t->dim == 0)
         ts_error_set(c->error, TS_ERR_RUNTIME, "split expects at least a 1-dimensional tensor");
     else if (size < 0)
@@ -759,11 +685,10 @@ static int k_split(TsCall *c)
                      "got split_size=%lld", (long long)size);
     else if (!ts_aten_wrap_dim(d64, t->dim, false, &d, c->error)) {
         int64_t dsize = t->sizes[d];
-        if (size == 0 && dsize != 0) {
-            ts_error_set(c->error, TS_ERR_RUNTIME, "split_size can only be 0 if dimension size "
-                         "is 0, but got dimension size of %lld", (long long)dsize);
-            return finish_list(c, 3, a, NULL);
-        }
+        if (size == 0 && dsize != 0)
+            return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "split_size can only "
+                                                 "be 0 if dimension size is 0, but got dimension "
+                                                 "size of %lld", (long long)dsize));
         int64_t count = size == 0 ? 1 : dsize / size + (dsize % size != 0);
         if (count < 1)
             count = 1;
@@ -775,29 +700,29 @@ static int k_split(TsCall *c)
                             c->error);
         }
     }
-    return finish_list(c, 3, a, l);
+    return ts_shape_return_list(&a, 0, l);
 }
 
 /* split.sizes, split (int[]) and split_with_sizes:
  *     (Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[] */
 static int k_split_sizes(TsCall *c)
 {
-    static const char op[] = "aten::split_with_sizes";
     enum { MAX_PARTS = 4096 };
-    TsValue a[3];
-    int64_t d64, *parts = NULL;
+    TsArgs a;
+    int64_t *parts = NULL;
     int d, n;
+    TsTensor *t;
     TsList *l = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    size_t len = a[1].tag == TS_TAG_LIST ? ((const TsList *)a[1].u.p)->len : 1;
-    if (t && !(parts = malloc(sizeof *parts * (len ? len : 1))))
-        ts_error_set(c->error, TS_ERR_NOMEM, "%s: out of memory", op);
-    if (!parts || ts_cpu_int_list(c->error, op, "split_sizes", a[1], parts, &n, MAX_PARTS) ||
-        ts_cpu_int_arg(c->error, op, "dim", a[2], &d64) ||
-        ts_aten_wrap_dim(d64, t->dim, false, &d, c->error)) {
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    size_t len = !rc && a.v[1].tag == TS_TAG_LIST ? ((const TsList *)a.v[1].u.p)->len : 1;
+    if (!rc && !(parts = malloc(sizeof *parts * (len ? len : 1))))
+        rc = ts_error_set(c->error, TS_ERR_NOMEM, "%s: out of memory", ts_args_op_name(&a));
+    if (!rc) rc = ts_args_int_list(&a, 1, parts, &n, MAX_PARTS);
+    if (!rc) rc = ts_args_dim(&a, 2, t->dim, false, &d);
+    if (rc) {
         free(parts);
-        return finish_list(c, 3, a, NULL);
+        return ts_args_fail(&a, rc);
     }
     int64_t sum = 0;
     bool negative = false;
@@ -818,30 +743,28 @@ static int k_split_sizes(TsCall *c)
     else
         l = split_views(c, t, d, n, parts);
     free(parts);
-    return finish_list(c, 3, a, l);
+    return ts_shape_return_list(&a, 0, l);
 }
 
 /* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
 static int k_diagonal(TsCall *c)
 {
-    static const char op[] = "aten::diagonal";
-    TsValue a[4];
+    TsArgs a;
     int64_t off, x, y;
     int d1, d2;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || ts_cpu_int_arg(c->error, op, "offset", a[1], &off) ||
-        ts_cpu_int_arg(c->error, op, "dim1", a[2], &x) ||
-        ts_cpu_int_arg(c->error, op, "dim2", a[3], &y) ||
-        ts_aten_wrap_dim(x, t->dim, false, &d1, c->error) ||
-        ts_aten_wrap_dim(y, t->dim, false, &d2, c->error))
-        return ts_cpu_kernel_end(c, 4, a, NULL);
-    if (d1 == d2) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "diagonal dimensions cannot be identical %lld, %lld",
-                     (long long)x, (long long)y);
-        return ts_cpu_kernel_end(c, 4, a, NULL);
-    }
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int(&a, 1, &off);
+    if (!rc) rc = ts_args_int(&a, 2, &x);
+    if (!rc) rc = ts_args_int(&a, 3, &y);
+    if (!rc) rc = ts_aten_wrap_dim(x, t->dim, false, &d1, c->error);
+    if (!rc) rc = ts_aten_wrap_dim(y, t->dim, false, &d2, c->error);
+    if (!rc && d1 == d2)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "diagonal dimensions cannot be identical "
+                          "%lld, %lld", (long long)x, (long long)y);
+    if (rc)
+        return ts_args_fail(&a, rc);
     int64_t s1 = t->sizes[d1], s2 = t->sizes[d2], len, start = t->offset;
     if (off >= 0) {
         len = off >= s2 ? 0 : (s1 < s2 - off ? s1 : s2 - off);
@@ -861,53 +784,47 @@ static int k_diagonal(TsCall *c)
         }
     sizes[n] = len;
     strides[n++] = t->strides[d1] + t->strides[d2];
-    r = ts_cpu_view(t, n, sizes, strides, start, c->error);
-    return ts_cpu_kernel_end(c, 4, a, r);
+    return ts_args_return_tensor(&a, 0, ts_cpu_view(t, n, sizes, strides, start, c->error));
 }
 
 /* ---- aliases and layout questions ------------------------------------------------------------ */
 
 /* detach and alias: (Tensor(a) self) -> Tensor(a), a new header over the same elements. */
-static int alias_kernel(TsCall *c, const char *op)
+static int k_alias(TsCall *c)
 {
-    TsValue a;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 1, &a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a);
-    if (t && (r = ts_cpu_view(t, t->dim, t->sizes, t->strides, t->offset, c->error)))
+    TsArgs a;
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && (r = ts_cpu_view(t, t->dim, t->sizes, t->strides, t->offset, c->error)))
         r->flags = t->flags;
-    return ts_cpu_kernel_end(c, 1, &a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
-
-static int k_detach(TsCall *c) { return alias_kernel(c, "aten::detach"); }
-static int k_alias(TsCall *c) { return alias_kernel(c, "aten::alias"); }
 
 /* aten::stride(Tensor self) -> int[] */
 static int k_strides(TsCall *c)
 {
-    TsValue a;
+    TsArgs a;
+    TsTensor *t;
     TsList *l = NULL;
-    ts_cpu_pop_args(c, 1, &a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::stride", "self", a);
-    if (t && (l = ts_list_new(ts_type_int(), (size_t)t->dim, c->error)))
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && (l = ts_list_new(ts_type_int(), (size_t)t->dim, c->error)))
         for (int d = 0; d < t->dim; d++)
             l->items[l->len++] = ts_int(t->strides[d]);
-    return finish_list(c, 1, &a, l);
+    return ts_shape_return_list(&a, rc, l);
 }
 
 /* aten::stride.int(Tensor self, int dim) -> int */
 static int k_stride(TsCall *c)
 {
-    TsValue a[2];
-    int64_t d64;
+    TsArgs a;
     int d;
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::stride", "self", a[0]);
-    int rc = !t || ts_cpu_int_arg(c->error, "aten::stride", "dim", a[1], &d64) ||
-             ts_aten_wrap_dim(d64, t->dim, false, &d, c->error);
-    int64_t s = rc ? 0 : t->strides[d];
-    ts_cpu_release_args(2, a);
-    return rc ? (int)c->error->code : ts_stack_push(c->stack, ts_int(s), c->error);
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_dim(&a, 1, t->dim, false, &d);
+    return ts_args_return(&a, rc, ts_int(rc ? 0 : t->strides[d]));
 }
 
 /* True when t is laid out channels-last (rank 4) or channels-last-3d (rank 5). */
@@ -933,14 +850,14 @@ static bool channels_last(const TsTensor *t, int rank)
 
 /* aten::is_contiguous(Tensor self) -> bool
  * aten::is_contiguous.memory_format(Tensor self, MemoryFormat memory_format) -> bool */
-static int contiguous_question(TsCall *c, size_t n)
+static int k_is_contiguous(TsCall *c)
 {
-    TsValue a[2];
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::is_contiguous", "self", a[0]);
-    int64_t mf = n == 2 && a[1].tag == TS_TAG_INT ? a[1].u.i : 0;
+    TsArgs a;
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    int64_t mf = a.n == 2 && a.v[1].tag == TS_TAG_INT ? a.v[1].u.i : 0;
     bool yes = false;
-    int rc = t ? 0 : (int)c->error->code;
     if (!rc && mf == 0)
         yes = ts_tensor_is_contiguous(t);
     else if (!rc && (mf == 2 || mf == 3))
@@ -948,12 +865,8 @@ static int contiguous_question(TsCall *c, size_t n)
     else if (!rc)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME,
                           "is_contiguous: unsupported memory format %lld", (long long)mf);
-    ts_cpu_release_args(n, a);
-    return rc ? rc : ts_stack_push(c->stack, ts_bool(yes), c->error);
+    return ts_args_return(&a, rc, ts_bool(yes));
 }
-
-static int k_is_contiguous(TsCall *c) { return contiguous_question(c, 1); }
-static int k_is_contiguous_mf(TsCall *c) { return contiguous_question(c, 2); }
 
 static const TsCpuOp ops[] = {
     { "aten::view", "", k_view },
@@ -981,12 +894,12 @@ static const TsCpuOp ops[] = {
     { "aten::split", "", k_split_sizes },
     { "aten::split_with_sizes", "", k_split_sizes },
     { "aten::diagonal", "", k_diagonal },
-    { "aten::detach", "", k_detach },
+    { "aten::detach", "", k_alias },
     { "aten::alias", "", k_alias },
     { "aten::stride", "", k_strides },
     { "aten::stride", "int", k_stride },
     { "aten::is_contiguous", "", k_is_contiguous },
-    { "aten::is_contiguous", "memory_format", k_is_contiguous_mf },
+    { "aten::is_contiguous", "memory_format", k_is_contiguous },
 };
 
 const TsCpuTable ts_cpu_shape_ops_table = { ops, sizeof ops / sizeof ops[0] };

@@ -1,6 +1,6 @@
-/* shape_ops.h — what the shape, join, index and creation kernels share: dimension wrapping
- * with PyTorch's messages, reading int and Tensor lists, view strides, dense allocation
- * that keeps a layout, and walking an n-dimensional index.
+/* shape_ops.h — what the shape, join, index and creation kernels share: the kernel endings
+ * for lists and out= forms, view strides, dense allocation that keeps a layout, and walking
+ * an n-dimensional index.
  *
  * The kernels live in shape_ops.c (views), copy.c (contiguous, clone, copy_), join.c (cat,
  * stack, repeat, flip, roll, tril/triu), index.c (gather, index_select, advanced indexing,
@@ -11,14 +11,13 @@
 #define TS_ATEN_CPU_SHAPE_OPS_H
 
 #include "engine/elementwise.h"
+#include "shape/legacy_args.h"
 
-/* An int argument, or a TypeError naming op and arg. */
-int ts_cpu_int_arg(TsError *err, const char *op, const char *arg, TsValue v, int64_t *out);
-/* An int[] argument of at most max entries into out. */
-int ts_cpu_int_list(TsError *err, const char *op, const char *arg, TsValue v, int64_t *out,
-                    int *n, int max);
-/* A Tensor[] argument: the list (borrowed) after checking every item is a cpu tensor. */
-const TsList *ts_cpu_tensor_list(TsCall *c, const char *op, const char *arg, TsValue v);
+/* Kernel endings for results other than one tensor (TsArgs API, tscript/aten.h): a list
+ * (NULL when the kernel failed, the error set), and a result that goes to the out= tensor
+ * (the last argument) when out is set, resized and cast as ts_cpu_store_out does. */
+int ts_shape_return_list(TsArgs *a, int rc, TsList *l);
+int ts_shape_return_out(TsArgs *a, int rc, TsTensor *result, bool out);
 
 /* Strides for viewing t as sizes without a copy (PyTorch's rule: only dims that stay within
  * one contiguous chunk of t may be split or merged); false when no view exists. */
@@ -40,17 +39,9 @@ int ts_cpu_factory_tail(TsError *err, const char *op, const TsValue *tail, int *
  * false after the last. */
 bool ts_cpu_next_index(int dim, const int64_t *sizes, int64_t *idx);
 
-/* The kernels' common ending: releases the n arguments, then pushes result (taking its
- * reference) or returns the error already set when result is NULL. */
-int ts_cpu_kernel_end(TsCall *c, size_t n, TsValue *argv, TsTensor *result);
-
 /* Runs the kernel of qualname.overload in table (call.c) on the n values of args (their
  * references are taken) and puts its one result in *out (None on failure, error set). */
 int ts_cpu_call_kernel(TsCall *c, const TsCpuTable *table, const char *qualname,
                        const char *overload, size_t n, TsValue *args, TsValue *out);
-
-/* The ending of a kernel with an out= form (call.c): without out, ts_cpu_kernel_end; with
- * it, result is stored into the out= tensor argv[n - 1] (resized), which is pushed. */
-int ts_cpu_end_out(TsCall *c, size_t n, TsValue *argv, TsTensor *result, bool out);
 
 #endif

@@ -60,32 +60,24 @@ static int strided_check(TsError *err, const TsTensor *t, int n, const int64_t *
 /* as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) */
 static int as_strided(TsCall *c, bool inplace)
 {
-    const char *op = inplace ? "aten::as_strided_" : "aten::as_strided";
-    TsValue a[4];
+    TsArgs a;
     int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS], offset;
     int n, ns;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || ts_cpu_int_list(c->error, op, "size", a[1], sizes, &n, TS_TENSOR_MAX_DIMS) ||
-        ts_cpu_int_list(c->error, op, "stride", a[2], strides, &ns, TS_TENSOR_MAX_DIMS) ||
-        (a[3].tag != TS_TAG_NONE && ts_cpu_int_arg(c->error, op, "storage_offset", a[3],
-                                                   &offset)))
-        return ts_cpu_kernel_end(c, 4, a, NULL);
-    if (a[3].tag == TS_TAG_NONE)
+    bool has_offset;
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int_list(&a, 1, sizes, &n, TS_TENSOR_MAX_DIMS);
+    if (!rc) rc = ts_args_int_list(&a, 2, strides, &ns, TS_TENSOR_MAX_DIMS);
+    if (!rc) rc = ts_args_opt_int(&a, 3, &offset, &has_offset);
+    if (!rc && !has_offset)
         offset = t->offset;
-    if (strided_check(c->error, t, n, sizes, ns, strides, offset))
-        return ts_cpu_kernel_end(c, 4, a, NULL);
-    if (!inplace) {
-        r = ts_cpu_view(t, n, sizes, strides, offset, c->error);
-        return ts_cpu_kernel_end(c, 4, a, r);
-    }
-    if (ts_tensor_set_shape(t, n, sizes, strides, offset, c->error)) {
-        ts_cpu_release_args(4, a);
-        return c->error->code;
-    }
-    ts_cpu_release_args(3, a + 1);
-    return ts_stack_push(c->stack, a[0], c->error);
+    if (!rc) rc = strided_check(c->error, t, n, sizes, ns, strides, offset);
+    if (rc || !inplace)
+        return ts_args_return_tensor(&a, rc, rc ? NULL : ts_cpu_view(t, n, sizes, strides, offset,
+                                                                     c->error));
+    rc = ts_tensor_set_shape(t, n, sizes, strides, offset, c->error);
+    return ts_args_return_arg(&a, rc, 0);
 }
 
 static int k_as_strided(TsCall *c) { return as_strided(c, false); }
@@ -95,20 +87,18 @@ static int k_as_strided_(TsCall *c) { return as_strided(c, true); }
  * self.narrow(dim, start, length). */
 static int narrow_copy(TsCall *c, bool out)
 {
-    static const char op[] = "aten::narrow_copy";
-    size_t n = out ? 5 : 4;
-    TsValue a[5];
+    TsArgs a;
     int64_t d64, start, len;
     int d;
-    TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    int rc = !t || (out && !ts_cpu_tensor_arg(c, op, "out", a[4])) ||
-             ts_cpu_int_arg(c->error, op, "dim", a[1], &d64) ||
-             ts_cpu_int_arg(c->error, op, "start", a[2], &start) ||
-             ts_cpu_int_arg(c->error, op, "length", a[3], &len);
+    TsTensor *t, *o, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && out) rc = ts_args_tensor(&a, 4, &o);
+    if (!rc) rc = ts_args_int(&a, 1, &d64);
+    if (!rc) rc = ts_args_int(&a, 2, &start);
+    if (!rc) rc = ts_args_int(&a, 3, &len);
     if (rc)
-        return ts_cpu_kernel_end(c, n, a, NULL);
+        return ts_args_fail(&a, rc);
     if (t->dim == 0)
         ts_error_set(c->error, TS_ERR_RUNTIME, "narrow() cannot be applied to a 0-dim tensor.");
     else if (d64 >= t->dim)
@@ -128,7 +118,7 @@ static int narrow_copy(TsCall *c, bool out)
                 ts_tensor_release(v);
         }
     }
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_shape_return_out(&a, 0, r, out);
 }
 
 static int k_narrow_copy(TsCall *c) { return narrow_copy(c, false); }
@@ -138,12 +128,13 @@ static int k_narrow_copy_out(TsCall *c) { return narrow_copy(c, true); }
  * a tall matrix with wrap starts again every cols + 1 rows (NumPy's rule). */
 static int k_fill_diagonal_(TsCall *c)
 {
-    static const char op[] = "aten::fill_diagonal_";
-    TsValue a[3];
+    TsArgs a;
     char elem[16];
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    int rc = t ? 0 : (int)c->error->code;
+    TsTensor *t;
+    bool wrap;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_bool(&a, 2, &wrap);
     if (!rc && t->dim < 2)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "dimensions must larger than 1");
     for (int k = 1; !rc && t->dim > 2 && k < t->dim; k++)
@@ -151,12 +142,9 @@ static int k_fill_diagonal_(TsCall *c)
             rc = ts_error_set(c->error, TS_ERR_RUNTIME,
                               "all dimensions of input must be of equal length");
     if (!rc)
-        rc = ts_aten_scalar_to_elem(a[1], t->dtype, elem, c->error);
-    if (rc) {
-        ts_cpu_release_args(3, a);
-        return rc;
-    }
-    bool wrap = a[2].tag == TS_TAG_BOOL && a[2].u.b;
+        rc = ts_aten_scalar_to_elem(a.v[1], t->dtype, elem, c->error);
+    if (rc)
+        return ts_args_fail(&a, rc);
     size_t es = ts_dtype_size(t->dtype);
     int64_t n = t->sizes[0], step = 0;
     for (int k = 0; k < t->dim; k++) {
@@ -173,8 +161,7 @@ static int k_fill_diagonal_(TsCall *c)
                 memcpy(base + ((top + j) * t->strides[0] + j * t->strides[1]) * (int64_t)es,
                        elem, es);
     }
-    ts_cpu_release_args(2, a + 1);
-    return ts_stack_push(c->stack, a[0], c->error);
+    return ts_args_return_arg(&a, 0, 0);
 }
 
 static const TsCpuOp ops[] = {

@@ -3,18 +3,19 @@
  * A view is a new tensor header over the same storage (retained), so writes through either
  * show in both; the schemas say so with alias annotations (Tensor(a) -> Tensor(a)).
  */
-#include "engine/elementwise.h"
+#include "shape/shape_ops.h"
 
 /* aten::t(Tensor(a) self) -> Tensor(a) */
 static int k_t(TsCall *c)
 {
-    TsValue self;
-    ts_cpu_pop_args(c, 1, &self);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::t", "self", self), *v = NULL;
-    if (t && t->dim > 2)
-        ts_error_set(c->error, TS_ERR_RUNTIME,
-                     "t() expects a tensor with <= 2 dimensions, but self is %dD", t->dim);
-    else if (t) {
+    TsArgs a;
+    TsTensor *t, *v = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && t->dim > 2)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                          "t() expects a tensor with <= 2 dimensions, but self is %dD", t->dim);
+    else if (!rc) {
         int64_t sizes[2], strides[2];
         for (int d = 0; d < t->dim; d++) {
             sizes[d] = t->sizes[t->dim - 1 - d];
@@ -22,23 +23,24 @@ static int k_t(TsCall *c)
         }
         v = ts_cpu_view(t, t->dim, sizes, strides, t->offset, c->error);
     }
-    ts_value_release(self);
-    return v ? ts_cpu_push_tensor(c, v) : (int)c->error->code;
+    return ts_args_return_tensor(&a, rc, v);
 }
 
 /* aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[] */
 static int k_chunk(TsCall *c)
 {
-    TsValue a[3];
+    TsArgs a;
+    TsTensor *t;
     TsList *l = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::chunk", "self", a[0]);
-    int64_t chunks = a[1].u.i, d = a[2].u.i, n = t ? t->dim : 0;
-    if (!t)
-        ;
-    else if (a[1].tag != TS_TAG_INT || a[2].tag != TS_TAG_INT)
-        ts_error_set(c->error, TS_ERR_TYPE, "aten::chunk: chunks and dim must be ints");
-    else if (n == 0)
+    int64_t chunks, d;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) rc = ts_args_int(&a, 1, &chunks);
+    if (!rc) rc = ts_args_int(&a, 2, &d);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    int64_t n = t->dim;
+    if (n == 0)
         ts_error_set(c->error, TS_ERR_RUNTIME, "chunk expects at least a 1-dimensional tensor");
     else if (chunks <= 0)
         ts_error_set(c->error, TS_ERR_RUNTIME,
@@ -66,9 +68,7 @@ static int k_chunk(TsCall *c)
             }
         }
     }
-    ts_cpu_release_args(3, a);
-    return l ? ts_stack_push(c->stack, ts_obj_value(l, TS_TAG_LIST), c->error)
-             : (int)c->error->code;
+    return ts_shape_return_list(&a, 0, l);
 }
 
 static const TsCpuOp ops[] = {
