@@ -130,8 +130,11 @@ int ts_args_opt_dtype(TsArgs *a, size_t i, int *dtype);
 /* A dim argument wrapped for a tensor of ndim dims (ts_aten_wrap_dim). */
 int ts_args_dim(TsArgs *a, size_t i, int64_t ndim, bool wrap_scalar, int *out);
 /* A Tensor[] argument: the list (borrowed), every item checked to be a tensor on the
- * backend's device. */
+ * backend's device. A Tensor?[] argument (indexing): the same, None items allowed. */
 int ts_args_tensor_list(TsArgs *a, size_t i, const TsList **out);
+int ts_args_opt_tensor_list(TsArgs *a, size_t i, const TsList **out);
+/* A str argument (borrowed). */
+int ts_args_str(TsArgs *a, size_t i, const TsStr **out);
 
 /* ---- a kernel's end ------------------------------------------------------------------ */
 
@@ -142,9 +145,17 @@ int ts_args_return_tensor(TsArgs *a, int rc, TsTensor *t);
 /* The end of a kernel's out= form: pushes argument out_index (the out tensor, which the
  * kernel has filled) as the result. */
 int ts_args_return_arg(TsArgs *a, int rc, size_t out_index);
+/* n results in order (several outputs, as max.dim's values and indices): pushed, taking
+ * their references; a NULL tensor with rc 0 is a failure whose error is set. */
+int ts_args_return_values(TsArgs *a, int rc, size_t n, TsValue *v);
+int ts_args_return_tensors(TsArgs *a, int rc, size_t n, TsTensor **t);
+/* A list result (split, unbind): pushed, taking its reference. */
+int ts_args_return_list(TsArgs *a, int rc, TsList *l);
 /* Releases the arguments and returns rc (the error already set): a kernel that failed
  * before it had a result. */
 int ts_args_fail(TsArgs *a, int rc);
+/* Releases the arguments, for a kernel that then pushes its results itself. */
+void ts_args_release(TsArgs *a);
 
 #ifdef __cplusplus
 }

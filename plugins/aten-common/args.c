@@ -198,7 +198,38 @@ int ts_args_tensor_list(TsArgs *a, size_t i, const TsList **out)
     return 0;
 }
 
-static void release_all(TsArgs *a)
+int ts_args_opt_tensor_list(TsArgs *a, size_t i, const TsList **out)
+{
+    *out = NULL;
+    if (i >= a->n)
+        return missing(a, i);
+    if (a->v[i].tag != TS_TAG_LIST)
+        return wrong(a, i, "a list of optional Tensors");
+    const TsList *l = (const TsList *)a->v[i].u.p;
+    for (size_t k = 0; k < l->len; k++) {
+        if (l->items[k].tag == TS_TAG_NONE)
+            continue;
+        if (l->items[k].tag != TS_TAG_TENSOR)
+            return wrong(a, i, "a list of optional Tensors");
+        if (check_device(a, i, (const TsTensor *)l->items[k].u.p))
+            return a->call->error->code;
+    }
+    *out = l;
+    return 0;
+}
+
+int ts_args_str(TsArgs *a, size_t i, const TsStr **out)
+{
+    *out = NULL;
+    if (i >= a->n)
+        return missing(a, i);
+    if (a->v[i].tag != TS_TAG_STR)
+        return wrong(a, i, "a str");
+    *out = (const TsStr *)a->v[i].u.p;
+    return 0;
+}
+
+void ts_args_release(TsArgs *a)
 {
     for (size_t i = 0; i < a->n; i++)
         ts_value_release(a->v[i]);
@@ -207,13 +238,56 @@ static void release_all(TsArgs *a)
 
 int ts_args_fail(TsArgs *a, int rc)
 {
-    release_all(a);
+    ts_args_release(a);
     return rc;
+}
+
+/* The error of a helper that returned no result without saying why. */
+static int no_result(TsArgs *a)
+{
+    if (a->call->error->code)
+        return (int)a->call->error->code;
+    return ts_error_set(a->call->error, TS_ERR_RUNTIME, "%s: no result", ts_args_op_name(a));
+}
+
+int ts_args_return_values(TsArgs *a, int rc, size_t n, TsValue *v)
+{
+    ts_args_release(a);
+    for (size_t i = 0; i < n; i++) {
+        if (!rc)
+            rc = ts_stack_push(a->call->stack, v[i], a->call->error);
+        else
+            ts_value_release(v[i]);
+    }
+    return rc;
+}
+
+int ts_args_return_tensors(TsArgs *a, int rc, size_t n, TsTensor **t)
+{
+    for (size_t i = 0; !rc && i < n; i++)
+        if (!t[i])
+            rc = no_result(a);
+    ts_args_release(a);
+    for (size_t i = 0; i < n; i++) {
+        if (!rc)
+            rc = ts_stack_push(a->call->stack, ts_obj_value(t[i], TS_TAG_TENSOR),
+                               a->call->error);
+        else if (t[i])
+            ts_tensor_release(t[i]);
+    }
+    return rc;
+}
+
+int ts_args_return_list(TsArgs *a, int rc, TsList *l)
+{
+    if (!rc && !l)
+        rc = no_result(a);
+    return ts_args_return(a, rc, l ? ts_obj_value(l, TS_TAG_LIST) : ts_none());
 }
 
 int ts_args_return(TsArgs *a, int rc, TsValue v)
 {
-    release_all(a);
+    ts_args_release(a);
     if (rc) {
         ts_value_release(v);
         return rc;
@@ -224,9 +298,7 @@ int ts_args_return(TsArgs *a, int rc, TsValue v)
 int ts_args_return_tensor(TsArgs *a, int rc, TsTensor *t)
 {
     if (!rc && !t)      /* a helper that failed without saying so */
-        rc = a->call->error->code ? (int)a->call->error->code
-                                  : ts_error_set(a->call->error, TS_ERR_RUNTIME,
-                                                 "%s: no result", ts_args_op_name(a));
+        rc = no_result(a);
     return ts_args_return(a, rc, t ? ts_obj_value(t, TS_TAG_TENSOR) : ts_none());
 }
 

@@ -371,7 +371,7 @@ static int k_native_mha(TsCall *c)
     }
     release_all(3, in);
     release_all(4, owned);
-    ts_args_fail(&args, 0);            /* releases the arguments; the results follow */
+    ts_args_release(&args);            /* the results follow */
     if (!rc) {
         rc = ts_stack_push(c->stack, ts_obj_value(out, TS_TAG_TENSOR), err);
         out = NULL;

@@ -237,7 +237,7 @@ static int bag_call(TsCall *c, bool wrap)
         if (!(rc = check(c->error, &g)))
             rc = compute(c->error, &g, out);
     }
-    return ts_nn_return_tensors(&args, rc, 4, out);
+    return ts_args_return_tensors(&args, rc, 4, out);
 }
 
 /* aten::embedding_bag(Tensor weight, Tensor indices, Tensor offsets,

@@ -77,24 +77,6 @@ int ts_nn_same_dtype(TsCall *c, const TsTensor *a, const TsTensor *b)
 
 /* ---- results --------------------------------------------------------------------------- */
 
-int ts_nn_return_tensors(TsArgs *a, int rc, size_t n, TsTensor **t)
-{
-    for (size_t i = 0; !rc && i < n; i++)
-        if (!t[i])
-            rc = a->call->error->code ? (int)a->call->error->code
-                                      : ts_error_set(a->call->error, TS_ERR_RUNTIME,
-                                                     "%s: no result", ts_args_op_name(a));
-    rc = ts_args_fail(a, rc);
-    for (size_t i = 0; i < n; i++) {
-        if (!rc)
-            rc = ts_stack_push(a->call->stack, ts_obj_value(t[i], TS_TAG_TENSOR),
-                               a->call->error);
-        else if (t[i])
-            ts_tensor_release(t[i]);
-    }
-    return rc;
-}
-
 static void release_values(size_t n, TsValue *a)
 {
     for (size_t i = 0; i < n; i++)

@@ -35,10 +35,6 @@ int ts_nn_same_dtype(TsCall *c, const TsTensor *a, const TsTensor *b);
 
 /* ---- results (nn.c) ---------------------------------------------------------- */
 
-/* The end of a kernel with n tensor results (a tuple): releases the arguments and pushes
- * t[0..n) (taking them; all NULL-safe), or with rc set (or a NULL result) releases them and
- * returns the error. */
-int ts_nn_return_tensors(TsArgs *a, int rc, size_t n, TsTensor **t);
 /* The old endings, kept for the kernels of other folders (create/random.c) until they bind
  * their arguments with TsArgs (whose ts_args_return_tensor and ts_args_return_arg these
  * are). Releases the n arguments, then pushes o (taking it), or returns the error set when o

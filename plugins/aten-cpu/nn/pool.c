@@ -588,7 +588,7 @@ int ts_pool_finish(TsArgs *args, int dtype, TsTensor *values, TsTensor *indices,
         return finish_out(args, nout, rule, values, indices);
     if (two) {
         TsTensor *res[2] = { values, indices };
-        return ts_nn_return_tensors(args, 0, 2, res);
+        return ts_args_return_tensors(args, 0, 2, res);
     }
     return ts_args_return_tensor(args, 0, values);
 }

@@ -446,7 +446,7 @@ static int cell_call(TsCall *c, CellKind kind)
     if (kind != CELL_LSTM)
         return ts_args_return_tensor(&args, rc, hy);
     TsTensor *res[2] = { hy, cy };
-    return ts_nn_return_tensors(&args, rc, 2, res);
+    return ts_args_return_tensors(&args, rc, 2, res);
 }
 
 /* aten::lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None,

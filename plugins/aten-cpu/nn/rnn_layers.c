@@ -648,7 +648,7 @@ static int rnn_call(TsCall *c, RnnKind kind, bool packed)
         else
             rc = rnn(c, &r, &a, out);
     }
-    return ts_nn_return_tensors(&args, rc, kind == RNN_LSTM ? 3 : 2, out);
+    return ts_args_return_tensors(&args, rc, kind == RNN_LSTM ? 3 : 2, out);
 }
 
 /* aten::lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases,

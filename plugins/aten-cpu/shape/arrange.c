@@ -75,7 +75,7 @@ static int k_broadcast_tensors(TsCall *c)
                 l = append(l, expand_to(c->error, ts[i], dim, sizes), c->error);
         }
     }
-    return ts_shape_return_list(&a, rc, l);
+    return ts_args_return_list(&a, rc, l);
 }
 
 /* meshgrid(Tensor[] tensors[, *, str indexing]): tensor i varies along dim i of the grid
@@ -134,7 +134,7 @@ static int k_meshgrid(TsCall *c)
         }
         l = append(l, ts_cpu_view(t, dim, sizes, strides, t->offset, c->error), c->error);
     }
-    return ts_shape_return_list(&a, rc, l);
+    return ts_args_return_list(&a, rc, l);
 }
 
 /* ---- moving dims ------------------------------------------------------------------------ */
@@ -298,7 +298,7 @@ static int atleast_seq(TsCall *c, int n)
         l = ts_list_new(ts_type_tensor(), in->len, c->error);
     for (size_t i = 0; l && i < in->len; i++)
         l = append(l, atleast(c->error, (const TsTensor *)in->items[i].u.p, n), c->error);
-    return ts_shape_return_list(&a, rc, l);
+    return ts_args_return_list(&a, rc, l);
 }
 
 static int k_atleast_1d(TsCall *c) { return atleast_one(c, 1); }
@@ -405,7 +405,7 @@ static int tensor_split(TsCall *c, int form)
         l = form == SECTIONS || (form == TENSOR && it->dim == 0)
                 ? split_sections(c->error, t, d, sections)
                 : split_indices(c->error, t, d, n, idx);
-    return ts_shape_return_list(&a, rc, l);
+    return ts_args_return_list(&a, rc, l);
 }
 
 static int k_tensor_split_sections(TsCall *c) { return tensor_split(c, 0); }
@@ -443,7 +443,7 @@ static int nsplit(TsCall *c, char which, bool indices)
     if (!rc)
         l = indices ? split_indices(c->error, t, d, n, idx)
                     : split_sections(c->error, t, d, sections);
-    return ts_shape_return_list(&a, rc, l);
+    return ts_args_return_list(&a, rc, l);
 }
 
 static int k_hsplit_int(TsCall *c) { return nsplit(c, 'h', false); }

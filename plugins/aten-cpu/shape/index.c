@@ -122,30 +122,9 @@ static int insert_dim(TsError *err, IndexPlan *p, int pos)
 
 /* The safety net's error for a Tensor?[] argument i of another type (aten.h has no getter
  * for these lists). */
-static int not_index_list(TsArgs *a, size_t i)
-{
-    return ts_error_set(a->call->error, TS_ERR_TYPE, "%s: argument '%s' must be a list of "
-                        "optional Tensors", ts_args_op_name(a), ts_args_name(a, i));
-}
-
-/* An item of a Tensor?[] argument (i) that is not None: a cpu tensor. */
-static int index_item(TsArgs *a, size_t i, TsValue v, TsTensor **out)
-{
-    const TsTensor *t = v.tag == TS_TAG_TENSOR ? (const TsTensor *)v.u.p : NULL;
-    if (!t)
-        return not_index_list(a, i);
-    if (t->device.type != TS_DEV_CPU) {
-        char dev[32];
-        ts_device_str(t->device, dev, sizeof dev);
-        return ts_error_set(a->call->error, TS_ERR_RUNTIME, "%s: the cpu kernel got argument "
-                            "'%s' on device %s", ts_args_op_name(a), ts_args_name(a, i), dev);
-    }
-    *out = (TsTensor *)t;
-    return 0;
-}
-
-/* Reads the indices list (argument ai) into p->idx (masks expanded), before broadcasting. */
-static int plan_indices(TsArgs *a, size_t ai, IndexPlan *p, const TsList *l)
+/* Reads the indices list (checked: None or cpu tensors) into p->idx (masks expanded),
+ * before broadcasting. */
+static int plan_indices(TsArgs *a, IndexPlan *p, const TsList *l)
 {
     TsCall *c = a->call;
     int pos = 0;
@@ -156,8 +135,7 @@ static int plan_indices(TsArgs *a, size_t ai, IndexPlan *p, const TsList *l)
             pos++;
             continue;
         }
-        if (index_item(a, ai, v, &t))
-            return c->error->code;
+        t = (TsTensor *)v.u.p;
         bool mask = t->dtype == TS_BOOL || t->dtype == TS_UINT8;
         int need = mask ? t->dim : 1;    /* a 0-dim mask indexes a dim of its own */
         if (pos + need > p->self->dim)
@@ -276,9 +254,8 @@ static int plan_make(TsArgs *a, IndexPlan *p, TsTensor *self)
     memset(p, 0, sizeof *p);
     ts_tensor_retain(self);
     p->self = self;
-    if (a->v[1].tag != TS_TAG_LIST)
-        return not_index_list(a, 1);
-    if (plan_indices(a, 1, p, (const TsList *)a->v[1].u.p) || plan_broadcast(err, p) ||
+    const TsList *l;
+    if (ts_args_opt_tensor_list(a, 1, &l) || plan_indices(a, p, l) || plan_broadcast(err, p) ||
         plan_shape(err, p))
         return err->code;
     return 0;

@@ -249,14 +249,12 @@ static int k_device(TsCall *c)
 {
     TsArgs a;
     TsDevice d;
+    const TsStr *s;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (!rc && a.v[0].tag != TS_TAG_STR)
-        rc = ts_error_set(c->error, TS_ERR_TYPE, "%s: argument '%s' must be a str",
-                          ts_args_op_name(&a), ts_args_name(&a, 0));
-    if (!rc) {
-        const TsStr *s = (const TsStr *)a.v[0].u.p;
+    if (!rc)
+        rc = ts_args_str(&a, 0, &s);
+    if (!rc)
         rc = ts_device_parse_n(s->data, s->len, &d, c->error);
-    }
     return ts_args_return(&a, rc, rc ? ts_none() : ts_device(d));
 }
 

@@ -38,7 +38,7 @@ static int k_sizes(TsCall *c)
     if (!rc && (l = ts_list_new(ts_type_int(), (size_t)t->dim, c->error)))
         for (int i = 0; i < t->dim; i++)
             l->items[l->len++] = ts_int(t->sizes[i]);
-    return ts_shape_return_list(&a, rc, l);
+    return ts_args_return_list(&a, rc, l);
 }
 
 /* aten::size.int(Tensor self, int dim) -> int */

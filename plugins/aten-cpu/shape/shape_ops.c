@@ -121,15 +121,6 @@ bool ts_cpu_next_index(int dim, const int64_t *sizes, int64_t *idx)
     return false;
 }
 
-int ts_shape_return_list(TsArgs *a, int rc, TsList *l)
-{
-    if (!rc && !l)      /* the helper that made the list set the error */
-        rc = a->call->error->code ? (int)a->call->error->code
-                                  : ts_error_set(a->call->error, TS_ERR_RUNTIME,
-                                                 "%s: no result", ts_args_op_name(a));
-    return ts_args_return(a, rc, l ? ts_obj_value(l, TS_TAG_LIST) : ts_none());
-}
-
 int ts_shape_return_out(TsArgs *a, int rc, TsTensor *result, bool out)
 {
     if (rc || !result || !out)
@@ -649,7 +640,7 @@ static int k_unbind(TsCall *c)
         for (int64_t i = 0; l && i < t->sizes[d]; i++)
             l = append_view(l, select_view(t, d, i, c->error), c->error);
     }
-    return ts_shape_return_list(&a, rc, l);
+    return ts_args_return_list(&a, rc, l);
 }
 
 /* The views of t along d with the given sizes (checked to sum to the dim's size). */
@@ -700,7 +691,7 @@ static int k_split(TsCall *c)
                             c->error);
         }
     }
-    return ts_shape_return_list(&a, 0, l);
+    return ts_args_return_list(&a, 0, l);
 }
 
 /* split.sizes, split (int[]) and split_with_sizes:
@@ -743,7 +734,7 @@ static int k_split_sizes(TsCall *c)
     else
         l = split_views(c, t, d, n, parts);
     free(parts);
-    return ts_shape_return_list(&a, 0, l);
+    return ts_args_return_list(&a, 0, l);
 }
 
 /* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
@@ -812,7 +803,7 @@ static int k_strides(TsCall *c)
     if (!rc && (l = ts_list_new(ts_type_int(), (size_t)t->dim, c->error)))
         for (int d = 0; d < t->dim; d++)
             l->items[l->len++] = ts_int(t->strides[d]);
-    return ts_shape_return_list(&a, rc, l);
+    return ts_args_return_list(&a, rc, l);
 }
 
 /* aten::stride.int(Tensor self, int dim) -> int */

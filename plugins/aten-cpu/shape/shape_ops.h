@@ -13,10 +13,8 @@
 #include "engine/elementwise.h"
 #include "shape/legacy_args.h"
 
-/* Kernel endings for results other than one tensor (TsArgs API, tscript/aten.h): a list
- * (NULL when the kernel failed, the error set), and a result that goes to the out= tensor
- * (the last argument) when out is set, resized and cast as ts_cpu_store_out does. */
-int ts_shape_return_list(TsArgs *a, int rc, TsList *l);
+/* A kernel ending (TsArgs API, tscript/aten.h): a result that goes to the out= tensor (the
+ * last argument) when out is set, resized and cast as ts_cpu_store_out does. */
 int ts_shape_return_out(TsArgs *a, int rc, TsTensor *result, bool out);
 
 /* Strides for viewing t as sizes without a copy (PyTorch's rule: only dims that stay within

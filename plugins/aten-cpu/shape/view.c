@@ -68,7 +68,7 @@ static int k_chunk(TsCall *c)
             }
         }
     }
-    return ts_shape_return_list(&a, 0, l);
+    return ts_args_return_list(&a, 0, l);
 }
 
 static const TsCpuOp ops[] = {
