@@ -11,7 +11,6 @@
  * Large reductions to many values are split over threads by output position.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "reduce/reduce.h"

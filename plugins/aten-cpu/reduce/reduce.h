@@ -54,6 +54,9 @@ TsTensor *ts_cpu_finish(TsTensor *t, int dtype, TsError *err);
 
 /* Argument i, a ScalarType?, as a dtype the cpu backend computes in: -1 for None. */
 int ts_cpu_dtype_arg(TsArgs *a, size_t i, int *dtype);
+/* Argument i, an int (not a bool), with these kernels' own wording of a wrong one
+ * ("aten::topk: k must be an int"). */
+int ts_cpu_strict_int(TsArgs *a, size_t i, int64_t *out);
 /* The same of a value (the old form, for shape/compose.c until it binds by the schema). */
 int ts_cpu_opt_dtype(TsValue v, int *dtype, TsError *err);
 /* Writes result into the out= tensor out, resized to result's shape and cast to its dtype

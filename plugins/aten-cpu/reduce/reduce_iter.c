@@ -255,12 +255,26 @@ static int check_cpu_dtype(int dtype, TsError *err)
 
 int ts_cpu_dtype_arg(TsArgs *a, size_t i, int *dtype)
 {
-    if (ts_args_opt_dtype(a, i, dtype))
+    TsValue v = a->v[i];
+    *dtype = -1;
+    if (v.tag == TS_TAG_NONE)
+        return 0;
+    if (v.tag != TS_TAG_INT || v.u.i < 0 || v.u.i >= TS_DTYPE__COUNT ||
+        ts_dtype_size((int)v.u.i) == 0)
+        return ts_error_set(a->call->error, TS_ERR_TYPE, "argument '%s' must be a ScalarType",
+                            ts_args_name(a, i));
+    if (check_cpu_dtype((int)v.u.i, a->call->error))
         return a->call->error->code;
-    if (*dtype >= 0 && check_cpu_dtype(*dtype, a->call->error)) {
-        *dtype = -1;
-        return a->call->error->code;
-    }
+    *dtype = (int)v.u.i;
+    return 0;
+}
+
+int ts_cpu_strict_int(TsArgs *a, size_t i, int64_t *out)
+{
+    if (a->v[i].tag != TS_TAG_INT)
+        return ts_error_set(a->call->error, TS_ERR_TYPE, "%s: %s must be an int",
+                            ts_args_op_name(a), ts_args_name(a, i));
+    *out = a->v[i].u.i;
     return 0;
 }
 

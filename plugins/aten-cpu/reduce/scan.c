@@ -7,7 +7,6 @@
  * log_softmax is x - max - log(sum(exp(x - max))).
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "reduce/reduce.h"
@@ -119,13 +118,16 @@ static int run(TsCall *c, ScanKind k, bool out_form)
 {
     TsArgs a;
     TsTensor *x = NULL, *o = NULL, *in = NULL, *out = NULL;
+    int64_t dim = 0;
     int d = 0, dtype = -1, result = 0;
     int st = ts_args_pop(c, TS_DEV_CPU, &a);
     if (!st)
         st = ts_args_tensor(&a, 0, &x);
     if (!st && out_form)
         st = ts_args_tensor(&a, 3, &out);
-    if (!st && (ts_args_dim(&a, 1, x->dim, true, &d) || ts_cpu_dtype_arg(&a, 2, &dtype) ||
+    if (!st && (ts_cpu_strict_int(&a, 1, &dim) ||
+                ts_aten_wrap_dim(dim, x->dim, true, &d, c->error) ||
+                ts_cpu_dtype_arg(&a, 2, &dtype) ||
                 result_dtype(c, k, x, d, dtype, &result)))
         st = c->error->code;
     if (!st) {

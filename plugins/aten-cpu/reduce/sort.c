@@ -10,7 +10,6 @@
  * first descending; the median of a row holding a nan is nan.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "reduce/reduce.h"
@@ -370,14 +369,14 @@ static int compute(TsArgs *a, const SortSpec *s, TsTensor *x, TsTensor **r1, TsT
     }
     int64_t size = x->dim ? x->sizes[d] : 1, k = size;
     if (s->form == TOPK) {
-        if (ts_args_int(a, (size_t)s->k, &k))
+        if (ts_cpu_strict_int(a, (size_t)s->k, &k))
             return c->error->code;
         if (k < 0 || k > size)
             return ts_error_set(c->error, TS_ERR_RUNTIME, "selected index k out of range");
         desc = largest;
     }
     if (s->form == KTH) {
-        if (ts_args_int(a, (size_t)s->k, &k))
+        if (ts_cpu_strict_int(a, (size_t)s->k, &k))
             return c->error->code;
         if (x->dtype == TS_BOOL)
             return ts_error_set(c->error, TS_ERR_RUNTIME, "\"kthvalue_cpu\" not implemented "
