@@ -20,40 +20,46 @@ enum { MF_CONTIGUOUS = 0, MF_PRESERVE = 1 };
 
 /* ---- the optional tail of factories: dtype, layout, device, pin_memory ------------------ */
 
-static int read_dtype(TsError *err, const char *op, TsValue v, int *dtype)
+/* Argument i as a dtype the cpu backend makes tensors of (None keeps *dtype). */
+static int read_dtype(TsArgs *a, size_t i, int *dtype)
 {
+    TsValue v = a->v[i];
     if (v.tag == TS_TAG_NONE)
         return 0;
     if (v.tag != TS_TAG_INT || v.u.i < 0 || v.u.i >= TS_DTYPE__COUNT ||
         ts_dtype_is_complex((int)v.u.i) || ts_dtype_size((int)v.u.i) == 0 ||
         v.u.i == TS_QINT8 || v.u.i == TS_QUINT8 || v.u.i == TS_QINT32)
-        return ts_error_set(err, TS_ERR_TYPE, "%s: dtype %lld is not supported by the cpu "
-                            "backend", op, (long long)v.u.i);
+        return ts_error_set(a->call->error, TS_ERR_TYPE, "%s: dtype %lld is not supported by "
+                            "the cpu backend", ts_args_op_name(a), (long long)v.u.i);
     *dtype = (int)v.u.i;
     return 0;
 }
 
-static int check_device(TsError *err, const char *op, TsValue v)
+/* Argument i as a device: None or the cpu. */
+static int check_device(TsArgs *a, size_t i)
 {
+    TsValue v = a->v[i];
     if (v.tag == TS_TAG_NONE || (v.tag == TS_TAG_DEVICE && v.u.dev.type == TS_DEV_CPU))
         return 0;
     char dev[32] = "?";
     if (v.tag == TS_TAG_DEVICE)
         ts_device_str(v.u.dev, dev, sizeof dev);
-    return ts_error_set(err, TS_ERR_RUNTIME, "%s: the cpu kernel cannot create a tensor on "
-                        "device %s", op, dev);
+    return ts_error_set(a->call->error, TS_ERR_RUNTIME, "%s: the cpu kernel cannot create a "
+                        "tensor on device %s", ts_args_op_name(a), dev);
 }
 
-int ts_cpu_factory_tail(TsError *err, const char *op, const TsValue *tail, int *dtype)
+int ts_cpu_factory_args(TsArgs *a, size_t i, int *dtype)
 {
-    if (read_dtype(err, op, tail[0], dtype) || check_device(err, op, tail[2]))
+    TsError *err = a->call->error;
+    const TsValue *tail = a->v + i;
+    if (read_dtype(a, i, dtype) || check_device(a, i + 2))
         return err->code;
     if (tail[1].tag != TS_TAG_NONE && !(tail[1].tag == TS_TAG_INT && tail[1].u.i == 0))
         return ts_error_set(err, TS_ERR_RUNTIME, "%s: the cpu backend supports only the "
-                            "strided layout", op);
+                            "strided layout", ts_args_op_name(a));
     if (tail[3].tag == TS_TAG_BOOL && tail[3].u.b)
         return ts_error_set(err, TS_ERR_RUNTIME, "%s: pin_memory=True needs an accelerator "
-                            "backend", op);
+                            "backend", ts_args_op_name(a));
     return 0;
 }
 
@@ -72,91 +78,81 @@ static int fill_scalar(TsError *err, TsTensor *t, TsValue v)
 
 /* ---- *_like ------------------------------------------------------------------------------ */
 
-/* A new tensor like self (an argument value) for op, from the factory tail (dtype, layout,
+/* A new tensor like self (argument 0) from the factory tail at argument tail (dtype, layout,
  * device, pin_memory, memory_format): uninitialized; NULL with the error set. */
-static TsTensor *like_new(TsCall *c, const char *op, TsValue self, const TsValue *tail)
+static TsTensor *like_new(TsArgs *a, size_t tail)
 {
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", self);
-    int dtype = t ? t->dtype : TS_FLOAT32;
-    int64_t mf = tail[4].tag == TS_TAG_INT ? tail[4].u.i : MF_PRESERVE;
-    if (!t || ts_cpu_factory_tail(c->error, op, tail, &dtype))
+    TsError *err = a->call->error;
+    TsTensor *t;
+    if (ts_args_tensor(a, 0, &t))
+        return NULL;
+    int dtype = t->dtype;
+    int64_t mf = a->v[tail + 4].tag == TS_TAG_INT ? a->v[tail + 4].u.i : MF_PRESERVE;
+    if (ts_cpu_factory_args(a, tail, &dtype))
         return NULL;
     if (mf != MF_PRESERVE && mf != MF_CONTIGUOUS) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "%s: the cpu backend supports only preserve and "
-                     "contiguous formats", op);
+        ts_error_set(err, TS_ERR_RUNTIME, "%s: the cpu backend supports only preserve and "
+                     "contiguous formats", ts_args_op_name(a));
         return NULL;
     }
-    return mf == MF_PRESERVE ? ts_cpu_empty_like(t, dtype, c->error)
-                             : ts_cpu_empty(dtype, t->dim, t->sizes, c->error);
+    return mf == MF_PRESERVE ? ts_cpu_empty_like(t, dtype, err)
+                             : ts_cpu_empty(dtype, t->dim, t->sizes, err);
 }
 
 /* zeros_like, ones_like, empty_like, full_like: (Tensor self, [Scalar fill_value,] *,
  * ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None,
  * MemoryFormat? memory_format=None) -> Tensor. fill is NULL for empty_like. */
-static int like_kernel(TsCall *c, const char *op, bool has_fill, const TsValue *fill)
+static int like_kernel(TsCall *c, bool has_fill, const TsValue *fill)
 {
-    TsValue a[7];
-    size_t n = has_fill ? 7 : 6;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *r = like_new(c, op, a[0], a + (has_fill ? 2 : 1));
-    TsValue v = has_fill ? a[1] : fill ? *fill : ts_none();
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    TsTensor *r = like_new(&a, has_fill ? 2 : 1);
+    TsValue v = has_fill ? a.v[1] : fill ? *fill : ts_none();
     if (r && (has_fill || fill) && fill_scalar(c->error, r, v)) {
         ts_tensor_release(r);
         r = NULL;
     }
-    return ts_cpu_kernel_end(c, n, a, r);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
 /* rand_like, randn_like: (Tensor self, *, <the tail>) -> Tensor; randint_like: (Tensor self,
  * [int low,] int high, *, <the tail>) -> Tensor. n_bounds ints follow self. */
-static int random_like(TsCall *c, const char *op, TsCpuDrawKind kind, size_t n_bounds)
+static int random_like(TsCall *c, TsCpuDrawKind kind, size_t n_bounds)
 {
-    TsValue a[8];
-    size_t n = 6 + n_bounds;
-    ts_cpu_pop_args(c, n, a);
-    TsCpuDraw d = ts_cpu_draw(kind, a + 1, n_bounds);
-    TsTensor *r = like_new(c, op, a[0], a + 1 + n_bounds);
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    TsCpuDraw d = ts_cpu_draw(kind, a.v + 1, n_bounds);
+    TsTensor *r = like_new(&a, 1 + n_bounds);
     if (r && ts_cpu_random_fill(c->error, r, &d)) {
         ts_tensor_release(r);
         r = NULL;
     }
-    return ts_cpu_kernel_end(c, n, a, r);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
-static int k_rand_like(TsCall *c)
-{
-    return random_like(c, "aten::rand_like", TS_DRAW_UNIFORM, 0);
-}
-
-static int k_randn_like(TsCall *c)
-{
-    return random_like(c, "aten::randn_like", TS_DRAW_NORMAL, 0);
-}
-
-static int k_randint_like(TsCall *c)
-{
-    return random_like(c, "aten::randint_like", TS_DRAW_INT, 1);
-}
-
-static int k_randint_like_low(TsCall *c)
-{
-    return random_like(c, "aten::randint_like", TS_DRAW_INT, 2);
-}
+static int k_rand_like(TsCall *c) { return random_like(c, TS_DRAW_UNIFORM, 0); }
+static int k_randn_like(TsCall *c) { return random_like(c, TS_DRAW_NORMAL, 0); }
+static int k_randint_like(TsCall *c) { return random_like(c, TS_DRAW_INT, 1); }
+static int k_randint_like_low(TsCall *c) { return random_like(c, TS_DRAW_INT, 2); }
 
 static int k_zeros_like(TsCall *c)
 {
     TsValue zero = ts_int(0);
-    return like_kernel(c, "aten::zeros_like", false, &zero);
+    return like_kernel(c, false, &zero);
 }
 
 static int k_ones_like(TsCall *c)
 {
     TsValue one = ts_int(1);
-    return like_kernel(c, "aten::ones_like", false, &one);
+    return like_kernel(c, false, &one);
 }
 
-static int k_empty_like(TsCall *c) { return like_kernel(c, "aten::empty_like", false, NULL); }
-static int k_full_like(TsCall *c) { return like_kernel(c, "aten::full_like", true, NULL); }
+static int k_empty_like(TsCall *c) { return like_kernel(c, false, NULL); }
+static int k_full_like(TsCall *c) { return like_kernel(c, true, NULL); }
 
 /* ---- ranges ------------------------------------------------------------------------------- */
 
@@ -167,8 +163,10 @@ typedef struct Num {
     int64_t i;
 } Num;
 
-static int read_num(TsError *err, const char *op, TsValue v, Num *n)
+/* Argument i as a Num. */
+static int read_num(TsArgs *a, size_t i, Num *n)
 {
+    TsValue v = a->v[i];
     switch (v.tag) {
     case TS_TAG_INT: n->is_float = false; n->i = v.u.i; n->d = (double)v.u.i; return 0;
     case TS_TAG_BOOL: n->is_float = false; n->i = v.u.b; n->d = v.u.b; return 0;
@@ -179,7 +177,8 @@ static int read_num(TsError *err, const char *op, TsValue v, Num *n)
                                                                               : INT64_MIN;
         return 0;
     default:
-        return ts_error_set(err, TS_ERR_TYPE, "%s: expected a real number", op);
+        return ts_error_set(a->call->error, TS_ERR_TYPE, "%s: expected a real number",
+                            ts_args_op_name(a));
     }
 }
 
@@ -246,20 +245,19 @@ static TsTensor *arange(TsError *err, Num start, Num end, Num step, int dtype)
  * ScalarType? dtype, Layout? layout, Device? device, bool? pin_memory. */
 static int arange_kernel(TsCall *c, int nums)
 {
-    static const char op[] = "aten::arange";
-    TsValue a[7];
-    size_t n = (size_t)nums + 4;
+    TsArgs a;
     Num v[3] = { { false, 0, 0 }, { false, 0, 0 }, { false, 1, 1 } };
     TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     int first = nums == 1 ? 1 : 0;   /* arange(end) fills only v[1] */
-    for (int k = 0; k < nums; k++)
-        if (read_num(c->error, op, a[k], &v[first + k]))
-            return ts_cpu_kernel_end(c, n, a, NULL);
+    for (int k = 0; !rc && k < nums; k++)
+        rc = read_num(&a, (size_t)k, &v[first + k]);
     int dtype = v[0].is_float || v[1].is_float || v[2].is_float ? TS_FLOAT32 : TS_INT64;
-    if (!ts_cpu_factory_tail(c->error, op, a + nums, &dtype))
+    if (!rc)
+        rc = ts_cpu_factory_args(&a, (size_t)nums, &dtype);
+    if (!rc)
         r = arange(c->error, v[0], v[1], v[2], dtype);
-    return ts_cpu_kernel_end(c, n, a, r);
+    return ts_args_return_tensor(&a, rc, r);
 }
 
 static int k_arange(TsCall *c) { return arange_kernel(c, 1); }
@@ -270,24 +268,21 @@ static int k_arange_step(TsCall *c) { return arange_kernel(c, 3); }
  *     Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
 static int k_linspace(TsCall *c)
 {
-    static const char op[] = "aten::linspace";
-    TsValue a[7];
+    TsArgs a;
     Num s, e;
     int64_t steps;
     int dtype = TS_FLOAT32;
     TsTensor *r = NULL, *tmp = NULL;
-    ts_cpu_pop_args(c, 7, a);
-    if (read_num(c->error, op, a[0], &s) || read_num(c->error, op, a[1], &e) ||
-        ts_cpu_int_arg(c->error, op, "steps", a[2], &steps) ||
-        ts_cpu_factory_tail(c->error, op, a + 3, &dtype))
-        return ts_cpu_kernel_end(c, 7, a, NULL);
-    if (steps < 0) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must be non-negative");
-        return ts_cpu_kernel_end(c, 7, a, NULL);
-    }
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc || read_num(&a, 0, &s) || read_num(&a, 1, &e) || ts_args_int(&a, 2, &steps) ||
+        ts_cpu_factory_args(&a, 3, &dtype))
+        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
+    if (steps < 0)
+        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must "
+                                             "be non-negative"));
     bool as_float = dtype == TS_FLOAT32 || dtype == TS_FLOAT16 || dtype == TS_BFLOAT16;
     if (!(tmp = ts_cpu_empty(as_float ? TS_FLOAT32 : TS_FLOAT64, 1, &steps, c->error)))
-        return ts_cpu_kernel_end(c, 7, a, NULL);
+        return ts_args_fail(&a, c->error->code);
     int64_t half = steps / 2;
     if (as_float) {
         float fs = (float)s.d, fe = (float)e.d;
@@ -312,7 +307,7 @@ static int k_linspace(TsCall *c)
         r = ts_cpu_cast(tmp, dtype, c->error);
         ts_tensor_release(tmp);
     }
-    return ts_cpu_kernel_end(c, 7, a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 /* aten::logspace(Scalar start, Scalar end, int steps, float base=10., *, ScalarType? dtype=None,
@@ -321,25 +316,22 @@ static int k_linspace(TsCall *c)
  * compute in float, the others in double. */
 static int k_logspace(TsCall *c)
 {
-    static const char op[] = "aten::logspace";
-    TsValue a[8];
+    TsArgs a;
     Num s, e;
     int64_t steps;
     int dtype = TS_FLOAT32;
     TsTensor *r = NULL, *tmp = NULL;
-    ts_cpu_pop_args(c, 8, a);
-    if (read_num(c->error, op, a[0], &s) || read_num(c->error, op, a[1], &e) ||
-        ts_cpu_int_arg(c->error, op, "steps", a[2], &steps) ||
-        ts_cpu_factory_tail(c->error, op, a + 4, &dtype))
-        return ts_cpu_kernel_end(c, 8, a, NULL);
-    if (steps < 0) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must be non-negative");
-        return ts_cpu_kernel_end(c, 8, a, NULL);
-    }
-    double base = a[3].tag == TS_TAG_DOUBLE ? a[3].u.d : 10.0;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc || read_num(&a, 0, &s) || read_num(&a, 1, &e) || ts_args_int(&a, 2, &steps) ||
+        ts_cpu_factory_args(&a, 4, &dtype))
+        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
+    if (steps < 0)
+        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must "
+                                             "be non-negative"));
+    double base = a.v[3].tag == TS_TAG_DOUBLE ? a.v[3].u.d : 10.0;
     bool as_float = dtype == TS_FLOAT32 || dtype == TS_FLOAT16 || dtype == TS_BFLOAT16;
     if (!(tmp = ts_cpu_empty(as_float ? TS_FLOAT32 : TS_FLOAT64, 1, &steps, c->error)))
-        return ts_cpu_kernel_end(c, 8, a, NULL);
+        return ts_args_fail(&a, c->error->code);
     int64_t half = steps / 2;
     if (as_float) {
         float fs = (float)s.d, fe = (float)e.d, fb = (float)base;
@@ -361,41 +353,37 @@ static int k_logspace(TsCall *c)
         r = ts_cpu_cast(tmp, dtype, c->error);
         ts_tensor_release(tmp);
     }
-    return ts_cpu_kernel_end(c, 8, a, r);
+    return ts_args_return_tensor(&a, 0, r);
 }
 
 /* aten::eye(int n, ...) and eye.m(int n, int m, ...), with the factory tail. */
 static int eye_kernel(TsCall *c, size_t nints)
 {
-    static const char op[] = "aten::eye";
-    TsValue a[6];
-    size_t n = nints + 4;
+    TsArgs a;
     int64_t sizes[2];
     int dtype = TS_FLOAT32;
     TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    if (ts_cpu_int_arg(c->error, op, "n", a[0], &sizes[0]) ||
-        (nints == 2 && ts_cpu_int_arg(c->error, op, "m", a[1], &sizes[1])) ||
-        ts_cpu_factory_tail(c->error, op, a + nints, &dtype))
-        return ts_cpu_kernel_end(c, n, a, NULL);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc || ts_args_int(&a, 0, &sizes[0]) || (nints == 2 && ts_args_int(&a, 1, &sizes[1])) ||
+        ts_cpu_factory_args(&a, nints, &dtype))
+        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
     if (nints == 1)
         sizes[1] = sizes[0];
-    if (sizes[0] < 0 || sizes[1] < 0) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "%s must be greater or equal to 0, got %lld",
-                     sizes[0] < 0 ? "n" : "m", (long long)(sizes[0] < 0 ? sizes[0] : sizes[1]));
-        return ts_cpu_kernel_end(c, n, a, NULL);
-    }
-    if (dtype == TS_BFLOAT16) {      /* PyTorch 1.13's cpu eye has no bfloat16 kernel */
-        ts_error_set(c->error, TS_ERR_RUNTIME, "\"eye\" not implemented for '%s'",
-                     ts_dtype_type_name(dtype));
-        return ts_cpu_kernel_end(c, n, a, NULL);
-    }
+    /* PyTorch's own message, which names the argument as its C++ does */
+    if (sizes[0] < 0 || sizes[1] < 0)
+        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "%s must be greater or "
+                                             "equal to 0, got %lld", sizes[0] < 0 ? "n" : "m",
+                                             (long long)(sizes[0] < 0 ? sizes[0] : sizes[1])));
+    if (dtype == TS_BFLOAT16)        /* PyTorch 1.13's cpu eye has no bfloat16 kernel */
+        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "\"eye\" not "
+                                             "implemented for '%s'",
+                                             ts_dtype_type_name(dtype)));
     if ((r = ts_cpu_empty(dtype, 2, sizes, c->error))) {
         size_t es = ts_dtype_size(dtype);
         TsTensor *one = ts_cpu_scalar_tensor(ts_int(1), dtype, c->error);
         if (!one) {
             ts_tensor_release(r);
-            return ts_cpu_kernel_end(c, n, a, NULL);
+            return ts_args_fail(&a, c->error->code);
         }
         char *p = ts_tensor_data(r);
         memset(p, 0, (size_t)(sizes[0] * sizes[1]) * es);
@@ -403,7 +391,7 @@ static int eye_kernel(TsCall *c, size_t nints)
             memcpy(p + (size_t)(k * sizes[1] + k) * es, ts_tensor_data(one), es);
         ts_tensor_release(one);
     }
-    return ts_cpu_kernel_end(c, n, a, r);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
 static int k_eye(TsCall *c) { return eye_kernel(c, 1); }
@@ -427,28 +415,32 @@ static TsTensor *with_requires_grad(TsError *err, TsTensor *r, TsValue flag)
     return r;
 }
 
-/* tensor.int, tensor.float, tensor.bool: (t, *, ScalarType? dtype=None, Device? device=None,
- *     bool requires_grad=False) -> Tensor; also the leaf of the list form. */
+/* tensor.int, tensor.float, tensor.bool (t, *, ScalarType? dtype=None, Device? device=None,
+ * bool requires_grad=False) and as_tensor.int/.float/.bool (the same without requires_grad,
+ * which is then False): the tensor of the number t. */
 static int k_tensor_scalar(TsCall *c)
 {
-    static const char op[] = "aten::tensor";
-    TsValue a[4];
+    TsArgs a;
     TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    int dtype = ts_aten_scalar_dtype(a[0]);
-    if (a[0].tag != TS_TAG_INT && a[0].tag != TS_TAG_DOUBLE && a[0].tag != TS_TAG_BOOL)
-        ts_error_set(c->error, TS_ERR_TYPE, "%s: expected an int, float or bool", op);
-    else if (!read_dtype(c->error, op, a[1], &dtype) && !check_device(c->error, op, a[2])) {
-        TsTensor *base = ts_cpu_scalar_tensor(a[0], ts_aten_scalar_dtype(a[0]), c->error);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    int dtype = ts_aten_scalar_dtype(a.v[0]);
+    TsValue requires_grad = a.n > 3 ? a.v[3] : ts_bool(false);
+    if (a.v[0].tag != TS_TAG_INT && a.v[0].tag != TS_TAG_DOUBLE && a.v[0].tag != TS_TAG_BOOL)
+        ts_error_set(c->error, TS_ERR_TYPE, "%s: expected an int, float or bool",
+                     ts_args_op_name(&a));
+    else if (!read_dtype(&a, 1, &dtype) && !check_device(&a, 2)) {
+        TsTensor *base = ts_cpu_scalar_tensor(a.v[0], ts_aten_scalar_dtype(a.v[0]), c->error);
         if (base && base->dtype != dtype) {
             r = ts_cpu_cast(base, dtype, c->error);
             ts_tensor_release(base);
         } else {
             r = base;
         }
-        r = with_requires_grad(c->error, r, a[3]);
+        r = with_requires_grad(c->error, r, requires_grad);
     }
-    return ts_cpu_kernel_end(c, 4, a, r);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
 /* Whether a nested list holds a list other threads reach (value.h). Unshared lists are
@@ -571,60 +563,64 @@ static int check_list_type(TsError *err, TsValue v)
     return 0;
 }
 
-/* The tensor of the nested list data (a[0]) and the other arguments of aten::tensor. */
-static TsTensor *tensor_of_list(TsCall *c, const TsValue *a)
+/* The tensor of the nested list data (argument 0) with the dtype and device of arguments
+ * 1 and 2 and requires_grad. */
+static TsTensor *tensor_of_list(TsArgs *a, TsValue requires_grad)
 {
-    static const char op[] = "aten::tensor";
+    TsError *err = a->call->error;
     int64_t sizes[TS_TENSOR_MAX_DIMS], pos = 0;
     int dim;
     TsTensor *r = NULL;
-    if (check_list_type(c->error, a[0]))
+    if (check_list_type(err, a->v[0]))
         return NULL;
-    int kind = list_kind(a[0]);
+    int kind = list_kind(a->v[0]);
     if (kind < 0) {
-        unsigned k = leaf_kinds(a[0]);
+        unsigned k = leaf_kinds(a->v[0]);
         if (k & 8u) {
-            ts_error_set(c->error, TS_ERR_TYPE, "Input must be of ints, floats, or bools");
+            ts_error_set(err, TS_ERR_TYPE, "Input must be of ints, floats, or bools");
             return NULL;
         }
         kind = k & 4u ? TS_FLOAT32 : k & 2u ? TS_INT64 : k & 1u ? TS_BOOL : TS_FLOAT32;
     }
     int dtype = kind;
-    if (list_shape(c->error, a[0], &dim, sizes) || read_dtype(c->error, op, a[1], &dtype) ||
-        check_device(c->error, op, a[2]) ||
-        !(r = ts_cpu_empty(kind, dim, sizes, c->error)))
+    if (list_shape(err, a->v[0], &dim, sizes) || read_dtype(a, 1, &dtype) ||
+        check_device(a, 2) || !(r = ts_cpu_empty(kind, dim, sizes, err)))
         return NULL;
-    if (store_list(c->error, a[0], 0, dim, sizes, r, &pos)) {
+    if (store_list(err, a->v[0], 0, dim, sizes, r, &pos)) {
         ts_tensor_release(r);
         return NULL;
     }
     if (dtype != kind) {
-        TsTensor *cast = ts_cpu_cast(r, dtype, c->error);
+        TsTensor *cast = ts_cpu_cast(r, dtype, err);
         ts_tensor_release(r);
         r = cast;
     }
-    return with_requires_grad(c->error, r, a[3]);
+    return with_requires_grad(err, r, requires_grad);
 }
 
 /* aten::tensor(t[] data, *, ScalarType? dtype=None, Device? device=None,
- *     bool requires_grad=False) -> Tensor. The walks read lists nested in data: when one is
+ *     bool requires_grad=False) -> Tensor, and as_tensor.list (the same without
+ * requires_grad, which is then False). The walks read lists nested in data: when one is
  * shared, all of them run with the shared lock held (share.c's rule 3), so they agree. */
 static int k_tensor_list(TsCall *c)
 {
-    TsValue a[4];
+    TsArgs a;
     TsTensor *r = NULL;
-    ts_cpu_pop_args(c, 4, a);
-    if (a[0].tag != TS_TAG_LIST) {
-        ts_error_set(c->error, TS_ERR_TYPE, "aten::tensor: argument 'data' must be a list");
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    if (a.v[0].tag != TS_TAG_LIST) {
+        ts_error_set(c->error, TS_ERR_TYPE, "%s: argument '%s' must be a list",
+                     ts_args_op_name(&a), ts_args_name(&a, 0));
     } else {
-        bool locked = holds_shared(a[0]);
+        bool locked = holds_shared(a.v[0]);
         if (locked)
             ts_shared_lock();
-        r = tensor_of_list(c, a);
+        r = tensor_of_list(&a, a.n > 3 ? a.v[3] : ts_bool(false));
         if (locked)
             ts_shared_unlock();
     }
-    return ts_cpu_kernel_end(c, 4, a, r);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
 /* ---- back to numbers ------------------------------------------------------------------------ */
@@ -647,18 +643,18 @@ static TsValue elem_value(int dtype, const char *p)
 /* aten::item(Tensor self) -> Scalar */
 static int k_item(TsCall *c)
 {
-    TsValue a;
-    ts_cpu_pop_args(c, 1, &a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::item", "self", a);
-    int rc = t ? 0 : (int)c->error->code;
+    TsArgs a;
+    TsTensor *t = NULL;
     TsValue v = ts_none();
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
     if (!rc && ts_tensor_numel(t) != 1)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "a Tensor with %lld elements cannot be "
                           "converted to Scalar", (long long)ts_tensor_numel(t));
     else if (!rc)
         v = elem_value(t->dtype, ts_tensor_data(t));
-    ts_value_release(a);
-    return rc ? rc : ts_stack_push(c->stack, v, c->error);
+    return ts_args_return(&a, rc, v);
 }
 
 /* The nested list of t's elements from dim d at offset off (elements). */
@@ -692,15 +688,22 @@ static int to_list(TsError *err, const TsTensor *t, int d, int64_t off, const Ts
  * annotation's list depth and elem_type 0 int, 1 float, 2 bool (TorchScript's constants). */
 static int k_tolist(TsCall *c)
 {
-    TsValue a[3], out = ts_none();
-    int64_t dim, kind;
+    TsArgs a;
+    TsValue out = ts_none();
+    TsTensor *t = NULL;
+    int64_t dim = 0, kind = 0;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    /* a vararg schema declares none of the three: they are popped here */
     if (c->stack->len < 3)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "prim::tolist: expected 3 arguments");
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "prim::tolist", "self", a[0]);
-    int rc = t ? 0 : (int)c->error->code;
-    if (!rc && (ts_cpu_int_arg(c->error, "prim::tolist", "dim", a[1], &dim) ||
-                ts_cpu_int_arg(c->error, "prim::tolist", "elem_type", a[2], &kind)))
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "%s: expected 3 arguments",
+                            ts_args_op_name(&a));
+    for (size_t i = 3; i-- > 0;)
+        a.v[i] = ts_stack_pop(c->stack);
+    a.n = 3;
+    rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && (ts_args_int(&a, 1, &dim) || ts_args_int(&a, 2, &kind)))
         rc = c->error->code;
     if (!rc) {
         /* int is int64 only; float admits every floating dtype here, but only float32 and
@@ -725,33 +728,22 @@ static int k_tolist(TsCall *c)
         else
             rc = to_list(c->error, t, 0, t->offset, leaf, &out);
     }
-    ts_cpu_release_args(3, a);
-    return rc ? rc : ts_stack_push(c->stack, out, c->error);
+    return ts_args_return(&a, rc, out);
 }
 
 /* ---- aten::as_tensor ------------------------------------------------------------------ */
-
-/* as_tensor.list / .int / .float / .bool (data, *, ScalarType? dtype=None, Device? device=None):
- * torch.tensor's result without requires_grad, so the tensor kernel with that flag pushed. */
-static int as_tensor_call(TsCall *c, TsKernelFn tensor_kernel)
-{
-    int rc = ts_stack_push(c->stack, ts_bool(false), c->error);
-    return rc ? rc : tensor_kernel(c);
-}
-
-static int k_as_tensor_list(TsCall *c) { return as_tensor_call(c, k_tensor_list); }
-static int k_as_tensor_scalar(TsCall *c) { return as_tensor_call(c, k_tensor_scalar); }
 
 /* aten::as_tensor(Tensor(a) data, *, ScalarType? dtype=None, Device? device=None)
  *     -> Tensor(b|a): data itself unless another dtype is asked for (then a converted copy). */
 static int k_as_tensor(TsCall *c)
 {
-    static const char op[] = "aten::as_tensor";
-    TsValue a[3];
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "data", a[0]), *r = NULL;
+    TsArgs a;
+    TsTensor *t = NULL, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
     int dtype = t ? t->dtype : 0;
-    if (t && !read_dtype(c->error, op, a[1], &dtype) && !check_device(c->error, op, a[2])) {
+    if (!rc && !read_dtype(&a, 1, &dtype) && !check_device(&a, 2)) {
         if (dtype == t->dtype) {
             ts_tensor_retain(t);
             r = t;
@@ -759,7 +751,7 @@ static int k_as_tensor(TsCall *c)
             r = ts_cpu_cast(t, dtype, c->error);
         }
     }
-    return ts_cpu_kernel_end(c, 3, a, r);
+    return ts_args_return_tensor(&a, rc ? rc : r ? 0 : (int)c->error->code, r);
 }
 
 /* aten::scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None,
@@ -767,16 +759,18 @@ static int k_as_tensor(TsCall *c)
  * dtype (float32) unless another is asked for, whatever the number's kind. */
 static int k_scalar_tensor(TsCall *c)
 {
-    TsValue a[5];
+    TsArgs a;
     TsTensor *r = NULL;
     int dtype = TS_FLOAT32;
-    ts_cpu_pop_args(c, 5, a);
-    if (a[0].tag != TS_TAG_INT && a[0].tag != TS_TAG_DOUBLE && a[0].tag != TS_TAG_BOOL)
-        ts_error_set(c->error, TS_ERR_TYPE, "aten::scalar_tensor: expected an int, float or "
-                     "bool");
-    else if (!ts_cpu_factory_tail(c->error, "aten::scalar_tensor", a + 1, &dtype))
-        r = ts_cpu_scalar_tensor(a[0], dtype, c->error);
-    return ts_cpu_kernel_end(c, 5, a, r);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    if (a.v[0].tag != TS_TAG_INT && a.v[0].tag != TS_TAG_DOUBLE && a.v[0].tag != TS_TAG_BOOL)
+        ts_error_set(c->error, TS_ERR_TYPE, "%s: expected an int, float or bool",
+                     ts_args_op_name(&a));
+    else if (!ts_cpu_factory_args(&a, 1, &dtype))
+        r = ts_cpu_scalar_tensor(a.v[0], dtype, c->error);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
 /* prim::NumToTensor.Scalar(Scalar a) -> Tensor and .bool(bool a): a 0-dim tensor of the
@@ -784,16 +778,20 @@ static int k_scalar_tensor(TsCall *c)
  * x.size(0); it is not a wrapped number, so it promotes as a 0-dim tensor. */
 static int k_num_to_tensor(TsCall *c)
 {
-    TsValue a;
-    ts_cpu_pop_args(c, 1, &a);
-    int dtype = a.tag == TS_TAG_INT ? TS_INT64 : a.tag == TS_TAG_DOUBLE ? TS_FLOAT64
-              : a.tag == TS_TAG_BOOL ? TS_BOOL : -1;
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    TsValue v = a.v[0];
+    int dtype = v.tag == TS_TAG_INT ? TS_INT64 : v.tag == TS_TAG_DOUBLE ? TS_FLOAT64
+              : v.tag == TS_TAG_BOOL ? TS_BOOL : -1;
     TsTensor *r = NULL;
     if (dtype < 0)
-        ts_error_set(c->error, TS_ERR_TYPE, "prim::NumToTensor: expected an int, float or bool");
+        ts_error_set(c->error, TS_ERR_TYPE, "%s: expected an int, float or bool",
+                     ts_args_op_name(&a));
     else
-        r = ts_cpu_scalar_tensor(a, dtype, c->error);
-    return ts_cpu_kernel_end(c, 1, &a, r);
+        r = ts_cpu_scalar_tensor(v, dtype, c->error);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
 static const TsCpuOp ops[] = {
@@ -816,10 +814,10 @@ static const TsCpuOp ops[] = {
     { "aten::tensor", "float", k_tensor_scalar },
     { "aten::tensor", "bool", k_tensor_scalar },
     { "aten::tensor", "", k_tensor_list },
-    { "aten::as_tensor", "list", k_as_tensor_list },
-    { "aten::as_tensor", "int", k_as_tensor_scalar },
-    { "aten::as_tensor", "float", k_as_tensor_scalar },
-    { "aten::as_tensor", "bool", k_as_tensor_scalar },
+    { "aten::as_tensor", "list", k_tensor_list },
+    { "aten::as_tensor", "int", k_tensor_scalar },
+    { "aten::as_tensor", "float", k_tensor_scalar },
+    { "aten::as_tensor", "bool", k_tensor_scalar },
     { "aten::as_tensor", "", k_as_tensor },
     { "aten::scalar_tensor", "", k_scalar_tensor },
     { "prim::NumToTensor", "Scalar", k_num_to_tensor },

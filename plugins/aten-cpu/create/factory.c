@@ -15,78 +15,86 @@
 /* PyTorch's MemoryFormat numbering. */
 enum { MF_CONTIGUOUS = 0, MF_PRESERVE = 1, MF_CHANNELS_LAST = 2, MF_CHANNELS_LAST_3D = 3 };
 
-/* The optional arguments every factory takes; memory_format is None for all but empty. */
-typedef struct FactoryOpts {
-    TsValue dtype, layout, device, pin_memory, memory_format;
-} FactoryOpts;
-
-static int read_sizes(TsCall *c, const char *op, TsValue v, int *dim, int64_t *sizes)
+/* Argument i as a list of sizes (no single int, unlike ts_args_int_list). */
+static int read_sizes(TsArgs *a, size_t i, int *dim, int64_t *sizes)
 {
+    TsError *err = a->call->error;
+    TsValue v = a->v[i];
     if (v.tag != TS_TAG_LIST)
-        return ts_error_set(c->error, TS_ERR_TYPE, "%s: argument 'size' must be a list of ints",
-                            op);
+        return ts_error_set(err, TS_ERR_TYPE, "%s: argument '%s' must be a list of ints",
+                            ts_args_op_name(a), ts_args_name(a, i));
     const TsList *l = (const TsList *)v.u.p;
     if (l->len > TS_TENSOR_MAX_DIMS)
-        return ts_error_set(c->error, TS_ERR_LIMIT, "%s: %zu dimensions is more than %d", op,
-                            l->len, TS_TENSOR_MAX_DIMS);
+        return ts_error_set(err, TS_ERR_LIMIT, "%s: %zu dimensions is more than %d",
+                            ts_args_op_name(a), l->len, TS_TENSOR_MAX_DIMS);
     *dim = (int)l->len;
-    for (size_t i = 0; i < l->len; i++) {
-        if (l->items[i].tag != TS_TAG_INT)
-            return ts_error_set(c->error, TS_ERR_TYPE,
-                                "%s: argument 'size' must be a list of ints", op);
-        sizes[i] = l->items[i].u.i;
+    for (size_t k = 0; k < l->len; k++) {
+        if (l->items[k].tag != TS_TAG_INT)
+            return ts_error_set(err, TS_ERR_TYPE, "%s: argument '%s' must be a list of ints",
+                                ts_args_op_name(a), ts_args_name(a, i));
+        sizes[k] = l->items[k].u.i;
     }
     return 0;
 }
 
-static int read_dtype(TsCall *c, const char *op, TsValue v, int *dtype)
+/* Argument i as a dtype (None keeps *dtype). */
+static int read_dtype(TsArgs *a, size_t i, int *dtype)
 {
+    TsValue v = a->v[i];
     if (v.tag == TS_TAG_NONE)
         return 0;
     if (v.tag != TS_TAG_INT || v.u.i < 0 || v.u.i >= TS_DTYPE__COUNT ||
         ts_dtype_size((int)v.u.i) == 0)
-        return ts_error_set(c->error, TS_ERR_TYPE, "%s: argument 'dtype' is not a dtype", op);
+        return ts_error_set(a->call->error, TS_ERR_TYPE, "%s: argument '%s' is not a dtype",
+                            ts_args_op_name(a), ts_args_name(a, i));
     *dtype = (int)v.u.i;
     return 0;
 }
 
-static int check_placement(TsCall *c, const char *op, const FactoryOpts *o)
+/* The layout, device and pin_memory of the tail at argument i (after dtype). */
+static int check_placement(TsArgs *a, size_t i)
 {
-    if (o->layout.tag != TS_TAG_NONE && !(o->layout.tag == TS_TAG_INT && o->layout.u.i == 0))
-        return ts_error_set(c->error, TS_ERR_RUNTIME,
-                            "%s: the cpu backend supports only the strided layout", op);
-    if (o->device.tag != TS_TAG_NONE &&
-        !(o->device.tag == TS_TAG_DEVICE && o->device.u.dev.type == TS_DEV_CPU)) {
+    TsError *err = a->call->error;
+    TsValue layout = a->v[i + 1], device = a->v[i + 2], pin_memory = a->v[i + 3];
+    if (layout.tag != TS_TAG_NONE && !(layout.tag == TS_TAG_INT && layout.u.i == 0))
+        return ts_error_set(err, TS_ERR_RUNTIME, "%s: the cpu backend supports only the "
+                            "strided layout", ts_args_op_name(a));
+    if (device.tag != TS_TAG_NONE &&
+        !(device.tag == TS_TAG_DEVICE && device.u.dev.type == TS_DEV_CPU)) {
         char dev[32] = "?";
-        if (o->device.tag == TS_TAG_DEVICE)
-            ts_device_str(o->device.u.dev, dev, sizeof dev);
-        return ts_error_set(c->error, TS_ERR_RUNTIME,
-                            "%s: the cpu kernel cannot create a tensor on device %s", op, dev);
+        if (device.tag == TS_TAG_DEVICE)
+            ts_device_str(device.u.dev, dev, sizeof dev);
+        return ts_error_set(err, TS_ERR_RUNTIME, "%s: the cpu kernel cannot create a tensor "
+                            "on device %s", ts_args_op_name(a), dev);
     }
-    if (o->pin_memory.tag == TS_TAG_BOOL && o->pin_memory.u.b)
-        return ts_error_set(c->error, TS_ERR_RUNTIME,
-                            "%s: pin_memory=True needs an accelerator backend", op);
+    if (pin_memory.tag == TS_TAG_BOOL && pin_memory.u.b)
+        return ts_error_set(err, TS_ERR_RUNTIME, "%s: pin_memory=True needs an accelerator "
+                            "backend", ts_args_op_name(a));
     return 0;
 }
 
-/* Strides for a memory format, or an error for one that does not fit the rank. */
-static int format_strides(TsCall *c, TsValue v, int dim, const int64_t *sizes, int64_t *strides,
-                          bool *contiguous)
+/* Strides for the memory format in argument i (none when has is false), or an error for
+ * one that does not fit the rank. */
+static int format_strides(TsArgs *a, size_t i, bool has, int dim, const int64_t *sizes,
+                          int64_t *strides, bool *contiguous)
 {
+    TsError *err = a->call->error;
+    TsValue v = has ? a->v[i] : ts_none();
     int64_t mf = v.tag == TS_TAG_INT ? v.u.i : MF_CONTIGUOUS;
     *contiguous = true;
     if (v.tag != TS_TAG_NONE && v.tag != TS_TAG_INT)
-        return ts_error_set(c->error, TS_ERR_TYPE, "argument 'memory_format' is not a memory format");
+        return ts_error_set(err, TS_ERR_TYPE, "argument '%s' is not a memory format",
+                            ts_args_name(a, i));
     if (mf == MF_CONTIGUOUS)
         return 0;
     if (mf == MF_PRESERVE)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "unsupported memory format Preserve");
+        return ts_error_set(err, TS_ERR_RUNTIME, "unsupported memory format Preserve");
     int rank = mf == MF_CHANNELS_LAST ? 4 : 5;
     if (mf != MF_CHANNELS_LAST && mf != MF_CHANNELS_LAST_3D)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "unsupported memory format %lld",
+        return ts_error_set(err, TS_ERR_RUNTIME, "unsupported memory format %lld",
                             (long long)mf);
     if (dim != rank)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "required rank %d tensor to use %s format",
+        return ts_error_set(err, TS_ERR_RUNTIME, "required rank %d tensor to use %s format",
                             rank, rank == 4 ? "channels_last" : "channels_last_3d");
     /* channels innermost, then the spatial dims from the last, then the batch */
     int64_t s = 1;
@@ -101,19 +109,23 @@ static int format_strides(TsCall *c, TsValue v, int dim, const int64_t *sizes, i
     return 0;
 }
 
-/* A new uninitialized tensor from a factory's arguments. */
-static TsTensor *create(TsCall *c, const char *op, TsValue size, int dtype, const FactoryOpts *o)
+/* A new uninitialized tensor of the sizes in argument size_i with the factory tail at
+ * argument tail (dtype, layout, device, pin_memory and, with has_memory_format, the
+ * memory_format after them); dtype is the default for a None dtype. */
+static TsTensor *create(TsArgs *a, size_t size_i, size_t tail, int dtype,
+                        bool has_memory_format)
 {
+    TsError *err = a->call->error;
     int dim = 0;
     int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
     bool contiguous;
-    if (read_sizes(c, op, size, &dim, sizes) || read_dtype(c, op, o->dtype, &dtype) ||
-        check_placement(c, op, o) ||
-        format_strides(c, o->memory_format, dim, sizes, strides, &contiguous))
+    if (read_sizes(a, size_i, &dim, sizes) || read_dtype(a, tail, &dtype) ||
+        check_placement(a, tail) || format_strides(a, tail + 4, has_memory_format, dim, sizes, strides,
+                       &contiguous))
         return NULL;
     TsDevice cpu = { TS_DEV_CPU, -1 };
-    TsTensor *t = ts_tensor_empty(&ts_cpu_allocator, cpu, dtype, dim, sizes, c->error);
-    if (t && !contiguous && ts_tensor_set_shape(t, dim, sizes, strides, 0, c->error)) {
+    TsTensor *t = ts_tensor_empty(&ts_cpu_allocator, cpu, dtype, dim, sizes, err);
+    if (t && !contiguous && ts_tensor_set_shape(t, dim, sizes, strides, 0, err)) {
         ts_tensor_release(t);
         return NULL;
     }
@@ -132,100 +144,74 @@ static int fill_new(TsCall *c, TsTensor *t, TsValue v)
     return 0;
 }
 
-static FactoryOpts opts_of(const TsValue *tail, bool has_memory_format)
-{
-    FactoryOpts o = { tail[0], tail[1], tail[2], tail[3],
-                      has_memory_format ? tail[4] : ts_none() };
-    return o;
-}
-
 /* aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None,
  *     Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
 static int k_empty(TsCall *c)
 {
-    TsValue a[6];
-    ts_cpu_pop_args(c, 6, a);
-    FactoryOpts o = opts_of(a + 1, true);
-    TsTensor *t = create(c, "aten::empty", a[0], TS_FLOAT32, &o);
-    ts_cpu_release_args(6, a);
-    return t ? ts_cpu_push_tensor(c, t) : (int)c->error->code;
+    TsArgs a;
+    TsTensor *t = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc && !(t = create(&a, 0, 1, TS_FLOAT32, true)))
+        rc = c->error->code;
+    return ts_args_return_tensor(&a, rc, t);
 }
 
 /* zeros and ones: (SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None,
  *     Device? device=None, bool? pin_memory=None) -> Tensor */
-static int constant_factory(TsCall *c, const char *op, bool one)
+static int constant_factory(TsCall *c, bool one)
 {
-    TsValue a[5];
-    ts_cpu_pop_args(c, 5, a);
-    FactoryOpts o = opts_of(a + 1, false);
-    TsTensor *t = create(c, op, a[0], TS_FLOAT32, &o);
-    ts_cpu_release_args(5, a);
-    if (!t)
-        return c->error->code;
-    if (!one) {
+    TsArgs a;
+    TsTensor *t = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc && !(t = create(&a, 0, 1, TS_FLOAT32, false)))
+        rc = c->error->code;
+    if (!rc && !one) {
         void *data = ts_tensor_data(t);
         if (data)
             memset(data, 0, (size_t)ts_tensor_numel(t) * ts_dtype_size(t->dtype));
-    } else if (fill_new(c, t, ts_int(1))) {
-        return c->error->code;
+    } else if (!rc && fill_new(c, t, ts_int(1))) {
+        return ts_args_fail(&a, c->error->code);
     }
-    return ts_cpu_push_tensor(c, t);
+    return ts_args_return_tensor(&a, rc, t);
 }
 
 /* rand and randn: (int[] size, *, ScalarType? dtype=None, Layout? layout=None,
  *     Device? device=None, bool? pin_memory=None) -> Tensor; randint: ([int low,] int high,
  *     int[] size, *, ScalarType? dtype=4, ...) -> Tensor. n_bounds ints come first. */
-static int random_factory(TsCall *c, const char *op, TsCpuDrawKind kind, size_t n_bounds,
-                          int dtype)
+static int random_factory(TsCall *c, TsCpuDrawKind kind, size_t n_bounds, int dtype)
 {
-    TsValue a[7];
-    size_t n = 5 + n_bounds;
-    ts_cpu_pop_args(c, n, a);
-    TsCpuDraw d = ts_cpu_draw(kind, a, n_bounds);
-    FactoryOpts o = opts_of(a + n_bounds + 1, false);
-    TsTensor *t = create(c, op, a[n_bounds], dtype, &o);
-    ts_cpu_release_args(n, a);
-    if (t && ts_cpu_random_fill(c->error, t, &d)) {
-        ts_tensor_release(t);
-        t = NULL;
-    }
-    return t ? ts_cpu_push_tensor(c, t) : (int)c->error->code;
+    TsArgs a;
+    TsTensor *t = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    TsCpuDraw d = ts_cpu_draw(kind, a.v, n_bounds);
+    if (!(t = create(&a, n_bounds, n_bounds + 1, dtype, false)))
+        rc = c->error->code;
+    if (!rc && ts_cpu_random_fill(c->error, t, &d))
+        rc = c->error->code;
+    return ts_args_return_tensor(&a, rc, t);
 }
 
-static int k_rand(TsCall *c)
-{
-    return random_factory(c, "aten::rand", TS_DRAW_UNIFORM, 0, TS_FLOAT32);
-}
-
-static int k_randn(TsCall *c)
-{
-    return random_factory(c, "aten::randn", TS_DRAW_NORMAL, 0, TS_FLOAT32);
-}
-
-static int k_randint(TsCall *c)
-{
-    return random_factory(c, "aten::randint", TS_DRAW_INT, 1, TS_INT64);
-}
-
-static int k_randint_low(TsCall *c)
-{
-    return random_factory(c, "aten::randint", TS_DRAW_INT, 2, TS_INT64);
-}
-
-static int k_zeros(TsCall *c) { return constant_factory(c, "aten::zeros", false); }
-static int k_ones(TsCall *c) { return constant_factory(c, "aten::ones", true); }
+static int k_rand(TsCall *c) { return random_factory(c, TS_DRAW_UNIFORM, 0, TS_FLOAT32); }
+static int k_randn(TsCall *c) { return random_factory(c, TS_DRAW_NORMAL, 0, TS_FLOAT32); }
+static int k_randint(TsCall *c) { return random_factory(c, TS_DRAW_INT, 1, TS_INT64); }
+static int k_randint_low(TsCall *c) { return random_factory(c, TS_DRAW_INT, 2, TS_INT64); }
+static int k_zeros(TsCall *c) { return constant_factory(c, false); }
+static int k_ones(TsCall *c) { return constant_factory(c, true); }
 
 /* aten::full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None,
  *     Device? device=None, bool? pin_memory=None) -> Tensor */
 static int k_full(TsCall *c)
 {
-    TsValue a[6];
-    ts_cpu_pop_args(c, 6, a);
-    FactoryOpts o = opts_of(a + 2, false);
-    TsTensor *t = create(c, "aten::full", a[0], ts_aten_scalar_dtype(a[1]), &o);
-    int rc = t ? fill_new(c, t, a[1]) : (int)c->error->code;
-    ts_cpu_release_args(6, a);
-    return rc ? rc : ts_cpu_push_tensor(c, t);
+    TsArgs a;
+    TsTensor *t = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc && !(t = create(&a, 0, 2, ts_aten_scalar_dtype(a.v[1]), false)))
+        rc = c->error->code;
+    if (!rc && fill_new(c, t, a.v[1]))
+        return ts_args_fail(&a, c->error->code);
+    return ts_args_return_tensor(&a, rc, t);
 }
 
 /* new_empty, new_zeros, new_ones (Tensor self, SymInt[] size, *, ScalarType? dtype=None,
@@ -233,54 +219,54 @@ static int k_full(TsCall *c)
  *     Scalar fill_value after size): like the factories, with self's dtype as the default. */
 typedef enum NewKind { NEW_EMPTY, NEW_ZEROS, NEW_ONES, NEW_FULL } NewKind;
 
-static int new_factory(TsCall *c, const char *op, NewKind kind)
+static int new_factory(TsCall *c, NewKind kind)
 {
-    TsValue a[7];
-    size_t n = kind == NEW_FULL ? 7 : 6;
-    ts_cpu_pop_args(c, n, a);
-    const TsTensor *self = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    FactoryOpts o = opts_of(a + n - 4, false);
-    TsTensor *t = self ? create(c, op, a[1], self->dtype, &o) : NULL;
-    int rc = t ? 0 : (int)c->error->code;
-    if (!rc && kind != NEW_EMPTY)
-        rc = fill_new(c, t, kind == NEW_FULL ? a[2] : ts_int(kind == NEW_ONES));
-    ts_cpu_release_args(n, a);
-    return rc ? rc : ts_cpu_push_tensor(c, t);
+    TsArgs a;
+    TsTensor *self, *t = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &self);
+    if (!rc && !(t = create(&a, 1, a.n - 4, self->dtype, false)))
+        rc = c->error->code;
+    if (!rc && kind != NEW_EMPTY &&
+        fill_new(c, t, kind == NEW_FULL ? a.v[2] : ts_int(kind == NEW_ONES)))
+        return ts_args_fail(&a, c->error->code);
+    return ts_args_return_tensor(&a, rc, t);
 }
 
-static int k_new_empty(TsCall *c) { return new_factory(c, "aten::new_empty", NEW_EMPTY); }
-static int k_new_zeros(TsCall *c) { return new_factory(c, "aten::new_zeros", NEW_ZEROS); }
-static int k_new_ones(TsCall *c) { return new_factory(c, "aten::new_ones", NEW_ONES); }
-static int k_new_full(TsCall *c) { return new_factory(c, "aten::new_full", NEW_FULL); }
+static int k_new_empty(TsCall *c) { return new_factory(c, NEW_EMPTY); }
+static int k_new_zeros(TsCall *c) { return new_factory(c, NEW_ZEROS); }
+static int k_new_ones(TsCall *c) { return new_factory(c, NEW_ONES); }
+static int k_new_full(TsCall *c) { return new_factory(c, NEW_FULL); }
 
 /* aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
 static int k_fill(TsCall *c)
 {
-    TsValue a[2];
+    TsArgs a;
+    TsTensor *t;
     unsigned char elem[16];
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::fill_", "self", a[0]);
-    if (!t || ts_aten_scalar_to_elem(a[1], t->dtype, elem, c->error)) {
-        ts_cpu_release_args(2, a);
-        return c->error->code;
-    }
-    ts_cpu_fill(t, elem);
-    ts_value_release(a[1]);
-    return ts_stack_push(c->stack, a[0], c->error);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc)
+        rc = ts_aten_scalar_to_elem(a.v[1], t->dtype, elem, c->error);
+    if (!rc)
+        ts_cpu_fill(t, elem);
+    return ts_args_return_arg(&a, rc, 0);
 }
 
 /* aten::zero_(Tensor(a!) self) -> Tensor(a!): all-zero bytes are 0 in every cpu dtype. */
 static int k_zero(TsCall *c)
 {
-    TsValue a;
+    TsArgs a;
+    TsTensor *t;
     unsigned char elem[16] = { 0 };
-    ts_cpu_pop_args(c, 1, &a);
-    if (!ts_cpu_tensor_arg(c, "aten::zero_", "self", a)) {
-        ts_value_release(a);
-        return c->error->code;
-    }
-    ts_cpu_fill((TsTensor *)a.u.p, elem);
-    return ts_stack_push(c->stack, a, c->error);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc)
+        ts_cpu_fill(t, elem);
+    return ts_args_return_arg(&a, rc, 0);
 }
 
 static const TsCpuOp ops[] = {

@@ -212,40 +212,48 @@ static TsTensor *probabilities(TsError *err, const TsTensor *t, const TsTensor *
 /* aten::bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) */
 static int k_bernoulli_float_(TsCall *c)
 {
-    TsValue a[3];
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::bernoulli_", "self", a[0]);
-    double p = ts_nn_double(a[1]);
-    int rc = t ? check_p(c->error, p) : (int)c->error->code;
+    TsArgs a;
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    double p = rc ? 0 : ts_nn_double(a.v[1]);
+    if (!rc)
+        rc = check_p(c->error, p);
     if (!rc)
         rc = fill(c->error, t, draw_bernoulli, &p);
-    return ts_nn_finish_inplace(c, 3, a, 0, rc);
+    return ts_args_return_arg(&a, rc, 0);
 }
 
 /* aten::bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) */
 static int k_bernoulli_tensor_(TsCall *c)
 {
-    TsValue a[3];
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::bernoulli_", "self", a[0]);
-    TsTensor *p = t ? ts_cpu_tensor_arg(c, "aten::bernoulli_", "p", a[1]) : NULL;
-    TsTensor *q = p ? probabilities(c->error, t, p) : NULL;
-    int rc = q ? fill(c->error, t, draw_bernoulli_each, q) : (int)c->error->code;
+    TsArgs a;
+    TsTensor *t, *p, *q = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc)
+        rc = ts_args_tensor(&a, 1, &p);
+    if (!rc && !(q = probabilities(c->error, t, p)))
+        rc = c->error->code;
+    if (!rc)
+        rc = fill(c->error, t, draw_bernoulli_each, q);
     if (q)
         ts_tensor_release(q);
-    return ts_nn_finish_inplace(c, 3, a, 0, rc);
+    return ts_args_return_arg(&a, rc, 0);
 }
 
 /* aten::bernoulli(Tensor self, *, Generator? generator=None) -> Tensor (self holds the
  * probabilities) and aten::bernoulli.p(Tensor self, float p, *, Generator? generator=None). */
 static int bernoulli_new(TsCall *c, bool scalar_p)
 {
-    size_t n = scalar_p ? 3 : 2;
-    TsValue a[3];
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::bernoulli", "self", a[0]), *o = NULL, *q = NULL;
-    double p = scalar_p ? ts_nn_double(a[1]) : 0;
-    int rc = t ? 0 : (int)c->error->code;
+    TsArgs a;
+    TsTensor *t, *o = NULL, *q = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    double p = !rc && scalar_p ? ts_nn_double(a.v[1]) : 0;
     if (!rc && scalar_p)
         rc = check_p(c->error, p);
     if (!rc && !scalar_p && !(q = probabilities(c->error, t, t)))
@@ -257,11 +265,7 @@ static int bernoulli_new(TsCall *c, bool scalar_p)
                       : fill(c->error, o, draw_bernoulli_each, q);
     if (q)
         ts_tensor_release(q);
-    if (rc && o) {
-        ts_tensor_release(o);
-        o = NULL;
-    }
-    return ts_nn_finish(c, n, a, o);
+    return ts_args_return_tensor(&a, rc, o);
 }
 
 static int k_bernoulli(TsCall *c) { return bernoulli_new(c, false); }
@@ -270,11 +274,14 @@ static int k_bernoulli_p(TsCall *c) { return bernoulli_new(c, true); }
 /* aten::uniform_(Tensor(a!) self, float from=0., float to=1., *, Generator? generator=None) */
 static int k_uniform_(TsCall *c)
 {
-    TsValue a[4];
-    ts_cpu_pop_args(c, 4, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::uniform_", "self", a[0]);
-    Range r = { ts_nn_double(a[1]), ts_nn_double(a[2]) };
-    int rc = t ? 0 : (int)c->error->code;
+    TsArgs a;
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    Range r = { 0, 0 };
+    if (!rc)
+        r = (Range){ ts_nn_double(a.v[1]), ts_nn_double(a.v[2]) };
     if (!rc && !ts_dtype_is_floating(t->dtype))
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "\"check_uniform_bounds\" not implemented "
                           "for '%s'", ts_dtype_type_name(t->dtype));
@@ -289,31 +296,36 @@ static int k_uniform_(TsCall *c)
                           ts_dtype_name(t->dtype));
     if (!rc)
         rc = fill(c->error, t, draw_uniform, &r);
-    return ts_nn_finish_inplace(c, 4, a, 0, rc);
+    return ts_args_return_arg(&a, rc, 0);
 }
 
 /* aten::normal_(Tensor(a!) self, float mean=0., float std=1., *, Generator? generator=None) */
 static int k_normal_(TsCall *c)
 {
-    TsValue a[4];
-    ts_cpu_pop_args(c, 4, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::normal_", "self", a[0]);
-    TsCpuDraw d = { TS_DRAW_NORMAL, ts_nn_double(a[1]), ts_nn_double(a[2]), 0, 0 };
-    int rc = t ? ts_cpu_random_fill(c->error, t, &d) : (int)c->error->code;
-    return ts_nn_finish_inplace(c, 4, a, 0, rc);
+    TsArgs a;
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) {
+        TsCpuDraw d = { TS_DRAW_NORMAL, ts_nn_double(a.v[1]), ts_nn_double(a.v[2]), 0, 0 };
+        rc = ts_cpu_random_fill(c->error, t, &d);
+    }
+    return ts_args_return_arg(&a, rc, 0);
 }
 
 /* aten::randperm(int n, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None,
  *                bool? pin_memory=None) -> Tensor: a Fisher-Yates shuffle of 0..n-1. */
 static int k_randperm(TsCall *c)
 {
-    TsValue a[5];
-    ts_cpu_pop_args(c, 5, a);
-    int64_t n = ts_nn_int(a[0]);
+    TsArgs a;
     int dtype = TS_INT64;
     TsTensor *o = NULL;
     char elem[16];
-    int rc = ts_cpu_factory_tail(c->error, "aten::randperm", a + 1, &dtype);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    int64_t n = rc ? 0 : ts_nn_int(a.v[0]);
+    if (!rc)
+        rc = ts_cpu_factory_args(&a, 1, &dtype);
     if (!rc && n < 0)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Trying to create tensor with negative "
                           "dimension %lld: [%lld]", (long long)n, (long long)n);
@@ -339,17 +351,17 @@ static int k_randperm(TsCall *c)
                                 (double)perm[i]);
     }
     free(perm);
-    return ts_nn_finish(c, 5, a, rc ? NULL : o);
+    return ts_args_return_tensor(&a, rc, o);
 }
 
 /* aten::manual_seed(int seed) -> (): restarts the stream at a point the seed picks. */
 static int k_manual_seed(TsCall *c)
 {
-    TsValue a;
-    ts_cpu_pop_args(c, 1, &a);
-    atomic_store(&state, DEFAULT_STATE ^ ((uint64_t)ts_nn_int(a) * GOLDEN_GAMMA));
-    ts_cpu_release_args(1, &a);
-    return 0;
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        atomic_store(&state, DEFAULT_STATE ^ ((uint64_t)ts_nn_int(a.v[0]) * GOLDEN_GAMMA));
+    return ts_args_fail(&a, rc);
 }
 
 static const TsCpuOp ops[] = {

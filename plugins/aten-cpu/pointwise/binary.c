@@ -303,7 +303,7 @@ typedef enum Prep {
 } Prep;
 
 typedef struct BinDesc {
-    const char *op;            /* "aten::add": for argument errors */
+    const char *name;          /* "float_power": PyTorch's messages name the function */
     const TsCpuEwOp *ew;
     bool alpha;                /* takes Scalar alpha after other */
     Prep prep;
@@ -326,14 +326,15 @@ static bool has_mode(Form f)
     return f >= F_TT_MODE;
 }
 
-/* self or other: a tensor (retained) or a wrapped scalar (new). */
-static TsTensor *operand(TsCall *c, const char *op, const char *name, TsValue v, bool scalar)
+/* Argument i, self or other: a tensor (retained) or a wrapped scalar (new). */
+static TsTensor *operand(TsArgs *a, size_t i, bool scalar)
 {
     if (scalar)
-        return ts_cpu_wrap_scalar(v, c->error);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, name, v);
-    if (t)
-        ts_tensor_retain(t);
+        return ts_cpu_wrap_scalar(a->v[i], a->call->error);
+    TsTensor *t;
+    if (ts_args_tensor(a, i, &t))
+        return NULL;
+    ts_tensor_retain(t);
     return t;
 }
 
@@ -404,7 +405,7 @@ static int prepare(TsCall *c, const BinDesc *d, TsTensor **in, const TsTensor *o
 {
     if (d->prep == P_SAME_DTYPE && in[0]->dtype != in[1]->dtype)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "%s is not yet implemented for tensors "
-                            "with different dtypes.", d->op + 6);
+                            "with different dtypes.", d->name);
     if (d->prep == P_NO_HALF && ts_aten_result_type(2, in) == TS_FLOAT16)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s_cpu\" not implemented for 'Half'",
                             d->ew->name);
@@ -413,7 +414,7 @@ static int prepare(TsCall *c, const BinDesc *d, TsTensor **in, const TsTensor *o
     if (out && out->dtype != TS_FLOAT64)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "the %s given to %s%s has dtype %s but "
                             "the operation's result requires dtype Double",
-                            is_inplace(form) ? "base" : "output", d->op + 6,
+                            is_inplace(form) ? "base" : "output", d->name,
                             is_inplace(form) ? "_" : "", ts_dtype_type_name(out->dtype));
     for (int i = 0; i < 2; i++) {
         if (in[i]->dtype == TS_FLOAT64)
@@ -429,22 +430,22 @@ static int prepare(TsCall *c, const BinDesc *d, TsTensor **in, const TsTensor *o
 
 static int bin_call(TsCall *c, const BinDesc *d, Form form)
 {
-    TsValue a[5];
-    size_t n = 2 + (d->alpha ? 1 : 0) + (has_mode(form) ? 1 : 0) + (is_out(form) ? 1 : 0);
+    TsArgs a;
     TsCpuEwArgs args = { { 1, 0 }, { 1, 0 }, 0 };
     TsTensor *in[2] = { NULL, NULL }, *out = NULL;
     const TsCpuEwOp *ew = d->ew;
-    int rc = 0;
-    ts_cpu_pop_args(c, n, a);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
     bool self_scalar = form == F_ST || form == F_ST_OUT;
     bool other_scalar = form == F_TS || form == F_TS_OUT || form == F_TS_INPLACE ||
                         form == F_TS_MODE || form == F_TS_MODE_OUT || form == F_TS_MODE_INPLACE;
-    in[0] = operand(c, d->op, "self", a[0], self_scalar);
-    in[1] = in[0] ? operand(c, d->op, "other", a[1], other_scalar) : NULL;
+    in[0] = operand(&a, 0, self_scalar);
+    in[1] = in[0] ? operand(&a, 1, other_scalar) : NULL;
     if (!in[1])
         rc = c->error->code;
-    if (!rc && is_out(form) && !(out = ts_cpu_tensor_arg(c, d->op, "out", a[n - 1])))
-        rc = c->error->code;
+    if (!rc && is_out(form))
+        rc = ts_args_tensor(&a, a.n - 1, &out);
     if (!rc && is_inplace(form))
         out = in[0];
     if (!rc && d->prep == P_SWAP) {
@@ -454,74 +455,64 @@ static int bin_call(TsCall *c, const BinDesc *d, Form form)
     }
     if (!rc && d->prep != P_NONE)
         rc = prepare(c, d, in, out, form);
-    if (!rc && has_mode(form) && !(ew = div_mode(c, a[2])))
+    if (!rc && has_mode(form) && !(ew = div_mode(c, a.v[2])))
         rc = c->error->code;
     if (!rc && ew == &ew_sub)
         rc = check_sub(c, in);
     if (!rc && d->prep == P_DOUBLE && is_inplace(form))
         out = in[0];           /* self was float64 already: prepare kept it */
     if (!rc && d->alpha)
-        rc = read_alpha(c, a[2], ts_aten_result_type(2, in), ew == &ew_sub, &args);
+        rc = read_alpha(c, a.v[2], ts_aten_result_type(2, in), ew == &ew_sub, &args);
     TsCpuEwMode mode = is_out(form) ? TS_EW_OUT : is_inplace(form) ? TS_EW_INPLACE : TS_EW_NEW;
     if (!rc)
         rc = ts_cpu_ew(ew, 2, in, &out, mode, &args, c->error);
     for (int i = 0; i < 2; i++)
         if (in[i])
             ts_tensor_release(in[i]);
-    if (rc) {
-        ts_cpu_release_args(n, a);
-        return rc;
-    }
-    if (mode == TS_EW_NEW) {
-        ts_cpu_release_args(n, a);
-        return ts_cpu_push_tensor(c, out);
-    }
+    if (mode == TS_EW_NEW)
+        return ts_args_return_tensor(&a, rc, rc ? NULL : out);
     /* out= and in-place return the tensor they wrote, as the same value */
-    size_t keep = mode == TS_EW_OUT ? n - 1 : 0;
-    TsValue result = a[keep];
-    a[keep] = ts_none();
-    ts_cpu_release_args(n, a);
-    return ts_stack_push(c->stack, result, c->error);
+    return ts_args_return_arg(&a, rc, mode == TS_EW_OUT ? a.n - 1 : 0);
 }
 
-static const BinDesc d_add = { "aten::add", &ew_add, true, P_NONE };
-static const BinDesc d_sub = { "aten::sub", &ew_sub, true, P_NONE };
-static const BinDesc d_mul = { "aten::mul", &ew_mul, false, P_NONE };
-static const BinDesc d_div = { "aten::div", &ew_div, false, P_NONE };
-static const BinDesc d_floor_divide = { "aten::floor_divide", &ew_floor_divide, false, P_NONE };
-static const BinDesc d_remainder = { "aten::remainder", &ew_remainder, false, P_NONE };
-static const BinDesc d_fmod = { "aten::fmod", &ew_fmod, false, P_NONE };
-static const BinDesc d_pow = { "aten::pow", &ew_pow, false, P_NONE };
-static const BinDesc d_maximum = { "aten::maximum", &ew_maximum, false, P_NONE };
-static const BinDesc d_minimum = { "aten::minimum", &ew_minimum, false, P_NONE };
-static const BinDesc d_bitwise_and = { "aten::bitwise_and", &ew_bitwise_and, false, P_NONE };
-static const BinDesc d_bitwise_or = { "aten::bitwise_or", &ew_bitwise_or, false, P_NONE };
-static const BinDesc d_bitwise_xor = { "aten::bitwise_xor", &ew_bitwise_xor, false, P_NONE };
-static const BinDesc d_eq = { "aten::eq", &ew_eq, false, P_NONE };
-static const BinDesc d_ne = { "aten::ne", &ew_ne, false, P_NONE };
-static const BinDesc d_lt = { "aten::lt", &ew_lt, false, P_NONE };
-static const BinDesc d_le = { "aten::le", &ew_le, false, P_NONE };
-static const BinDesc d_gt = { "aten::gt", &ew_gt, false, P_NONE };
-static const BinDesc d_ge = { "aten::ge", &ew_ge, false, P_NONE };
-static const BinDesc d_logical_and = { "aten::logical_and", &ew_logical_and, false, P_NONE };
-static const BinDesc d_logical_or = { "aten::logical_or", &ew_logical_or, false, P_NONE };
-static const BinDesc d_logical_xor = { "aten::logical_xor", &ew_logical_xor, false, P_NONE };
-static const BinDesc d_rsub = { "aten::rsub", &ew_sub, true, P_SWAP };
-static const BinDesc d_atan2 = { "aten::atan2", &ew_atan2, false, P_NO_HALF };
-static const BinDesc d_hypot = { "aten::hypot", &ew_hypot, false, P_NO_HALF };
-static const BinDesc d_logaddexp = { "aten::logaddexp", &ew_logaddexp, false, P_NO_HALF };
-static const BinDesc d_logaddexp2 = { "aten::logaddexp2", &ew_logaddexp2, false, P_NO_HALF };
-static const BinDesc d_xlogy = { "aten::xlogy", &ew_xlogy, false, P_NONE };
-static const BinDesc d_nextafter = { "aten::nextafter", &ew_nextafter, false, P_NO_HALF };
-static const BinDesc d_copysign = { "aten::copysign", &ew_copysign, false, P_NONE };
-static const BinDesc d_heaviside = { "aten::heaviside", &ew_heaviside, false, P_SAME_DTYPE };
-static const BinDesc d_fmax = { "aten::fmax", &ew_fmax, false, P_NONE };
-static const BinDesc d_fmin = { "aten::fmin", &ew_fmin, false, P_NONE };
-static const BinDesc d_lshift = { "aten::bitwise_left_shift", &ew_lshift, false, P_NONE };
-static const BinDesc d_rshift = { "aten::bitwise_right_shift", &ew_rshift, false, P_NONE };
-static const BinDesc d_gcd = { "aten::gcd", &ew_gcd, false, P_NONE };
-static const BinDesc d_lcm = { "aten::lcm", &ew_lcm, false, P_NONE };
-static const BinDesc d_float_power = { "aten::float_power", &ew_float_power, false, P_DOUBLE };
+static const BinDesc d_add = { "add", &ew_add, true, P_NONE };
+static const BinDesc d_sub = { "sub", &ew_sub, true, P_NONE };
+static const BinDesc d_mul = { "mul", &ew_mul, false, P_NONE };
+static const BinDesc d_div = { "div", &ew_div, false, P_NONE };
+static const BinDesc d_floor_divide = { "floor_divide", &ew_floor_divide, false, P_NONE };
+static const BinDesc d_remainder = { "remainder", &ew_remainder, false, P_NONE };
+static const BinDesc d_fmod = { "fmod", &ew_fmod, false, P_NONE };
+static const BinDesc d_pow = { "pow", &ew_pow, false, P_NONE };
+static const BinDesc d_maximum = { "maximum", &ew_maximum, false, P_NONE };
+static const BinDesc d_minimum = { "minimum", &ew_minimum, false, P_NONE };
+static const BinDesc d_bitwise_and = { "bitwise_and", &ew_bitwise_and, false, P_NONE };
+static const BinDesc d_bitwise_or = { "bitwise_or", &ew_bitwise_or, false, P_NONE };
+static const BinDesc d_bitwise_xor = { "bitwise_xor", &ew_bitwise_xor, false, P_NONE };
+static const BinDesc d_eq = { "eq", &ew_eq, false, P_NONE };
+static const BinDesc d_ne = { "ne", &ew_ne, false, P_NONE };
+static const BinDesc d_lt = { "lt", &ew_lt, false, P_NONE };
+static const BinDesc d_le = { "le", &ew_le, false, P_NONE };
+static const BinDesc d_gt = { "gt", &ew_gt, false, P_NONE };
+static const BinDesc d_ge = { "ge", &ew_ge, false, P_NONE };
+static const BinDesc d_logical_and = { "logical_and", &ew_logical_and, false, P_NONE };
+static const BinDesc d_logical_or = { "logical_or", &ew_logical_or, false, P_NONE };
+static const BinDesc d_logical_xor = { "logical_xor", &ew_logical_xor, false, P_NONE };
+static const BinDesc d_rsub = { "rsub", &ew_sub, true, P_SWAP };
+static const BinDesc d_atan2 = { "atan2", &ew_atan2, false, P_NO_HALF };
+static const BinDesc d_hypot = { "hypot", &ew_hypot, false, P_NO_HALF };
+static const BinDesc d_logaddexp = { "logaddexp", &ew_logaddexp, false, P_NO_HALF };
+static const BinDesc d_logaddexp2 = { "logaddexp2", &ew_logaddexp2, false, P_NO_HALF };
+static const BinDesc d_xlogy = { "xlogy", &ew_xlogy, false, P_NONE };
+static const BinDesc d_nextafter = { "nextafter", &ew_nextafter, false, P_NO_HALF };
+static const BinDesc d_copysign = { "copysign", &ew_copysign, false, P_NONE };
+static const BinDesc d_heaviside = { "heaviside", &ew_heaviside, false, P_SAME_DTYPE };
+static const BinDesc d_fmax = { "fmax", &ew_fmax, false, P_NONE };
+static const BinDesc d_fmin = { "fmin", &ew_fmin, false, P_NONE };
+static const BinDesc d_lshift = { "bitwise_left_shift", &ew_lshift, false, P_NONE };
+static const BinDesc d_rshift = { "bitwise_right_shift", &ew_rshift, false, P_NONE };
+static const BinDesc d_gcd = { "gcd", &ew_gcd, false, P_NONE };
+static const BinDesc d_lcm = { "lcm", &ew_lcm, false, P_NONE };
+static const BinDesc d_float_power = { "float_power", &ew_float_power, false, P_DOUBLE };
 
 /* X(qualname, overload, desc, form): one kernel and one table row each. */
 #define ARITH(X, NAME, D) \
@@ -651,15 +642,15 @@ int ts_cpu_mul(TsTensor *a, TsTensor *b, TsTensor **out, TsError *err)
  * forms: self as a column times vec2 as a row, broadcast by the engine. */
 static int outer_call(TsCall *c, bool out_form)
 {
-    TsValue a[3];
-    size_t n = out_form ? 3 : 2;
-    TsTensor *in[2] = { NULL, NULL }, *out = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::outer", "self", a[0]);
-    TsTensor *y = x ? ts_cpu_tensor_arg(c, "aten::outer", "vec2", a[1]) : NULL;
-    int rc = y ? 0 : (int)c->error->code;
-    if (!rc && out_form && !(out = ts_cpu_tensor_arg(c, "aten::outer", "out", a[2])))
-        rc = c->error->code;
+    TsArgs a;
+    TsTensor *in[2] = { NULL, NULL }, *out = NULL, *x = NULL, *y = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &x);
+    if (!rc)
+        rc = ts_args_tensor(&a, 1, &y);
+    if (!rc && out_form)
+        rc = ts_args_tensor(&a, 2, &out);
     for (int i = 0; !rc && i < 2; i++) {
         TsTensor *v = i ? y : x;
         if (v->dim != 1) {
@@ -677,15 +668,9 @@ static int outer_call(TsCall *c, bool out_form)
     for (int i = 0; i < 2; i++)
         if (in[i])
             ts_tensor_release(in[i]);
-    if (rc || out_form) {
-        TsValue result = out_form && !rc ? a[2] : ts_none();
-        if (out_form && !rc)
-            a[2] = ts_none();
-        ts_cpu_release_args(n, a);
-        return rc ? rc : ts_stack_push(c->stack, result, c->error);
-    }
-    ts_cpu_release_args(n, a);
-    return ts_cpu_push_tensor(c, out);
+    if (out_form)
+        return ts_args_return_arg(&a, rc, 2);
+    return ts_args_return_tensor(&a, rc, rc ? NULL : out);
 }
 
 static int k_outer(TsCall *c) { return outer_call(c, false); }

@@ -108,58 +108,42 @@ static bool all_set(const TsTensor *t)
     return true;
 }
 
-static int float_arg(TsCall *c, const char *op, const char *name, TsValue v, double *out)
-{
-    if (v.tag == TS_TAG_DOUBLE)
-        *out = v.u.d;
-    else if (v.tag == TS_TAG_INT)
-        *out = (double)v.u.i;
-    else
-        return ts_error_set(c->error, TS_ERR_TYPE, "%s: argument '%s' must be a float", op, name);
-    return 0;
-}
-
 /* isclose and allclose: (Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08,
  * bool equal_nan=False); all_ reduces to one bool. */
-static int close_kernel(TsCall *c, const char *op, bool all_)
+static int close_kernel(TsCall *c, bool all_)
 {
-    TsValue a[5];
+    TsArgs a;
     double rtol = 0, atol = 0;
-    ts_cpu_pop_args(c, 5, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *y = x ? ts_cpu_tensor_arg(c, op, "other", a[1]) : NULL, *r = NULL;
-    int rc = y ? 0 : (int)c->error->code;
-    if (!rc && (float_arg(c, op, "rtol", a[2], &rtol) || float_arg(c, op, "atol", a[3], &atol)))
-        rc = c->error->code;
-    if (!rc && a[4].tag != TS_TAG_BOOL)
-        rc = ts_error_set(c->error, TS_ERR_TYPE, "%s: argument 'equal_nan' must be a bool", op);
-    if (!rc)
-        rc = isclose(x, y, rtol, atol, a[4].u.b, &r, c->error);
-    ts_cpu_release_args(5, a);
-    if (rc)
-        return rc;
-    if (!all_)
-        return ts_cpu_push_tensor(c, r);
+    bool equal_nan = false;
+    TsTensor *x, *y, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc || ts_args_tensor(&a, 0, &x) || ts_args_tensor(&a, 1, &y) ||
+        ts_args_float(&a, 2, &rtol) || ts_args_float(&a, 3, &atol) ||
+        ts_args_bool(&a, 4, &equal_nan))
+        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
+    rc = isclose(x, y, rtol, atol, equal_nan, &r, c->error);
+    if (rc || !all_)
+        return ts_args_return_tensor(&a, rc, r);
     bool b = all_set(r);
     ts_tensor_release(r);
-    return ts_stack_push(c->stack, ts_bool(b), c->error);
+    return ts_args_return(&a, 0, ts_bool(b));
 }
 
 /* aten::isclose(Tensor self, Tensor other, float rtol=..., float atol=..., bool equal_nan=False)
  * -> Tensor */
-static int k_isclose(TsCall *c) { return close_kernel(c, "aten::isclose", false); }
+static int k_isclose(TsCall *c) { return close_kernel(c, false); }
 /* aten::allclose(...same...) -> bool */
-static int k_allclose(TsCall *c) { return close_kernel(c, "aten::allclose", true); }
+static int k_allclose(TsCall *c) { return close_kernel(c, true); }
 
 /* aten::equal(Tensor self, Tensor other) -> bool */
 static int k_equal(TsCall *c)
 {
-    TsValue a[2];
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::equal", "self", a[0]);
-    TsTensor *y = x ? ts_cpu_tensor_arg(c, "aten::equal", "other", a[1]) : NULL;
-    int rc = y ? 0 : (int)c->error->code;
-    bool same = !rc && x->dim == y->dim;
+    TsArgs a;
+    TsTensor *x, *y;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc || ts_args_tensor(&a, 0, &x) || ts_args_tensor(&a, 1, &y))
+        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
+    bool same = x->dim == y->dim;
     for (int i = 0; same && i < x->dim; i++)
         same = x->sizes[i] == y->sizes[i];
     if (same) {
@@ -183,8 +167,7 @@ static int k_equal(TsCall *c)
         if (cy)
             ts_tensor_release(cy);
     }
-    ts_cpu_release_args(2, a);
-    return rc ? rc : ts_stack_push(c->stack, ts_bool(same), c->error);
+    return ts_args_return(&a, rc, ts_bool(same));
 }
 
 static const TsCpuOp ops[] = {

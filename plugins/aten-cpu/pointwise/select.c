@@ -48,18 +48,13 @@ static const TsCpuEwOp ew_clamp = { "clamp", TS_EW_SAME, false, clamp_loops };
 static const TsCpuEwOp ew_clamp_min = { "clamp_min", TS_EW_SAME, false, clamp_min_loops };
 static const TsCpuEwOp ew_clamp_max = { "clamp_max", TS_EW_SAME, false, clamp_max_loops };
 
-/* Pushes the result: a new tensor, or the written argument a[keep] itself. */
-static int finish(TsCall *c, int rc, TsCpuEwMode mode, TsTensor *out, size_t n, TsValue *a,
-                  size_t keep)
+/* Pushes the result: a new tensor, or the written argument keep itself. On failure out is
+ * the caller's to release. */
+static int finish(TsArgs *a, int rc, TsCpuEwMode mode, TsTensor *out, size_t keep)
 {
-    if (rc || mode == TS_EW_NEW) {
-        ts_cpu_release_args(n, a);
-        return rc ? rc : ts_cpu_push_tensor(c, out);
-    }
-    TsValue result = a[keep];
-    a[keep] = ts_none();
-    ts_cpu_release_args(n, a);
-    return ts_stack_push(c->stack, result, c->error);
+    if (mode == TS_EW_NEW)
+        return ts_args_return_tensor(a, rc, rc ? NULL : out);
+    return ts_args_return_arg(a, rc, keep);
 }
 
 static void release_all(int n, TsTensor **t)
@@ -69,14 +64,16 @@ static void release_all(int n, TsTensor **t)
             ts_tensor_release(t[i]);
 }
 
-/* A tensor argument (retained) or a Scalar wrapped as a tensor. */
-static TsTensor *operand(TsCall *c, const char *op, const char *name, TsValue v)
+/* Argument i (retained) when it is a tensor, else v (argument i or what stands for it) as
+ * a wrapped Scalar. */
+static TsTensor *operand(TsArgs *a, size_t i, TsValue v)
 {
     if (v.tag != TS_TAG_TENSOR)
-        return ts_cpu_wrap_scalar(v, c->error);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, name, v);
-    if (t)
-        ts_tensor_retain(t);
+        return ts_cpu_wrap_scalar(v, a->call->error);
+    TsTensor *t;
+    if (ts_args_tensor(a, i, &t))
+        return NULL;
+    ts_tensor_retain(t);
     return t;
 }
 
@@ -84,22 +81,19 @@ static TsTensor *operand(TsCall *c, const char *op, const char *name, TsValue v)
 
 static int where_call(TsCall *c, bool out_form)
 {
-    size_t n = out_form ? 4 : 3;
-    TsValue a[4];
+    TsArgs a;
     TsTensor *in[3] = { NULL, NULL, NULL }, *out = NULL;
-    ts_cpu_pop_args(c, n, a);
-    int rc = 0;
-    static const char *const names[] = { "condition", "self", "other" };
-    for (int i = 0; i < 3 && !rc; i++)
-        if (!(in[i] = operand(c, "aten::where", names[i], a[i])))
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    for (size_t i = 0; i < 3 && !rc; i++)
+        if (!(in[i] = operand(&a, i, a.v[i])))
             rc = c->error->code;
-    if (!rc && out_form && !(out = ts_cpu_tensor_arg(c, "aten::where", "out", a[3])))
-        rc = c->error->code;
+    if (!rc && out_form)
+        rc = ts_args_tensor(&a, 3, &out);
     TsCpuEwMode mode = out_form ? TS_EW_OUT : TS_EW_NEW;
     if (!rc)
         rc = ts_cpu_ew(&ew_where, 3, in, &out, mode, NULL, c->error);
     release_all(3, in);
-    return finish(c, rc, mode, out, n, a, 3);
+    return finish(&a, rc, mode, out, 3);
 }
 
 static int k_where(TsCall *c) { return where_call(c, false); }
@@ -139,56 +133,64 @@ static int masked_fill_into(TsCall *c, TsTensor *self, TsTensor *mask, TsValue v
 /* masked_fill_(Tensor(a!) self, Tensor mask, Scalar|Tensor value) */
 static int k_masked_fill_(TsCall *c)
 {
-    TsValue a[3];
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *self = ts_cpu_tensor_arg(c, "aten::masked_fill_", "self", a[0]);
-    TsTensor *mask = self ? ts_cpu_tensor_arg(c, "aten::masked_fill_", "mask", a[1]) : NULL;
-    int rc = mask ? masked_fill_into(c, self, mask, a[2]) : (int)c->error->code;
-    return finish(c, rc, TS_EW_INPLACE, NULL, 3, a, 0);
+    TsArgs a;
+    TsTensor *self, *mask;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &self);
+    if (!rc)
+        rc = ts_args_tensor(&a, 1, &mask);
+    if (!rc)
+        rc = masked_fill_into(c, self, mask, a.v[2]);
+    return finish(&a, rc, TS_EW_INPLACE, NULL, 0);
 }
 
 /* masked_fill(Tensor self, Tensor mask, Scalar|Tensor value) -> Tensor: a broadcast copy of
  * self, filled. */
 static int k_masked_fill(TsCall *c)
 {
-    TsValue a[3];
-    TsTensor *out = NULL;
-    ts_cpu_pop_args(c, 3, a);
-    TsTensor *in[2] = { ts_cpu_tensor_arg(c, "aten::masked_fill", "self", a[0]), NULL };
-    if (in[0])
-        in[1] = ts_cpu_tensor_arg(c, "aten::masked_fill", "mask", a[1]);
-    int rc = in[1] ? 0 : (int)c->error->code, dim;
+    TsArgs a;
+    TsTensor *out = NULL, *in[2] = { NULL, NULL };
+    int dim;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &in[0]);
+    if (!rc)
+        rc = ts_args_tensor(&a, 1, &in[1]);
     if (!rc)
         rc = ts_aten_broadcast_shape(2, in, &dim, sizes, c->error);
     if (!rc && !(out = ts_cpu_empty(in[0]->dtype, dim, sizes, c->error)))
         rc = c->error->code;
     if (!rc) {
         ts_cpu_copy_into(out, in[0]);
-        rc = masked_fill_into(c, out, in[1], a[2]);
+        rc = masked_fill_into(c, out, in[1], a.v[2]);
     }
     if (rc && out)
         ts_tensor_release(out);
-    return finish(c, rc, TS_EW_NEW, out, 3, a, 0);
+    return finish(&a, rc, TS_EW_NEW, out, 0);
 }
 
 /* ---- clamp ---------------------------------------------------------------------- */
 
 typedef enum ClampForm { C_NEW, C_OUT, C_INPLACE } ClampForm;
 
-/* Clamps self (a[0]) to the optional bounds a[1] and a[2] (Scalar or Tensor). */
-static int clamp_call(TsCall *c, const char *name, ClampForm form, bool has_min, bool has_max)
+/* Clamps self (argument 0) to the optional bounds after it (Scalar or Tensor): min and max,
+ * or the one of them the op takes. */
+static int clamp_call(TsCall *c, ClampForm form, bool has_min, bool has_max)
 {
-    size_t n = 1 + has_min + has_max + (form == C_OUT), k = 1;
-    TsValue a[4], lo = ts_none(), hi = ts_none();
+    TsArgs a;
+    size_t k = 1, lo_i = 0, hi_i = 0;
+    TsValue lo = ts_none(), hi = ts_none();
     TsTensor *in[3] = { NULL, NULL, NULL }, *out = NULL;
-    ts_cpu_pop_args(c, n, a);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a), nin = 1;
+    if (rc)
+        return ts_args_fail(&a, rc);
     if (has_min)
-        lo = a[k++];
+        lo = a.v[lo_i = k++];
     if (has_max)
-        hi = a[k++];
-    int rc = 0, nin = 1;
-    if (!(in[0] = operand(c, name, "self", a[0])))
+        hi = a.v[hi_i = k++];
+    if (!(in[0] = operand(&a, 0, a.v[0])))
         rc = c->error->code;
     if (!rc && lo.tag == TS_TAG_NONE && hi.tag == TS_TAG_NONE)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME,
@@ -201,12 +203,12 @@ static int clamp_call(TsCall *c, const char *name, ClampForm form, bool has_min,
         lo = ts_double(-INFINITY);
     if (clamp && hi.tag == TS_TAG_DOUBLE && isnan(hi.u.d) && lo.tag == TS_TAG_NONE)
         hi = ts_double(INFINITY);
-    if (!rc && lo.tag != TS_TAG_NONE && !(in[nin++] = operand(c, name, "min", lo)))
+    if (!rc && lo.tag != TS_TAG_NONE && !(in[nin++] = operand(&a, lo_i, lo)))
         rc = c->error->code;
-    if (!rc && hi.tag != TS_TAG_NONE && !(in[nin++] = operand(c, name, "max", hi)))
+    if (!rc && hi.tag != TS_TAG_NONE && !(in[nin++] = operand(&a, hi_i, hi)))
         rc = c->error->code;
-    if (!rc && form == C_OUT && !(out = ts_cpu_tensor_arg(c, name, "out", a[n - 1])))
-        rc = c->error->code;
+    if (!rc && form == C_OUT)
+        rc = ts_args_tensor(&a, a.n - 1, &out);
     if (!rc && form == C_INPLACE)
         out = in[0];
     const TsCpuEwOp *op = nin == 3 ? &ew_clamp
@@ -215,32 +217,29 @@ static int clamp_call(TsCall *c, const char *name, ClampForm form, bool has_min,
     if (!rc)
         rc = ts_cpu_ew(op, nin, in, &out, mode, NULL, c->error);
     release_all(3, in);
-    return finish(c, rc, mode, out, n, a, form == C_OUT ? n - 1 : 0);
+    return finish(&a, rc, mode, out, form == C_OUT ? a.n - 1 : 0);
 }
 
-static int k_clamp(TsCall *c) { return clamp_call(c, "aten::clamp", C_NEW, true, true); }
-static int k_clamp_out(TsCall *c) { return clamp_call(c, "aten::clamp", C_OUT, true, true); }
-static int k_clamp_(TsCall *c) { return clamp_call(c, "aten::clamp_", C_INPLACE, true, true); }
-static int k_clamp_min(TsCall *c) { return clamp_call(c, "aten::clamp_min", C_NEW, true, false); }
-static int k_clamp_min_(TsCall *c)
-{
-    return clamp_call(c, "aten::clamp_min_", C_INPLACE, true, false);
-}
-static int k_clamp_max(TsCall *c) { return clamp_call(c, "aten::clamp_max", C_NEW, false, true); }
-static int k_clamp_max_(TsCall *c)
-{
-    return clamp_call(c, "aten::clamp_max_", C_INPLACE, false, true);
-}
+static int k_clamp(TsCall *c) { return clamp_call(c, C_NEW, true, true); }
+static int k_clamp_out(TsCall *c) { return clamp_call(c, C_OUT, true, true); }
+static int k_clamp_(TsCall *c) { return clamp_call(c, C_INPLACE, true, true); }
+static int k_clamp_min(TsCall *c) { return clamp_call(c, C_NEW, true, false); }
+static int k_clamp_min_(TsCall *c) { return clamp_call(c, C_INPLACE, true, false); }
+static int k_clamp_max(TsCall *c) { return clamp_call(c, C_NEW, false, true); }
+static int k_clamp_max_(TsCall *c) { return clamp_call(c, C_INPLACE, false, true); }
 
 /* where(Tensor condition) -> Tensor[]: the coordinates of condition's nonzero elements, one
  * int64 tensor per dim (one for a 0-dim condition), in row-major order. */
 static int k_where_cond(TsCall *c)
 {
-    TsValue a[1];
-    ts_cpu_pop_args(c, 1, a);
-    TsTensor *cond = ts_cpu_tensor_arg(c, "aten::where", "condition", a[0]);
-    TsTensor *mask = cond ? ts_cpu_cast(cond, TS_BOOL, c->error) : NULL;
+    TsArgs a;
+    TsTensor *cond = NULL, *mask = NULL;
     TsList *l = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &cond);
+    if (!rc && !(mask = ts_cpu_cast(cond, TS_BOOL, c->error)))
+        rc = c->error->code;
     if (mask) {
         const bool *m = ts_tensor_data(mask);
         int64_t numel = 1, count = 0;
@@ -268,10 +267,10 @@ static int k_where_cond(TsCall *c)
             }
         }
         ts_tensor_release(mask);
+        if (!l)
+            rc = c->error->code;
     }
-    ts_cpu_release_args(1, a);
-    return l ? ts_stack_push(c->stack, ts_obj_value(l, TS_TAG_LIST), c->error)
-             : (int)c->error->code;
+    return ts_args_return(&a, rc, l ? ts_obj_value(l, TS_TAG_LIST) : ts_none());
 }
 
 static const TsCpuOp ops[] = {

@@ -14,18 +14,11 @@
 
 /* The end of every kernel here: push the new tensor, or give back the argument that was
  * written (self in place, out at out_index for out=), and release the arguments. */
-static int finish(TsCall *c, int rc, TsCpuEwMode mode, TsTensor *out, size_t out_index,
-                  size_t n, TsValue *a)
+static int finish(TsArgs *a, int rc, TsCpuEwMode mode, TsTensor *out, size_t out_index)
 {
-    if (rc || mode == TS_EW_NEW) {
-        ts_cpu_release_args(n, a);
-        return rc ? rc : ts_cpu_push_tensor(c, out);
-    }
-    size_t keep = mode == TS_EW_OUT ? out_index : 0;
-    TsValue result = a[keep];
-    a[keep] = ts_none();
-    ts_cpu_release_args(n, a);
-    return ts_stack_push(c->stack, result, c->error);
+    if (mode == TS_EW_NEW)
+        return ts_args_return_tensor(a, rc, rc ? NULL : out);
+    return ts_args_return_arg(a, rc, mode == TS_EW_OUT ? out_index : 0);
 }
 
 /* The strided loop of a three-input op, (out, v, x, y), each element EXPR of v, x and y. */
@@ -72,19 +65,15 @@ static const char *cxx_type(int dtype)
  * out= and in-place forms: no promotion, end and weight must have self's dtype. */
 static int lerp_call(TsCall *c, bool tensor_weight, TsCpuEwMode mode)
 {
-    TsValue a[4];
-    size_t n = mode == TS_EW_OUT ? 4 : 3;
+    TsArgs a;
     TsTensor *in[3] = { NULL, NULL, NULL }, *out = NULL;
     TsCpuEwArgs args = { { 0, 0, 0 }, { 0, 0 }, 0 };
-    ts_cpu_pop_args(c, n, a);
-    int rc = 0;
-    for (int i = 0; !rc && i < (tensor_weight ? 3 : 2); i++) {
-        static const char *const names[] = { "self", "end", "weight" };
-        if (!(in[i] = ts_cpu_tensor_arg(c, "aten::lerp", names[i], a[i])))
-            rc = c->error->code;
-        else if (i && in[i]->dtype != in[0]->dtype)
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    for (size_t i = 0; !rc && i < (tensor_weight ? 3 : 2); i++) {
+        /* PyTorch's message names the argument as the schema does */
+        if (!(rc = ts_args_tensor(&a, i, &in[i])) && i && in[i]->dtype != in[0]->dtype)
             rc = ts_error_set(c->error, TS_ERR_RUNTIME, "expected dtype %s for `%s` but got "
-                              "dtype %s", cxx_type(in[0]->dtype), names[i],
+                              "dtype %s", cxx_type(in[0]->dtype), ts_args_name(&a, i),
                               cxx_type(in[i]->dtype));
     }
     /* PyTorch 1.13's cpu lerp kernels have no float16 either */
@@ -93,21 +82,22 @@ static int lerp_call(TsCall *c, bool tensor_weight, TsCpuEwMode mode)
                           tensor_weight ? "lerp_kernel_tensor" : "lerp_kernel_scalar",
                           ts_dtype_type_name(in[0]->dtype));
     if (!rc && !tensor_weight) {
-        if (a[2].tag == TS_TAG_DOUBLE)
-            args.d[0] = a[2].u.d;
-        else if (a[2].tag == TS_TAG_INT)
-            args.d[0] = (double)a[2].u.i;
+        if (a.v[2].tag == TS_TAG_DOUBLE)
+            args.d[0] = a.v[2].u.d;
+        else if (a.v[2].tag == TS_TAG_INT)
+            args.d[0] = (double)a.v[2].u.i;
         else
-            rc = ts_error_set(c->error, TS_ERR_TYPE, "aten::lerp: weight must be a number");
+            rc = ts_error_set(c->error, TS_ERR_TYPE, "%s: %s must be a number",
+                              ts_args_op_name(&a), ts_args_name(&a, 2));
     }
-    if (!rc && mode == TS_EW_OUT && !(out = ts_cpu_tensor_arg(c, "aten::lerp", "out", a[3])))
-        rc = c->error->code;
+    if (!rc && mode == TS_EW_OUT)
+        rc = ts_args_tensor(&a, 3, &out);
     if (!rc && mode == TS_EW_INPLACE)
         out = in[0];
     if (!rc)
         rc = ts_cpu_ew(tensor_weight ? &ew_lerp_tensor : &ew_lerp_scalar, tensor_weight ? 3 : 2,
                        in, &out, mode, &args, c->error);
-    return finish(c, rc, mode, out, 3, n, a);
+    return finish(&a, rc, mode, out, 3);
 }
 
 static int k_lerp_s(TsCall *c) { return lerp_call(c, false, TS_EW_NEW); }
@@ -134,22 +124,18 @@ static const TsCpuEwOp ew_addr = { "addr", TS_EW_SAME, false, addr_loops };
  * form and addr_: the engine broadcasts self against the outer product's shape. */
 static int addr_call(TsCall *c, TsCpuEwMode mode)
 {
-    TsValue a[6];
-    size_t n = mode == TS_EW_OUT ? 6 : 5;
+    TsArgs a;
     TsTensor *in[3] = { NULL, NULL, NULL }, *out = NULL;
     TsCpuEwArgs args = { { 0, 0, 0 }, { 0, 0 }, 0 };
-    ts_cpu_pop_args(c, n, a);
-    int rc = 0;
-    if (!(in[0] = ts_cpu_tensor_arg(c, "aten::addr", "self", a[0])))
-        rc = c->error->code;
-    else
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    if (!(rc = ts_args_tensor(&a, 0, &in[0])))
         ts_tensor_retain(in[0]);
     for (int i = 1; !rc && i < 3; i++) {
-        TsTensor *v = ts_cpu_tensor_arg(c, "aten::addr", i == 1 ? "vec1" : "vec2", a[i]);
-        if (!v) {
-            rc = c->error->code;
+        TsTensor *v;
+        if ((rc = ts_args_tensor(&a, (size_t)i, &v)))
             break;
-        }
         if (v->dim != 1) {
             rc = ts_error_set(c->error, TS_ERR_RUNTIME, "addr: Expected 1-D argument vec%d, but "
                               "got %d-D", i, (int)v->dim);
@@ -161,7 +147,7 @@ static int addr_call(TsCall *c, TsCpuEwMode mode)
             rc = c->error->code;
     }
     for (int k = 0; !rc && k < 2; k++) {
-        TsValue v = a[3 + k];
+        TsValue v = a.v[3 + k];
         args.d[k] = v.tag == TS_TAG_DOUBLE ? v.u.d : v.tag == TS_TAG_INT ? (double)v.u.i
                                                                           : (double)v.u.b;
         args.i[k] = v.tag == TS_TAG_INT ? v.u.i : v.tag == TS_TAG_BOOL ? v.u.b
@@ -185,8 +171,8 @@ static int addr_call(TsCall *c, TsCpuEwMode mode)
                                       (long long)in[0]->sizes[i], d, want, have);
         }
     }
-    if (!rc && mode == TS_EW_OUT && !(out = ts_cpu_tensor_arg(c, "aten::addr", "out", a[5])))
-        rc = c->error->code;
+    if (!rc && mode == TS_EW_OUT)
+        rc = ts_args_tensor(&a, 5, &out);
     if (!rc && mode == TS_EW_INPLACE)
         out = in[0];
     if (!rc)
@@ -194,7 +180,7 @@ static int addr_call(TsCall *c, TsCpuEwMode mode)
     for (int i = 0; i < 3; i++)
         if (in[i])
             ts_tensor_release(in[i]);
-    return finish(c, rc, mode, out, 5, n, a);
+    return finish(&a, rc, mode, out, 5);
 }
 
 static int k_addr(TsCall *c) { return addr_call(c, TS_EW_NEW); }
@@ -218,18 +204,13 @@ static const TsCpuEwOp ew_addcdiv = { "addcdiv", TS_EW_SAME, false, addcdiv_loop
  * forms and in-place forms, with PyTorch's checks. */
 static int addc_call(TsCall *c, bool div, TsCpuEwMode mode)
 {
-    const char *op = div ? "aten::addcdiv" : "aten::addcmul";
-    TsValue a[5];
-    size_t n = mode == TS_EW_OUT ? 5 : 4;
+    const TsCpuEwOp *ew = div ? &ew_addcdiv : &ew_addcmul;
+    TsArgs a;
     TsTensor *in[3] = { NULL, NULL, NULL }, *out = NULL;
     TsCpuEwArgs args = { { 0, 0, 0 }, { 0, 0 }, 0 };
-    ts_cpu_pop_args(c, n, a);
-    int rc = 0;
-    for (int i = 0; !rc && i < 3; i++) {
-        static const char *const names[] = { "self", "tensor1", "tensor2" };
-        if (!(in[i] = ts_cpu_tensor_arg(c, op, names[i], a[i])))
-            rc = c->error->code;
-    }
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    for (size_t i = 0; !rc && i < 3; i++)
+        rc = ts_args_tensor(&a, i, &in[i]);
     if (!rc && div && ts_dtype_is_integral(in[1]->dtype, true) &&
         ts_dtype_is_integral(in[2]->dtype, true))
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Integer division with addcdiv is no longer "
@@ -243,21 +224,21 @@ static int addc_call(TsCall *c, bool div, TsCpuEwMode mode)
     int dt = rc ? 0 : ts_aten_result_type(3, in);
     if (!rc && (dt == TS_BOOL || dt == TS_FLOAT16))
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s_cpu_out\" not implemented for '%s'",
-                          op + 6, ts_dtype_type_name(dt));
+                          ew->name, ts_dtype_type_name(dt));
     if (!rc) {
-        TsValue v = a[3];
+        TsValue v = a.v[3];
         args.d[0] = v.tag == TS_TAG_DOUBLE ? v.u.d : v.tag == TS_TAG_INT ? (double)v.u.i
                                                                           : (double)v.u.b;
         args.i[0] = v.tag == TS_TAG_INT ? v.u.i : v.tag == TS_TAG_BOOL ? v.u.b
                                                                        : (int64_t)v.u.d;
     }
-    if (!rc && mode == TS_EW_OUT && !(out = ts_cpu_tensor_arg(c, op, "out", a[4])))
-        rc = c->error->code;
+    if (!rc && mode == TS_EW_OUT)
+        rc = ts_args_tensor(&a, 4, &out);
     if (!rc && mode == TS_EW_INPLACE)
         out = in[0];
     if (!rc)
-        rc = ts_cpu_ew(div ? &ew_addcdiv : &ew_addcmul, 3, in, &out, mode, &args, c->error);
-    return finish(c, rc, mode, out, 4, n, a);
+        rc = ts_cpu_ew(ew, 3, in, &out, mode, &args, c->error);
+    return finish(&a, rc, mode, out, 4);
 }
 
 static int k_addcmul(TsCall *c) { return addc_call(c, false, TS_EW_NEW); }

@@ -257,22 +257,32 @@ static const TsCpuEwOp *gelu_op(TsCall *c, TsValue v)
     return NULL;
 }
 
-static int unary_call(TsCall *c, const char *name, const TsCpuEwOp *op, Form form)
+/* The last ending of this file's kernels: the new tensor out, or argument keep, which the
+ * kernel wrote (out=, in place). */
+static int finish(TsArgs *a, int rc, TsCpuEwMode mode, TsTensor *out, size_t keep)
+{
+    if (mode == TS_EW_NEW)
+        return ts_args_return_tensor(a, rc, rc ? NULL : out);
+    return ts_args_return_arg(a, rc, keep);
+}
+
+static int unary_call(TsCall *c, const TsCpuEwOp *op, Form form)
 {
     bool gelu = form >= F_GELU, out_form = form == F_OUT || form == F_GELU_OUT;
     bool inplace = form == F_INPLACE || form == F_GELU_INPLACE;
-    size_t n = 1 + (gelu ? 1 : 0) + (out_form ? 1 : 0);
-    TsValue a[3];
-    TsTensor *out = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *self = ts_cpu_tensor_arg(c, name, "self", a[0]);
-    int rc = self ? check_input(c, op, self) : (int)c->error->code;
-    if (!rc && gelu && !(op = gelu_op(c, a[1])))
+    TsArgs a;
+    TsTensor *out = NULL, *self = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &self);
+    if (!rc)
+        rc = check_input(c, op, self);
+    if (!rc && gelu && !(op = gelu_op(c, a.v[1])))
         rc = c->error->code;
     if (!rc && gelu)
         rc = check_half(c, op, self);
-    if (!rc && out_form && !(out = ts_cpu_tensor_arg(c, name, "out", a[n - 1])))
-        rc = c->error->code;
+    if (!rc && out_form)
+        rc = ts_args_tensor(&a, a.n - 1, &out);
     if (inplace)
         out = self;
     TsTensor *cast = NULL;     /* square of bool computes in int64, as pow(self, 2) does */
@@ -288,15 +298,7 @@ static int unary_call(TsCall *c, const char *name, const TsCpuEwOp *op, Form for
         rc = ts_cpu_ew(op, 1, &self, &out, mode, NULL, c->error);
     if (cast)
         ts_tensor_release(cast);
-    if (rc || mode == TS_EW_NEW) {
-        ts_cpu_release_args(n, a);
-        return rc ? rc : ts_cpu_push_tensor(c, out);
-    }
-    size_t keep = out_form ? n - 1 : 0;
-    TsValue result = a[keep];
-    a[keep] = ts_none();
-    ts_cpu_release_args(n, a);
-    return ts_stack_push(c->stack, result, c->error);
+    return finish(&a, rc, mode, out, out_form ? a.n - 1 : 0);
 }
 
 /* X(kernel name, qualname, overload, op, form) */
@@ -328,7 +330,7 @@ static int unary_call(TsCall *c, const char *name, const TsCpuEwOp *op, Form for
     X(gelu_, gelu_, , gelu, F_GELU_INPLACE)
 
 #define DEFINE_KERNEL(K, NAME, OVERLOAD, OP, FORM) \
-    static int k_##K(TsCall *c) { return unary_call(c, "aten::" #NAME, &ew_##OP, FORM); }
+    static int k_##K(TsCall *c) { return unary_call(c, &ew_##OP, FORM); }
 UNARY_KERNELS(DEFINE_KERNEL)
 #undef DEFINE_KERNEL
 
@@ -336,35 +338,26 @@ UNARY_KERNELS(DEFINE_KERNEL)
  * half to even at the decimal place, floats only. */
 static int round_decimals(TsCall *c, bool out_form)
 {
-    TsValue a[3];
-    size_t n = out_form ? 3 : 2;
-    TsTensor *out = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *self = ts_cpu_tensor_arg(c, "aten::round", "self", a[0]);
-    int rc = self ? 0 : (int)c->error->code;
-    if (!rc && a[1].tag != TS_TAG_INT)
-        rc = ts_error_set(c->error, TS_ERR_TYPE, "aten::round: argument 'decimals' must be an "
-                          "int");
-    if (!rc && out_form && !(out = ts_cpu_tensor_arg(c, "aten::round", "out", a[2])))
-        rc = c->error->code;
+    TsArgs a;
+    TsTensor *out = NULL, *self = NULL;
+    int64_t d = 0;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &self);
+    if (!rc)
+        rc = ts_args_int(&a, 1, &d);
+    if (!rc && out_form)
+        rc = ts_args_tensor(&a, 2, &out);
     if (!rc)
         rc = check_half(c, &ew_round_dec, self);
     if (!rc) {
-        int64_t d = a[1].u.i;
         /* beyond 10^308 the power is inf; clamping keeps the loops' arithmetic defined */
         double mag = (double)(d < 0 ? (d < -400 ? 400 : -d) : (d > 400 ? 400 : d));
         TsCpuEwArgs args = { { pow(10.0, mag), 0 }, { d < 0, 0 }, 0 };
         rc = ts_cpu_ew(&ew_round_dec, 1, &self, &out, out_form ? TS_EW_OUT : TS_EW_NEW, &args,
                        c->error);
     }
-    if (rc || !out_form) {
-        ts_cpu_release_args(n, a);
-        return rc ? rc : ts_cpu_push_tensor(c, out);
-    }
-    TsValue result = a[2];
-    a[2] = ts_none();
-    ts_cpu_release_args(n, a);
-    return ts_stack_push(c->stack, result, c->error);
+    return finish(&a, rc, out_form ? TS_EW_OUT : TS_EW_NEW, out, 2);
 }
 
 /* The largest finite value of a float dtype: nan_to_num's default for infinities. */
@@ -382,15 +375,13 @@ static double dtype_max(int dtype)
  * out= and in-place forms: the replacements become the loop's arguments. */
 static int nan_to_num_call(TsCall *c, Form form)
 {
-    const char *name = "aten::nan_to_num";
-    size_t n = 4 + (form == F_OUT ? 1 : 0);
-    TsValue a[5];
-    TsTensor *out = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *self = ts_cpu_tensor_arg(c, name, "self", a[0]);
-    int rc = self ? 0 : (int)c->error->code;
-    if (!rc && form == F_OUT && !(out = ts_cpu_tensor_arg(c, name, "out", a[n - 1])))
-        rc = c->error->code;
+    TsArgs a;
+    TsTensor *out = NULL, *self = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &self);
+    if (!rc && form == F_OUT)
+        rc = ts_args_tensor(&a, a.n - 1, &out);
     if (form == F_INPLACE)
         out = self;
     TsCpuEwArgs args = { { 0, 0, 0 }, { 0, 0 }, 0 };
@@ -399,20 +390,12 @@ static int nan_to_num_call(TsCall *c, Form form)
         int dt = form == F_OUT ? out->dtype : self->dtype;
         double big = dtype_max(dt), dflt[3] = { 0, big, -big };
         for (int i = 0; i < 3; i++)
-            args.d[i] = a[1 + i].tag == TS_TAG_DOUBLE ? a[1 + i].u.d : dflt[i];
+            args.d[i] = a.v[1 + i].tag == TS_TAG_DOUBLE ? a.v[1 + i].u.d : dflt[i];
     }
     TsCpuEwMode mode = form == F_OUT ? TS_EW_OUT : form == F_INPLACE ? TS_EW_INPLACE : TS_EW_NEW;
     if (!rc)
         rc = ts_cpu_ew(&ew_nan_to_num, 1, &self, &out, mode, &args, c->error);
-    if (rc || mode == TS_EW_NEW) {
-        ts_cpu_release_args(n, a);
-        return rc ? rc : ts_cpu_push_tensor(c, out);
-    }
-    size_t keep = form == F_OUT ? n - 1 : 0;
-    TsValue result = a[keep];
-    a[keep] = ts_none();
-    ts_cpu_release_args(n, a);
-    return ts_stack_push(c->stack, result, c->error);
+    return finish(&a, rc, mode, out, form == F_OUT ? a.n - 1 : 0);
 }
 
 static int k_nan_to_num(TsCall *c) { return nan_to_num_call(c, F_NEW); }
@@ -422,17 +405,15 @@ static int k_nan_to_num_(TsCall *c) { return nan_to_num_call(c, F_INPLACE); }
 /* positive(Tensor(a) self) -> Tensor(a): self itself; PyTorch refuses bool. */
 static int k_positive(TsCall *c)
 {
-    TsValue a[1];
-    ts_cpu_pop_args(c, 1, a);
-    TsTensor *self = ts_cpu_tensor_arg(c, "aten::positive", "self", a[0]);
-    if (self && self->dtype == TS_BOOL)
-        ts_error_set(c->error, TS_ERR_RUNTIME, "The `+` operator, on a bool tensor is not "
-                     "supported.");
-    if (!self || c->error->code) {
-        ts_cpu_release_args(1, a);
-        return c->error->code;
-    }
-    return ts_stack_push(c->stack, a[0], c->error);
+    TsArgs a;
+    TsTensor *self;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &self);
+    if (!rc && self->dtype == TS_BOOL)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "The `+` operator, on a bool tensor is not "
+                          "supported.");
+    return ts_args_return_arg(&a, rc, 0);
 }
 
 static int k_round_decimals(TsCall *c) { return round_decimals(c, false); }
@@ -440,39 +421,37 @@ static int k_round_decimals_out(TsCall *c) { return round_decimals(c, true); }
 
 /* ---- aten::to ------------------------------------------------------------------- */
 
-/* self as dtype: self itself (same value) unless the dtype differs or copy is set. */
-static int convert(TsCall *c, TsValue *self, int dtype, bool copy, size_t n, TsValue *a)
+/* self (argument 0) as dtype: self itself (same value) unless the dtype differs or copy is
+ * set. */
+static int convert(TsArgs *a, int dtype, bool copy)
 {
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::to", "self", *self);
-    if (t && (dtype < 0 || dtype >= TS_DTYPE__COUNT || ts_aten_promote_types(dtype, dtype) < 0))
-        ts_error_set(c->error, TS_ERR_RUNTIME, "aten::to: dtype %d is not supported by the cpu "
-                     "backend", dtype);
-    if (!t || c->error->code) {
-        ts_cpu_release_args(n, a);
-        return c->error->code;
-    }
-    if (dtype == t->dtype && !copy) {
-        TsValue result = *self;
-        *self = ts_none();
-        ts_cpu_release_args(n, a);
-        return ts_stack_push(c->stack, result, c->error);
-    }
-    TsTensor *r = ts_cpu_empty_like(t, dtype, c->error);   /* keeps a dense layout */
+    TsError *err = a->call->error;
+    TsTensor *t;
+    if (ts_args_tensor(a, 0, &t))
+        return ts_args_fail(a, err->code);
+    if (dtype < 0 || dtype >= TS_DTYPE__COUNT || ts_aten_promote_types(dtype, dtype) < 0)
+        return ts_args_fail(a, ts_error_set(err, TS_ERR_RUNTIME, "%s: dtype %d is not "
+                                            "supported by the cpu backend",
+                                            ts_args_op_name(a), dtype));
+    if (dtype == t->dtype && !copy)
+        return ts_args_return_arg(a, 0, 0);
+    TsTensor *r = ts_cpu_empty_like(t, dtype, err);   /* keeps a dense layout */
     if (r)
         ts_cpu_copy_into(r, t);
-    ts_cpu_release_args(n, a);
-    return r ? ts_cpu_push_tensor(c, r) : (int)c->error->code;
+    return ts_args_return_tensor(a, r ? 0 : (int)err->code, r);
 }
 
-static int check_device(TsCall *c, TsValue v)
+/* Argument i as a device: None or the cpu. */
+static int check_device(TsArgs *a, size_t i)
 {
+    TsValue v = a->v[i];
     if (v.tag == TS_TAG_NONE || (v.tag == TS_TAG_DEVICE && v.u.dev.type == TS_DEV_CPU))
         return 0;
     char dev[32] = "?";
     if (v.tag == TS_TAG_DEVICE)
         ts_device_str(v.u.dev, dev, sizeof dev);
-    return ts_error_set(c->error, TS_ERR_RUNTIME,
-                        "aten::to: the cpu kernel cannot move a tensor to device %s", dev);
+    return ts_error_set(a->call->error, TS_ERR_RUNTIME, "%s: the cpu kernel cannot move a "
+                        "tensor to device %s", ts_args_op_name(a), dev);
 }
 
 static int opt_dtype(TsValue v, int keep)
@@ -485,40 +464,44 @@ static bool flag(TsValue v)
     return v.tag == TS_TAG_BOOL && v.u.b;
 }
 
+/* self's dtype, or -1 when it is no tensor (convert then says so). */
+static int self_dtype(const TsArgs *a)
+{
+    return a->v[0].tag == TS_TAG_TENSOR ? ((TsTensor *)a->v[0].u.p)->dtype : -1;
+}
+
 /* to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False,
  *          MemoryFormat? memory_format=None) */
 static int k_to_dtype(TsCall *c)
 {
-    TsValue a[5];
-    ts_cpu_pop_args(c, 5, a);
-    return convert(c, &a[0], opt_dtype(a[1], -1), flag(a[3]), 5, a);
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    return convert(&a, opt_dtype(a.v[1], -1), flag(a.v[3]));
 }
 
 /* to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False,
  *           bool copy=False, MemoryFormat? memory_format=None) */
 static int k_to_device(TsCall *c)
 {
-    TsValue a[6];
-    ts_cpu_pop_args(c, 6, a);
-    if (check_device(c, a[1])) {
-        ts_cpu_release_args(6, a);
-        return c->error->code;
-    }
-    return convert(c, &a[0], opt_dtype(a[2], -1), flag(a[4]), 6, a);
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc || check_device(&a, 1))
+        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
+    return convert(&a, opt_dtype(a.v[2], -1), flag(a.v[4]));
 }
 
 /* to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False,
  *          MemoryFormat? memory_format=None) */
 static int k_to_other(TsCall *c)
 {
-    TsValue a[5];
-    ts_cpu_pop_args(c, 5, a);
-    TsTensor *o = ts_cpu_tensor_arg(c, "aten::to", "other", a[1]);
-    if (!o) {
-        ts_cpu_release_args(5, a);
-        return c->error->code;
-    }
-    return convert(c, &a[0], o->dtype, flag(a[3]), 5, a);
+    TsArgs a;
+    TsTensor *o;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc || ts_args_tensor(&a, 1, &o))
+        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
+    return convert(&a, o->dtype, flag(a.v[3]));
 }
 
 /* to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None,
@@ -526,59 +509,53 @@ static int k_to_other(TsCall *c)
  *   MemoryFormat? memory_format=None) */
 static int k_to_dtype_layout(TsCall *c)
 {
-    TsValue a[8];
-    ts_cpu_pop_args(c, 8, a);
-    if (check_device(c, a[3])) {
-        ts_cpu_release_args(8, a);
-        return c->error->code;
-    }
-    int keep = a[0].tag == TS_TAG_TENSOR ? ((TsTensor *)a[0].u.p)->dtype : -1;
-    return convert(c, &a[0], opt_dtype(a[1], keep), flag(a[6]), 8, a);
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc || check_device(&a, 3))
+        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
+    return convert(&a, opt_dtype(a.v[1], self_dtype(&a)), flag(a.v[6]));
 }
 
 /* to.prim_dtype(Tensor(a) self, int? dtype=None, bool non_blocking=False, bool copy=False) */
 static int k_to_prim_dtype(TsCall *c)
 {
-    TsValue a[4];
-    ts_cpu_pop_args(c, 4, a);
-    int keep = a[0].tag == TS_TAG_TENSOR ? ((TsTensor *)a[0].u.p)->dtype : -1;
-    return convert(c, &a[0], opt_dtype(a[1], keep), flag(a[3]), 4, a);
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    return convert(&a, opt_dtype(a.v[1], self_dtype(&a)), flag(a.v[3]));
 }
 
 /* to.prim_Device(Tensor(a) self, Device? device, int? dtype=None, bool non_blocking=False,
  *                bool copy=False) */
 static int k_to_prim_device(TsCall *c)
 {
-    TsValue a[5];
-    ts_cpu_pop_args(c, 5, a);
-    if (check_device(c, a[1])) {
-        ts_cpu_release_args(5, a);
-        return c->error->code;
-    }
-    int keep = a[0].tag == TS_TAG_TENSOR ? ((TsTensor *)a[0].u.p)->dtype : -1;
-    return convert(c, &a[0], opt_dtype(a[2], keep), flag(a[4]), 5, a);
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc || check_device(&a, 1))
+        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
+    return convert(&a, opt_dtype(a.v[2], self_dtype(&a)), flag(a.v[4]));
 }
 
 /* to.prim_other(Tensor(a) self, bool non_blocking=False, bool copy=False) */
 static int k_to_prim_other(TsCall *c)
 {
-    TsValue a[3];
-    ts_cpu_pop_args(c, 3, a);
-    int keep = a[0].tag == TS_TAG_TENSOR ? ((TsTensor *)a[0].u.p)->dtype : -1;
-    return convert(c, &a[0], keep, flag(a[2]), 3, a);
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    return convert(&a, self_dtype(&a), flag(a.v[2]));
 }
 
 /* aten::type_as(Tensor self, Tensor other) -> Tensor: self.to(other.dtype()) */
 static int k_type_as(TsCall *c)
 {
-    TsValue a[2];
-    ts_cpu_pop_args(c, 2, a);
-    TsTensor *o = ts_cpu_tensor_arg(c, "aten::type_as", "other", a[1]);
-    if (!o) {
-        ts_cpu_release_args(2, a);
-        return c->error->code;
-    }
-    return convert(c, &a[0], o->dtype, false, 2, a);
+    TsArgs a;
+    TsTensor *o;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc || ts_args_tensor(&a, 1, &o))
+        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
+    return convert(&a, o->dtype, false);
 }
 
 #define TABLE_ROW(K, NAME, OVERLOAD, OP, FORM) { "aten::" #NAME, #OVERLOAD, k_##K },

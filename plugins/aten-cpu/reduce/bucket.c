@@ -140,36 +140,38 @@ static int read_side(TsError *err, TsValue side, bool *right)
  * bool right=False, str? side=None, Tensor? sorter=None) */
 static int searchsorted(TsCall *c, bool scalar, bool out)
 {
-    static const char op[] = "aten::searchsorted";
-    size_t n = out ? 7 : 6;
-    TsValue a[7];
-    TsTensor *r = NULL, *val = NULL;
+    TsArgs a;
+    TsTensor *r = NULL, *val = NULL, *bd, *sorter, *o;
     Search s = { NULL, NULL, NULL, false, false };
-    ts_cpu_pop_args(c, n, a);
-    s.bd = ts_cpu_tensor_arg(c, op, "sorted_sequence", a[0]);
-    s.out_int32 = a[2].tag == TS_TAG_BOOL && a[2].u.b;
-    s.right = a[3].tag == TS_TAG_BOOL && a[3].u.b;
-    if (!s.bd || (out && !ts_cpu_tensor_arg(c, op, "out", a[6])) ||
-        (a[5].tag != TS_TAG_NONE && !(s.sorter = ts_cpu_tensor_arg(c, op, "sorter", a[5]))) ||
-        read_side(c->error, a[4], &s.right))
-        return ts_cpu_end_out(c, n, a, NULL, out);
+    if (ts_args_pop(c, TS_DEV_CPU, &a) || ts_args_tensor(&a, 0, &bd))
+        return ts_cpu_return_out(&a, 0, NULL, out);
+    s.bd = bd;
+    s.out_int32 = a.v[2].tag == TS_TAG_BOOL && a.v[2].u.b;
+    s.right = a.v[3].tag == TS_TAG_BOOL && a.v[3].u.b;
+    if ((out && ts_args_tensor(&a, 6, &o)) || ts_args_opt_tensor(&a, 5, &sorter) ||
+        read_side(c->error, a.v[4], &s.right))
+        return ts_cpu_return_out(&a, 0, NULL, out);
+    s.sorter = sorter;
     if (scalar) {
         if (s.bd->dim != 1) {
             ts_error_set(c->error, TS_ERR_RUNTIME, "torch.searchsorted(): input value can be a "
                          "scalar only when boundaries tensor dimension is 1, but we got "
                          "boundaries tensor dim(%d) and input value's dim(0) numel(1)", s.bd->dim);
-            return ts_cpu_end_out(c, n, a, NULL, out);
+            return ts_cpu_return_out(&a, 0, NULL, out);
         }
-        if (!(val = ts_cpu_wrap_scalar(a[1], c->error)))
-            return ts_cpu_end_out(c, n, a, NULL, out);
+        if (!(val = ts_cpu_wrap_scalar(a.v[1], c->error)))
+            return ts_cpu_return_out(&a, 0, NULL, out);
         s.val = val;
-    } else if (!(s.val = ts_cpu_tensor_arg(c, op, "self", a[1]))) {
-        return ts_cpu_end_out(c, n, a, NULL, out);
+    } else {
+        TsTensor *self;
+        if (ts_args_tensor(&a, 1, &self))
+            return ts_cpu_return_out(&a, 0, NULL, out);
+        s.val = self;
     }
     r = search(c->error, &s);
     if (val)
         ts_tensor_release(val);
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_cpu_return_out(&a, 0, r, out);
 }
 
 static int k_searchsorted_tensor(TsCall *c) { return searchsorted(c, false, false); }
@@ -181,30 +183,27 @@ static int k_searchsorted_scalar_out(TsCall *c) { return searchsorted(c, true, t
  * bool right=False): searchsorted over 1-d boundaries. */
 static int bucketize(TsCall *c, bool scalar, bool out)
 {
-    static const char op[] = "aten::bucketize";
-    size_t n = out ? 5 : 4;
-    TsValue a[5];
-    TsTensor *r = NULL, *val = NULL;
+    TsArgs a;
+    TsTensor *r = NULL, *val = NULL, *bd, *o;
     Search s = { NULL, NULL, NULL, false, false };
-    ts_cpu_pop_args(c, n, a);
-    s.bd = ts_cpu_tensor_arg(c, op, "boundaries", a[1]);
-    s.out_int32 = a[2].tag == TS_TAG_BOOL && a[2].u.b;
-    s.right = a[3].tag == TS_TAG_BOOL && a[3].u.b;
-    if (!s.bd || (out && !ts_cpu_tensor_arg(c, op, "out", a[4])))
-        return ts_cpu_end_out(c, n, a, NULL, out);
+    if (ts_args_pop(c, TS_DEV_CPU, &a) || ts_args_tensor(&a, 1, &bd) ||
+        (out && ts_args_tensor(&a, 4, &o)))
+        return ts_cpu_return_out(&a, 0, NULL, out);
+    s.bd = bd;
+    s.out_int32 = a.v[2].tag == TS_TAG_BOOL && a.v[2].u.b;
+    s.right = a.v[3].tag == TS_TAG_BOOL && a.v[3].u.b;
     if (s.bd->dim != 1) {
         ts_error_set(c->error, TS_ERR_RUNTIME, "boundaries tensor must be 1 dimension, but got "
                      "dim(%d)", s.bd->dim);
-        return ts_cpu_end_out(c, n, a, NULL, out);
+        return ts_cpu_return_out(&a, 0, NULL, out);
     }
-    if (scalar ? !(val = ts_cpu_wrap_scalar(a[0], c->error))
-               : !(val = ts_cpu_tensor_arg(c, op, "self", a[0])))
-        return ts_cpu_end_out(c, n, a, NULL, out);
+    if (scalar ? !(val = ts_cpu_wrap_scalar(a.v[0], c->error)) : ts_args_tensor(&a, 0, &val))
+        return ts_cpu_return_out(&a, 0, NULL, out);
     s.val = val;
     r = search(c->error, &s);
     if (scalar)
         ts_tensor_release(val);
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_cpu_return_out(&a, 0, r, out);
 }
 
 static int k_bucketize_tensor(TsCall *c) { return bucketize(c, false, false); }
@@ -218,17 +217,13 @@ static int k_bucketize_scalar_out(TsCall *c) { return bucketize(c, true, true); 
  * (int64), or the sums of their weights (float32 weights: float32, any other: double). */
 static int bincount(TsCall *c, bool out)
 {
-    static const char op[] = "aten::bincount";
-    size_t n = out ? 4 : 3;
-    TsValue a[4];
+    TsArgs a;
     int64_t minlength;
-    TsTensor *r = NULL, *w = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || (out && !ts_cpu_tensor_arg(c, op, "out", a[3])) ||
-        (a[1].tag != TS_TAG_NONE && !(w = ts_cpu_tensor_arg(c, op, "weights", a[1]))) ||
-        ts_cpu_int_arg(c->error, op, "minlength", a[2], &minlength))
-        return ts_cpu_end_out(c, n, a, NULL, out);
+    TsTensor *r = NULL, *w = NULL, *t, *o;
+    if (ts_args_pop(c, TS_DEV_CPU, &a) || ts_args_tensor(&a, 0, &t) ||
+        (out && ts_args_tensor(&a, 3, &o)) || ts_args_opt_tensor(&a, 1, &w) ||
+        ts_args_int(&a, 2, &minlength))
+        return ts_cpu_return_out(&a, 0, NULL, out);
     int rc = 0;
     TsTensor *iv = NULL, *wv = NULL;
     if (!ts_dtype_is_integral(t->dtype, false))
@@ -276,7 +271,7 @@ static int bincount(TsCall *c, bool out)
         ts_tensor_release(iv);
     if (wv)
         ts_tensor_release(wv);
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_cpu_return_out(&a, 0, r, out);
 }
 
 static int k_bincount(TsCall *c) { return bincount(c, false); }
@@ -297,19 +292,16 @@ static void format_bound(char *buf, size_t size, double x)
  * parts of [min, max] (the data's range when both are equal), in self's dtype. */
 static int histc(TsCall *c, bool out)
 {
-    static const char op[] = "aten::histc";
-    size_t n = out ? 5 : 4;
-    TsValue a[5];
+    TsArgs a;
     int64_t bins;
     double lo, hi;
-    TsTensor *r = NULL, *x = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || (out && !ts_cpu_tensor_arg(c, op, "out", a[4])) ||
-        ts_cpu_int_arg(c->error, op, "bins", a[1], &bins))
-        return ts_cpu_end_out(c, n, a, NULL, out);
-    lo = a[2].tag == TS_TAG_INT ? (double)a[2].u.i : a[2].tag == TS_TAG_DOUBLE ? a[2].u.d : 0;
-    hi = a[3].tag == TS_TAG_INT ? (double)a[3].u.i : a[3].tag == TS_TAG_DOUBLE ? a[3].u.d : 0;
+    TsTensor *r = NULL, *x = NULL, *t, *o;
+    if (ts_args_pop(c, TS_DEV_CPU, &a) || ts_args_tensor(&a, 0, &t) ||
+        (out && ts_args_tensor(&a, 4, &o)) || ts_args_int(&a, 1, &bins))
+        return ts_cpu_return_out(&a, 0, NULL, out);
+    TsValue vlo = a.v[2], vhi = a.v[3];
+    lo = vlo.tag == TS_TAG_INT ? (double)vlo.u.i : vlo.tag == TS_TAG_DOUBLE ? vlo.u.d : 0;
+    hi = vhi.tag == TS_TAG_INT ? (double)vhi.u.i : vhi.tag == TS_TAG_DOUBLE ? vhi.u.d : 0;
     int rc = 0;
     if (t->dtype != TS_FLOAT32 && t->dtype != TS_FLOAT64)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "\"histogram_cpu\" not implemented for '%s'",
@@ -371,7 +363,7 @@ static int histc(TsCall *c, bool out)
     }
     if (x)
         ts_tensor_release(x);
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_cpu_return_out(&a, 0, r, out);
 }
 
 static int k_histc(TsCall *c) { return histc(c, false); }

@@ -30,32 +30,24 @@ static void load(int dtype, const char *p, bool integral, int64_t *i, double *d)
 /* cummax/cummin(Tensor self, int dim) and their out= forms (values, indices). */
 static int cumext(TsCall *c, bool max, bool out)
 {
-    const char *op = max ? "aten::cummax" : "aten::cummin";
-    size_t n = out ? 4 : 2;
-    TsValue a[4];
-    int64_t d64;
+    TsArgs a;
+    TsTensor *t = NULL, *ov = NULL, *oi = NULL;
     int d;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    TsTensor *ov = t && out ? ts_cpu_tensor_arg(c, op, "values", a[2]) : NULL;
-    TsTensor *oi = ov ? ts_cpu_tensor_arg(c, op, "indices", a[3]) : NULL;
-    if (!t || (out && !oi) || ts_cpu_int_arg(c->error, op, "dim", a[1], &d64) ||
-        ts_aten_wrap_dim(d64, t->dim, true, &d, c->error)) {
-        ts_cpu_release_args(n, a);
-        return c->error->code;
-    }
-    if (t->dtype == TS_FLOAT16) {      /* PyTorch 1.13 has no float16 kernel on the cpu */
-        ts_cpu_release_args(n, a);
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s_cpu\" not implemented for 'Half'",
-                            op + 6);
-    }
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc || ts_args_tensor(&a, 0, &t) ||
+        (out && (ts_args_tensor(&a, 2, &ov) || ts_args_tensor(&a, 3, &oi))) ||
+        ts_args_dim(&a, 1, t->dim, true, &d))
+        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
+    if (t->dtype == TS_FLOAT16)        /* PyTorch 1.13 has no float16 kernel on the cpu */
+        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s_cpu\" not "
+                                             "implemented for 'Half'",
+                                             max ? "cummax" : "cummin"));
     TsTensor *vals = ts_cpu_empty(t->dtype, t->dim, t->sizes, c->error);
     TsTensor *idx = vals ? ts_cpu_empty(TS_INT64, t->dim, t->sizes, c->error) : NULL;
     if (!idx) {
         if (vals)
             ts_tensor_release(vals);
-        ts_cpu_release_args(n, a);
-        return c->error->code;
+        return ts_args_fail(&a, c->error->code);
     }
     int64_t numel = ts_tensor_numel(t);
     if (numel > 0) {
@@ -104,23 +96,17 @@ static int cumext(TsCall *c, bool max, bool out)
         } while (ts_cpu_next_index(nd, sizes, pos));
     }
     if (out) {
-        int rc = ts_cpu_store_out(ov, vals, c->error);
+        rc = ts_cpu_store_out(ov, vals, c->error);
         if (!rc)
             rc = ts_cpu_store_out(oi, idx, c->error);
         ts_tensor_release(vals);
         ts_tensor_release(idx);
-        TsValue r1 = a[2], r2 = a[3];
-        a[2] = a[3] = ts_none();
-        ts_cpu_release_args(n, a);
-        if (rc) {
-            ts_value_release(r1);
-            ts_value_release(r2);
-            return rc;
-        }
-        return ts_cpu_push_pair(c, r1, r2);
+        TsValue r1 = a.v[2], r2 = a.v[3];
+        a.v[2] = a.v[3] = ts_none();
+        return ts_cpu_return_pair(&a, rc, r1, r2);
     }
-    ts_cpu_release_args(n, a);
-    return ts_cpu_push_pair(c, ts_obj_value(vals, TS_TAG_TENSOR), ts_obj_value(idx, TS_TAG_TENSOR));
+    return ts_cpu_return_pair(&a, 0, ts_obj_value(vals, TS_TAG_TENSOR),
+                              ts_obj_value(idx, TS_TAG_TENSOR));
 }
 
 static int k_cummax(TsCall *c) { return cumext(c, true, false); }

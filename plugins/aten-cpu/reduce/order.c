@@ -165,58 +165,47 @@ static int order_stat(TsError *err, const TsTensor *t, int d, bool keep, Stat s,
     return rc;
 }
 
-/* Pushes (values, indices), or stores them into the out= pair a[n - 2], a[n - 1]. */
-static int push_pair(TsCall *c, size_t n, TsValue *a, TsTensor *v, TsTensor *i, bool out)
+/* Pushes (values, indices), or stores them into the out= pair, the last two arguments. */
+static int return_pair(TsArgs *a, TsTensor *v, TsTensor *i, bool out)
 {
-    if (!out) {
-        ts_cpu_release_args(n, a);
-        return ts_cpu_push_pair(c, ts_obj_value(v, TS_TAG_TENSOR), ts_obj_value(i, TS_TAG_TENSOR));
-    }
-    int rc = ts_cpu_store_out((TsTensor *)a[n - 2].u.p, v, c->error);
+    if (!out)
+        return ts_cpu_return_pair(a, 0, ts_obj_value(v, TS_TAG_TENSOR),
+                                  ts_obj_value(i, TS_TAG_TENSOR));
+    size_t n = a->n;
+    int rc = ts_cpu_store_out((TsTensor *)a->v[n - 2].u.p, v, a->call->error);
     if (!rc)
-        rc = ts_cpu_store_out((TsTensor *)a[n - 1].u.p, i, c->error);
+        rc = ts_cpu_store_out((TsTensor *)a->v[n - 1].u.p, i, a->call->error);
     ts_tensor_release(v);
     ts_tensor_release(i);
-    TsValue r1 = a[n - 2], r2 = a[n - 1];
-    a[n - 2] = a[n - 1] = ts_none();
-    ts_cpu_release_args(n, a);
-    if (rc) {
-        ts_value_release(r1);
-        ts_value_release(r2);
-        return rc;
-    }
-    return ts_cpu_push_pair(c, r1, r2);
+    TsValue r1 = a->v[n - 2], r2 = a->v[n - 1];
+    a->v[n - 2] = a->v[n - 1] = ts_none();
+    return ts_cpu_return_pair(a, rc, r1, r2);
 }
 
 /* mode(Tensor self, int dim=-1, bool keepdim=False) / nanmedian.dim(Tensor self, int dim,
  * bool keepdim=False) and their out= forms (values, indices). */
 static int dim_stat(TsCall *c, Stat s, bool out)
 {
-    const char *op = s == ST_MODE ? "aten::mode" : "aten::nanmedian";
-    size_t n = out ? 5 : 3;
-    TsValue a[5];
-    int64_t d64;
+    TsArgs a;
     int d;
-    TsTensor *v = NULL, *i = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    int rc = !t || (out && (!ts_cpu_tensor_arg(c, op, "values", a[3]) ||
-                            !ts_cpu_tensor_arg(c, op, "indices", a[4]))) ||
-             ts_cpu_int_arg(c->error, op, "dim", a[1], &d64) ||
-             ts_aten_wrap_dim(d64, t->dim, true, &d, c->error);
-    if (!rc && s == ST_NANMEDIAN && (t->dtype == TS_FLOAT16 || t->dtype == TS_BOOL))
+    TsTensor *t = NULL, *v = NULL, *i = NULL, *ov, *oi;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc || ts_args_tensor(&a, 0, &t) ||
+        (out && (ts_args_tensor(&a, 3, &ov) || ts_args_tensor(&a, 4, &oi))) ||
+        ts_args_dim(&a, 1, t->dim, true, &d))
+        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
+    if (s == ST_NANMEDIAN && (t->dtype == TS_FLOAT16 || t->dtype == TS_BOOL))
         ts_error_set(c->error, TS_ERR_RUNTIME, "\"median_out\" not implemented for '%s'",
                      ts_dtype_type_name(t->dtype));
-    else if (!rc && s == ST_MODE && t->dim && t->sizes[d] == 0)
+    else if (s == ST_MODE && t->dim && t->sizes[d] == 0)
         ts_error_set(c->error, TS_ERR_INDEX, "mode(): Expected reduction dim %d to have non-zero "
                      "size.", d);
-    else if (!rc && s == ST_NANMEDIAN && t->dim && t->sizes[d] == 0)
+    else if (s == ST_NANMEDIAN && t->dim && t->sizes[d] == 0)
         ts_error_set(c->error, TS_ERR_INDEX, "nanmedian(): Expected reduction dim %d to have "
                      "non-zero size.", d);
-    else if (!rc && !order_stat(c->error, t, d, a[2].tag == TS_TAG_BOOL && a[2].u.b, s, &v, &i))
-        return push_pair(c, n, a, v, i, out);
-    ts_cpu_release_args(n, a);
-    return c->error->code;
+    else if (!order_stat(c->error, t, d, a.v[2].tag == TS_TAG_BOOL && a.v[2].u.b, s, &v, &i))
+        return return_pair(&a, v, i, out);
+    return ts_args_fail(&a, c->error->code);
 }
 
 static int k_mode(TsCall *c) { return dim_stat(c, ST_MODE, false); }
@@ -224,16 +213,23 @@ static int k_mode_values(TsCall *c) { return dim_stat(c, ST_MODE, true); }
 static int k_nanmedian_dim(TsCall *c) { return dim_stat(c, ST_NANMEDIAN, false); }
 static int k_nanmedian_dim_values(TsCall *c) { return dim_stat(c, ST_NANMEDIAN, true); }
 
+/* Pops the arguments of (Tensor self) or its out= form (out): self, or NULL with the error
+ * set. */
+static TsTensor *self_and_out(TsCall *c, TsArgs *a, bool out)
+{
+    TsTensor *t = NULL, *o;
+    if (ts_args_pop(c, TS_DEV_CPU, a) || ts_args_tensor(a, 0, &t) ||
+        (out && ts_args_tensor(a, 1, &o)))
+        return NULL;
+    return t;
+}
+
 /* nanmedian(Tensor self): over every element; NaN when there are none. */
 static int nanmedian_all(TsCall *c, bool out)
 {
-    size_t n = out ? 2 : 1;
-    TsValue a[2];
+    TsArgs a;
     TsTensor *v = NULL, *i = NULL, *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::nanmedian", "self", a[0]);
-    if (t && out && !ts_cpu_tensor_arg(c, "aten::nanmedian", "out", a[1]))
-        t = NULL;
+    TsTensor *t = self_and_out(c, &a, out);
     if (t && (t->dtype == TS_FLOAT16 || t->dtype == TS_BOOL)) {
         ts_error_set(c->error, TS_ERR_RUNTIME, "\"median_cpu\" not implemented for '%s'",
                      ts_dtype_type_name(t->dtype));
@@ -246,7 +242,7 @@ static int nanmedian_all(TsCall *c, bool out)
         ts_tensor_release(i);
         r = v;
     }
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_cpu_return_out(&a, r ? 0 : (int)c->error->code, r, out);
 }
 
 static int k_nanmedian(TsCall *c) { return nanmedian_all(c, false); }
@@ -255,13 +251,9 @@ static int k_nanmedian_out(TsCall *c) { return nanmedian_all(c, true); }
 /* msort(Tensor self): the values of sort(self, dim=0). */
 static int msort(TsCall *c, bool out)
 {
-    size_t n = out ? 2 : 1;
-    TsValue a[2];
+    TsArgs a;
     TsTensor *r = NULL;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, "aten::msort", "self", a[0]);
-    if (t && out && !ts_cpu_tensor_arg(c, "aten::msort", "out", a[1]))
-        t = NULL;
+    TsTensor *t = self_and_out(c, &a, out);
     if (t) {
         ts_tensor_retain(t);
         TsValue sa[3] = { ts_obj_value(t, TS_TAG_TENSOR), ts_int(0), ts_bool(false) }, idx;
@@ -271,7 +263,7 @@ static int msort(TsCall *c, bool out)
             r = (TsTensor *)ts_stack_pop(c->stack).u.p;
         }
     }
-    return ts_cpu_end_out(c, n, a, r, out);
+    return ts_cpu_return_out(&a, r ? 0 : (int)c->error->code, r, out);
 }
 
 static int k_msort(TsCall *c) { return msort(c, false); }

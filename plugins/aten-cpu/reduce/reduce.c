@@ -11,10 +11,10 @@
  * Large reductions to many values are split over threads by output position.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "reduce/reduce.h"
+#include "shape/shape_ops.h"
 
 #define CHUNK 1024
 /* Input elements per chunk when a reduction is split over threads (by output positions;
@@ -328,7 +328,6 @@ typedef struct RedSpec {
     const RedOp *op;
     RedKind kind;
     RedForm form;
-    int8_t n;                  /* arguments on the stack */
     int8_t dim, keep, dtype, out, out2, p, unbiased, correction;
 } RedSpec;
 
@@ -557,56 +556,61 @@ static int read_scalar(TsCall *c, TsValue v, double dflt, double *out)
 }
 
 /* Reads the arguments of the spec's overload (all but self and the outs) into rc. */
-static int read_args(TsCall *c, RedCall *rc, const TsValue *a, int *dtype)
+static int read_args(TsArgs *a, RedCall *rc, int *dtype)
 {
+    TsCall *c = a->call;
     const RedSpec *s = rc->s;
     *dtype = -1;
     rc->keepdim = false;
     rc->mask = 0;
     rc->p = s->op == &op_norm ? 2 : 1;
-    if (s->keep) {
-        if (a[(int)s->keep].tag != TS_TAG_BOOL)
-            return ts_error_set(c->error, TS_ERR_TYPE, "%s: keepdim must be a bool", s->name);
-        rc->keepdim = a[(int)s->keep].u.b;
-    }
-    if (s->dtype && ts_cpu_opt_dtype(a[(int)s->dtype], dtype, c->error))
+    if (s->keep && ts_args_bool(a, (size_t)s->keep, &rc->keepdim))
         return c->error->code;
-    if (s->p && read_scalar(c, a[(int)s->p], 2, &rc->p))
+    if (s->dtype && ts_cpu_dtype_arg(a, (size_t)s->dtype, dtype))
+        return c->error->code;
+    if (s->p && read_scalar(c, a->v[(int)s->p], 2, &rc->p))
         return c->error->code;
     if (s->unbiased) {
-        if (a[(int)s->unbiased].tag != TS_TAG_BOOL)
-            return ts_error_set(c->error, TS_ERR_TYPE, "%s: unbiased must be a bool", s->name);
-        rc->p = a[(int)s->unbiased].u.b ? 1 : 0;
+        bool unbiased;
+        if (ts_args_bool(a, (size_t)s->unbiased, &unbiased))
+            return c->error->code;
+        rc->p = unbiased ? 1 : 0;
     }
-    if (s->correction && read_scalar(c, a[(int)s->correction], 1, &rc->p))
+    if (s->correction && read_scalar(c, a->v[(int)s->correction], 1, &rc->p))
         return c->error->code;
     if (!s->dim) {
         TsValue none = ts_none();
         return ts_cpu_dims_arg(none, rc->x->dim, &rc->mask, c->error);
     }
-    TsValue dv = a[(int)s->dim];
+    TsValue dv = a->v[(int)s->dim];
     rc->dim_given = dv.tag != TS_TAG_NONE;
     return ts_cpu_dims_arg(dv, rc->x->dim, &rc->mask, c->error);
 }
 
+/* Moves argument i out of a (an out= tensor that becomes the result). */
+static TsValue take_arg(TsArgs *a, size_t i)
+{
+    TsValue v = a->v[i];
+    a->v[i] = ts_none();
+    return v;
+}
+
 static int run(TsCall *c, const RedSpec *s)
 {
-    TsValue a[8];
-    char where[64];
-    snprintf(where, sizeof where, "aten::%s", s->name);
-    ts_cpu_pop_args(c, (size_t)s->n, a);
+    TsArgs a;
     RedCall rc = { s, NULL, 0, 0, false, false, 0 };
-    TsTensor *x = ts_cpu_tensor_arg(c, where, "self", a[0]);
-    TsTensor *out = NULL, *out2 = NULL, *vals = NULL, *idx = NULL, *mean = NULL;
-    int dtype, st = x ? 0 : (int)c->error->code;
-    if (!st && s->out && !(out = ts_cpu_tensor_arg(c, where, "out", a[(int)s->out])))
-        st = c->error->code;
-    if (!st && s->out2 && !(out2 = ts_cpu_tensor_arg(c, where, "out", a[(int)s->out2])))
-        st = c->error->code;
+    TsTensor *x = NULL, *out = NULL, *out2 = NULL, *vals = NULL, *idx = NULL, *mean = NULL;
+    int dtype = -1, st = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!st)
+        st = ts_args_tensor(&a, 0, &x);
+    if (!st && s->out)
+        st = ts_args_tensor(&a, (size_t)s->out, &out);
+    if (!st && s->out2)
+        st = ts_args_tensor(&a, (size_t)s->out2, &out2);
     if (!st) {
         ts_tensor_retain(x);
         rc.x = x;
-        st = read_args(c, &rc, a, &dtype);
+        st = read_args(&a, &rc, &dtype);
     }
     if (!st)
         st = result_dtype(c, &rc, dtype);
@@ -629,12 +633,9 @@ static int run(TsCall *c, const RedSpec *s)
         st = ts_cpu_store_out(out, vals, c->error);
         if (!st && out2)
             st = ts_cpu_store_out(out2, idx, c->error);
-        r1 = a[(int)s->out];
-        a[(int)s->out] = ts_none();
-        if (out2) {
-            r2 = a[(int)s->out2];
-            a[(int)s->out2] = ts_none();
-        }
+        r1 = take_arg(&a, (size_t)s->out);
+        if (out2)
+            r2 = take_arg(&a, (size_t)s->out2);
     } else if (!st) {
         r1 = ts_obj_value(vals, TS_TAG_TENSOR);
         vals = NULL;
@@ -649,158 +650,142 @@ static int run(TsCall *c, const RedSpec *s)
         ts_tensor_release(idx);
     if (mean)
         ts_tensor_release(mean);
-    ts_cpu_release_args((size_t)s->n, a);
-    if (st) {
-        ts_value_release(r1);
-        ts_value_release(r2);
-        return st;
-    }
     if (s->form == F_PAIR || s->form == F_STAT_PAIR)
-        return ts_cpu_push_pair(c, r1, r2);
-    return ts_stack_push(c->stack, r1, c->error);
+        return ts_cpu_return_pair(&a, st, r1, r2);
+    return ts_args_return(&a, st, r1);
 }
 
 /* ---- the overloads ------------------------------------------------------------------ */
 
-/* KERNEL(fn, name, op, kind, form, n, ...fields): a RedSpec and its kernel function. */
-#define KERNEL(FN, NAME, OP, KIND, FORM, N, ...) \
-    static const RedSpec FN##_spec = { NAME, &OP, KIND, FORM, N, __VA_ARGS__ }; \
+/* KERNEL(fn, name, op, kind, form, ...fields): a RedSpec and its kernel function. */
+#define KERNEL(FN, NAME, OP, KIND, FORM, ...) \
+    static const RedSpec FN##_spec = { NAME, &OP, KIND, FORM, __VA_ARGS__ }; \
     static int FN(TsCall *c) { return run(c, &FN##_spec); }
 
 /* fields: dim, keep, dtype, out, out2, p, unbiased, correction */
 #define SUMLIKE(P, NAME, OP, KIND) \
-    KERNEL(k_##P, NAME, OP, KIND, F_VALUE, 2, 0, 0, 1, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_out, NAME, OP, KIND, F_VALUE, 3, 0, 0, 1, 2, 0, 0, 0, 0) \
-    KERNEL(k_##P##_dim, NAME, OP, KIND, F_VALUE, 4, 1, 2, 3, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_dim_out, NAME, OP, KIND, F_VALUE, 5, 1, 2, 3, 4, 0, 0, 0, 0)
+    KERNEL(k_##P, NAME, OP, KIND, F_VALUE, 0, 0, 1, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_out, NAME, OP, KIND, F_VALUE, 0, 0, 1, 2, 0, 0, 0, 0) \
+    KERNEL(k_##P##_dim, NAME, OP, KIND, F_VALUE, 1, 2, 3, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_dim_out, NAME, OP, KIND, F_VALUE, 1, 2, 3, 4, 0, 0, 0, 0)
 SUMLIKE(sum, "sum", op_sum, K_SUM)
-KERNEL(k_mean, "mean", op_mean, K_MEAN, F_VALUE, 2, 0, 0, 1, 0, 0, 0, 0, 0)
-KERNEL(k_mean_dim, "mean", op_mean, K_MEAN, F_VALUE, 4, 1, 2, 3, 0, 0, 0, 0, 0)
-KERNEL(k_mean_dim_out, "mean", op_mean, K_MEAN, F_VALUE, 5, 1, 2, 3, 4, 0, 0, 0, 0)
+KERNEL(k_mean, "mean", op_mean, K_MEAN, F_VALUE, 0, 0, 1, 0, 0, 0, 0, 0)
+KERNEL(k_mean_dim, "mean", op_mean, K_MEAN, F_VALUE, 1, 2, 3, 0, 0, 0, 0, 0)
+KERNEL(k_mean_dim_out, "mean", op_mean, K_MEAN, F_VALUE, 1, 2, 3, 4, 0, 0, 0, 0)
 SUMLIKE(prod, "prod", op_prod, K_SUM)
-KERNEL(k_nanmean, "nanmean", op_nanmean, K_MEAN, F_VALUE, 4, 1, 2, 3, 0, 0, 0, 0, 0)
-KERNEL(k_nanmean_out, "nanmean", op_nanmean, K_MEAN, F_VALUE, 5, 1, 2, 3, 4, 0, 0, 0, 0)
-KERNEL(k_nansum, "nansum", op_nansum, K_SUM, F_VALUE, 4, 1, 2, 3, 0, 0, 0, 0, 0)
-KERNEL(k_nansum_out, "nansum", op_nansum, K_SUM, F_VALUE, 5, 1, 2, 3, 4, 0, 0, 0, 0)
+KERNEL(k_nanmean, "nanmean", op_nanmean, K_MEAN, F_VALUE, 1, 2, 3, 0, 0, 0, 0, 0)
+KERNEL(k_nanmean_out, "nanmean", op_nanmean, K_MEAN, F_VALUE, 1, 2, 3, 4, 0, 0, 0, 0)
+KERNEL(k_nansum, "nansum", op_nansum, K_SUM, F_VALUE, 1, 2, 3, 0, 0, 0, 0, 0)
+KERNEL(k_nansum_out, "nansum", op_nansum, K_SUM, F_VALUE, 1, 2, 3, 4, 0, 0, 0, 0)
 
 #define MAXLIKE(P, NAME, ANAME, ARGNAME, OP) \
-    KERNEL(k_##P, NAME, OP, K_SAME, F_VALUE, 1, 0, 0, 0, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_dim, NAME, OP, K_SAME, F_PAIR, 3, 1, 2, 0, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_dim_out, NAME, OP, K_SAME, F_PAIR, 5, 1, 2, 0, 3, 4, 0, 0, 0) \
-    KERNEL(k_##P##_a, ANAME, OP, K_SAME, F_VALUE, 3, 1, 2, 0, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_a_out, ANAME, OP, K_SAME, F_VALUE, 4, 1, 2, 0, 3, 0, 0, 0, 0) \
-    KERNEL(k_##P##_arg, ARGNAME, OP, K_INDEX, F_INDEX, 3, 1, 2, 0, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_arg_out, ARGNAME, OP, K_INDEX, F_INDEX, 4, 1, 2, 0, 3, 0, 0, 0, 0)
+    KERNEL(k_##P, NAME, OP, K_SAME, F_VALUE, 0, 0, 0, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_dim, NAME, OP, K_SAME, F_PAIR, 1, 2, 0, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_dim_out, NAME, OP, K_SAME, F_PAIR, 1, 2, 0, 3, 4, 0, 0, 0) \
+    KERNEL(k_##P##_a, ANAME, OP, K_SAME, F_VALUE, 1, 2, 0, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_a_out, ANAME, OP, K_SAME, F_VALUE, 1, 2, 0, 3, 0, 0, 0, 0) \
+    KERNEL(k_##P##_arg, ARGNAME, OP, K_INDEX, F_INDEX, 1, 2, 0, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_arg_out, ARGNAME, OP, K_INDEX, F_INDEX, 1, 2, 0, 3, 0, 0, 0, 0)
 MAXLIKE(max, "max", "amax", "argmax", op_max)
 MAXLIKE(min, "min", "amin", "argmin", op_min)
 
 #define VARLIKE(P, NAME, OP, FORM) \
-    KERNEL(k_##P, NAME, OP, K_VAR, FORM, 2, 0, 0, 0, 0, 0, 0, 1, 0) \
-    KERNEL(k_##P##_dim, NAME, OP, K_VAR, FORM, 4, 1, 3, 0, 0, 0, 0, 2, 0) \
-    KERNEL(k_##P##_corr, NAME, OP, K_VAR, FORM, 4, 1, 3, 0, 0, 0, 0, 0, 2)
+    KERNEL(k_##P, NAME, OP, K_VAR, FORM, 0, 0, 0, 0, 0, 0, 1, 0) \
+    KERNEL(k_##P##_dim, NAME, OP, K_VAR, FORM, 1, 3, 0, 0, 0, 0, 2, 0) \
+    KERNEL(k_##P##_corr, NAME, OP, K_VAR, FORM, 1, 3, 0, 0, 0, 0, 0, 2)
 VARLIKE(std, "std", op_std, F_VALUE)
 VARLIKE(var, "var", op_var, F_VALUE)
 VARLIKE(std_mean, "std_mean", op_std, F_STAT_PAIR)
 VARLIKE(var_mean, "var_mean", op_var, F_STAT_PAIR)
-KERNEL(k_std_out, "std", op_std, K_VAR, F_VALUE, 5, 1, 3, 0, 4, 0, 0, 2, 0)
-KERNEL(k_std_corr_out, "std", op_std, K_VAR, F_VALUE, 5, 1, 3, 0, 4, 0, 0, 0, 2)
-KERNEL(k_var_out, "var", op_var, K_VAR, F_VALUE, 5, 1, 3, 0, 4, 0, 0, 2, 0)
-KERNEL(k_var_corr_out, "var", op_var, K_VAR, F_VALUE, 5, 1, 3, 0, 4, 0, 0, 0, 2)
+KERNEL(k_std_out, "std", op_std, K_VAR, F_VALUE, 1, 3, 0, 4, 0, 0, 2, 0)
+KERNEL(k_std_corr_out, "std", op_std, K_VAR, F_VALUE, 1, 3, 0, 4, 0, 0, 0, 2)
+KERNEL(k_var_out, "var", op_var, K_VAR, F_VALUE, 1, 3, 0, 4, 0, 0, 2, 0)
+KERNEL(k_var_corr_out, "var", op_var, K_VAR, F_VALUE, 1, 3, 0, 4, 0, 0, 0, 2)
 
-KERNEL(k_norm, "norm", op_norm, K_NORM, F_VALUE, 2, 0, 0, 0, 0, 0, 1, 0, 0)
-KERNEL(k_norm_out, "norm", op_norm, K_NORM, F_VALUE, 3, 0, 0, 0, 2, 0, 1, 0, 0)
-KERNEL(k_norm_dim, "norm", op_norm, K_NORM, F_VALUE, 4, 2, 3, 0, 0, 0, 1, 0, 0)
-KERNEL(k_norm_dim_out, "norm", op_norm, K_NORM, F_VALUE, 5, 2, 3, 0, 4, 0, 1, 0, 0)
-KERNEL(k_norm_dim_dtype, "norm", op_norm, K_NORM, F_VALUE, 5, 2, 3, 4, 0, 0, 1, 0, 0)
-KERNEL(k_norm_dim_dtype_out, "norm", op_norm, K_NORM, F_VALUE, 6, 2, 3, 4, 5, 0, 1, 0, 0)
-KERNEL(k_norm_dtype, "norm", op_norm, K_NORM, F_VALUE, 3, 0, 0, 2, 0, 0, 1, 0, 0)
-KERNEL(k_fro, "frobenius_norm", op_norm, K_NORM, F_VALUE, 1, 0, 0, 0, 0, 0, 0, 0, 0)
-KERNEL(k_fro_dim, "frobenius_norm", op_norm, K_NORM, F_VALUE, 3, 1, 2, 0, 0, 0, 0, 0, 0)
-KERNEL(k_fro_dim_out, "frobenius_norm", op_norm, K_NORM, F_VALUE, 4, 1, 2, 0, 3, 0, 0, 0, 0)
-KERNEL(k_vnorm, "linalg_vector_norm", op_norm, K_VNORM, F_VALUE, 5, 2, 3, 4, 0, 0, 1, 0, 0)
-KERNEL(k_vnorm_out, "linalg_vector_norm", op_norm, K_VNORM, F_VALUE, 6, 2, 3, 4, 5, 0, 1, 0, 0)
+KERNEL(k_norm, "norm", op_norm, K_NORM, F_VALUE, 0, 0, 0, 0, 0, 1, 0, 0)
+KERNEL(k_norm_out, "norm", op_norm, K_NORM, F_VALUE, 0, 0, 0, 2, 0, 1, 0, 0)
+KERNEL(k_norm_dim, "norm", op_norm, K_NORM, F_VALUE, 2, 3, 0, 0, 0, 1, 0, 0)
+KERNEL(k_norm_dim_out, "norm", op_norm, K_NORM, F_VALUE, 2, 3, 0, 4, 0, 1, 0, 0)
+KERNEL(k_norm_dim_dtype, "norm", op_norm, K_NORM, F_VALUE, 2, 3, 4, 0, 0, 1, 0, 0)
+KERNEL(k_norm_dim_dtype_out, "norm", op_norm, K_NORM, F_VALUE, 2, 3, 4, 5, 0, 1, 0, 0)
+KERNEL(k_norm_dtype, "norm", op_norm, K_NORM, F_VALUE, 0, 0, 2, 0, 0, 1, 0, 0)
+KERNEL(k_fro, "frobenius_norm", op_norm, K_NORM, F_VALUE, 0, 0, 0, 0, 0, 0, 0, 0)
+KERNEL(k_fro_dim, "frobenius_norm", op_norm, K_NORM, F_VALUE, 1, 2, 0, 0, 0, 0, 0, 0)
+KERNEL(k_fro_dim_out, "frobenius_norm", op_norm, K_NORM, F_VALUE, 1, 2, 0, 3, 0, 0, 0, 0)
+KERNEL(k_vnorm, "linalg_vector_norm", op_norm, K_VNORM, F_VALUE, 2, 3, 4, 0, 0, 1, 0, 0)
+KERNEL(k_vnorm_out, "linalg_vector_norm", op_norm, K_VNORM, F_VALUE, 2, 3, 4, 5, 0, 1, 0, 0)
 
 #define BOOLLIKE(P, NAME, OP) \
-    KERNEL(k_##P, NAME, OP, K_BOOL, F_VALUE, 1, 0, 0, 0, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_out, NAME, OP, K_BOOL, F_VALUE, 2, 0, 0, 0, 1, 0, 0, 0, 0) \
-    KERNEL(k_##P##_dim, NAME, OP, K_BOOL, F_VALUE, 3, 1, 2, 0, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_dim_out, NAME, OP, K_BOOL, F_VALUE, 4, 1, 2, 0, 3, 0, 0, 0, 0)
+    KERNEL(k_##P, NAME, OP, K_BOOL, F_VALUE, 0, 0, 0, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_out, NAME, OP, K_BOOL, F_VALUE, 0, 0, 0, 1, 0, 0, 0, 0) \
+    KERNEL(k_##P##_dim, NAME, OP, K_BOOL, F_VALUE, 1, 2, 0, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_dim_out, NAME, OP, K_BOOL, F_VALUE, 1, 2, 0, 3, 0, 0, 0, 0)
 BOOLLIKE(all, "all", op_all)
 BOOLLIKE(any, "any", op_any)
 
-KERNEL(k_lse, "logsumexp", op_lse, K_LSE, F_VALUE, 3, 1, 2, 0, 0, 0, 0, 0, 0)
-KERNEL(k_lse_out, "logsumexp", op_lse, K_LSE, F_VALUE, 4, 1, 2, 0, 3, 0, 0, 0, 0)
-KERNEL(k_count, "count_nonzero", op_count, K_COUNT, F_VALUE, 2, 1, 0, 0, 0, 0, 0, 0, 0)
+KERNEL(k_lse, "logsumexp", op_lse, K_LSE, F_VALUE, 1, 2, 0, 0, 0, 0, 0, 0)
+KERNEL(k_lse_out, "logsumexp", op_lse, K_LSE, F_VALUE, 1, 2, 0, 3, 0, 0, 0, 0)
+KERNEL(k_count, "count_nonzero", op_count, K_COUNT, F_VALUE, 1, 0, 0, 0, 0, 0, 0, 0)
 
-/* Runs amin or amax (kernel k) over self with dim list dims; leaves the result in *out. */
-static int run_minmax(TsCall *c, int (*k)(TsCall *), TsValue self, const TsList *dims,
+/* Runs amin or amax (overload "" of qualname) over self with dim list dims; leaves the
+ * result in *out. Through the table, so the callee binds its own operator's arguments. */
+static int run_minmax(TsCall *c, const char *qualname, TsValue self, const TsList *dims,
                       bool keepdim, TsValue *out)
 {
     ts_value_retain(self);
     ts_heap_retain((void *)&dims->h);
-    int rc = ts_stack_push(c->stack, self, c->error);
-    if (!rc)
-        rc = ts_stack_push(c->stack, ts_obj_value((void *)dims, TS_TAG_LIST), c->error);
-    if (!rc)
-        rc = ts_stack_push(c->stack, ts_bool(keepdim), c->error);
-    if (!rc)
-        rc = k(c);
-    if (!rc)
-        *out = ts_stack_pop(c->stack);
-    return rc;
+    TsValue args[3] = { self, ts_obj_value((void *)dims, TS_TAG_LIST), ts_bool(keepdim) };
+    return ts_cpu_call_kernel(c, &ts_cpu_reduce_table, qualname, "", 3, args, out);
 }
 
 /* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) and
  * its out= form: amin and amax after aminmax's own checks for empty input. */
 static int aminmax_call(TsCall *c, bool out_form)
 {
-    TsValue a[5], lo = ts_none(), hi = ts_none();
-    size_t n = out_form ? 5 : 3;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, "aten::aminmax", "self", a[0]);
-    TsList *dims = x ? ts_list_new(ts_type_int(), 1, c->error) : NULL;
-    int rc = dims ? 0 : (int)c->error->code, d = 0;
+    TsArgs a;
+    TsValue lo = ts_none(), hi = ts_none();
+    TsTensor *x = NULL;
+    TsList *dims = NULL;
+    int d = 0, rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &x);
+    if (!rc && !(dims = ts_list_new(ts_type_int(), 1, c->error)))
+        rc = c->error->code;
+    TsValue dim = rc ? ts_none() : a.v[1];
     /* PyTorch 1.13's cpu kernel has no float16, and no bfloat16 along a dim */
-    if (!rc && (x->dtype == TS_FLOAT16 || (x->dtype == TS_BFLOAT16 && a[1].tag == TS_TAG_INT)))
+    if (!rc && (x->dtype == TS_FLOAT16 || (x->dtype == TS_BFLOAT16 && dim.tag == TS_TAG_INT)))
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "\"aminmax_cpu\" not implemented for '%s'",
                           ts_dtype_type_name(x->dtype));
-    if (!rc && a[1].tag == TS_TAG_INT) {
-        rc = ts_aten_wrap_dim(a[1].u.i, x->dim, true, &d, c->error);
+    if (!rc && dim.tag == TS_TAG_INT) {
+        rc = ts_aten_wrap_dim(dim.u.i, x->dim, true, &d, c->error);
         if (!rc && x->dim > 0 && x->sizes[d] == 0)
             rc = ts_error_set(c->error, TS_ERR_INDEX, "aminmax: Expected reduction dim %d to "
                               "have non-zero size.", d);
         if (!rc)
-            rc = ts_list_append(dims, ts_int(a[1].u.i), c->error);
+            rc = ts_list_append(dims, ts_int(dim.u.i), c->error);
     } else if (!rc && ts_tensor_numel(x) == 0) {
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "aminmax(): cannot compute aminmax over an "
                           "empty dimension as the operation has no identity.");
     }
-    bool keepdim = a[2].tag == TS_TAG_BOOL && a[2].u.b;
+    bool keepdim = !rc && a.v[2].tag == TS_TAG_BOOL && a.v[2].u.b;
     if (!rc)
-        rc = run_minmax(c, k_min_a, a[0], dims, keepdim, &lo);
+        rc = run_minmax(c, "aten::amin", a.v[0], dims, keepdim, &lo);
     if (!rc)
-        rc = run_minmax(c, k_max_a, a[0], dims, keepdim, &hi);
-    for (int i = 0; !rc && out_form && i < 2; i++) {
-        TsTensor *o = ts_cpu_tensor_arg(c, "aten::aminmax", i ? "max" : "min", a[3 + i]);
-        rc = o ? ts_cpu_store_out(o, (TsTensor *)(i ? hi : lo).u.p, c->error)
-               : (int)c->error->code;
+        rc = run_minmax(c, "aten::amax", a.v[0], dims, keepdim, &hi);
+    for (size_t i = 0; !rc && out_form && i < 2; i++) {
+        TsTensor *o;
+        if (!(rc = ts_args_tensor(&a, 3 + i, &o)))
+            rc = ts_cpu_store_out(o, (TsTensor *)(i ? hi : lo).u.p, c->error);
     }
     if (!rc && out_form) {
         ts_value_release(lo);
         ts_value_release(hi);
-        lo = a[3];
-        hi = a[4];
-        a[3] = a[4] = ts_none();
+        lo = take_arg(&a, 3);
+        hi = take_arg(&a, 4);
     }
     if (dims)
         ts_heap_release(&dims->h);
-    ts_cpu_release_args(n, a);
-    if (rc) {
-        ts_value_release(lo);
-        ts_value_release(hi);
-        return rc;
-    }
-    return ts_cpu_push_pair(c, lo, hi);
+    return ts_cpu_return_pair(&a, rc, lo, hi);
 }
 
 static int k_aminmax(TsCall *c) { return aminmax_call(c, false); }

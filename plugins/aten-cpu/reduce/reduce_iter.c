@@ -243,6 +243,41 @@ TsTensor *ts_cpu_finish(TsTensor *t, int dtype, TsError *err)
 
 /* ---- arguments ---------------------------------------------------------------- */
 
+/* PyTorch's refusal of the dtypes the cpu backend has no loops for. */
+static int check_cpu_dtype(int dtype, TsError *err)
+{
+    if (ts_dtype_is_complex(dtype) || dtype == TS_QINT8 || dtype == TS_QUINT8 ||
+        dtype == TS_QINT32)
+        return ts_error_set(err, TS_ERR_RUNTIME, "dtype %s is not supported by the cpu backend",
+                            ts_dtype_type_name(dtype));
+    return 0;
+}
+
+int ts_cpu_dtype_arg(TsArgs *a, size_t i, int *dtype)
+{
+    TsValue v = a->v[i];
+    *dtype = -1;
+    if (v.tag == TS_TAG_NONE)
+        return 0;
+    if (v.tag != TS_TAG_INT || v.u.i < 0 || v.u.i >= TS_DTYPE__COUNT ||
+        ts_dtype_size((int)v.u.i) == 0)
+        return ts_error_set(a->call->error, TS_ERR_TYPE, "argument '%s' must be a ScalarType",
+                            ts_args_name(a, i));
+    if (check_cpu_dtype((int)v.u.i, a->call->error))
+        return a->call->error->code;
+    *dtype = (int)v.u.i;
+    return 0;
+}
+
+int ts_cpu_strict_int(TsArgs *a, size_t i, int64_t *out)
+{
+    if (a->v[i].tag != TS_TAG_INT)
+        return ts_error_set(a->call->error, TS_ERR_TYPE, "%s: %s must be an int",
+                            ts_args_op_name(a), ts_args_name(a, i));
+    *out = a->v[i].u.i;
+    return 0;
+}
+
 int ts_cpu_opt_dtype(TsValue v, int *dtype, TsError *err)
 {
     *dtype = -1;
@@ -251,10 +286,8 @@ int ts_cpu_opt_dtype(TsValue v, int *dtype, TsError *err)
     if (v.tag != TS_TAG_INT || v.u.i < 0 || v.u.i >= TS_DTYPE__COUNT ||
         ts_dtype_size((int)v.u.i) == 0)
         return ts_error_set(err, TS_ERR_TYPE, "argument 'dtype' must be a ScalarType");
-    if (ts_dtype_is_complex((int)v.u.i) || v.u.i == TS_QINT8 || v.u.i == TS_QUINT8 ||
-        v.u.i == TS_QINT32)
-        return ts_error_set(err, TS_ERR_RUNTIME, "dtype %s is not supported by the cpu backend",
-                            ts_dtype_type_name((int)v.u.i));
+    if (check_cpu_dtype((int)v.u.i, err))
+        return err->code;
     *dtype = (int)v.u.i;
     return 0;
 }
@@ -267,11 +300,29 @@ int ts_cpu_store_out(TsTensor *out, const TsTensor *result, TsError *err)
     return 0;
 }
 
-int ts_cpu_push_pair(TsCall *c, TsValue a, TsValue b)
+int ts_cpu_return_out(TsArgs *a, int rc, TsTensor *result, bool out)
 {
-    if (ts_stack_push(c->stack, a, c->error)) {
-        ts_value_release(b);
+    if (!rc && !result)      /* a helper that failed with the error set */
+        rc = a->call->error->code;
+    if (!out || rc)
+        return ts_args_return_tensor(a, rc, result);
+    rc = ts_cpu_store_out((TsTensor *)a->v[a->n - 1].u.p, result, a->call->error);
+    ts_tensor_release(result);
+    return ts_args_return_arg(a, rc, a->n - 1);
+}
+
+int ts_cpu_return_pair(TsArgs *a, int rc, TsValue x, TsValue y)
+{
+    TsCall *c = a->call;
+    if (rc) {
+        ts_value_release(x);
+        ts_value_release(y);
+        return ts_args_fail(a, rc);
+    }
+    ts_args_fail(a, 0);     /* the arguments go first, as every kernel's end does */
+    if (ts_stack_push(c->stack, x, c->error)) {
+        ts_value_release(y);
         return c->error->code;
     }
-    return ts_stack_push(c->stack, b, c->error);
+    return ts_stack_push(c->stack, y, c->error);
 }

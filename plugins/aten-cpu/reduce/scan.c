@@ -7,7 +7,6 @@
  * log_softmax is x - max - log(sum(exp(x - max))).
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "reduce/reduce.h"
@@ -86,11 +85,10 @@ static TsTensor *scan(ScanKind k, TsTensor *x, int d, int dtype, TsError *err)
 
 /* X(kernel, op name, kind, arguments on the stack, position of out or 0) */
 #define SCAN_KERNELS(X) \
-    X(k_cumsum, "cumsum", S_CUMSUM, 3, 0) X(k_cumsum_out, "cumsum", S_CUMSUM, 4, 3) \
-    X(k_cumprod, "cumprod", S_CUMPROD, 3, 0) X(k_cumprod_out, "cumprod", S_CUMPROD, 4, 3) \
-    X(k_softmax, "softmax", S_SOFTMAX, 3, 0) X(k_softmax_out, "softmax", S_SOFTMAX, 4, 3) \
-    X(k_log_softmax, "log_softmax", S_LOG_SOFTMAX, 3, 0) \
-    X(k_log_softmax_out, "log_softmax", S_LOG_SOFTMAX, 4, 3)
+    X(k_cumsum, S_CUMSUM, false) X(k_cumsum_out, S_CUMSUM, true) \
+    X(k_cumprod, S_CUMPROD, false) X(k_cumprod_out, S_CUMPROD, true) \
+    X(k_softmax, S_SOFTMAX, false) X(k_softmax_out, S_SOFTMAX, true) \
+    X(k_log_softmax, S_LOG_SOFTMAX, false) X(k_log_softmax_out, S_LOG_SOFTMAX, true)
 
 /* The result dtype: dtype= when given (the input is cast to it first); else cumsum and
  * cumprod make integers int64, and softmax needs a floating input. */
@@ -114,20 +112,22 @@ static int result_dtype(TsCall *c, ScanKind k, const TsTensor *x, int d, int dty
     return 0;
 }
 
-static int run(TsCall *c, const char *name, ScanKind k, size_t n, int outpos)
+/* (Tensor self, int dim, ScalarType? dtype=None), with Tensor(a!) out after them in the
+ * out= form (out_form). */
+static int run(TsCall *c, ScanKind k, bool out_form)
 {
-    TsValue a[4];
-    char where[32];
-    snprintf(where, sizeof where, "aten::%s", name);
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, where, "self", a[0]), *o = NULL, *in = NULL;
-    TsTensor *out = x && outpos ? ts_cpu_tensor_arg(c, where, "out", a[outpos]) : NULL;
+    TsArgs a;
+    TsTensor *x = NULL, *o = NULL, *in = NULL, *out = NULL;
+    int64_t dim = 0;
     int d = 0, dtype = -1, result = 0;
-    int st = !x || (outpos && !out) ? (int)c->error->code : 0;
-    if (!st && a[1].tag != TS_TAG_INT)
-        st = ts_error_set(c->error, TS_ERR_TYPE, "%s: dim must be an int", where);
-    if (!st && (ts_aten_wrap_dim(a[1].u.i, x->dim, true, &d, c->error) ||
-                ts_cpu_opt_dtype(a[2], &dtype, c->error) ||
+    int st = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!st)
+        st = ts_args_tensor(&a, 0, &x);
+    if (!st && out_form)
+        st = ts_args_tensor(&a, 3, &out);
+    if (!st && (ts_cpu_strict_int(&a, 1, &dim) ||
+                ts_aten_wrap_dim(dim, x->dim, true, &d, c->error) ||
+                ts_cpu_dtype_arg(&a, 2, &dtype) ||
                 result_dtype(c, k, x, d, dtype, &result)))
         st = c->error->code;
     if (!st) {
@@ -142,27 +142,17 @@ static int run(TsCall *c, const char *name, ScanKind k, size_t n, int outpos)
             ts_tensor_release(in);
         st = o ? 0 : (int)c->error->code;
     }
-    TsValue r = ts_none();
-    if (!st && out) {
+    if (!out)
+        return ts_args_return_tensor(&a, st, st ? NULL : o);
+    if (!st)
         st = ts_cpu_store_out(out, o, c->error);
-        r = a[outpos];
-        a[outpos] = ts_none();
-    } else if (!st) {
-        r = ts_obj_value(o, TS_TAG_TENSOR);
-        o = NULL;
-    }
     if (o)
         ts_tensor_release(o);
-    ts_cpu_release_args(n, a);
-    if (st) {
-        ts_value_release(r);
-        return st;
-    }
-    return ts_stack_push(c->stack, r, c->error);
+    return ts_args_return_arg(&a, st, 3);
 }
 
-#define DEFINE(FN, NAME, KIND, N, OUT) \
-    static int FN(TsCall *c) { return run(c, NAME, KIND, N, OUT); }
+#define DEFINE(FN, KIND, OUT) \
+    static int FN(TsCall *c) { return run(c, KIND, OUT); }
 SCAN_KERNELS(DEFINE)
 #undef DEFINE
 

@@ -10,7 +10,6 @@
  * first descending; the median of a row holding a nan is nan.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "reduce/reduce.h"
@@ -319,35 +318,28 @@ typedef enum SortForm { SORT, ARGSORT, TOPK, KTH, MEDIAN_ALL, MEDIAN_DIM } SortF
 
 /* Where an overload's arguments are (0: absent; self is argument 0). */
 typedef struct SortSpec {
-    const char *name;
     SortForm form;
-    int8_t n, dim, desc, stable, k, largest, sorted, keep, out, out2;
+    int8_t dim, desc, stable, k, largest, sorted, keep, out, out2;
 } SortSpec;
 
-static int read_bool(TsCall *c, const SortSpec *s, TsValue v, bool dflt, bool *out)
+/* Argument i when the overload has it (i > 0), a bool or None (dflt). */
+static int read_bool(TsArgs *a, int8_t i, bool dflt, bool *out)
 {
     *out = dflt;
-    if (v.tag == TS_TAG_NONE)
+    if (!i || a->v[(int)i].tag == TS_TAG_NONE)
         return 0;
-    if (v.tag != TS_TAG_BOOL)
-        return ts_error_set(c->error, TS_ERR_TYPE, "aten::%s: expected a bool", s->name);
-    *out = v.u.b;
-    return 0;
+    return ts_args_bool(a, (size_t)i, out);
 }
 
-static int compute(TsCall *c, const SortSpec *s, const TsValue *a, TsTensor *x, TsTensor **r1,
-                   TsTensor **r2)
+static int compute(TsArgs *a, const SortSpec *s, TsTensor *x, TsTensor **r1, TsTensor **r2)
 {
+    TsCall *c = a->call;
     int d = 0;
-    bool desc = false, largest = true, keep = false, sorted = true, stable = false;
-    if (s->dim && a[(int)s->dim].tag != TS_TAG_INT)
-        return ts_error_set(c->error, TS_ERR_TYPE, "aten::%s: dim must be an int", s->name);
-    if ((s->dim && ts_aten_wrap_dim(a[(int)s->dim].u.i, x->dim, true, &d, c->error)) ||
-        (s->desc && read_bool(c, s, a[(int)s->desc], false, &desc)) ||
-        (s->stable && read_bool(c, s, a[(int)s->stable], false, &stable)) ||
-        (s->largest && read_bool(c, s, a[(int)s->largest], true, &largest)) ||
-        (s->sorted && read_bool(c, s, a[(int)s->sorted], true, &sorted)) ||
-        (s->keep && read_bool(c, s, a[(int)s->keep], false, &keep)))
+    bool desc, largest, keep, sorted, stable;
+    if ((s->dim && ts_args_dim(a, (size_t)s->dim, x->dim, true, &d)) ||
+        read_bool(a, s->desc, false, &desc) || read_bool(a, s->stable, false, &stable) ||
+        read_bool(a, s->largest, true, &largest) || read_bool(a, s->sorted, true, &sorted) ||
+        read_bool(a, s->keep, false, &keep))
         return c->error->code;
     /* PyTorch 1.13's cpu kernels have no float16 median, topk, kthvalue, nor bool median, topk */
     bool half = x->dtype == TS_FLOAT16, bool_ = x->dtype == TS_BOOL;
@@ -377,17 +369,15 @@ static int compute(TsCall *c, const SortSpec *s, const TsValue *a, TsTensor *x, 
     }
     int64_t size = x->dim ? x->sizes[d] : 1, k = size;
     if (s->form == TOPK) {
-        if (a[(int)s->k].tag != TS_TAG_INT)
-            return ts_error_set(c->error, TS_ERR_TYPE, "aten::topk: k must be an int");
-        k = a[(int)s->k].u.i;
+        if (ts_cpu_strict_int(a, (size_t)s->k, &k))
+            return c->error->code;
         if (k < 0 || k > size)
             return ts_error_set(c->error, TS_ERR_RUNTIME, "selected index k out of range");
         desc = largest;
     }
     if (s->form == KTH) {
-        if (a[(int)s->k].tag != TS_TAG_INT)
-            return ts_error_set(c->error, TS_ERR_TYPE, "aten::kthvalue: k must be an int");
-        k = a[(int)s->k].u.i;
+        if (ts_cpu_strict_int(a, (size_t)s->k, &k))
+            return c->error->code;
         if (x->dtype == TS_BOOL)
             return ts_error_set(c->error, TS_ERR_RUNTIME, "\"kthvalue_cpu\" not implemented "
                                 "for 'Bool'");
@@ -411,27 +401,27 @@ static int compute(TsCall *c, const SortSpec *s, const TsValue *a, TsTensor *x, 
 
 static int run(TsCall *c, const SortSpec *s)
 {
-    TsValue a[8];
-    char where[32];
-    snprintf(where, sizeof where, "aten::%s", s->name);
-    ts_cpu_pop_args(c, (size_t)s->n, a);
-    TsTensor *x = ts_cpu_tensor_arg(c, where, "self", a[0]), *r1 = NULL, *r2 = NULL;
-    TsTensor *out = x && s->out ? ts_cpu_tensor_arg(c, where, "values", a[(int)s->out]) : NULL;
-    TsTensor *out2 = out && s->out2 ? ts_cpu_tensor_arg(c, where, "indices", a[(int)s->out2])
-                                    : NULL;
-    int st = !x || (s->out && !out) || (s->out2 && !out2) ? (int)c->error->code : 0;
+    TsArgs a;
+    TsTensor *x = NULL, *r1 = NULL, *r2 = NULL, *out = NULL, *out2 = NULL;
+    int st = ts_args_pop(c, TS_DEV_CPU, &a);
     if (!st)
-        st = compute(c, s, a, x, &r1, &r2);
+        st = ts_args_tensor(&a, 0, &x);
+    if (!st && s->out)
+        st = ts_args_tensor(&a, (size_t)s->out, &out);
+    if (!st && s->out2)
+        st = ts_args_tensor(&a, (size_t)s->out2, &out2);
+    if (!st)
+        st = compute(&a, s, x, &r1, &r2);
     TsValue v1 = ts_none(), v2 = ts_none();
     if (!st && out) {
         st = ts_cpu_store_out(out, r1, c->error);
         if (!st && out2)
             st = ts_cpu_store_out(out2, r2, c->error);
-        v1 = a[(int)s->out];
-        a[(int)s->out] = ts_none();
+        v1 = a.v[(int)s->out];
+        a.v[(int)s->out] = ts_none();
         if (out2) {
-            v2 = a[(int)s->out2];
-            a[(int)s->out2] = ts_none();
+            v2 = a.v[(int)s->out2];
+            a.v[(int)s->out2] = ts_none();
         }
     } else if (!st) {
         v1 = ts_obj_value(r1, TS_TAG_TENSOR);
@@ -445,36 +435,30 @@ static int run(TsCall *c, const SortSpec *s)
         ts_tensor_release(r1);
     if (r2)
         ts_tensor_release(r2);
-    ts_cpu_release_args((size_t)s->n, a);
-    if (st) {
-        ts_value_release(v1);
-        ts_value_release(v2);
-        return st;
-    }
     if (s->form == SORT || s->form == TOPK || s->form == KTH || s->form == MEDIAN_DIM)
-        return ts_cpu_push_pair(c, v1, v2);
-    return ts_stack_push(c->stack, v1, c->error);
+        return ts_cpu_return_pair(&a, st, v1, v2);
+    return ts_args_return(&a, st, v1);
 }
 
-/* KERNEL(fn, name, form, n, dim, desc, stable, k, largest, sorted, keep, out, out2) */
-#define KERNEL(FN, NAME, FORM, ...) \
-    static const SortSpec FN##_spec = { NAME, FORM, __VA_ARGS__ }; \
+/* KERNEL(fn, form, dim, desc, stable, k, largest, sorted, keep, out, out2) */
+#define KERNEL(FN, FORM, ...) \
+    static const SortSpec FN##_spec = { FORM, __VA_ARGS__ }; \
     static int FN(TsCall *c) { return run(c, &FN##_spec); }
-KERNEL(k_sort, "sort", SORT, 3, 1, 2, 0, 0, 0, 0, 0, 0, 0)
-KERNEL(k_sort_stable, "sort", SORT, 4, 2, 3, 1, 0, 0, 0, 0, 0, 0)
-KERNEL(k_sort_values, "sort", SORT, 5, 1, 2, 0, 0, 0, 0, 0, 3, 4)
-KERNEL(k_sort_values_stable, "sort", SORT, 6, 2, 3, 1, 0, 0, 0, 0, 4, 5)
-KERNEL(k_argsort, "argsort", ARGSORT, 3, 1, 2, 0, 0, 0, 0, 0, 0, 0)
-KERNEL(k_argsort_stable, "argsort", ARGSORT, 4, 2, 3, 1, 0, 0, 0, 0, 0, 0)
-KERNEL(k_argsort_stable_out, "argsort", ARGSORT, 5, 2, 3, 1, 0, 0, 0, 0, 4, 0)
-KERNEL(k_topk, "topk", TOPK, 5, 2, 0, 0, 1, 3, 4, 0, 0, 0)
-KERNEL(k_topk_values, "topk", TOPK, 7, 2, 0, 0, 1, 3, 4, 0, 5, 6)
-KERNEL(k_kthvalue, "kthvalue", KTH, 4, 2, 0, 0, 1, 0, 0, 3, 0, 0)
-KERNEL(k_kthvalue_values, "kthvalue", KTH, 6, 2, 0, 0, 1, 0, 0, 3, 4, 5)
-KERNEL(k_median, "median", MEDIAN_ALL, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-KERNEL(k_median_out, "median", MEDIAN_ALL, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0)
-KERNEL(k_median_dim, "median", MEDIAN_DIM, 3, 1, 0, 0, 0, 0, 0, 2, 0, 0)
-KERNEL(k_median_dim_values, "median", MEDIAN_DIM, 5, 1, 0, 0, 0, 0, 0, 2, 3, 4)
+KERNEL(k_sort, SORT, 1, 2, 0, 0, 0, 0, 0, 0, 0)
+KERNEL(k_sort_stable, SORT, 2, 3, 1, 0, 0, 0, 0, 0, 0)
+KERNEL(k_sort_values, SORT, 1, 2, 0, 0, 0, 0, 0, 3, 4)
+KERNEL(k_sort_values_stable, SORT, 2, 3, 1, 0, 0, 0, 0, 4, 5)
+KERNEL(k_argsort, ARGSORT, 1, 2, 0, 0, 0, 0, 0, 0, 0)
+KERNEL(k_argsort_stable, ARGSORT, 2, 3, 1, 0, 0, 0, 0, 0, 0)
+KERNEL(k_argsort_stable_out, ARGSORT, 2, 3, 1, 0, 0, 0, 0, 4, 0)
+KERNEL(k_topk, TOPK, 2, 0, 0, 1, 3, 4, 0, 0, 0)
+KERNEL(k_topk_values, TOPK, 2, 0, 0, 1, 3, 4, 0, 5, 6)
+KERNEL(k_kthvalue, KTH, 2, 0, 0, 1, 0, 0, 3, 0, 0)
+KERNEL(k_kthvalue_values, KTH, 2, 0, 0, 1, 0, 0, 3, 4, 5)
+KERNEL(k_median, MEDIAN_ALL, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+KERNEL(k_median_out, MEDIAN_ALL, 0, 0, 0, 0, 0, 0, 0, 1, 0)
+KERNEL(k_median_dim, MEDIAN_DIM, 1, 0, 0, 0, 0, 0, 2, 0, 0)
+KERNEL(k_median_dim_values, MEDIAN_DIM, 1, 0, 0, 0, 0, 0, 2, 3, 4)
 
 static const TsCpuOp ops[] = {
     { "aten::sort", "", k_sort }, { "aten::sort", "stable", k_sort_stable },

@@ -203,18 +203,20 @@ static int unique_compute(TsCall *c, TsTensor *t, int dim, bool consecutive, boo
     return rc;
 }
 
-/* Pushes the first nres of res (taking them), or with out (the nres last of the n
- * arguments) stores each into its out= tensor and pushes those; releases the arguments. */
-static int unique_finish(TsCall *c, size_t n, TsValue *a, TsTensor **res, size_t nres, bool out)
+/* Pushes the first nres of res (taking them), or with out (the nres last arguments) stores
+ * each into its out= tensor and pushes those; releases the arguments. */
+static int unique_finish(TsArgs *a, TsTensor **res, size_t nres, bool out)
 {
+    TsCall *c = a->call;
+    size_t n = a->n;
     int rc = 0;
     TsValue v[3];
     for (size_t i = 0; i < 3; i++) {
         if (i < nres && out && !rc)
-            rc = ts_cpu_store_out((TsTensor *)a[n - nres + i].u.p, res[i], c->error);
+            rc = ts_cpu_store_out((TsTensor *)a->v[n - nres + i].u.p, res[i], c->error);
         if (i < nres && out) {
-            v[i] = a[n - nres + i];
-            a[n - nres + i] = ts_none();
+            v[i] = a->v[n - nres + i];
+            a->v[n - nres + i] = ts_none();
         } else if (i < nres) {
             v[i] = ts_obj_value(res[i], TS_TAG_TENSOR);
             res[i] = NULL;
@@ -222,7 +224,7 @@ static int unique_finish(TsCall *c, size_t n, TsValue *a, TsTensor **res, size_t
         if (res[i])
             ts_tensor_release(res[i]);
     }
-    ts_cpu_release_args(n, a);
+    rc = ts_args_fail(a, rc);      /* the arguments go before the results are pushed */
     for (size_t i = 0; i < nres; i++) {
         if (!rc)
             rc = ts_stack_push(c->stack, v[i], c->error);
@@ -234,31 +236,27 @@ static int unique_finish(TsCall *c, size_t n, TsValue *a, TsTensor **res, size_t
 
 static bool flag(TsValue v) { return v.tag == TS_TAG_BOOL && v.u.b; }
 
-/* The out= tensors of a form (the nres last of the n arguments), checked to be tensors. */
-static bool outs_ok(TsCall *c, const char *op, size_t n, const TsValue *a, size_t nres)
+/* The out= tensors of a form (the nres last arguments), checked to be tensors. */
+static int check_outs(TsArgs *a, size_t nres)
 {
-    for (size_t i = n - nres; i < n; i++)
-        if (!ts_cpu_tensor_arg(c, op, "out", a[i]))
-            return false;
-    return true;
+    TsTensor *o;
+    for (size_t i = a->n - nres; i < a->n; i++)
+        if (ts_args_tensor(a, i, &o))
+            return a->call->error->code;
+    return 0;
 }
 
 /* _unique2(Tensor self, bool sorted=True, bool return_inverse=False,
  * bool return_counts=False) -> (Tensor, Tensor, Tensor), and .out (out0, out1, out2) */
 static int unique2(TsCall *c, bool out)
 {
-    static const char op[] = "aten::_unique2";
-    size_t n = out ? 7 : 4;
-    TsValue a[7];
-    TsTensor *res[3];
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || (out && !outs_ok(c, op, n, a, 3)) ||
-        unique_compute(c, t, -1, false, flag(a[2]), flag(a[3]), res)) {
-        ts_cpu_release_args(n, a);
-        return c->error->code;
-    }
-    return unique_finish(c, n, a, res, 3, out);
+    TsArgs a;
+    TsTensor *res[3], *t;
+    if (ts_args_pop(c, TS_DEV_CPU, &a) || ts_args_tensor(&a, 0, &t) ||
+        (out && check_outs(&a, 3)) ||
+        unique_compute(c, t, -1, false, flag(a.v[2]), flag(a.v[3]), res))
+        return ts_args_fail(&a, c->error->code);
+    return unique_finish(&a, res, 3, out);
 }
 
 static int k_unique2(TsCall *c) { return unique2(c, false); }
@@ -268,18 +266,13 @@ static int k_unique2_out(TsCall *c) { return unique2(c, true); }
  * and .out (out0, out1) */
 static int unique1(TsCall *c, bool out)
 {
-    static const char op[] = "aten::_unique";
-    size_t n = out ? 5 : 3;
-    TsValue a[5];
-    TsTensor *res[3];
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || (out && !outs_ok(c, op, n, a, 2)) ||
-        unique_compute(c, t, -1, false, flag(a[2]), false, res)) {
-        ts_cpu_release_args(n, a);
-        return c->error->code;
-    }
-    return unique_finish(c, n, a, res, 2, out);
+    TsArgs a;
+    TsTensor *res[3], *t;
+    if (ts_args_pop(c, TS_DEV_CPU, &a) || ts_args_tensor(&a, 0, &t) ||
+        (out && check_outs(&a, 2)) ||
+        unique_compute(c, t, -1, false, flag(a.v[2]), false, res))
+        return ts_args_fail(&a, c->error->code);
+    return unique_finish(&a, res, 2, out);
 }
 
 static int k_unique(TsCall *c) { return unique1(c, false); }
@@ -287,25 +280,20 @@ static int k_unique_out(TsCall *c) { return unique1(c, true); }
 
 /* unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False,
  * bool return_counts=False) and unique_dim_consecutive(Tensor self, int dim,
- * bool return_inverse=False, bool return_counts=False), and their .out forms */
+ * bool return_inverse=False, bool return_counts=False), and their .out forms: the two
+ * flags end the inputs, before the outs. */
 static int unique_dim(TsCall *c, bool consecutive, bool out)
 {
-    const char *op = consecutive ? "aten::unique_dim_consecutive" : "aten::unique_dim";
-    size_t nin = consecutive ? 4 : 5, n = nin + (out ? 3 : 0);
-    TsValue a[8];
-    TsTensor *res[3];
-    int64_t d64;
+    TsArgs a;
+    TsTensor *res[3], *t;
     int d;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || (out && !outs_ok(c, op, n, a, 3)) ||
-        ts_cpu_int_arg(c->error, op, "dim", a[1], &d64) ||
-        ts_aten_wrap_dim(d64, t->dim, false, &d, c->error) ||
-        unique_compute(c, t, d, consecutive, flag(a[nin - 2]), flag(a[nin - 1]), res)) {
-        ts_cpu_release_args(n, a);
-        return c->error->code;
-    }
-    return unique_finish(c, n, a, res, 3, out);
+    if (ts_args_pop(c, TS_DEV_CPU, &a) || ts_args_tensor(&a, 0, &t) ||
+        (out && check_outs(&a, 3)) || ts_args_dim(&a, 1, t->dim, false, &d))
+        return ts_args_fail(&a, c->error->code);
+    size_t nin = a.n - (out ? 3 : 0);
+    if (unique_compute(c, t, d, consecutive, flag(a.v[nin - 2]), flag(a.v[nin - 1]), res))
+        return ts_args_fail(&a, c->error->code);
+    return unique_finish(&a, res, 3, out);
 }
 
 static int k_unique_dim(TsCall *c) { return unique_dim(c, false, false); }
@@ -317,22 +305,15 @@ static int k_unique_dim_consecutive_out(TsCall *c) { return unique_dim(c, true, 
  * int? dim=None), and .out (out0, out1, out2) */
 static int unique_consecutive(TsCall *c, bool out)
 {
-    static const char op[] = "aten::unique_consecutive";
-    size_t n = out ? 7 : 4;
-    TsValue a[7];
-    TsTensor *res[3];
-    int64_t d64;
+    TsArgs a;
+    TsTensor *res[3], *t;
     int d = -1;
-    ts_cpu_pop_args(c, n, a);
-    TsTensor *t = ts_cpu_tensor_arg(c, op, "self", a[0]);
-    if (!t || (out && !outs_ok(c, op, n, a, 3)) ||
-        (a[3].tag != TS_TAG_NONE && (ts_cpu_int_arg(c->error, op, "dim", a[3], &d64) ||
-                                     ts_aten_wrap_dim(d64, t->dim, false, &d, c->error))) ||
-        unique_compute(c, t, d, true, flag(a[1]), flag(a[2]), res)) {
-        ts_cpu_release_args(n, a);
-        return c->error->code;
-    }
-    return unique_finish(c, n, a, res, 3, out);
+    if (ts_args_pop(c, TS_DEV_CPU, &a) || ts_args_tensor(&a, 0, &t) ||
+        (out && check_outs(&a, 3)) ||
+        (a.v[3].tag != TS_TAG_NONE && ts_args_dim(&a, 3, t->dim, false, &d)) ||
+        unique_compute(c, t, d, true, flag(a.v[1]), flag(a.v[2]), res))
+        return ts_args_fail(&a, c->error->code);
+    return unique_finish(&a, res, 3, out);
 }
 
 static int k_unique_consecutive(TsCall *c) { return unique_consecutive(c, false); }
