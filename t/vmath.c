@@ -1,4 +1,4 @@
-/* vmath.c — the vectorizable float32 tanh of plugins/aten-cpu/vmath.h against double tanh.
+/* vmath.c — the vectorizable float32 tanh of plugins/aten-common/vmath.h against double tanh.
  *
  * Every 997th float (about 4.3 million, spread over every exponent) is within 1.5 ulp of the
  * double result rounded to float, and the special values come out as tanhf gives them.
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "../plugins/aten-cpu/engine/vmath.h"
+#include "../plugins/aten-common/vmath.h"
 
 static double ulp_of(float v)
 {

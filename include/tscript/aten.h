@@ -108,6 +108,9 @@ typedef struct TsArgs {
 /* Pops the operator's arguments (its schema's count) off the stack into a->v. Fails when
  * the call has no operator, or the stack holds fewer values; a->n is then 0. */
 int ts_args_pop(TsCall *c, int device_type, TsArgs *a);
+/* The same for a vararg schema ("prim::tolist(...) -> ..."), which declares no count: pops
+ * the n values the kernel takes. Names of its arguments read as '?'. */
+int ts_args_pop_n(TsCall *c, int device_type, size_t n, TsArgs *a);
 /* The operator's name ("aten::add") and argument i's name ("other"), for messages. */
 const char *ts_args_op_name(const TsArgs *a);
 const char *ts_args_name(const TsArgs *a, size_t i);

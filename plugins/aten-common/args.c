@@ -9,7 +9,7 @@
 
 #include "tscript/aten.h"
 
-int ts_args_pop(TsCall *c, int device_type, TsArgs *a)
+static int pop(TsCall *c, int device_type, size_t n, TsArgs *a)
 {
     a->call = c;
     a->device_type = device_type;
@@ -17,7 +17,6 @@ int ts_args_pop(TsCall *c, int device_type, TsArgs *a)
     if (!c->op)
         return ts_error_set(c->error, TS_ERR_USAGE, "a kernel was called without its operator "
                             "(TsCall.op is NULL)");
-    size_t n = ts_operator_num_args(c->op);
     if (n > TS_ARGS_MAX)
         return ts_error_set(c->error, TS_ERR_LIMIT, "%s: %zu arguments is more than %d",
                             ts_operator_name(c->op), n, TS_ARGS_MAX);
@@ -28,6 +27,16 @@ int ts_args_pop(TsCall *c, int device_type, TsArgs *a)
         a->v[i] = ts_stack_pop(c->stack);
     a->n = n;
     return 0;
+}
+
+int ts_args_pop(TsCall *c, int device_type, TsArgs *a)
+{
+    return pop(c, device_type, c->op ? ts_operator_num_args(c->op) : 0, a);
+}
+
+int ts_args_pop_n(TsCall *c, int device_type, size_t n, TsArgs *a)
+{
+    return pop(c, device_type, n, a);
 }
 
 const char *ts_args_op_name(const TsArgs *a)

@@ -10,6 +10,9 @@ plugins_aten_common_libtscript_aten_la_SOURCES = plugins/aten-common/args.c \
 plugins_aten_common_libtscript_aten_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
 plugins_aten_common_libtscript_aten_la_CFLAGS = $(AM_CFLAGS) -fPIC
 plugins_aten_common_libtscript_aten_la_LDFLAGS = -static
+# float32 math written to vectorize (tanh), header-only: the CPU backends' kernels and the
+# CPU fuser compute with the same code, so that fusing never changes a result
+EXTRA_DIST += plugins/aten-common/vmath.h
 
 # The library's API alone: binding, messages, endings, shapes, dtypes (t/aten_common.c).
 check_PROGRAMS += t/aten_common.t

@@ -4,10 +4,10 @@
 # the public headers.
 pkglib_LTLIBRARIES += plugins/aten-cpu/aten-cpu.la
 plugins_aten_cpu_aten_cpu_la_SOURCES = plugins/aten-cpu/engine/cpu.c plugins/aten-cpu/engine/cpu.h \
-	plugins/aten-cpu/engine/args.c plugins/aten-cpu/engine/fill.c plugins/aten-cpu/create/factory.c \
+	plugins/aten-cpu/engine/fill.c plugins/aten-cpu/create/factory.c \
 	plugins/aten-cpu/shape/shape.c plugins/aten-cpu/pointwise/binary.c plugins/aten-cpu/engine/elementwise.c \
 	plugins/aten-cpu/engine/elementwise.h plugins/aten-cpu/engine/convert.c \
-	plugins/aten-cpu/pointwise/unary.c plugins/aten-cpu/engine/vmath.h plugins/aten-cpu/pointwise/select.c plugins/aten-cpu/shape/view.c \
+	plugins/aten-cpu/pointwise/unary.c plugins/aten-cpu/pointwise/select.c plugins/aten-cpu/shape/view.c \
 	plugins/aten-cpu/linalg/linalg.c plugins/aten-cpu/engine/format.c plugins/aten-cpu/engine/format.h \
 	plugins/aten-cpu/nn/nn.h plugins/aten-cpu/nn/nn.c plugins/aten-cpu/linalg/blas.c \
 	plugins/aten-cpu/linalg/openblas.c plugins/aten-cpu/linalg/openblas.h plugins/aten-cpu/nn/conv.c \
@@ -17,12 +17,13 @@ plugins_aten_cpu_aten_cpu_la_SOURCES = plugins/aten-cpu/engine/cpu.c plugins/ate
 	plugins/aten-cpu/nn/nn_extra.c plugins/aten-cpu/nn/fold.c plugins/aten-cpu/nn/nn_out.h \
 	plugins/aten-cpu/nn/nn_out.c \
 	plugins/aten-cpu/shape/shape_ops.c plugins/aten-cpu/shape/shape_ops.h plugins/aten-cpu/shape/copy.c \
-	plugins/aten-cpu/shape/legacy_args.c plugins/aten-cpu/shape/legacy_args.h \
+	\
 	plugins/aten-cpu/shape/join.c plugins/aten-cpu/shape/index.c plugins/aten-cpu/create/create.c \
 	plugins/aten-cpu/reduce/reduce.h plugins/aten-cpu/reduce/reduce_iter.c plugins/aten-cpu/reduce/reduce.c \
 	plugins/aten-cpu/reduce/scan.c plugins/aten-cpu/reduce/sort.c plugins/aten-cpu/shape/query.c \
 	plugins/aten-cpu/pointwise/close.c plugins/aten-cpu/pointwise/ternary.c
-plugins_aten_cpu_aten_cpu_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cpu
+plugins_aten_cpu_aten_cpu_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cpu \
+	-I$(top_srcdir)/plugins/aten-common
 plugins_aten_cpu_aten_cpu_la_CFLAGS = $(AM_CFLAGS) $(OPENBLAS_CFLAGS)
 plugins_aten_cpu_aten_cpu_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_aten_cpu_aten_cpu_la_LIBADD = plugins/aten-common/libtscript_aten.la libtscript.la -lm

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "fuser.h"
-#include "engine/vmath.h"
+#include "vmath.h"
 
 #define BLOCK 512
 #define PARALLEL_GRAIN (64 * BLOCK)

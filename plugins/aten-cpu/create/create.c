@@ -692,17 +692,10 @@ static int k_tolist(TsCall *c)
     TsValue out = ts_none();
     TsTensor *t = NULL;
     int64_t dim = 0, kind = 0;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc)
-        return ts_args_fail(&a, rc);
-    /* a vararg schema declares none of the three: they are popped here */
-    if (c->stack->len < 3)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "%s: expected 3 arguments",
-                            ts_args_op_name(&a));
-    for (size_t i = 3; i-- > 0;)
-        a.v[i] = ts_stack_pop(c->stack);
-    a.n = 3;
-    rc = ts_args_tensor(&a, 0, &t);
+    /* a vararg schema: its three arguments are the kernel's to count */
+    int rc = ts_args_pop_n(c, TS_DEV_CPU, 3, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
     if (!rc && (ts_args_int(&a, 1, &dim) || ts_args_int(&a, 2, &kind)))
         rc = c->error->code;
     if (!rc) {

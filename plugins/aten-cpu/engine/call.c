@@ -1,12 +1,11 @@
 /* call.c — one aten-cpu kernel calling another through its table, for ops PyTorch composes
  * from others (broadcast_to is expand, gather.out stores gather's result): the composed op
- * keeps the callee's checks and messages without a second copy of its code. Also the common
+ * keeps the callee's checks and messages without a second copy of its code. Also the one
  * ending of kernels with an out= form.
  */
 #include <string.h>
 
-#include "reduce/reduce.h"
-#include "shape/shape_ops.h"
+#include "engine/elementwise.h"
 
 int ts_cpu_call_kernel(TsCall *c, const TsCpuTable *table, const char *qualname,
                        const char *overload, size_t n, TsValue *args, TsValue *out)
@@ -20,7 +19,8 @@ int ts_cpu_call_kernel(TsCall *c, const TsCpuTable *table, const char *qualname,
                 : ts_error_set(c->error, TS_ERR_RUNTIME, "%s.%s: no cpu kernel", qualname,
                                overload);
     if (rc) {
-        ts_cpu_release_args(n, args);
+        for (size_t i = 0; i < n; i++)
+            ts_value_release(args[i]);
         return rc;
     }
     for (size_t i = 0; i < n; i++)
@@ -36,18 +36,19 @@ int ts_cpu_call_kernel(TsCall *c, const TsCpuTable *table, const char *qualname,
     return 0;
 }
 
-int ts_cpu_end_out(TsCall *c, size_t n, TsValue *argv, TsTensor *result, bool out)
+int ts_cpu_store_out(TsTensor *out, const TsTensor *result, TsError *err)
 {
-    if (!result || !out)
-        return ts_cpu_kernel_end(c, n, argv, result);
-    int rc = ts_cpu_store_out((TsTensor *)argv[n - 1].u.p, result, c->error);
+    if (ts_aten_resize_out(out, result->dim, result->sizes, &ts_cpu_allocator, err))
+        return err->code;
+    ts_cpu_copy_into(out, result);
+    return 0;
+}
+
+int ts_cpu_return_out(TsArgs *a, int rc, TsTensor *result, bool out)
+{
+    if (!out || rc || !result)
+        return ts_args_return_tensor(a, rc, result);
+    rc = ts_cpu_store_out((TsTensor *)a->v[a->n - 1].u.p, result, a->call->error);
     ts_tensor_release(result);
-    if (rc) {
-        ts_cpu_release_args(n, argv);
-        return rc;
-    }
-    TsValue ret = argv[n - 1];
-    argv[n - 1] = ts_none();
-    ts_cpu_release_args(n, argv);
-    return ts_stack_push(c->stack, ret, c->error);
+    return ts_args_return_arg(a, rc, a->n - 1);
 }

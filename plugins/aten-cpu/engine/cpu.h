@@ -2,9 +2,10 @@
  * argument helpers, and the per-dtype macros kernels expand their loops from.
  *
  * Each op family file (factory.c, shape.c, binary.c, ...) exports one table of kernels;
- * cpu.c registers them all for the "cpu" backend. Kernels pop all their arguments into an
- * array first (ts_cpu_pop_args), work on borrowed pointers, release the arguments, then push
- * the result: one shape for every kernel, and no path that leaks a reference.
+ * cpu.c registers them all for the "cpu" backend. Kernels bind all their arguments by their
+ * operator's schema first (ts_args_pop, tscript/aten.h), work on borrowed pointers, and end
+ * with one of aten.h's endings, which release the arguments and push the result: one shape
+ * for every kernel, and no path that leaks a reference.
  */
 #ifndef TS_ATEN_CPU_H
 #define TS_ATEN_CPU_H
@@ -72,16 +73,19 @@ extern const TsCpuTable ts_cpu_nested_table;    /* nested.c: nested tensors from
 extern TsAllocator ts_cpu_allocator;
 
 
-/* ---- arguments (args.c) ----------------------------------------------------- */
+/* ---- kernels calling kernels, and the out= ending (call.c) ----------------------- */
 
-/* Pops the top n values into argv, deepest first; the caller owns them. */
-void ts_cpu_pop_args(TsCall *c, size_t n, TsValue *argv);
-void ts_cpu_release_args(size_t n, TsValue *argv);
-/* The tensor in v (borrowed), or NULL with a TypeError/RuntimeError naming op and arg when
- * v is not a tensor or not on the cpu. */
-TsTensor *ts_cpu_tensor_arg(TsCall *c, const char *op, const char *arg, TsValue v);
-/* Pushes t as a value (taking its reference). */
-int ts_cpu_push_tensor(TsCall *c, TsTensor *t);
+/* Runs the kernel of qualname.overload in table on the n values of args (their references
+ * are taken), bound by that operator's schema, and puts its one result in *out (None on
+ * failure, error set). */
+int ts_cpu_call_kernel(TsCall *c, const TsCpuTable *table, const char *qualname,
+                       const char *overload, size_t n, TsValue *args, TsValue *out);
+/* Writes result into the out= tensor out, resized to result's shape and cast to its dtype
+ * (as sum.out does; PyTorch's stricter dtype checks of some out= forms are not made). */
+int ts_cpu_store_out(TsTensor *out, const TsTensor *result, TsError *err);
+/* The end of a kernel with an out= form (out): without out, ts_args_return_tensor; with
+ * it, result (taken; NULL on failure) is stored into the last argument, which is pushed. */
+int ts_cpu_return_out(TsArgs *a, int rc, TsTensor *result, bool out);
 
 /* ---- filling (fill.c) -------------------------------------------------------- */
 

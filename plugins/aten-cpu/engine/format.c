@@ -233,17 +233,19 @@ int ts_cpu_format_tensor(const TsTensor *t, TsBuf *out, TsError *err)
 /* tscript::format_tensor(Tensor self) -> str: the hook core/value/print.c calls. */
 static int k_format_tensor(TsCall *c)
 {
-    TsValue self;
+    TsArgs a;
+    TsTensor *t;
     TsBuf b = TS_BUF_INIT;
-    ts_cpu_pop_args(c, 1, &self);
-    TsTensor *t = ts_cpu_tensor_arg(c, TS_FORMAT_TENSOR_OP, "self", self);
-    int rc = t ? ts_cpu_format_tensor(t, &b, c->error) : (int)c->error->code;
-    ts_value_release(self);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc)
+        rc = ts_cpu_format_tensor(t, &b, c->error);
     TsStr *str = NULL;
     if (!rc && !(str = ts_str_new(b.p ? b.p : "", b.len, c->error)))
         rc = c->error->code;
     ts_buf_free(&b);
-    return rc ? rc : ts_stack_push(c->stack, ts_str_value(str), c->error);
+    return ts_args_return(&a, rc, str ? ts_str_value(str) : ts_none());
 }
 
 static const TsCpuOp ops[] = {

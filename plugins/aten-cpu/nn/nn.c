@@ -77,33 +77,6 @@ int ts_nn_same_dtype(TsCall *c, const TsTensor *a, const TsTensor *b)
 
 /* ---- results --------------------------------------------------------------------------- */
 
-static void release_values(size_t n, TsValue *a)
-{
-    for (size_t i = 0; i < n; i++)
-        ts_value_release(a[i]);
-}
-
-int ts_nn_finish(TsCall *c, size_t n, TsValue *a, TsTensor *o)
-{
-    release_values(n, a);
-    if (!o)
-        return c->error->code ? (int)c->error->code
-                              : ts_error_set(c->error, TS_ERR_RUNTIME, "internal error");
-    return ts_stack_push(c->stack, ts_obj_value(o, TS_TAG_TENSOR), c->error);
-}
-
-int ts_nn_finish_inplace(TsCall *c, size_t n, TsValue *a, size_t keep, int rc)
-{
-    if (rc) {
-        release_values(n, a);
-        return rc;
-    }
-    TsValue result = a[keep];
-    a[keep] = ts_none();
-    release_values(n, a);
-    return ts_stack_push(c->stack, result, c->error);
-}
-
 TsTensor *ts_nn_contiguous(TsTensor *t, TsError *err)
 {
     if (ts_tensor_is_contiguous(t)) {

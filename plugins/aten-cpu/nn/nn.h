@@ -35,14 +35,6 @@ int ts_nn_same_dtype(TsCall *c, const TsTensor *a, const TsTensor *b);
 
 /* ---- results (nn.c) ---------------------------------------------------------- */
 
-/* The old endings, kept for the kernels of other folders (create/random.c) until they bind
- * their arguments with TsArgs (whose ts_args_return_tensor and ts_args_return_arg these
- * are). Releases the n arguments, then pushes o (taking it), or returns the error set when o
- * is NULL. */
-int ts_nn_finish(TsCall *c, size_t n, TsValue *a, TsTensor *o);
-/* Pushes argument a[keep] (the in-place self) and releases the others; or, when rc is set,
- * releases all and returns rc. */
-int ts_nn_finish_inplace(TsCall *c, size_t n, TsValue *a, size_t keep, int rc);
 /* t itself (retained) when contiguous, else a contiguous copy. */
 TsTensor *ts_nn_contiguous(TsTensor *t, TsError *err);
 /* Element (logical, row-major) index of a contiguous tensor as a double / storing one. */

@@ -13,7 +13,7 @@
 
 #include "engine/elementwise.h"
 #include "shape/shape_ops.h"
-#include "engine/vmath.h"
+#include "vmath.h"
 
 #define U64(v) ((uint64_t)(int64_t)(v))
 

@@ -103,10 +103,10 @@ static int cumext(TsCall *c, bool max, bool out)
         ts_tensor_release(idx);
         TsValue r1 = a.v[2], r2 = a.v[3];
         a.v[2] = a.v[3] = ts_none();
-        return ts_cpu_return_pair(&a, rc, r1, r2);
+        return ts_args_return_values(&a, rc, 2, (TsValue[]){ r1, r2 });
     }
-    return ts_cpu_return_pair(&a, 0, ts_obj_value(vals, TS_TAG_TENSOR),
-                              ts_obj_value(idx, TS_TAG_TENSOR));
+    return ts_args_return_values(&a, 0, 2, (TsValue[]){ ts_obj_value(vals, TS_TAG_TENSOR),
+                              ts_obj_value(idx, TS_TAG_TENSOR) });
 }
 
 static int k_cummax(TsCall *c) { return cumext(c, true, false); }

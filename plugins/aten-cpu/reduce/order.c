@@ -169,8 +169,8 @@ static int order_stat(TsError *err, const TsTensor *t, int d, bool keep, Stat s,
 static int return_pair(TsArgs *a, TsTensor *v, TsTensor *i, bool out)
 {
     if (!out)
-        return ts_cpu_return_pair(a, 0, ts_obj_value(v, TS_TAG_TENSOR),
-                                  ts_obj_value(i, TS_TAG_TENSOR));
+        return ts_args_return_values(a, 0, 2, (TsValue[]){ ts_obj_value(v, TS_TAG_TENSOR),
+                                  ts_obj_value(i, TS_TAG_TENSOR) });
     size_t n = a->n;
     int rc = ts_cpu_store_out((TsTensor *)a->v[n - 2].u.p, v, a->call->error);
     if (!rc)
@@ -179,7 +179,7 @@ static int return_pair(TsArgs *a, TsTensor *v, TsTensor *i, bool out)
     ts_tensor_release(i);
     TsValue r1 = a->v[n - 2], r2 = a->v[n - 1];
     a->v[n - 2] = a->v[n - 1] = ts_none();
-    return ts_cpu_return_pair(a, rc, r1, r2);
+    return ts_args_return_values(a, rc, 2, (TsValue[]){ r1, r2 });
 }
 
 /* mode(Tensor self, int dim=-1, bool keepdim=False) / nanmedian.dim(Tensor self, int dim,

@@ -651,7 +651,7 @@ static int run(TsCall *c, const RedSpec *s)
     if (mean)
         ts_tensor_release(mean);
     if (s->form == F_PAIR || s->form == F_STAT_PAIR)
-        return ts_cpu_return_pair(&a, st, r1, r2);
+        return ts_args_return_values(&a, st, 2, (TsValue[]){ r1, r2 });
     return ts_args_return(&a, st, r1);
 }
 
@@ -785,7 +785,7 @@ static int aminmax_call(TsCall *c, bool out_form)
     }
     if (dims)
         ts_heap_release(&dims->h);
-    return ts_cpu_return_pair(&a, rc, lo, hi);
+    return ts_args_return_values(&a, rc, 2, (TsValue[]){ lo, hi });
 }
 
 static int k_aminmax(TsCall *c) { return aminmax_call(c, false); }

@@ -57,17 +57,5 @@ int ts_cpu_dtype_arg(TsArgs *a, size_t i, int *dtype);
 /* Argument i, an int (not a bool), with these kernels' own wording of a wrong one
  * ("aten::topk: k must be an int"). */
 int ts_cpu_strict_int(TsArgs *a, size_t i, int64_t *out);
-/* The same of a value (the old form, for shape/compose.c until it binds by the schema). */
-int ts_cpu_opt_dtype(TsValue v, int *dtype, TsError *err);
-/* Writes result into the out= tensor out, resized to result's shape and cast to its dtype
- * (as sum.out does; PyTorch's stricter dtype checks of some out= forms are not made). */
-int ts_cpu_store_out(TsTensor *out, const TsTensor *result, TsError *err);
-/* The end of a kernel with two results ((values, indices) and the like): releases the
- * arguments, then pushes x and y, taking both references (released on failure or when rc is
- * set, which it returns). */
-int ts_cpu_return_pair(TsArgs *a, int rc, TsValue x, TsValue y);
-/* The end of a kernel with an out= form (out): without out, ts_args_return_tensor; with
- * it, result (taken; NULL on failure) is stored into the last argument, which is pushed. */
-int ts_cpu_return_out(TsArgs *a, int rc, TsTensor *result, bool out);
 
 #endif

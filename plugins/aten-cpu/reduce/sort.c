@@ -436,7 +436,7 @@ static int run(TsCall *c, const SortSpec *s)
     if (r2)
         ts_tensor_release(r2);
     if (s->form == SORT || s->form == TOPK || s->form == KTH || s->form == MEDIAN_DIM)
-        return ts_cpu_return_pair(&a, st, v1, v2);
+        return ts_args_return_values(&a, st, 2, (TsValue[]){ v1, v2 });
     return ts_args_return(&a, st, v1);
 }
 

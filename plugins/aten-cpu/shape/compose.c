@@ -118,7 +118,7 @@ static int rot90(TsCall *c, bool out)
             }
         }
     }
-    return ts_shape_return_out(&a, 0, r, out);
+    return ts_cpu_return_out(&a, 0, r, out);
 }
 
 static int k_rot90(TsCall *c) { return rot90(c, false); }
@@ -213,7 +213,7 @@ static int stack_kernel(TsCall *c, Stack kind, const char *name, bool out)
     if (!rc && o && !ts_aten_can_cast(r->dtype, o->dtype))
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "torch.cat(): input types can't be cast to "
                           "the desired output type %s", ts_dtype_type_name(o->dtype));
-    return ts_shape_return_out(&a, rc, r, out);
+    return ts_cpu_return_out(&a, rc, r, out);
 }
 
 static int k_vstack(TsCall *c) { return stack_kernel(c, ST_V, "vstack", false); }
@@ -306,7 +306,7 @@ static int diff(TsCall *c, bool out)
         r = call(c, &ts_cpu_binary_table, is_bool ? "aten::ne" : "aten::sub", "Tensor",
                  is_bool ? 2 : 3, sa);
     }
-    return ts_shape_return_out(&a, 0, r, out);
+    return ts_cpu_return_out(&a, 0, r, out);
 }
 
 static int k_diff(TsCall *c) { return diff(c, false); }
@@ -336,7 +336,7 @@ static int trace(TsCall *c, bool out)
             r = call(c, &ts_cpu_reduce_table, "aten::sum", "", 2, sa);
         }
     }
-    return ts_shape_return_out(&a, rc, r, out);
+    return ts_cpu_return_out(&a, rc, r, out);
 }
 
 static int k_trace(TsCall *c) { return trace(c, false); }
@@ -446,7 +446,7 @@ static int tri_kernel(TsCall *c, bool lower, bool out)
             dtype = o->dtype;
         r = tri_indices(c->error, name, row, col, offset, dtype < 0 ? TS_INT64 : dtype, lower);
     }
-    return ts_shape_return_out(&a, rc, r, out);
+    return ts_cpu_return_out(&a, rc, r, out);
 }
 
 static int k_tril_indices(TsCall *c) { return tri_kernel(c, true, false); }
@@ -522,7 +522,7 @@ static int diag_embed(TsCall *c, bool out)
                           "%lld, %lld", (long long)x, (long long)y);
     else if (!rc)
         r = embed(c->error, t, offset, d1, d2);
-    return ts_shape_return_out(&a, rc, r, out);
+    return ts_cpu_return_out(&a, rc, r, out);
 }
 
 /* diag(Tensor self, int diagonal=0): a vector's matrix, or a copy of a matrix's diagonal. */
@@ -561,7 +561,7 @@ static int diag(TsCall *c, bool out)
     } else {
         ts_error_set(c->error, TS_ERR_RUNTIME, "matrix or a vector expected");
     }
-    return ts_shape_return_out(&a, 0, r, out);
+    return ts_cpu_return_out(&a, 0, r, out);
 }
 
 static int k_diag(TsCall *c) { return diag(c, false); }

@@ -95,7 +95,7 @@ static int rep_tensor(TsCall *c, bool out)
             ts_cpu_store_double(t->dtype, p + (size_t)j * es, (double)idx[j]);
     }
     free(idx);
-    return ts_shape_return_out(&a, 0, r, out);
+    return ts_cpu_return_out(&a, 0, r, out);
 }
 
 static int k_rep_tensor(TsCall *c) { return rep_tensor(c, false); }
@@ -211,7 +211,7 @@ static int kron(TsCall *c, bool out)
         r = ts_cpu_view(p, nd, sizes, NULL, p->offset, c->error);
         ts_value_release(res);
     }
-    return ts_shape_return_out(&a, 0, r, out);
+    return ts_cpu_return_out(&a, 0, r, out);
 }
 
 static int k_kron(TsCall *c) { return kron(c, false); }
@@ -266,7 +266,7 @@ static int block_diag(TsCall *c, bool out)
         row += bs[0];
         col += bs[1];
     }
-    return ts_shape_return_out(&a, 0, r, out);
+    return ts_cpu_return_out(&a, 0, r, out);
 }
 
 static int k_block_diag(TsCall *c) { return block_diag(c, false); }

@@ -57,7 +57,7 @@ static TsTensor *target(TsError *err, TsTensor *self, Form f)
 static int finish(TsArgs *a, int rc, TsTensor *r, Form f)
 {
     if (rc || !r || f != FORM_INPLACE)
-        return ts_shape_return_out(a, rc, r, f == FORM_OUT);
+        return ts_cpu_return_out(a, rc, r, f == FORM_OUT);
     ts_tensor_release(r);     /* self itself: the argument is the result */
     return ts_args_return_arg(a, 0, 0);
 }

@@ -121,15 +121,6 @@ bool ts_cpu_next_index(int dim, const int64_t *sizes, int64_t *idx)
     return false;
 }
 
-int ts_shape_return_out(TsArgs *a, int rc, TsTensor *result, bool out)
-{
-    if (rc || !result || !out)
-        return ts_args_return_tensor(a, rc, result);
-    rc = ts_cpu_store_out((TsTensor *)a->v[a->n - 1].u.p, result, a->call->error);
-    ts_tensor_release(result);
-    return ts_args_return_arg(a, rc, a->n - 1);
-}
-
 /* ---- view and reshape ---------------------------------------------------------------- */
 
 /* A view of t with sizes (one -1 inferred); NULL with view's errors. */

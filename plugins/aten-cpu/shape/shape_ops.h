@@ -11,11 +11,7 @@
 #define TS_ATEN_CPU_SHAPE_OPS_H
 
 #include "engine/elementwise.h"
-#include "shape/legacy_args.h"
 
-/* A kernel ending (TsArgs API, tscript/aten.h): a result that goes to the out= tensor (the
- * last argument) when out is set, resized and cast as ts_cpu_store_out does. */
-int ts_shape_return_out(TsArgs *a, int rc, TsTensor *result, bool out);
 
 /* Strides for viewing t as sizes without a copy (PyTorch's rule: only dims that stay within
  * one contiguous chunk of t may be split or merged); false when no view exists. */
@@ -28,18 +24,10 @@ int ts_cpu_infer_size(TsError *err, int64_t numel, int dim, int64_t *sizes);
  * dimensions do not overlap (PyTorch's preserve_format), else contiguous. */
 TsTensor *ts_cpu_empty_like(const TsTensor *t, int dtype, TsError *err);
 
-/* The (dtype, layout, device, pin_memory) tail of a factory's arguments (create.c): dtype
- * keeps its default when None; the cpu backend takes only the strided layout, the cpu
- * device and no pinned memory. Errors name op. */
-int ts_cpu_factory_tail(TsError *err, const char *op, const TsValue *tail, int *dtype);
 
 /* Steps idx (dim entries, starting at zeros) to the next index of sizes in row-major order;
  * false after the last. */
 bool ts_cpu_next_index(int dim, const int64_t *sizes, int64_t *idx);
 
-/* Runs the kernel of qualname.overload in table (call.c) on the n values of args (their
- * references are taken) and puts its one result in *out (None on failure, error set). */
-int ts_cpu_call_kernel(TsCall *c, const TsCpuTable *table, const char *qualname,
-                       const char *overload, size_t n, TsValue *args, TsValue *out);
 
 #endif

@@ -118,7 +118,7 @@ static int narrow_copy(TsCall *c, bool out)
                 ts_tensor_release(v);
         }
     }
-    return ts_shape_return_out(&a, 0, r, out);
+    return ts_cpu_return_out(&a, 0, r, out);
 }
 
 static int k_narrow_copy(TsCall *c) { return narrow_copy(c, false); }
