@@ -361,7 +361,8 @@ static int k_fusion_group(TsCall *c)
                    (2 * n_in + n_out + 3) * sizeof(TsTensor *) +
                    (regs + n_out + 1) * (sizeof(float) + sizeof(int)) +
                    regs + p->n_instrs + 2 * n_out + 2;
-    char *mem = calloc(1, bytes);
+    char *mem = malloc(bytes); /* every array is written before it is read; the outputs
+                                  are cleared below, for the failure path's sake */
     int *out_dim = NULL;
     int64_t *out_sizes = NULL;
     TsTensor **scratch = NULL;
@@ -378,6 +379,7 @@ static int k_fusion_group(TsCall *c)
         k.how = (uint8_t *)(out_dim + n_out + 1);
         k.active = k.how + regs;
         member = k.active + p->n_instrs + 1;
+        memset(k.out, 0, (n_out + 1) * sizeof *k.out);
     }
     int rc = mem ? read_inputs(c, &k, a)
                  : ts_error_set(c->error, TS_ERR_NOMEM, "out of memory");
