@@ -146,6 +146,72 @@ static void test_binding(void)
     ts_tensor_release(x);
 }
 
+/* The endings with several results, list and str arguments, vararg binding. */
+static void test_more(void)
+{
+    int64_t sz[1] = { 2 };
+    TsTensor *x = cpu_tensor(1, sz);
+    Fixture f;
+    TsArgs a;
+
+    /* aten::index.Tensor(Tensor self, Tensor?[] indices): None items are fine, ints not */
+    TsList *idx = ts_list_new(ts_type_optional(ts_type_tensor()), 2, NULL);
+    ts_list_append(idx, ts_none(), NULL);
+    ts_tensor_retain(x);
+    ts_list_append(idx, ts_obj_value(x, TS_TAG_TENSOR), NULL);
+    ts_tensor_retain(x);
+    TsValue v[2] = { ts_obj_value(x, TS_TAG_TENSOR), ts_obj_value(idx, TS_TAG_LIST) };
+    fixture(&f, "aten::index", "Tensor", 2, v);
+    ts_args_pop(&f.c, TS_DEV_CPU, &a);
+    const TsList *l = NULL;
+    ok(ts_args_opt_tensor_list(&a, 1, &l) == 0 && l == (const TsList *)idx,
+       "a Tensor?[] with None and a tensor");
+    ts_list_append(idx, ts_int(3), NULL);
+    ok(ts_args_opt_tensor_list(&a, 1, &l) == TS_ERR_TYPE && l == NULL, "... an int in it is not");
+    is_str(f.err.msg, "aten::index: argument 'indices' must be a list of optional Tensors",
+           "... said so");
+    const TsStr *str;
+    ok(ts_args_str(&a, 0, &str) == TS_ERR_TYPE, "a tensor is not a str");
+    /* two results pushed in order; a NULL one fails and releases the other */
+    ts_tensor_retain(x);
+    ts_tensor_retain(x);
+    TsTensor *two[2] = { x, x };
+    is_int(ts_args_return_tensors(&a, 0, 2, two), 0, "return_tensors pushes two results");
+    is_int((long long)f.s.len, 2, "... both on the stack");
+    done(&f);
+
+    ts_tensor_retain(x);
+    fixture(&f, "aten::neg", "", 1, (TsValue[]){ ts_obj_value(x, TS_TAG_TENSOR) });
+    ts_args_pop(&f.c, TS_DEV_CPU, &a);
+    ts_tensor_retain(x);
+    TsTensor *half[2] = { x, NULL };
+    ok(ts_args_return_tensors(&a, 0, 2, half) != 0 && f.s.len == 0,
+       "a missing result fails the ending and pushes nothing");
+    like(f.err.msg, "aten::neg: no result", "... naming the operator");
+    done(&f);
+
+    /* a vararg schema binds the count its kernel takes */
+    ts_tensor_retain(x);
+    fixture(&f, "prim::tolist", "", 3,
+            (TsValue[]){ ts_obj_value(x, TS_TAG_TENSOR), ts_int(1), ts_int(1) });
+    ok(ts_args_pop_n(&f.c, TS_DEV_CPU, 3, &a) == 0 && a.n == 3 && f.s.len == 0,
+       "ts_args_pop_n pops a vararg operator's three values");
+    is_str(ts_args_name(&a, 1), "?", "... whose names the schema does not give");
+    TsValue pair[2] = { ts_int(4), ts_int(5) };
+    ok(ts_args_return_values(&a, 0, 2, pair) == 0 && f.s.len == 2 && f.s.data[1].u.i == 5,
+       "return_values pushes in order");
+    done(&f);
+    fixture(&f, "prim::tolist", "", 1, (TsValue[]){ ts_int(1) });
+    ok(ts_args_pop_n(&f.c, TS_DEV_CPU, 3, &a) == TS_ERR_USAGE && f.s.len == 1,
+       "... and refuses a short stack");
+    done(&f);
+    fixture(&f, "prim::tolist", "", 0, NULL);
+    ok(ts_args_pop_n(&f.c, TS_DEV_CPU, TS_ARGS_MAX + 1, &a) == TS_ERR_LIMIT,
+       "more than TS_ARGS_MAX values is refused");
+    done(&f);
+    ts_tensor_release(x);
+}
+
 static void test_shapes(void)
 {
     TsError err = TS_ERROR_INIT;
@@ -234,6 +300,7 @@ int main(void)
     if (!kt_open())
         return done_testing();
     test_binding();
+    test_more();
     test_shapes();
     test_dtypes();
     ts_runtime_close(kt_rt);
