@@ -148,6 +148,41 @@ result $? "runs the test on countdev"
 run 1 --config "$tmp/countdev.yaml" test --backend cpu "$tmp/mixed.py"
 result $? "tscript test --backend cpu: the same test fails on cpu"
 
+# Moving tensors between backends: .to(device) of a cpu tensor runs aten-cpu's kernel,
+# which converts the dtype on the cpu and hands the bytes to countdev's allocator copy hook;
+# countdev's own .to("cpu") makes its tensor dense and copies it out the same way.
+cat >"$tmp/move.py" <<'PY'
+import torch
+from typing import List
+
+
+def main():
+    x = torch.arange(6).view(2, 3)
+    y = x.to(torch.device("countdev"), torch.float32)
+    print(y.device, torch.ops.countdev.count("copy:to_device"))
+    z = (y + y).t().to(torch.device("cpu"))
+    values: List[List[float]] = z.tolist()
+    print(z.device, values, torch.ops.countdev.count("copy:to_host"))
+    w = torch.ones([2]).to(y)
+    print(w.device, torch.ops.countdev.count("copy:to_device"))
+
+
+def nobackend():
+    return torch.ones([2]).to(torch.device("cuda"))
+PY
+run 0 --config "$tmp/cpu.yaml" run "$tmp/move.py"
+result $? "tensors move from cpu to countdev and back"
+[ "$(sed -n 1p "$tmp/out")" = "countdev 1" ]
+result $? ".to(device, dtype) of a cpu tensor: one copy in (converted on cpu: floats below)"
+[ "$(sed -n 2p "$tmp/out")" = "cpu [[0., 6.], [2., 8.], [4., 10.]] 1" ]
+result $? "a strided countdev result comes back dense, one copy out"
+[ "$(sed -n 3p "$tmp/out")" = "countdev 2" ]
+result $? ".to(other) goes to other's device"
+run 1 --config "$tmp/cpu.yaml" run "$tmp/move.py" -f nobackend
+result $? "a device no loaded plugin provides fails (exit 1)"
+grep -qF "aten::to: no backend is loaded for device cuda" "$tmp/err"
+result $? "saying which device"
+
 run 1 --config "$tmp/countdev.yaml" run --backend nodev "$prog"
 result $? "an unknown --backend: exit 1"
 grep -qF "tscript: --backend: 'nodev' is not a backend any loaded plugin provides" "$tmp/err"

@@ -318,6 +318,60 @@ TsTensor *ts_tensor_empty(TsAllocator *allocator, TsDevice device, int dtype, in
     return t;
 }
 
+/* Moves n bytes from src (memory of a) to dst (memory of b); either side NULL or without a
+ * copy function is host memory. Device to device goes through the host. */
+static int move_bytes(TsAllocator *a, const void *src, TsDevice sdev, TsAllocator *b, void *dst,
+                      TsDevice ddev, size_t n, TsError *err)
+{
+    bool from_dev = a && a->copy, to_dev = b && b->copy;
+    if (n == 0)
+        return 0;
+    if (!from_dev && !to_dev) {
+        memcpy(dst, src, n);
+        return 0;
+    }
+    if (!from_dev)
+        return b->copy(b, dst, src, n, ddev, true, err);
+    if (!to_dev)
+        return a->copy(a, dst, src, n, sdev, false, err);
+    void *bounce = malloc(n);
+    if (!bounce)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    int rc = a->copy(a, bounce, src, n, sdev, false, err);
+    if (!rc)
+        rc = b->copy(b, dst, bounce, n, ddev, true, err);
+    free(bounce);
+    return rc;
+}
+
+TsTensor *ts_tensor_copy_to(const TsTensor *src, TsAllocator *allocator, TsDevice device,
+                            TsError *err)
+{
+    if (!src || !allocator) {
+        ts_error_set(err, TS_ERR_USAGE, "ts_tensor_copy_to: %s",
+                     src ? "no allocator" : "no tensor");
+        return NULL;
+    }
+    if (!ts_tensor_is_contiguous(src)) {
+        ts_error_set(err, TS_ERR_USAGE, "ts_tensor_copy_to: the tensor is not contiguous");
+        return NULL;
+    }
+    TsTensor *t = ts_tensor_empty(allocator, device, src->dtype, src->dim, src->sizes, err);
+    if (!t)
+        return NULL;
+    size_t n = (size_t)ts_tensor_numel(src) * ts_dtype_size(src->dtype);
+    TsAllocator *from = src->storage ? src->storage->allocator : NULL;
+    const void *data = ts_tensor_data(src);
+    if (n && (!data || move_bytes(from, data, src->device, allocator, ts_tensor_data(t), device,
+                                  n, err))) {
+        if (!data)
+            ts_error_set(err, TS_ERR_USAGE, "ts_tensor_copy_to: a tensor without storage");
+        ts_tensor_release(t);
+        return NULL;
+    }
+    return t;
+}
+
 int ts_tensor_set_shape(TsTensor *t, int dim, const int64_t *sizes, const int64_t *strides,
                         int64_t offset, TsError *err)
 {

@@ -109,6 +109,12 @@ typedef struct TsAllocator {
     void *(*alloc)(struct TsAllocator *self, size_t nbytes, TsDevice device);
     void (*free)(struct TsAllocator *self, void *ptr, size_t nbytes, TsDevice device);
     void *ctx;             /* the backend's own state */
+    /* Moves nbytes between host memory and this backend's memory at device: into the
+     * device's memory (dst) when to_device, else out of it (src). NULL for a backend whose
+     * memory the host reads and writes itself (cpu; memcpy then does). 0, or an error code
+     * with err set ("no CUDA device"). ts_tensor_copy_to calls it. */
+    int (*copy)(struct TsAllocator *self, void *dst, const void *src, size_t nbytes,
+                TsDevice device, bool to_device, TsError *err);
 } TsAllocator;
 
 typedef struct TsStorage {
@@ -154,6 +160,13 @@ TS_API TsTensor *ts_tensor_new(TsStorage *storage, int dtype, int dim, const int
 /* A new contiguous tensor with fresh storage from allocator (uninitialized data). */
 TS_API TsTensor *ts_tensor_empty(TsAllocator *allocator, TsDevice device, int dtype, int dim,
                           const int64_t *sizes, TsError *err);
+/* A copy of the contiguous tensor src on another backend: same dtype and sizes, new storage
+ * from allocator at device, the bytes moved by the allocators' copy functions (src's
+ * storage's out to the host, allocator's in from it; memcpy where a side has none). This is
+ * how .to(device) crosses backends: the source's kernel converts the dtype on its own
+ * device, then calls this. NULL with err (TS_ERR_USAGE for a src that is not contiguous). */
+TS_API TsTensor *ts_tensor_copy_to(const TsTensor *src, TsAllocator *allocator, TsDevice device,
+                                   TsError *err);
 TS_API void ts_tensor_retain(TsTensor *t);
 TS_API void ts_tensor_release(TsTensor *t);
 

@@ -423,7 +423,29 @@ static int k_round_decimals_out(TsCall *c) { return round_decimals(c, true); }
 
 /* self (argument 0) as dtype: self itself (same value) unless the dtype differs or copy is
  * set. */
-static int convert(TsArgs *a, int dtype, bool copy)
+/* Another backend's copy of t (converted to dtype here first), through its allocator. */
+static TsTensor *to_backend(TsArgs *a, const TsTensor *t, int dtype, TsDevice dev)
+{
+    TsError *err = a->call->error;
+    TsAllocator *alloc = ts_runtime_allocator(a->call->runtime, dev.type);
+    if (!alloc) {
+        char name[32];
+        ts_device_str(dev, name, sizeof name);
+        ts_error_set(err, TS_ERR_RUNTIME, "%s: no backend is loaded for device %s (its "
+                     "plugin, such as aten-cuda for cuda, is not in the config)",
+                     ts_args_op_name(a), name);
+        return NULL;
+    }
+    TsTensor *host = ts_cpu_cast(t, dtype, err);      /* contiguous, in the new dtype */
+    TsTensor *r = host ? ts_tensor_copy_to(host, alloc, dev, err) : NULL;
+    if (host)
+        ts_tensor_release(host);
+    return r;
+}
+
+/* self (argument 0) in dtype on device dev (NULL: where it is): itself when nothing changes
+ * and no copy is asked for. */
+static int convert(TsArgs *a, int dtype, bool copy, const TsDevice *dev)
 {
     TsError *err = a->call->error;
     TsTensor *t;
@@ -433,6 +455,10 @@ static int convert(TsArgs *a, int dtype, bool copy)
         return ts_args_fail(a, ts_error_set(err, TS_ERR_RUNTIME, "%s: dtype %d is not "
                                             "supported by the cpu backend",
                                             ts_args_op_name(a), dtype));
+    if (dev && dev->type != TS_DEV_CPU) {
+        TsTensor *r = to_backend(a, t, dtype, *dev);
+        return ts_args_return_tensor(a, r ? 0 : (int)err->code, r);
+    }
     if (dtype == t->dtype && !copy)
         return ts_args_return_arg(a, 0, 0);
     TsTensor *r = ts_cpu_empty_like(t, dtype, err);   /* keeps a dense layout */
@@ -441,17 +467,10 @@ static int convert(TsArgs *a, int dtype, bool copy)
     return ts_args_return_tensor(a, r ? 0 : (int)err->code, r);
 }
 
-/* Argument i as a device: None or the cpu. */
-static int check_device(TsArgs *a, size_t i)
+/* A Device? argument: NULL for None. */
+static const TsDevice *device_arg(const TsArgs *a, size_t i)
 {
-    TsValue v = a->v[i];
-    if (v.tag == TS_TAG_NONE || (v.tag == TS_TAG_DEVICE && v.u.dev.type == TS_DEV_CPU))
-        return 0;
-    char dev[32] = "?";
-    if (v.tag == TS_TAG_DEVICE)
-        ts_device_str(v.u.dev, dev, sizeof dev);
-    return ts_error_set(a->call->error, TS_ERR_RUNTIME, "%s: the cpu kernel cannot move a "
-                        "tensor to device %s", ts_args_op_name(a), dev);
+    return a->v[i].tag == TS_TAG_DEVICE ? &a->v[i].u.dev : NULL;
 }
 
 static int opt_dtype(TsValue v, int keep)
@@ -478,7 +497,7 @@ static int k_to_dtype(TsCall *c)
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (rc)
         return ts_args_fail(&a, rc);
-    return convert(&a, opt_dtype(a.v[1], -1), flag(a.v[3]));
+    return convert(&a, opt_dtype(a.v[1], -1), flag(a.v[3]), NULL);
 }
 
 /* to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False,
@@ -487,9 +506,9 @@ static int k_to_device(TsCall *c)
 {
     TsArgs a;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc || check_device(&a, 1))
-        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
-    return convert(&a, opt_dtype(a.v[2], -1), flag(a.v[4]));
+    if (rc)
+        return ts_args_fail(&a, rc);
+    return convert(&a, opt_dtype(a.v[2], -1), flag(a.v[4]), device_arg(&a, 1));
 }
 
 /* to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False,
@@ -497,11 +516,15 @@ static int k_to_device(TsCall *c)
 static int k_to_other(TsCall *c)
 {
     TsArgs a;
-    TsTensor *o;
+    TsTensor *o = NULL;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc || ts_args_tensor(&a, 1, &o))
-        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
-    return convert(&a, o->dtype, flag(a.v[3]));
+    /* other may live on any device: self goes there */
+    if (!rc && a.v[1].tag != TS_TAG_TENSOR)
+        rc = ts_args_tensor(&a, 1, &o);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    o = (TsTensor *)a.v[1].u.p;
+    return convert(&a, o->dtype, flag(a.v[3]), &o->device);
 }
 
 /* to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None,
@@ -511,9 +534,9 @@ static int k_to_dtype_layout(TsCall *c)
 {
     TsArgs a;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc || check_device(&a, 3))
-        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
-    return convert(&a, opt_dtype(a.v[1], self_dtype(&a)), flag(a.v[6]));
+    if (rc)
+        return ts_args_fail(&a, rc);
+    return convert(&a, opt_dtype(a.v[1], self_dtype(&a)), flag(a.v[6]), device_arg(&a, 3));
 }
 
 /* to.prim_dtype(Tensor(a) self, int? dtype=None, bool non_blocking=False, bool copy=False) */
@@ -523,7 +546,7 @@ static int k_to_prim_dtype(TsCall *c)
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (rc)
         return ts_args_fail(&a, rc);
-    return convert(&a, opt_dtype(a.v[1], self_dtype(&a)), flag(a.v[3]));
+    return convert(&a, opt_dtype(a.v[1], self_dtype(&a)), flag(a.v[3]), NULL);
 }
 
 /* to.prim_Device(Tensor(a) self, Device? device, int? dtype=None, bool non_blocking=False,
@@ -532,9 +555,9 @@ static int k_to_prim_device(TsCall *c)
 {
     TsArgs a;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc || check_device(&a, 1))
-        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
-    return convert(&a, opt_dtype(a.v[2], self_dtype(&a)), flag(a.v[4]));
+    if (rc)
+        return ts_args_fail(&a, rc);
+    return convert(&a, opt_dtype(a.v[2], self_dtype(&a)), flag(a.v[4]), device_arg(&a, 1));
 }
 
 /* to.prim_other(Tensor(a) self, bool non_blocking=False, bool copy=False) */
@@ -544,7 +567,7 @@ static int k_to_prim_other(TsCall *c)
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (rc)
         return ts_args_fail(&a, rc);
-    return convert(&a, self_dtype(&a), flag(a.v[2]));
+    return convert(&a, self_dtype(&a), flag(a.v[2]), NULL);
 }
 
 /* aten::type_as(Tensor self, Tensor other) -> Tensor: self.to(other.dtype()) */
@@ -555,7 +578,7 @@ static int k_type_as(TsCall *c)
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (rc || ts_args_tensor(&a, 1, &o))
         return ts_args_fail(&a, rc ? rc : (int)c->error->code);
-    return convert(&a, o->dtype, false);
+    return convert(&a, o->dtype, false, NULL);
 }
 
 #define TABLE_ROW(K, NAME, OVERLOAD, OP, FORM) { "aten::" #NAME, #OVERLOAD, k_##K },

@@ -32,7 +32,12 @@ static void dev_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice devic
     free(ptr);
 }
 
-static TsAllocator allocator = { "countdev", dev_alloc, dev_free, NULL };
+static int dev_copy(TsAllocator *self, void *dst, const void *src, size_t nbytes,
+                    TsDevice device, bool to_device, TsError *err);
+
+/* Its memory is the host's, but it moves bytes through the copy hook as a device whose
+ * memory the host cannot read would (t/countdev.sh counts the moves). */
+static TsAllocator allocator = { "countdev", dev_alloc, dev_free, NULL, dev_copy };
 
 static TsDevice device(void)
 {
@@ -43,17 +48,28 @@ static TsDevice device(void)
 /* ---- counting -------------------------------------------------------------------- */
 
 enum { K_ZEROS, K_ONES, K_FULL, K_LINSPACE, K_MM, K_T, K_ADD, K_MUL, K_SIGMOID, K_TANH,
-       K_CHUNK, K_RESHAPE, K_DEVICE, K_TO, K__COUNT };
+       K_CHUNK, K_RESHAPE, K_DEVICE, K_TO, K__KERNELS, K_TO_DEVICE = K__KERNELS, K_TO_HOST,
+       K__COUNT };
 
 static const char *const names[K__COUNT] = {
     "aten::zeros", "aten::ones", "aten::full", "aten::linspace", "aten::mm", "aten::t",
     "aten::add.Tensor", "aten::mul.Tensor", "aten::sigmoid", "aten::tanh", "aten::chunk",
     "aten::reshape", "prim::device", "aten::to.prim_Device",
+    "copy:to_device", "copy:to_host",   /* the allocator's copy hook, not kernels */
 };
 
 static atomic_long counts[K__COUNT];
 
 static void counted(int k) { atomic_fetch_add(&counts[k], 1); }
+
+static int dev_copy(TsAllocator *self, void *dst, const void *src, size_t nbytes,
+                    TsDevice device, bool to_device, TsError *err)
+{
+    (void)self, (void)device, (void)err;
+    counted(to_device ? K_TO_DEVICE : K_TO_HOST);
+    memcpy(dst, src, nbytes);
+    return 0;
+}
 
 /* countdev::count(str name) -> int: the calls of one kernel (its name above), or of all
  * with "". */
@@ -63,8 +79,8 @@ static int k_count(TsCall *c)
     const char *name = ((const TsStr *)v.u.p)->data;
     long n = 0;
     bool known = !*name;
-    for (int k = 0; k < K__COUNT; k++)
-        if (!*name || strcmp(name, names[k]) == 0) {
+    for (int k = 0; k < K__COUNT; k++)   /* "" counts the kernels, not the copies */
+        if ((!*name && k < K__KERNELS) || strcmp(name, names[k]) == 0) {
             n += atomic_load(&counts[k]);
             known = true;
         }
@@ -378,18 +394,24 @@ static int k_to(TsCall *c)
     if (a[1].u.dev.type != TS_DEV_CPU || !cpu)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "aten::to: countdev copies to the cpu "
                             "backend only");
+    /* contiguous here, then across by the copy hook, as a real device's kernel would */
+    TsTensor *dense = ts_tensor_empty(&allocator, device(), TS_FLOAT32, t->dim, t->sizes,
+                                      c->error);
+    if (!dense)
+        return failed(c);
+    for (int64_t i = 0, n = ts_tensor_numel(dense); i < n; i++)
+        ((float *)ts_tensor_data(dense))[i] = *at(t, offset_of(i, t->dim, t->sizes, t->strides));
     TsDevice host = { TS_DEV_CPU, -1 };
-    TsTensor *o = ts_tensor_empty(cpu, host, TS_FLOAT32, t->dim, t->sizes, c->error);
+    TsTensor *o = ts_tensor_copy_to(dense, cpu, host, c->error);
+    ts_tensor_release(dense);
     if (!o)
         return failed(c);
-    for (int64_t i = 0, n = ts_tensor_numel(o); i < n; i++)
-        ((float *)ts_tensor_data(o))[i] = *at(t, offset_of(i, t->dim, t->sizes, t->strides));
     return finish(c, 5, ts_obj_value(o, TS_TAG_TENSOR));
 }
 
 /* ---- registration ------------------------------------------------------------------- */
 
-static const TsKernelFn kernels[K__COUNT] = {
+static const TsKernelFn kernels[K__KERNELS] = {
     k_zeros, k_ones, k_full, k_linspace, k_mm, k_t, k_add, k_mul, k_sigmoid, k_tanh, k_chunk,
     k_reshape, k_device, k_to,
 };
@@ -397,7 +419,7 @@ static const TsKernelFn kernels[K__COUNT] = {
 static int init(TsRegistry *r, TsError *err)
 {
     int rc = ts_register_allocator(r, "countdev", &allocator, err);
-    for (int k = 0; !rc && k < K__COUNT; k++) {
+    for (int k = 0; !rc && k < K__KERNELS; k++) {
         const char *dot = strchr(names[k], '.');
         char name[64];
         size_t n = dot ? (size_t)(dot - names[k]) : strlen(names[k]);
