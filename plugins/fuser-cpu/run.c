@@ -21,6 +21,9 @@
 
 #define BLOCK 512
 #define PARALLEL_GRAIN (64 * BLOCK)
+#define STACK_FLOATS 2048      /* 8 KB of registers on the C stack */
+#define STACK_REGS 64
+#define STACK_BYTES 4096       /* a call's own arrays */
 
 /* How a register gets its block in the pass being run. */
 enum { R_NONE, R_DENSE, R_SPLAT, R_GATHER, R_TEMP, R_OUT };
@@ -38,7 +41,8 @@ typedef struct Call {
     uint8_t *how;              /* n_regs */
     uint8_t *active;           /* n_instrs: computed in this pass */
     int *out_of;               /* n_regs: the output a register writes in this pass, or -1 */
-    int64_t *bstrides;         /* n_inputs * TS_TENSOR_MAX_DIMS: broadcast strides */
+    size_t rank;               /* the largest rank of the inputs: per-input arrays' length */
+    int64_t *bstrides;         /* n_inputs * rank: broadcast strides */
 } Call;
 
 /* ---- the arithmetic ------------------------------------------------------------------- */
@@ -90,7 +94,7 @@ VECTORIZE static void eval(const FuInstr *in, float *o, const float *a, const fl
 
 /* Elements [start, start + n) of the broadcast shape from an input with broadcast strides
  * bs (0 along broadcast dims), row-major. */
-static void gather(float *dst, const float *base, const int64_t *bs, int dim,
+VECTORIZE static void gather(float *dst, const float *base, const int64_t *bs, int dim,
                    const int64_t *sizes, int64_t start, int64_t n)
 {
     int64_t idx[TS_TENSOR_MAX_DIMS], off = 0, rest = start;
@@ -105,8 +109,15 @@ static void gather(float *dst, const float *base, const int64_t *bs, int dim,
         if (run > n)
             run = n;
         int64_t s = bs[last];
-        for (int64_t k = 0; k < run; k++)
-            dst[k] = base[off + k * s];
+        if (s == 1) {
+            memcpy(dst, base + off, (size_t)run * sizeof *dst);
+        } else if (s == 0) {
+            for (int64_t k = 0; k < run; k++)
+                dst[k] = base[off];
+        } else {
+            for (int64_t k = 0; k < run; k++)
+                dst[k] = base[off + k * s];
+        }
         dst += run;
         n -= run;
         off += run * s;
@@ -142,11 +153,19 @@ static int run_chunk(void *ctx, int64_t begin, int64_t end, TsError *err)
     const FuProgram *p = k->p;
     /* a small tensor's registers are only as long as the tensor */
     size_t blk = k->numel < BLOCK ? (size_t)k->numel : BLOCK;
-    float *buf = malloc((size_t)p->n_regs * blk * sizeof *buf);
-    const float **reg = malloc((size_t)p->n_regs * sizeof *reg);
+    /* small groups over small tensors (an LSTM step at batch 1) keep their registers on
+     * the stack: a malloc per call is a tenth of such a call */
+    float stack_buf[STACK_FLOATS];
+    const float *stack_reg[STACK_REGS];
+    size_t need = (size_t)p->n_regs * blk;
+    bool small = need <= STACK_FLOATS && p->n_regs <= STACK_REGS;
+    float *buf = small ? stack_buf : malloc(need * sizeof *buf);
+    const float **reg = small ? stack_reg : malloc((size_t)p->n_regs * sizeof *reg);
     if (!buf || !reg) {
-        free(buf);
-        free(reg);
+        if (!small) {
+            free(buf);
+            free(reg);
+        }
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     }
     for (size_t r = 0; r < p->n_regs; r++)
@@ -163,7 +182,7 @@ static int run_chunk(void *ctx, int64_t begin, int64_t end, TsError *err)
             if (k->how[r] == R_DENSE)
                 reg[r] = (const float *)ts_tensor_data(t) + start;
             else if (k->how[r] == R_GATHER) {
-                gather(buf + r * blk, ts_tensor_data(t), k->bstrides + r * TS_TENSOR_MAX_DIMS,
+                gather(buf + r * blk, ts_tensor_data(t), k->bstrides + r * k->rank,
                        k->dim, k->sizes, start, n);
                 reg[r] = buf + r * blk;
             }
@@ -180,8 +199,10 @@ static int run_chunk(void *ctx, int64_t begin, int64_t end, TsError *err)
             reg[in->out] = o;
         }
     }
-    free(buf);
-    free(reg);
+    if (!small) {
+        free(buf);
+        free(reg);
+    }
     return 0;
 }
 
@@ -282,7 +303,7 @@ static void plan_pass(Call *k, const uint8_t *member)
             k->how[r] = R_DENSE;
         } else {
             k->how[r] = R_GATHER;
-            int64_t *bs = k->bstrides + r * TS_TENSOR_MAX_DIMS;
+            int64_t *bs = k->bstrides + r * k->rank;
             int off = k->dim - t->dim;
             for (int d = 0; d < k->dim; d++)
                 bs[d] = d < off || t->sizes[d - off] == 1 ? 0 : t->strides[d - off];
@@ -306,7 +327,7 @@ static int run_passes(TsCall *c, Call *k, TsTensor **scratch, int *out_dim,
         return ts_error_set(c->error, TS_ERR_RUNTIME, "no cpu allocator");
     TsDevice dev = { TS_DEV_CPU, -1 };
     for (size_t o = 0; o < n_out; o++) {
-        int64_t *sz = out_sizes + o * TS_TENSOR_MAX_DIMS;
+        int64_t *sz = out_sizes + o * k->rank;
         if (output_shape(c, k, o, scratch, &out_dim[o], sz))
             return c->error->code;
         size_t first = o;      /* one register returned twice: the same tensor twice */
@@ -326,11 +347,11 @@ static int run_passes(TsCall *c, Call *k, TsTensor **scratch, int *out_dim,
         if (member[o])
             continue;
         k->dim = out_dim[o];
-        memcpy(k->sizes, out_sizes + o * TS_TENSOR_MAX_DIMS, sizeof k->sizes);
+        memcpy(k->sizes, out_sizes + o * k->rank, k->rank * sizeof *k->sizes);
         uint8_t *mine = member + n_out;   /* this pass's outputs */
         memset(mine, 0, n_out);
         for (size_t q = o; q < n_out; q++)
-            if (!member[q] && same_sizes(out_dim[q], out_sizes + q * TS_TENSOR_MAX_DIMS,
+            if (!member[q] && same_sizes(out_dim[q], out_sizes + q * k->rank,
                                          k->dim, k->sizes))
                 member[q] = mine[q] = 1;
         plan_pass(k, mine);
@@ -356,13 +377,18 @@ static int k_fusion_group(TsCall *c)
     memset(&k, 0, sizeof k);
     k.p = p;
     /* the call's arrays in one allocation, largest alignment first */
-    size_t nbs = (n_in + 1) * TS_TENSOR_MAX_DIMS, nos = (n_out + 1) * TS_TENSOR_MAX_DIMS;
+    for (size_t i = 0; i < n_in; i++)
+        if (a[i].tag == TS_TAG_TENSOR && (size_t)((TsTensor *)a[i].u.p)->dim > k.rank)
+            k.rank = (size_t)((TsTensor *)a[i].u.p)->dim;
+    size_t nbs = (n_in + 1) * (k.rank + 1), nos = (n_out + 1) * (k.rank + 1);
     size_t bytes = (nbs + nos) * sizeof(int64_t) +
                    (2 * n_in + n_out + 3) * sizeof(TsTensor *) +
                    (regs + n_out + 1) * (sizeof(float) + sizeof(int)) +
                    regs + p->n_instrs + 2 * n_out + 2;
-    char *mem = malloc(bytes); /* every array is written before it is read; the outputs
-                                  are cleared below, for the failure path's sake */
+    /* every array is written before it is read; the outputs are cleared below, for the
+     * failure path's sake */
+    _Alignas(16) char stack_mem[STACK_BYTES];
+    char *mem = bytes <= sizeof stack_mem ? stack_mem : malloc(bytes);
     int *out_dim = NULL;
     int64_t *out_sizes = NULL;
     TsTensor **scratch = NULL;
@@ -395,7 +421,8 @@ static int k_fusion_group(TsCall *c)
                 if (k.out[q])
                     ts_tensor_release(k.out[q]);
     }
-    free(mem);
+    if (mem != stack_mem)
+        free(mem);
     return rc;
 }
 
