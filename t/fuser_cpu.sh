@@ -55,8 +55,9 @@ cell="torch.randn(2,7) torch.randn(2,8) torch.randn(2,8) torch.randn(32,7) torch
 # shellcheck disable=SC2086
 [ "$(groups cell $cell)" = 2 ]
 check $? "an LSTM cell specialized to float32: two groups (the biases, the gates)" "$tmp/graph"
-grep -q 'prim::FusionGroup_1(%ingate.1, %forgetgate.1, %cellgate.1, %outgate.1, %cx)' "$tmp/graph"
-check $? "... the second reads chunk's four pieces and the cell state" "$tmp/graph"
+grep -q 'prim::FusionGroup_1(%[0-9]*, %cx)' "$tmp/graph" &&
+    grep -q 'prim::ConstantChunk\[chunks=4, dim=1\]' "$tmp/graph" && ! grep -q 'aten::chunk' "$tmp/graph"
+check $? "... the second takes the gates whole and chunks them itself, and the cell state" "$tmp/graph"
 grep -q 'return (%[0-9]*, %[0-9]*)$' "$tmp/graph" && grep -q 'aten::tanh' "$tmp/graph"
 check $? "... and returns both states from one group" "$tmp/graph"
 [ "$(groups cell)" = 0 ]
@@ -75,6 +76,14 @@ check $? "TSCRIPT_JIT_DISABLE=1: no fusion" "$tmp/graph"
 "$tscript" --config "$tmp/nofuser.yaml" graph --optimized "$cases" -f unary 'torch.zeros(3)' >"$tmp/graph" 2>&1
 ! grep -q 'FusionGroup' "$tmp/graph"
 check $? "a config without fuser-cpu: no fusion" "$tmp/graph"
+[ "$(groups pieces 'torch.zeros(2,7)')" = 1 ] && grep -q 'prim::ConstantChunk\[chunks=3, dim=1\]' "$tmp/graph"
+check $? "a chunk into pieces of different sizes is folded too" "$tmp/graph"
+"$tscript" run "$cases" -f badchunk 'torch.zeros(2,3)' >"$tmp/bad.out" 2>"$tmp/bad.err"
+[ $? = 1 ] && grep -q 'Expected 4 elements in a list but found 2' "$tmp/bad.err"
+check $? "a folded chunk of too few pieces fails as unpacking does" "$tmp/bad.err"
+"$tscript" --config "$tmp/nofuser.yaml" run "$cases" -f badchunk 'torch.zeros(2,3)' >"$tmp/bad.out" 2>"$tmp/bad2.err"
+[ $? = 1 ] && [ "$(tail -1 "$tmp/bad.err")" = "$(tail -1 "$tmp/bad2.err")" ]
+check $? "... with the unfused run's message" "$tmp/bad.err" "$tmp/bad2.err"
 "$tscript" ops >"$tmp/ops" 2>&1
 grep -q 'fuser-cpu.*prim::FusionGroup(\.\.\.) -> \.\.\.' "$tmp/ops"
 check $? "tscript ops lists prim::FusionGroup, declared by fuser-cpu" "$tmp/ops"

@@ -203,6 +203,16 @@ int ts_node_place_after(TsNode *n, TsNode *pos, TsError *err)
     return place("ts_node_place_after", n, pos, true, err);
 }
 
+int ts_node_copy_source(TsNode *n, const TsNode *from, TsError *err)
+{
+    if (!n || !from || n->graph != from->graph)
+        return ts_error_set(err, TS_ERR_USAGE, "ts_node_copy_source: %s",
+                            n && from ? "nodes of different graphs" : "no node");
+    ts_node_set_range(n, from->range);
+    ts_node_set_callstack(n, from->callstack);
+    return 0;
+}
+
 int ts_irvalue_replace_uses(TsIrValue *v, TsIrValue *with, TsError *err)
 {
     if (!v || !with || v->node->graph != with->node->graph)

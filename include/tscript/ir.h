@@ -164,6 +164,10 @@ TS_API int ts_node_set_input(TsNode *n, size_t i, TsIrValue *v, TsError *err);
  * caller keeps definitions before their uses (ts_graph_lint checks). */
 TS_API int ts_node_place_before(TsNode *n, TsNode *pos, TsError *err);
 TS_API int ts_node_place_after(TsNode *n, TsNode *pos, TsError *err);
+/* Gives n the source position (and inlined call stack) of from, a node of the same graph:
+ * a node that replaces others (a fusion group) then stands where they stood in a
+ * traceback. */
+TS_API int ts_node_copy_source(TsNode *n, const TsNode *from, TsError *err);
 /* Makes every use of v a use of with (a value of the same graph) instead. */
 TS_API int ts_irvalue_replace_uses(TsIrValue *v, TsIrValue *with, TsError *err);
 /* Removes n from its block and frees it, its outputs and its sub-blocks; refused (the graph

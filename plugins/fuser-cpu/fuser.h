@@ -33,7 +33,8 @@ bool fu_op_has_alpha(FuOpCode op);
 /* ---- programs (program.c) ------------------------------------------------------------- */
 
 /* A register holds a block of float32 elements, or one scalar (a number input or constant,
- * converted to float32 as PyTorch converts a wrapped number for a float32 tensor). */
+ * converted to float32 as PyTorch converts a wrapped number for a float32 tensor). Inputs
+ * come first, then what the Subgraph's nodes define, in order. */
 typedef struct FuInstr {
     uint8_t op;                /* FuOpCode */
     uint16_t a, b;             /* operand registers (b unused for unary ops) */
@@ -46,6 +47,16 @@ typedef struct FuInstr {
 #define FU_DEP_WORDS 4
 #define FU_MAX_INPUTS (64 * FU_DEP_WORDS)
 
+/* A piece of an input split by prim::ConstantChunk (aten::chunk folded into the group): a
+ * view made on each call, as aten::chunk would make it. */
+typedef struct FuPiece {
+    uint16_t src;              /* the input register split */
+    int64_t index, chunks, dim;
+} FuPiece;
+
+/* The most pieces a folded chunk may have (pieces are registers below FU_MAX_INPUTS). */
+#define FU_MAX_CHUNKS 16
+
 typedef struct FuProgram {
     uint16_t n_inputs;         /* registers 0..n_inputs-1: the group's inputs */
     uint16_t n_regs;
@@ -55,7 +66,11 @@ typedef struct FuProgram {
     bool *is_constant;         /* n_regs */
     FuInstr *instrs;
     uint16_t *outputs;         /* the registers the group returns */
-    uint64_t *deps;            /* n_regs * FU_DEP_WORDS: the inputs each register reads */
+    uint64_t *deps;            /* n_regs * FU_DEP_WORDS: the tensor sources (inputs and
+                                  pieces, by register) each register reads */
+    int16_t *piece;            /* n_regs: the register's FuPiece, else -1 */
+    FuPiece *pieces;
+    uint16_t n_pieces;
 } FuProgram;
 
 /* Compiles a fusion group's Subgraph into a program; NULL with err set when the graph holds

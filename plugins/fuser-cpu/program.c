@@ -27,6 +27,8 @@ void fu_program_free(FuProgram *p)
     free(p->instrs);
     free(p->outputs);
     free(p->deps);
+    free(p->piece);
+    free(p->pieces);
     free(p);
 }
 
@@ -50,11 +52,34 @@ static bool number_value(TsValue v, float *out)
     return true;
 }
 
+/* prim::ConstantChunk[chunks=N, dim=D](%input): N piece registers of an input tensor. */
+static int compile_chunk(FuProgram *p, const TsNode *n, TsIrValue **vals, size_t *n_regs,
+                         TsError *err)
+{
+    int64_t chunks, dim;
+    if (ts_attr_get_int(n, "chunks", &chunks, err) || ts_attr_get_int(n, "dim", &dim, err))
+        return -1;
+    int src = ts_node_num_inputs(n) == 1 ? reg_of(vals, *n_regs, ts_node_input(n, 0)) : -1;
+    if (src < 0 || src >= p->n_inputs || p->is_scalar[src] || chunks < 1 ||
+        chunks > FU_MAX_CHUNKS || (size_t)chunks != ts_node_num_outputs(n))
+        return bad(err, "a ConstantChunk not of a tensor input into its outputs");
+    for (int64_t i = 0; i < chunks; i++) {
+        size_t r = (*n_regs)++;
+        if (r >= FU_MAX_INPUTS)
+            return bad(err, "too many tensor sources");
+        vals[r] = ts_node_output(n, (size_t)i);
+        p->piece[r] = (int16_t)p->n_pieces;
+        p->pieces[p->n_pieces++] = (FuPiece){ (uint16_t)src, i, chunks, dim };
+        p->deps[r * FU_DEP_WORDS + r / 64] |= UINT64_C(1) << (r % 64);
+    }
+    return 0;
+}
+
 FuProgram *fu_program_compile(const TsGraph *g, TsError *err)
 {
     size_t n_in = ts_graph_num_inputs(g), n_regs = n_in, n_nodes = 0;
     for (TsNode *n = ts_block_first_node(ts_graph_block(g)); n; n = ts_node_next(n))
-        n_nodes++;
+        n_nodes += ts_node_num_outputs(n) > 1 ? ts_node_num_outputs(n) : 1;
     if (n_in + n_nodes > MAX_REGS || n_in > FU_MAX_INPUTS) {
         bad(err, "too many values");
         return NULL;
@@ -69,13 +94,17 @@ FuProgram *fu_program_compile(const TsGraph *g, TsError *err)
         p->instrs = calloc(n_nodes + 1, sizeof *p->instrs);
         p->outputs = calloc(ts_graph_num_outputs(g) + 1, sizeof *p->outputs);
         p->deps = calloc((cap + 1) * FU_DEP_WORDS, sizeof *p->deps);
+        p->piece = malloc((cap + 1) * sizeof *p->piece);
+        p->pieces = calloc(cap + 1, sizeof *p->pieces);
     }
     if (!p || !vals || !p->is_scalar || !p->is_constant || !p->constant || !p->instrs ||
-        !p->outputs || !p->deps) {
+        !p->outputs || !p->deps || !p->piece || !p->pieces) {
         ts_error_set(err, TS_ERR_NOMEM, "out of memory");
         goto fail;
     }
     p->n_inputs = (uint16_t)n_in;
+    for (size_t r = 0; r <= cap; r++)
+        p->piece[r] = -1;
     for (size_t i = 0; i < n_in; i++) {
         vals[i] = ts_graph_input(g, i);
         p->deps[i * FU_DEP_WORDS + i / 64] |= UINT64_C(1) << (i % 64);
@@ -87,6 +116,11 @@ FuProgram *fu_program_compile(const TsGraph *g, TsError *err)
         }
     }
     for (TsNode *n = ts_block_first_node(ts_graph_block(g)); n; n = ts_node_next(n)) {
+        if (strcmp(ts_node_kind(n), "prim::ConstantChunk") == 0) {
+            if (compile_chunk(p, n, vals, &n_regs, err))
+                goto fail;
+            continue;
+        }
         if (ts_node_num_outputs(n) != 1) {
             bad(err, "a node without exactly one output");
             goto fail;

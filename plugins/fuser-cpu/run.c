@@ -32,7 +32,8 @@ enum { R_NONE, R_DENSE, R_SPLAT, R_GATHER, R_TEMP, R_OUT };
  * need (outputs of different shapes, as in `a + b, row * 2`, each get their own pass). */
 typedef struct Call {
     const FuProgram *p;
-    TsTensor **in;             /* n_inputs: the tensor inputs (NULL for numbers) */
+    TsTensor **in;             /* n_regs: the tensor sources, inputs and the pieces of a
+                                  folded chunk (views made per call); NULL for the rest */
     float *scalar;             /* n_regs: number inputs and constants, as float32 */
     TsTensor **out;            /* n_outputs */
     int dim;                   /* the pass's shape */
@@ -177,7 +178,7 @@ static int run_chunk(void *ctx, int64_t begin, int64_t end, TsError *err)
     for (int64_t start = begin * BLOCK; start < end * BLOCK && start < k->numel;
          start += BLOCK) {
         int64_t n = k->numel - start < BLOCK ? k->numel - start : BLOCK;
-        for (size_t r = 0; r < p->n_inputs; r++) {
+        for (size_t r = 0; r < p->n_regs; r++) {
             const TsTensor *t = k->in[r];
             if (k->how[r] == R_DENSE)
                 reg[r] = (const float *)ts_tensor_data(t) + start;
@@ -213,7 +214,40 @@ static int bad_input(TsCall *c, size_t i, const char *why)
     return ts_error_set(c->error, TS_ERR_RUNTIME, "prim::FusionGroup: input %zu %s", i, why);
 }
 
-/* The inputs: numbers into k->scalar, tensors into k->in, checked. */
+/* Piece r of a folded chunk: the view aten::chunk makes (its errors too), and the count
+ * prim::ListUnpack would have checked. */
+static int make_piece(TsCall *c, Call *k, size_t r)
+{
+    const FuPiece *pc = &k->p->pieces[k->p->piece[r]];
+    const TsTensor *t = k->in[pc->src];
+    int64_t n = t->dim, d = pc->dim, chunks = pc->chunks;
+    if (n == 0)
+        return ts_error_set(c->error, TS_ERR_RUNTIME,
+                            "chunk expects at least a 1-dimensional tensor");
+    if (d < -n || d >= n)
+        return ts_error_set(c->error, TS_ERR_INDEX, "Dimension out of range (expected to be "
+                            "in range of [%lld, %lld], but got %lld)", (long long)-n,
+                            (long long)(n - 1), (long long)d);
+    if (d < 0)
+        d += n;
+    int64_t size = t->sizes[d], split = size / chunks + (size % chunks != 0);
+    int64_t count = split == 0 ? chunks : size / split + (size % split != 0);
+    if (count < 1)
+        count = 1;
+    if (count != chunks)
+        return ts_error_set(c->error, TS_ERR_VALUE, "Expected %u elements in a list but found "
+                            "%zu", (unsigned)chunks, (size_t)count);
+    int64_t start = pc->index * split;
+    int64_t len = split == 0 ? 0 : (size - start < split ? size - start : split);
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
+    memcpy(sizes, t->sizes, (size_t)n * sizeof *sizes);
+    sizes[d] = len;
+    int64_t offset = t->offset + (len ? start * t->strides[d] : 0);
+    k->in[r] = ts_tensor_new(t->storage, t->dtype, (int)n, sizes, t->strides, offset, c->error);
+    return k->in[r] ? 0 : (int)c->error->code;
+}
+
+/* The inputs: numbers into k->scalar, tensors into k->in, checked; then the pieces. */
 static int read_inputs(TsCall *c, Call *k, const TsValue *a)
 {
     const FuProgram *p = k->p;
@@ -237,6 +271,9 @@ static int read_inputs(TsCall *c, Call *k, const TsValue *a)
             return bad_input(c, i, "is not a float32 tensor on the cpu");
         k->in[i] = t;
     }
+    for (size_t r = p->n_inputs; r < p->n_regs; r++)
+        if (p->piece[r] >= 0 && make_piece(c, k, r))
+            return c->error->code;
     return 0;
 }
 
@@ -248,7 +285,7 @@ static int output_shape(TsCall *c, const Call *k, size_t o, TsTensor **scratch, 
     const FuProgram *p = k->p;
     const uint64_t *dep = p->deps + (size_t)p->outputs[o] * FU_DEP_WORDS;
     int nt = 0;
-    for (size_t i = 0; i < p->n_inputs; i++)
+    for (size_t i = 0; i < p->n_regs && i < FU_MAX_INPUTS; i++)
         if (k->in[i] && (dep[i / 64] >> (i % 64) & 1))
             scratch[nt++] = k->in[i];
     return ts_aten_broadcast_shape(nt, scratch, dim, sizes, c->error);
@@ -292,7 +329,7 @@ static void plan_pass(Call *k, const uint8_t *member)
             k->how[r] = R_NONE;
             continue;
         }
-        const TsTensor *t = r < p->n_inputs ? k->in[r] : NULL;
+        const TsTensor *t = k->in[r];
         if (p->is_scalar[r] || (t && ts_tensor_numel(t) == 1 && k->numel != 1)) {
             k->how[r] = R_SPLAT;
             if (t)
@@ -380,9 +417,9 @@ static int k_fusion_group(TsCall *c)
     for (size_t i = 0; i < n_in; i++)
         if (a[i].tag == TS_TAG_TENSOR && (size_t)((TsTensor *)a[i].u.p)->dim > k.rank)
             k.rank = (size_t)((TsTensor *)a[i].u.p)->dim;
-    size_t nbs = (n_in + 1) * (k.rank + 1), nos = (n_out + 1) * (k.rank + 1);
+    size_t nbs = regs * (k.rank + 1), nos = (n_out + 1) * (k.rank + 1);
     size_t bytes = (nbs + nos) * sizeof(int64_t) +
-                   (2 * n_in + n_out + 3) * sizeof(TsTensor *) +
+                   (2 * regs + n_out + 1) * sizeof(TsTensor *) +
                    (regs + n_out + 1) * (sizeof(float) + sizeof(int)) +
                    regs + p->n_instrs + 2 * n_out + 2;
     /* every array is written before it is read; the outputs are cleared below, for the
@@ -397,8 +434,8 @@ static int k_fusion_group(TsCall *c)
         k.bstrides = (int64_t *)mem;
         out_sizes = k.bstrides + nbs;
         k.in = (TsTensor **)(out_sizes + nos);
-        scratch = k.in + n_in + 1;
-        k.out = scratch + n_in + 1;
+        scratch = k.in + regs;
+        k.out = scratch + regs;
         k.scalar = (float *)(k.out + n_out + 1);
         k.out_of = (int *)(k.scalar + regs);
         out_dim = k.out_of + regs;
@@ -406,12 +443,16 @@ static int k_fusion_group(TsCall *c)
         k.active = k.how + regs;
         member = k.active + p->n_instrs + 1;
         memset(k.out, 0, (n_out + 1) * sizeof *k.out);
+        memset(k.in, 0, regs * sizeof *k.in);
     }
     int rc = mem ? read_inputs(c, &k, a)
                  : ts_error_set(c->error, TS_ERR_NOMEM, "out of memory");
     if (!rc)
         rc = run_passes(c, &k, scratch, out_dim, out_sizes, member);
     ts_stack_drop(c->stack, n_in);
+    for (size_t r = n_in; mem && r < p->n_regs; r++)   /* the pieces' views */
+        if (k.in[r])
+            ts_tensor_release(k.in[r]);
     for (size_t o = 0; o < n_out; o++) {
         TsValue v = k.out && k.out[o] ? ts_obj_value(k.out[o], TS_TAG_TENSOR) : ts_none();
         if (rc)

@@ -43,6 +43,18 @@ def twice(x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
     return y, y
 
 
+def pieces(x: torch.Tensor) -> torch.Tensor:
+    # a chunk whose pieces differ in size (7 columns in 3: 3, 3 and 1), folded into the group
+    a, b, c = x.chunk(3, 1)
+    return torch.sigmoid(a) * 2 + torch.tanh(b) - c
+
+
+def badchunk(x: torch.Tensor) -> torch.Tensor:
+    # 2 rows make 2 chunks, not 4: unpacking fails, fused or not
+    a, b, c, d = x.chunk(4, 0)
+    return a * 2 + b - c * d
+
+
 def ints(x: torch.Tensor) -> torch.Tensor:
     return x * 2 + x - 1
 
@@ -62,6 +74,8 @@ def main():
     a, b = twice(torch.randn(3))
     print(a, b, a is b)
     print(ints(torch.arange(5)))
+    print(pieces(torch.randn(2, 7)))
+    print(pieces(torch.randn(5, 7).t().contiguous().t()))
     big = torch.randn(3, 100000)
     s = unary(big) * 2 + big
     print(s.shape, s.sum().item(), s[2, -3:])
