@@ -164,11 +164,15 @@ def main():
     values: List[List[float]] = z.tolist()
     print(z.device, values, torch.ops.countdev.count("copy:to_host"))
     w = torch.ones([2]).to(y)
-    print(w.device, torch.ops.countdev.count("copy:to_device"))
+    print(w.device, torch.ops.countdev.count("copy:to_device"), x.cpu() is x)
 
 
 def nobackend():
     return torch.ones([2]).to(torch.device("cuda"))
+
+
+def nocuda():
+    return torch.ones([2]).cuda()
 PY
 run 0 --config "$tmp/cpu.yaml" run "$tmp/move.py"
 result $? "tensors move from cpu to countdev and back"
@@ -176,12 +180,16 @@ result $? "tensors move from cpu to countdev and back"
 result $? ".to(device, dtype) of a cpu tensor: one copy in (converted on cpu: floats below)"
 [ "$(sed -n 2p "$tmp/out")" = "cpu [[0., 6.], [2., 8.], [4., 10.]] 1" ]
 result $? "a strided countdev result comes back dense, one copy out"
-[ "$(sed -n 3p "$tmp/out")" = "countdev 2" ]
-result $? ".to(other) goes to other's device"
+[ "$(sed -n 3p "$tmp/out")" = "countdev 2 True" ]
+result $? ".to(other) goes to other's device; .cpu() of a cpu tensor is the tensor"
 run 1 --config "$tmp/cpu.yaml" run "$tmp/move.py" -f nobackend
 result $? "a device no loaded plugin provides fails (exit 1)"
 grep -qF "aten::to: no backend is loaded for device cuda" "$tmp/err"
 result $? "saying which device"
+run 1 --config "$tmp/cpu.yaml" run "$tmp/move.py" -f nocuda
+result $? ".cuda() without a cuda backend fails (exit 1)"
+grep -qF "aten::cuda: no backend is loaded for device cuda" "$tmp/err"
+result $? "saying so"
 
 run 1 --config "$tmp/countdev.yaml" run --backend nodev "$prog"
 result $? "an unknown --backend: exit 1"

@@ -570,6 +570,28 @@ static int k_to_prim_other(TsCall *c)
     return convert(&a, self_dtype(&a), flag(a.v[2]), NULL);
 }
 
+/* aten::cpu(Tensor(a) self) -> Tensor(b|a): a cpu tensor is already there */
+static int k_cpu(TsCall *c)
+{
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &(TsTensor *){ NULL });
+    return ts_args_return_arg(&a, rc, 0);
+}
+
+/* aten::cuda(Tensor(a) self) -> Tensor(b|a): to the cuda backend's default device, which
+ * a plugin such as aten-cuda provides */
+static int k_cuda(TsCall *c)
+{
+    TsArgs a;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    TsDevice cuda = { TS_DEV_CUDA, -1 };
+    return convert(&a, self_dtype(&a), false, &cuda);
+}
+
 /* aten::type_as(Tensor self, Tensor other) -> Tensor: self.to(other.dtype()) */
 static int k_type_as(TsCall *c)
 {
@@ -592,6 +614,7 @@ static const TsCpuOp ops[] = {
     { "aten::to", "prim_Device", k_to_prim_device },
     { "aten::to", "prim_other", k_to_prim_other },
     { "aten::type_as", "", k_type_as },
+    { "aten::cpu", "", k_cpu }, { "aten::cuda", "", k_cuda },
     { "aten::round", "decimals", k_round_decimals },
     { "aten::round", "decimals_out", k_round_decimals_out },
     { "aten::nan_to_num", "", k_nan_to_num }, { "aten::nan_to_num", "out", k_nan_to_num_out },
