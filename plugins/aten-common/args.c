@@ -183,7 +183,7 @@ int ts_args_opt_dtype(TsArgs *a, size_t i, int *dtype)
 
 int ts_args_dim(TsArgs *a, size_t i, int64_t ndim, bool wrap_scalar, int *out)
 {
-    int64_t d;
+    int64_t d = 0;
     if (ts_args_int(a, i, &d))
         return a->call->error->code;
     return ts_aten_wrap_dim(d, ndim, wrap_scalar, out, a->call->error);
