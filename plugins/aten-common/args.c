@@ -189,17 +189,21 @@ int ts_args_dim(TsArgs *a, size_t i, int64_t ndim, bool wrap_scalar, int *out)
     return ts_aten_wrap_dim(d, ndim, wrap_scalar, out, a->call->error);
 }
 
-int ts_args_tensor_list(TsArgs *a, size_t i, const TsList **out)
+/* A list of tensors on the backend's device, None items allowed when optional. */
+static int tensor_list(TsArgs *a, size_t i, bool optional, const TsList **out)
 {
+    const char *what = optional ? "a list of optional Tensors" : "a list of Tensors";
     *out = NULL;
     if (i >= a->n)
         return missing(a, i);
     if (a->v[i].tag != TS_TAG_LIST)
-        return wrong(a, i, "a list of Tensors");
+        return wrong(a, i, what);
     const TsList *l = (const TsList *)a->v[i].u.p;
     for (size_t k = 0; k < l->len; k++) {
+        if (optional && l->items[k].tag == TS_TAG_NONE)
+            continue;
         if (l->items[k].tag != TS_TAG_TENSOR)
-            return wrong(a, i, "a list of Tensors");
+            return wrong(a, i, what);
         if (check_device(a, i, (const TsTensor *)l->items[k].u.p))
             return a->call->error->code;
     }
@@ -207,24 +211,14 @@ int ts_args_tensor_list(TsArgs *a, size_t i, const TsList **out)
     return 0;
 }
 
+int ts_args_tensor_list(TsArgs *a, size_t i, const TsList **out)
+{
+    return tensor_list(a, i, false, out);
+}
+
 int ts_args_opt_tensor_list(TsArgs *a, size_t i, const TsList **out)
 {
-    *out = NULL;
-    if (i >= a->n)
-        return missing(a, i);
-    if (a->v[i].tag != TS_TAG_LIST)
-        return wrong(a, i, "a list of optional Tensors");
-    const TsList *l = (const TsList *)a->v[i].u.p;
-    for (size_t k = 0; k < l->len; k++) {
-        if (l->items[k].tag == TS_TAG_NONE)
-            continue;
-        if (l->items[k].tag != TS_TAG_TENSOR)
-            return wrong(a, i, "a list of optional Tensors");
-        if (check_device(a, i, (const TsTensor *)l->items[k].u.p))
-            return a->call->error->code;
-    }
-    *out = l;
-    return 0;
+    return tensor_list(a, i, true, out);
 }
 
 int ts_args_str(TsArgs *a, size_t i, const TsStr **out)

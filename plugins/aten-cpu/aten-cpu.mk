@@ -114,6 +114,7 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/nn/nested.h \
 	plugins/aten-cpu/create/random.c \
 	plugins/aten-cpu/create/random.h \
+	plugins/aten-cpu/create/factory.h \
 	plugins/aten-cpu/nn/rnn_layers.c \
 	plugins/aten-cpu/engine/stl_order.h
 

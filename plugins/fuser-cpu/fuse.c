@@ -91,12 +91,13 @@ static bool in_run(const Run *r, const TsNode *n)
     return false;
 }
 
-static bool listed(TsIrValue *const *vs, size_t n, const TsIrValue *v)
+/* The position of v in vs, or -1. */
+static long index_of(TsIrValue *const *vs, size_t n, const TsIrValue *v)
 {
     for (size_t i = 0; i < n; i++)
         if (vs[i] == v)
-            return true;
-    return false;
+            return (long)i;
+    return -1;
 }
 
 static void boundary(Run *r)
@@ -109,7 +110,7 @@ static void boundary(Run *r)
         for (size_t k = 0; k < ts_node_num_inputs(n); k++) {
             TsIrValue *v = ts_node_input(n, k);
             if (!in_run(r, ts_irvalue_node(v)) && !is_constant(v) &&
-                !listed(r->inputs, r->n_inputs, v))
+                index_of(r->inputs, r->n_inputs, v) < 0)
                 r->inputs[r->n_inputs++] = v;
         }
         TsIrValue *out = ts_node_output(n, 0);
@@ -119,15 +120,6 @@ static void boundary(Run *r)
                 break;
             }
     }
-}
-
-/* The position of v in vs, or -1. */
-static long index_of(TsIrValue *const *vs, size_t n, const TsIrValue *v)
-{
-    for (size_t i = 0; i < n; i++)
-        if (vs[i] == v)
-            return (long)i;
-    return -1;
 }
 
 /* The Subgraph: the run's nodes over the group's inputs, with their constants copied in. */

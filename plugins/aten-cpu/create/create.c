@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "create/factory.h"
 #include "create/random.h"
 #include "shape/shape_ops.h"
 

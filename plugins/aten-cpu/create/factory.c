@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/cpu.h"
+#include "create/factory.h"
 #include "create/random.h"
 
 /* PyTorch's MemoryFormat numbering. */

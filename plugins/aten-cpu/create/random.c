@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "nn/nn.h"
+#include "create/factory.h"
 #include "create/random.h"
 #include "shape/shape_ops.h"
 

@@ -1,8 +1,7 @@
 /* random.h — aten-cpu's random numbers (random.c): one process-wide generator that the
  * stochastic ops share (dropout in training, the RNN layers' inter-layer dropout, bernoulli_,
  * uniform_, normal_, randperm, the rand/randn/randint factories and their _like forms),
- * and its seeding by aten::manual_seed; also the one thing the factories of create/ share
- * besides (factory.c, create.c, random.c): the reading of their argument tail.
+ * and its seeding by aten::manual_seed.
  */
 #ifndef TS_ATEN_CPU_RANDOM_H
 #define TS_ATEN_CPU_RANDOM_H
@@ -10,7 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tscript/aten.h"
 #include "tscript/error.h"
 #include "tscript/tensor.h"
 #include "tscript/value.h"
@@ -39,12 +37,5 @@ TsCpuDraw ts_cpu_draw(TsCpuDrawKind kind, const TsValue *bounds, size_t n_bounds
 /* Checks the draw against t's dtype and its own bounds (PyTorch's messages), then fills t
  * (any strides). */
 int ts_cpu_random_fill(TsError *err, TsTensor *t, const TsCpuDraw *d);
-
-/* ---- the factories' argument tail (create.c) ------------------------------------------ */
-
-/* Reads the tail every factory ends with, arguments i to i + 3 (ScalarType? dtype,
- * Layout? layout, Device? device, bool? pin_memory): sets *dtype unless dtype is None, and
- * refuses what the cpu backend cannot make. */
-int ts_cpu_factory_args(TsArgs *a, size_t i, int *dtype);
 
 #endif

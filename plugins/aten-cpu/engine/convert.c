@@ -282,3 +282,12 @@ bool ts_cpu_partial_overlap(const TsTensor *a, const TsTensor *b)
     span(b, &blo, &bhi);
     return alo < bhi && blo < ahi;
 }
+
+int ts_cpu_check_dtype(int dtype, TsError *err)
+{
+    if (ts_dtype_is_complex(dtype) || dtype == TS_QINT8 || dtype == TS_QUINT8 ||
+        dtype == TS_QINT32)
+        return ts_error_set(err, TS_ERR_RUNTIME, "dtype %s is not supported by the cpu backend",
+                            ts_dtype_type_name(dtype));
+    return 0;
+}

@@ -87,6 +87,12 @@ int ts_cpu_store_out(TsTensor *out, const TsTensor *result, TsError *err);
  * it, result (taken; NULL on failure) is stored into the last argument, which is pushed. */
 int ts_cpu_return_out(TsArgs *a, int rc, TsTensor *result, bool out);
 
+/* ---- dtypes (convert.c) ----------------------------------------------------- */
+
+/* 0, or PyTorch's refusal of a dtype the cpu backend has no loops for (complex and
+ * quantized ones): "dtype ComplexFloat is not supported by the cpu backend". */
+int ts_cpu_check_dtype(int dtype, TsError *err);
+
 /* ---- filling (fill.c) -------------------------------------------------------- */
 
 /* Fills every element of t (any strides) with the esize-byte pattern elem. */

@@ -436,7 +436,12 @@ static TsTensor *to_backend(TsArgs *a, const TsTensor *t, int dtype, TsDevice de
                      ts_args_op_name(a), name);
         return NULL;
     }
-    TsTensor *host = ts_cpu_cast(t, dtype, err);      /* contiguous, in the new dtype */
+    /* contiguous, in the new dtype: t itself when it is already */
+    TsTensor *host = (TsTensor *)t;
+    if (t->dtype == dtype && ts_tensor_is_contiguous(t))
+        ts_tensor_retain(host);
+    else
+        host = ts_cpu_cast(t, dtype, err);
     TsTensor *r = host ? ts_tensor_copy_to(host, alloc, dev, err) : NULL;
     if (host)
         ts_tensor_release(host);

@@ -243,16 +243,6 @@ TsTensor *ts_cpu_finish(TsTensor *t, int dtype, TsError *err)
 
 /* ---- arguments ---------------------------------------------------------------- */
 
-/* PyTorch's refusal of the dtypes the cpu backend has no loops for. */
-static int check_cpu_dtype(int dtype, TsError *err)
-{
-    if (ts_dtype_is_complex(dtype) || dtype == TS_QINT8 || dtype == TS_QUINT8 ||
-        dtype == TS_QINT32)
-        return ts_error_set(err, TS_ERR_RUNTIME, "dtype %s is not supported by the cpu backend",
-                            ts_dtype_type_name(dtype));
-    return 0;
-}
-
 int ts_cpu_dtype_arg(TsArgs *a, size_t i, int *dtype)
 {
     TsValue v = a->v[i];
@@ -263,7 +253,7 @@ int ts_cpu_dtype_arg(TsArgs *a, size_t i, int *dtype)
         ts_dtype_size((int)v.u.i) == 0)
         return ts_error_set(a->call->error, TS_ERR_TYPE, "argument '%s' must be a ScalarType",
                             ts_args_name(a, i));
-    if (check_cpu_dtype((int)v.u.i, a->call->error))
+    if (ts_cpu_check_dtype((int)v.u.i, a->call->error))
         return a->call->error->code;
     *dtype = (int)v.u.i;
     return 0;

@@ -420,11 +420,7 @@ static TsTensor *tri_indices(TsError *err, const char *name, int64_t row, int64_
 static int cpu_dtype(TsArgs *a, size_t i, int *dtype)
 {
     int rc = ts_args_opt_dtype(a, i, dtype);
-    if (!rc && (ts_dtype_is_complex(*dtype) || *dtype == TS_QINT8 || *dtype == TS_QUINT8 ||
-                *dtype == TS_QINT32))
-        rc = ts_error_set(a->call->error, TS_ERR_RUNTIME, "dtype %s is not supported by the cpu "
-                          "backend", ts_dtype_type_name(*dtype));
-    return rc;
+    return rc || *dtype < 0 ? rc : ts_cpu_check_dtype(*dtype, a->call->error);
 }
 
 /* tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=4, Layout?, Device?,
