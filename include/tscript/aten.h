@@ -85,6 +85,8 @@ int ts_aten_broadcast_shape(int n, TsTensor *const *in, int *dim, int64_t *sizes
  * it has none ("Dimension specified as 0 but tensor has no dimensions"). Else PyTorch's
  * "Dimension out of range (expected to be in range of [-2, 1], but got 2)". */
 int ts_aten_wrap_dim(int64_t d, int64_t ndim, bool wrap_scalar, int *out, TsError *err);
+/* Whether t has exactly these sizes. */
+bool ts_aten_same_shape(const TsTensor *t, int dim, const int64_t *sizes);
 /* "[2, 3]" into buf (always NUL-terminated, "..." when it does not fit). */
 void ts_aten_format_sizes(char *buf, size_t size, int dim, const int64_t *sizes);
 

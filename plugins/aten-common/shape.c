@@ -63,7 +63,7 @@ void ts_aten_format_sizes(char *buf, size_t size, int dim, const int64_t *sizes)
         snprintf(buf + size - 4, 4, "...");
 }
 
-static bool same_shape(const TsTensor *t, int dim, const int64_t *sizes)
+bool ts_aten_same_shape(const TsTensor *t, int dim, const int64_t *sizes)
 {
     if (t->dim != dim)
         return false;
@@ -76,7 +76,7 @@ static bool same_shape(const TsTensor *t, int dim, const int64_t *sizes)
 int ts_aten_resize_out(TsTensor *out, int dim, const int64_t *sizes, TsAllocator *allocator,
                        TsError *err)
 {
-    if (same_shape(out, dim, sizes))
+    if (ts_aten_same_shape(out, dim, sizes))
         return 0;
     int64_t strides[TS_TENSOR_MAX_DIMS], numel = 1;
     if (dim < 0 || dim > TS_TENSOR_MAX_DIMS || !ts_contiguous_strides(dim, sizes, strides))

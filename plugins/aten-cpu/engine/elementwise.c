@@ -132,16 +132,6 @@ static int loop_dtype(int dtype)
     return dtype == TS_FLOAT16 || dtype == TS_BFLOAT16 ? TS_FLOAT32 : dtype;
 }
 
-static bool same_shape(const TsTensor *t, int dim, const int64_t *sizes)
-{
-    if (t->dim != dim)
-        return false;
-    for (int d = 0; d < dim; d++)
-        if (t->sizes[d] != sizes[d])
-            return false;
-    return true;
-}
-
 static int not_implemented(const TsCpuEwOp *op, int dtype, TsError *err)
 {
     return ts_error_set(err, TS_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", op->name,
@@ -265,7 +255,7 @@ static int prepare_out(TsTensor **out, TsCpuEwMode mode, const Dtypes *dt, int d
             return ts_error_set(err, TS_ERR_RUNTIME,
                                 "result type %s can't be cast to the desired output type %s",
                                 ts_dtype_type_name(dt->result), ts_dtype_type_name(o->dtype));
-        if (mode == TS_EW_INPLACE && !same_shape(o, dim, sizes)) {
+        if (mode == TS_EW_INPLACE && !ts_aten_same_shape(o, dim, sizes)) {
             char have[256], want[256];
             ts_aten_format_sizes(have, sizeof have, o->dim, o->sizes);
             ts_aten_format_sizes(want, sizeof want, dim, sizes);

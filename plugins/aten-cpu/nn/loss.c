@@ -212,16 +212,6 @@ static TsTensor *log_softmax(TsError *err, const TsTensor *x)
     return o;
 }
 
-static bool same_shape(const TsTensor *a, const TsTensor *b)
-{
-    if (a->dim != b->dim)
-        return false;
-    for (int d = 0; d < a->dim; d++)
-        if (a->sizes[d] != b->sizes[d])
-            return false;
-    return true;
-}
-
 /* The shape of x without its class dim (the per-sample loss of reduction none). */
 static int sample_shape(const TsTensor *x, int64_t *sizes)
 {
@@ -312,7 +302,7 @@ static TsTensor *ce_smooth(TsCall *c, const TsTensor *logp, const TsTensor *t, c
 static TsTensor *cross_entropy(TsCall *c, TsTensor *x, TsTensor *t, TsTensor *w, int64_t red,
                                int64_t ignore, double ls)
 {
-    bool prob = same_shape(x, t);
+    bool prob = ts_aten_same_shape(x, t->dim, t->sizes);
     if (ts_nn_check_reduction(c, red))
         return NULL;
     if (x->dim < 1) {
