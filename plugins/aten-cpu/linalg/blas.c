@@ -776,49 +776,50 @@ static int k_addmv(TsCall *c) { return addmv_call(c, 0); }
 static int k_addmv_out(TsCall *c) { return addmv_call(c, 1); }
 static int k_addmv_(TsCall *c) { return addmv_call(c, 2); }
 
+/* beta * self + alpha * product(x, y), the form of addmm and baddbmm */
+typedef TsTensor *(*ScaledProduct)(TsError *err, TsTensor *self, TsTensor *x, TsTensor *y,
+                                   double beta, double alpha);
+
+/* Binds (Tensor self, Tensor x, Tensor y, *, Scalar beta=1, Scalar alpha=1) and computes
+ * fn's result into *o (NULL with the error set). */
+static int scaled_product(TsCall *c, TsArgs *args, ScaledProduct fn, TsTensor **o)
+{
+    *o = NULL;
+    if (ts_args_pop(c, TS_DEV_CPU, args))
+        return (int)c->error->code;
+    TsTensor *s = ts_nn_tensor(args, 0);
+    TsTensor *x = s ? ts_nn_tensor(args, 1) : NULL;
+    TsTensor *y = x ? ts_nn_tensor(args, 2) : NULL;
+    if (y)
+        *o = fn(c->error, s, x, y, ts_nn_double(args->v[3]), ts_nn_double(args->v[4]));
+    return *o ? 0 : (int)c->error->code;
+}
+
 /* aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) */
 static int k_baddbmm(TsCall *c)
 {
     TsArgs args;
-    TsValue *a = args.v;
-    if (ts_args_pop(c, TS_DEV_CPU, &args))
-        return (int)c->error->code;
-    TsTensor *s = ts_nn_tensor(&args, 0);
-    TsTensor *b1 = s ? ts_nn_tensor(&args, 1) : NULL;
-    TsTensor *b2 = b1 ? ts_nn_tensor(&args, 2) : NULL;
-    TsTensor *o = b2 ? baddbmm(c->error, s, b1, b2, ts_nn_double(a[3]), ts_nn_double(a[4]))
-                     : NULL;
-    return ts_args_return_tensor(&args, 0, o);
+    TsTensor *o;
+    int rc = scaled_product(c, &args, baddbmm, &o);
+    return ts_args_return_tensor(&args, rc, o);
 }
 
 /* aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) */
 static int k_addmm(TsCall *c)
 {
     TsArgs args;
-    TsValue *a = args.v;
-    if (ts_args_pop(c, TS_DEV_CPU, &args))
-        return (int)c->error->code;
-    TsTensor *s = ts_nn_tensor(&args, 0);
-    TsTensor *m1 = s ? ts_nn_tensor(&args, 1) : NULL;
-    TsTensor *m2 = m1 ? ts_nn_tensor(&args, 2) : NULL;
-    TsTensor *o = m2 ? addmm(c->error, s, m1, m2, ts_nn_double(a[3]), ts_nn_double(a[4]))
-                     : NULL;
-    return ts_args_return_tensor(&args, 0, o);
+    TsTensor *o;
+    int rc = scaled_product(c, &args, addmm, &o);
+    return ts_args_return_tensor(&args, rc, o);
 }
 
 /* aten::addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) */
 static int k_addmm_(TsCall *c)
 {
     TsArgs args;
-    TsValue *a = args.v;
-    if (ts_args_pop(c, TS_DEV_CPU, &args))
-        return (int)c->error->code;
-    TsTensor *s = ts_nn_tensor(&args, 0);
-    TsTensor *m1 = s ? ts_nn_tensor(&args, 1) : NULL;
-    TsTensor *m2 = m1 ? ts_nn_tensor(&args, 2) : NULL;
-    TsTensor *o = m2 ? addmm(c->error, s, m1, m2, ts_nn_double(a[3]), ts_nn_double(a[4]))
-                     : NULL;
-    int rc = o ? 0 : (int)c->error->code;
+    TsTensor *o;
+    int rc = scaled_product(c, &args, addmm, &o);
+    TsTensor *s = o ? (TsTensor *)args.v[0].u.p : NULL;
     if (o && (s->dim != 2 || s->sizes[0] != o->sizes[0] || s->sizes[1] != o->sizes[1]))
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "The input tensor self must have the shape "
                           "of the product: %lldx%lld", (long long)o->sizes[0],
