@@ -42,7 +42,10 @@ cd "$1"
 if [ ! -f Makefile ]; then
     "$top/configure" -q --enable-sanitizers CC="$cc" CFLAGS="-g -O1 -fsanitize=fuzzer-no-link"
 fi
-make -j2 libtscript_core.la plugins/prim/prim.la plugins/aten-cpu/aten-cpu.la tscript
+# The plugins of the embedded default config (core/registry/config.c): the targets that
+# open a runtime load them.
+make -j2 libtscript_core.la plugins/prim/prim.la plugins/aten-cpu/aten-cpu.la \
+    plugins/fuser-cpu/fuser-cpu.la tscript
 # The targets reach core internals: they link the core statically, all of it, and export its
 # public API for the plugins they load (as the CLI does; Makefile.am says why).
 core="-Wl,--export-dynamic -Wl,--whole-archive .libs/libtscript_core.a -Wl,--no-whole-archive
