@@ -176,11 +176,11 @@ def nocuda():
 PY
 run 0 --config "$tmp/cpu.yaml" run "$tmp/move.py"
 result $? "tensors move from cpu to countdev and back"
-[ "$(sed -n 1p "$tmp/out")" = "countdev 1" ]
-result $? ".to(device, dtype) of a cpu tensor: one copy in (converted on cpu: floats below)"
+[ "$(sed -n 1p "$tmp/out")" = "countdev:0 1" ]
+result $? ".to(device, dtype) of a cpu tensor: one copy in (converted on cpu: floats below), to the device's index 0"
 [ "$(sed -n 2p "$tmp/out")" = "cpu [[0., 6.], [2., 8.], [4., 10.]] 1" ]
 result $? "a strided countdev result comes back dense, one copy out"
-[ "$(sed -n 3p "$tmp/out")" = "countdev 2 True" ]
+[ "$(sed -n 3p "$tmp/out")" = "countdev:0 2 True" ]
 result $? ".to(other) goes to other's device; .cpu() of a cpu tensor is the tensor"
 run 1 --config "$tmp/cpu.yaml" run "$tmp/move.py" -f nobackend
 result $? "a device no loaded plugin provides fails (exit 1)"

@@ -11,7 +11,16 @@ typedef struct Counts {
     int allocs, frees;
     size_t live_bytes;
     int fail_next;         /* make the next alloc fail */
+    int no_reason;         /* count_why finds none: out of memory */
 } Counts;
+
+/* TsAllocator.why: a device that is not there, unless told it is memory. */
+static int count_why(TsAllocator *self, TsDevice device, TsError *err)
+{
+    Counts *c = self->ctx;
+    (void)device;
+    return c->no_reason ? 0 : ts_error_set(err, TS_ERR_RUNTIME, "no counting device");
+}
 
 static void *count_alloc(TsAllocator *self, size_t nbytes, TsDevice device)
 {
@@ -186,7 +195,7 @@ static void test_devices(void)
 static void test_storage(void)
 {
     Counts c = {0};
-    TsAllocator a = {"counting", count_alloc, count_free, &c, NULL};
+    TsAllocator a = {"counting", count_alloc, count_free, &c, NULL, NULL};
     TsError e = TS_ERROR_INIT;
     TsStorage *s = ts_storage_new(&a, 64, cpu, &e);
     ok(s && s->nbytes == 64 && s->allocator == &a && s->data, "storage from an allocator");
@@ -202,6 +211,18 @@ static void test_storage(void)
     ok(ts_storage_new(&a, 100, cpu, &e) == NULL && e.code == TS_ERR_NOMEM,
        "a failing allocator gives NOMEM");
     like(e.msg, "counting: failed to allocate 100 bytes on cpu", "naming allocator and size");
+    /* an allocator that can say why it failed */
+    TsAllocator w = a;
+    w.why = count_why;
+    c.fail_next = 1;
+    ok(ts_storage_new(&w, 100, cpu, &e) == NULL && e.code == TS_ERR_RUNTIME,
+       "a failing allocator with a reason gives the reason's error");
+    like(e.msg, "no counting device", "its message, not out of memory");
+    c.fail_next = 1;
+    c.no_reason = 1;
+    ok(ts_storage_new(&w, 100, cpu, &e) == NULL && e.code == TS_ERR_NOMEM,
+       "one whose reason is none (0) is out of memory");
+    c.no_reason = 0;
     ok(ts_storage_new(NULL, 8, cpu, &e) == NULL, "no allocator: error");
     like(e.msg, "no allocator for device cpu", "message");
     ts_error_clear(&e);
@@ -221,7 +242,7 @@ static void test_storage(void)
 static void test_bounds(void)
 {
     Counts c = {0};
-    TsAllocator a = {"counting", count_alloc, count_free, &c, NULL};
+    TsAllocator a = {"counting", count_alloc, count_free, &c, NULL, NULL};
     TsError e = TS_ERROR_INIT;
     TsStorage *s = ts_storage_new(&a, 16, cpu, &e);   /* 4 floats */
     int64_t sz2[2] = {2, 3}, st2[2] = {3, 1};
@@ -294,7 +315,7 @@ static void test_bounds(void)
 static void test_shapes(void)
 {
     Counts c = {0};
-    TsAllocator a = {"counting", count_alloc, count_free, &c, NULL};
+    TsAllocator a = {"counting", count_alloc, count_free, &c, NULL, NULL};
     TsError e = TS_ERROR_INIT;
     int64_t sz[3] = {2, 3, 4};
     TsTensor *t = ts_tensor_empty(&a, cpu, TS_FLOAT64, 3, sz, &e);

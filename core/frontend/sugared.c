@@ -307,6 +307,14 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
         out->name = ts_symbol(buf);
         return 0;
     }
+    if (strcmp(mod, "torch.cuda") == 0) {      /* torch.cuda.synchronize: cuda::synchronize */
+        const char *op = strcmp(attr, "current_device") == 0 ? "_current_device"
+                         : strcmp(attr, "set_device") == 0   ? "_set_device"
+                                                             : attr;
+        snprintf(buf, sizeof buf, "cuda::%s", op);
+        out->name = ts_symbol(buf);
+        return 0;
+    }
     if (strcmp(mod, "torch.ops") == 0) {
         snprintf(buf, sizeof buf, "torch.ops.%s", attr);
         out->kind = TS_SV_MODULE;

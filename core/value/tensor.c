@@ -42,6 +42,8 @@ TsStorage *ts_storage_new(TsAllocator *allocator, size_t nbytes, TsDevice device
     }
     void *data = allocator->alloc(allocator, nbytes, device);
     if (!data && nbytes > 0) {
+        if (allocator->why && allocator->why(allocator, device, err))
+            return NULL;
         ts_device_str(device, dev, sizeof dev);
         ts_error_set(err, TS_ERR_NOMEM, "%s: failed to allocate %zu bytes on %s: out of memory",
                      allocator->name ? allocator->name : "allocator", nbytes, dev);

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "tscript/plugin.h"
+#include "tscript/strbuf.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,6 +97,16 @@ void ts_aten_format_sizes(char *buf, size_t size, int dim, const int64_t *sizes)
 int ts_aten_resize_out(TsTensor *out, int dim, const int64_t *sizes, TsAllocator *allocator,
                        TsError *err);
 
+/* ---- printing ------------------------------------------------------------------------ */
+
+/* Appends the text print() shows for a tensor of dtype and these sizes (no trailing
+ * newline) to out, its elements given as doubles in contiguous order (NULL when it has
+ * none), the footer naming backend ("[ CPUFloatType{2,3} ]" for "CPU", "CUDA..." for
+ * "CUDA"). A backend's tscript::format_tensor kernel brings its elements to the host and
+ * calls this. "cannot print a tensor of dtype ..." for the dtypes it does not know. */
+int ts_aten_format_values(const double *v, int dim, const int64_t *sizes, int dtype,
+                          const char *backend, TsBuf *out, TsError *err);
+
 /* ---- arguments bound by the schema --------------------------------------------------- */
 
 #define TS_ARGS_MAX 32
@@ -140,6 +151,20 @@ int ts_args_tensor_list(TsArgs *a, size_t i, const TsList **out);
 int ts_args_opt_tensor_list(TsArgs *a, size_t i, const TsList **out);
 /* A str argument (borrowed). */
 int ts_args_str(TsArgs *a, size_t i, const TsStr **out);
+
+/* What a conversion kernel is asked for (aten::to in all its overloads, aten::cpu,
+ * aten::cuda, aten::type_as), read from the call's arguments by their schema names: the
+ * dtype (self's when none is named), whether a copy is asked for even when nothing changes,
+ * and the device when one is named (device index -1: the backend's current device, except
+ * that a device of self's own type without an index means self's device). Errors: self is
+ * no tensor on the backend's device, a dtype the backends do not compute in. */
+typedef struct TsAtenTo {
+    int dtype;
+    bool copy;
+    bool has_device;
+    TsDevice device;
+} TsAtenTo;
+int ts_aten_to_target(TsArgs *a, TsAtenTo *to);
 
 /* ---- a kernel's end ------------------------------------------------------------------ */
 

@@ -115,6 +115,10 @@ typedef struct TsAllocator {
      * with err set ("no CUDA device"). ts_tensor_copy_to calls it. */
     int (*copy)(struct TsAllocator *self, void *dst, const void *src, size_t nbytes,
                 TsDevice device, bool to_device, TsError *err);
+    /* Why alloc just failed on device, when it is not a lack of memory: sets err and returns
+     * its code ("no CUDA device"); 0 when memory ran out. NULL for a backend whose failures
+     * are always that. ts_storage_new asks it after a failed alloc. */
+    int (*why)(struct TsAllocator *self, TsDevice device, TsError *err);
 } TsAllocator;
 
 typedef struct TsStorage {

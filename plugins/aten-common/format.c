@@ -1,4 +1,6 @@
-/* format.c — a tensor's text, exactly as TorchScript's print() shows it (the C++ format).
+/* format.c — a tensor's text, exactly as TorchScript's print() shows it (the C++ format),
+ * for every backend: the backend brings the elements to the host as doubles, this file
+ * lays them out.
  *
  * Every element is read as a double. A vector or matrix (each 2-d slice of a bigger tensor)
  * picks one format for all its numbers from their magnitudes:
@@ -12,15 +14,16 @@
  * to 8" with the first row on the same line, a scaled matrix's rows after the first get one
  * more leading space, and the largest magnitude is searched with a signed comparison.
  * 0-dim tensors print their value with 6 significant digits; the last line is the footer
- * "[ CPUFloatType{2,3} ]"; a tensor with no elements prints the footer alone.
+ * "[ CPUFloatType{2,3} ]" ("CUDAFloatType" on cuda); a tensor with no elements prints the
+ * footer alone.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/elementwise.h"
-#include "engine/format.h"
+#include "tscript/aten.h"
+#include "tscript/strbuf.h"
 
 #define LINE_SIZE 80
 
@@ -159,16 +162,16 @@ static void put_matrix(Stream *s, const double *v, int64_t rows, int64_t cols, i
 }
 
 /* 2-d slices headed "(i,j,.,.) = ", the first index varying fastest. */
-static void put_slices(Stream *s, const double *v, const TsTensor *t)
+static void put_slices(Stream *s, const double *v, int dim, const int64_t *sizes)
 {
-    int outer = t->dim - 2;
-    int64_t idx[TS_TENSOR_MAX_DIMS] = { 0 }, rows = t->sizes[t->dim - 2];
-    int64_t cols = t->sizes[t->dim - 1], strides[TS_TENSOR_MAX_DIMS];
-    ts_contiguous_strides(t->dim, t->sizes, strides);
+    int outer = dim - 2;
+    int64_t idx[TS_TENSOR_MAX_DIMS] = { 0 }, rows = sizes[dim - 2];
+    int64_t cols = sizes[dim - 1], strides[TS_TENSOR_MAX_DIMS];
+    ts_contiguous_strides(dim, sizes, strides);
     for (bool start = true;; start = false) {
         if (!start) {
             int d = 0;
-            while (d < outer && ++idx[d] == t->sizes[d])
+            while (d < outer && ++idx[d] == sizes[d])
                 idx[d++] = 0;
             if (d == outer)
                 return;
@@ -185,30 +188,21 @@ static void put_slices(Stream *s, const double *v, const TsTensor *t)
     }
 }
 
-int ts_cpu_format_tensor(const TsTensor *t, TsBuf *out, TsError *err)
+int ts_aten_format_values(const double *v, int dim, const int64_t *sizes, int dtype,
+                          const char *backend, TsBuf *out, TsError *err)
 {
-    const char *type = ts_dtype_type_name(t->dtype);
-    if (ts_aten_promote_types(t->dtype, t->dtype) < 0 || !type)
+    const char *type = ts_dtype_type_name(dtype);
+    if (ts_aten_promote_types(dtype, dtype) < 0 || !type)
         return ts_error_set(err, TS_ERR_RUNTIME, "cannot print a tensor of dtype %s",
                             type ? type : "?");
-    int64_t n = ts_tensor_numel(t);
-    double *v = NULL;
-    if (n > 0) {
-        TsTensor *d = ts_cpu_cast(t, TS_FLOAT64, err);
-        if (!d)
-            return err->code;
-        v = malloc((size_t)n * sizeof *v);
-        if (v)
-            memcpy(v, ts_tensor_data(d), (size_t)n * sizeof *v);
-        ts_tensor_release(d);
-        if (!v)
-            return ts_error_set(err, TS_ERR_NOMEM, "out of memory printing a tensor");
-    }
+    int64_t n = 1;
+    for (int d = 0; d < dim; d++)
+        n *= sizes[d];
     Stream s = { out, DEFAULT, 6 };
-    if (t->dim == 0) {
+    if (dim == 0) {
         put_number(&s, v[0], 0);
         ts_buf_putc(out, '\n');
-    } else if (n > 0 && t->dim == 1) {
+    } else if (n > 0 && dim == 1) {
         int width;
         double scale = choose(&s, v, n, &width);
         if (scale != 1)
@@ -217,39 +211,14 @@ int ts_cpu_format_tensor(const TsTensor *t, TsBuf *out, TsError *err)
             put_number(&s, v[i] / scale, width);
             ts_buf_putc(out, '\n');
         }
-    } else if (n > 0 && t->dim == 2) {
-        put_matrix(&s, v, t->sizes[0], t->sizes[1], 0);
+    } else if (n > 0 && dim == 2) {
+        put_matrix(&s, v, sizes[0], sizes[1], 0);
     } else if (n > 0) {
-        put_slices(&s, v, t);
+        put_slices(&s, v, dim, sizes);
     }
-    free(v);
-    ts_buf_printf(out, "[ CPU%sType{", type);
-    for (int d = 0; d < t->dim; d++)
-        ts_buf_printf(out, "%s%lld", d ? "," : "", (long long)t->sizes[d]);
+    ts_buf_printf(out, "[ %s%sType{", backend, type);
+    for (int d = 0; d < dim; d++)
+        ts_buf_printf(out, "%s%lld", d ? "," : "", (long long)sizes[d]);
     ts_buf_puts(out, "} ]");
     return ts_buf_check(out, err);
 }
-
-/* tscript::format_tensor(Tensor self) -> str: the hook core/value/print.c calls. */
-static int k_format_tensor(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *t;
-    TsBuf b = TS_BUF_INIT;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (!rc)
-        rc = ts_args_tensor(&a, 0, &t);
-    if (!rc)
-        rc = ts_cpu_format_tensor(t, &b, c->error);
-    TsStr *str = NULL;
-    if (!rc && !(str = ts_str_new(b.p ? b.p : "", b.len, c->error)))
-        rc = c->error->code;
-    ts_buf_free(&b);
-    return ts_args_return(&a, rc, str ? ts_str_value(str) : ts_none());
-}
-
-static const TsCpuOp ops[] = {
-    { TS_FORMAT_TENSOR_OP, "", k_format_tensor },
-};
-
-const TsCpuTable ts_cpu_format_table = { ops, sizeof ops / sizeof ops[0] };

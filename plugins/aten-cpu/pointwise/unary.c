@@ -421,9 +421,9 @@ static int k_round_decimals_out(TsCall *c) { return round_decimals(c, true); }
 
 /* ---- aten::to ------------------------------------------------------------------- */
 
-/* self (argument 0) as dtype: self itself (same value) unless the dtype differs or copy is
- * set. */
-/* Another backend's copy of t (converted to dtype here first), through its allocator. */
+/* Another backend's copy of t (converted to dtype here first), through its allocator. A
+ * device named without an index ("cuda") is the backend's first: the cpu backend does not
+ * know another backend's current device. */
 static TsTensor *to_backend(TsArgs *a, const TsTensor *t, int dtype, TsDevice dev)
 {
     TsError *err = a->call->error;
@@ -436,6 +436,8 @@ static TsTensor *to_backend(TsArgs *a, const TsTensor *t, int dtype, TsDevice de
                      ts_args_op_name(a), name);
         return NULL;
     }
+    if (dev.index < 0)
+        dev.index = 0;
     /* contiguous, in the new dtype: t itself when it is already */
     TsTensor *host = (TsTensor *)t;
     if (t->dtype == dtype && ts_tensor_is_contiguous(t))
@@ -448,178 +450,37 @@ static TsTensor *to_backend(TsArgs *a, const TsTensor *t, int dtype, TsDevice de
     return r;
 }
 
-/* self (argument 0) in dtype on device dev (NULL: where it is): itself when nothing changes
- * and no copy is asked for. */
-static int convert(TsArgs *a, int dtype, bool copy, const TsDevice *dev)
+/* The conversions (aten::to in every overload, cpu, cuda, type_as): self itself when
+ * nothing changes and no copy is asked for, else a new tensor here or on another backend. */
+static int k_to(TsCall *c)
 {
-    TsError *err = a->call->error;
+    TsArgs a;
+    TsAtenTo to;
     TsTensor *t;
-    if (ts_args_tensor(a, 0, &t))
-        return ts_args_fail(a, err->code);
-    if (dtype < 0 || dtype >= TS_DTYPE__COUNT || ts_aten_promote_types(dtype, dtype) < 0)
-        return ts_args_fail(a, ts_error_set(err, TS_ERR_RUNTIME, "%s: dtype %d is not "
-                                            "supported by the cpu backend",
-                                            ts_args_op_name(a), dtype));
-    if (dev && dev->type != TS_DEV_CPU) {
-        TsTensor *r = to_backend(a, t, dtype, *dev);
-        return ts_args_return_tensor(a, r ? 0 : (int)err->code, r);
-    }
-    if (dtype == t->dtype && !copy)
-        return ts_args_return_arg(a, 0, 0);
-    TsTensor *r = ts_cpu_empty_like(t, dtype, err);   /* keeps a dense layout */
-    if (r)
-        ts_cpu_copy_into(r, t);
-    return ts_args_return_tensor(a, r ? 0 : (int)err->code, r);
-}
-
-/* A Device? argument: NULL for None. */
-static const TsDevice *device_arg(const TsArgs *a, size_t i)
-{
-    return a->v[i].tag == TS_TAG_DEVICE ? &a->v[i].u.dev : NULL;
-}
-
-static int opt_dtype(TsValue v, int keep)
-{
-    return v.tag == TS_TAG_INT ? (int)v.u.i : keep;
-}
-
-static bool flag(TsValue v)
-{
-    return v.tag == TS_TAG_BOOL && v.u.b;
-}
-
-/* self's dtype, or -1 when it is no tensor (convert then says so). */
-static int self_dtype(const TsArgs *a)
-{
-    return a->v[0].tag == TS_TAG_TENSOR ? ((TsTensor *)a->v[0].u.p)->dtype : -1;
-}
-
-/* to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False,
- *          MemoryFormat? memory_format=None) */
-static int k_to_dtype(TsCall *c)
-{
-    TsArgs a;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc)
-        return ts_args_fail(&a, rc);
-    return convert(&a, opt_dtype(a.v[1], -1), flag(a.v[3]), NULL);
-}
-
-/* to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False,
- *           bool copy=False, MemoryFormat? memory_format=None) */
-static int k_to_device(TsCall *c)
-{
-    TsArgs a;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc)
-        return ts_args_fail(&a, rc);
-    return convert(&a, opt_dtype(a.v[2], -1), flag(a.v[4]), device_arg(&a, 1));
-}
-
-/* to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False,
- *          MemoryFormat? memory_format=None) */
-static int k_to_other(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *o = NULL;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    /* other may live on any device: self goes there */
-    if (!rc && a.v[1].tag != TS_TAG_TENSOR)
-        rc = ts_args_tensor(&a, 1, &o);
-    if (rc)
-        return ts_args_fail(&a, rc);
-    o = (TsTensor *)a.v[1].u.p;
-    return convert(&a, o->dtype, flag(a.v[3]), &o->device);
-}
-
-/* to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None,
- *   Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False,
- *   MemoryFormat? memory_format=None) */
-static int k_to_dtype_layout(TsCall *c)
-{
-    TsArgs a;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc)
-        return ts_args_fail(&a, rc);
-    return convert(&a, opt_dtype(a.v[1], self_dtype(&a)), flag(a.v[6]), device_arg(&a, 3));
-}
-
-/* to.prim_dtype(Tensor(a) self, int? dtype=None, bool non_blocking=False, bool copy=False) */
-static int k_to_prim_dtype(TsCall *c)
-{
-    TsArgs a;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc)
-        return ts_args_fail(&a, rc);
-    return convert(&a, opt_dtype(a.v[1], self_dtype(&a)), flag(a.v[3]), NULL);
-}
-
-/* to.prim_Device(Tensor(a) self, Device? device, int? dtype=None, bool non_blocking=False,
- *                bool copy=False) */
-static int k_to_prim_device(TsCall *c)
-{
-    TsArgs a;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc)
-        return ts_args_fail(&a, rc);
-    return convert(&a, opt_dtype(a.v[2], self_dtype(&a)), flag(a.v[4]), device_arg(&a, 1));
-}
-
-/* to.prim_other(Tensor(a) self, bool non_blocking=False, bool copy=False) */
-static int k_to_prim_other(TsCall *c)
-{
-    TsArgs a;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc)
-        return ts_args_fail(&a, rc);
-    return convert(&a, self_dtype(&a), flag(a.v[2]), NULL);
-}
-
-/* aten::cpu(Tensor(a) self) -> Tensor(b|a): a cpu tensor is already there */
-static int k_cpu(TsCall *c)
-{
-    TsArgs a;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (!rc)
-        rc = ts_args_tensor(&a, 0, &(TsTensor *){ NULL });
-    return ts_args_return_arg(&a, rc, 0);
-}
-
-/* aten::cuda(Tensor(a) self) -> Tensor(b|a): to the cuda backend's default device, which
- * a plugin such as aten-cuda provides */
-static int k_cuda(TsCall *c)
-{
-    TsArgs a;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc)
+        rc = ts_aten_to_target(&a, &to);
+    if (rc || (rc = ts_args_tensor(&a, 0, &t)))
         return ts_args_fail(&a, rc);
-    TsDevice cuda = { TS_DEV_CUDA, -1 };
-    return convert(&a, self_dtype(&a), false, &cuda);
-}
-
-/* aten::type_as(Tensor self, Tensor other) -> Tensor: self.to(other.dtype()) */
-static int k_type_as(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *o;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (rc || ts_args_tensor(&a, 1, &o))
-        return ts_args_fail(&a, rc ? rc : (int)c->error->code);
-    return convert(&a, o->dtype, false, NULL);
+    if (to.has_device && to.device.type != TS_DEV_CPU) {
+        TsTensor *r = to_backend(&a, t, to.dtype, to.device);
+        return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
+    }
+    if (to.dtype == t->dtype && !to.copy)
+        return ts_args_return_arg(&a, 0, 0);
+    TsTensor *r = ts_cpu_empty_like(t, to.dtype, c->error);   /* keeps a dense layout */
+    if (r)
+        ts_cpu_copy_into(r, t);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
 #define TABLE_ROW(K, NAME, OVERLOAD, OP, FORM) { "aten::" #NAME, #OVERLOAD, k_##K },
 static const TsCpuOp ops[] = {
     UNARY_KERNELS(TABLE_ROW)
-    { "aten::to", "dtype", k_to_dtype },
-    { "aten::to", "device", k_to_device },
-    { "aten::to", "other", k_to_other },
-    { "aten::to", "dtype_layout", k_to_dtype_layout },
-    { "aten::to", "prim_dtype", k_to_prim_dtype },
-    { "aten::to", "prim_Device", k_to_prim_device },
-    { "aten::to", "prim_other", k_to_prim_other },
-    { "aten::type_as", "", k_type_as },
-    { "aten::cpu", "", k_cpu }, { "aten::cuda", "", k_cuda },
+    { "aten::to", "dtype", k_to }, { "aten::to", "device", k_to }, { "aten::to", "other", k_to },
+    { "aten::to", "dtype_layout", k_to }, { "aten::to", "prim_dtype", k_to },
+    { "aten::to", "prim_Device", k_to }, { "aten::to", "prim_other", k_to },
+    { "aten::type_as", "", k_to }, { "aten::cpu", "", k_to }, { "aten::cuda", "", k_to },
     { "aten::round", "decimals", k_round_decimals },
     { "aten::round", "decimals_out", k_round_decimals_out },
     { "aten::nan_to_num", "", k_nan_to_num }, { "aten::nan_to_num", "out", k_nan_to_num_out },

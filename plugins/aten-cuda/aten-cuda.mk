@@ -1,0 +1,42 @@
+# plugins/aten-cuda/aten-cuda.mk — the aten-cuda plugin (PyTorch's tensor operators on NVIDIA
+# GPUs), built where configure found the CUDA Toolkit (HAVE_CUDA): host code in C, the GPU
+# kernels in CUDA C++ built by nvcc, the CUDA runtime linked in statically (configure.ac
+# says why). Included by the top Makefile.am.
+#
+# nvcc is not a compiler libtool knows: the .cu files become libtool objects through
+# nvcc-lt.sh (which passes the C compiler's options on with -Xcompiler) and join the plugin
+# through LIBADD, outside automake's per-target object renaming.
+ATEN_CUDA_CU = plugins/aten-cuda/pointwise/kernels.cu
+ATEN_CUDA_CU_OBJS = $(ATEN_CUDA_CU:.cu=.lo)
+ATEN_CUDA_HDRS = plugins/aten-cuda/engine/cuda.h
+EXTRA_DIST += $(ATEN_CUDA_CU) plugins/aten-cuda/nvcc-lt.sh schemas/cuda.yaml
+NVCCFLAGS = -std=c++17 -O3 --default-stream per-thread $(NVCC_ARCH) -diag-suppress 186,514 \
+	-I$(top_srcdir)/include -I$(top_builddir) -I$(top_srcdir)/plugins/aten-cuda \
+	-Xcompiler -fvisibility=hidden
+SUFFIXES = .cu
+
+.cu.lo:
+	$(AM_V_CC)$(LIBTOOL) $(AM_V_lt) --tag=CC --mode=compile $(SHELL) \
+	    $(top_srcdir)/plugins/aten-cuda/nvcc-lt.sh $(NVCC) $(NVCCFLAGS) -shared -c -o $@ $<
+
+if HAVE_CUDA
+pkglib_LTLIBRARIES += plugins/aten-cuda/aten-cuda.la
+dist_pkgschema_DATA += schemas/cuda.yaml
+plugins_aten_cuda_aten_cuda_la_SOURCES = $(ATEN_CUDA_HDRS) \
+	plugins/aten-cuda/engine/plugin.c plugins/aten-cuda/engine/device.c \
+	plugins/aten-cuda/engine/alloc.c plugins/aten-cuda/engine/iter.c \
+	plugins/aten-cuda/engine/copy.c plugins/aten-cuda/engine/format.c \
+	plugins/aten-cuda/create/factory.c plugins/aten-cuda/pointwise/pointwise.c
+plugins_aten_cuda_aten_cuda_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cuda \
+	$(CUDA_CFLAGS)
+plugins_aten_cuda_aten_cuda_la_CFLAGS = $(AM_CFLAGS)
+plugins_aten_cuda_aten_cuda_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_aten_cuda_aten_cuda_la_LIBADD = $(ATEN_CUDA_CU_OBJS) \
+	plugins/aten-common/libtscript_aten.la libtscript.la $(CUDA_LIBS) -lstdc++ -lm
+EXTRA_plugins_aten_cuda_aten_cuda_la_DEPENDENCIES = $(ATEN_CUDA_CU_OBJS)
+$(ATEN_CUDA_CU_OBJS): $(ATEN_CUDA_HDRS) $(top_srcdir)/include/tscript/aten.h
+endif
+
+# The plugin on any machine (no device: "no CUDA device"), and on a GPU against the cpu.
+TESTS += t/aten_cuda.sh
+EXTRA_DIST += t/aten_cuda.sh t/gpu/cuda_ops.py

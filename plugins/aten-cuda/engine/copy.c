@@ -1,0 +1,267 @@
+/* copy.c — moving and converting tensors on the GPU, and between the GPU and other backends:
+ * dtype casts, contiguous copies, fills, aten::to in all its forms (.cuda(), .cpu(),
+ * .to(device), .type_as), contiguous, clone, copy_, fill_ and zero_.
+ *
+ * A tensor leaving the GPU is made contiguous in its new dtype here first and then moved in
+ * one copy (ts_tensor_copy_to); one arriving from the host (copy_ from a cpu tensor) comes
+ * as the bytes of its storage it spans, becomes a strided view here, and is converted and
+ * broadcast by the copy kernel.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cuda.h"
+
+int ts_cuda_copy_into(TsTensor *dst, const TsTensor *src, TsError *err)
+{
+    TsCudaIter it;
+    TsTensor *ops[2] = { dst, (TsTensor *)src };
+    int rc = ts_cuda_iter_init(&it, 2, ops, err);
+    if (!rc)
+        rc = ts_cuda_launch_copy(&it, err);
+    return rc;
+}
+
+TsTensor *ts_cuda_cast(const TsTensor *src, int dtype, TsError *err)
+{
+    TsTensor *r = ts_cuda_empty_on(src->device, dtype, src->dim, src->sizes, err);
+    if (r && ts_cuda_copy_into(r, src, err)) {
+        ts_tensor_release(r);
+        r = NULL;
+    }
+    return r;
+}
+
+TsTensor *ts_cuda_contiguous_as(TsTensor *src, int dtype, TsError *err)
+{
+    if (src->dtype == dtype && ts_tensor_is_contiguous(src)) {
+        ts_tensor_retain(src);
+        return src;
+    }
+    return ts_cuda_cast(src, dtype, err);
+}
+
+int ts_cuda_fill(TsTensor *t, TsValue scalar, TsError *err)
+{
+    uint64_t elem = 0;
+    TsCudaIter it;
+    int rc = ts_aten_scalar_to_elem(scalar, t->dtype, &elem, err);
+    if (!rc)
+        rc = ts_cuda_iter_init(&it, 1, &t, err);
+    if (!rc)
+        rc = ts_cuda_launch_fill(&it, &elem, err);
+    return rc;
+}
+
+/* A copy of t (a tensor of another backend: its storage holds host-readable memory or has
+ * an allocator that copies) on the GPU device dev, as a view with t's shape and strides. */
+static TsTensor *from_other_backend(const TsTensor *t, TsDevice dev, TsError *err)
+{
+    size_t es = ts_dtype_size(t->dtype);
+    int64_t lo = 0, hi = 0;        /* the elements t spans around its offset */
+    for (int d = 0; d < t->dim; d++) {
+        if (t->sizes[d] == 0)
+            return ts_cuda_empty_on(dev, t->dtype, t->dim, t->sizes, err);
+        int64_t reach = (t->sizes[d] - 1) * t->strides[d];
+        if (reach < 0)
+            lo += reach;
+        else
+            hi += reach;
+    }
+    if (!t->storage || !es)
+        return ts_cuda_empty_on(dev, t->dtype, t->dim, t->sizes, err);
+    int64_t span = hi - lo + 1;
+    TsTensor *flat = ts_cuda_empty_on(dev, t->dtype, 1, &span, err);
+    if (!flat)
+        return NULL;
+    const char *src = (const char *)ts_tensor_data(t) + lo * (int64_t)es;
+    size_t nbytes = (size_t)span * es;
+    TsAllocator *from = t->storage->allocator;
+    int rc;
+    if (from && from->copy) {      /* another device: through the host */
+        void *host = malloc(nbytes);
+        rc = host ? from->copy(from, host, src, nbytes, t->storage->device, false, err)
+                  : ts_error_set(err, TS_ERR_NOMEM, "out of memory copying a tensor to cuda");
+        if (!rc)
+            rc = ts_cuda_allocator.copy(&ts_cuda_allocator, ts_tensor_data(flat), host, nbytes,
+                                        flat->device, true, err);
+        free(host);
+    } else {
+        rc = ts_cuda_allocator.copy(&ts_cuda_allocator, ts_tensor_data(flat), src, nbytes,
+                                    flat->device, true, err);
+    }
+    TsTensor *r = rc ? NULL : ts_tensor_new(flat->storage, t->dtype, t->dim, t->sizes,
+                                            t->strides, -lo, err);
+    ts_tensor_release(flat);
+    return r;
+}
+
+/* t converted to dtype on device `to` of another backend, or another GPU. */
+static TsTensor *to_elsewhere(TsCall *c, TsTensor *t, int dtype, TsDevice to)
+{
+    TsError *err = c->error;
+    TsAllocator *alloc = ts_runtime_allocator(c->runtime, to.type);
+    if (!alloc) {
+        char name[32];
+        ts_device_str(to, name, sizeof name);
+        ts_error_set(err, TS_ERR_RUNTIME, "no backend is loaded for device %s", name);
+        return NULL;
+    }
+    if (to.type == TS_DEV_CUDA && to.index < 0)
+        to = ts_cuda_current_device();
+    if (to.type != TS_DEV_CUDA && to.index < 0 && to.type != TS_DEV_CPU)
+        to.index = 0;
+    TsTensor *dense = ts_cuda_contiguous_as(t, dtype, err);
+    if (!dense)
+        return NULL;
+    TsTensor *r = NULL;
+    if (to.type == TS_DEV_CUDA) {  /* another GPU: a peer copy (unified addressing) */
+        r = ts_cuda_empty_on(to, dtype, dense->dim, dense->sizes, err);
+        size_t nbytes = (size_t)ts_tensor_numel(dense) * ts_dtype_size(dtype);
+        if (r && nbytes && ts_cuda_check(cudaMemcpyAsync(ts_tensor_data(r), ts_tensor_data(dense),
+                                                         nbytes, cudaMemcpyDeviceToDevice,
+                                                         TS_CUDA_STREAM), "copy", err)) {
+            ts_tensor_release(r);
+            r = NULL;
+        }
+    } else {
+        r = ts_tensor_copy_to(dense, alloc, to, err);
+    }
+    ts_tensor_release(dense);
+    return r;
+}
+
+/* The conversions: aten::to (every overload), cpu, cuda, type_as. */
+static int k_to(TsCall *c)
+{
+    TsArgs a;
+    TsAtenTo to;
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
+    if (!rc)
+        rc = ts_aten_to_target(&a, &to);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    bool here = !to.has_device || (to.device.type == TS_DEV_CUDA &&
+                                   (to.device.index < 0 || to.device.index == t->device.index));
+    if (!here)
+        r = to_elsewhere(c, t, to.dtype, to.device);
+    else if (to.dtype == t->dtype && !to.copy)
+        return ts_args_return_arg(&a, 0, 0);
+    else
+        r = ts_cuda_cast(t, to.dtype, c->error);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
+}
+
+/* aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a) */
+static int k_contiguous(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && ts_tensor_is_contiguous(t))
+        return ts_args_return_arg(&a, 0, 0);
+    TsTensor *r = rc ? NULL : ts_cuda_cast(t, t->dtype, c->error);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
+}
+
+/* aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor */
+static int k_clone(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    TsTensor *r = rc ? NULL : ts_cuda_cast(t, t->dtype, c->error);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
+}
+
+/* aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!): src may
+ * be on any device (x.copy_(cpu_tensor)). */
+static int k_copy(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *self;
+    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &self);
+    if (!rc && a.v[1].tag != TS_TAG_TENSOR)
+        rc = ts_error_set(c->error, TS_ERR_TYPE, "aten::copy_: argument 'src' must be a Tensor");
+    if (rc)
+        return ts_args_fail(&a, rc);
+    TsTensor *src = (TsTensor *)a.v[1].u.p, *in[2] = { self, src };
+    int dim;
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
+    rc = ts_aten_broadcast_shape(2, in, &dim, sizes, c->error);
+    if (!rc && !ts_aten_same_shape(self, dim, sizes)) {
+        char want[128], got[128];
+        ts_aten_format_sizes(want, sizeof want, self->dim, self->sizes);
+        ts_aten_format_sizes(got, sizeof got, dim, sizes);
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "output with shape %s doesn't match the "
+                          "broadcast shape %s", want, got);
+    }
+    if (rc)
+        return ts_args_fail(&a, rc);
+    TsTensor *here = src;
+    if (src->device.type != TS_DEV_CUDA || src->device.index != self->device.index) {
+        if (src->device.type == TS_DEV_CUDA)
+            here = to_elsewhere(c, src, src->dtype, self->device);
+        else
+            here = from_other_backend(src, self->device, c->error);
+        if (!here)
+            return ts_args_fail(&a, c->error->code);
+    } else if (src->storage == self->storage) {  /* views of one storage: through a copy */
+        if (!(here = ts_cuda_cast(src, src->dtype, c->error)))
+            return ts_args_fail(&a, c->error->code);
+    } else {
+        ts_tensor_retain(here);
+    }
+    rc = ts_cuda_copy_into(self, here, c->error);
+    ts_tensor_release(here);
+    return ts_args_return_arg(&a, rc, 0);
+}
+
+/* aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
+static int k_fill(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc)
+        rc = ts_cuda_fill(t, a.v[1], c->error);
+    return ts_args_return_arg(&a, rc, 0);
+}
+
+/* aten::zero_(Tensor(a!) self) -> Tensor(a!) */
+static int k_zero(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *t;
+    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc)
+        rc = ts_cuda_fill(t, ts_int(0), c->error);
+    return ts_args_return_arg(&a, rc, 0);
+}
+
+static const TsCudaOp ops[] = {
+    { "aten::to", "dtype", k_to }, { "aten::to", "device", k_to }, { "aten::to", "other", k_to },
+    { "aten::to", "dtype_layout", k_to }, { "aten::to", "prim_dtype", k_to },
+    { "aten::to", "prim_Device", k_to }, { "aten::to", "prim_other", k_to },
+    { "aten::type_as", "", k_to }, { "aten::cpu", "", k_to }, { "aten::cuda", "", k_to },
+    { "aten::contiguous", "", k_contiguous },
+    { "aten::clone", "", k_clone },
+    { "aten::copy_", "", k_copy },
+    { "aten::fill_", "Scalar", k_fill },
+    { "aten::zero_", "", k_zero },
+};
+
+const TsCudaTable ts_cuda_copy_table = { ops, sizeof ops / sizeof ops[0] };

@@ -1,0 +1,36 @@
+/* plugin.c — the aten-cuda plugin's entry point: gives the "cuda" device its allocator and
+ * registers the kernels of every op family table for the "cuda" backend, and torch.cuda's
+ * functions (schemas/cuda.yaml) for any backend, since they take no tensor to dispatch by.
+ *
+ * Loading the plugin touches no GPU: the CUDA runtime is linked in statically and first
+ * asked for a device when a program uses one (device.c).
+ */
+#include "engine/cuda.h"
+
+static const TsCudaTable *const tables[] = {
+    &ts_cuda_factory_table,
+    &ts_cuda_copy_table,
+    &ts_cuda_format_table,
+    &ts_cuda_pointwise_table,
+};
+
+static int init(TsRegistry *r, TsError *err)
+{
+    int rc = ts_register_allocator(r, "cuda", &ts_cuda_allocator, err);
+    for (size_t i = 0; !rc && i < ts_cuda_device_table.n; i++) {
+        const TsCudaOp *op = &ts_cuda_device_table.ops[i];
+        rc = ts_register_kernel(r, op->qualname, op->overload, TS_BACKEND_ANY, op->fn, err);
+    }
+    for (size_t t = 0; !rc && t < sizeof tables / sizeof tables[0]; t++)
+        for (size_t i = 0; !rc && i < tables[t]->n; i++) {
+            const TsCudaOp *op = &tables[t]->ops[i];
+            rc = ts_register_kernel(r, op->qualname, op->overload, "cuda", op->fn, err);
+        }
+    return rc;
+}
+
+static const char *const schema_files[] = { "cuda.yaml", NULL };
+
+TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {
+    TS_PLUGIN_ABI_VERSION, "aten-cuda", schema_files, init, NULL
+};

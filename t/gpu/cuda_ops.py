@@ -1,0 +1,77 @@
+# cuda_ops.py — the pointwise, conversion, factory and printing operators of aten-cuda, run
+# once with default_backend: cpu and once with cuda (t/aten_cuda.sh compares the numbers).
+import torch
+from typing import List
+
+
+def show(name: str, t: torch.Tensor):
+    values: List[float] = t.to(torch.float64).cpu().flatten().tolist()
+    print(name, t.dtype, t.shape, values)
+
+
+def main():
+    x = torch.arange(12).view(3, 4).to(torch.float32) / 4.0 - 1.0
+    y = torch.ones([4]) * 0.5
+    i = torch.arange(12).view(3, 4)
+    show("add", x + y)
+    show("add_alpha", torch.add(x, y, alpha=2))
+    show("sub_scalar", x - 1)
+    show("mul", x * x)
+    show("div", x / (y + 1))
+    show("div_int", i / 5)
+    show("floor_div", torch.div(i, 5, rounding_mode="floor"))
+    show("trunc_div", torch.div(x, 0.3, rounding_mode="trunc"))
+    show("remainder", torch.remainder(i - 6, 5))
+    show("pow", torch.pow(x, 2))
+    show("pow_t", torch.pow(y + 1, x))
+    show("maximum", torch.maximum(x, y))
+    show("minimum", torch.minimum(x, y))
+    show("eq", x == 0.5)
+    show("lt_t", x < y)
+    show("ge_scalar", i >= 6)
+    show("logical", torch.logical_and(x > 0, i < 10))
+    for name, t in [("neg", -x), ("abs", x.abs()), ("exp", x.exp()), ("log", (x + 2).log()),
+                    ("sqrt", (x + 2).sqrt()), ("rsqrt", (x + 2).rsqrt()), ("sin", x.sin()),
+                    ("cos", x.cos()), ("tanh", x.tanh()), ("sigmoid", x.sigmoid()),
+                    ("relu", x.relu()), ("silu", torch.nn.functional.silu(x)),
+                    ("gelu", torch.nn.functional.gelu(x)), ("erf", x.erf()),
+                    ("floor", x.floor()), ("ceil", x.ceil()), ("round", (x * 2.5).round()),
+                    ("trunc", x.trunc()), ("reciprocal", (x + 2).reciprocal()),
+                    ("sign", x.sign()), ("square", x.square()),
+                    ("leaky", torch.nn.functional.leaky_relu(x, 0.2)),
+                    ("hardtanh", torch.nn.functional.hardtanh(x, -0.5, 0.5)),
+                    ("elu", torch.nn.functional.elu(x)),
+                    ("softplus", torch.nn.functional.softplus(x)),
+                    ("clamp", x.clamp(-0.5, 0.25)), ("clamp_min", x.clamp(min=0.0)),
+                    ("sqrt_int", i.sqrt()), ("abs_int", (i - 5).abs())]:
+        show(name, t)
+    show("where", torch.where(x > 0, x, y))
+    show("where_scalar", torch.where(x > 0, x, 0.0))
+    show("masked_fill", x.masked_fill(x < 0, -7.0))
+    show("lerp", torch.lerp(x, y, torch.full([4], 0.25)))
+    show("addcmul", torch.addcmul(x, x, y, value=0.5))
+    z = x.clone()
+    z.add_(1)
+    z.mul_(y)
+    z.relu_()
+    show("inplace", z)
+    show("transposed", x.t() * 2)
+    show("broadcast", x.view(3, 4, 1) + y.view(1, 1, 4))
+    show("to_long", x.to(torch.int64))
+    show("to_half", x.to(torch.float16) * 2)
+    show("to_double", x.double() + 1)
+    show("bool", x.to(torch.bool))
+    show("zeros", torch.zeros([2, 3]))
+    show("ones_int", torch.ones([2], dtype=torch.int32))
+    show("full", torch.full([2, 2], 7))
+    show("zeros_like", torch.zeros_like(x))
+    show("full_like", torch.full_like(x, 3.5))
+    w = torch.empty([3, 4])
+    w.copy_(x)
+    show("copy_", w)
+    w.fill_(2)
+    show("fill_", w)
+    w.zero_()
+    show("zero_", w)
+    print(x.t().contiguous().is_contiguous(), x.device.type)
+    print(torch.ones([2, 2]) * 3)
