@@ -3,8 +3,8 @@
  * The plugin gives the "cpu" device its allocator (64-byte aligned, so kernels may use
  * aligned vector loads) and registers the kernels of every op family table for the "cpu"
  * backend, aten-common's shared metadata-only kernels (with the copy they need: its
- * TsAtenBackend hook), and the tensor printer's hook. The schemas are schemas/aten.yaml; the kernels
- * live in one file per family.
+ * TsAtenBackend hook), and the tensor printer's hook. The schemas are schemas/aten.yaml;
+ * the kernels live in one file per family.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -40,7 +40,7 @@ extern const TsCpuTable ts_cpu_join_table;      /* join.c: cat, stack, repeat, f
 extern const TsCpuTable ts_cpu_reduce_table, ts_cpu_scan_table, ts_cpu_sort_table; /* reduce.c, scan.c, sort.c */
 extern const TsCpuTable ts_cpu_index_table;     /* index.c: gather, index, index_put_, ... */
 extern const TsCpuTable ts_cpu_create_table;    /* create.c: *_like, arange, tensor, item, ... */
-extern const TsCpuTable ts_cpu_query_table;     /* query.c: Int/Float/Bool.Tensor, result_type, ... */
+extern const TsCpuTable ts_cpu_query_table;     /* query.c: Int/Float/Bool.Tensor, result_type */
 extern const TsCpuTable ts_cpu_close_table;     /* close.c: isclose, allclose, equal */
 extern const TsCpuTable ts_cpu_scatter_table;   /* scatter.c: scatter*, index_add/fill/copy */
 extern const TsCpuTable ts_cpu_compose_table;   /* compose.c: rot90, vstack, diff, trace, ... */
