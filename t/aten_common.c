@@ -1,7 +1,9 @@
 /* aten_common.t — libtscript_aten (include/tscript/aten.h), the half of a backend every
  * device shares: arguments bound by the operator in TsCall.op with messages naming the
  * operator and the argument, the kernel endings (what they push and release), dim wrapping,
- * broadcasting, promotion, the out= resize and the half-float conversions.
+ * broadcasting, promotion, the out= resize and the half-float conversions; binding to the
+ * first tensor's device, and the shared metadata-only kernels on a device other than the cpu
+ * with the backend's copy hook.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -295,6 +297,139 @@ static void test_dtypes(void)
     ok(isnan(ts_aten_bf16_to_float(ts_aten_float_to_bf16(NAN))), "nan stays nan");
 }
 
+/* The kernel of ts_aten_view_table for qualname.overload. */
+static TsKernelFn shared_kernel(const char *qualname, const char *overload)
+{
+    for (size_t i = 0; i < ts_aten_view_table.n; i++)
+        if (!strcmp(ts_aten_view_table.ops[i].qualname, qualname) &&
+            !strcmp(ts_aten_view_table.ops[i].overload, overload))
+            return ts_aten_view_table.ops[i].fn;
+    return NULL;
+}
+
+/* A float32 tensor of sizes and strides over borrowed memory that claims to be on cuda:0 (the
+ * shared kernels never touch it). */
+static TsTensor *cuda_tensor(float *buf, size_t nbytes, int dim, const int64_t *sizes,
+                             const int64_t *strides)
+{
+    TsDevice cuda = { TS_DEV_CUDA, 0 };
+    TsStorage *st = ts_storage_borrow(buf, nbytes, cuda, NULL);
+    TsTensor *t = st ? ts_tensor_new(st, TS_FLOAT32, dim, sizes, strides, 0, NULL) : NULL;
+    if (st)
+        ts_storage_release(st);
+    return t;
+}
+
+/* A stand-in for a cuda backend's copy: a new contiguous "cuda" tensor (host memory). */
+static int copies;
+
+static TsTensor *fake_cuda_copy(const TsTensor *src, TsError *err)
+{
+    copies++;
+    TsDevice cuda = { TS_DEV_CUDA, 0 };
+    return ts_tensor_empty(ts_runtime_allocator(kt_rt, TS_DEV_CPU), cuda, src->dtype, src->dim,
+                           src->sizes, err);
+}
+
+static void test_same_device(void)
+{
+    float buf[6];
+    int64_t sz[2] = { 2, 3 };
+    TsTensor *g = cuda_tensor(buf, sizeof buf, 2, sz, NULL), *x = cpu_tensor(2, sz), *got;
+    Fixture f;
+    TsArgs a;
+
+    /* the device is the first tensor's: cuda here, so the cpu tensor is the odd one */
+    TsValue v[3] = { ts_obj_value(g, TS_TAG_TENSOR), ts_obj_value(x, TS_TAG_TENSOR), ts_int(1) };
+    fixture(&f, "aten::add", "Tensor", 3, v);
+    is_int(ts_args_pop_same_device(&f.c, &a), 0, "ts_args_pop_same_device binds aten::add.Tensor");
+    is_int(a.device_type, TS_DEV_CUDA, "... on the first tensor's device");
+    ok(ts_args_tensor(&a, 0, &got) == 0 && got == g, "... which argument 0 is on");
+    ok(ts_args_tensor(&a, 1, &got) == TS_ERR_RUNTIME, "a tensor on another device is refused");
+    is_str(f.err.msg, "aten::add: the cuda kernel got argument 'other' on device cpu",
+           "... naming the argument and its device");
+    ts_args_fail(&a, 0);
+    done(&f);
+
+    /* a Tensor[] argument: its first item decides; none at all: -1 */
+    TsList *l = ts_list_new(ts_type_tensor(), 1, NULL);
+    ts_list_append(l, ts_obj_value(cpu_tensor(2, sz), TS_TAG_TENSOR), NULL);
+    fixture(&f, "aten::cat", "", 2, (TsValue[]){ ts_obj_value(l, TS_TAG_LIST), ts_int(0) });
+    ok(ts_args_pop_same_device(&f.c, &a) == 0 && a.device_type == TS_DEV_CPU,
+       "a Tensor[] argument's first item gives the device");
+    ts_args_fail(&a, 0);
+    done(&f);
+    TsList *empty = ts_list_new(ts_type_tensor(), 0, NULL);
+    fixture(&f, "aten::cat", "", 2, (TsValue[]){ ts_obj_value(empty, TS_TAG_LIST), ts_int(0) });
+    ok(ts_args_pop_same_device(&f.c, &a) == 0 && a.device_type == -1,
+       "no tensor among the arguments: device type -1");
+    ts_args_fail(&a, 0);
+    done(&f);
+}
+
+static void test_shared_kernels(void)
+{
+    float buf[6];
+    int64_t sz[2] = { 3, 2 }, tr[2] = { 1, 3 }, six[1] = { 6 };
+    TsError err = TS_ERROR_INIT;
+    TsKernelFn reshape = shared_kernel("aten::reshape", ""), t = shared_kernel("aten::t", "");
+    ok(reshape && t && shared_kernel("aten::size", "int") && shared_kernel("aten::narrow", "") &&
+       !shared_kernel("aten::narrow", "Tensor"), "the shared table: reshape, t, size.int, narrow");
+
+    /* a view on any device: t of a cuda tensor is a cuda view of the same storage */
+    TsTensor *g = cuda_tensor(buf, sizeof buf, 2, sz, NULL);
+    Fixture f;
+    fixture(&f, "aten::t", "", 1, (TsValue[]){ ts_obj_value(g, TS_TAG_TENSOR) });
+    ts_tensor_retain(g);
+    is_int(t(&f.c), 0, "aten::t runs on a cuda tensor");
+    TsTensor *r = f.s.len == 1 ? (TsTensor *)f.s.data[0].u.p : NULL;
+    ok(r && r->device.type == TS_DEV_CUDA && r->storage == g->storage && r->sizes[0] == 2 &&
+       r->strides[0] == 1, "... a cuda view of its storage, dims swapped");
+    ts_tensor_release(g);
+    done(&f);
+
+    /* reshape of a transposed tensor needs a copy: the device's hook, or an error */
+    TsList *shape = ts_list_new(ts_type_int(), 1, NULL);
+    ts_list_append(shape, ts_int(six[0]), NULL);
+    TsTensor *tt = cuda_tensor(buf, sizeof buf, 2, sz, tr);
+    ts_heap_retain(&shape->h);
+    ts_tensor_retain(tt);
+    fixture(&f, "aten::reshape", "", 2,
+            (TsValue[]){ ts_obj_value(tt, TS_TAG_TENSOR), ts_obj_value(shape, TS_TAG_LIST) });
+    is_int(reshape(&f.c), TS_ERR_RUNTIME, "reshape needing a copy on a device with no hook fails");
+    is_str(f.err.msg, "aten::reshape: the backend of device cuda:0 gave no copy hook "
+           "(ts_aten_set_backend)", "... saying so");
+    done(&f);
+
+    is_int(ts_aten_set_backend(&(TsAtenBackend){ TS_DEV_CUDA, NULL }, &err), TS_ERR_USAGE,
+           "a backend without its copy hook is refused");
+    ts_error_clear(&err);
+    static const TsAtenBackend fake = { TS_DEV_CUDA, fake_cuda_copy };
+    is_int(ts_aten_set_backend(&fake, &err), 0, "a cuda backend's hook is set");
+    ts_tensor_retain(tt);
+    fixture(&f, "aten::reshape", "", 2,
+            (TsValue[]){ ts_obj_value(tt, TS_TAG_TENSOR), ts_obj_value(shape, TS_TAG_LIST) });
+    is_int(reshape(&f.c), 0, "reshape of the transposed cuda tensor");
+    r = f.s.len == 1 ? (TsTensor *)f.s.data[0].u.p : NULL;
+    ok(copies == 1 && r && r->device.type == TS_DEV_CUDA && r->dim == 1 && r->sizes[0] == 6 &&
+       r->storage != tt->storage, "... is the hook's copy, reshaped");
+    ts_tensor_release(tt);
+    done(&f);
+
+    /* a viewable reshape calls no hook */
+    TsTensor *c = cuda_tensor(buf, sizeof buf, 2, sz, NULL);
+    shape = ts_list_new(ts_type_int(), 1, NULL);
+    ts_list_append(shape, ts_int(six[0]), NULL);
+    fixture(&f, "aten::reshape", "", 2,
+            (TsValue[]){ ts_obj_value(c, TS_TAG_TENSOR), ts_obj_value(shape, TS_TAG_LIST) });
+    ts_tensor_retain(c);
+    is_int(reshape(&f.c), 0, "reshape of a contiguous cuda tensor");
+    r = f.s.len == 1 ? (TsTensor *)f.s.data[0].u.p : NULL;
+    ok(copies == 1 && r && r->storage == c->storage, "... is a view: no copy");
+    ts_tensor_release(c);
+    done(&f);
+}
+
 int main(void)
 {
     if (!kt_open())
@@ -303,6 +438,8 @@ int main(void)
     test_more();
     test_shapes();
     test_dtypes();
+    test_same_device();
+    test_shared_kernels();
     ts_runtime_close(kt_rt);
     return done_testing();
 }

@@ -91,6 +91,17 @@ bool ts_aten_same_shape(const TsTensor *t, int dim, const int64_t *sizes);
 /* "[2, 3]" into buf (always NUL-terminated, "..." when it does not fit). */
 void ts_aten_format_sizes(char *buf, size_t size, int dim, const int64_t *sizes);
 
+/* A new tensor header over t's storage (retained) with these sizes, strides (in elements)
+ * and offset, on t's device: a view, which shares t's elements. */
+TsTensor *ts_aten_view(const TsTensor *t, int dim, const int64_t *sizes, const int64_t *strides,
+                       int64_t offset, TsError *err);
+/* The view of t whose dim d holds len elements from index start, every step-th (the caller
+ * checked start + (len - 1) * step < size), its other dims as t's. Where the view holds at
+ * most one element along d, the offset and stride are checked: a size-1 dim's stride may be
+ * anything (x[::2**63-1]), and an empty view may start past the end. */
+TsTensor *ts_aten_narrow(const TsTensor *t, int d, int64_t start, int64_t len, int64_t step,
+                         TsError *err);
+
 /* The out= rule: gives out the shape (contiguous) when it has another, with new storage
  * from allocator when its own is too small; nothing changes when it has the shape already.
  * allocator may be NULL when out has storage (its storage's allocator is used). */
@@ -124,6 +135,12 @@ int ts_args_pop(TsCall *c, int device_type, TsArgs *a);
 /* The same for a vararg schema ("prim::tolist(...) -> ..."), which declares no count: pops
  * the n values the kernel takes. Names of its arguments read as '?'. */
 int ts_args_pop_n(TsCall *c, int device_type, size_t n, TsArgs *a);
+/* The same for a kernel that serves every device (the metadata-only kernels below): the
+ * device type is the first tensor argument's (a Tensor[] argument's first item counts), so
+ * the kernel works on whatever backend dispatch chose; the other tensor arguments are still
+ * checked to be on that device type ("aten::expand_as: the cuda kernel got argument 'other'
+ * on device cpu"). With no tensor among the arguments a->device_type is -1. */
+int ts_args_pop_same_device(TsCall *c, TsArgs *a);
 /* The operator's name ("aten::add") and argument i's name ("other"), for messages. */
 const char *ts_args_op_name(const TsArgs *a);
 const char *ts_args_name(const TsArgs *a, size_t i);
@@ -186,6 +203,55 @@ int ts_args_return_list(TsArgs *a, int rc, TsList *l);
 int ts_args_fail(TsArgs *a, int rc);
 /* Releases the arguments, for a kernel that then pushes its results itself. */
 void ts_args_release(TsArgs *a);
+
+/* ---- kernels every backend shares ----------------------------------------------------- */
+
+/* A kernel of an operator: "aten::size" overload "int" (the empty string for the default). */
+typedef struct TsAtenKernel {
+    const char *qualname;
+    const char *overload;
+    TsKernelFn fn;
+} TsAtenKernel;
+
+typedef struct TsAtenTable {
+    const TsAtenKernel *ops;
+    size_t n;
+} TsAtenTable;
+
+/* The metadata-only kernels: they read and write sizes, strides, offsets and flags, never
+ * elements, and share storage, so one kernel serves every device. The size and stride
+ * queries (size, dim, numel, stride, storage_offset, is_contiguous, len, element_size,
+ * is_floating_point, is_signed, is_complex, requires_grad_, prim::dtype, device, layout,
+ * data and flags), views (view, view_as, reshape, reshape_as, flatten, unflatten, slice,
+ * select, narrow, diagonal, transpose, permute, t, numpy_T, movedim, moveaxis, swapaxes,
+ * swapdims and their in-place forms, squeeze, unsqueeze, expand, expand_as, broadcast_to,
+ * broadcast_tensors, meshgrid, atleast_1d/2d/3d, detach, alias, as_strided, as_strided_)
+ * and splits into views (unbind, split, split_with_sizes, chunk, tensor_split, hsplit,
+ * vsplit, dsplit). They bind with ts_args_pop_same_device. tensor_split's
+ * tensor_indices_or_sections reads its (cpu) index tensor, as PyTorch requires it on the
+ * cpu; narrow.Tensor, whose start is a tensor on self's device, is left to each backend. */
+extern const TsAtenTable ts_aten_view_table;
+
+/* Registers every kernel of ts_aten_view_table for backend ("cpu", "cuda", ...). A backend
+ * whose tensors may need the copy below sets its hook too (ts_aten_set_backend). */
+int ts_aten_register_views(TsRegistry *r, const char *backend, TsError *err);
+
+/* What the shared kernels need of a backend: reshape, reshape_as and flatten copy a tensor
+ * that no view can express (PyTorch's reshape), and only the backend can copy its memory. */
+typedef struct TsAtenBackend {
+    int device_type;           /* TS_DEV_CPU, TS_DEV_CUDA, or ts_device_type_lookup(name) */
+    /* A new contiguous tensor on src's device with src's dtype, sizes and elements (a copy
+     * even when src is contiguous), or NULL with err set. */
+    TsTensor *(*contiguous_copy)(const TsTensor *src, TsError *err);
+} TsAtenBackend;
+
+/* Gives the shared kernels backend b's hooks for tensors of b->device_type (b is kept, not
+ * copied: it must outlive the plugin's use of the kernels). Call it from the plugin's init.
+ * libtscript_aten is a static library linked into each plugin with hidden symbols, so each
+ * plugin has its own copy of these hooks: a plugin sets those of the devices it serves, and
+ * another plugin's hooks are not seen. A shared kernel that needs a copy on a device with no
+ * hook fails ("aten::reshape: the backend of device cuda:0 gave no copy hook"). */
+int ts_aten_set_backend(const TsAtenBackend *b, TsError *err);
 
 #ifdef __cplusplus
 }

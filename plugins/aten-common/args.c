@@ -39,6 +39,31 @@ int ts_args_pop_n(TsCall *c, int device_type, size_t n, TsArgs *a)
     return pop(c, device_type, n, a);
 }
 
+/* The device type of the first tensor among the values, looking into lists (Tensor[]
+ * arguments); -1 when there is none. */
+static int first_device_type(const TsValue *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].tag == TS_TAG_TENSOR)
+            return ((const TsTensor *)v[i].u.p)->device.type;
+        if (v[i].tag == TS_TAG_LIST) {
+            int type = first_device_type(((const TsList *)v[i].u.p)->items,
+                                         ((const TsList *)v[i].u.p)->len);
+            if (type >= 0)
+                return type;
+        }
+    }
+    return -1;
+}
+
+int ts_args_pop_same_device(TsCall *c, TsArgs *a)
+{
+    int rc = ts_args_pop(c, -1, a);
+    if (!rc)
+        a->device_type = first_device_type(a->v, a->n);
+    return rc;
+}
+
 const char *ts_args_op_name(const TsArgs *a)
 {
     return a->call->op ? ts_operator_name(a->call->op) : "?";

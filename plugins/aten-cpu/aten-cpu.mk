@@ -5,9 +5,9 @@
 pkglib_LTLIBRARIES += plugins/aten-cpu/aten-cpu.la
 plugins_aten_cpu_aten_cpu_la_SOURCES = plugins/aten-cpu/engine/cpu.c plugins/aten-cpu/engine/cpu.h \
 	plugins/aten-cpu/engine/fill.c plugins/aten-cpu/create/factory.c \
-	plugins/aten-cpu/shape/shape.c plugins/aten-cpu/pointwise/binary.c plugins/aten-cpu/engine/elementwise.c \
+	plugins/aten-cpu/pointwise/binary.c plugins/aten-cpu/engine/elementwise.c \
 	plugins/aten-cpu/engine/elementwise.h plugins/aten-cpu/engine/convert.c \
-	plugins/aten-cpu/pointwise/unary.c plugins/aten-cpu/pointwise/select.c plugins/aten-cpu/shape/view.c \
+	plugins/aten-cpu/pointwise/unary.c plugins/aten-cpu/pointwise/select.c \
 	plugins/aten-cpu/linalg/linalg.c plugins/aten-cpu/engine/format.c plugins/aten-cpu/engine/format.h \
 	plugins/aten-cpu/nn/nn.h plugins/aten-cpu/nn/nn.c plugins/aten-cpu/linalg/blas.c \
 	plugins/aten-cpu/linalg/openblas.c plugins/aten-cpu/linalg/openblas.h plugins/aten-cpu/nn/conv.c \
@@ -57,11 +57,10 @@ EXTRA_t_openblas_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 t_vmath_t_SOURCES = t/vmath.c t/tap.h
 t_vmath_t_LDADD = -lm
 
-# Indexed writes (scatter.c), rearranging views (arrange.c), ops composed from other kernels
-# (compose.c), repeats and products (interleave.c), explicit strides (strided.c), binning
+# Indexed writes (scatter.c), ops composed from other kernels
+# (compose.c), repeats and products (interleave.c), strided copies (strided.c), binning
 # (bucket.c), running extremes (cumext.c), unique (unique.c), order statistics (order.c).
 plugins_aten_cpu_aten_cpu_la_SOURCES += \
-	plugins/aten-cpu/shape/arrange.c \
 	plugins/aten-cpu/reduce/bucket.c \
 	plugins/aten-cpu/engine/call.c \
 	plugins/aten-cpu/shape/compose.c \

@@ -143,31 +143,6 @@ TsTensor *ts_cpu_empty(int dtype, int dim, const int64_t *sizes, TsError *err)
     return ts_tensor_empty(&ts_cpu_allocator, cpu, dtype, dim, sizes, err);
 }
 
-TsTensor *ts_cpu_view(const TsTensor *t, int dim, const int64_t *sizes, const int64_t *strides,
-                      int64_t offset, TsError *err)
-{
-    TsTensor *v = ts_tensor_new(t->storage, t->dtype, dim, sizes, strides, offset, err);
-    if (v)
-        v->device = t->device;
-    return v;
-}
-
-TsTensor *ts_cpu_narrow(const TsTensor *t, int d, int64_t start, int64_t len, int64_t step,
-                        TsError *err)
-{
-    int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS], at, offset;
-    memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
-    memcpy(strides, t->strides, sizeof strides[0] * (size_t)t->dim);
-    sizes[d] = len;
-    /* both overflow only where no element is stepped to: keep t's stride or offset there */
-    if (__builtin_mul_overflow(t->strides[d], step, &strides[d]))
-        strides[d] = t->strides[d];
-    if (__builtin_mul_overflow(start, t->strides[d], &at) ||
-        __builtin_add_overflow(t->offset, at, &offset))
-        offset = t->offset;
-    return ts_cpu_view(t, t->dim, sizes, strides, offset, err);
-}
-
 TsTensor *ts_cpu_cast(const TsTensor *src, int dtype, TsError *err)
 {
     TsTensor *t = ts_cpu_empty(dtype, src->dim, src->sizes, err);

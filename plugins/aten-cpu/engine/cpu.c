@@ -2,13 +2,14 @@
  *
  * The plugin gives the "cpu" device its allocator (64-byte aligned, so kernels may use
  * aligned vector loads) and registers the kernels of every op family table for the "cpu"
- * backend, with the tensor printer's hook. The schemas are schemas/aten.yaml; the kernels
- * live in one file per family.
+ * backend, aten-common's shared metadata-only kernels (with the copy they need: its
+ * TsAtenBackend hook), and the tensor printer's hook. The schemas are schemas/aten.yaml;
+ * the kernels live in one file per family.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "engine/cpu.h"
+#include "engine/elementwise.h"
 
 #define CPU_ALIGNMENT 64
 
@@ -43,26 +44,23 @@ TsAllocator ts_cpu_allocator = { "cpu", cpu_alloc, cpu_free, NULL, NULL, NULL };
 
 static const TsCpuTable *const tables[] = {
     &ts_cpu_factory_table,
-    &ts_cpu_shape_table,
     &ts_cpu_binary_table,
     &ts_cpu_ternary_table,
     &ts_cpu_unary_table,
     &ts_cpu_select_table,
-    &ts_cpu_view_table,
     &ts_cpu_linalg_table,
     &ts_cpu_format_table,
     &ts_cpu_blas_table, &ts_cpu_conv_table, &ts_cpu_pool_table, &ts_cpu_norm_table,
     &ts_cpu_activation_table, &ts_cpu_resample_table, &ts_cpu_loss_table, &ts_cpu_nn_table,
     &ts_cpu_loss_pointwise_table, &ts_cpu_rnn_table, &ts_cpu_pool_adaptive_table,
     &ts_cpu_nn_extra_table, &ts_cpu_fold_table,
-    &ts_cpu_shape_ops_table,
     &ts_cpu_copy_table,
     &ts_cpu_join_table,
     &ts_cpu_index_table,
     &ts_cpu_reduce_table, &ts_cpu_scan_table, &ts_cpu_sort_table,
     &ts_cpu_create_table,
     &ts_cpu_query_table, &ts_cpu_close_table,
-    &ts_cpu_scatter_table, &ts_cpu_arrange_table, &ts_cpu_compose_table,
+    &ts_cpu_scatter_table, &ts_cpu_compose_table,
     &ts_cpu_strided_table, &ts_cpu_interleave_table, &ts_cpu_bucket_table, &ts_cpu_cumext_table,
     &ts_cpu_unique_table, &ts_cpu_order_table,
     &ts_cpu_conv_transpose_table, &ts_cpu_rnn_layers_table, &ts_cpu_embedding_bag_table,
@@ -74,11 +72,23 @@ static const TsCpuTable *const tables[] = {
  * declarations are shared). */
 static const char format_schema[] = "tscript::format_tensor(Tensor self) -> str";
 
+/* The copy the shared kernels ask for (reshape of a tensor no view expresses). */
+static TsTensor *contiguous_copy(const TsTensor *src, TsError *err)
+{
+    return ts_cpu_cast(src, src->dtype, err);
+}
+
+static const TsAtenBackend cpu_backend = { TS_DEV_CPU, contiguous_copy };
+
 static int init(TsRegistry *r, TsError *err)
 {
     int rc = ts_register_allocator(r, "cpu", &ts_cpu_allocator, err);
     if (!rc)
         rc = ts_register_schema(r, format_schema, err);
+    if (!rc)
+        rc = ts_aten_set_backend(&cpu_backend, err);
+    if (!rc)
+        rc = ts_aten_register_views(r, "cpu", err);
     for (size_t t = 0; !rc && t < sizeof tables / sizeof tables[0]; t++)
         for (size_t i = 0; !rc && i < tables[t]->n; i++) {
             const TsCpuOp *op = &tables[t]->ops[i];

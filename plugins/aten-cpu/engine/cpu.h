@@ -1,11 +1,12 @@
 /* cpu.h — what the aten-cpu plugin's files share: registration tables, the allocator,
  * argument helpers, and the per-dtype macros kernels expand their loops from.
  *
- * Each op family file (factory.c, shape.c, binary.c, ...) exports one table of kernels;
- * cpu.c registers them all for the "cpu" backend. Kernels bind all their arguments by their
- * operator's schema first (ts_args_pop, tscript/aten.h), work on borrowed pointers, and end
- * with one of aten.h's endings, which release the arguments and push the result: one shape
- * for every kernel, and no path that leaks a reference.
+ * Each op family file (factory.c, binary.c, ...) exports one table of kernels; cpu.c
+ * registers them all for the "cpu" backend, with the metadata-only kernels every backend
+ * shares (views, size queries: aten-common's ts_aten_view_table). Kernels bind all their
+ * arguments by their operator's schema first (ts_args_pop, tscript/aten.h), work on
+ * borrowed pointers, and end with one of aten.h's endings, which release the arguments and
+ * push the result: one shape for every kernel, and no path that leaks a reference.
  */
 #ifndef TS_ATEN_CPU_H
 #define TS_ATEN_CPU_H
@@ -16,24 +17,16 @@
 
 #include "tscript/aten.h"
 
-typedef struct TsCpuOp {
-    const char *qualname;      /* "aten::add" */
-    const char *overload;      /* "Tensor", or "" for the default */
-    TsKernelFn fn;
-} TsCpuOp;
-
-typedef struct TsCpuTable {
-    const TsCpuOp *ops;
-    size_t n;
-} TsCpuTable;
+/* A kernel and a family's table of them: aten.h's, so that aten-common's shared kernels
+ * (ts_aten_view_table) are one more table here. */
+typedef TsAtenKernel TsCpuOp;
+typedef TsAtenTable TsCpuTable;
 
 extern const TsCpuTable ts_cpu_factory_table;   /* factory.c: empty, zeros, ones, full, fill_ */
-extern const TsCpuTable ts_cpu_shape_table;     /* shape.c: size, dim, numel */
 extern const TsCpuTable ts_cpu_binary_table;    /* binary.c: arithmetic, comparisons, ... */
 extern const TsCpuTable ts_cpu_ternary_table;   /* ternary.c: lerp, addcmul, addcdiv, addr */
 extern const TsCpuTable ts_cpu_unary_table;     /* unary.c: math, rounding, aten::to */
 extern const TsCpuTable ts_cpu_select_table;    /* select.c: where, masked_fill, clamp */
-extern const TsCpuTable ts_cpu_view_table;      /* view.c: t, chunk */
 extern const TsCpuTable ts_cpu_linalg_table;    /* linalg.c: mm */
 extern const TsCpuTable ts_cpu_format_table;    /* format.c: tscript::format_tensor */
 extern const TsCpuTable ts_cpu_blas_table, ts_cpu_conv_table, ts_cpu_pool_table,
@@ -42,18 +35,16 @@ extern const TsCpuTable ts_cpu_blas_table, ts_cpu_conv_table, ts_cpu_pool_table,
 extern const TsCpuTable ts_cpu_pool_adaptive_table; /* pool_adaptive.c: adaptive pools */
 extern const TsCpuTable ts_cpu_nn_extra_table;  /* nn_extra.c: dropout variants, pixel shuffle, ... */
 extern const TsCpuTable ts_cpu_fold_table;      /* fold.c: im2col, col2im */
-extern const TsCpuTable ts_cpu_shape_ops_table; /* shape_ops.c: view, reshape, slice, ... */
 extern const TsCpuTable ts_cpu_copy_table;      /* copy.c: contiguous, clone, copy_ */
 extern const TsCpuTable ts_cpu_join_table;      /* join.c: cat, stack, repeat, flip, roll, ... */
 extern const TsCpuTable ts_cpu_reduce_table, ts_cpu_scan_table, ts_cpu_sort_table; /* reduce.c, scan.c, sort.c */
 extern const TsCpuTable ts_cpu_index_table;     /* index.c: gather, index, index_put_, ... */
 extern const TsCpuTable ts_cpu_create_table;    /* create.c: *_like, arange, tensor, item, ... */
-extern const TsCpuTable ts_cpu_query_table;     /* query.c: Int/Float/Bool.Tensor, dtype, len, ... */
+extern const TsCpuTable ts_cpu_query_table;     /* query.c: Int/Float/Bool.Tensor, result_type */
 extern const TsCpuTable ts_cpu_close_table;     /* close.c: isclose, allclose, equal */
 extern const TsCpuTable ts_cpu_scatter_table;   /* scatter.c: scatter*, index_add/fill/copy */
-extern const TsCpuTable ts_cpu_arrange_table;   /* arrange.c: movedim, meshgrid, ... */
 extern const TsCpuTable ts_cpu_compose_table;   /* compose.c: rot90, vstack, diff, trace, ... */
-extern const TsCpuTable ts_cpu_strided_table;   /* strided.c: as_strided, narrow_copy, ... */
+extern const TsCpuTable ts_cpu_strided_table;   /* strided.c: narrow.Tensor, narrow_copy, ... */
 extern const TsCpuTable ts_cpu_interleave_table; /* interleave.c: repeat_interleave, kron, ... */
 extern const TsCpuTable ts_cpu_bucket_table;    /* bucket.c: searchsorted, bincount, histc */
 extern const TsCpuTable ts_cpu_cumext_table;    /* cumext.c: cummax, cummin */

@@ -81,15 +81,6 @@ double ts_cpu_load_double(int dtype, const void *p);
 void ts_cpu_store_double(int dtype, void *p, double d);
 /* A new cpu tensor with sizes (contiguous, uninitialized). */
 TsTensor *ts_cpu_empty(int dtype, int dim, const int64_t *sizes, TsError *err);
-/* A new tensor sharing t's storage with the given shape (a view). */
-TsTensor *ts_cpu_view(const TsTensor *t, int dim, const int64_t *sizes, const int64_t *strides,
-                      int64_t offset, TsError *err);
-/* The view of t whose dim d holds len elements from index start, every step-th (the caller
- * checked start + (len - 1) * step < size), its other dims as t's. Where the view holds at
- * most one element along d, the offset and stride are checked: a size-1 dim's stride may be
- * anything (x[::2**63-1]), and an empty view may start past the end. */
-TsTensor *ts_cpu_narrow(const TsTensor *t, int d, int64_t start, int64_t len, int64_t step,
-                        TsError *err);
 /* True when writing t would write one memory location through several elements: a dim of
  * more than one element with stride 0 (an expanded view). PyTorch refuses such outputs of
  * pointwise ops and copy_ (it cannot always tell, and then allows them; neither do we). */

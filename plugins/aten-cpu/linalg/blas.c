@@ -527,8 +527,8 @@ static TsTensor *do_inner(TsError *err, TsTensor *x, TsTensor *y)
         for (int d = 0; d < y->dim - 1; d++)
             ry *= y->sizes[d];
         int64_t sx[2] = { rx, n }, stx[2] = { n, 1 }, sy[2] = { n, ry }, sty[2] = { 1, n };
-        mx = ts_cpu_view(cx, 2, sx, stx, 0, err);
-        my = mx ? ts_cpu_view(cy, 2, sy, sty, 0, err) : NULL;
+        mx = ts_aten_view(cx, 2, sx, stx, 0, err);
+        my = mx ? ts_aten_view(cy, 2, sy, sty, 0, err) : NULL;
         r = my ? do_matmul(err, mx, my) : NULL;
     }
     if (r) {

@@ -177,7 +177,7 @@ static int make_term(TsError *err, const Equation *e, int o, TsTensor *x, int n_
             strides[t->n++] = x->strides[d];
         }
     }
-    t->t = ts_cpu_view(x, t->n, sizes, strides, x->offset, err);
+    t->t = ts_aten_view(x, t->n, sizes, strides, x->offset, err);
     return t->t ? 0 : (int)err->code;
 }
 
@@ -245,7 +245,7 @@ static TsTensor *layout(TsError *err, const Term *t, const int *order, int n, co
         sizes[k] = s->size[order[k]];
         strides[k] = p >= 0 && t->t->sizes[p] == sizes[k] ? t->t->strides[p] : 0;
     }
-    TsTensor *v = ts_cpu_view(t->t, n, sizes, strides, t->t->offset, err);
+    TsTensor *v = ts_aten_view(t->t, n, sizes, strides, t->t->offset, err);
     TsTensor *c = v ? ts_cpu_cast(v, t->t->dtype, err) : NULL;
     if (v)
         ts_tensor_release(v);
@@ -463,7 +463,7 @@ static int einsum(TsError *err, const Equation *e, const int64_t *path, int n_pa
             sizes[k] = f->t->sizes[p];
             strides[k] = f->t->strides[p];
         }
-        TsTensor *v = ts_cpu_view(f->t, n_out, sizes, strides, f->t->offset, err);
+        TsTensor *v = ts_aten_view(f->t, n_out, sizes, strides, f->t->offset, err);
         *result = v ? ts_cpu_cast(v, dt, err) : NULL;
         if (v)
             ts_tensor_release(v);

@@ -376,7 +376,7 @@ static int glu_call(TsCall *c, bool out_form)
     for (int k = 0; !rc && k < 2; k++) {
         memcpy(sizes, x->sizes, sizeof(int64_t) * (size_t)x->dim);
         sizes[d] /= 2;
-        half[k] = ts_cpu_view(x, x->dim, sizes, x->strides,
+        half[k] = ts_aten_view(x, x->dim, sizes, x->strides,
                               x->offset + k * sizes[d] * x->strides[d], c->error);
         rc = half[k] ? 0 : (int)c->error->code;
     }
@@ -400,7 +400,7 @@ static TsTensor *prelu_weight(TsCall *c, const TsTensor *x, const TsTensor *w)
 {
     int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
     if (ts_tensor_numel(w) == 1)
-        return ts_cpu_view(w, 0, sizes, strides, w->offset, c->error);
+        return ts_aten_view(w, 0, sizes, strides, w->offset, c->error);
     int dim = x->dim - 1;
     for (int k = 0; k < dim; k++) {
         sizes[k] = 1;
@@ -408,7 +408,7 @@ static TsTensor *prelu_weight(TsCall *c, const TsTensor *x, const TsTensor *w)
     }
     sizes[0] = w->sizes[0];
     strides[0] = w->strides[0];
-    return ts_cpu_view(w, dim, sizes, strides, w->offset, c->error);
+    return ts_aten_view(w, dim, sizes, strides, w->offset, c->error);
 }
 
 /* aten::prelu(Tensor self, Tensor weight) -> Tensor, and prelu.out */

@@ -390,8 +390,8 @@ int ts_conv_init_bias(TsTensor *out, int64_t n, int64_t cout, int64_t plane, con
         return 0;
     }
     int64_t vs[3] = { n, cout, plane }, vst[3] = { 0, b->strides[0], 0 };
-    TsTensor *bv = ts_cpu_view(b, 3, vs, vst, b->offset, err);
-    TsTensor *ov = bv ? ts_cpu_view(out, 3, vs, NULL, out->offset, err) : NULL;
+    TsTensor *bv = ts_aten_view(b, 3, vs, vst, b->offset, err);
+    TsTensor *ov = bv ? ts_aten_view(out, 3, vs, NULL, out->offset, err) : NULL;
     if (ov)
         ts_cpu_copy_into(ov, bv);
     if (bv)
@@ -591,13 +591,13 @@ TsTensor *ts_conv_batchify(TsCall *c, const TsConvArgs *a, TsTensor *x, TsTensor
     int64_t sizes[5] = { 1 }, strides[5] = { 0 };
     memcpy(sizes + 1, x->sizes, (size_t)x->dim * sizeof *sizes);
     memcpy(strides + 1, x->strides, (size_t)x->dim * sizeof *strides);
-    TsTensor *xb = ts_cpu_view(x, x->dim + 1, sizes, strides, x->offset, c->error);
+    TsTensor *xb = ts_aten_view(x, x->dim + 1, sizes, strides, x->offset, c->error);
     TsTensor *ob = xb ? ts_conv_run(c, a, xb, w, b, same_pad) : NULL;
     if (xb)
         ts_tensor_release(xb);
     if (!ob)
         return NULL;
-    TsTensor *o = ts_cpu_view(ob, ob->dim - 1, ob->sizes + 1, ob->strides + 1, ob->offset,
+    TsTensor *o = ts_aten_view(ob, ob->dim - 1, ob->sizes + 1, ob->strides + 1, ob->offset,
                               c->error);
     ts_tensor_release(ob);
     return o;

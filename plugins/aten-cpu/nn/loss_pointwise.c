@@ -274,7 +274,7 @@ static TsTensor *squeezed(TsError *err, const TsTensor *t)
             sizes[dim] = t->sizes[d];
             strides[dim++] = t->strides[d];
         }
-    return ts_cpu_view(t, dim, sizes, strides, t->offset, err);
+    return ts_aten_view(t, dim, sizes, strides, t->offset, err);
 }
 
 /* The unweighted binary cross entropy of x and y (same dtype, float32 or float64), computed
@@ -295,7 +295,7 @@ static TsTensor *bce(TsCall *c, TsTensor *x, TsTensor *y)
             ts_error_set(c->error, TS_ERR_RUNTIME, "output with shape %s doesn't match the "
                          "broadcast shape %s", s1, s2);
         } else {
-            r = ts_cpu_view(o, x->dim, x->sizes, NULL, 0, c->error);
+            r = ts_aten_view(o, x->dim, x->sizes, NULL, 0, c->error);
         }
     }
     for (int i = 0; i < 2; i++)

@@ -125,8 +125,8 @@ static int k_from_mask(TsCall *c)
         for (int64_t b = 0; b < B; b++) {
             int64_t rows[3] = { 1, lengths[b], t->sizes[2] };
             int64_t st[3] = { 0, t->strides[1], t->strides[2] };
-            TsTensor *src = ts_cpu_view(t, 3, rows, st, t->offset + b * t->strides[0], c->error);
-            TsTensor *dst = src ? ts_cpu_view(o, 3, rows, NULL, b * max * t->sizes[2], c->error)
+            TsTensor *src = ts_aten_view(t, 3, rows, st, t->offset + b * t->strides[0], c->error);
+            TsTensor *dst = src ? ts_aten_view(o, 3, rows, NULL, b * max * t->sizes[2], c->error)
                                 : NULL;
             if (dst)
                 ts_cpu_copy_into(dst, src);

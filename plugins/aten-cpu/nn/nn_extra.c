@@ -83,14 +83,14 @@ static int k_feature_alpha_dropout_(TsCall *c) { return drop_call(c, FEATURE_ALP
 static TsTensor *copy_out(TsCall *c, const TsTensor *x, int vdim, const int64_t *vsizes,
                           const int64_t *vstrides, int dim, const int64_t *final)
 {
-    TsTensor *v = ts_cpu_view(x, vdim, vsizes, vstrides, x->offset, c->error);
+    TsTensor *v = ts_aten_view(x, vdim, vsizes, vstrides, x->offset, c->error);
     TsTensor *tmp = v ? ts_cpu_empty(x->dtype, vdim, vsizes, c->error) : NULL;
     TsTensor *o = NULL;
     if (tmp) {
         ts_cpu_copy_into(tmp, v);
         int64_t strides[TS_TENSOR_MAX_DIMS];
         ts_contiguous_strides(dim, final, strides);
-        o = ts_cpu_view(tmp, dim, final, strides, 0, c->error);
+        o = ts_aten_view(tmp, dim, final, strides, 0, c->error);
         ts_tensor_release(tmp);
     }
     if (v)

@@ -218,11 +218,11 @@ static TsTensor *instance_norm(TsCall *c, TsTensor *x, TsTensor *const *v, bool 
     sizes[0] = 1;
     sizes[1] = b * ch;
     ts_contiguous_strides(x->dim, sizes, strides);
-    TsTensor *flat = cx ? ts_cpu_view(cx, x->dim, sizes, strides, cx->offset, err) : NULL;
+    TsTensor *flat = cx ? ts_aten_view(cx, x->dim, sizes, strides, cx->offset, err) : NULL;
     TsTensor *y = flat ? batch_norm(c, flat, rv, use_stats, momentum, eps) : NULL;
     if (y) {
         ts_contiguous_strides(x->dim, x->sizes, strides);
-        o = ts_cpu_view(y, x->dim, x->sizes, strides, 0, err);
+        o = ts_aten_view(y, x->dim, x->sizes, strides, 0, err);
         ts_tensor_release(y);
     }
     for (int i = 2; o && i < 4; i++)
@@ -355,9 +355,9 @@ static TsTensor *layer_norm(TsCall *c, TsTensor *x, int nd, const int64_t *ns, T
         TsTensor *fw = NULL, *fb = NULL;
         int64_t flat[1] = { len };
         if (cw)
-            fw = ts_cpu_view(cw, 1, flat, NULL, cw->offset, c->error);
+            fw = ts_aten_view(cw, 1, flat, NULL, cw->offset, c->error);
         if (cb)
-            fb = ts_cpu_view(cb, 1, flat, NULL, cb->offset, c->error);
+            fb = ts_aten_view(cb, 1, flat, NULL, cb->offset, c->error);
         if ((!cw || fw) && (!cb || fb))
             norm_rows(x->dtype, ts_tensor_data(cx), ts_tensor_data(o), rows, len, eps, fw, fb,
                       1, 1);

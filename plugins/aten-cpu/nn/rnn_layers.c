@@ -445,7 +445,7 @@ static TsTensor *input_rows(TsError *err, const Rnn *r, TsTensor *x)
         strides[1] = x->strides[1 - tdim];
         strides[2] = x->strides[2];
     }
-    TsTensor *v = ts_cpu_view(x, 3, sizes, strides, x->offset, err);
+    TsTensor *v = ts_aten_view(x, 3, sizes, strides, x->offset, err);
     TsTensor *o = v ? ts_cpu_cast(v, r->dtype, err) : NULL;
     if (v)
         ts_tensor_release(v);
@@ -459,13 +459,13 @@ static TsTensor *result(TsError *err, int dtype, const TsTensor *src, int dim,
                         const int64_t *sizes, bool batch_first)
 {
     if (!batch_first && dtype == src->dtype)
-        return ts_cpu_view(src, dim, sizes, NULL, src->offset, err);
+        return ts_aten_view(src, dim, sizes, NULL, src->offset, err);
     int64_t st[3] = { sizes[1] * sizes[2], sizes[2], 1 };
     if (batch_first) {
         st[0] = sizes[2];
         st[1] = sizes[0] * sizes[2];
     }
-    TsTensor *v = ts_cpu_view(src, dim, sizes, dim == 3 ? st : NULL, src->offset, err);
+    TsTensor *v = ts_aten_view(src, dim, sizes, dim == 3 ? st : NULL, src->offset, err);
     TsTensor *o = v ? ts_cpu_cast(v, dtype, err) : NULL;
     if (v)
         ts_tensor_release(v);

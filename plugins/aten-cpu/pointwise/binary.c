@@ -660,7 +660,7 @@ static int outer_call(TsCall *c, bool out_form)
         }
         int64_t sizes[2] = { i ? 1 : v->sizes[0], i ? v->sizes[0] : 1 };
         int64_t strides[2] = { i ? 0 : v->strides[0], i ? v->strides[0] : 0 };
-        if (!(in[i] = ts_cpu_view(v, 2, sizes, strides, v->offset, c->error)))
+        if (!(in[i] = ts_aten_view(v, 2, sizes, strides, v->offset, c->error)))
             rc = c->error->code;
     }
     if (!rc)

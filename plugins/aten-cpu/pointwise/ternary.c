@@ -143,7 +143,7 @@ static int addr_call(TsCall *c, TsCpuEwMode mode)
         }
         int64_t sizes[2] = { i == 1 ? v->sizes[0] : 1, i == 1 ? 1 : v->sizes[0] };
         int64_t strides[2] = { i == 1 ? v->strides[0] : 0, i == 1 ? 0 : v->strides[0] };
-        if (!(in[i] = ts_cpu_view(v, 2, sizes, strides, v->offset, c->error)))
+        if (!(in[i] = ts_aten_view(v, 2, sizes, strides, v->offset, c->error)))
             rc = c->error->code;
     }
     for (int k = 0; !rc && k < 2; k++) {

@@ -285,7 +285,7 @@ static TsTensor *select_last(TsTensor *t, int d, int64_t k, bool keep, TsError *
         strides[dim++] = t->strides[j];
     }
     int64_t off = t->offset + (t->dim ? (k - 1) * t->strides[d] : 0);
-    TsTensor *v = ts_cpu_view(t, dim, sizes, strides, off, err);
+    TsTensor *v = ts_aten_view(t, dim, sizes, strides, off, err);
     ts_tensor_release(t);
     return v;
 }

@@ -79,7 +79,7 @@ static int make_keys(TsError *err, const TsTensor *t, int dim, Keys *k)
             sizes[n] = t->sizes[d];
             strides[n++] = t->strides[d];
         }
-    TsTensor *v = ts_cpu_view(t, n, sizes, strides, t->offset, err);
+    TsTensor *v = ts_aten_view(t, n, sizes, strides, t->offset, err);
     k->t = v ? ts_cpu_cast(v, k->ints ? TS_INT64 : TS_FLOAT64, err) : NULL;
     if (v)
         ts_tensor_release(v);
@@ -159,7 +159,7 @@ static TsTensor *group_output(TsCall *c, TsTensor *t, int dim, const Groups *g)
     if (dim < 0) {
         /* the flattened self, as a 1-d view of a contiguous copy */
         TsTensor *flat = ts_cpu_cast(t, t->dtype, c->error);
-        src = flat ? ts_cpu_view(flat, 1, &numel, NULL, flat->offset, c->error) : NULL;
+        src = flat ? ts_aten_view(flat, 1, &numel, NULL, flat->offset, c->error) : NULL;
         if (flat)
             ts_tensor_release(flat);
         if (!src) {

@@ -114,7 +114,7 @@ static int rot90(TsCall *c, bool out)
             if (f) {
                 TsValue ta[3] = { ts_obj_value(f, TS_TAG_TENSOR), ts_int(dims[0]),
                                   ts_int(dims[1]) };
-                r = call(c, &ts_cpu_shape_ops_table, "aten::transpose", "int", 3, ta);
+                r = call(c, &ts_aten_view_table, "aten::transpose", "int", 3, ta);
             }
         }
     }
@@ -175,7 +175,7 @@ static TsTensor *stack_tensors(TsArgs *a, Stack kind, const char *name)
                 v = t;
             } else {
                 int64_t strides[2] = { t->dim ? t->strides[0] : 1, 1 };
-                v = ts_cpu_view(t, 2, sizes, strides, t->offset, c->error);
+                v = ts_aten_view(t, 2, sizes, strides, t->offset, c->error);
             }
             if (!v || ts_list_append(l, ts_obj_value(v, TS_TAG_TENSOR), c->error)) {
                 ts_heap_release(&l->h);
@@ -190,7 +190,7 @@ static TsTensor *stack_tensors(TsArgs *a, Stack kind, const char *name)
                                                "aten::atleast_3d" };
         TsValue arg = a->v[0];
         ts_value_retain(arg);
-        if (ts_cpu_call_kernel(c, &ts_cpu_arrange_table, atleast[kind], "Sequence", 1, &arg,
+        if (ts_cpu_call_kernel(c, &ts_aten_view_table, atleast[kind], "Sequence", 1, &arg,
                                &parts))
             return NULL;
     }
@@ -235,7 +235,7 @@ static int k_column_stack_out(TsCall *c)
 /* t[start:start+len] along d (bounds known to be valid). */
 static TsTensor *narrow(TsError *err, const TsTensor *t, int d, int64_t start, int64_t len)
 {
-    return ts_cpu_narrow(t, d, start, len, 1, err);
+    return ts_aten_narrow(t, d, start, len, 1, err);
 }
 
 /* prepend or append checked against self, as diff requires. */
@@ -330,7 +330,7 @@ static int trace(TsCall *c, bool out)
     } else if (!rc) {
         int64_t len = t->sizes[0] < t->sizes[1] ? t->sizes[0] : t->sizes[1];
         int64_t stride = t->strides[0] + t->strides[1];
-        TsTensor *diag = ts_cpu_view(t, 1, &len, &stride, t->offset, c->error);
+        TsTensor *diag = ts_aten_view(t, 1, &len, &stride, t->offset, c->error);
         if (diag) {
             TsValue sa[2] = { ts_obj_value(diag, TS_TAG_TENSOR), ts_none() };
             r = call(c, &ts_cpu_reduce_table, "aten::sum", "", 2, sa);
@@ -487,7 +487,7 @@ static TsTensor *embed(TsError *err, const TsTensor *t, int64_t offset, int d1, 
     vs[t->dim - 1] = len;
     vst[t->dim - 1] = r->strides[d1] + r->strides[d2];
     int64_t start = offset >= 0 ? offset * r->strides[d2] : -offset * r->strides[d1];
-    TsTensor *view = ts_cpu_view(r, t->dim, vs, vst, start, err);
+    TsTensor *view = ts_aten_view(r, t->dim, vs, vst, start, err);
     if (!view) {
         ts_tensor_release(r);
         return NULL;
@@ -547,7 +547,7 @@ static int diag(TsCall *c, bool out)
         else if (len == 0)
             r = ts_cpu_empty(t->dtype, 1, &len, c->error);
         /* the diagonal starts inside the matrix (|offset| < rows or cols): no overflow */
-        else if ((v = ts_cpu_view(t, 1, &len, &stride,
+        else if ((v = ts_aten_view(t, 1, &len, &stride,
                                   t->offset + (offset >= 0 ? offset * t->strides[1]
                                                            : -offset * t->strides[0]),
                                   c->error)))

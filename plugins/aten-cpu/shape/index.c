@@ -112,7 +112,7 @@ static int insert_dim(TsError *err, IndexPlan *p, int pos)
         sizes[k] = k == pos ? 1 : s->sizes[j];
         strides[k] = k == pos ? 1 : s->strides[j++];
     }
-    TsTensor *v = ts_cpu_view(s, s->dim + 1, sizes, strides, s->offset, err);
+    TsTensor *v = ts_aten_view(s, s->dim + 1, sizes, strides, s->offset, err);
     if (!v)
         return err->code;
     ts_tensor_release(p->self);
@@ -198,7 +198,7 @@ static int plan_broadcast(TsError *err, IndexPlan *p)
             int od = d - (p->bdim - t->dim);
             st[d] = od < 0 || t->sizes[od] != p->bsizes[d] ? 0 : t->strides[od];
         }
-        TsTensor *v = ts_cpu_view(t, p->bdim, p->bsizes, st, t->offset, err);
+        TsTensor *v = ts_aten_view(t, p->bdim, p->bsizes, st, t->offset, err);
         TsTensor *w = v ? ts_cpu_cast(v, TS_INT64, err) : NULL;
         if (v)
             ts_tensor_release(v);
@@ -344,7 +344,7 @@ static int index_put(TsArgs *a, TsTensor *self, TsTensor *values, bool acc)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "shape mismatch: value tensor of shape %s "
                             "cannot be broadcast to indexing result of shape %s", b1, b2);
     }
-    TsTensor *v = ts_cpu_view(values, p.out_dim, p.out_sizes, st, values->offset, c->error);
+    TsTensor *v = ts_aten_view(values, p.out_dim, p.out_sizes, st, values->offset, c->error);
     TsTensor *vals = v ? ts_cpu_cast(v, self->dtype, c->error) : NULL;
     if (v)
         ts_tensor_release(v);

@@ -120,7 +120,7 @@ static int rep_self(TsCall *c, bool tensor)
         /* the flattened self: a contiguous copy viewed as 1-d */
         int64_t numel = ts_tensor_numel(t);
         TsTensor *flat = ts_cpu_cast(t, t->dtype, c->error);
-        src = flat ? ts_cpu_view(flat, 1, &numel, NULL, flat->offset, c->error) : NULL;
+        src = flat ? ts_aten_view(flat, 1, &numel, NULL, flat->offset, c->error) : NULL;
         if (flat)
             ts_tensor_release(flat);
         rc = src ? 0 : (int)c->error->code;
@@ -198,8 +198,8 @@ static int kron(TsCall *c, bool out)
         yst[2 * k + 1] = ky >= 0 ? y->strides[ky] : 0;
         sizes[k] = xs[2 * k] * ys[2 * k + 1];
     }
-    TsTensor *vx = ts_cpu_view(x, 2 * nd, xs, xst, x->offset, c->error);
-    TsTensor *vy = vx ? ts_cpu_view(y, 2 * nd, ys, yst, y->offset, c->error) : NULL;
+    TsTensor *vx = ts_aten_view(x, 2 * nd, xs, xst, x->offset, c->error);
+    TsTensor *vy = vx ? ts_aten_view(y, 2 * nd, ys, yst, y->offset, c->error) : NULL;
     if (!vy) {
         if (vx)
             ts_tensor_release(vx);
@@ -208,7 +208,7 @@ static int kron(TsCall *c, bool out)
     TsValue ma[2] = { ts_obj_value(vx, TS_TAG_TENSOR), ts_obj_value(vy, TS_TAG_TENSOR) };
     if (!ts_cpu_call_kernel(c, &ts_cpu_binary_table, "aten::mul", "Tensor", 2, ma, &res)) {
         TsTensor *p = (TsTensor *)res.u.p;     /* new and contiguous: merging is a view */
-        r = ts_cpu_view(p, nd, sizes, NULL, p->offset, c->error);
+        r = ts_aten_view(p, nd, sizes, NULL, p->offset, c->error);
         ts_value_release(res);
     }
     return ts_cpu_return_out(&a, 0, r, out);
@@ -257,7 +257,7 @@ static int block_diag(TsCall *c, bool out)
         int64_t bs[2] = { t->dim == 2 ? t->sizes[0] : 1,
                           t->dim == 2 ? t->sizes[1] : t->dim == 1 ? t->sizes[0] : 1 };
         if (bs[0] > 0 && bs[1] > 0) {
-            TsTensor *v = ts_cpu_view(r, 2, bs, r->strides, row * r->strides[0] + col, c->error);
+            TsTensor *v = ts_aten_view(r, 2, bs, r->strides, row * r->strides[0] + col, c->error);
             if (!v)
                 return ts_args_return_tensor(&a, c->error->code, r);
             ts_cpu_copy_into(v, t);
@@ -300,7 +300,7 @@ static int k_cartesian_prod(TsCall *c)
         return ts_args_fail(&a, rc);
     const TsTensor *t0 = (const TsTensor *)in->items[0].u.p;
     if (m == 1)
-        return ts_args_return_tensor(&a, 0, ts_cpu_view(t0, 1, t0->sizes, t0->strides,
+        return ts_args_return_tensor(&a, 0, ts_aten_view(t0, 1, t0->sizes, t0->strides,
                                                         t0->offset, c->error));
     int64_t sizes[TS_TENSOR_MAX_DIMS];
     for (int i = 0; !rc && i < m; i++) {

@@ -76,7 +76,7 @@ static TsTensor *cat_tensors(TsError *err, size_t n, TsTensor *const *ts, int64_
         if ((t->dim == 1 && t->sizes[0] == 0) || t->sizes[d] == 0)
             continue;
         sizes[d] = t->sizes[d];
-        TsTensor *part = ts_cpu_view(out, out->dim, sizes, out->strides,
+        TsTensor *part = ts_aten_view(out, out->dim, sizes, out->strides,
                                      start * out->strides[d], err);
         if (!part) {
             ts_tensor_release(out);
@@ -212,7 +212,7 @@ static int k_stack(TsCall *c)
                 strides[k] = t->strides[j++];
             }
         }
-        if (!(views[made] = ts_cpu_view(t, t->dim + 1, sizes, strides, t->offset, c->error)))
+        if (!(views[made] = ts_aten_view(t, t->dim + 1, sizes, strides, t->offset, c->error)))
             goto done;
     }
     r = cat_tensors(c->error, n, views, d);
@@ -265,8 +265,8 @@ static int k_repeat(TsCall *c)
         sst[2 * k] = 0;
         sst[2 * k + 1] = k < lead ? 0 : t->strides[k - lead];
     }
-    TsTensor *dv = ts_cpu_view(r, 2 * n, dsz, dst, 0, c->error);
-    TsTensor *sv = dv ? ts_cpu_view(t, 2 * n, ssz, sst, t->offset, c->error) : NULL;
+    TsTensor *dv = ts_aten_view(r, 2 * n, dsz, dst, 0, c->error);
+    TsTensor *sv = dv ? ts_aten_view(t, 2 * n, ssz, sst, t->offset, c->error) : NULL;
     if (sv)
         ts_cpu_copy_into(dv, sv);
     else {

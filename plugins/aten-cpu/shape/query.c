@@ -1,12 +1,14 @@
-/* query.c — a tensor's metadata and one-element tensors as TorchScript values.
+/* query.c — one-element tensors as TorchScript values, and the cpu's answers to questions
+ * that are not about a tensor's header alone.
  *
  * int(t), float(t), bool(t) (aten::Int/Float/Bool.Tensor) and the implicit conversions the
  * compiler inserts where a Tensor meets an int, float or Scalar parameter
- * (aten::IntImplicit, FloatImplicit, ScalarImplicit); t.dtype, t.device, t.layout, len(t),
- * is_floating_point, is_signed, is_complex, element_size, promote_types, can_cast,
- * torch.device("cpu") and torch.result_type. The explicit conversions take any one-element
- * tensor; the implicit ones only 0-dim tensors, and IntImplicit only integral ones, with
- * PyTorch's messages.
+ * (aten::IntImplicit, FloatImplicit, ScalarImplicit); x.is_nested (the cpu's nested
+ * stand-in), promote_types, can_cast, torch.device("cpu") and torch.result_type. The
+ * explicit conversions take any one-element tensor; the implicit ones only 0-dim tensors,
+ * and IntImplicit only integral ones, with PyTorch's messages. The header's own questions
+ * (t.dtype, t.device, len(t), element_size, ...) are aten-common's, the same on every
+ * device.
  */
 #include <math.h>
 #include <string.h>
@@ -130,77 +132,15 @@ static int k_bool(TsCall *c)
     return ts_args_return(&a, rc, ts_bool(b));
 }
 
-/* The prim:: flags of a tensor (x.requires_grad, x.is_cuda, ...): a cpu tensor is strided
- * and not quantized, dense unless nested (nested.h), and nothing here records grads. */
-typedef enum Flag { REQUIRES_GRAD, IS_CUDA, IS_NESTED, ALWAYS_FALSE } Flag;
-
-static int tensor_flag(TsCall *c, Flag f)
+/* prim::is_nested(Tensor a) -> bool: a cpu tensor is nested when it is the padded stand-in
+ * of nested.h. */
+static int k_is_nested(TsCall *c)
 {
     TsArgs a;
     TsTensor *t;
     int rc = pop_tensor(c, &a, &t);
-    bool b = !rc && (f == REQUIRES_GRAD ? t->requires_grad != 0
-                     : f == IS_CUDA     ? t->device.type == TS_DEV_CUDA
-                     : f == IS_NESTED   ? ts_cpu_nested_lengths(t) != NULL
-                                        : false);
-    return ts_args_return(&a, rc, ts_bool(b));
+    return ts_args_return(&a, rc, ts_bool(!rc && ts_cpu_nested_lengths(t) != NULL));
 }
-
-static int k_requires_grad(TsCall *c) { return tensor_flag(c, REQUIRES_GRAD); }
-static int k_is_cuda(TsCall *c) { return tensor_flag(c, IS_CUDA); }
-static int k_is_nested(TsCall *c) { return tensor_flag(c, IS_NESTED); }
-/* prim::is_sparse, is_quantized, is_meta, is_mkldnn */
-static int k_false_flag(TsCall *c) { return tensor_flag(c, ALWAYS_FALSE); }
-
-/* prim::data(Tensor(a) a) -> Tensor(a): the same data, without autograd (which is not here) */
-static int k_data(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *t;
-    return ts_args_return_arg(&a, pop_tensor(c, &a, &t), 0);
-}
-
-/* prim::dtype(Tensor a) -> int */
-static int k_dtype(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *t;
-    int rc = pop_tensor(c, &a, &t);
-    return ts_args_return(&a, rc, ts_int(rc ? 0 : t->dtype));
-}
-
-/* prim::device(Tensor a) -> Device */
-static int k_device_of(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *t;
-    int rc = pop_tensor(c, &a, &t);
-    return ts_args_return(&a, rc, rc ? ts_none() : ts_device(t->device));
-}
-
-/* Facts of a tensor's dtype: is_floating_point, is_signed, is_complex (-> bool) and
- * element_size (-> int). */
-typedef enum DtypeFact { IS_FLOATING, IS_SIGNED, IS_COMPLEX, ELEMENT_SIZE } DtypeFact;
-
-static int dtype_fact(TsCall *c, DtypeFact f)
-{
-    TsArgs a;
-    TsTensor *t;
-    int rc = pop_tensor(c, &a, &t);
-    if (rc)
-        return ts_args_fail(&a, rc);
-    int d = t->dtype;
-    bool b = f == IS_FLOATING ? ts_dtype_is_floating(d)
-             : f == IS_SIGNED ? d != TS_UINT8 && d != TS_BOOL
-                              : false;    /* the cpu backend has no complex dtypes */
-    TsValue v = f == ELEMENT_SIZE ? ts_int((int64_t)ts_dtype_size(d)) : ts_bool(b);
-    return ts_args_return(&a, 0, v);
-}
-
-static int k_is_floating_point(TsCall *c) { return dtype_fact(c, IS_FLOATING); }
-static int k_is_signed(TsCall *c) { return dtype_fact(c, IS_SIGNED); }
-static int k_is_complex(TsCall *c) { return dtype_fact(c, IS_COMPLEX); }
-static int k_element_size(TsCall *c) { return dtype_fact(c, ELEMENT_SIZE); }
 
 /* promote_types(ScalarType type1, ScalarType type2) -> ScalarType and
  * can_cast(ScalarType from, ScalarType to) -> bool: the dtype rules themselves. */
@@ -224,25 +164,6 @@ static int dtype_pair(TsCall *c, bool cast)
 
 static int k_promote_types(TsCall *c) { return dtype_pair(c, false); }
 static int k_can_cast(TsCall *c) { return dtype_pair(c, true); }
-
-/* prim::layout(Tensor a) -> Layout: every cpu tensor is strided (torch.strided is 0). */
-static int k_layout(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *t;
-    return ts_args_return(&a, pop_tensor(c, &a, &t), ts_int(0));
-}
-
-/* aten::len.Tensor(Tensor t) -> int */
-static int k_len(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *t;
-    int rc = pop_tensor(c, &a, &t);
-    if (!rc && t->dim == 0)
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "len() of a 0-d tensor");
-    return ts_args_return(&a, rc, ts_int(rc ? 0 : t->sizes[0]));
-}
 
 /* aten::device(str a) -> Device */
 static int k_device(TsCall *c)
@@ -289,30 +210,15 @@ static int result_type(TsCall *c)
 }
 
 static const TsCpuOp ops[] = {
-    { "aten::is_floating_point", "", k_is_floating_point },
     { "aten::promote_types", "", k_promote_types },
     { "aten::can_cast", "", k_can_cast },
-    { "aten::is_signed", "", k_is_signed },
-    { "aten::is_complex", "", k_is_complex },
-    { "aten::element_size", "", k_element_size },
     { "aten::Int", "Tensor", k_int },
     { "aten::Float", "Tensor", k_float },
     { "aten::Bool", "Tensor", k_bool },
     { "aten::IntImplicit", "", k_int_implicit },
     { "aten::FloatImplicit", "", k_float_implicit },
     { "aten::ScalarImplicit", "", k_scalar_implicit },
-    { "prim::dtype", "", k_dtype },
-    { "prim::requires_grad", "", k_requires_grad },
-    { "prim::is_cuda", "", k_is_cuda },
-    { "prim::is_sparse", "", k_false_flag },
-    { "prim::is_quantized", "", k_false_flag },
-    { "prim::is_meta", "", k_false_flag },
-    { "prim::is_mkldnn", "", k_false_flag },
     { "prim::is_nested", "", k_is_nested },
-    { "prim::data", "", k_data },
-    { "prim::device", "", k_device_of },
-    { "prim::layout", "", k_layout },
-    { "aten::len", "Tensor", k_len },
     { "aten::device", "", k_device },
     { "aten::result_type", "Tensor", result_type },
     { "aten::result_type", "Scalar", result_type },

@@ -1,9 +1,8 @@
-/* strided.c — ops that address a tensor's memory by explicit strides: as_strided (and its
- * in-place form), narrow_copy and fill_diagonal_.
+/* strided.c — the cpu's ops on strided parts of a tensor that read or write elements:
+ * narrow.Tensor (its start is an element of a tensor), narrow_copy and fill_diagonal_.
  *
- * as_strided is the one op that lets a program name any strides and offset; every view it
- * makes is checked to stay inside the storage (PyTorch's setStorage rule, computed with
- * overflow checks), so no later kernel can be led outside it.
+ * The views themselves (narrow, as_strided, ...) read no element and are aten-common's,
+ * shared by every backend; narrow.Tensor reads its start and then calls that narrow.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,77 +10,30 @@
 #include "reduce/reduce.h"
 #include "shape/shape_ops.h"
 
-/* as_strided's checks: equal lengths, no negative strides, and every addressable element
- * inside self's storage. */
-static int strided_check(TsError *err, const TsTensor *t, int n, const int64_t *sizes,
-                         int ns, const int64_t *strides, int64_t offset)
-{
-    char bs[256], bt[256];
-    if (n != ns)
-        return ts_error_set(err, TS_ERR_RUNTIME, "mismatch in length of strides and shape");
-    ts_aten_format_sizes(bs, sizeof bs, n, sizes);
-    ts_aten_format_sizes(bt, sizeof bt, n, strides);
-    for (int k = 0; k < n; k++)
-        if (strides[k] < 0)
-            return ts_error_set(err, TS_ERR_RUNTIME, "as_strided: Negative strides are not "
-                                "supported at the moment, got strides: %s", bt);
-    if (offset < 0)
-        return ts_error_set(err, TS_ERR_RUNTIME, "Tensor: invalid storage offset %lld",
-                            (long long)offset);
-    /* the storage size needed: (offset + sum((size - 1) * stride) + 1) * itemsize */
-    int64_t span = 0, es = (int64_t)ts_dtype_size(t->dtype), need = 0;
-    bool empty = false, overflow = false;
-    for (int k = 0; k < n; k++) {
-        int64_t step;
-        if (sizes[k] < 0)
-            overflow = true;
-        else if (sizes[k] == 0)
-            empty = true;
-        else if (__builtin_mul_overflow(sizes[k] - 1, strides[k], &step) ||
-                 __builtin_add_overflow(span, step, &span))
-            overflow = true;
-    }
-    if (overflow)
-        return ts_error_set(err, TS_ERR_RUNTIME, "Storage size calculation overflowed with "
-                            "sizes=%s and strides=%s", bs, bt);
-    if (!empty && (__builtin_add_overflow(span, offset + 1, &need) ||
-                   __builtin_mul_overflow(need, es, &need)))
-        return ts_error_set(err, TS_ERR_RUNTIME, "Storage size calculation overflowed with "
-                            "sizes=%s and strides=%s", bs, bt);
-    int64_t have = t->storage ? (int64_t)t->storage->nbytes : 0;
-    if (need > have)
-        return ts_error_set(err, TS_ERR_RUNTIME, "setStorage: sizes %s, strides %s, storage "
-                            "offset %lld, and itemsize %lld requiring a storage size of %lld are "
-                            "out of bounds for storage of size %lld", bs, bt, (long long)offset,
-                            (long long)es, (long long)need, (long long)have);
-    return 0;
-}
-
-/* as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) */
-static int as_strided(TsCall *c, bool inplace)
+/* aten::narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a): start
+ * read from its 0-dim tensor, then aten-common's narrow with its checks. */
+static int k_narrow_tensor(TsCall *c)
 {
     TsArgs a;
-    int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS], offset;
-    int n, ns;
-    bool has_offset;
-    TsTensor *t;
+    int64_t d, length;
+    TsTensor *t, *st;
+    TsValue r = ts_none();
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (!rc) rc = ts_args_tensor(&a, 0, &t);
-    if (!rc) rc = ts_args_int_list(&a, 1, sizes, &n, TS_TENSOR_MAX_DIMS);
-    if (!rc) rc = ts_args_int_list(&a, 2, strides, &ns, TS_TENSOR_MAX_DIMS);
-    if (!rc) rc = ts_args_opt_int(&a, 3, &offset, &has_offset);
-    if (!rc && !has_offset)
-        offset = t->offset;
-    if (!rc) rc = strided_check(c->error, t, n, sizes, ns, strides, offset);
-    if (rc || !inplace)
-        return ts_args_return_tensor(&a, rc, rc ? NULL : ts_cpu_view(t, n, sizes, strides, offset,
-                                                                     c->error));
-    rc = ts_tensor_set_shape(t, n, sizes, strides, offset, c->error);
-    return ts_args_return_arg(&a, rc, 0);
+    if (!rc) rc = ts_args_int(&a, 1, &d);
+    if (!rc) rc = ts_args_int(&a, 3, &length);
+    if (!rc) rc = ts_args_tensor(&a, 2, &st);
+    if (!rc && (st->dim != 0 || !ts_dtype_is_integral(st->dtype, false)))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "start must be an 0-dim integral Tensor.");
+    if (rc)
+        return ts_args_fail(&a, rc);
+    ts_tensor_retain(t);    /* narrow takes these references */
+    TsValue na[4] = { ts_obj_value(t, TS_TAG_TENSOR), ts_int(d),
+                      ts_int((int64_t)ts_cpu_load_double(st->dtype, ts_tensor_data(st))),
+                      ts_int(length) };
+    rc = ts_cpu_call_kernel(c, &ts_aten_view_table, "aten::narrow", "", 4, na, &r);
+    return ts_args_return(&a, rc, r);
 }
-
-static int k_as_strided(TsCall *c) { return as_strided(c, false); }
-static int k_as_strided_(TsCall *c) { return as_strided(c, true); }
 
 /* narrow_copy(Tensor self, int dim, SymInt start, SymInt length): a contiguous copy of
  * self.narrow(dim, start, length). */
@@ -112,7 +64,7 @@ static int narrow_copy(TsCall *c, bool out)
                          "dimension size (%lld).", (long long)start, (long long)len,
                          (long long)size);
         else {
-            TsTensor *v = ts_cpu_narrow(t, d, s, len, 1, c->error);
+            TsTensor *v = ts_aten_narrow(t, d, s, len, 1, c->error);
             r = v ? ts_cpu_cast(v, t->dtype, c->error) : NULL;
             if (v)
                 ts_tensor_release(v);
@@ -165,8 +117,7 @@ static int k_fill_diagonal_(TsCall *c)
 }
 
 static const TsCpuOp ops[] = {
-    { "aten::as_strided", "", k_as_strided },
-    { "aten::as_strided_", "", k_as_strided_ },
+    { "aten::narrow", "Tensor", k_narrow_tensor },
     { "aten::narrow_copy", "", k_narrow_copy },
     { "aten::narrow_copy", "out", k_narrow_copy_out },
     { "aten::fill_diagonal_", "", k_fill_diagonal_ },
