@@ -1,6 +1,7 @@
 /* plugin.c — the aten-cuda plugin's entry point: gives the "cuda" device its allocator and
- * registers the kernels of every op family table for the "cuda" backend, and torch.cuda's
- * functions (schemas/cuda.yaml) for any backend, since they take no tensor to dispatch by.
+ * registers the kernels of every op family table for the "cuda" backend with aten-common's
+ * metadata-only ones (views, size queries), and torch.cuda's functions (schemas/cuda.yaml)
+ * for any backend, since they take no tensor to dispatch by.
  *
  * Loading the plugin touches no GPU: the CUDA runtime is linked in statically and first
  * asked for a device when a program uses one (device.c).
@@ -14,9 +15,22 @@ static const TsCudaTable *const tables[] = {
     &ts_cuda_pointwise_table,
 };
 
+/* The copy aten-common's shared view kernels ask for (reshape of a tensor no view
+ * expresses). */
+static TsTensor *contiguous_copy(const TsTensor *src, TsError *err)
+{
+    return ts_cuda_cast(src, src->dtype, err);
+}
+
+static const TsAtenBackend backend = { TS_DEV_CUDA, contiguous_copy };
+
 static int init(TsRegistry *r, TsError *err)
 {
     int rc = ts_register_allocator(r, "cuda", &ts_cuda_allocator, err);
+    if (!rc)
+        rc = ts_aten_set_backend(&backend, err);
+    if (!rc)
+        rc = ts_aten_register_views(r, "cuda", err);
     for (size_t i = 0; !rc && i < ts_cuda_device_table.n; i++) {
         const TsCudaOp *op = &ts_cuda_device_table.ops[i];
         rc = ts_register_kernel(r, op->qualname, op->overload, TS_BACKEND_ANY, op->fn, err);
