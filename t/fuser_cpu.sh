@@ -13,22 +13,7 @@ cases=$srcdir/t/fuser/cases.py
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fuser.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 printf 'plugins: [prim, aten-cpu]\n' >"$tmp/nofuser.yaml"
-n=0
-failed=0
-
-check() {  # check OK WHAT [FILE...]: a result, with FILEs shown on failure
-    n=$((n + 1))
-    ok=$1
-    what=$2
-    shift 2
-    if [ "$ok" = 0 ]; then
-        echo "ok $n - $what"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $what"
-        for f in "$@"; do sed "s|^|# $(basename "$f"): |" "$f" | head -15; done
-    fi
-}
+. "$srcdir/t/fuser/tap.sh"
 
 # groups FUNCTION [INPUTS...]: how many fusion groups `graph --optimized` shows
 groups() {
@@ -88,5 +73,4 @@ check $? "... with the unfused run's message" "$tmp/bad.err" "$tmp/bad2.err"
 grep -q 'fuser-cpu.*prim::FusionGroup(\.\.\.) -> \.\.\.' "$tmp/ops"
 check $? "tscript ops lists prim::FusionGroup, declared by fuser-cpu" "$tmp/ops"
 
-echo "1..$n"
-[ $failed -eq 0 ]
+done_testing

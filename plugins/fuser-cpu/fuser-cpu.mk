@@ -4,6 +4,7 @@
 # so that a fused tanh is aten-cpu's tanh.
 pkglib_LTLIBRARIES += plugins/fuser-cpu/fuser-cpu.la
 plugins_fuser_cpu_fuser_cpu_la_SOURCES = plugins/fuser-cpu/fuser.c plugins/fuser-cpu/fuser.h \
+	plugins/fuser-cpu/group.h plugins/fuser-cpu/group.c \
 	plugins/fuser-cpu/ops.c plugins/fuser-cpu/fuse.c plugins/fuser-cpu/program.c \
 	plugins/fuser-cpu/run.c
 plugins_fuser_cpu_fuser_cpu_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/plugins/aten-common
@@ -13,4 +14,4 @@ plugins_fuser_cpu_fuser_cpu_la_LIBADD = plugins/aten-common/libtscript_aten.la l
 
 # Fusion never changes a result; what is fused and what is not (t/fuser/cases.py).
 TESTS += t/fuser_cpu.sh
-EXTRA_DIST += t/fuser_cpu.sh t/fuser/cases.py
+EXTRA_DIST += t/fuser_cpu.sh t/fuser/cases.py t/fuser/tap.sh

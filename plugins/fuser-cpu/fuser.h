@@ -14,21 +14,7 @@
 #include <stdint.h>
 
 #include "tscript/aten.h"
-
-/* The operators the fuser knows, with the forms their overloads take. */
-typedef enum FuOpCode {
-    FU_ADD, FU_SUB, FU_MUL, FU_DIV,               /* binary: x op y (add/sub: x +- alpha * y) */
-    FU_NEG, FU_SIGMOID, FU_TANH, FU_RELU, FU_EXP, FU_LOG, FU_SQRT, FU_RSQRT, FU_RECIPROCAL,
-    FU_ABS,
-    FU_OP__COUNT
-} FuOpCode;
-
-/* The op of a node kind and input count that the fuser takes ("aten::add" with 3 inputs is
- * add.Tensor or add.Scalar), or -1. Whether its inputs' types fit is fuse.c's business. */
-int fu_op_lookup(const char *kind, size_t n_inputs);
-/* How many of its inputs are operands (1 or 2); an add/sub has alpha after them. */
-int fu_op_arity(FuOpCode op);
-bool fu_op_has_alpha(FuOpCode op);
+#include "group.h"
 
 /* ---- programs (program.c) ------------------------------------------------------------- */
 
@@ -53,9 +39,6 @@ typedef struct FuPiece {
     uint16_t src;              /* the input register split */
     int64_t index, chunks, dim;
 } FuPiece;
-
-/* The most pieces a folded chunk may have (pieces are registers below FU_MAX_INPUTS). */
-#define FU_MAX_CHUNKS 16
 
 typedef struct FuProgram {
     uint16_t n_inputs;         /* registers 0..n_inputs-1: the group's inputs */

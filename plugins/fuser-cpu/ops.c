@@ -1,10 +1,11 @@
-/* ops.c — the pointwise operators the CPU fuser takes: which node kinds they are, and their
- * arities. Their arithmetic is run.c's, written to give bit for bit what aten-cpu's kernels
- * give for float32, so that fusing never changes a result.
+/* ops.c — the pointwise operators the fusers take: which node kinds they are, and their
+ * arities. Their arithmetic is fuser-cpu's run.c, written to give bit for bit what aten-cpu's
+ * kernels give for float32, so that fusing never changes a result, and fuser-cuda's
+ * codegen.c, which writes it as CUDA C.
  */
 #include <string.h>
 
-#include "fuser.h"
+#include "group.h"
 
 static const struct {
     const char *kind;

@@ -214,36 +214,11 @@ static int bad_input(TsCall *c, size_t i, const char *why)
     return ts_error_set(c->error, TS_ERR_RUNTIME, "prim::FusionGroup: input %zu %s", i, why);
 }
 
-/* Piece r of a folded chunk: the view aten::chunk makes (its errors too), and the count
- * prim::ListUnpack would have checked. */
+/* Piece r of a folded chunk (group.c). */
 static int make_piece(TsCall *c, Call *k, size_t r)
 {
     const FuPiece *pc = &k->p->pieces[k->p->piece[r]];
-    const TsTensor *t = k->in[pc->src];
-    int64_t n = t->dim, d = pc->dim, chunks = pc->chunks;
-    if (n == 0)
-        return ts_error_set(c->error, TS_ERR_RUNTIME,
-                            "chunk expects at least a 1-dimensional tensor");
-    if (d < -n || d >= n)
-        return ts_error_set(c->error, TS_ERR_INDEX, "Dimension out of range (expected to be "
-                            "in range of [%lld, %lld], but got %lld)", (long long)-n,
-                            (long long)(n - 1), (long long)d);
-    if (d < 0)
-        d += n;
-    int64_t size = t->sizes[d], split = size / chunks + (size % chunks != 0);
-    int64_t count = split == 0 ? chunks : size / split + (size % split != 0);
-    if (count < 1)
-        count = 1;
-    if (count != chunks)
-        return ts_error_set(c->error, TS_ERR_VALUE, "Expected %u elements in a list but found "
-                            "%zu", (unsigned)chunks, (size_t)count);
-    int64_t start = pc->index * split;
-    int64_t len = split == 0 ? 0 : (size - start < split ? size - start : split);
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
-    memcpy(sizes, t->sizes, (size_t)n * sizeof *sizes);
-    sizes[d] = len;
-    int64_t offset = t->offset + (len ? start * t->strides[d] : 0);
-    k->in[r] = ts_tensor_new(t->storage, t->dtype, (int)n, sizes, t->strides, offset, c->error);
+    k->in[r] = fu_chunk_piece(k->in[pc->src], pc->index, pc->chunks, pc->dim, c->error);
     return k->in[r] ? 0 : (int)c->error->code;
 }
 
@@ -476,18 +451,14 @@ int fu_kernel_factory(const TsNodeInfo *node, TsKernelFn *fn, void **data,
                       void (**free_data)(void *), TsError *err)
 {
     TsGraph *sub = NULL;
-    if (!node->node)
-        return ts_error_set(err, TS_ERR_RUNTIME, "prim::FusionGroup: no node to bind");
-    if (ts_attr_get_graph(node->node, "Subgraph", &sub, err))
+    if (fu_bound_subgraph(node, &sub, err))
         return err->code;
     FuProgram *p = fu_program_compile(sub, err);
     if (!p)
         return err->code;
-    if (p->n_inputs != node->n_inputs || p->n_outputs != node->n_outputs) {
+    if (fu_check_arity(node, p->n_inputs, p->n_outputs, err)) {
         fu_program_free(p);
-        return ts_error_set(err, TS_ERR_RUNTIME, "prim::FusionGroup: its Subgraph has %u "
-                            "inputs and %u outputs, the node %zu and %zu", p->n_inputs,
-                            p->n_outputs, node->n_inputs, node->n_outputs);
+        return err->code;
     }
     *fn = k_fusion_group;
     *data = p;

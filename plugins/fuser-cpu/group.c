@@ -1,0 +1,300 @@
+/* group.c — making a fusion group (group.h), shared by fuser-cpu and fuser-cuda: which
+ * nodes may join one, and replacing a run of them by a prim::FusionGroup node.
+ *
+ * The operators of ops.c are pure (fresh results, no writes), so a run of them that follow
+ * each other in their block can become one node where the first of them was. Constants its
+ * nodes use are copied into the group's Subgraph; every other value from outside is an
+ * input, and every value its nodes define that something after the run uses is an output.
+ * Also what both kernels need alike: a folded chunk's pieces, and the bound node's Subgraph.
+ */
+#include <string.h>
+
+#include "group.h"
+
+/* Is t a tensor of one of ts's dtypes on its device, of the same dtype and device as ref
+ * when ref is set (the node's output)? */
+static bool fits(const TsType *t, const FuTensors *ts, const TsTensorTypeInfo *ref)
+{
+    if (ts_type_kind(t) != TS_TYPE_TENSOR)
+        return false;
+    const TsTensorTypeInfo *info = ts_type_tensor_info(t);
+    if (!info || info->dtype < 0 || info->dtype >= 32 || !(ts->dtypes >> info->dtype & 1) ||
+        info->device_type != ts->device_type)
+        return false;
+    return !ref || (info->dtype == ref->dtype && info->device_index == ref->device_index);
+}
+
+static bool is_number(const TsType *t)
+{
+    TsTypeKind k = ts_type_kind(t);
+    return k == TS_TYPE_INT || k == TS_TYPE_FLOAT;
+}
+
+bool fu_fusible(const TsNode *n, const FuTensors *ts)
+{
+    int op = fu_op_lookup(ts_node_kind(n), ts_node_num_inputs(n));
+    if (op < 0 || ts_node_num_outputs(n) != 1 || ts_node_num_blocks(n) != 0)
+        return false;
+    const TsType *out = ts_irvalue_type(ts_node_output(n, 0));
+    if (!fits(out, ts, NULL))
+        return false;
+    const TsTensorTypeInfo *ref = ts_type_tensor_info(out);
+    if (!fits(ts_irvalue_type(ts_node_input(n, 0)), ts, ref))
+        return false;
+    if (fu_op_arity((FuOpCode)op) == 2) {
+        const TsType *t = ts_irvalue_type(ts_node_input(n, 1));
+        if (!fits(t, ts, ref) && !is_number(t))
+            return false;
+    }
+    return !fu_op_has_alpha((FuOpCode)op) || is_number(ts_irvalue_type(ts_node_input(n, 2)));
+}
+
+static bool is_constant(const TsIrValue *v)
+{
+    const TsNode *d = ts_irvalue_node(v);
+    return strcmp(ts_node_kind(d), "prim::Constant") == 0 && is_number(ts_irvalue_type(v));
+}
+
+/* The value of an int constant. */
+static bool const_int(const TsIrValue *v, int64_t *out)
+{
+    TsValue c;
+    const TsNode *d = ts_irvalue_node(v);
+    if (strcmp(ts_node_kind(d), "prim::Constant") != 0 || ts_constant_value(d, &c, NULL))
+        return false;
+    bool ok = c.tag == TS_TAG_INT;
+    if (ok)
+        *out = c.u.i;
+    ts_value_release(c);
+    return ok;
+}
+
+bool fu_chunk_fusible(const TsNode *n, const TsNode *unpack, const FuTensors *ts)
+{
+    int64_t chunks, dim;
+    if (strcmp(ts_node_kind(n), "aten::chunk") != 0 || ts_node_num_inputs(n) != 3 ||
+        ts_node_num_outputs(n) != 1 || !fits(ts_irvalue_type(ts_node_input(n, 0)), ts, NULL) ||
+        !const_int(ts_node_input(n, 1), &chunks) || !const_int(ts_node_input(n, 2), &dim) ||
+        chunks < 1 || chunks > FU_MAX_CHUNKS)
+        return false;
+    const TsIrValue *list = ts_node_output(n, 0);
+    const TsTensorTypeInfo *ref = ts_type_tensor_info(ts_irvalue_type(ts_node_input(n, 0)));
+    if (!unpack || strcmp(ts_node_kind(unpack), "prim::ListUnpack") != 0 ||
+        ts_irvalue_num_uses(list) != 1 || ts_irvalue_use(list, 0, NULL) != unpack ||
+        ts_node_num_outputs(unpack) != (size_t)chunks)
+        return false;
+    for (size_t i = 0; i < ts_node_num_outputs(unpack); i++)
+        if (!fits(ts_irvalue_type(ts_node_output(unpack, i)), ts, ref))
+            return false;
+    return true;
+}
+
+bool fu_group_has(const FuGroup *r, const TsNode *n)
+{
+    if (r->chunk && (n == r->chunk || n == r->unpack))
+        return true;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->nodes[i] == n)
+            return true;
+    return false;
+}
+
+bool fu_group_pieces_inside(const FuGroup *r)
+{
+    for (size_t i = 0; i < ts_node_num_outputs(r->unpack); i++) {
+        TsIrValue *v = ts_node_output(r->unpack, i);
+        for (size_t u = 0; u < ts_irvalue_num_uses(v); u++)
+            if (!fu_group_has(r, ts_irvalue_use(v, u, NULL)))
+                return false;
+    }
+    return true;
+}
+
+/* The position of v in vs, or -1. */
+static long index_of(TsIrValue *const *vs, size_t n, const TsIrValue *v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (vs[i] == v)
+            return (long)i;
+    return -1;
+}
+
+static void boundary(FuGroup *r)
+{
+    r->n_inputs = r->n_outputs = 0;
+    if (r->chunk)
+        r->inputs[r->n_inputs++] = ts_node_input(r->chunk, 0);
+    for (size_t i = 0; i < r->n; i++) {
+        TsNode *n = r->nodes[i];
+        for (size_t k = 0; k < ts_node_num_inputs(n); k++) {
+            TsIrValue *v = ts_node_input(n, k);
+            if (!fu_group_has(r, ts_irvalue_node(v)) && !is_constant(v) &&
+                index_of(r->inputs, r->n_inputs, v) < 0)
+                r->inputs[r->n_inputs++] = v;
+        }
+        TsIrValue *out = ts_node_output(n, 0);
+        for (size_t u = 0; u < ts_irvalue_num_uses(out); u++)
+            if (!fu_group_has(r, ts_irvalue_use(out, u, NULL))) {
+                r->outputs[r->n_outputs++] = out;
+                break;
+            }
+    }
+}
+
+TsGraph *fu_group_subgraph(FuGroup *r, TsError *err)
+{
+    boundary(r);
+    TsGraph *g = ts_graph_new(err);
+    if (!g)
+        return NULL;
+    /* sub[i] is the copy of r->nodes[i]'s output; in[i] of r->inputs[i] */
+    TsIrValue *in[3 * FU_MAX_GROUP + 1], *sub[FU_MAX_GROUP], *piece[FU_MAX_CHUNKS];
+    for (size_t i = 0; i < r->n_inputs; i++)
+        if (!(in[i] = ts_graph_add_input(g, NULL, ts_irvalue_type(r->inputs[i]), err)))
+            goto fail;
+    size_t n_pieces = r->chunk ? ts_node_num_outputs(r->unpack) : 0;
+    if (r->chunk) {
+        int64_t chunks = 0, dim = 0;
+        const_int(ts_node_input(r->chunk, 1), &chunks);
+        const_int(ts_node_input(r->chunk, 2), &dim);
+        TsNode *cc = ts_node_create(g, "prim::ConstantChunk", &in[0], 1, err);
+        if (!cc)
+            goto fail;
+        if (ts_attr_set_int(cc, "chunks", chunks, err) || ts_attr_set_int(cc, "dim", dim, err) ||
+            ts_block_append(ts_graph_block(g), cc, err)) {
+            ts_node_destroy(cc, NULL);
+            goto fail;
+        }
+        for (size_t i = 0; i < n_pieces; i++)
+            if (!(piece[i] = ts_node_add_output(cc, ts_irvalue_type(ts_node_output(r->unpack, i)),
+                                                err)))
+                goto fail;
+    }
+    for (size_t i = 0; i < r->n; i++) {
+        const TsNode *n = r->nodes[i];
+        TsIrValue *args[3];
+        size_t na = ts_node_num_inputs(n);
+        for (size_t k = 0; k < na; k++) {
+            TsIrValue *v = ts_node_input(n, k);
+            long at = index_of(r->inputs, r->n_inputs, v);
+            if (at >= 0) {
+                args[k] = in[at];
+                continue;
+            }
+            if (r->chunk && ts_irvalue_node(v) == r->unpack) {
+                args[k] = piece[ts_irvalue_offset(v)];
+                continue;
+            }
+            for (size_t j = 0; j < i; j++)
+                if (ts_node_output(r->nodes[j], 0) == v)
+                    args[k] = sub[j];
+            if (is_constant(v)) {
+                TsValue c;
+                if (ts_constant_value(ts_irvalue_node(v), &c, err))
+                    goto fail;
+                args[k] = ts_constant_insert(ts_graph_block(g), NULL, c, err);
+                ts_value_release(c);
+                if (!args[k])
+                    goto fail;
+            }
+        }
+        TsNode *copy = ts_node_create(g, ts_node_kind(n), args, na, err);
+        if (!copy)
+            goto fail;
+        if (ts_block_append(ts_graph_block(g), copy, err)) {
+            ts_node_destroy(copy, NULL);
+            goto fail;
+        }
+        if (!(sub[i] = ts_node_add_output(copy, ts_irvalue_type(ts_node_output(n, 0)), err)))
+            goto fail;
+    }
+    for (size_t i = 0; i < r->n_outputs; i++) {
+        long at = -1;
+        for (size_t j = 0; j < r->n && at < 0; j++)
+            if (ts_node_output(r->nodes[j], 0) == r->outputs[i])
+                at = (long)j;
+        if (ts_graph_add_output(g, sub[at], err))
+            goto fail;
+    }
+    return g;
+fail:
+    ts_graph_free(g);
+    return NULL;
+}
+
+int fu_group_replace(TsGraph *g, FuGroup *r, TsGraph *sub, TsError *err)
+{
+    TsNode *fg = ts_node_create(g, "prim::FusionGroup", r->inputs, r->n_inputs, err);
+    if (!fg) {
+        ts_graph_free(sub);
+        return -1;
+    }
+    TsNode *first = r->chunk ? r->chunk : r->nodes[0];
+    if (ts_attr_set_graph(fg, "Subgraph", sub, err) || ts_node_place_before(fg, first, err) ||
+        ts_node_copy_source(fg, first, err)) {
+        ts_node_destroy(fg, NULL);
+        return -1;
+    }
+    for (size_t i = 0; i < r->n_outputs; i++) {
+        TsIrValue *o = ts_node_add_output(fg, ts_irvalue_type(r->outputs[i]), err);
+        if (!o || ts_irvalue_replace_uses(r->outputs[i], o, err))
+            return -1;
+    }
+    for (size_t i = r->n; i-- > 0;)
+        if (ts_node_destroy(r->nodes[i], err))
+            return -1;
+    if (r->chunk && (ts_node_destroy(r->unpack, err) || ts_node_destroy(r->chunk, err)))
+        return -1;
+    return 0;
+}
+
+TsTensor *fu_chunk_piece(const TsTensor *t, int64_t index, int64_t chunks, int64_t dim,
+                         TsError *err)
+{
+    int64_t n = t->dim, d = dim;
+    if (n == 0) {
+        ts_error_set(err, TS_ERR_RUNTIME, "chunk expects at least a 1-dimensional tensor");
+        return NULL;
+    }
+    if (d < -n || d >= n) {
+        ts_error_set(err, TS_ERR_INDEX, "Dimension out of range (expected to be in range of "
+                     "[%lld, %lld], but got %lld)", (long long)-n, (long long)(n - 1),
+                     (long long)d);
+        return NULL;
+    }
+    if (d < 0)
+        d += n;
+    int64_t size = t->sizes[d], split = size / chunks + (size % chunks != 0);
+    int64_t count = split == 0 ? chunks : size / split + (size % split != 0);
+    if (count < 1)
+        count = 1;
+    if (count != chunks) {
+        ts_error_set(err, TS_ERR_VALUE, "Expected %u elements in a list but found %zu",
+                     (unsigned)chunks, (size_t)count);
+        return NULL;
+    }
+    int64_t start = index * split;
+    int64_t len = split == 0 ? 0 : (size - start < split ? size - start : split);
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
+    memcpy(sizes, t->sizes, (size_t)n * sizeof *sizes);
+    sizes[d] = len;
+    int64_t offset = t->offset + (len ? start * t->strides[d] : 0);
+    return ts_tensor_new(t->storage, t->dtype, (int)n, sizes, t->strides, offset, err);
+}
+
+
+int fu_bound_subgraph(const TsNodeInfo *node, TsGraph **sub, TsError *err)
+{
+    if (!node->node)
+        return ts_error_set(err, TS_ERR_RUNTIME, "prim::FusionGroup: no node to bind");
+    return ts_attr_get_graph(node->node, "Subgraph", sub, err);
+}
+
+int fu_check_arity(const TsNodeInfo *node, size_t n_inputs, size_t n_outputs, TsError *err)
+{
+    if (n_inputs == node->n_inputs && n_outputs == node->n_outputs)
+        return 0;
+    return ts_error_set(err, TS_ERR_RUNTIME, "prim::FusionGroup: its Subgraph has %zu inputs "
+                        "and %zu outputs, the node %zu and %zu", n_inputs, n_outputs,
+                        node->n_inputs, node->n_outputs);
+}

@@ -1,0 +1,174 @@
+/* fuse.c — the CUDA fusion pass: chains of pointwise operators on cuda tensors become
+ * prim::FusionGroup nodes, each one CUDA kernel.
+ *
+ * It runs on the executor's optimized copy of a graph (an optimizer pass), where the
+ * tensors' dtypes and devices are known from the call's arguments. A node may join a group
+ * when it is fusible (group.c) for float32, float64 or float16 tensors on a cuda device.
+ *
+ * Unlike fuser-cpu, it does not wait for such nodes to follow each other: walking each
+ * block from its end, a fusible node starts a group, and the group pulls in the fusible
+ * producers of its inputs by moving each just before the group, or the group just after it
+ * — when the AliasDb says the move keeps the program's meaning (no use of a moved result,
+ * no write to what a moved node reads, in between) — then a chunk of one of its inputs unpacked into pieces only the
+ * group uses (group.h). So a chain interleaved with unrelated nodes still fuses, and every
+ * group's nodes end up following each other. Moving changes no aliasing, so one AliasDb
+ * serves the whole walk; the groups are made afterwards, each only when its kernel compiles
+ * (codegen.c, cache.c): a group that fails to compile stays unfused.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuser.h"
+
+static const FuTensors cuda_tensors = {
+    TS_DEV_CUDA, 1u << TS_FLOAT32 | 1u << TS_FLOAT64 | 1u << TS_FLOAT16
+};
+
+/* The groups found, to be made once the walk is over. */
+typedef struct Plan {
+    FuGroup *groups;
+    size_t n, cap;
+} Plan;
+/* Is n in a group already found? */
+static bool planned(const Plan *plan, const TsNode *n)
+{
+    for (size_t i = 0; i < plan->n; i++)
+        if (fu_group_has(&plan->groups[i], n))
+            return true;
+    return false;
+}
+
+/* Moves the group to just after p, all of it or nothing. */
+static bool move_group_after(const TsAliasDb *db, FuGroup *r, TsNode *p)
+{
+    TsNode *at = p;
+    for (size_t i = 0; i < r->n; i++) {
+        if (!ts_alias_move_after_topologically_valid(db, r->nodes[i], at)) {
+            /* back where they were: each passes again what it just passed */
+            for (size_t j = i; j-- > 0;)
+                ts_alias_move_before_topologically_valid(db, r->nodes[j], r->nodes[j + 1]);
+            return false;
+        }
+        at = r->nodes[i];
+    }
+    return true;
+}
+
+/* Brings the fusible producers of the group's inputs next to it, while that is valid: the
+ * producer moves down to the group, or else the group moves up to the producer (past a node
+ * that uses the producer's result but not the group's). */
+static void pull_producers(const TsAliasDb *db, const Plan *plan, FuGroup *r)
+{
+    bool moved = true;
+    while (moved && r->n < FU_MAX_GROUP) {
+        moved = false;
+        for (size_t i = 0; i < r->n && !moved; i++)
+            for (size_t k = 0; k < ts_node_num_inputs(r->nodes[i]) && !moved; k++) {
+                TsNode *p = ts_irvalue_node(ts_node_input(r->nodes[i], k));
+                if (fu_group_has(r, p) || !fu_fusible(p, &cuda_tensors) || planned(plan, p) ||
+                    (!ts_alias_move_before_topologically_valid(db, p, r->nodes[0]) &&
+                     !move_group_after(db, r, p)))
+                    continue;
+                memmove(r->nodes + 1, r->nodes, r->n * sizeof *r->nodes);
+                r->nodes[0] = p;
+                r->n++;
+                moved = true;
+            }
+    }
+}
+
+/* Folds x.chunk(N, dim) unpacked into pieces that only the group uses: the unpack and the
+ * chunk move just before the group. */
+static void pull_chunk(const TsAliasDb *db, FuGroup *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        for (size_t k = 0; k < ts_node_num_inputs(r->nodes[i]); k++) {
+            TsNode *u = ts_irvalue_node(ts_node_input(r->nodes[i], k));
+            if (strcmp(ts_node_kind(u), "prim::ListUnpack") != 0 || ts_node_num_inputs(u) != 1)
+                continue;
+            TsNode *c = ts_irvalue_node(ts_node_input(u, 0));
+            if (!fu_chunk_fusible(c, u, &cuda_tensors))
+                continue;
+            r->chunk = c;
+            r->unpack = u;
+            if (fu_group_pieces_inside(r) &&
+                ts_alias_move_before_topologically_valid(db, u, r->nodes[0]) &&
+                ts_alias_move_before_topologically_valid(db, c, u))
+                return;
+            r->chunk = r->unpack = NULL;
+        }
+}
+
+static FuGroup *plan_next(Plan *plan)
+{
+    if (plan->n == plan->cap) {
+        size_t cap = plan->cap ? 2 * plan->cap : 4;
+        FuGroup *g = realloc(plan->groups, cap * sizeof *g);
+        if (!g)
+            return NULL;
+        plan->groups = g;
+        plan->cap = cap;
+    }
+    return &plan->groups[plan->n];
+}
+
+/* Finds the groups of block b (and of the blocks in it), from its end. */
+static int find_groups(const TsAliasDb *db, TsBlock *b, Plan *plan, TsError *err)
+{
+    for (TsNode *n = ts_block_last_node(b), *prev; n; n = prev) {
+        prev = ts_node_prev(n);
+        for (size_t i = 0; i < ts_node_num_blocks(n); i++)
+            if (find_groups(db, ts_node_block(n, i), plan, err))
+                return -1;
+        if (!fu_fusible(n, &cuda_tensors) || planned(plan, n))
+            continue;
+        FuGroup *r = plan_next(plan);
+        if (!r)
+            return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        r->chunk = r->unpack = NULL;
+        r->nodes[0] = n;
+        r->n = 1;
+        pull_producers(db, plan, r);
+        pull_chunk(db, r);
+        /* the walk goes on before n's old place, unless what was there joined the group
+         * (the nodes a group moved up past come after it now, and are still to visit) */
+        if (prev && fu_group_has(r, prev))
+            prev = ts_node_prev(r->chunk ? r->chunk : r->nodes[0]);
+        if (r->n >= 2 || r->chunk)
+            plan->n++;
+    }
+    return 0;
+}
+
+/* Makes the group, when its kernel compiles. */
+static int make_group(TsGraph *g, FuGroup *r, TsError *err)
+{
+    TsGraph *sub = fu_group_subgraph(r, err);
+    if (!sub)
+        return -1;
+    TsError why = TS_ERROR_INIT;
+    FcKernel *k = fc_codegen(sub, &why);
+    const char *ptx = k ? fc_program_ptx(k->source, &why) : NULL;
+    fc_kernel_free(k);
+    ts_error_clear(&why);
+    if (!ptx) {
+        ts_graph_free(sub);
+        return 0;
+    }
+    return fu_group_replace(g, r, sub, err);
+}
+
+int fc_pass(TsGraph *g, void *ctx, TsError *err)
+{
+    (void)ctx;
+    TsAliasDb *db = ts_alias_db_new(g, err);
+    if (!db)
+        return err->code;
+    Plan plan = { NULL, 0, 0 };
+    int rc = find_groups(db, ts_graph_block(g), &plan, err);
+    ts_alias_db_free(db);
+    for (size_t i = 0; !rc && i < plan.n; i++)
+        rc = make_group(g, &plan.groups[i], err);
+    free(plan.groups);
+    return rc;
+}

@@ -1,0 +1,60 @@
+#!/bin/sh
+# gpu/fuser_cuda.sh — the CUDA fuser on a device (needs one, and the aten-cuda plugin; skips
+# otherwise): t/fuser/cases.py with its tensors made on cuda (default_backend: cuda) prints
+# the same fused (fuser-cuda), unfused and with the optimizer off — numbers within float32
+# rounding, since a fused kernel keeps intermediates in registers and its tanh or exp need
+# not be aten-cuda's to the last bit — and the work is fused: the LSTM cell's two groups, the
+# second chunking the gates itself, as on the cpu (t/fuser_cpu.sh).
+srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+builddir=${TS_BUILDDIR:-$(pwd)}
+tscript=$builddir/tscript
+cases=$srcdir/t/fuser/cases.py
+if ! nvidia-smi -L >/dev/null 2>&1 || [ ! -e "$builddir/plugins/aten-cuda/aten-cuda.la" ]; then
+    echo "1..0 # SKIP no CUDA device"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpu_fuser.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+printf 'plugins: [prim, aten-cpu, aten-cuda, fuser-cuda]\ndefault_backend: cuda\n' >"$tmp/fused.yaml"
+printf 'plugins: [prim, aten-cpu, aten-cuda]\ndefault_backend: cuda\n' >"$tmp/plain.yaml"
+. "$srcdir/t/fuser/tap.sh"
+
+# close A B: the same words, numbers equal within a relative 1e-5 (nan and inf exactly)
+close() {
+    tr -s ' \t,()[]=' '\n' <"$1" >"$tmp/a.words"
+    tr -s ' \t,()[]=' '\n' <"$2" >"$tmp/b.words"
+    paste -d ' ' "$tmp/a.words" "$tmp/b.words" | awk '
+        NF != 2 { bad = 1; exit }
+        $1 == $2 { next }
+        $1 ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ && $2 ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ {
+            d = $1 - $2; if (d < 0) d = -d
+            m = $1 < 0 ? -$1 : $1
+            if (d <= 1e-5 * m + 1e-6) next
+        }
+        { bad = 1; exit }
+        END { exit bad }'
+}
+
+"$tscript" --config "$tmp/fused.yaml" run "$cases" >"$tmp/fused" 2>&1
+check $? "the cases run on cuda, fused" "$tmp/fused"
+"$tscript" --config "$tmp/plain.yaml" run "$cases" >"$tmp/plain" 2>&1
+check $? "... unfused" "$tmp/plain"
+"$tscript" --config "$tmp/fused.yaml" --no-opt run "$cases" >"$tmp/noopt" 2>&1
+check $? "... and with the optimizer off" "$tmp/noopt"
+close "$tmp/fused" "$tmp/plain"
+check $? "fused and unfused print the same (within float32 rounding)" "$tmp/fused" "$tmp/plain"
+close "$tmp/fused" "$tmp/noopt"
+check $? "... as does the unoptimized run" "$tmp/noopt"
+
+cell="torch.randn(2,7) torch.randn(2,8) torch.randn(2,8) torch.randn(32,7) torch.randn(32,8) torch.randn(32) torch.randn(32)"
+# shellcheck disable=SC2086
+"$tscript" --config "$tmp/fused.yaml" graph --optimized "$cases" -f cell $cell >"$tmp/graph" 2>&1
+[ "$(grep -c ' = prim::FusionGroup_[0-9]*(' "$tmp/graph")" = 2 ] &&
+    grep -q 'prim::ConstantChunk\[chunks=4, dim=1\]' "$tmp/graph" && ! grep -q 'aten::chunk' "$tmp/graph"
+check $? "the LSTM cell on cuda: two groups, the gates chunked in the second" "$tmp/graph"
+"$tscript" --config "$tmp/fused.yaml" graph --optimized "$cases" -f unary 'torch.zeros(3, dtype=torch.float64)' \
+    >"$tmp/graph" 2>&1
+[ "$(grep -c ' = prim::FusionGroup_[0-9]*(' "$tmp/graph")" = 1 ]
+check $? "float64 on cuda is fused too" "$tmp/graph"
+
+done_testing
