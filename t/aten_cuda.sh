@@ -2,8 +2,8 @@
 # aten_cuda.sh — the aten-cuda plugin. Everywhere: the plugin loads with the CUDA runtime
 # linked in, torch.cuda's functions answer, the cpu backend keeps working beside it, and
 # every use of the GPU without one fails with "no CUDA device" (exit 1). With a device:
-# t/gpu/cuda_ops.py gives the same numbers on cuda as on the cpu (within 1e-5, relative),
-# and prints CUDA tensors as PyTorch does. Skipped where configure found no CUDA Toolkit.
+# each t/gpu/cuda_*.py gives the same numbers on cuda as on the cpu (within 1e-5,
+# relative), and CUDA tensors print as PyTorch prints them. Skipped where configure found no CUDA Toolkit.
 srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 builddir=${TS_BUILDDIR:-$(pwd)}
 tscript=$builddir/tscript
@@ -97,33 +97,41 @@ if [ "$count" = 0 ]; then
     echo "ok $((n + 1)) # SKIP no CUDA device: cuda results against the cpu's"
     n=$((n + 1))
 else
-    run 0 --config "$tmp/cpu.yaml" run "$srcdir/t/gpu/cuda_ops.py"
-    result $? "t/gpu/cuda_ops.py on the cpu"
-    mv "$tmp/out" "$tmp/cpu.out"
-    run 0 --config "$tmp/cuda.yaml" run "$srcdir/t/gpu/cuda_ops.py"
-    result $? "t/gpu/cuda_ops.py with default_backend: cuda"
-    # every line but the last four: the same words, the numbers within 1e-5 (relative)
-    awk 'function num(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)(e[-+]?[0-9]+)?$/ }
-         NR == FNR { a[FNR] = $0; na = FNR; next }
-         { b[FNR] = $0; nb = FNR }
-         END {
-             if (na != nb) { print "# line counts differ: " na " " nb; exit 1 }
-             for (l = 1; l <= na - 4; l++) {
-                 x = a[l]; y = b[l]; gsub(/[][,]/, " ", x); gsub(/[][,]/, " ", y)
-                 n1 = split(x, p, " "); n2 = split(y, q, " ")
-                 if (n1 != n2) { print "# line " l " differs: " a[l] " | " b[l]; exit 1 }
-                 for (i = 1; i <= n1; i++) {
-                     if (num(p[i]) && num(q[i])) {
-                         d = p[i] - q[i]; if (d < 0) d = -d
-                         m = p[i] < 0 ? -p[i] : p[i]
-                         if (d > 1e-5 * (m > 1 ? m : 1)) { print "# line " l ": " a[l] " | " b[l]; exit 1 }
-                     } else if (p[i] != q[i]) { print "# line " l ": " a[l] " | " b[l]; exit 1 }
+    # every t/gpu/cuda_*.py: each line the same words, the numbers within 1e-5 (relative);
+    # cuda_ops.py's last four lines print devices and a tensor, checked below
+    for cases in "$srcdir"/t/gpu/cuda_*.py; do
+        name=$(basename "$cases")
+        run 0 --config "$tmp/cpu.yaml" run "$cases"
+        result $? "$name on the cpu"
+        mv "$tmp/out" "$tmp/cpu.out"
+        run 0 --config "$tmp/cuda.yaml" run "$cases"
+        result $? "$name with default_backend: cuda"
+        skip=0
+        [ "$name" = cuda_ops.py ] && skip=4
+        awk -v skip="$skip" 'function num(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)(e[-+]?[0-9]+)?$/ }
+             NR == FNR { a[FNR] = $0; na = FNR; next }
+             { b[FNR] = $0; nb = FNR }
+             END {
+                 if (na != nb) { print "# line counts differ: " na " " nb; exit 1 }
+                 for (l = 1; l <= na - skip; l++) {
+                     x = a[l]; y = b[l]; gsub(/[][,()]/, " ", x); gsub(/[][,()]/, " ", y)
+                     n1 = split(x, p, " "); n2 = split(y, q, " ")
+                     if (n1 != n2) { print "# line " l " differs: " a[l] " | " b[l]; exit 1 }
+                     for (i = 1; i <= n1; i++) {
+                         if (num(p[i]) && num(q[i])) {
+                             d = p[i] - q[i]; if (d < 0) d = -d
+                             m = p[i] < 0 ? -p[i] : p[i]
+                             if (d > 1e-5 * (m > 1 ? m : 1)) { print "# line " l ": " a[l] " | " b[l]; exit 1 }
+                         } else if (p[i] != q[i]) { print "# line " l ": " a[l] " | " b[l]; exit 1 }
+                     }
                  }
-             }
-         }' "$tmp/cpu.out" "$tmp/out" >"$tmp/diff"
-    st=$?
-    cat "$tmp/diff"
-    result $st "every operator gives the cpu's numbers on cuda"
+             }' "$tmp/cpu.out" "$tmp/out" >"$tmp/diff"
+        st=$?
+        cat "$tmp/diff"
+        result $st "$name: the cpu's numbers on cuda"
+        [ "$name" = cuda_ops.py ] && cp "$tmp/out" "$tmp/ops.out"
+    done
+    mv "$tmp/ops.out" "$tmp/out"
     tail -4 "$tmp/out" | head -1 | grep -qx "True cuda"
     result $? "a contiguous copy on cuda, and the device type is cuda"
     tail -3 "$tmp/out" >"$tmp/print"
