@@ -26,6 +26,9 @@ EXTRA_DIST += bench/compare.py bench/workloads/loop.py bench/workloads/sort.py \
 	bench/workloads/dict.py bench/workloads/strings.py bench/workloads/hello.py \
 	bench/workloads/lstm.py bench/workloads/add.py bench/workloads/mm.py bench/workloads/fib.py \
 	bench/models.py
+# The GPU workloads (bench/gpu.py, run by t/gpu/check.sh on a machine with a GPU).
+EXTRA_DIST += bench/gpu.py bench/workloads/gpu/tiny.py bench/workloads/gpu/add.py \
+	bench/workloads/gpu/mm.py
 
 .PHONY: bench
 bench: bench/tsbench$(EXEEXT) bench/baseline$(EXEEXT) bench/interp_loop$(EXEEXT) \

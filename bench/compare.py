@@ -33,15 +33,15 @@ WARMUP = 3              # PyTorch's profiling executor optimizes on the second c
 
 # The CPU fuser's gain (issue 14): the LSTM cell with fuser-cpu (the default config) over
 # the same run without it; name, inputs() arguments, target as text.
-FUSER = [("lstm-b1", [2000, 1, 32, 32], "unfused/fused >= 1.5"),
-         ("lstm-b64", [10, 64, 256, 512], "unfused/fused >= 1.0")]
+FUSER = [("lstm-b1", [2000, 1, 32, 32, 0], "unfused/fused >= 1.5"),
+         ("lstm-b64", [10, 64, 256, 512, 0], "unfused/fused >= 1.0")]
 
 # name, file, inputs() arguments, floor ("" none), target as text
 INTERP = [("loop", "loop.py", []), ("sort", "sort.py", []), ("dict", "dict.py", []),
           ("fib", "fib.py", []), ("strings", "strings.py", [])]
 TENSOR = [
-    ("lstm-b64", "lstm.py", [10, 64, 256, 512], "", "pytorch/tscript >= 1"),
-    ("lstm-b1", "lstm.py", [2000, 1, 32, 32], "", "pytorch/tscript >= 3"),
+    ("lstm-b64", "lstm.py", [10, 64, 256, 512, 0], "", "pytorch/tscript >= 1"),
+    ("lstm-b1", "lstm.py", [2000, 1, 32, 32, 0], "", "pytorch/tscript >= 3"),
     ("add-16M", "add.py", [], "memcpy", "tscript/memcpy <= 1.3"),
     ("mm-1024", "mm.py", [], "sgemm", "tscript/sgemm <= 1.1"),
 ]

@@ -4,8 +4,9 @@
 # counting test backend (t/plugins/countdev): its factory calls without device= make countdev tensors, every later call dispatches there
 # by their device, and the counts of each kernel are those of the program; `--backend cpu`
 # overrides the config (nothing reaches countdev, same numbers); the plugin's order in the
-# config does not matter though it declares none of the aten schemas it implements; and
-# the failures: an operator countdev lacks, an unknown backend, a backend nobody loaded,
+# config does not matter though it declares none of the aten schemas it implements; the
+# interpreter calls its tscript::handoff hook around forks; and the failures: an operator
+# countdev lacks, an unknown backend, a backend nobody loaded,
 # kernels for schemas no plugin declares.
 srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 builddir=${TS_BUILDDIR:-$(pwd)}
@@ -190,6 +191,32 @@ run 1 --config "$tmp/cpu.yaml" run "$tmp/move.py" -f nocuda
 result $? ".cuda() without a cuda backend fails (exit 1)"
 grep -qF "aten::cuda: no backend is loaded for device cuda" "$tmp/err"
 result $? "saying so"
+
+# Values handed to another thread: the backend's tscript::handoff runs first (plugin.h),
+# in the parent before a fork's task starts and in the task before it completes.
+cat >"$tmp/fork.py" <<'PY'
+import torch
+from typing import List
+
+
+def work(x: torch.Tensor) -> torch.Tensor:
+    return x + x
+
+
+def main():
+    before = torch.ops.countdev.count("hook:handoff")
+    futs: List[torch.jit.Future[torch.Tensor]] = []
+    for i in range(3):
+        futs.append(torch.jit.fork(work, torch.ones([2])))
+    total = torch.zeros([2])
+    for f in futs:
+        total = total + torch.jit.wait(f)
+    values: List[float] = total.to(torch.device("cpu")).tolist()
+    print(torch.ops.countdev.count("hook:handoff") - before >= 6, values)
+PY
+run 0 --config "$tmp/countdev.yaml" run "$tmp/fork.py"
+[ "$(cat "$tmp/out")" = "True [6., 6.]" ]
+result $? "forks: the backend's handoff hook runs before each task starts and ends"
 
 run 1 --config "$tmp/countdev.yaml" run --backend nodev "$prog"
 result $? "an unknown --backend: exit 1"

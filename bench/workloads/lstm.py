@@ -2,7 +2,8 @@
 # feeds each step's input with the previous step's state, as an RNN layer does. inputs()
 # builds the sequence and the weights (compare.py passes the sizes): batch 64, input 256,
 # hidden 512 measures the products and large pointwise ops; batch 1, hidden 32 measures
-# what each operator costs beyond its arithmetic.
+# what each operator costs beyond its arithmetic. With cuda=1 (bench/gpu.py) every tensor
+# is made on the GPU, and the sum main returns waits for it.
 import torch
 from typing import Tuple
 
@@ -19,20 +20,21 @@ def cell(x, hx, cx, w_ih, w_hh, b_ih, b_hh) -> Tuple[torch.Tensor, torch.Tensor]
     return hy, cy
 
 
-def wave(n: int, scale: float) -> torch.Tensor:
-    return torch.sin(torch.arange(n, dtype=torch.float32) * 0.7) * scale
+def wave(n: int, scale: float, dev: torch.device) -> torch.Tensor:
+    return torch.sin(torch.arange(n, dtype=torch.float32, device=dev) * 0.7) * scale
 
 
-def inputs(steps: int, batch: int, inp: int, hidden: int) -> Tuple[
+def inputs(steps: int, batch: int, inp: int, hidden: int, cuda: int = 0) -> Tuple[
         torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor,
         torch.Tensor]:
-    xs = wave(steps * batch * inp, 1.0).reshape(steps, batch, inp)
-    hx = wave(batch * hidden, 0.5).reshape(batch, hidden)
-    cx = wave(batch * hidden, 0.25).reshape(batch, hidden)
-    w_ih = wave(4 * hidden * inp, 0.05).reshape(4 * hidden, inp)
-    w_hh = wave(4 * hidden * hidden, 0.05).reshape(4 * hidden, hidden)
-    b_ih = wave(4 * hidden, 0.1)
-    b_hh = wave(4 * hidden, 0.1)
+    dev = torch.device("cuda" if cuda else "cpu")
+    xs = wave(steps * batch * inp, 1.0, dev).reshape(steps, batch, inp)
+    hx = wave(batch * hidden, 0.5, dev).reshape(batch, hidden)
+    cx = wave(batch * hidden, 0.25, dev).reshape(batch, hidden)
+    w_ih = wave(4 * hidden * inp, 0.05, dev).reshape(4 * hidden, inp)
+    w_hh = wave(4 * hidden * hidden, 0.05, dev).reshape(4 * hidden, hidden)
+    b_ih = wave(4 * hidden, 0.1, dev)
+    b_hh = wave(4 * hidden, 0.1, dev)
     return xs, hx, cx, w_ih, w_hh, b_ih, b_hh
 
 

@@ -594,6 +594,24 @@ static bool is_instance(const TsCode *code, const TsInstr *in, TsValue v)
 /* ---- fork ------------------------------------------------------------------------------ */
 static void task_run(void *arg);
 
+/* Values go to another thread: every backend that queues work for later makes this
+ * thread's queued work visible first (TS_HANDOFF_OP, plugin.h). Best effort: a failure
+ * cannot be reported here and leaves the wait to the backend's own ordering. */
+static void handoff(TsInterp *st)
+{
+    const TsOperator *op = ts_optable_find(ts_runtime_optable(st->rt), TS_HANDOFF_OP, "");
+    for (size_t i = 0; op && i < op->n_kernels; i++) {
+        if (!op->kernels[i].fn)
+            continue;
+        TsStack s = { NULL, 0, 0 };
+        TsError err = TS_ERROR_INIT;
+        TsCall call = { &s, &err, NULL, st->rt, op };
+        (void)op->kernels[i].fn(&call);
+        ts_stack_free(&s);
+        ts_error_clear(&err);
+    }
+}
+
 static void resume_cb(TsFuture *f, void *data)
 {
     (void)f;
@@ -631,6 +649,7 @@ static void task_run(void *arg)
         st->waiting = NULL;
     }
     int r = run(st);
+    handoff(st);               /* it may resume elsewhere, or its waiter reads the result */
     if (r == RUN_SUSPENDED) {
         TsFuture *w = st->waiting;
         ts_heap_retain((TsHeap *)w);   /* the state may be resumed and freed inside */
@@ -697,10 +716,12 @@ static int do_fork(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *cod
             goto fail;
         }
         task_run(child);
-    } else if (ts_threadpool_submit(ts_runtime_num_threads(st->rt), task_run, child,
-                                    &st->err)) {
-        group_leave(st->group);
-        goto fail;
+    } else {
+        handoff(st);
+        if (ts_threadpool_submit(ts_runtime_num_threads(st->rt), task_run, child, &st->err)) {
+            group_leave(st->group);
+            goto fail;
+        }
     }
     store(R, code->operands[in->args + in->n_in], ts_obj_value(fut, TS_TAG_FUTURE));
     return 0;

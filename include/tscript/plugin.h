@@ -200,6 +200,15 @@ typedef struct TsPluginInfo {
 
 #define TS_PLUGIN_SYMBOL "tscript_plugin"
 
+/* ---- work queued for later: handing values to another thread ----------------- */
+/* A backend whose kernels only queue their work (a GPU stream per thread) implements the
+ * operator "tscript::handoff() -> ()" on its backend. The interpreter calls every backend's
+ * kernel of it on a thread that hands values to another thread: a fork's parent before the
+ * task can start elsewhere, and a forked task before it suspends (it may resume on another
+ * thread) or completes (its waiter reads the result). The kernel makes what the calling
+ * thread queued done, or ordered before anything another thread queues after it. */
+#define TS_HANDOFF_OP "tscript::handoff"
+
 /* ---- looking up an allocator at run time (for kernels that allocate) ------ */
 TS_API TsAllocator *ts_runtime_allocator(struct TsRuntime *rt, int device_type);
 

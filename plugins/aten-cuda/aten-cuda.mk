@@ -39,4 +39,4 @@ endif
 
 # The plugin on any machine (no device: "no CUDA device"), and on a GPU against the cpu.
 TESTS += t/aten_cuda.sh
-EXTRA_DIST += t/aten_cuda.sh t/gpu/cuda_ops.py
+EXTRA_DIST += t/aten_cuda.sh t/gpu/cuda_ops.py t/gpu/check.sh t/gpu/bundle.sh

@@ -252,7 +252,83 @@ static int k_zero(TsCall *c)
     return ts_args_return_arg(&a, rc, 0);
 }
 
+/* ---- one element as a TorchScript value ------------------------------------------- */
+
+/* The one element of t read back to the host as a bool, int or float value. */
+static int read_one(const TsTensor *t, TsValue *out, TsError *err)
+{
+    int64_t n = ts_tensor_numel(t);
+    if (n != 1)
+        return ts_error_set(err, TS_ERR_RUNTIME, "a Tensor with %lld elements cannot be "
+                            "converted to Scalar", (long long)n);
+    bool integral = ts_dtype_is_integral(t->dtype, true);
+    int as = t->dtype == TS_BOOL ? TS_BOOL : integral ? TS_INT64 : TS_FLOAT64;
+    TsTensor *one = ts_cuda_cast(t, as, err);
+    if (!one)
+        return err->code;
+    union { bool b; int64_t i; double d; } v = { 0 };
+    int rc = ts_cuda_allocator.copy(&ts_cuda_allocator, &v, ts_tensor_data(one),
+                                    ts_dtype_size(as), one->device, false, err);
+    ts_tensor_release(one);
+    if (!rc)
+        *out = as == TS_BOOL ? ts_bool(v.b) : as == TS_INT64 ? ts_int(v.i) : ts_double(v.d);
+    return rc;
+}
+
+typedef enum Want { WANT_INT, WANT_FLOAT, WANT_BOOL, WANT_SCALAR } Want;
+
+/* Int/Float/Bool.Tensor, item and the implicit conversions the compiler inserts (which take
+ * 0-dim tensors only, IntImplicit integral ones only), with PyTorch's messages. */
+static int to_value(TsCall *c, Want want, bool implicit)
+{
+    TsArgs a;
+    TsTensor *t;
+    TsValue v = ts_none();
+    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && implicit && t->dim != 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Cannot input a tensor of dimension other "
+                          "than 0 as a scalar argument");
+    if (!rc && implicit && want == WANT_INT && !ts_dtype_is_integral(t->dtype, false))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Cannot input a tensor of type %s as an "
+                          "integral argument", ts_dtype_type_name(t->dtype));
+    if (!rc && want == WANT_BOOL && ts_tensor_numel(t) != 1)   /* Tensor.is_nonzero */
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Boolean value of Tensor with %s values "
+                          "is ambiguous", ts_tensor_numel(t) ? "more than one" : "no");
+    if (!rc)
+        rc = read_one(t, &v, c->error);
+    if (!rc) {
+        double d = v.tag == TS_TAG_DOUBLE ? v.u.d : v.tag == TS_TAG_BOOL ? v.u.b : (double)v.u.i;
+        if (want == WANT_INT && v.tag == TS_TAG_DOUBLE) {
+            if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+                rc = ts_error_set(c->error, TS_ERR_RUNTIME, "value cannot be converted to type "
+                                  "int64_t without overflow");
+            v = ts_int((int64_t)d);
+        } else if (want == WANT_INT) {
+            v = ts_int(v.tag == TS_TAG_BOOL ? v.u.b : v.u.i);
+        } else if (want == WANT_FLOAT) {
+            v = ts_double(d);
+        } else if (want == WANT_BOOL) {
+            v = ts_bool(d != 0 || d != d);
+        }
+    }
+    return ts_args_return(&a, rc, v);
+}
+
+static int k_int(TsCall *c) { return to_value(c, WANT_INT, false); }
+static int k_float(TsCall *c) { return to_value(c, WANT_FLOAT, false); }
+static int k_bool(TsCall *c) { return to_value(c, WANT_BOOL, false); }
+static int k_item(TsCall *c) { return to_value(c, WANT_SCALAR, false); }
+static int k_int_implicit(TsCall *c) { return to_value(c, WANT_INT, true); }
+static int k_float_implicit(TsCall *c) { return to_value(c, WANT_FLOAT, true); }
+static int k_scalar_implicit(TsCall *c) { return to_value(c, WANT_SCALAR, true); }
+
 static const TsCudaOp ops[] = {
+    { "aten::Int", "Tensor", k_int }, { "aten::Float", "Tensor", k_float },
+    { "aten::Bool", "Tensor", k_bool }, { "aten::item", "", k_item },
+    { "aten::IntImplicit", "", k_int_implicit }, { "aten::FloatImplicit", "", k_float_implicit },
+    { "aten::ScalarImplicit", "", k_scalar_implicit },
     { "aten::to", "dtype", k_to }, { "aten::to", "device", k_to }, { "aten::to", "other", k_to },
     { "aten::to", "dtype_layout", k_to }, { "aten::to", "prim_dtype", k_to },
     { "aten::to", "prim_Device", k_to }, { "aten::to", "prim_other", k_to },

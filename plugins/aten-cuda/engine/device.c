@@ -7,6 +7,7 @@
  * the runtime's reason.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "engine/cuda.h"
@@ -14,6 +15,7 @@
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
 static int num_devices;
 static cudaError_t probe_error = cudaSuccess;
+static atomic_bool used;       /* a device was used: there may be queued work */
 
 static void probe(void)
 {
@@ -35,8 +37,11 @@ int ts_cuda_device_count(void)
 
 int ts_cuda_ready(TsError *err)
 {
-    if (ts_cuda_device_count() > 0)
+    if (ts_cuda_device_count() > 0) {
+        if (!atomic_load_explicit(&used, memory_order_relaxed))
+            atomic_store(&used, true);
         return 0;
+    }
     if (probe_error != cudaSuccess)
         return ts_error_set(err, TS_ERR_RUNTIME, "no CUDA device: %s",
                             cudaGetErrorString(probe_error));
@@ -212,6 +217,24 @@ static int k_empty_cache(TsCall *c)
         ts_cuda_empty_cache();
     return ts_args_return(&a, rc, ts_none());
 }
+
+/* tscript::handoff() -> (): another thread is about to read what this one computed
+ * (plugin.h): its stream's queued work is finished first. Nothing when no GPU was used. */
+static int k_handoff(TsCall *c)
+{
+    (void)c;
+    if (atomic_load_explicit(&used, memory_order_relaxed)) {
+        (void)cudaStreamSynchronize(TS_CUDA_STREAM);
+        (void)cudaGetLastError();
+    }
+    return 0;
+}
+
+static const TsCudaOp stream_ops[] = {
+    { TS_HANDOFF_OP, "", k_handoff },
+};
+
+const TsCudaTable ts_cuda_stream_table = { stream_ops, sizeof stream_ops / sizeof stream_ops[0] };
 
 static const TsCudaOp ops[] = {
     { "cuda::device_count", "", k_device_count },

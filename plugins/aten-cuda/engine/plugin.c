@@ -9,6 +9,7 @@
 #include "engine/cuda.h"
 
 static const TsCudaTable *const tables[] = {
+    &ts_cuda_stream_table,
     &ts_cuda_factory_table,
     &ts_cuda_copy_table,
     &ts_cuda_format_table,

@@ -49,13 +49,14 @@ static TsDevice device(void)
 
 enum { K_ZEROS, K_ONES, K_FULL, K_LINSPACE, K_MM, K_T, K_ADD, K_MUL, K_SIGMOID, K_TANH,
        K_CHUNK, K_RESHAPE, K_DEVICE, K_TO, K__KERNELS, K_TO_DEVICE = K__KERNELS, K_TO_HOST,
-       K__COUNT };
+       K_HANDOFF, K__COUNT };
 
 static const char *const names[K__COUNT] = {
     "aten::zeros", "aten::ones", "aten::full", "aten::linspace", "aten::mm", "aten::t",
     "aten::add.Tensor", "aten::mul.Tensor", "aten::sigmoid", "aten::tanh", "aten::chunk",
     "aten::reshape", "prim::device", "aten::to.prim_Device",
     "copy:to_device", "copy:to_host",   /* the allocator's copy hook, not kernels */
+    "hook:handoff",                     /* tscript::handoff (plugin.h), not counted in "" */
 };
 
 static atomic_long counts[K__COUNT];
@@ -89,6 +90,14 @@ static int k_count(TsCall *c)
         return ts_error_set(c->error, TS_ERR_VALUE, "countdev has no kernel named '%s'",
                             name);
     return ts_stack_push(c->stack, ts_int(n), c->error);
+}
+
+/* tscript::handoff() -> (): the interpreter hands values to another thread (plugin.h). */
+static int k_handoff(TsCall *c)
+{
+    (void)c;
+    counted(K_HANDOFF);
+    return 0;
 }
 
 /* ---- arguments ------------------------------------------------------------------- */
@@ -431,6 +440,10 @@ static int init(TsRegistry *r, TsError *err)
         rc = ts_register_schema(r, "countdev::count(str name) -> int", err);
     if (!rc)
         rc = ts_register_kernel(r, "countdev::count", "", TS_BACKEND_ANY, k_count, err);
+    if (!rc)
+        rc = ts_register_schema(r, "tscript::handoff() -> ()", err);
+    if (!rc)
+        rc = ts_register_kernel(r, "tscript::handoff", "", "countdev", k_handoff, err);
     return rc;
 }
 

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""gpu.py — the GPU workloads through PyTorch and tscript (aten-cuda, fuser-cuda), in one run.
+
+usage: bench/gpu.py [--tsbench PATH] [--runs N]
+
+Run on a machine with an NVIDIA GPU and a CUDA build of PyTorch (the device machines have
+torch 2.11 + CUDA 13), from the top of the source tree, with tscript built (or unpacked by
+t/gpu/check.sh). Each workload in bench/workloads/gpu/ (and the LSTM cell of
+bench/workloads/lstm.py, told cuda=1) makes its tensors on cuda in inputs() (untimed) and reads a number back at the end of main(), so a timed call ends when
+the GPU is done. PyTorch scripts main and times warm calls in this process (best of N, no
+TF32); tscript's bench/tsbench does the same with TSCRIPT_CONFIG naming a config that loads
+aten-cuda and fuser-cuda. Prints each side's figure, PyTorch's over tscript's, and issue
+14's target. A benchmark, not a test.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from compare import load, timed, WARMUP  # noqa: E402
+
+WORK = os.path.join(HERE, "workloads", "gpu")
+
+# name, file, inputs() arguments, units per call, unit, how a figure reads, target
+WORKLOADS = [
+    ("lstm-b64", "../lstm.py", [200, 64, 256, 512, 1], 200, "us/step", "time",
+     "tscript <= 43 us"),
+    ("lstm-b1", "../lstm.py", [2000, 1, 32, 32, 1], 2000, "us/step", "time", "tscript <= 15 us"),
+    ("tiny-op", "tiny.py", [2000], 2000, "us/op", "time", "tscript <= 4 us"),
+    ("add-16M", "add.py", [], 10 * 3 * 4 * 16 * 1024 * 1024 / 1e12, "TB/s", "rate",
+     "tscript >= 2.6 TB/s"),
+    ("sgemm-4096", "mm.py", [], 5 * 2 * 4096 ** 3 / 1e12, "TFLOP/s", "rate",
+     "tscript >= cuBLAS (51.5 TFLOP/s)"),
+]
+
+CONFIG = "plugins: [prim, aten-cpu, aten-cuda, fuser-cuda]\n"
+
+
+def torch_best(path, ints, runs):
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    mod = load(path)
+    args = mod.inputs(*ints)
+    f = torch.jit.script(mod.main)
+    for _ in range(WARMUP):
+        f(*args)
+    return min(timed(f, args) for _ in range(runs))
+
+
+def tscript_best(tsbench, path, ints, runs, env):
+    cmd = [tsbench, path, str(runs)] + [str(i) for i in ints]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip() or out.stdout.strip())
+    return float(out.stdout.split(None, 1)[0])
+
+
+def figure(seconds, units, kind):
+    return seconds / units * 1e6 if kind == "time" else units / seconds
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tsbench", default=os.path.join(HERE, "tsbench"))
+    ap.add_argument("--runs", type=int, default=5)
+    a = ap.parse_args()
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as cfg:
+        cfg.write(CONFIG)
+    env = dict(os.environ, TSCRIPT_CONFIG=cfg.name)
+    print(f"{'workload':12} {'pytorch':>12} {'tscript':>12} {'unit':8} {'pt/ts':>7}  target")
+    failed = 0
+    for name, file, ints, units, unit, kind, target in WORKLOADS:
+        path = os.path.join(WORK, file)
+        try:
+            pt = figure(torch_best(path, ints, a.runs), units, kind)
+        except Exception as e:  # noqa: BLE001 (a workload's failure is reported, not fatal)
+            print(f"{name:12} pytorch failed: {e}")
+            failed += 1
+            continue
+        try:
+            ts = figure(tscript_best(a.tsbench, path, ints, a.runs, env), units, kind)
+        except Exception as e:  # noqa: BLE001
+            print(f"{name:12} {pt:12.2f} tscript failed: {str(e).splitlines()[-1]}")
+            failed += 1
+            continue
+        ratio = pt / ts if kind == "time" else ts / pt
+        print(f"{name:12} {pt:12.2f} {ts:12.2f} {unit:8} {ratio:7.2f}  {target}")
+    os.unlink(cfg.name)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
