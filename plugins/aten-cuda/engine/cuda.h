@@ -44,6 +44,7 @@ extern const TsCudaTable ts_cuda_copy_table;     /* copy.c: to, cuda, cpu, conti
 extern const TsCudaTable ts_cuda_format_table;   /* format.c: tscript::format_tensor */
 extern const TsCudaTable ts_cuda_pointwise_table; /* pointwise.c: arithmetic, math, comparisons */
 extern const TsCudaTable ts_cuda_view_table;     /* view.c: the ops that only change metadata */
+extern const TsCudaTable ts_cuda_reduce_table;   /* reduce/reduce.c: sum, mean, max, var, norm, ... */
 
 /* ---- the device (device.c) ---------------------------------------------------------- */
 

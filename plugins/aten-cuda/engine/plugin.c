@@ -13,6 +13,7 @@ static const TsCudaTable *const tables[] = {
     &ts_cuda_copy_table,
     &ts_cuda_format_table,
     &ts_cuda_pointwise_table,
+    &ts_cuda_reduce_table,
 };
 
 /* The copy aten-common's shared view kernels ask for (reshape of a tensor no view
