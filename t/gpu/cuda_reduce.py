@@ -84,5 +84,38 @@ def reductions():
     show("argmin_tall", tall.argmin(0))
 
 
+def softmax_norms():
+    x = (torch.arange(24).view(2, 3, 4).to(torch.float32) - 11.0) / 4.0
+    xt = x.transpose(0, 2)
+    show("softmax_last", torch.softmax(x, -1))
+    show("softmax_mid", torch.softmax(x, 1))
+    show("softmax_first_t", torch.softmax(xt, 0))
+    show("log_softmax", torch.log_softmax(x, 2))
+    show("log_softmax_t", torch.log_softmax(xt, 1))
+    show("softmax_double", torch.softmax(x.double() * 30, 0))
+    show("softmax_dtype", torch.softmax(x, 1, dtype=torch.float64))
+    rows = torch.arange(3000).to(torch.float32).view(10, 300) / 100
+    show("log_softmax_rows", torch.log_softmax(rows, 1).sum(1))
+    w = torch.arange(4).to(torch.float32) / 4 + 0.5
+    b = torch.arange(4).to(torch.float32) - 1.5
+    show("layer_norm", torch.layer_norm(x, [4], w, b))
+    show("layer_norm_2d", torch.layer_norm(xt, [3, 2]))
+    show("layer_norm_t", torch.layer_norm(xt * xt, [2], None, None, 1e-3))
+    c = torch.arange(3).to(torch.float32) + 1
+    rm = torch.zeros([3])
+    rv = torch.ones([3])
+    show("batch_norm_eval", torch.batch_norm(x, c, c - 2, c / 4, c, False, 0.1, 1e-5, True))
+    show("batch_norm_train", torch.batch_norm(x, c, None, rm, rv, True, 0.1, 1e-5, True))
+    show("batch_norm_rm", rm)
+    show("batch_norm_rv", rv)
+    show("batch_norm_2d", torch.batch_norm(x.transpose(1, 2), None, None, None, None, True,
+                                           0.1, 1e-5, True))
+    g = torch.arange(48).view(2, 4, 6).to(torch.float32) % 7
+    gw = torch.arange(4).to(torch.float32) + 1
+    show("group_norm", torch.group_norm(g, 2, gw, gw / 2))
+    show("group_norm_t", torch.group_norm(g.transpose(1, 2).contiguous().transpose(1, 2), 4))
+
+
 def main():
     reductions()
+    softmax_norms()
