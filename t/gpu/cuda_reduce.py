@@ -116,6 +116,28 @@ def softmax_norms():
     show("group_norm_t", torch.group_norm(g.transpose(1, 2).contiguous().transpose(1, 2), 4))
 
 
+def joins():
+    x = (torch.arange(24).view(2, 3, 4).to(torch.float32) - 11.0) / 4.0
+    i = torch.arange(24).view(2, 3, 4) % 7 - 3
+    show("cat0", torch.cat([x, x * 2], 0))
+    show("cat1_t", torch.cat([x.transpose(1, 2), x[:, :2, :].transpose(1, 2)], 2))
+    show("cat_promote", torch.cat([i, x], -1))
+    show("cat_empty", torch.cat([torch.zeros([0]), x.flatten(), torch.zeros([0])]))
+    show("stack0", torch.stack([x[0], x[1]]))
+    show("stack_last", torch.stack([x, x.neg()], 3))
+    show("stack_mid_t", torch.stack([x.transpose(0, 1), i.transpose(0, 1).double()], 1))
+    ix = torch.tensor([2, 0, 2])
+    show("index_select0", x.index_select(1, ix))
+    show("index_select_t", x.transpose(0, 2).index_select(0, ix))
+    show("index_select_i32", i.index_select(2, ix.to(torch.int32)))
+    show("index_select_half", x.to(torch.float16).index_select(2, torch.tensor([3, 1])))
+    g = torch.tensor([[[0, 2, 1, 0]], [[1, 1, 0, 2]]])
+    show("gather1", x.gather(1, g))
+    show("gather_t", x.transpose(1, 2).gather(2, g.transpose(1, 2).expand(2, 4, 2)))
+    show("gather_last", i.gather(-1, torch.tensor([[[3, 0], [1, 1], [2, 0]]]).expand(2, 3, 2)))
+
+
 def main():
     reductions()
     softmax_norms()
+    joins()
