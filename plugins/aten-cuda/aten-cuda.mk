@@ -6,9 +6,13 @@
 # nvcc is not a compiler libtool knows: the .cu files become libtool objects through
 # nvcc-lt.sh (which passes the C compiler's options on with -Xcompiler) and join the plugin
 # through LIBADD, outside automake's per-target object renaming.
-ATEN_CUDA_CU = plugins/aten-cuda/pointwise/kernels.cu
+ATEN_CUDA_CU = plugins/aten-cuda/pointwise/kernels.cu \
+	plugins/aten-cuda/reduce/reduce_kernels.cu plugins/aten-cuda/nn/softmax_kernels.cu \
+	plugins/aten-cuda/nn/norm_kernels.cu plugins/aten-cuda/shape/take_kernels.cu
 ATEN_CUDA_CU_OBJS = $(ATEN_CUDA_CU:.cu=.lo)
-ATEN_CUDA_HDRS = plugins/aten-cuda/engine/cuda.h
+ATEN_CUDA_HDRS = plugins/aten-cuda/engine/cuda.h plugins/aten-cuda/engine/types.cuh \
+	plugins/aten-cuda/engine/block.cuh plugins/aten-cuda/reduce/reduce.h plugins/aten-cuda/nn/norm.h \
+	plugins/aten-cuda/shape/take.h
 EXTRA_DIST += $(ATEN_CUDA_CU) plugins/aten-cuda/nvcc-lt.sh schemas/cuda.yaml
 NVCCFLAGS = -std=c++17 -O3 --default-stream per-thread $(NVCC_ARCH) -diag-suppress 186,514 \
 	-I$(top_srcdir)/include -I$(top_builddir) -I$(top_srcdir)/plugins/aten-cuda \
@@ -26,7 +30,9 @@ plugins_aten_cuda_aten_cuda_la_SOURCES = $(ATEN_CUDA_HDRS) \
 	plugins/aten-cuda/engine/plugin.c plugins/aten-cuda/engine/device.c \
 	plugins/aten-cuda/engine/alloc.c plugins/aten-cuda/engine/iter.c \
 	plugins/aten-cuda/engine/copy.c plugins/aten-cuda/engine/format.c \
-	plugins/aten-cuda/create/factory.c plugins/aten-cuda/pointwise/pointwise.c
+	plugins/aten-cuda/create/factory.c plugins/aten-cuda/pointwise/pointwise.c \
+	plugins/aten-cuda/reduce/reduce.c plugins/aten-cuda/nn/softmax.c plugins/aten-cuda/nn/norm.c \
+	plugins/aten-cuda/shape/join.c plugins/aten-cuda/shape/index.c
 plugins_aten_cuda_aten_cuda_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cuda \
 	$(CUDA_CFLAGS)
 plugins_aten_cuda_aten_cuda_la_CFLAGS = $(AM_CFLAGS)
@@ -39,4 +45,5 @@ endif
 
 # The plugin on any machine (no device: "no CUDA device"), and on a GPU against the cpu.
 TESTS += t/aten_cuda.sh
-EXTRA_DIST += t/aten_cuda.sh t/gpu/cuda_ops.py t/gpu/check.sh t/gpu/bundle.sh
+EXTRA_DIST += t/aten_cuda.sh t/gpu/cuda_ops.py t/gpu/cuda_reduce.py t/gpu/check.sh \
+	t/gpu/bundle.sh

@@ -45,6 +45,11 @@ extern const TsCudaTable ts_cuda_copy_table;     /* copy.c: to, cuda, cpu, conti
 extern const TsCudaTable ts_cuda_format_table;   /* format.c: tscript::format_tensor */
 extern const TsCudaTable ts_cuda_pointwise_table; /* pointwise.c: arithmetic, math, comparisons */
 extern const TsCudaTable ts_cuda_view_table;     /* view.c: the ops that only change metadata */
+extern const TsCudaTable ts_cuda_reduce_table;   /* reduce/reduce.c: sum, mean, max, var, norm, ... */
+extern const TsCudaTable ts_cuda_softmax_table;  /* nn/softmax.c: softmax, log_softmax */
+extern const TsCudaTable ts_cuda_norm_table;     /* nn/norm.c: batch_norm, layer_norm, group_norm */
+extern const TsCudaTable ts_cuda_join_table;     /* shape/join.c: cat, stack */
+extern const TsCudaTable ts_cuda_index_table;    /* shape/index.c: index_select, gather */
 
 /* ---- the device (device.c) ---------------------------------------------------------- */
 

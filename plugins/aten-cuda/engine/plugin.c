@@ -14,6 +14,11 @@ static const TsCudaTable *const tables[] = {
     &ts_cuda_copy_table,
     &ts_cuda_format_table,
     &ts_cuda_pointwise_table,
+    &ts_cuda_reduce_table,
+    &ts_cuda_softmax_table,
+    &ts_cuda_norm_table,
+    &ts_cuda_join_table,
+    &ts_cuda_index_table,
 };
 
 /* The copy aten-common's shared view kernels ask for (reshape of a tensor no view

@@ -8,65 +8,11 @@
  * compute in float and round once on the store, as PyTorch's kernels do; everything else
  * computes in its own type.
  */
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
-#include <type_traits>
-
-#include "engine/cuda.h"
+#include "engine/types.cuh"
 
 namespace {
 
-/* ---- types ------------------------------------------------------------------------ */
-
-template <typename S> struct Acc { using type = S; };
-template <> struct Acc<__half> { using type = float; };
-template <> struct Acc<__nv_bfloat16> { using type = float; };
-template <typename S> using acc_t = typename Acc<S>::type;
-
-template <typename S> __device__ __forceinline__ acc_t<S> load(const S &v) { return v; }
-template <> __device__ __forceinline__ float load<__half>(const __half &v) { return __half2float(v); }
-template <> __device__ __forceinline__ float load<__nv_bfloat16>(const __nv_bfloat16 &v)
-{
-    return __bfloat162float(v);
-}
-
-/* A value of any computing type as storage type D (C's conversions; bool is "not zero"). */
-template <typename D, typename C> __device__ __forceinline__ D store(C v)
-{
-    if constexpr (std::is_same<D, bool>::value)
-        return v != C(0);
-    else if constexpr (std::is_same<D, __half>::value)
-        return __float2half_rn((float)v);
-    else if constexpr (std::is_same<D, __nv_bfloat16>::value)
-        return __float2bfloat16_rn((float)v);
-    else
-        return (D)v;
-}
-
-template <typename T> constexpr bool is_floating()
-{
-    return std::is_floating_point<T>::value || std::is_same<T, __half>::value ||
-           std::is_same<T, __nv_bfloat16>::value;
-}
-
-/* Calls fn with a value of the storage type of dtype; -1 for a dtype with none. */
-template <typename Fn> int by_dtype(int dtype, Fn fn)
-{
-    switch (dtype) {
-    case TS_BOOL: return fn(bool{});
-    case TS_UINT8: return fn(uint8_t{});
-    case TS_INT8: return fn(int8_t{});
-    case TS_INT16: return fn(int16_t{});
-    case TS_INT32: return fn(int32_t{});
-    case TS_INT64: return fn(int64_t{});
-    case TS_FLOAT16: return fn(__half{});
-    case TS_BFLOAT16: return fn(__nv_bfloat16{});
-    case TS_FLOAT32: return fn(float{});
-    case TS_FLOAT64: return fn(double{});
-    default: return -1;
-    }
-}
+using namespace ts_cuda;
 
 /* ---- the kernels -------------------------------------------------------------------- */
 
@@ -89,18 +35,14 @@ template <int NOP> __device__ __forceinline__ Offsets<NOP> offsets(const TsCudaI
     return r;
 }
 
-#define GRID_STRIDE_LOOP(i, n) \
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n); \
-         i += (int64_t)blockDim.x * gridDim.x)
-
 template <typename O, typename A, typename F> __global__ void ew1(TsCudaIter it, F f)
 {
     O *out = (O *)it.data[0];
     const A *a = (const A *)it.data[1];
     if (it.flat) {
-        GRID_STRIDE_LOOP(i, it.numel) out[i] = store<O>(f(load(a[i])));
+        TS_CUDA_GRID_STRIDE(i, it.numel) out[i] = store<O>(f(load(a[i])));
     } else {
-        GRID_STRIDE_LOOP(i, it.numel) {
+        TS_CUDA_GRID_STRIDE(i, it.numel) {
             Offsets<2> p = offsets<2>(it, i);
             out[p.o[0]] = store<O>(f(load(a[p.o[1]])));
         }
@@ -113,9 +55,9 @@ template <typename O, typename A, typename B, typename F> __global__ void ew2(Ts
     const A *a = (const A *)it.data[1];
     const B *b = (const B *)it.data[2];
     if (it.flat) {
-        GRID_STRIDE_LOOP(i, it.numel) out[i] = store<O>(f(load(a[i]), load(b[i])));
+        TS_CUDA_GRID_STRIDE(i, it.numel) out[i] = store<O>(f(load(a[i]), load(b[i])));
     } else {
-        GRID_STRIDE_LOOP(i, it.numel) {
+        TS_CUDA_GRID_STRIDE(i, it.numel) {
             Offsets<3> p = offsets<3>(it, i);
             out[p.o[0]] = store<O>(f(load(a[p.o[1]]), load(b[p.o[2]])));
         }
@@ -130,27 +72,13 @@ __global__ void ew3(TsCudaIter it, F f)
     const B *b = (const B *)it.data[2];
     const C *c = (const C *)it.data[3];
     if (it.flat) {
-        GRID_STRIDE_LOOP(i, it.numel) out[i] = store<O>(f(load(a[i]), load(b[i]), load(c[i])));
+        TS_CUDA_GRID_STRIDE(i, it.numel) out[i] = store<O>(f(load(a[i]), load(b[i]), load(c[i])));
     } else {
-        GRID_STRIDE_LOOP(i, it.numel) {
+        TS_CUDA_GRID_STRIDE(i, it.numel) {
             Offsets<4> p = offsets<4>(it, i);
             out[p.o[0]] = store<O>(f(load(a[p.o[1]]), load(b[p.o[2]]), load(c[p.o[3]])));
         }
     }
-}
-
-/* Blocks for n elements: enough to fill the GPU, then each thread loops. */
-static unsigned grid_for(int64_t n)
-{
-    int64_t blocks = (n + 255) / 256;
-    if (blocks > 8192)
-        blocks = 8192;
-    return (unsigned)(blocks < 1 ? 1 : blocks);
-}
-
-static int launched(const char *what, TsError *err)
-{
-    return ts_cuda_check(cudaGetLastError(), what, err);
 }
 
 template <typename O, typename A, typename F> int launch1(const TsCudaIter *it, F f, TsError *err)
@@ -547,9 +475,9 @@ template <typename T> __global__ void fill_kernel(TsCudaIter it, T v)
 {
     T *out = (T *)it.data[0];
     if (it.flat) {
-        GRID_STRIDE_LOOP(i, it.numel) out[i] = v;
+        TS_CUDA_GRID_STRIDE(i, it.numel) out[i] = v;
     } else {
-        GRID_STRIDE_LOOP(i, it.numel) out[offsets<1>(it, i).o[0]] = v;
+        TS_CUDA_GRID_STRIDE(i, it.numel) out[offsets<1>(it, i).o[0]] = v;
     }
 }
 

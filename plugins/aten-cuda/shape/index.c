@@ -1,0 +1,143 @@
+/* index.c — index_select and gather on the GPU: one launch of the take kernel
+ * (take_kernels.cu) reading the source where it lies, with aten-cpu's shape/index.c checks
+ * and messages. An index out of range is reported after the launch (the kernel flags it),
+ * and the partly written result is dropped.
+ */
+#include <string.h>
+
+#include "shape/take.h"
+
+/* Fills the take's shape fields from the output's sizes (dim 0 taken as one element). */
+static int take_shape(TsCudaTake *tk, const TsTensor *src, int d, int dim, const int64_t *sizes,
+                      TsError *err)
+{
+    if (dim > TS_CUDA_TAKE_MAX_DIMS)
+        return ts_error_set(err, TS_ERR_LIMIT, "aten-cuda: indexing a tensor of %d dimensions "
+                            "(at most %d)", dim, TS_CUDA_TAKE_MAX_DIMS);
+    tk->src = ts_tensor_data(src);
+    tk->elem = (int64_t)ts_dtype_size(src->dtype);
+    tk->dim = dim ? dim : 1;
+    tk->d = d;
+    tk->size = src->dim ? src->sizes[d] : 1;
+    tk->numel = 1;
+    for (int k = 0; k < tk->dim; k++) {
+        tk->sizes[k] = dim ? sizes[k] : 1;
+        tk->strides[k] = src->dim ? src->strides[k] : 0;
+        tk->numel *= tk->sizes[k];
+    }
+    return 0;
+}
+
+/* Runs tk into a new tensor of src's dtype and this shape; idx is the contiguous int64
+ * index (owned, released). */
+static TsTensor *take(TsCudaTake *tk, const TsTensor *src, TsTensor *idx, int dim,
+                      const int64_t *sizes, bool gather, TsError *err)
+{
+    TsTensor *r = idx ? ts_cuda_empty_on(src->device, src->dtype, dim, sizes, err) : NULL;
+    bool bad = false;
+    int64_t bad_index = 0;
+    int rc = r ? 0 : (int)err->code;
+    if (!rc) {
+        tk->out = ts_tensor_data(r);
+        tk->index = ts_tensor_data(idx);
+        rc = ts_cuda_launch_take(tk, &bad, &bad_index, err);
+    }
+    if (!rc && bad && gather)
+        rc = ts_error_set(err, TS_ERR_RUNTIME, "index %lld is out of bounds for dimension %d "
+                          "with size %lld", (long long)bad_index, tk->d, (long long)tk->size);
+    else if (!rc && bad)
+        rc = ts_error_set(err, TS_ERR_INDEX, "index out of range in self");
+    if (idx)
+        ts_tensor_release(idx);
+    if (rc && r) {
+        ts_tensor_release(r);
+        r = NULL;
+    }
+    return r;
+}
+
+/* aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
+static int k_gather(TsCall *c)
+{
+    TsArgs a;
+    int d = 0;
+    TsTensor *t = NULL, *ix = NULL, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc)
+        rc = ts_args_tensor(&a, 2, &ix);
+    if (!rc)
+        rc = ts_args_dim(&a, 1, t->dim, true, &d);
+    int sd = rc ? 0 : t->dim ? t->dim : 1, id = rc ? 0 : ix->dim ? ix->dim : 1;
+    if (!rc && ix->dtype != TS_INT64)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "gather(): Expected dtype int64 for index");
+    else if (!rc && ts_tensor_numel(ix) > 0 && sd != id)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                          "Index tensor must have the same number of dimensions as input tensor");
+    for (int k = 0; !rc && k < ix->dim && k < t->dim; k++)
+        if (k != d && ix->sizes[k] > t->sizes[k]) {
+            char b1[256], b2[256];
+            ts_aten_format_sizes(b1, sizeof b1, ix->dim, ix->sizes);
+            ts_aten_format_sizes(b2, sizeof b2, t->dim, t->sizes);
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Size does not match at dimension %d "
+                              "expected index %s to be smaller than self %s apart from "
+                              "dimension %d", k, b1, b2, d);
+        }
+    TsCudaTake tk = { 0 };
+    tk.per_element = true;
+    if (!rc)
+        rc = ts_cuda_use_device(t->device, c->error);
+    if (!rc)
+        rc = take_shape(&tk, t, d, ix->dim, ix->sizes, c->error);
+    if (!rc && !(r = take(&tk, t, ts_cuda_contiguous_as(ix, TS_INT64, c->error), ix->dim,
+                          ix->sizes, true, c->error)))
+        rc = c->error->code;
+    return ts_args_return_tensor(&a, rc, r);
+}
+
+/* aten::index_select(Tensor self, int dim, Tensor index) -> Tensor */
+static int k_index_select(TsCall *c)
+{
+    TsArgs a;
+    int d = 0;
+    TsTensor *t = NULL, *ix = NULL, *r = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc)
+        rc = ts_args_tensor(&a, 2, &ix);
+    if (!rc)
+        rc = ts_args_dim(&a, 1, t->dim, true, &d);
+    if (!rc && ix->dtype != TS_INT64 && ix->dtype != TS_INT32)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                          "index_select(): Expected dtype int32 or int64 for index");
+    else if (!rc && ix->dim > 1)
+        rc = ts_error_set(c->error, TS_ERR_INDEX, "index_select(): Index is supposed to be a "
+                          "vector");
+    int64_t n = rc ? 0 : ts_tensor_numel(ix), sizes[TS_TENSOR_MAX_DIMS];
+    if (!rc && t->dim == 0 && n != 1)
+        rc = ts_error_set(c->error, TS_ERR_INDEX, "index_select(): Index to scalar can have only "
+                          "1 value, got %lld value(s)", (long long)n);
+    if (!rc) {
+        memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
+        if (t->dim)
+            sizes[d] = n;
+    }
+    TsCudaTake tk = { 0 };
+    if (!rc)
+        rc = ts_cuda_use_device(t->device, c->error);
+    if (!rc)
+        rc = take_shape(&tk, t, d, t->dim, sizes, c->error);
+    if (!rc && !(r = take(&tk, t, ts_cuda_contiguous_as(ix, TS_INT64, c->error), t->dim, sizes,
+                          false, c->error)))
+        rc = c->error->code;
+    return ts_args_return_tensor(&a, rc, r);
+}
+
+static const TsCudaOp ops[] = {
+    { "aten::gather", "", k_gather },
+    { "aten::index_select", "", k_index_select },
+};
+
+const TsCudaTable ts_cuda_index_table = { ops, sizeof ops / sizeof ops[0] };
