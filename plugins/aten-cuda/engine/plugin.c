@@ -13,6 +13,11 @@ static const TsCudaTable *const tables[] = {
     &ts_cuda_copy_table,
     &ts_cuda_format_table,
     &ts_cuda_pointwise_table,
+    &ts_cuda_blas_table,
+    &ts_cuda_conv_table,
+    &ts_cuda_pool_table,
+    &ts_cuda_embedding_table,
+    &ts_cuda_rnn_cell_table,
 };
 
 /* The copy aten-common's shared view kernels ask for (reshape of a tensor no view
