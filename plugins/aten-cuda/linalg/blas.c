@@ -1,8 +1,8 @@
 /* blas.c — the matrix products on the GPU: mm, bmm, addmm (and addmm_), baddbmm, matmul in
  * every rank case, linear, dot (vdot) and mv, each a checked call of ts_cuda_gemm (cublas.c).
  *
- * matmul's plan follows PyTorch: 1-d operands become a row (first) or a column (second)
- * that the result drops, the batch dims (all but the last two) broadcast. When the second
+ * matmul's plan (shapes, broadcast batch, messages) is aten-common's, shared with the cpu
+ * (ts_aten_matmul_plan). When the second
  * operand has no batch of its own and the first's batch folds into its rows, the product is
  * one GEMM over batch * rows rows (the (batch, seq, in) @ (in, out) of linear); otherwise it
  * is one strided-batched GEMM, each operand's batch read with one stride (0 where it
@@ -36,49 +36,6 @@ static int same_device(TsError *err, int n, TsTensor *const *t)
     return ts_cuda_use_device(t[0]->device, err);
 }
 
-static int mm_shape_error(TsError *err, int64_t r1, int64_t c1, int64_t r2, int64_t c2)
-{
-    return ts_error_set(err, TS_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied "
-                        "(%lldx%lld and %lldx%lld)", (long long)r1, (long long)c1,
-                        (long long)r2, (long long)c2);
-}
-
-static int mv_shape_error(TsError *err, int64_t r, int64_t c, int64_t v)
-{
-    return ts_error_set(err, TS_ERR_RUNTIME, "size mismatch, got %lld, %lldx%lld,%lld",
-                        (long long)r, (long long)r, (long long)c, (long long)v);
-}
-
-/* src broadcasts to the target shape (expand's rules and message). */
-static int check_expand(TsError *err, const TsTensor *src, int dim, const int64_t *sizes)
-{
-    char want[256], have[256];
-    if (src->dim > dim)
-        return ts_error_set(err, TS_ERR_RUNTIME, "The number of sizes provided (%d) must be "
-                            "greater or equal to the number of dimensions in the tensor (%d)",
-                            dim, (int)src->dim);
-    for (int i = 0; i < src->dim; i++) {
-        int d = dim - src->dim + i;
-        if (src->sizes[i] != 1 && src->sizes[i] != sizes[d]) {
-            ts_aten_format_sizes(want, sizeof want, dim, sizes);
-            ts_aten_format_sizes(have, sizeof have, src->dim, src->sizes);
-            return ts_error_set(err, TS_ERR_RUNTIME, "The expanded size of the tensor (%lld) "
-                                "must match the existing size (%lld) at non-singleton "
-                                "dimension %d.  Target sizes: %s.  Tensor sizes: %s",
-                                (long long)sizes[d], (long long)src->sizes[i], d, want, have);
-        }
-    }
-    return 0;
-}
-
-static int64_t prod(int n, const int64_t *v)
-{
-    int64_t p = 1;
-    for (int i = 0; i < n; i++)
-        p *= v[i];
-    return p;
-}
-
 static TsCudaMat mat_of(const TsTensor *t, int d0, int d1)
 {
     TsCudaMat m = { ts_tensor_data(t), t->sizes[d0], t->sizes[d1], t->strides[d0],
@@ -91,91 +48,28 @@ static TsCudaMat mat_of(const TsTensor *t, int d0, int d1)
 /* An operand as matmul sees it: the tensor and its shape (linear passes weight transposed). */
 typedef struct Operand {
     TsTensor *t;
-    int dim;
-    const int64_t *sizes, *strides;
+    TsAtenOperand shape;
 } Operand;
 
 static Operand operand(TsTensor *t)
 {
-    Operand o = { t, t->dim, t->sizes, t->strides };
+    Operand o = { t, { t->dim, t->sizes, t->strides } };
     return o;
 }
 
-/* The broadcast batch, each operand's matrix and batch strides, and the output shape. */
+/* matmul's plan (aten-common) with each operand's matrix at batch entry 0. */
 typedef struct Plan {
-    int nb;
-    int64_t bsz[TS_TENSOR_MAX_DIMS], sa[TS_TENSOR_MAX_DIMS], sb[TS_TENSOR_MAX_DIMS];
-    int64_t batch;
+    TsAtenMatmul m;
     TsCudaMat a, b;
-    int dim;
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
 } Plan;
-
-/* The inner-size error, worded as PyTorch words it for each rank case. */
-static int inner_error(TsError *err, const Operand *x, const Operand *y, const Plan *p)
-{
-    int da = x->dim, db = y->dim;
-    int64_t k1 = p->a.cols, k2 = p->b.rows;
-    if (da == 1 && db == 1)
-        return ts_error_set(err, TS_ERR_RUNTIME, "inconsistent tensor size, expected tensor "
-                            "[%lld] and src [%lld] to have the same number of elements, but "
-                            "got %lld and %lld elements respectively", (long long)k1,
-                            (long long)k2, (long long)k1, (long long)k2);
-    if (da <= 2 && db <= 2)
-        return db == 1 ? mv_shape_error(err, p->a.rows, k1, k2)
-                       : mm_shape_error(err, p->a.rows, k1, k2, p->b.cols);
-    if (db <= 2) {
-        int64_t rows = prod(da - 1, x->sizes);
-        return db == 1 ? mv_shape_error(err, rows, k1, k2)
-                       : mm_shape_error(err, rows, k1, k2, p->b.cols);
-    }
-    if (da <= 2) {
-        int64_t rows = prod(db - 2, y->sizes) * p->b.cols;
-        return da == 1 ? mv_shape_error(err, rows, k2, k1)
-                       : mm_shape_error(err, rows, k2, k1, p->a.rows);
-    }
-    return ts_error_set(err, TS_ERR_RUNTIME, "Expected size for first two dimensions of batch2 "
-                        "tensor to be: [%lld, %lld] but got: [%lld, %lld].",
-                        (long long)p->batch, (long long)k1, (long long)p->batch, (long long)k2);
-}
 
 static int plan(TsError *err, const Operand *x, const Operand *y, Plan *p)
 {
-    int da = x->dim, db = y->dim;
-    if (da == 0 || db == 0)
-        return ts_error_set(err, TS_ERR_RUNTIME, "both arguments to matmul need to be at least "
-                            "1D, but they are %dD and %dD", da, db);
-    const char *px = ts_tensor_data(x->t), *py = ts_tensor_data(y->t);
-    p->a = (TsCudaMat){ px, da >= 2 ? x->sizes[da - 2] : 1, x->sizes[da - 1],
-                        da >= 2 ? x->strides[da - 2] : 0, x->strides[da - 1] };
-    if (db >= 2)
-        p->b = (TsCudaMat){ py, y->sizes[db - 2], y->sizes[db - 1], y->strides[db - 2],
-                            y->strides[db - 1] };
-    else
-        p->b = (TsCudaMat){ py, y->sizes[0], 1, y->strides[0], 0 };
-    int na = da > 2 ? da - 2 : 0, nbb = db > 2 ? db - 2 : 0;
-    p->nb = na > nbb ? na : nbb;
-    for (int i = 0; i < p->nb; i++) {
-        int ia = i - (p->nb - na), ib = i - (p->nb - nbb);
-        int64_t za = ia >= 0 ? x->sizes[ia] : 1, zb = ib >= 0 ? y->sizes[ib] : 1;
-        if (za != zb && za != 1 && zb != 1)
-            return ts_error_set(err, TS_ERR_RUNTIME, "The size of tensor a (%lld) must match "
-                                "the size of tensor b (%lld) at non-singleton dimension %d",
-                                (long long)za, (long long)zb, i);
-        p->bsz[i] = za == 1 ? zb : za;
-        p->sa[i] = za == 1 ? 0 : x->strides[ia];
-        p->sb[i] = zb == 1 ? 0 : y->strides[ib];
-    }
-    p->batch = prod(p->nb, p->bsz);
-    if (p->a.cols != p->b.rows)
-        return inner_error(err, x, y, p);
-    p->dim = 0;
-    for (int i = 0; i < p->nb; i++)
-        p->sizes[p->dim++] = p->bsz[i];
-    if (da >= 2)
-        p->sizes[p->dim++] = p->a.rows;
-    if (db >= 2)
-        p->sizes[p->dim++] = p->b.cols;
+    int rc = ts_aten_matmul_plan(&x->shape, &y->shape, &p->m, err);
+    if (rc)
+        return rc;
+    p->a = (TsCudaMat){ ts_tensor_data(x->t), p->m.a.rows, p->m.a.cols, p->m.a.rs, p->m.a.cs };
+    p->b = (TsCudaMat){ ts_tensor_data(y->t), p->m.b.rows, p->m.b.cols, p->m.b.rs, p->m.b.cs };
     return 0;
 }
 
@@ -204,13 +98,13 @@ static int materialize(TsError *err, const Plan *p, const Operand *o, const int6
                        TsCudaMat *m, int64_t *stride, TsTensor **owned)
 {
     int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
-    for (int i = 0; i < p->nb; i++) {
-        sizes[i] = p->bsz[i];
+    for (int i = 0; i < p->m.nb; i++) {
+        sizes[i] = p->m.bsz[i];
         strides[i] = bstrides[i];
     }
-    sizes[p->nb] = m->rows, sizes[p->nb + 1] = m->cols;
-    strides[p->nb] = m->rs, strides[p->nb + 1] = m->cs;
-    TsTensor *v = ts_aten_view(o->t, p->nb + 2, sizes, strides, o->t->offset, err);
+    sizes[p->m.nb] = m->rows, sizes[p->m.nb + 1] = m->cols;
+    strides[p->m.nb] = m->rs, strides[p->m.nb + 1] = m->cs;
+    TsTensor *v = ts_aten_view(o->t, p->m.nb + 2, sizes, strides, o->t->offset, err);
     TsTensor *c = v ? ts_cuda_cast(v, v->dtype, err) : NULL;
     if (v)
         ts_tensor_release(v);
@@ -223,23 +117,24 @@ static int materialize(TsError *err, const Plan *p, const Operand *o, const int6
     return 0;
 }
 
-/* Runs the plan into o (contiguous, of shape p->sizes), beta 0 or 1 (o prefilled). */
+/* Runs the plan into o (contiguous, of shape p->m.sizes), beta 0 or 1 (o prefilled). */
 static int run(TsError *err, const Plan *p, const Operand *x, const Operand *y, TsTensor *o,
                double beta)
 {
     int dtype = o->dtype;
     void *out = ts_tensor_data(o);
-    if (p->batch == 0 || p->a.rows == 0 || p->b.cols == 0)
+    if (p->m.batch == 0 || p->a.rows == 0 || p->b.cols == 0)
         return 0;
     int64_t sa, sb;
-    bool fa = one_stride(p->nb, p->bsz, p->sa, &sa), fb = one_stride(p->nb, p->bsz, p->sb, &sb);
-    if (fb && sb == 0 && fa && (p->batch == 1 || p->a.rows == 1 || sa == p->a.rows * p->a.rs)) {
+    bool fa = one_stride(p->m.nb, p->m.bsz, p->m.sa, &sa);
+    bool fb = one_stride(p->m.nb, p->m.bsz, p->m.sb, &sb);
+    if (fb && sb == 0 && fa && (p->m.batch == 1 || p->a.rows == 1 || sa == p->a.rows * p->a.rs)) {
         /* (batch..., n, k) @ (k, m): one GEMM over batch * n rows */
         TsCudaMat a = p->a;
-        if (p->batch > 1) {
+        if (p->m.batch > 1) {
             if (a.rows == 1)
                 a.rs = sa;
-            a.rows *= p->batch;
+            a.rows *= p->m.batch;
         }
         return ts_cuda_gemm(dtype, 1.0, &a, 0, &p->b, 0, beta, out, 1, err);
     }
@@ -247,11 +142,11 @@ static int run(TsError *err, const Plan *p, const Operand *x, const Operand *y, 
     TsTensor *ca = NULL, *cb = NULL;
     int rc = 0;
     if (!fa)
-        rc = materialize(err, p, x, p->sa, &a, &sa, &ca);
+        rc = materialize(err, p, x, p->m.sa, &a, &sa, &ca);
     if (!rc && !fb)
-        rc = materialize(err, p, y, p->sb, &b, &sb, &cb);
+        rc = materialize(err, p, y, p->m.sb, &b, &sb, &cb);
     if (!rc)
-        rc = ts_cuda_gemm(dtype, 1.0, &a, sa, &b, sb, beta, out, p->batch, err);
+        rc = ts_cuda_gemm(dtype, 1.0, &a, sa, &b, sb, beta, out, p->m.batch, err);
     if (ca)
         ts_tensor_release(ca);
     if (cb)
@@ -267,9 +162,10 @@ static TsTensor *matmul(TsError *err, const Operand *x, const Operand *y, TsTens
     if (same_dtype(err, x->t, y->t) || ts_cuda_gemm_check_dtype(x->t->dtype, err) ||
         same_device(err, 3, all) || plan(err, x, y, &p))
         return NULL;
-    if (bias && (same_dtype(err, x->t, bias) || check_expand(err, bias, p.dim, p.sizes)))
+    if (bias && (same_dtype(err, x->t, bias) ||
+                 ts_aten_check_expand(bias, p.m.dim, p.m.sizes, err)))
         return NULL;
-    TsTensor *o = ts_cuda_empty(x->t->dtype, p.dim, p.sizes, err);
+    TsTensor *o = ts_cuda_empty(x->t->dtype, p.m.dim, p.m.sizes, err);
     if (!o)
         return NULL;
     if ((bias && ts_cuda_copy_into(o, bias, err)) || run(err, &p, x, y, o, bias ? 1.0 : 0.0)) {
@@ -302,55 +198,30 @@ static TsTensor *do_matmul(TsError *err, TsTensor *x, TsTensor *y)
     return matmul(err, &ox, &oy, NULL);
 }
 
+/* x @ y after the checks of the product `kind`. */
+static TsTensor *checked(TsError *err, TsAtenProduct kind, TsTensor *x, TsTensor *y)
+{
+    return ts_aten_check_product(kind, x, y, err) ? NULL : do_matmul(err, x, y);
+}
+
 static TsTensor *do_mm(TsError *err, TsTensor *x, TsTensor *y)
 {
-    if (x->dim != 2 || y->dim != 2) {
-        ts_error_set(err, TS_ERR_RUNTIME, "%s must be a matrix", x->dim != 2 ? "self" : "mat2");
-        return NULL;
-    }
-    return do_matmul(err, x, y);
+    return checked(err, TS_ATEN_MM, x, y);
 }
 
 static TsTensor *do_bmm(TsError *err, TsTensor *x, TsTensor *y)
 {
-    if (x->dim != 3 || y->dim != 3) {
-        ts_error_set(err, TS_ERR_RUNTIME, "batch%d must be a 3D tensor", x->dim != 3 ? 1 : 2);
-        return NULL;
-    }
-    if (x->sizes[0] != y->sizes[0] || x->sizes[2] != y->sizes[1]) {
-        ts_error_set(err, TS_ERR_RUNTIME, "Expected size for first two dimensions of batch2 "
-                     "tensor to be: [%lld, %lld] but got: [%lld, %lld].",
-                     (long long)x->sizes[0], (long long)x->sizes[2], (long long)y->sizes[0],
-                     (long long)y->sizes[1]);
-        return NULL;
-    }
-    return do_matmul(err, x, y);
+    return checked(err, TS_ATEN_BMM, x, y);
 }
 
 static TsTensor *do_dot(TsError *err, TsTensor *x, TsTensor *y)
 {
-    if (x->dim != 1 || y->dim != 1) {
-        ts_error_set(err, TS_ERR_RUNTIME, "1D tensors expected, but got %dD and %dD tensors",
-                     (int)x->dim, (int)y->dim);
-        return NULL;
-    }
-    if (x->dtype != y->dtype) {
-        ts_error_set(err, TS_ERR_RUNTIME, "dot : expected both vectors to have same dtype, but "
-                     "found %s and %s", ts_dtype_type_name(x->dtype),
-                     ts_dtype_type_name(y->dtype));
-        return NULL;
-    }
-    return do_matmul(err, x, y);
+    return checked(err, TS_ATEN_DOT, x, y);
 }
 
 static TsTensor *do_mv(TsError *err, TsTensor *x, TsTensor *y)
 {
-    if (x->dim != 2 || y->dim != 1) {
-        ts_error_set(err, TS_ERR_RUNTIME, "vector + matrix @ vector expected, got 1, %d, %d",
-                     (int)x->dim, (int)y->dim);
-        return NULL;
-    }
-    return do_matmul(err, x, y);
+    return checked(err, TS_ATEN_MV, x, y);
 }
 
 /* aten::matmul(Tensor self, Tensor other) -> Tensor */
@@ -380,8 +251,8 @@ static int k_linear(TsCall *c)
         if (w->dim == 2) {
             sizes[0] = w->sizes[1], sizes[1] = w->sizes[0];
             strides[0] = w->strides[1], strides[1] = w->strides[0];
-            ow.sizes = sizes;
-            ow.strides = strides;
+            ow.shape.sizes = sizes;
+            ow.shape.strides = strides;
         }
         if (!(r = matmul(c->error, &ox, &ow, bias)))
             rc = c->error->code;
@@ -393,31 +264,13 @@ static int k_linear(TsCall *c)
 static TsTensor *scaled_product(TsError *err, TsTensor *self, TsTensor *x, TsTensor *y,
                                 double beta, double alpha, bool batched)
 {
-    int nd = batched ? 3 : 2;
-    if (x->dim != nd || y->dim != nd) {
-        if (batched)
-            ts_error_set(err, TS_ERR_RUNTIME, "batch%d must be a 3D tensor", x->dim != 3 ? 1 : 2);
-        else
-            ts_error_set(err, TS_ERR_RUNTIME, "mat%d must be a matrix, got %d-D tensor",
-                         x->dim != 2 ? 1 : 2, x->dim != 2 ? (int)x->dim : (int)y->dim);
+    int nd = batched ? 3 : 2, o = nd - 2;
+    if (ts_aten_check_product(batched ? TS_ATEN_BMM : TS_ATEN_ADDMM, x, y, err))
         return NULL;
-    }
-    int o = nd - 2;
-    if (batched && (x->sizes[0] != y->sizes[0] || x->sizes[2] != y->sizes[1])) {
-        ts_error_set(err, TS_ERR_RUNTIME, "Expected size for first two dimensions of batch2 "
-                     "tensor to be: [%lld, %lld] but got: [%lld, %lld].",
-                     (long long)x->sizes[0], (long long)x->sizes[2], (long long)y->sizes[0],
-                     (long long)y->sizes[1]);
-        return NULL;
-    }
-    if (!batched && x->sizes[1] != y->sizes[0]) {
-        mm_shape_error(err, x->sizes[0], x->sizes[1], y->sizes[0], y->sizes[1]);
-        return NULL;
-    }
     int64_t sizes[3] = { x->sizes[0], x->sizes[o], y->sizes[o + 1] };
     const int64_t *shape = batched ? sizes : sizes + 1;
     TsTensor *all[3] = { x, y, self };
-    if (check_expand(err, self, nd, shape) || same_dtype(err, x, y) ||
+    if (ts_aten_check_expand(self, nd, shape, err) || same_dtype(err, x, y) ||
         same_dtype(err, self, x) || ts_cuda_gemm_check_dtype(x->dtype, err) ||
         same_device(err, 3, all))
         return NULL;

@@ -155,24 +155,12 @@ int ts_cuda_gemm_check_dtype(int dtype, TsError *err)
                         ts_dtype_type_name(dtype));
 }
 
-/* How cuBLAS can read m: op T or N and the leading dimension; false when a copy is needed.
- * trans false: unit column stride, read column-major as m^T; true: unit row stride. */
+/* How cuBLAS can read m in place (gemm.h: the row-major matrix read column-major is its
+ * transpose, so op N for an unit column stride, op T for an unit row stride). */
 static bool layout(const TsCudaMat *m, bool *trans, int64_t *ld)
 {
-    int64_t rows = m->rows, cols = m->cols;
-    if (m->cs == 1 || cols == 1) {
-        *trans = false;
-        *ld = rows == 1 ? (cols > 1 ? cols : 1) : m->rs;
-        if (*ld >= (cols > 1 ? cols : 1) && *ld <= INT_MAX)
-            return true;
-    }
-    if (m->rs == 1 || rows == 1) {
-        *trans = true;
-        *ld = cols == 1 ? (rows > 1 ? rows : 1) : m->cs;
-        if (*ld >= (rows > 1 ? rows : 1) && *ld <= INT_MAX)
-            return true;
-    }
-    return false;
+    TsAtenMat am = { m->rows, m->cols, m->rs, m->cs };
+    return ts_aten_blas_layout(&am, trans, ld);
 }
 
 /* Copies batch matrices m (batch stride *stride) to a new contiguous scratch tensor and points
