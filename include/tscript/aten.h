@@ -161,6 +161,17 @@ typedef enum TsAtenProduct {
 int ts_aten_check_product(TsAtenProduct kind, const TsTensor *x, const TsTensor *y,
                           TsError *err);
 
+/* ---- convolutions (conv_check.c) ------------------------------------------------------ */
+
+/* PyTorch's checks of a convolution's weight (w) against its batched input (x) and bias
+ * (b, NULL for none): the same rank, weight rows a multiple of groups, the input's channels
+ * (weight dim 1 times groups; transposed: weight dim 0) and the bias's length (weight dim 0;
+ * transposed: weight dim 1 times groups), with PyTorch's messages ("Given groups=1, weight
+ * of size [8, 3, 3, 3], expected input[1, 4, 5, 5] to have 3 channels, but got 4 channels
+ * instead"). groups > 0. */
+int ts_aten_check_conv_weight(const TsTensor *x, const TsTensor *w, const TsTensor *b,
+                              int64_t groups, bool transposed, TsError *err);
+
 /* ---- printing ------------------------------------------------------------------------ */
 
 /* Appends the text print() shows for a tensor of dtype and these sizes (no trailing

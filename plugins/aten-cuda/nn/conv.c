@@ -60,7 +60,6 @@ static TsTensor *as_2d(TsTensor *t, TsError *err)
 static int check(TsError *err, const Conv *cv, const TsTensor *x, const TsTensor *w,
                  const TsTensor *b)
 {
-    char s1[200], s2[200];
     if (x->dtype != w->dtype)
         return ts_error_set(err, TS_ERR_RUNTIME, "Input type (torch.cuda.%sTensor) and weight "
                             "type (torch.cuda.%sTensor) should be the same",
@@ -76,35 +75,14 @@ static int check(TsError *err, const Conv *cv, const TsTensor *x, const TsTensor
             return ts_error_set(err, TS_ERR_RUNTIME, "negative padding is not supported");
         if (cv->stride[i] <= 0)
             return ts_error_set(err, TS_ERR_RUNTIME, "non-positive stride is not supported");
-        if (cv->dil[i] <= 0)
-            return ts_error_set(err, TS_ERR_RUNTIME, "dilation should be greater than zero");
     }
-    ts_aten_format_sizes(s1, sizeof s1, w->dim, w->sizes);
-    ts_aten_format_sizes(s2, sizeof s2, x->dim, x->sizes);
-    if (w->dim != x->dim)
-        return ts_error_set(err, TS_ERR_RUNTIME, "Expected %d-dimensional input for "
-                            "%d-dimensional weight %s, but got %d-dimensional input of size %s "
-                            "instead", (int)w->dim, (int)w->dim, s1, (int)x->dim, s2);
-    if (w->sizes[0] < cv->groups)
-        return ts_error_set(err, TS_ERR_RUNTIME, "Given groups=%lld, expected weight to be at "
-                            "least %lld at dimension 0, but got weight of size %s instead",
-                            (long long)cv->groups, (long long)cv->groups, s1);
-    if (w->sizes[0] % cv->groups)
-        return ts_error_set(err, TS_ERR_RUNTIME, "Given groups=%lld, expected weight to be "
-                            "divisible by %lld at dimension 0, but got weight of size [%s] "
-                            "instead", (long long)cv->groups, (long long)cv->groups, s1);
-    if (x->sizes[1] != w->sizes[1] * cv->groups)
-        return ts_error_set(err, TS_ERR_RUNTIME, "Given groups=%lld, weight of size %s, "
-                            "expected input%s to have %lld channels, but got %lld channels "
-                            "instead", (long long)cv->groups, s1, s2,
-                            (long long)(w->sizes[1] * cv->groups), (long long)x->sizes[1]);
-    if (b && (b->dim != 1 || b->sizes[0] != w->sizes[0])) {
-        ts_aten_format_sizes(s2, sizeof s2, b->dim, b->sizes);
-        return ts_error_set(err, TS_ERR_RUNTIME, "Given weight of size %s, expected bias to be "
-                            "1-dimensional with %lld elements, but got bias of size %s instead",
-                            s1, (long long)w->sizes[0], s2);
+    if (cv->dil[0] <= 0 || cv->dil[1] <= 0) {
+        char s[64];
+        ts_aten_format_sizes(s, sizeof s, cv->nd, cv->dil + 2 - cv->nd);
+        return ts_error_set(err, TS_ERR_RUNTIME, "dilation should be greater than zero, but got "
+                            "%s", s);
     }
-    return 0;
+    return ts_aten_check_conv_weight(x, w, b, cv->groups, false, err);
 }
 
 /* The forward convolution of a batched 4-d x and weight (after the checks). */
