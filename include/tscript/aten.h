@@ -108,6 +108,70 @@ TsTensor *ts_aten_narrow(const TsTensor *t, int d, int64_t start, int64_t len, i
 int ts_aten_resize_out(TsTensor *out, int dim, const int64_t *sizes, TsAllocator *allocator,
                        TsError *err);
 
+/* ---- matrix products (matmul.c) ------------------------------------------------------- */
+
+/* A strided matrix: element (i, j) at i * rs + j * cs elements from its first. */
+typedef struct TsAtenMat {
+    int64_t rows, cols, rs, cs;
+} TsAtenMat;
+
+/* How a row-major BLAS call reads m in place: as stored (trans false: unit column stride)
+ * or transposed (unit row stride), with leading dimension ld; false when neither fits and m
+ * must be copied first. A column-major BLAS (cuBLAS) reads the same m as its transpose with
+ * the same ld. */
+bool ts_aten_blas_layout(const TsAtenMat *m, bool *trans, int64_t *ld);
+
+/* An operand of matmul: a shape and strides (linear passes its weight's transposed). */
+typedef struct TsAtenOperand {
+    int dim;
+    const int64_t *sizes, *strides;
+} TsAtenOperand;
+
+/* matmul's plan: a 1-d first operand is a row and a 1-d second one a column, which the
+ * result drops; the dims before the last two are a batch, broadcast (nb dims of sizes bsz,
+ * each operand's strides along them sa and sb: 0 where it broadcasts); a and b are the
+ * matrices of batch entry 0 (offsets from each operand's first element). */
+typedef struct TsAtenMatmul {
+    int nb;
+    int64_t bsz[TS_TENSOR_MAX_DIMS], sa[TS_TENSOR_MAX_DIMS], sb[TS_TENSOR_MAX_DIMS];
+    int64_t batch;                     /* the product of bsz */
+    TsAtenMat a, b;
+    int dim;                           /* the result's shape */
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
+} TsAtenMatmul;
+
+/* Plans x @ y, or fails with PyTorch's message for the rank case ("both arguments to
+ * matmul need to be at least 1D", "mat1 and mat2 shapes cannot be multiplied (2x3 and
+ * 4x5)", "size mismatch, got ...", "inconsistent tensor size ...", a batch broadcast). */
+int ts_aten_matmul_plan(const TsAtenOperand *x, const TsAtenOperand *y, TsAtenMatmul *p,
+                        TsError *err);
+/* "mat1 and mat2 shapes cannot be multiplied (r1xc1 and r2xc2)". */
+int ts_aten_mm_shape_error(TsError *err, int64_t r1, int64_t c1, int64_t r2, int64_t c2);
+/* That src broadcasts to sizes, with expand's messages (a bias or addmm's self). */
+int ts_aten_check_expand(const TsTensor *src, int dim, const int64_t *sizes, TsError *err);
+
+/* The operands' ranks and sizes as each product checks them, with PyTorch's messages: mm
+ * ("self must be a matrix", then the shapes), addmm ("mat1 must be a matrix, got 3-D
+ * tensor", the shapes), bmm and baddbmm ("batch1 must be a 3D tensor", the batch and inner
+ * sizes), dot (1-d, the same dtype) and mv (a matrix and a vector; the sizes are
+ * matmul's). */
+typedef enum TsAtenProduct {
+    TS_ATEN_MM, TS_ATEN_ADDMM, TS_ATEN_BMM, TS_ATEN_DOT, TS_ATEN_MV
+} TsAtenProduct;
+int ts_aten_check_product(TsAtenProduct kind, const TsTensor *x, const TsTensor *y,
+                          TsError *err);
+
+/* ---- convolutions (conv_check.c) ------------------------------------------------------ */
+
+/* PyTorch's checks of a convolution's weight (w) against its batched input (x) and bias
+ * (b, NULL for none): the same rank, weight rows a multiple of groups, the input's channels
+ * (weight dim 1 times groups; transposed: weight dim 0) and the bias's length (weight dim 0;
+ * transposed: weight dim 1 times groups), with PyTorch's messages ("Given groups=1, weight
+ * of size [8, 3, 3, 3], expected input[1, 4, 5, 5] to have 3 channels, but got 4 channels
+ * instead"). groups > 0. */
+int ts_aten_check_conv_weight(const TsTensor *x, const TsTensor *w, const TsTensor *b,
+                              int64_t groups, bool transposed, TsError *err);
+
 /* ---- printing ------------------------------------------------------------------------ */
 
 /* Appends the text print() shows for a tensor of dtype and these sizes (no trailing

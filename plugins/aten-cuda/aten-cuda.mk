@@ -8,12 +8,15 @@
 # through LIBADD, outside automake's per-target object renaming.
 ATEN_CUDA_CU = plugins/aten-cuda/pointwise/kernels.cu \
 	plugins/aten-cuda/reduce/reduce_kernels.cu plugins/aten-cuda/nn/softmax_kernels.cu \
-	plugins/aten-cuda/nn/norm_kernels.cu plugins/aten-cuda/shape/take_kernels.cu
+	plugins/aten-cuda/nn/norm_kernels.cu plugins/aten-cuda/shape/take_kernels.cu \
+	plugins/aten-cuda/nn/im2col.cu plugins/aten-cuda/nn/pool_kernels.cu \
+	plugins/aten-cuda/nn/embedding_kernels.cu plugins/aten-cuda/nn/cell_kernels.cu
 ATEN_CUDA_CU_OBJS = $(ATEN_CUDA_CU:.cu=.lo)
 ATEN_CUDA_HDRS = plugins/aten-cuda/engine/cuda.h plugins/aten-cuda/engine/types.cuh \
 	plugins/aten-cuda/engine/block.cuh plugins/aten-cuda/reduce/reduce.h plugins/aten-cuda/nn/norm.h \
-	plugins/aten-cuda/shape/take.h
-EXTRA_DIST += $(ATEN_CUDA_CU) plugins/aten-cuda/nvcc-lt.sh schemas/cuda.yaml
+	plugins/aten-cuda/shape/take.h plugins/aten-cuda/nn/nn.h
+EXTRA_DIST += $(ATEN_CUDA_CU) plugins/aten-cuda/nvcc-lt.sh schemas/cuda.yaml \
+	plugins/aten-cuda/nn/kernels.cuh
 NVCCFLAGS = -std=c++17 -O3 --default-stream per-thread $(NVCC_ARCH) -diag-suppress 186,514 \
 	-I$(top_srcdir)/include -I$(top_builddir) -I$(top_srcdir)/plugins/aten-cuda \
 	-Xcompiler -fvisibility=hidden
@@ -32,7 +35,10 @@ plugins_aten_cuda_aten_cuda_la_SOURCES = $(ATEN_CUDA_HDRS) \
 	plugins/aten-cuda/engine/copy.c plugins/aten-cuda/engine/format.c \
 	plugins/aten-cuda/create/factory.c plugins/aten-cuda/pointwise/pointwise.c \
 	plugins/aten-cuda/reduce/reduce.c plugins/aten-cuda/nn/softmax.c plugins/aten-cuda/nn/norm.c \
-	plugins/aten-cuda/shape/join.c plugins/aten-cuda/shape/index.c
+	plugins/aten-cuda/shape/join.c plugins/aten-cuda/shape/index.c \
+	plugins/aten-cuda/linalg/gemm.h plugins/aten-cuda/linalg/cublas.c \
+	plugins/aten-cuda/linalg/blas.c plugins/aten-cuda/nn/conv.c plugins/aten-cuda/nn/pool.c \
+	plugins/aten-cuda/nn/embedding.c plugins/aten-cuda/nn/rnn_cell.c
 plugins_aten_cuda_aten_cuda_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cuda \
 	$(CUDA_CFLAGS)
 plugins_aten_cuda_aten_cuda_la_CFLAGS = $(AM_CFLAGS)
@@ -40,10 +46,11 @@ plugins_aten_cuda_aten_cuda_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_aten_cuda_aten_cuda_la_LIBADD = $(ATEN_CUDA_CU_OBJS) \
 	plugins/aten-common/libtscript_aten.la libtscript.la $(CUDA_LIBS) -lstdc++ -lm
 EXTRA_plugins_aten_cuda_aten_cuda_la_DEPENDENCIES = $(ATEN_CUDA_CU_OBJS)
-$(ATEN_CUDA_CU_OBJS): $(ATEN_CUDA_HDRS) $(top_srcdir)/include/tscript/aten.h
+$(ATEN_CUDA_CU_OBJS): $(ATEN_CUDA_HDRS) $(top_srcdir)/include/tscript/aten.h \
+	$(top_srcdir)/plugins/aten-cuda/nn/kernels.cuh
 endif
 
 # The plugin on any machine (no device: "no CUDA device"), and on a GPU against the cpu.
 TESTS += t/aten_cuda.sh
-EXTRA_DIST += t/aten_cuda.sh t/gpu/cuda_ops.py t/gpu/cuda_reduce.py t/gpu/check.sh \
-	t/gpu/bundle.sh
+EXTRA_DIST += t/aten_cuda.sh t/gpu/cuda_ops.py t/gpu/cuda_reduce.py t/gpu/cuda_linalg.py \
+	t/gpu/check.sh t/gpu/bundle.sh

@@ -18,24 +18,11 @@
 #include "nn/nn_out.h"
 #include "linalg/openblas.h"
 
-/* How BLAS can read m: row-major with leading dimension ld, transposed or not; false when a
- * copy is needed. */
+/* How BLAS can read m in place (aten-common); false when a copy is needed. */
 static bool layout(const TsNnMat *m, bool *trans, int64_t *ld)
 {
-    int64_t rows = m->rows, cols = m->cols;
-    if (m->cs == 1 || cols == 1) {
-        *trans = false;
-        *ld = rows == 1 ? (cols > 1 ? cols : 1) : m->rs;
-        if (*ld >= (cols > 1 ? cols : 1) && *ld <= INT_MAX)
-            return true;
-    }
-    if (m->rs == 1 || rows == 1) {
-        *trans = true;
-        *ld = cols == 1 ? (rows > 1 ? rows : 1) : m->cs;
-        if (*ld >= (rows > 1 ? rows : 1) && *ld <= INT_MAX)
-            return true;
-    }
-    return false;
+    TsAtenMat am = { m->rows, m->cols, m->rs, m->cs };
+    return ts_aten_blas_layout(&am, trans, ld);
 }
 
 /* Copies m to a contiguous buffer (*buf, to free) and points m at it. */
@@ -207,41 +194,6 @@ static int check_dtype(TsError *err, const char *name, int dtype)
                         ts_dtype_type_name(dtype));
 }
 
-static int mm_shape_error(TsError *err, int64_t r1, int64_t c1, int64_t r2, int64_t c2)
-{
-    return ts_error_set(err, TS_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied "
-                        "(%lldx%lld and %lldx%lld)", (long long)r1, (long long)c1,
-                        (long long)r2, (long long)c2);
-}
-
-static int mv_shape_error(TsError *err, int64_t r, int64_t c, int64_t v)
-{
-    return ts_error_set(err, TS_ERR_RUNTIME, "size mismatch, got %lld, %lldx%lld,%lld",
-                        (long long)r, (long long)r, (long long)c, (long long)v);
-}
-
-/* src broadcast to the target shape (expand's rules and message). */
-static int check_expand(TsError *err, const TsTensor *src, int dim, const int64_t *sizes)
-{
-    char want[256], have[256];
-    if (src->dim > dim)
-        return ts_error_set(err, TS_ERR_RUNTIME, "The number of sizes provided (%d) must be "
-                            "greater or equal to the number of dimensions in the tensor (%d)",
-                            dim, (int)src->dim);
-    for (int i = 0; i < src->dim; i++) {
-        int d = dim - src->dim + i;
-        if (src->sizes[i] != 1 && src->sizes[i] != sizes[d]) {
-            ts_aten_format_sizes(want, sizeof want, dim, sizes);
-            ts_aten_format_sizes(have, sizeof have, src->dim, src->sizes);
-            return ts_error_set(err, TS_ERR_RUNTIME, "The expanded size of the tensor (%lld) "
-                                "must match the existing size (%lld) at non-singleton "
-                                "dimension %d.  Target sizes: %s.  Tensor sizes: %s",
-                                (long long)sizes[d], (long long)src->sizes[i], d, want, have);
-        }
-    }
-    return 0;
-}
-
 /* ---- matmul's plan ----------------------------------------------------------------- */
 
 /* An operand as matmul sees it: data and shape (linear passes weight transposed). */
@@ -257,14 +209,10 @@ static Operand operand(const TsTensor *t)
     return o;
 }
 
-/* The broadcast batch, each operand's matrix at batch 0, and the output shape. */
+/* matmul's plan (aten-common) with each operand's matrix at batch entry 0. */
 typedef struct Plan {
-    int nb;
-    int64_t bsz[TS_TENSOR_MAX_DIMS], sa[TS_TENSOR_MAX_DIMS], sb[TS_TENSOR_MAX_DIMS];
-    int64_t batch;                  /* product of bsz */
+    TsAtenMatmul m;
     TsNnMat a, b;
-    int dim;
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
 } Plan;
 
 /* Whether dims [0, nd) of an operand merge with the dim after them (stride last_stride)
@@ -283,97 +231,33 @@ static bool folds(int nd, const int64_t *sizes, const int64_t *strides, int64_t 
     return true;
 }
 
-static int64_t prod(int n, const int64_t *v)
-{
-    int64_t p = 1;
-    for (int i = 0; i < n; i++)
-        p *= v[i];
-    return p;
-}
-
-/* The inner-size error, worded as PyTorch words it for each rank case. */
-static int inner_error(TsError *err, const Operand *x, const Operand *y, const Plan *p)
-{
-    int da = x->dim, db = y->dim;
-    int64_t k1 = p->a.cols, k2 = p->b.rows;
-    if (da == 1 && db == 1)
-        return ts_error_set(err, TS_ERR_RUNTIME, "inconsistent tensor size, expected tensor "
-                            "[%lld] and src [%lld] to have the same number of elements, but "
-                            "got %lld and %lld elements respectively", (long long)k1,
-                            (long long)k2, (long long)k1, (long long)k2);
-    if (da <= 2 && db <= 2)
-        return db == 1 ? mv_shape_error(err, p->a.rows, k1, k2)
-                       : mm_shape_error(err, p->a.rows, k1, k2, p->b.cols);
-    if (db <= 2) {
-        int64_t rows = prod(da - 1, x->sizes);
-        return db == 1 ? mv_shape_error(err, rows, k1, k2)
-                       : mm_shape_error(err, rows, k1, k2, p->b.cols);
-    }
-    if (da <= 2) {
-        int64_t rows = prod(db - 2, y->sizes) * p->b.cols;
-        return da == 1 ? mv_shape_error(err, rows, k2, k1)
-                       : mm_shape_error(err, rows, k2, k1, p->a.rows);
-    }
-    return ts_error_set(err, TS_ERR_RUNTIME, "Expected size for first two dimensions of batch2 "
-                        "tensor to be: [%lld, %lld] but got: [%lld, %lld].",
-                        (long long)p->batch, (long long)k1, (long long)p->batch, (long long)k2);
-}
-
 static int plan(TsError *err, const Operand *x, const Operand *y, Plan *p)
 {
-    int da = x->dim, db = y->dim;
-    if (da == 0 || db == 0)
-        return ts_error_set(err, TS_ERR_RUNTIME, "both arguments to matmul need to be at least "
-                            "1D, but they are %dD and %dD", da, db);
-    p->a = (TsNnMat){ x->data, da >= 2 ? x->sizes[da - 2] : 1, x->sizes[da - 1],
-                      da >= 2 ? x->strides[da - 2] : 0, x->strides[da - 1] };
-    if (db >= 2)
-        p->b = (TsNnMat){ y->data, y->sizes[db - 2], y->sizes[db - 1], y->strides[db - 2],
-                          y->strides[db - 1] };
-    else
-        p->b = (TsNnMat){ y->data, y->sizes[0], 1, y->strides[0], 0 };
-    int na = da > 2 ? da - 2 : 0, nbb = db > 2 ? db - 2 : 0;
-    p->nb = na > nbb ? na : nbb;
-    for (int i = 0; i < p->nb; i++) {
-        int ia = i - (p->nb - na), ib = i - (p->nb - nbb);
-        int64_t za = ia >= 0 ? x->sizes[ia] : 1, zb = ib >= 0 ? y->sizes[ib] : 1;
-        if (za != zb && za != 1 && zb != 1)
-            return ts_error_set(err, TS_ERR_RUNTIME, "The size of tensor a (%lld) must match "
-                                "the size of tensor b (%lld) at non-singleton dimension %d",
-                                (long long)za, (long long)zb, i);
-        p->bsz[i] = za == 1 ? zb : za;
-        p->sa[i] = za == 1 ? 0 : x->strides[ia];
-        p->sb[i] = zb == 1 ? 0 : y->strides[ib];
-    }
-    p->batch = prod(p->nb, p->bsz);
-    if (p->a.cols != p->b.rows)
-        return inner_error(err, x, y, p);
-    p->dim = 0;
-    for (int i = 0; i < p->nb; i++)
-        p->sizes[p->dim++] = p->bsz[i];
-    if (da >= 2)
-        p->sizes[p->dim++] = p->a.rows;
-    if (db >= 2)
-        p->sizes[p->dim++] = p->b.cols;
+    TsAtenOperand ox = { x->dim, x->sizes, x->strides }, oy = { y->dim, y->sizes, y->strides };
+    int rc = ts_aten_matmul_plan(&ox, &oy, &p->m, err);
+    if (rc)
+        return rc;
+    p->a = (TsNnMat){ x->data, p->m.a.rows, p->m.a.cols, p->m.a.rs, p->m.a.cs };
+    p->b = (TsNnMat){ y->data, p->m.b.rows, p->m.b.cols, p->m.b.rs, p->m.b.cs };
     return 0;
 }
 
-/* Runs the plan into o (contiguous, o's shape is p->sizes), beta 0 or 1 (o prefilled). */
+/* Runs the plan into o (contiguous, o's shape is p->m.sizes), beta 0 or 1 (o prefilled). */
 static int run(const Plan *p, const Operand *x, TsTensor *o, double beta, TsError *err)
 {
     int dtype = o->dtype;
     int64_t n = p->a.rows, m = p->b.cols, es = (int64_t)ts_dtype_size(dtype);
     char *out = ts_tensor_data(o);
-    if (p->batch == 0 || n == 0 || m == 0)
+    if (p->m.batch == 0 || n == 0 || m == 0)
         return 0;
     bool b_shared = true;
-    for (int i = 0; i < p->nb; i++)
-        b_shared = b_shared && p->sb[i] == 0;
+    for (int i = 0; i < p->m.nb; i++)
+        b_shared = b_shared && p->m.sb[i] == 0;
     int fa = x->dim > 2 ? x->dim - 2 : 0;
     if (b_shared && (x->dim < 2 || folds(fa, x->sizes, x->strides, n, p->a.rs))) {
         /* (batch..., n, k) @ (k, m): one GEMM over batch * n rows */
         TsNnMat a = p->a;
-        a.rows = p->batch * n;
+        a.rows = p->m.batch * n;
         if (a.rows > 1 && n == 1 && fa > 0) {
             /* the row stride is the last non-1 batch dim's */
             for (int d = fa - 1; d >= 0; d--)
@@ -385,20 +269,20 @@ static int run(const Plan *p, const Operand *x, TsTensor *o, double beta, TsErro
         return ts_nn_gemm(dtype, 1.0, &a, &p->b, beta, out, m, err);
     }
     int64_t idx[TS_TENSOR_MAX_DIMS] = { 0 }, offa = 0, offb = 0;
-    for (int64_t bi = 0; bi < p->batch; bi++) {
+    for (int64_t bi = 0; bi < p->m.batch; bi++) {
         TsNnMat a = p->a, b = p->b;
         a.p = (const char *)p->a.p + offa * es;
         b.p = (const char *)p->b.p + offb * es;
         int rc = ts_nn_gemm(dtype, 1.0, &a, &b, beta, out + bi * n * m * es, m, err);
         if (rc)
             return rc;
-        for (int d = p->nb - 1; d >= 0; d--) {
-            offa += p->sa[d];
-            offb += p->sb[d];
-            if (++idx[d] < p->bsz[d])
+        for (int d = p->m.nb - 1; d >= 0; d--) {
+            offa += p->m.sa[d];
+            offb += p->m.sb[d];
+            if (++idx[d] < p->m.bsz[d])
                 break;
-            offa -= p->sa[d] * p->bsz[d];
-            offb -= p->sb[d] * p->bsz[d];
+            offa -= p->m.sa[d] * p->m.bsz[d];
+            offb -= p->m.sb[d] * p->m.bsz[d];
             idx[d] = 0;
         }
     }
@@ -417,9 +301,9 @@ static TsTensor *matmul(TsError *err, const char *name, const TsTensor *tx, cons
     }
     if (check_dtype(err, name, tx->dtype) || plan(err, x, y, &p))
         return NULL;
-    if (bias && (check_expand(err, bias, p.dim, p.sizes)))
+    if (bias && (ts_aten_check_expand(bias, p.m.dim, p.m.sizes, err)))
         return NULL;
-    TsTensor *o = ts_cpu_empty(tx->dtype, p.dim, p.sizes, err);
+    TsTensor *o = ts_cpu_empty(tx->dtype, p.m.dim, p.m.sizes, err);
     if (!o)
         return NULL;
     if (bias)
@@ -452,45 +336,20 @@ static TsTensor *do_matmul(TsError *err, TsTensor *x, TsTensor *y)
 
 static TsTensor *do_bmm(TsError *err, TsTensor *x, TsTensor *y)
 {
-    if (x->dim != 3 || y->dim != 3) {
-        ts_error_set(err, TS_ERR_RUNTIME, "batch%d must be a 3D tensor", x->dim != 3 ? 1 : 2);
-        return NULL;
-    }
-    if (x->sizes[0] != y->sizes[0] || x->sizes[2] != y->sizes[1]) {
-        ts_error_set(err, TS_ERR_RUNTIME, "Expected size for first two dimensions of batch2 "
-                     "tensor to be: [%lld, %lld] but got: [%lld, %lld].",
-                     (long long)x->sizes[0], (long long)x->sizes[2], (long long)y->sizes[0],
-                     (long long)y->sizes[1]);
-        return NULL;
-    }
-    return do_matmul(err, x, y);
+    return ts_aten_check_product(TS_ATEN_BMM, x, y, err) ? NULL : do_matmul(err, x, y);
 }
 
 static TsTensor *do_dot(TsError *err, TsTensor *x, TsTensor *y)
 {
-    if (x->dim != 1 || y->dim != 1) {
-        ts_error_set(err, TS_ERR_RUNTIME, "1D tensors expected, but got %dD and %dD tensors",
-                     (int)x->dim, (int)y->dim);
+    if (ts_aten_check_product(TS_ATEN_DOT, x, y, err))
         return NULL;
-    }
-    if (x->dtype != y->dtype) {
-        ts_error_set(err, TS_ERR_RUNTIME, "dot : expected both vectors to have same dtype, but "
-                     "found %s and %s", ts_dtype_type_name(x->dtype),
-                     ts_dtype_type_name(y->dtype));
-        return NULL;
-    }
     Operand ox = operand(x), oy = operand(y);
     return matmul(err, "dot", x, &ox, y, &oy, NULL);
 }
 
 static TsTensor *do_mv(TsError *err, TsTensor *x, TsTensor *y)
 {
-    if (x->dim != 2 || y->dim != 1) {
-        ts_error_set(err, TS_ERR_RUNTIME, "vector + matrix @ vector expected, got 1, %d, %d",
-                     (int)x->dim, (int)y->dim);
-        return NULL;
-    }
-    return do_matmul(err, x, y);
+    return ts_aten_check_product(TS_ATEN_MV, x, y, err) ? NULL : do_matmul(err, x, y);
 }
 
 /* aten::matmul(Tensor self, Tensor other) -> Tensor */
@@ -616,17 +475,10 @@ static int k_linear(TsCall *c)
 static TsTensor *addmm(TsError *err, TsTensor *self, TsTensor *m1, TsTensor *m2, double beta,
                        double alpha)
 {
-    if (m1->dim != 2 || m2->dim != 2) {
-        ts_error_set(err, TS_ERR_RUNTIME, "mat%d must be a matrix, got %d-D tensor",
-                     m1->dim != 2 ? 1 : 2, m1->dim != 2 ? (int)m1->dim : (int)m2->dim);
+    if (ts_aten_check_product(TS_ATEN_ADDMM, m1, m2, err))
         return NULL;
-    }
-    if (m1->sizes[1] != m2->sizes[0]) {
-        mm_shape_error(err, m1->sizes[0], m1->sizes[1], m2->sizes[0], m2->sizes[1]);
-        return NULL;
-    }
     int64_t sizes[2] = { m1->sizes[0], m2->sizes[1] };
-    if (check_expand(err, self, 2, sizes))
+    if (ts_aten_check_expand(self, 2, sizes, err))
         return NULL;
     if (m1->dtype != m2->dtype) {
         ts_error_set(err, TS_ERR_RUNTIME, "expected scalar type %s but found %s",
@@ -659,19 +511,10 @@ static TsTensor *addmm(TsError *err, TsTensor *self, TsTensor *m1, TsTensor *m2,
 static TsTensor *baddbmm(TsError *err, TsTensor *self, TsTensor *b1, TsTensor *b2, double beta,
                          double alpha)
 {
-    if (b1->dim != 3 || b2->dim != 3) {
-        ts_error_set(err, TS_ERR_RUNTIME, "batch%d must be a 3D tensor", b1->dim != 3 ? 1 : 2);
+    if (ts_aten_check_product(TS_ATEN_BMM, b1, b2, err))
         return NULL;
-    }
-    if (b1->sizes[0] != b2->sizes[0] || b1->sizes[2] != b2->sizes[1]) {
-        ts_error_set(err, TS_ERR_RUNTIME, "Expected size for first two dimensions of batch2 "
-                     "tensor to be: [%lld, %lld] but got: [%lld, %lld].",
-                     (long long)b1->sizes[0], (long long)b1->sizes[2], (long long)b2->sizes[0],
-                     (long long)b2->sizes[1]);
-        return NULL;
-    }
     int64_t sizes[3] = { b1->sizes[0], b1->sizes[1], b2->sizes[2] };
-    if (check_expand(err, self, 3, sizes))
+    if (ts_aten_check_expand(self, 3, sizes, err))
         return NULL;
     if (b1->dtype != b2->dtype || self->dtype != b1->dtype) {
         ts_error_set(err, TS_ERR_RUNTIME, "expected scalar type %s but found %s",

@@ -7,15 +7,9 @@
 
 static int check(TsError *err, const TsTensor *a, const TsTensor *b)
 {
-    if (a->dim != 2)
-        return ts_error_set(err, TS_ERR_RUNTIME, "self must be a matrix");
-    if (b->dim != 2)
-        return ts_error_set(err, TS_ERR_RUNTIME, "mat2 must be a matrix");
-    if (a->sizes[1] != b->sizes[0])
-        return ts_error_set(err, TS_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied "
-                            "(%lldx%lld and %lldx%lld)", (long long)a->sizes[0],
-                            (long long)a->sizes[1], (long long)b->sizes[0],
-                            (long long)b->sizes[1]);
+    int rc = ts_aten_check_product(TS_ATEN_MM, a, b, err);
+    if (rc)
+        return rc;
     if (a->dtype != b->dtype)
         return ts_error_set(err, TS_ERR_RUNTIME, "expected scalar type %s but found %s",
                             ts_dtype_type_name(a->dtype), ts_dtype_type_name(b->dtype));

@@ -195,46 +195,10 @@ static int check_shape(TsCall *c, const TsConvGeom *g, const TsTensor *x, const 
     for (int i = 0; i < 3; i++)
         if (g->stride[i] <= 0)
             return ts_error_set(err, TS_ERR_RUNTIME, "non-positive stride is not supported");
-    ts_aten_format_sizes(s1, sizeof s1, w->dim, w->sizes);
-    ts_aten_format_sizes(s2, sizeof s2, x->dim, x->sizes);
-    if (w->dim != x->dim)
-        return ts_error_set(err, TS_ERR_RUNTIME, "Expected %d-dimensional input for "
-                            "%d-dimensional weight %s, but got %d-dimensional input of size %s "
-                            "instead", (int)w->dim, (int)w->dim, s1, (int)x->dim, s2);
-    if (w->sizes[0] < g->groups)
-        return ts_error_set(err, TS_ERR_RUNTIME, "Given groups=%lld, expected weight to be at "
-                            "least %lld at dimension 0, but got weight of size %s instead",
-                            (long long)g->groups, (long long)g->groups, s1);
-    if (w->sizes[0] % g->groups)
-        return ts_error_set(err, TS_ERR_RUNTIME, "Given groups=%lld, expected weight to be "
-                            "divisible by %lld at dimension 0, but got weight of size [%s] "
-                            "instead", (long long)g->groups, (long long)g->groups, s1);
-    if (g->transposed) {
-        if (x->sizes[1] != w->sizes[0])
-            return ts_error_set(err, TS_ERR_RUNTIME, "Given transposed=1, weight of size %s, "
-                                "expected input%s to have %lld channels, but got %lld channels "
-                                "instead", s1, s2, (long long)w->sizes[0],
-                                (long long)x->sizes[1]);
-        int64_t want = w->sizes[1] * g->groups;
-        if (b && (b->dim != 1 || b->sizes[0] != want)) {
-            ts_aten_format_sizes(s2, sizeof s2, b->dim, b->sizes);
-            return ts_error_set(err, TS_ERR_RUNTIME, "Given transposed=1, weight of size %s, "
-                                "expected bias to be 1-dimensional with %lld elements, but got "
-                                "bias of size %s instead", s1, (long long)want, s2);
-        }
+    if (ts_aten_check_conv_weight(x, w, b, g->groups, g->transposed, err))
+        return err->code;
+    if (g->transposed)
         return check_dilation(c, g);
-    }
-    if (x->sizes[1] != w->sizes[1] * g->groups)
-        return ts_error_set(err, TS_ERR_RUNTIME, "Given groups=%lld, weight of size %s, "
-                            "expected input%s to have %lld channels, but got %lld channels "
-                            "instead", (long long)g->groups, s1, s2,
-                            (long long)(w->sizes[1] * g->groups), (long long)x->sizes[1]);
-    if (b && (b->dim != 1 || b->sizes[0] != w->sizes[0])) {
-        ts_aten_format_sizes(s2, sizeof s2, b->dim, b->sizes);
-        return ts_error_set(err, TS_ERR_RUNTIME, "Given weight of size %s, expected bias to be "
-                            "1-dimensional with %lld elements, but got bias of size %s instead",
-                            s1, (long long)w->sizes[0], s2);
-    }
     int64_t in[3] = { 1, 1, 1 }, k[3] = { 1, 1, 1 };
     bool fits = true;
     for (int i = 3 - g->nd; i < 3; i++) {

@@ -44,6 +44,11 @@ extern const TsCudaTable ts_cuda_factory_table;  /* factory.c: empty, zeros, one
 extern const TsCudaTable ts_cuda_copy_table;     /* copy.c: to, cuda, cpu, contiguous, clone, copy_ */
 extern const TsCudaTable ts_cuda_format_table;   /* format.c: tscript::format_tensor */
 extern const TsCudaTable ts_cuda_pointwise_table; /* pointwise.c: arithmetic, math, comparisons */
+extern const TsCudaTable ts_cuda_blas_table;     /* blas.c: mm, bmm, addmm, matmul, linear, dot */
+extern const TsCudaTable ts_cuda_conv_table;     /* conv.c: conv1d, conv2d, convolution */
+extern const TsCudaTable ts_cuda_pool_table;     /* pool.c: max_pool2d, avg_pool2d, adaptive */
+extern const TsCudaTable ts_cuda_embedding_table; /* embedding.c: aten::embedding */
+extern const TsCudaTable ts_cuda_rnn_cell_table; /* rnn_cell.c: lstm_cell, gru_cell */
 extern const TsCudaTable ts_cuda_view_table;     /* view.c: the ops that only change metadata */
 extern const TsCudaTable ts_cuda_reduce_table;   /* reduce/reduce.c: sum, mean, max, var, norm, ... */
 extern const TsCudaTable ts_cuda_softmax_table;  /* nn/softmax.c: softmax, log_softmax */

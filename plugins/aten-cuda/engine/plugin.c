@@ -19,6 +19,11 @@ static const TsCudaTable *const tables[] = {
     &ts_cuda_norm_table,
     &ts_cuda_join_table,
     &ts_cuda_index_table,
+    &ts_cuda_blas_table,
+    &ts_cuda_conv_table,
+    &ts_cuda_pool_table,
+    &ts_cuda_embedding_table,
+    &ts_cuda_rnn_cell_table,
 };
 
 /* The copy aten-common's shared view kernels ask for (reshape of a tensor no view
