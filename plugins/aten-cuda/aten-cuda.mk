@@ -42,7 +42,10 @@ plugins_aten_cuda_aten_cuda_la_SOURCES = $(ATEN_CUDA_HDRS) \
 plugins_aten_cuda_aten_cuda_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cuda \
 	$(CUDA_CFLAGS)
 plugins_aten_cuda_aten_cuda_la_CFLAGS = $(AM_CFLAGS)
-plugins_aten_cuda_aten_cuda_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+# Never unloaded (-z nodelete): the CUDA runtime inside registers its kernels and exit
+# handlers with the process, which must not outlive the code (ThreadSanitizer's exit handlers
+# did, and ran after the unload).
+plugins_aten_cuda_aten_cuda_la_LDFLAGS = $(PLUGIN_LDFLAGS) -Wl,-z,nodelete
 plugins_aten_cuda_aten_cuda_la_LIBADD = $(ATEN_CUDA_CU_OBJS) \
 	plugins/aten-common/libtscript_aten.la libtscript.la $(CUDA_LIBS) -lstdc++ -lm
 EXTRA_plugins_aten_cuda_aten_cuda_la_DEPENDENCIES = $(ATEN_CUDA_CU_OBJS)
