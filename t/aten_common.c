@@ -297,6 +297,51 @@ static void test_dtypes(void)
     ok(isnan(ts_aten_bf16_to_float(ts_aten_float_to_bf16(NAN))), "nan stays nan");
 }
 
+/* The reductions' arguments (reduce_args.c): dims as a mask, result dtypes, result shapes. */
+static void test_reductions(void)
+{
+    TsError err = TS_ERROR_INIT;
+    uint64_t mask = 0;
+    ok(ts_aten_red_dims(ts_none(), 3, &mask, &err) == 0 && mask == 7, "dim=None is every dim");
+    ok(ts_aten_red_dims(ts_int(-1), 3, &mask, &err) == 0 && mask == 4, "dim=-1 of 3 is dim 2");
+    ok(ts_aten_red_dims(ts_double(1), 3, &mask, &err) == TS_ERR_TYPE, "a float dim is refused");
+    is_str(err.msg, "dim must be an int or a list of ints", "... said so");
+    ts_error_clear(&err);
+
+    int result = -1, cast = -1;
+    ok(ts_aten_red_dtype(TS_ATEN_RED_SUM, "sum", false, TS_INT32, -1, &result, &cast, &err) == 0 &&
+       result == TS_INT64 && cast == -1, "sum of int32 is int64, the input uncast");
+    ok(ts_aten_red_dtype(TS_ATEN_RED_SUM, "sum", false, TS_INT32, TS_FLOAT64, &result, &cast,
+                         &err) == 0 && result == TS_FLOAT64 && cast == TS_FLOAT64,
+       "sum(dtype=float64) casts the input");
+    ok(ts_aten_red_dtype(TS_ATEN_RED_MEAN, "mean", false, TS_INT64, -1, &result, &cast, &err) ==
+       TS_ERR_RUNTIME, "mean of int64 fails");
+    is_str(err.msg, "mean(): could not infer output dtype. Input dtype must be either a floating "
+           "point or complex dtype. Got: Long", "... in PyTorch's words");
+    ts_error_clear(&err);
+    ok(ts_aten_red_dtype(TS_ATEN_RED_VAR, "var_mean", true, TS_INT64, -1, &result, &cast, &err) ==
+       TS_ERR_RUNTIME, "var_mean of int64 fails");
+    is_str(err.msg, "var_mean only support floating point and complex dtypes", "... by name");
+    ts_error_clear(&err);
+    ok(ts_aten_red_dtype(TS_ATEN_RED_LSE, "logsumexp", false, TS_INT64, -1, &result, &cast,
+                         &err) == 0 && result == TS_FLOAT32 && cast == TS_FLOAT32,
+       "logsumexp of int64 computes in float32");
+
+    int64_t sz[3] = { 2, 0, 4 }, sizes[TS_TENSOR_MAX_DIMS];
+    TsTensor *x = cpu_tensor(3, sz);
+    int dim = 0;
+    ts_aten_red_shape(x, 2, false, &dim, sizes);
+    ok(dim == 2 && sizes[0] == 2 && sizes[1] == 4, "reducing dim 1 of [2, 0, 4] gives [2, 4]");
+    ts_aten_red_shape(x, 2, true, &dim, sizes);
+    ok(dim == 3 && sizes[1] == 1, "... and [2, 1, 4] with keepdim");
+    TsAtenRedArgs r = { 2, false, true, 1, -1 };
+    ok(ts_aten_red_check_nonempty("max", false, x, &r, &err) == TS_ERR_INDEX,
+       "max over an empty dim fails");
+    is_str(err.msg, "max(): Expected reduction dim 1 to have non-zero size.", "... said so");
+    ts_error_clear(&err);
+    ts_tensor_release(x);
+}
+
 /* The kernel of ts_aten_view_table for qualname.overload. */
 static TsKernelFn shared_kernel(const char *qualname, const char *overload)
 {
@@ -438,6 +483,7 @@ int main(void)
     test_more();
     test_shapes();
     test_dtypes();
+    test_reductions();
     test_same_device();
     test_shared_kernels();
     ts_runtime_close(kt_rt);

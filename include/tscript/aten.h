@@ -247,6 +247,64 @@ typedef struct TsAtenTo {
 } TsAtenTo;
 int ts_aten_to_target(TsArgs *a, TsAtenTo *to);
 
+/* ---- reductions (reduce_args.c) ------------------------------------------------------- */
+
+/* How a reduction's result dtype follows its input and its dtype= argument. */
+typedef enum TsAtenRedKind {
+    TS_ATEN_RED_SUM,           /* sum, prod: integral and bool become int64; dtype= casts */
+    TS_ATEN_RED_MEAN,          /* mean: floating only (the input, or dtype=) */
+    TS_ATEN_RED_SAME,          /* max, min, amax, amin: the input's */
+    TS_ATEN_RED_INDEX,         /* argmax, argmin: int64 */
+    TS_ATEN_RED_BOOL,          /* all, any: bool (uint8 stays uint8) */
+    TS_ATEN_RED_VAR,           /* std, var and their _mean: floating only */
+    TS_ATEN_RED_NORM,          /* norm: floating only; dtype= must be floating */
+    TS_ATEN_RED_VNORM,         /* linalg_vector_norm: the same with its own message */
+    TS_ATEN_RED_LSE,           /* logsumexp: integral and bool become float32 */
+    TS_ATEN_RED_COUNT,         /* count_nonzero: int64 */
+} TsAtenRedKind;
+
+/* Where a reduction overload's arguments sit on the stack (0: absent; self is argument 0):
+ * dim (None, int or int[]), keepdim, dtype, out= tensors (values; indices or means), the norm
+ * order p, unbiased, and correction. */
+typedef struct TsAtenRedPos {
+    int8_t dim, keep, dtype, out, out2, p, unbiased, correction;
+} TsAtenRedPos;
+
+/* What a reduction is asked for. */
+typedef struct TsAtenRedArgs {
+    uint64_t mask;             /* the reduced dims (bit d: dim d) */
+    bool keepdim;
+    bool dim_given;            /* a dim argument that is not None */
+    double p;                  /* the norm order (default 2) or var correction (default 1) */
+    int dtype;                 /* dtype=, -1 for none */
+} TsAtenRedArgs;
+
+/* A dim argument (None, int or int[]) as a mask of the dims of a tensor of ndim dims; None
+ * and [] mean every dim. Errors: "dim must be an int or a list of ints", a dim out of range,
+ * "dim 0 appears multiple times in the list of dims". */
+int ts_aten_red_dims(TsValue v, int ndim, uint64_t *mask, TsError *err);
+/* Reads the arguments at pos (all but self and the outs) of a reduction over a tensor of
+ * ndim dims into r, dtype= through the backend's dtype_arg (which dtypes it computes in is
+ * its own affair). norm: the default p is a norm's order 2, else a correction of 1.
+ * "expected a number" for a p or correction of another type. */
+int ts_aten_red_args(TsArgs *a, const TsAtenRedPos *pos, int ndim, bool norm,
+                     int (*dtype_arg)(TsArgs *, size_t, int *), TsAtenRedArgs *r);
+/* The result dtype of a reduction of kind, named name in PyTorch's messages ("mean(): could
+ * not infer output dtype. ..."), over an input of dtype in with dtype= dtype (-1: none);
+ * stat_pair: std_mean or var_mean, which name themselves where std and var say "std and
+ * var". *cast: the dtype to cast the input to before computing, -1 for none. */
+int ts_aten_red_dtype(TsAtenRedKind kind, const char *name, bool stat_pair, int in, int dtype,
+                      int *result, int *cast, TsError *err);
+/* PyTorch's checks for the reductions that have no identity (max, min, argmax, amax, ...)
+ * over x: a dim must be given for an empty x, and no reduced dim may be empty. index_form:
+ * argmax and argmin, whose first message is shorter and an IndexError. */
+int ts_aten_red_check_nonempty(const char *name, bool index_form, const TsTensor *x,
+                               const TsAtenRedArgs *r, TsError *err);
+/* The shape of a reduction's result: t's sizes with the dims in mask removed, or kept as
+ * 1 (keepdim). */
+void ts_aten_red_shape(const TsTensor *t, uint64_t mask, bool keepdim, int *dim,
+                       int64_t *sizes);
+
 /* ---- a kernel's end ------------------------------------------------------------------ */
 
 /* Each releases the arguments. With rc 0 it pushes the result (taking its reference), with
