@@ -342,6 +342,34 @@ static void test_reductions(void)
     ts_tensor_release(x);
 }
 
+/* The normalizations' checks (norm_check.c), in PyTorch's words. */
+static void test_norms(void)
+{
+    TsError err = TS_ERROR_INIT;
+    int64_t sx[3] = { 2, 6, 4 }, sw[1] = { 5 };
+    TsTensor *x = cpu_tensor(3, sx), *w = cpu_tensor(1, sw);
+    TsTensor *vecs[4] = { w, NULL, NULL, NULL };
+    ok(ts_aten_check_batch_norm(x, vecs, true, &err) == TS_ERR_RUNTIME,
+       "batch_norm: a weight of 5 for 6 channels fails");
+    is_str(err.msg, "weight should contain 6 elements not 5", "... said so");
+    ts_error_clear(&err);
+    vecs[0] = NULL;
+    ok(ts_aten_check_batch_norm(x, vecs, false, &err) == TS_ERR_RUNTIME,
+       "batch_norm in evaluation needs running stats");
+    is_str(err.msg, "running_mean must be defined in evaluation mode", "... said so");
+    ts_error_clear(&err);
+    int64_t ns[1] = { 4 };
+    ok(ts_aten_check_layer_norm(x, 1, ns, NULL, NULL, &err) == 0, "layer_norm over [4] is fine");
+    ok(ts_aten_check_group_norm(x, 4, NULL, NULL, &err) == TS_ERR_RUNTIME,
+       "group_norm: 4 groups do not divide 6 channels");
+    is_str(err.msg, "Expected number of channels in input to be divisible by num_groups, but got "
+           "input of shape [2, 6, 4] and num_groups=4", "... said so");
+    ts_error_clear(&err);
+    ok(ts_aten_check_group_norm(x, 3, NULL, NULL, &err) == 0, "... 3 do");
+    ts_tensor_release(x);
+    ts_tensor_release(w);
+}
+
 /* The kernel of ts_aten_view_table for qualname.overload. */
 static TsKernelFn shared_kernel(const char *qualname, const char *overload)
 {
@@ -484,6 +512,7 @@ int main(void)
     test_shapes();
     test_dtypes();
     test_reductions();
+    test_norms();
     test_same_device();
     test_shared_kernels();
     ts_runtime_close(kt_rt);

@@ -172,6 +172,23 @@ int ts_aten_check_product(TsAtenProduct kind, const TsTensor *x, const TsTensor 
 int ts_aten_check_conv_weight(const TsTensor *x, const TsTensor *w, const TsTensor *b,
                               int64_t groups, bool transposed, TsError *err);
 
+/* ---- normalizations (norm_check.c) ---------------------------------------------------- */
+
+/* PyTorch's checks of batch_norm's input x (at least 2 dims, floating: "\"batch_norm\" not
+ * implemented for 'Long'") and of vecs, its weight, bias, running_mean and running_var
+ * (NULL for None): each 1-d with x's channels (dim 1) of elements, the running stats defined
+ * unless training and floating when training. */
+int ts_aten_check_batch_norm(const TsTensor *x, TsTensor *const *vecs, bool training,
+                             TsError *err);
+/* PyTorch's checks of layer_norm over the last nd dims, of sizes ns, of x: nd > 0, weight w
+ * and bias b (NULL for None) of shape ns, x's trailing sizes ns, x floating. */
+int ts_aten_check_layer_norm(const TsTensor *x, int nd, const int64_t *ns, const TsTensor *w,
+                             const TsTensor *b, TsError *err);
+/* PyTorch's checks of group_norm: x of at least 2 dims, groups > 0 dividing its channels,
+ * weight w and bias b (NULL for None) 1-d with its channels, x floating. */
+int ts_aten_check_group_norm(const TsTensor *x, int64_t groups, const TsTensor *w,
+                             const TsTensor *b, TsError *err);
+
 /* ---- printing ------------------------------------------------------------------------ */
 
 /* Appends the text print() shows for a tensor of dtype and these sizes (no trailing
