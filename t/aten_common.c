@@ -370,6 +370,33 @@ static void test_norms(void)
     ts_tensor_release(w);
 }
 
+/* cat's and stack's shapes and checks (join_check.c). */
+static void test_joins(void)
+{
+    TsError err = TS_ERROR_INIT;
+    int64_t s1[2] = { 2, 3 }, s2[2] = { 2, 5 }, s0[1] = { 0 }, sizes[TS_TENSOR_MAX_DIMS];
+    TsTensor *a = cpu_tensor(2, s1), *b = cpu_tensor(2, s2), *e = cpu_tensor(1, s0);
+    TsTensor *abe[3] = { a, b, e };
+    const TsTensor *ref = NULL;
+    int dtype = -1, d = -1;
+    ok(ts_aten_cat_shape(3, abe, -1, &dtype, &ref, &d, sizes, &err) == 0 && ref == a && d == 1 &&
+       sizes[0] == 2 && sizes[1] == 8 && dtype == TS_FLOAT32,
+       "cat of [2, 3], [2, 5] and a skipped [0] along -1 is [2, 8]");
+    ok(ts_aten_cat_shape(3, abe, 0, &dtype, &ref, &d, sizes, &err) == TS_ERR_RUNTIME,
+       "... and fails along 0");
+    is_str(err.msg, "Sizes of tensors must match except in dimension 0. Expected size 3 but got "
+           "size 5 for tensor number 1 in the list.", "... said so");
+    ts_error_clear(&err);
+    ok(ts_aten_stack_check(2, abe, 0, &d, &err) == TS_ERR_RUNTIME, "stack of unequal sizes fails");
+    is_str(err.msg, "stack expects each tensor to be equal size, but got [2, 3] at entry 0 and "
+           "[2, 5] at entry 1", "... said so");
+    ts_error_clear(&err);
+    ok(ts_aten_stack_check(1, abe, -1, &d, &err) == 0 && d == 2, "stack of one along -1 is dim 2");
+    ts_tensor_release(a);
+    ts_tensor_release(b);
+    ts_tensor_release(e);
+}
+
 /* The kernel of ts_aten_view_table for qualname.overload. */
 static TsKernelFn shared_kernel(const char *qualname, const char *overload)
 {
@@ -513,6 +540,7 @@ int main(void)
     test_dtypes();
     test_reductions();
     test_norms();
+    test_joins();
     test_same_device();
     test_shared_kernels();
     ts_runtime_close(kt_rt);

@@ -189,6 +189,21 @@ int ts_aten_check_layer_norm(const TsTensor *x, int nd, const int64_t *ns, const
 int ts_aten_check_group_norm(const TsTensor *x, int64_t groups, const TsTensor *w,
                              const TsTensor *b, TsError *err);
 
+/* ---- cat and stack (join_check.c) ----------------------------------------------------- */
+
+/* cat of the n tensors ts along dim64 (not yet wrapped): the result's dtype (the inputs'
+ * promoted), *ref the first input that is not a 1-d empty one (PyTorch's legacy rule skips
+ * those; NULL when all are, and the result is then a 1-d empty tensor of *dtype), and, when
+ * *ref is set, the wrapped dim *d and the result's sizes (ref's dim count). PyTorch's errors:
+ * "torch.cat(): expected a non-empty list of Tensors", "zero-dimensional tensor (at position
+ * 0) cannot be concatenated", "Sizes of tensors must match except in dimension 1. ...". */
+int ts_aten_cat_shape(size_t n, TsTensor *const *ts, int64_t dim64, int *dtype,
+                      const TsTensor **ref, int *d, int64_t *sizes, TsError *err);
+/* stack of the n tensors ts along dim64: the wrapped dim *d (of the result, one dim more),
+ * after PyTorch's checks ("stack expects a non-empty TensorList", "stack expects each tensor
+ * to be equal size, but got [2] at entry 0 and [3] at entry 1"). */
+int ts_aten_stack_check(size_t n, TsTensor *const *ts, int64_t dim64, int *d, TsError *err);
+
 /* ---- printing ------------------------------------------------------------------------ */
 
 /* Appends the text print() shows for a tensor of dtype and these sizes (no trailing
@@ -247,6 +262,9 @@ int ts_args_dim(TsArgs *a, size_t i, int64_t ndim, bool wrap_scalar, int *out);
  * backend's device. A Tensor?[] argument (indexing): the same, None items allowed. */
 int ts_args_tensor_list(TsArgs *a, size_t i, const TsList **out);
 int ts_args_opt_tensor_list(TsArgs *a, size_t i, const TsList **out);
+/* A Tensor[] argument's tensors (checked as ts_args_tensor_list, borrowed) as a new array
+ * the caller frees, and their count. */
+int ts_args_tensor_array(TsArgs *a, size_t i, TsTensor ***out, size_t *n);
 /* A str argument (borrowed). */
 int ts_args_str(TsArgs *a, size_t i, const TsStr **out);
 
