@@ -397,6 +397,34 @@ static void test_joins(void)
     ts_tensor_release(e);
 }
 
+/* gather's and index_select's checks (index_check.c). */
+static void test_index_checks(void)
+{
+    TsError err = TS_ERROR_INIT;
+    int64_t st[2] = { 3, 4 }, si[1] = { 5 }, sizes[TS_TENSOR_MAX_DIMS];
+    TsTensor *t = cpu_tensor(2, st), *ix = cpu_tensor(1, si);
+    ok(ts_aten_check_gather(t, 0, ix, &err) == TS_ERR_RUNTIME, "gather by a float index fails");
+    is_str(err.msg, "gather(): Expected dtype int64 for index", "... said so");
+    ts_error_clear(&err);
+    ok(ts_aten_index_select_shape(t, 1, ix, sizes, &err) == TS_ERR_RUNTIME,
+       "index_select by a float index fails");
+    is_str(err.msg, "index_select(): Expected dtype int32 or int64 for index", "... said so");
+    ts_error_clear(&err);
+    ts_tensor_release(ix);
+    TsDevice cpu = { TS_DEV_CPU, -1 };
+    ix = ts_tensor_empty(ts_runtime_allocator(kt_rt, TS_DEV_CPU), cpu, TS_INT64, 1, si, &err);
+    ok(ix && ts_aten_index_select_shape(t, 1, ix, sizes, &err) == 0 && sizes[0] == 3 &&
+       sizes[1] == 5, "index_select of 5 along dim 1 of [3, 4] is [3, 5]");
+    ok(ix && ts_aten_check_gather(t, 0, ix, &err) == TS_ERR_RUNTIME,
+       "gather of a 1-d index from a 2-d tensor fails");
+    is_str(err.msg, "Index tensor must have the same number of dimensions as input tensor",
+           "... said so");
+    ts_error_clear(&err);
+    if (ix)
+        ts_tensor_release(ix);
+    ts_tensor_release(t);
+}
+
 /* The kernel of ts_aten_view_table for qualname.overload. */
 static TsKernelFn shared_kernel(const char *qualname, const char *overload)
 {
@@ -541,6 +569,7 @@ int main(void)
     test_reductions();
     test_norms();
     test_joins();
+    test_index_checks();
     test_same_device();
     test_shared_kernels();
     ts_runtime_close(kt_rt);

@@ -204,6 +204,17 @@ int ts_aten_cat_shape(size_t n, TsTensor *const *ts, int64_t dim64, int *dtype,
  * to be equal size, but got [2] at entry 0 and [3] at entry 1"). */
 int ts_aten_stack_check(size_t n, TsTensor *const *ts, int64_t dim64, int *d, TsError *err);
 
+/* ---- gather and index_select (index_check.c) ------------------------------------------ */
+
+/* PyTorch's checks of gather(t, d, ix), d wrapped: an int64 index ("gather(): Expected dtype
+ * int64 for index") of t's dim count unless empty, no larger than t but along d. */
+int ts_aten_check_gather(const TsTensor *t, int d, const TsTensor *ix, TsError *err);
+/* PyTorch's checks of index_select(t, d, ix), d wrapped (an int32 or int64 index of at most
+ * one dim, one value for a 0-dim t), and the result's sizes (t's dim count): t's with dim d
+ * the index's length. */
+int ts_aten_index_select_shape(const TsTensor *t, int d, const TsTensor *ix, int64_t *sizes,
+                               TsError *err);
+
 /* ---- printing ------------------------------------------------------------------------ */
 
 /* Appends the text print() shows for a tensor of dtype and these sizes (no trailing
