@@ -425,6 +425,25 @@ static void test_index_checks(void)
     ts_tensor_release(t);
 }
 
+/* The pooling windows' checks and output size (pool_check.c). */
+static void test_pool_checks(void)
+{
+    TsError err = TS_ERROR_INIT;
+    int64_t k[2] = { 3, 3 }, st[2] = { 2, 2 }, p[2] = { 1, 2 }, d[2] = { 1, 1 };
+    is_int(ts_aten_pool_out_size(7, 3, 1, 2, 1, false), 4, "7 by 3, pad 1, stride 2 gives 4");
+    is_int(ts_aten_pool_out_size(6, 3, 0, 2, 1, true), 3, "6 by 3, stride 2, ceil_mode gives 3");
+    ok(ts_aten_check_pool_pads(2, k, st, p, &err) == TS_ERR_RUNTIME, "a pad of 2 for 3 fails");
+    is_str(err.msg, "pad should be at most half of kernel size, but got pad=2 and kernel_size=3",
+           "... said so");
+    ts_error_clear(&err);
+    ok(ts_aten_check_pool2d_window(k, st, d, &err) == 0, "a 3x3 window of stride 2 is fine");
+    int64_t sizes[4] = { 1, 2, 0, 4 };
+    ok(ts_aten_check_pool2d_input(4, sizes, &err) == TS_ERR_RUNTIME, "an empty H fails");
+    is_str(err.msg, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for "
+           "input, but got:[1, 2, 0, 4]", "... said so");
+    ts_error_clear(&err);
+}
+
 /* The kernel of ts_aten_view_table for qualname.overload. */
 static TsKernelFn shared_kernel(const char *qualname, const char *overload)
 {
@@ -570,6 +589,7 @@ int main(void)
     test_norms();
     test_joins();
     test_index_checks();
+    test_pool_checks();
     test_same_device();
     test_shared_kernels();
     ts_runtime_close(kt_rt);

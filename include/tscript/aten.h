@@ -215,6 +215,27 @@ int ts_aten_check_gather(const TsTensor *t, int d, const TsTensor *ix, TsError *
 int ts_aten_index_select_shape(const TsTensor *t, int d, const TsTensor *ix, int64_t *sizes,
                                TsError *err);
 
+/* ---- pooling windows (pool_check.c) --------------------------------------------------- */
+
+/* A pool's output size along one dim of in elements: kernel k, padding p, stride s,
+ * dilation d, rounding up when ceil_mode (a last window must start inside the input or its
+ * left padding), as PyTorch's pooling_output_shape. s > 0. */
+int64_t ts_aten_pool_out_size(int64_t in, int64_t k, int64_t p, int64_t s, int64_t d,
+                              bool ceil_mode);
+/* PyTorch's checks of a pool's n spatial dims (kernel k, stride s, padding p): "stride should
+ * not be zero", "pad must be non-negative, but got pad: -1", "pad should be at most half of
+ * kernel size, but got pad=2 and kernel_size=3". */
+int ts_aten_check_pool_pads(int n, const int64_t *k, const int64_t *s, const int64_t *p,
+                            TsError *err);
+/* PyTorch's checks of a 2-d pool's kernel k, stride s and dilation d (H and W each): all
+ * greater than zero ("kernel size should be greater than zero, but got kH: 0 kW: 2"). */
+int ts_aten_check_pool2d_window(const int64_t *k, const int64_t *s, const int64_t *d,
+                                TsError *err);
+/* PyTorch's check of a 2-d pool's input of dim dims and these sizes: 3-d, or 4-d with only
+ * its batch allowed to be empty ("Expected 3D or 4D (batch mode) tensor with optional 0 dim
+ * batch size for input, but got:[1, 0, 4]"). */
+int ts_aten_check_pool2d_input(int dim, const int64_t *sizes, TsError *err);
+
 /* ---- printing ------------------------------------------------------------------------ */
 
 /* Appends the text print() shows for a tensor of dtype and these sizes (no trailing

@@ -16,7 +16,8 @@ plugins_aten_common_libtscript_aten_la_SOURCES = plugins/aten-common/args.c \
 	plugins/aten-common/dims.c plugins/aten-common/expand.c \
 	plugins/aten-common/matmul.c plugins/aten-common/conv_check.c \
 	plugins/aten-common/reduce_args.c plugins/aten-common/norm_check.c \
-	plugins/aten-common/join_check.c plugins/aten-common/index_check.c
+	plugins/aten-common/join_check.c plugins/aten-common/index_check.c \
+	plugins/aten-common/pool_check.c
 plugins_aten_common_libtscript_aten_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
 plugins_aten_common_libtscript_aten_la_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
 plugins_aten_common_libtscript_aten_la_LDFLAGS = -static
