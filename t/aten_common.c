@@ -297,6 +297,153 @@ static void test_dtypes(void)
     ok(isnan(ts_aten_bf16_to_float(ts_aten_float_to_bf16(NAN))), "nan stays nan");
 }
 
+/* The reductions' arguments (reduce_args.c): dims as a mask, result dtypes, result shapes. */
+static void test_reductions(void)
+{
+    TsError err = TS_ERROR_INIT;
+    uint64_t mask = 0;
+    ok(ts_aten_red_dims(ts_none(), 3, &mask, &err) == 0 && mask == 7, "dim=None is every dim");
+    ok(ts_aten_red_dims(ts_int(-1), 3, &mask, &err) == 0 && mask == 4, "dim=-1 of 3 is dim 2");
+    ok(ts_aten_red_dims(ts_double(1), 3, &mask, &err) == TS_ERR_TYPE, "a float dim is refused");
+    is_str(err.msg, "dim must be an int or a list of ints", "... said so");
+    ts_error_clear(&err);
+
+    int result = -1, cast = -1;
+    ok(ts_aten_red_dtype(TS_ATEN_RED_SUM, "sum", false, TS_INT32, -1, &result, &cast, &err) == 0 &&
+       result == TS_INT64 && cast == -1, "sum of int32 is int64, the input uncast");
+    ok(ts_aten_red_dtype(TS_ATEN_RED_SUM, "sum", false, TS_INT32, TS_FLOAT64, &result, &cast,
+                         &err) == 0 && result == TS_FLOAT64 && cast == TS_FLOAT64,
+       "sum(dtype=float64) casts the input");
+    ok(ts_aten_red_dtype(TS_ATEN_RED_MEAN, "mean", false, TS_INT64, -1, &result, &cast, &err) ==
+       TS_ERR_RUNTIME, "mean of int64 fails");
+    is_str(err.msg, "mean(): could not infer output dtype. Input dtype must be either a floating "
+           "point or complex dtype. Got: Long", "... in PyTorch's words");
+    ts_error_clear(&err);
+    ok(ts_aten_red_dtype(TS_ATEN_RED_VAR, "var_mean", true, TS_INT64, -1, &result, &cast, &err) ==
+       TS_ERR_RUNTIME, "var_mean of int64 fails");
+    is_str(err.msg, "var_mean only support floating point and complex dtypes", "... by name");
+    ts_error_clear(&err);
+    ok(ts_aten_red_dtype(TS_ATEN_RED_LSE, "logsumexp", false, TS_INT64, -1, &result, &cast,
+                         &err) == 0 && result == TS_FLOAT32 && cast == TS_FLOAT32,
+       "logsumexp of int64 computes in float32");
+
+    int64_t sz[3] = { 2, 0, 4 }, sizes[TS_TENSOR_MAX_DIMS];
+    TsTensor *x = cpu_tensor(3, sz);
+    int dim = 0;
+    ts_aten_red_shape(x, 2, false, &dim, sizes);
+    ok(dim == 2 && sizes[0] == 2 && sizes[1] == 4, "reducing dim 1 of [2, 0, 4] gives [2, 4]");
+    ts_aten_red_shape(x, 2, true, &dim, sizes);
+    ok(dim == 3 && sizes[1] == 1, "... and [2, 1, 4] with keepdim");
+    TsAtenRedArgs r = { 2, false, true, 1, -1 };
+    ok(ts_aten_red_check_nonempty("max", false, x, &r, &err) == TS_ERR_INDEX,
+       "max over an empty dim fails");
+    is_str(err.msg, "max(): Expected reduction dim 1 to have non-zero size.", "... said so");
+    ts_error_clear(&err);
+    ts_tensor_release(x);
+}
+
+/* The normalizations' checks (norm_check.c), in PyTorch's words. */
+static void test_norms(void)
+{
+    TsError err = TS_ERROR_INIT;
+    int64_t sx[3] = { 2, 6, 4 }, sw[1] = { 5 };
+    TsTensor *x = cpu_tensor(3, sx), *w = cpu_tensor(1, sw);
+    TsTensor *vecs[4] = { w, NULL, NULL, NULL };
+    ok(ts_aten_check_batch_norm(x, vecs, true, &err) == TS_ERR_RUNTIME,
+       "batch_norm: a weight of 5 for 6 channels fails");
+    is_str(err.msg, "weight should contain 6 elements not 5", "... said so");
+    ts_error_clear(&err);
+    vecs[0] = NULL;
+    ok(ts_aten_check_batch_norm(x, vecs, false, &err) == TS_ERR_RUNTIME,
+       "batch_norm in evaluation needs running stats");
+    is_str(err.msg, "running_mean must be defined in evaluation mode", "... said so");
+    ts_error_clear(&err);
+    int64_t ns[1] = { 4 };
+    ok(ts_aten_check_layer_norm(x, 1, ns, NULL, NULL, &err) == 0, "layer_norm over [4] is fine");
+    ok(ts_aten_check_group_norm(x, 4, NULL, NULL, &err) == TS_ERR_RUNTIME,
+       "group_norm: 4 groups do not divide 6 channels");
+    is_str(err.msg, "Expected number of channels in input to be divisible by num_groups, but got "
+           "input of shape [2, 6, 4] and num_groups=4", "... said so");
+    ts_error_clear(&err);
+    ok(ts_aten_check_group_norm(x, 3, NULL, NULL, &err) == 0, "... 3 do");
+    ts_tensor_release(x);
+    ts_tensor_release(w);
+}
+
+/* cat's and stack's shapes and checks (join_check.c). */
+static void test_joins(void)
+{
+    TsError err = TS_ERROR_INIT;
+    int64_t s1[2] = { 2, 3 }, s2[2] = { 2, 5 }, s0[1] = { 0 }, sizes[TS_TENSOR_MAX_DIMS];
+    TsTensor *a = cpu_tensor(2, s1), *b = cpu_tensor(2, s2), *e = cpu_tensor(1, s0);
+    TsTensor *abe[3] = { a, b, e };
+    const TsTensor *ref = NULL;
+    int dtype = -1, d = -1;
+    ok(ts_aten_cat_shape(3, abe, -1, &dtype, &ref, &d, sizes, &err) == 0 && ref == a && d == 1 &&
+       sizes[0] == 2 && sizes[1] == 8 && dtype == TS_FLOAT32,
+       "cat of [2, 3], [2, 5] and a skipped [0] along -1 is [2, 8]");
+    ok(ts_aten_cat_shape(3, abe, 0, &dtype, &ref, &d, sizes, &err) == TS_ERR_RUNTIME,
+       "... and fails along 0");
+    is_str(err.msg, "Sizes of tensors must match except in dimension 0. Expected size 3 but got "
+           "size 5 for tensor number 1 in the list.", "... said so");
+    ts_error_clear(&err);
+    ok(ts_aten_stack_check(2, abe, 0, &d, &err) == TS_ERR_RUNTIME, "stack of unequal sizes fails");
+    is_str(err.msg, "stack expects each tensor to be equal size, but got [2, 3] at entry 0 and "
+           "[2, 5] at entry 1", "... said so");
+    ts_error_clear(&err);
+    ok(ts_aten_stack_check(1, abe, -1, &d, &err) == 0 && d == 2, "stack of one along -1 is dim 2");
+    ts_tensor_release(a);
+    ts_tensor_release(b);
+    ts_tensor_release(e);
+}
+
+/* gather's and index_select's checks (index_check.c). */
+static void test_index_checks(void)
+{
+    TsError err = TS_ERROR_INIT;
+    int64_t st[2] = { 3, 4 }, si[1] = { 5 }, sizes[TS_TENSOR_MAX_DIMS];
+    TsTensor *t = cpu_tensor(2, st), *ix = cpu_tensor(1, si);
+    ok(ts_aten_check_gather(t, 0, ix, &err) == TS_ERR_RUNTIME, "gather by a float index fails");
+    is_str(err.msg, "gather(): Expected dtype int64 for index", "... said so");
+    ts_error_clear(&err);
+    ok(ts_aten_index_select_shape(t, 1, ix, sizes, &err) == TS_ERR_RUNTIME,
+       "index_select by a float index fails");
+    is_str(err.msg, "index_select(): Expected dtype int32 or int64 for index", "... said so");
+    ts_error_clear(&err);
+    ts_tensor_release(ix);
+    TsDevice cpu = { TS_DEV_CPU, -1 };
+    ix = ts_tensor_empty(ts_runtime_allocator(kt_rt, TS_DEV_CPU), cpu, TS_INT64, 1, si, &err);
+    ok(ix && ts_aten_index_select_shape(t, 1, ix, sizes, &err) == 0 && sizes[0] == 3 &&
+       sizes[1] == 5, "index_select of 5 along dim 1 of [3, 4] is [3, 5]");
+    ok(ix && ts_aten_check_gather(t, 0, ix, &err) == TS_ERR_RUNTIME,
+       "gather of a 1-d index from a 2-d tensor fails");
+    is_str(err.msg, "Index tensor must have the same number of dimensions as input tensor",
+           "... said so");
+    ts_error_clear(&err);
+    if (ix)
+        ts_tensor_release(ix);
+    ts_tensor_release(t);
+}
+
+/* The pooling windows' checks and output size (pool_check.c). */
+static void test_pool_checks(void)
+{
+    TsError err = TS_ERROR_INIT;
+    int64_t k[2] = { 3, 3 }, st[2] = { 2, 2 }, p[2] = { 1, 2 }, d[2] = { 1, 1 };
+    is_int(ts_aten_pool_out_size(7, 3, 1, 2, 1, false), 4, "7 by 3, pad 1, stride 2 gives 4");
+    is_int(ts_aten_pool_out_size(6, 3, 0, 2, 1, true), 3, "6 by 3, stride 2, ceil_mode gives 3");
+    ok(ts_aten_check_pool_pads(2, k, st, p, &err) == TS_ERR_RUNTIME, "a pad of 2 for 3 fails");
+    is_str(err.msg, "pad should be at most half of kernel size, but got pad=2 and kernel_size=3",
+           "... said so");
+    ts_error_clear(&err);
+    ok(ts_aten_check_pool2d_window(k, st, d, &err) == 0, "a 3x3 window of stride 2 is fine");
+    int64_t sizes[4] = { 1, 2, 0, 4 };
+    ok(ts_aten_check_pool2d_input(4, sizes, &err) == TS_ERR_RUNTIME, "an empty H fails");
+    is_str(err.msg, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for "
+           "input, but got:[1, 2, 0, 4]", "... said so");
+    ts_error_clear(&err);
+}
+
 /* The kernel of ts_aten_view_table for qualname.overload. */
 static TsKernelFn shared_kernel(const char *qualname, const char *overload)
 {
@@ -438,6 +585,11 @@ int main(void)
     test_more();
     test_shapes();
     test_dtypes();
+    test_reductions();
+    test_norms();
+    test_joins();
+    test_index_checks();
+    test_pool_checks();
     test_same_device();
     test_shared_kernels();
     ts_runtime_close(kt_rt);

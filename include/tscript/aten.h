@@ -172,6 +172,70 @@ int ts_aten_check_product(TsAtenProduct kind, const TsTensor *x, const TsTensor 
 int ts_aten_check_conv_weight(const TsTensor *x, const TsTensor *w, const TsTensor *b,
                               int64_t groups, bool transposed, TsError *err);
 
+/* ---- normalizations (norm_check.c) ---------------------------------------------------- */
+
+/* PyTorch's checks of batch_norm's input x (at least 2 dims, floating: "\"batch_norm\" not
+ * implemented for 'Long'") and of vecs, its weight, bias, running_mean and running_var
+ * (NULL for None): each 1-d with x's channels (dim 1) of elements, the running stats defined
+ * unless training and floating when training. */
+int ts_aten_check_batch_norm(const TsTensor *x, TsTensor *const *vecs, bool training,
+                             TsError *err);
+/* PyTorch's checks of layer_norm over the last nd dims, of sizes ns, of x: nd > 0, weight w
+ * and bias b (NULL for None) of shape ns, x's trailing sizes ns, x floating. */
+int ts_aten_check_layer_norm(const TsTensor *x, int nd, const int64_t *ns, const TsTensor *w,
+                             const TsTensor *b, TsError *err);
+/* PyTorch's checks of group_norm: x of at least 2 dims, groups > 0 dividing its channels,
+ * weight w and bias b (NULL for None) 1-d with its channels, x floating. */
+int ts_aten_check_group_norm(const TsTensor *x, int64_t groups, const TsTensor *w,
+                             const TsTensor *b, TsError *err);
+
+/* ---- cat and stack (join_check.c) ----------------------------------------------------- */
+
+/* cat of the n tensors ts along dim64 (not yet wrapped): the result's dtype (the inputs'
+ * promoted), *ref the first input that is not a 1-d empty one (PyTorch's legacy rule skips
+ * those; NULL when all are, and the result is then a 1-d empty tensor of *dtype), and, when
+ * *ref is set, the wrapped dim *d and the result's sizes (ref's dim count). PyTorch's errors:
+ * "torch.cat(): expected a non-empty list of Tensors", "zero-dimensional tensor (at position
+ * 0) cannot be concatenated", "Sizes of tensors must match except in dimension 1. ...". */
+int ts_aten_cat_shape(size_t n, TsTensor *const *ts, int64_t dim64, int *dtype,
+                      const TsTensor **ref, int *d, int64_t *sizes, TsError *err);
+/* stack of the n tensors ts along dim64: the wrapped dim *d (of the result, one dim more),
+ * after PyTorch's checks ("stack expects a non-empty TensorList", "stack expects each tensor
+ * to be equal size, but got [2] at entry 0 and [3] at entry 1"). */
+int ts_aten_stack_check(size_t n, TsTensor *const *ts, int64_t dim64, int *d, TsError *err);
+
+/* ---- gather and index_select (index_check.c) ------------------------------------------ */
+
+/* PyTorch's checks of gather(t, d, ix), d wrapped: an int64 index ("gather(): Expected dtype
+ * int64 for index") of t's dim count unless empty, no larger than t but along d. */
+int ts_aten_check_gather(const TsTensor *t, int d, const TsTensor *ix, TsError *err);
+/* PyTorch's checks of index_select(t, d, ix), d wrapped (an int32 or int64 index of at most
+ * one dim, one value for a 0-dim t), and the result's sizes (t's dim count): t's with dim d
+ * the index's length. */
+int ts_aten_index_select_shape(const TsTensor *t, int d, const TsTensor *ix, int64_t *sizes,
+                               TsError *err);
+
+/* ---- pooling windows (pool_check.c) --------------------------------------------------- */
+
+/* A pool's output size along one dim of in elements: kernel k, padding p, stride s,
+ * dilation d, rounding up when ceil_mode (a last window must start inside the input or its
+ * left padding), as PyTorch's pooling_output_shape. s > 0. */
+int64_t ts_aten_pool_out_size(int64_t in, int64_t k, int64_t p, int64_t s, int64_t d,
+                              bool ceil_mode);
+/* PyTorch's checks of a pool's n spatial dims (kernel k, stride s, padding p): "stride should
+ * not be zero", "pad must be non-negative, but got pad: -1", "pad should be at most half of
+ * kernel size, but got pad=2 and kernel_size=3". */
+int ts_aten_check_pool_pads(int n, const int64_t *k, const int64_t *s, const int64_t *p,
+                            TsError *err);
+/* PyTorch's checks of a 2-d pool's kernel k, stride s and dilation d (H and W each): all
+ * greater than zero ("kernel size should be greater than zero, but got kH: 0 kW: 2"). */
+int ts_aten_check_pool2d_window(const int64_t *k, const int64_t *s, const int64_t *d,
+                                TsError *err);
+/* PyTorch's check of a 2-d pool's input of dim dims and these sizes: 3-d, or 4-d with only
+ * its batch allowed to be empty ("Expected 3D or 4D (batch mode) tensor with optional 0 dim
+ * batch size for input, but got:[1, 0, 4]"). */
+int ts_aten_check_pool2d_input(int dim, const int64_t *sizes, TsError *err);
+
 /* ---- printing ------------------------------------------------------------------------ */
 
 /* Appends the text print() shows for a tensor of dtype and these sizes (no trailing
@@ -230,6 +294,9 @@ int ts_args_dim(TsArgs *a, size_t i, int64_t ndim, bool wrap_scalar, int *out);
  * backend's device. A Tensor?[] argument (indexing): the same, None items allowed. */
 int ts_args_tensor_list(TsArgs *a, size_t i, const TsList **out);
 int ts_args_opt_tensor_list(TsArgs *a, size_t i, const TsList **out);
+/* A Tensor[] argument's tensors (checked as ts_args_tensor_list, borrowed) as a new array
+ * the caller frees, and their count. */
+int ts_args_tensor_array(TsArgs *a, size_t i, TsTensor ***out, size_t *n);
 /* A str argument (borrowed). */
 int ts_args_str(TsArgs *a, size_t i, const TsStr **out);
 
@@ -246,6 +313,64 @@ typedef struct TsAtenTo {
     TsDevice device;
 } TsAtenTo;
 int ts_aten_to_target(TsArgs *a, TsAtenTo *to);
+
+/* ---- reductions (reduce_args.c) ------------------------------------------------------- */
+
+/* How a reduction's result dtype follows its input and its dtype= argument. */
+typedef enum TsAtenRedKind {
+    TS_ATEN_RED_SUM,           /* sum, prod: integral and bool become int64; dtype= casts */
+    TS_ATEN_RED_MEAN,          /* mean: floating only (the input, or dtype=) */
+    TS_ATEN_RED_SAME,          /* max, min, amax, amin: the input's */
+    TS_ATEN_RED_INDEX,         /* argmax, argmin: int64 */
+    TS_ATEN_RED_BOOL,          /* all, any: bool (uint8 stays uint8) */
+    TS_ATEN_RED_VAR,           /* std, var and their _mean: floating only */
+    TS_ATEN_RED_NORM,          /* norm: floating only; dtype= must be floating */
+    TS_ATEN_RED_VNORM,         /* linalg_vector_norm: the same with its own message */
+    TS_ATEN_RED_LSE,           /* logsumexp: integral and bool become float32 */
+    TS_ATEN_RED_COUNT,         /* count_nonzero: int64 */
+} TsAtenRedKind;
+
+/* Where a reduction overload's arguments sit on the stack (0: absent; self is argument 0):
+ * dim (None, int or int[]), keepdim, dtype, out= tensors (values; indices or means), the norm
+ * order p, unbiased, and correction. */
+typedef struct TsAtenRedPos {
+    int8_t dim, keep, dtype, out, out2, p, unbiased, correction;
+} TsAtenRedPos;
+
+/* What a reduction is asked for. */
+typedef struct TsAtenRedArgs {
+    uint64_t mask;             /* the reduced dims (bit d: dim d) */
+    bool keepdim;
+    bool dim_given;            /* a dim argument that is not None */
+    double p;                  /* the norm order (default 2) or var correction (default 1) */
+    int dtype;                 /* dtype=, -1 for none */
+} TsAtenRedArgs;
+
+/* A dim argument (None, int or int[]) as a mask of the dims of a tensor of ndim dims; None
+ * and [] mean every dim. Errors: "dim must be an int or a list of ints", a dim out of range,
+ * "dim 0 appears multiple times in the list of dims". */
+int ts_aten_red_dims(TsValue v, int ndim, uint64_t *mask, TsError *err);
+/* Reads the arguments at pos (all but self and the outs) of a reduction over a tensor of
+ * ndim dims into r, dtype= through the backend's dtype_arg (which dtypes it computes in is
+ * its own affair). norm: the default p is a norm's order 2, else a correction of 1.
+ * "expected a number" for a p or correction of another type. */
+int ts_aten_red_args(TsArgs *a, const TsAtenRedPos *pos, int ndim, bool norm,
+                     int (*dtype_arg)(TsArgs *, size_t, int *), TsAtenRedArgs *r);
+/* The result dtype of a reduction of kind, named name in PyTorch's messages ("mean(): could
+ * not infer output dtype. ..."), over an input of dtype in with dtype= dtype (-1: none);
+ * stat_pair: std_mean or var_mean, which name themselves where std and var say "std and
+ * var". *cast: the dtype to cast the input to before computing, -1 for none. */
+int ts_aten_red_dtype(TsAtenRedKind kind, const char *name, bool stat_pair, int in, int dtype,
+                      int *result, int *cast, TsError *err);
+/* PyTorch's checks for the reductions that have no identity (max, min, argmax, amax, ...)
+ * over x: a dim must be given for an empty x, and no reduced dim may be empty. index_form:
+ * argmax and argmin, whose first message is shorter and an IndexError. */
+int ts_aten_red_check_nonempty(const char *name, bool index_form, const TsTensor *x,
+                               const TsAtenRedArgs *r, TsError *err);
+/* The shape of a reduction's result: t's sizes with the dims in mask removed, or kept as
+ * 1 (keepdim). */
+void ts_aten_red_shape(const TsTensor *t, uint64_t mask, bool keepdim, int *dim,
+                       int64_t *sizes);
 
 /* ---- a kernel's end ------------------------------------------------------------------ */
 

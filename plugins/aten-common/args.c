@@ -6,6 +6,7 @@
  * operator and the argument, never a crash.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tscript/aten.h"
 
@@ -244,6 +245,24 @@ int ts_args_tensor_list(TsArgs *a, size_t i, const TsList **out)
 int ts_args_opt_tensor_list(TsArgs *a, size_t i, const TsList **out)
 {
     return tensor_list(a, i, true, out);
+}
+
+int ts_args_tensor_array(TsArgs *a, size_t i, TsTensor ***out, size_t *n)
+{
+    const TsList *l;
+    *out = NULL;
+    int rc = ts_args_tensor_list(a, i, &l);
+    if (rc)
+        return rc;
+    TsTensor **ts = malloc(sizeof *ts * (l->len ? l->len : 1));
+    if (!ts)
+        return ts_error_set(a->call->error, TS_ERR_NOMEM, "%s: out of memory",
+                            ts_args_op_name(a));
+    for (size_t k = 0; k < l->len; k++)
+        ts[k] = (TsTensor *)l->items[k].u.p;
+    *n = l->len;
+    *out = ts;
+    return 0;
 }
 
 int ts_args_str(TsArgs *a, size_t i, const TsStr **out)

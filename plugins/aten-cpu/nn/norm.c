@@ -8,7 +8,8 @@
  * channel; a position in normalized_shape; a channel). Statistics are taken in two passes in
  * double over a contiguous copy of the input. Training batch_norm moves running_mean and
  * running_var in place by momentum, the variance unbiased (n / (n - 1)) as PyTorch does.
- * bfloat16 inputs go through float32 and come back rounded.
+ * bfloat16 inputs go through float32 and come back rounded. The arguments are checked by
+ * aten-common's norm_check.c, as aten-cuda's norm.c checks them.
  */
 #include <math.h>
 #include <string.h>
@@ -54,40 +55,10 @@ static TsTensor *result_as(TsTensor *o, int dtype, TsTensor *xf, TsError *err)
 
 /* ---- batch_norm ------------------------------------------------------------------------ */
 
-static int bn_check(TsCall *c, const TsTensor *x, TsTensor *const *vecs, bool training)
-{
-    static const char *const names[4] = { "weight", "bias", "running_mean", "running_var" };
-    if (x->dim < 2)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "batch_norm: expected an input with at "
-                            "least 2 dimensions (N, C, ...), but got %dD", (int)x->dim);
-    if (ts_nn_check_float(c, "batch_norm", x))
-        return c->error->code;
-    int64_t ch = x->sizes[1];
-    for (int i = 0; i < 4; i++) {
-        if (!vecs[i]) {
-            if (i >= 2 && !training)
-                return ts_error_set(c->error, TS_ERR_RUNTIME, "%s must be defined in evaluation "
-                                    "mode", names[i]);
-            continue;
-        }
-        if (ts_tensor_numel(vecs[i]) != ch)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "%s should contain %lld elements not "
-                                "%lld", names[i], (long long)ch,
-                                (long long)ts_tensor_numel(vecs[i]));
-        if (vecs[i]->dim != 1)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "batch_norm: %s must be 1-dimensional",
-                                names[i]);
-        if (i >= 2 && training && !ts_dtype_is_floating(vecs[i]->dtype))
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "batch_norm: %s must be a floating "
-                                "point tensor", names[i]);
-    }
-    return 0;
-}
-
 static TsTensor *batch_norm(TsCall *c, TsTensor *x, TsTensor *const *v, bool training,
                             double momentum, double eps)
 {
-    if (bn_check(c, x, v, training))
+    if (ts_aten_check_batch_norm(x, v, training, c->error))
         return NULL;
     TsTensor *cx = ts_nn_contiguous(x, c->error);
     TsTensor *o = cx ? ts_cpu_empty(x->dtype, x->dim, x->sizes, c->error) : NULL;
@@ -300,48 +271,10 @@ static TsTensor *prepare(TsError *err, TsTensor *x, TsTensor **cx)
     return o;
 }
 
-/* weight and bias of layer_norm: contiguous with normalized_shape's shape. */
-static int ln_affine_check(TsCall *c, const char *what, const TsTensor *t, int nd,
-                           const int64_t *ns)
-{
-    char s1[256], s2[256];
-    bool same = t->dim == nd;
-    for (int i = 0; same && i < nd; i++)
-        same = t->sizes[i] == ns[i];
-    if (!same) {
-        ts_aten_format_sizes(s1, sizeof s1, t->dim, t->sizes);
-        ts_aten_format_sizes(s2, sizeof s2, nd, ns);
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "Expected %s to be of same shape as "
-                            "normalized_shape, but got %s of shape %s and normalized_shape = %s",
-                            what, what, s1, s2);
-    }
-    return 0;
-}
-
 static TsTensor *layer_norm(TsCall *c, TsTensor *x, int nd, const int64_t *ns, TsTensor *w,
                             TsTensor *b, double eps)
 {
-    char s1[256], s2[256];
-    if (nd == 0) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "Expected normalized_shape to be at least "
-                     "1-dimensional, i.e., containing at least one element, but got "
-                     "normalized_shape = []");
-        return NULL;
-    }
-    if ((w && ln_affine_check(c, "weight", w, nd, ns)) ||
-        (b && ln_affine_check(c, "bias", b, nd, ns)))
-        return NULL;
-    bool match = x->dim >= nd;
-    for (int i = 0; match && i < nd; i++)
-        match = x->sizes[x->dim - nd + i] == ns[i];
-    if (!match) {
-        ts_aten_format_sizes(s1, sizeof s1, nd, ns);
-        ts_aten_format_sizes(s2, sizeof s2, x->dim, x->sizes);
-        ts_error_set(c->error, TS_ERR_RUNTIME, "Given normalized_shape=%s, expected input with "
-                     "shape [*, %s, but got input of size%s", s1, s1 + 1, s2);
-        return NULL;
-    }
-    if (ts_nn_check_float(c, "LayerNormKernelImpl", x))
+    if (ts_aten_check_layer_norm(x, nd, ns, w, b, c->error))
         return NULL;
     TsTensor *cw = w ? ts_nn_contiguous(w, c->error) : NULL;
     TsTensor *cb = b ? ts_nn_contiguous(b, c->error) : NULL;
@@ -401,36 +334,9 @@ static int k_layer_norm(TsCall *c)
 static TsTensor *group_norm(TsCall *c, TsTensor *x, int64_t groups, TsTensor *w, TsTensor *b,
                             double eps)
 {
-    char s1[256], s2[256];
-    if (x->dim < 2) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "group_norm: expected an input with at least 2 "
-                     "dimensions (N, C, ...), but got %dD", (int)x->dim);
+    if (ts_aten_check_group_norm(x, groups, w, b, c->error))
         return NULL;
-    }
     int64_t ch = x->sizes[1];
-    ts_aten_format_sizes(s2, sizeof s2, x->dim, x->sizes);
-    if (groups <= 0) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "group_norm: num_groups must be positive, but "
-                     "got %lld", (long long)groups);
-        return NULL;
-    }
-    if (ch % groups) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "Expected number of channels in input to be "
-                     "divisible by num_groups, but got input of shape %s and num_groups=%lld",
-                     s2, (long long)groups);
-        return NULL;
-    }
-    const TsTensor *aff[2] = { w, b };
-    for (int i = 0; i < 2; i++)
-        if (aff[i] && (aff[i]->dim != 1 || aff[i]->sizes[0] != ch)) {
-            ts_aten_format_sizes(s1, sizeof s1, aff[i]->dim, aff[i]->sizes);
-            ts_error_set(c->error, TS_ERR_RUNTIME, "Expected %s to be a vector of size equal to "
-                         "the number of channels in input, but got %s of shape %s and input of "
-                         "shape %s", i ? "bias" : "weight", i ? "bias" : "weight", s1, s2);
-            return NULL;
-        }
-    if (ts_nn_check_float(c, "GroupNormKernelImpl", x))
-        return NULL;
     TsTensor *cx, *o = prepare(c->error, x, &cx);
     if (!o)
         return NULL;

@@ -12,7 +12,8 @@
  * does it, in its order and words, by family: max_pool1d has its own implementation and
  * messages; avg_pool1d and max_pool1d_with_indices check like other 1-d ops and then run as
  * 2-d pools over (N, C, 1, W), so their later messages are the 2-d ones; the 2-d and 3-d
- * pools check argument lengths, dims, output sizes and then the shape, each in their words.
+ * pools check argument lengths, dims, output sizes and then the shape, each in their words
+ * (the checks aten-cuda's 2-d pools share are aten-common's pool_check.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -94,15 +95,6 @@ typedef struct Pool {
 static int nsp_of(const PoolDef *def)
 {
     return def->fam == FAM_3D ? 3 : def->fam == FAM_2D ? 2 : 1;
-}
-
-static int64_t out_size(int64_t in, int64_t k, int64_t p, int64_t s, int64_t d, bool ceil_mode)
-{
-    int64_t num = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
-    int64_t o = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
-    if (ceil_mode && (o - 1) * s >= in + p)
-        o--;
-    return o;
 }
 
 /* Argument `which` (0 kernel_size, 1 stride, 2 padding, 3 dilation: argument which + 1) into
@@ -216,7 +208,7 @@ static int check_max1d(TsCall *c, const TsTensor *x, const Pool *pl, TsPoolGeo *
                             "zero, but got %lld", (long long)d);
     input_geo(x, 1, g);
     g->out[0] = g->out[1] = 1;
-    g->out[2] = out_size(g->in[2], k, p, s, d, pl->ceil_mode);
+    g->out[2] = ts_aten_pool_out_size(g->in[2], k, p, s, d, pl->ceil_mode);
     if (g->out[2] < 0)
         return ts_error_set(err, TS_ERR_RUNTIME, "max_pool1d() Invalid computed output size: "
                             "%lld", (long long)g->out[2]);
@@ -230,47 +222,25 @@ static int check_shape(TsCall *c, const PoolDef *def, int dim, const int64_t *si
 {
     TsError *err = c->error;
     int nsp = def->fam == FAM_3D ? 3 : 2, first = 3 - nsp;
-    for (int i = first; i < 3; i++) {
-        if (pl->s[i] == 0)
-            return ts_error_set(err, TS_ERR_RUNTIME, "stride should not be zero");
-        if (pl->p[i] < 0)
-            return ts_error_set(err, TS_ERR_RUNTIME, "pad must be non-negative, but got pad: %lld",
-                                (long long)pl->p[i]);
-        if (pl->p[i] > pl->k[i] / 2)
-            return ts_error_set(err, TS_ERR_RUNTIME, "pad should be at most half of kernel size, "
-                                "but got pad=%lld and kernel_size=%lld", (long long)pl->p[i],
-                                (long long)pl->k[i]);
-    }
+    if (ts_aten_check_pool_pads(nsp, pl->k + first, pl->s + first, pl->p + first, err))
+        return err->code;
     g->nsp = nsp_of(def);
     g->planes = 1;
     for (int i = 0; i < dim - nsp; i++)
         g->planes *= sizes[i];
     for (int i = 0; i < 3; i++) {
         g->in[i] = i < first ? 1 : sizes[dim - 3 + i];
-        g->out[i] = i < first ? 1 : out_size(g->in[i], pl->k[i], pl->p[i], pl->s[i], pl->d[i],
-                                             pl->ceil_mode);
+        g->out[i] = i < first ? 1 : ts_aten_pool_out_size(g->in[i], pl->k[i], pl->p[i],
+                                                          pl->s[i], pl->d[i], pl->ceil_mode);
     }
     const int64_t *k = pl->k, *s = pl->s, *d = pl->d;
     char shape[128];
     ts_aten_format_sizes(shape, sizeof shape, dim, sizes);
     int64_t ch = sizes[dim - nsp - 1];
     if (nsp == 2) {
-        if (k[1] <= 0 || k[2] <= 0)
-            return ts_error_set(err, TS_ERR_RUNTIME, "kernel size should be greater than zero, "
-                                "but got kH: %lld kW: %lld", (long long)k[1], (long long)k[2]);
-        if (s[1] <= 0 || s[2] <= 0)
-            return ts_error_set(err, TS_ERR_RUNTIME, "stride should be greater than zero, but "
-                                "got dH: %lld dW: %lld", (long long)s[1], (long long)s[2]);
-        if (d[1] <= 0 || d[2] <= 0)
-            return ts_error_set(err, TS_ERR_RUNTIME, "dilation should be greater than zero, but "
-                                "got dilationH: %lld dilationW: %lld", (long long)d[1],
-                                (long long)d[2]);
-        bool ok = dim == 3 || dim == 4;
-        for (int i = dim == 4 ? 1 : 0; ok && i < dim; i++)
-            ok = sizes[i] != 0;
-        if (!ok)
-            return ts_error_set(err, TS_ERR_RUNTIME, "Expected 3D or 4D (batch mode) tensor with "
-                                "optional 0 dim batch size for input, but got:%s", shape);
+        if (ts_aten_check_pool2d_window(k + 1, s + 1, d + 1, err) ||
+            ts_aten_check_pool2d_input(dim, sizes, err))
+            return err->code;
         if (g->out[1] < 1 || g->out[2] < 1)
             return ts_error_set(err, TS_ERR_RUNTIME, "Given input size: (%lldx%lldx%lld). "
                                 "Calculated output size: (%lldx%lldx%lld). Output size is too "

@@ -7,7 +7,8 @@
  * reduction needs memory in proportion to its input: floating inputs fold in double (float32
  * sums are exact up to 2^53; float64 sums are pairwise within a chunk), integral and bool
  * inputs in int64 with wrapping arithmetic. Each overload is a RedSpec: where its arguments
- * are on the stack and how its result dtype follows PyTorch's rules; one driver runs them all.
+ * are on the stack and how its result dtype follows PyTorch's rules (aten-common's
+ * reduce_args.c reads and checks them); one driver runs them all.
  * Large reductions to many values are split over threads by output position.
  */
 #include <math.h>
@@ -308,107 +309,39 @@ typedef enum RedForm {
     F_STAT_PAIR,               /* (std or var, mean) */
 } RedForm;
 
-/* How the result dtype follows the input and the dtype argument. */
-typedef enum RedKind {
-    K_SUM,                     /* integral and bool become int64; dtype= casts the input */
-    K_MEAN,                    /* floating only */
-    K_SAME,                    /* max, min, amax, amin */
-    K_INDEX,                   /* int64 */
-    K_BOOL,                    /* bool (uint8 stays uint8) */
-    K_VAR,                     /* floating only */
-    K_NORM,                    /* floating only; dtype= must be floating */
-    K_VNORM,                   /* linalg_vector_norm: the same with its own message */
-    K_LSE,                     /* integral and bool become float32 */
-    K_COUNT,                   /* int64 */
-} RedKind;
-
-/* Where an overload's arguments are (0: absent; self is always argument 0). */
+/* An overload: PyTorch's name for it, its fold, its result dtype rule and form, and where
+ * its arguments are. */
 typedef struct RedSpec {
     const char *name;          /* "sum", as PyTorch's messages say it */
     const RedOp *op;
-    RedKind kind;
+    TsAtenRedKind kind;
     RedForm form;
-    int8_t dim, keep, dtype, out, out2, p, unbiased, correction;
+    TsAtenRedPos at;
 } RedSpec;
 
 typedef struct RedCall {
     const RedSpec *s;
     TsTensor *x;               /* the input, cast when dtype= asks (owned) */
     int result;                /* result dtype */
-    uint64_t mask;
-    bool keepdim;
-    bool dim_given;            /* a dim argument that is not None */
-    double p;                  /* norm order or var correction */
+    TsAtenRedArgs g;           /* the reduced dims, keepdim, p, dtype= */
 } RedCall;
 
-static int result_dtype(TsCall *c, RedCall *rc, int dtype)
+static int result_dtype(TsCall *c, RedCall *rc)
 {
     const RedSpec *s = rc->s;
-    int in = rc->x->dtype;
-    bool fl = ts_dtype_is_floating(in);
-    switch (s->kind) {
-    case K_SUM:
-        rc->result = dtype >= 0 ? dtype : ts_dtype_is_integral(in, true) ? TS_INT64 : in;
-        break;
-    case K_MEAN:
-        if (s->op == &op_nanmean && !fl)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "nanmean(): expected input to have "
-                                "floating point dtype but got %s", ts_dtype_type_name(in));
-        if (dtype >= 0 && !ts_dtype_is_floating(dtype))
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "%s(): could not infer output dtype. "
-                                "Optional dtype must be either a floating point or complex "
-                                "dtype. Got: %s", s->name, ts_dtype_type_name(dtype));
-        if (dtype < 0 && !fl)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "%s(): could not infer output dtype. "
-                                "Input dtype must be either a floating point or complex dtype. "
-                                "Got: %s", s->name, ts_dtype_type_name(in));
-        rc->result = dtype >= 0 ? dtype : in;
-        break;
-    case K_SAME:
-        rc->result = in;
-        break;
-    case K_INDEX:
-    case K_COUNT:
-        rc->result = TS_INT64;
-        break;
-    case K_BOOL:
-        rc->result = in == TS_UINT8 ? TS_UINT8 : TS_BOOL;
-        break;
-    case K_VAR:
-        if (!fl)
-            return ts_error_set(c->error, TS_ERR_RUNTIME,
-                                "%s only support floating point and complex dtypes",
-                                s->form == F_STAT_PAIR ? s->name : "std and var");
-        rc->result = in;
-        break;
-    case K_NORM:
-    case K_VNORM:
-        if (!fl && s->kind == K_VNORM)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "linalg.vector_norm: Expected a "
-                                "floating point or complex tensor as input. Got %s",
-                                ts_dtype_type_name(in));
-        if (!fl)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "norm(): input dtype should be either "
-                                "floating point or complex. Got %s instead.",
-                                ts_dtype_type_name(in));
-        if (dtype >= 0 && !ts_dtype_is_floating(dtype))
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "norm(): the desired output dtype "
-                                "should be either floating point or complex. Got %s instead.",
-                                ts_dtype_type_name(dtype));
-        rc->result = dtype >= 0 ? dtype : in;
-        break;
-    case K_LSE:
-        rc->result = fl ? in : TS_FLOAT32;
-        dtype = rc->result;
-        break;
-    }
-    /* dtype= (and logsumexp of integers) computes on the input cast to the result dtype */
-    if (dtype >= 0 && dtype != in) {
-        TsTensor *cast = ts_cpu_cast(rc->x, dtype, c->error);
-        if (!cast)
+    int in = rc->x->dtype, cast;
+    if (s->op == &op_nanmean && !ts_dtype_is_floating(in))
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "nanmean(): expected input to have "
+                            "floating point dtype but got %s", ts_dtype_type_name(in));
+    if (ts_aten_red_dtype(s->kind, s->name, s->form == F_STAT_PAIR, in, rc->g.dtype,
+                          &rc->result, &cast, c->error))
+        return c->error->code;
+    if (cast >= 0) {
+        TsTensor *t = ts_cpu_cast(rc->x, cast, c->error);
+        if (!t)
             return c->error->code;
         ts_tensor_release(rc->x);
-        rc->x = cast;
+        rc->x = t;
     }
     return 0;
 }
@@ -434,23 +367,10 @@ static int check_kernel(TsCall *c, const RedCall *rc)
 /* PyTorch's checks for reductions that have no identity (max, argmax, amax, ...). */
 static int check_nonempty(TsCall *c, const RedCall *rc)
 {
-    const TsTensor *x = rc->x;
     const RedSpec *s = rc->s;
     if (s->op != &op_max && s->op != &op_min)
         return 0;
-    if (!rc->dim_given && ts_tensor_numel(x) == 0) {
-        if (s->form == F_INDEX)
-            return ts_error_set(c->error, TS_ERR_INDEX, "%s(): Expected reduction dim to be "
-                                "specified for input.numel() == 0.", s->name);
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "%s(): Expected reduction dim to be "
-                            "specified for input.numel() == 0. Specify the reduction dim with "
-                            "the 'dim' argument.", s->name);
-    }
-    for (int d = 0; d < x->dim; d++)
-        if ((rc->mask & (UINT64_C(1) << d)) && x->sizes[d] == 0)
-            return ts_error_set(c->error, TS_ERR_INDEX, "%s(): Expected reduction dim %d to "
-                                "have non-zero size.", s->name, d);
-    return 0;
+    return ts_aten_red_check_nonempty(s->name, s->form == F_INDEX, rc->x, &rc->g, c->error);
 }
 
 /* One reduction's output positions, to compute in ranges (on several threads when large). */
@@ -506,8 +426,8 @@ static int run_reduce(TsCall *c, const RedCall *rc, TsTensor **vals, TsTensor **
     int dim;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
     bool fd = ts_dtype_is_floating(rc->x->dtype);
-    ts_cpu_red_shape(rc->x, rc->mask, rc->keepdim, &dim, sizes);
-    ts_cpu_red_plan(rc->x, rc->mask, &r);
+    ts_aten_red_shape(rc->x, rc->g.mask, rc->g.keepdim, &dim, sizes);
+    ts_cpu_red_plan(rc->x, rc->g.mask, &r);
     int work = fd && !op->int_result ? TS_FLOAT64 : TS_INT64;
     TsTensor *v = ts_cpu_empty(work, dim, sizes, c->error);
     TsTensor *ix = v && idx ? ts_cpu_empty(TS_INT64, dim, sizes, c->error) : NULL;
@@ -519,7 +439,7 @@ static int run_reduce(TsCall *c, const RedCall *rc, TsTensor **vals, TsTensor **
             ts_tensor_release(ix);
         return c->error->code;
     }
-    RedRun w = { op, &r, fd, rc->p, v, ix, mn };
+    RedRun w = { op, &r, fd, rc->g.p, v, ix, mn };
     /* split over threads by output positions, each chunk RED_GRAIN elements or more */
     int64_t grain = r.nred > 0 ? (RED_GRAIN + r.nred - 1) / r.nred : r.nout;
     ts_parallel_for(0, r.nout, grain > 0 ? grain : 1, reduce_range, &w, NULL);
@@ -540,53 +460,6 @@ static int run_reduce(TsCall *c, const RedCall *rc, TsTensor **vals, TsTensor **
     return 0;
 }
 
-static int read_scalar(TsCall *c, TsValue v, double dflt, double *out)
-{
-    if (v.tag == TS_TAG_NONE)
-        *out = dflt;
-    else if (v.tag == TS_TAG_INT)
-        *out = (double)v.u.i;
-    else if (v.tag == TS_TAG_DOUBLE)
-        *out = v.u.d;
-    else if (v.tag == TS_TAG_BOOL)
-        *out = v.u.b;
-    else
-        return ts_error_set(c->error, TS_ERR_TYPE, "expected a number");
-    return 0;
-}
-
-/* Reads the arguments of the spec's overload (all but self and the outs) into rc. */
-static int read_args(TsArgs *a, RedCall *rc, int *dtype)
-{
-    TsCall *c = a->call;
-    const RedSpec *s = rc->s;
-    *dtype = -1;
-    rc->keepdim = false;
-    rc->mask = 0;
-    rc->p = s->op == &op_norm ? 2 : 1;
-    if (s->keep && ts_args_bool(a, (size_t)s->keep, &rc->keepdim))
-        return c->error->code;
-    if (s->dtype && ts_cpu_dtype_arg(a, (size_t)s->dtype, dtype))
-        return c->error->code;
-    if (s->p && read_scalar(c, a->v[(int)s->p], 2, &rc->p))
-        return c->error->code;
-    if (s->unbiased) {
-        bool unbiased;
-        if (ts_args_bool(a, (size_t)s->unbiased, &unbiased))
-            return c->error->code;
-        rc->p = unbiased ? 1 : 0;
-    }
-    if (s->correction && read_scalar(c, a->v[(int)s->correction], 1, &rc->p))
-        return c->error->code;
-    if (!s->dim) {
-        TsValue none = ts_none();
-        return ts_cpu_dims_arg(none, rc->x->dim, &rc->mask, c->error);
-    }
-    TsValue dv = a->v[(int)s->dim];
-    rc->dim_given = dv.tag != TS_TAG_NONE;
-    return ts_cpu_dims_arg(dv, rc->x->dim, &rc->mask, c->error);
-}
-
 /* Moves argument i out of a (an out= tensor that becomes the result). */
 static TsValue take_arg(TsArgs *a, size_t i)
 {
@@ -598,22 +471,23 @@ static TsValue take_arg(TsArgs *a, size_t i)
 static int run(TsCall *c, const RedSpec *s)
 {
     TsArgs a;
-    RedCall rc = { s, NULL, 0, 0, false, false, 0 };
+    RedCall rc = { s, NULL, 0, { 0, false, false, 0, -1 } };
     TsTensor *x = NULL, *out = NULL, *out2 = NULL, *vals = NULL, *idx = NULL, *mean = NULL;
-    int dtype = -1, st = ts_args_pop(c, TS_DEV_CPU, &a);
+    int st = ts_args_pop(c, TS_DEV_CPU, &a);
     if (!st)
         st = ts_args_tensor(&a, 0, &x);
-    if (!st && s->out)
-        st = ts_args_tensor(&a, (size_t)s->out, &out);
-    if (!st && s->out2)
-        st = ts_args_tensor(&a, (size_t)s->out2, &out2);
+    if (!st && s->at.out)
+        st = ts_args_tensor(&a, (size_t)s->at.out, &out);
+    if (!st && s->at.out2)
+        st = ts_args_tensor(&a, (size_t)s->at.out2, &out2);
     if (!st) {
         ts_tensor_retain(x);
         rc.x = x;
-        st = read_args(&a, &rc, &dtype);
+        st = ts_aten_red_args(&a, &s->at, x->dim, s->op == &op_norm, ts_cpu_dtype_arg,
+                              &rc.g);
     }
     if (!st)
-        st = result_dtype(c, &rc, dtype);
+        st = result_dtype(c, &rc);
     if (!st)
         st = check_kernel(c, &rc);
     if (!st)
@@ -633,9 +507,9 @@ static int run(TsCall *c, const RedSpec *s)
         st = ts_cpu_store_out(out, vals, c->error);
         if (!st && out2)
             st = ts_cpu_store_out(out2, idx, c->error);
-        r1 = take_arg(&a, (size_t)s->out);
+        r1 = take_arg(&a, (size_t)s->at.out);
         if (out2)
-            r2 = take_arg(&a, (size_t)s->out2);
+            r2 = take_arg(&a, (size_t)s->at.out2);
     } else if (!st) {
         r1 = ts_obj_value(vals, TS_TAG_TENSOR);
         vals = NULL;
@@ -657,9 +531,10 @@ static int run(TsCall *c, const RedSpec *s)
 
 /* ---- the overloads ------------------------------------------------------------------ */
 
-/* KERNEL(fn, name, op, kind, form, ...fields): a RedSpec and its kernel function. */
+/* KERNEL(fn, name, op, kind, form, ...fields): a RedSpec and its kernel function; kind is
+ * a TsAtenRedKind without its TS_ATEN_RED_ prefix, fields a TsAtenRedPos. */
 #define KERNEL(FN, NAME, OP, KIND, FORM, ...) \
-    static const RedSpec FN##_spec = { NAME, &OP, KIND, FORM, __VA_ARGS__ }; \
+    static const RedSpec FN##_spec = { NAME, &OP, TS_ATEN_RED_##KIND, FORM, { __VA_ARGS__ } }; \
     static int FN(TsCall *c) { return run(c, &FN##_spec); }
 
 /* fields: dim, keep, dtype, out, out2, p, unbiased, correction */
@@ -668,64 +543,64 @@ static int run(TsCall *c, const RedSpec *s)
     KERNEL(k_##P##_out, NAME, OP, KIND, F_VALUE, 0, 0, 1, 2, 0, 0, 0, 0) \
     KERNEL(k_##P##_dim, NAME, OP, KIND, F_VALUE, 1, 2, 3, 0, 0, 0, 0, 0) \
     KERNEL(k_##P##_dim_out, NAME, OP, KIND, F_VALUE, 1, 2, 3, 4, 0, 0, 0, 0)
-SUMLIKE(sum, "sum", op_sum, K_SUM)
-KERNEL(k_mean, "mean", op_mean, K_MEAN, F_VALUE, 0, 0, 1, 0, 0, 0, 0, 0)
-KERNEL(k_mean_dim, "mean", op_mean, K_MEAN, F_VALUE, 1, 2, 3, 0, 0, 0, 0, 0)
-KERNEL(k_mean_dim_out, "mean", op_mean, K_MEAN, F_VALUE, 1, 2, 3, 4, 0, 0, 0, 0)
-SUMLIKE(prod, "prod", op_prod, K_SUM)
-KERNEL(k_nanmean, "nanmean", op_nanmean, K_MEAN, F_VALUE, 1, 2, 3, 0, 0, 0, 0, 0)
-KERNEL(k_nanmean_out, "nanmean", op_nanmean, K_MEAN, F_VALUE, 1, 2, 3, 4, 0, 0, 0, 0)
-KERNEL(k_nansum, "nansum", op_nansum, K_SUM, F_VALUE, 1, 2, 3, 0, 0, 0, 0, 0)
-KERNEL(k_nansum_out, "nansum", op_nansum, K_SUM, F_VALUE, 1, 2, 3, 4, 0, 0, 0, 0)
+SUMLIKE(sum, "sum", op_sum, SUM)
+KERNEL(k_mean, "mean", op_mean, MEAN, F_VALUE, 0, 0, 1, 0, 0, 0, 0, 0)
+KERNEL(k_mean_dim, "mean", op_mean, MEAN, F_VALUE, 1, 2, 3, 0, 0, 0, 0, 0)
+KERNEL(k_mean_dim_out, "mean", op_mean, MEAN, F_VALUE, 1, 2, 3, 4, 0, 0, 0, 0)
+SUMLIKE(prod, "prod", op_prod, SUM)
+KERNEL(k_nanmean, "nanmean", op_nanmean, MEAN, F_VALUE, 1, 2, 3, 0, 0, 0, 0, 0)
+KERNEL(k_nanmean_out, "nanmean", op_nanmean, MEAN, F_VALUE, 1, 2, 3, 4, 0, 0, 0, 0)
+KERNEL(k_nansum, "nansum", op_nansum, SUM, F_VALUE, 1, 2, 3, 0, 0, 0, 0, 0)
+KERNEL(k_nansum_out, "nansum", op_nansum, SUM, F_VALUE, 1, 2, 3, 4, 0, 0, 0, 0)
 
 #define MAXLIKE(P, NAME, ANAME, ARGNAME, OP) \
-    KERNEL(k_##P, NAME, OP, K_SAME, F_VALUE, 0, 0, 0, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_dim, NAME, OP, K_SAME, F_PAIR, 1, 2, 0, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_dim_out, NAME, OP, K_SAME, F_PAIR, 1, 2, 0, 3, 4, 0, 0, 0) \
-    KERNEL(k_##P##_a, ANAME, OP, K_SAME, F_VALUE, 1, 2, 0, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_a_out, ANAME, OP, K_SAME, F_VALUE, 1, 2, 0, 3, 0, 0, 0, 0) \
-    KERNEL(k_##P##_arg, ARGNAME, OP, K_INDEX, F_INDEX, 1, 2, 0, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_arg_out, ARGNAME, OP, K_INDEX, F_INDEX, 1, 2, 0, 3, 0, 0, 0, 0)
+    KERNEL(k_##P, NAME, OP, SAME, F_VALUE, 0, 0, 0, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_dim, NAME, OP, SAME, F_PAIR, 1, 2, 0, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_dim_out, NAME, OP, SAME, F_PAIR, 1, 2, 0, 3, 4, 0, 0, 0) \
+    KERNEL(k_##P##_a, ANAME, OP, SAME, F_VALUE, 1, 2, 0, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_a_out, ANAME, OP, SAME, F_VALUE, 1, 2, 0, 3, 0, 0, 0, 0) \
+    KERNEL(k_##P##_arg, ARGNAME, OP, INDEX, F_INDEX, 1, 2, 0, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_arg_out, ARGNAME, OP, INDEX, F_INDEX, 1, 2, 0, 3, 0, 0, 0, 0)
 MAXLIKE(max, "max", "amax", "argmax", op_max)
 MAXLIKE(min, "min", "amin", "argmin", op_min)
 
 #define VARLIKE(P, NAME, OP, FORM) \
-    KERNEL(k_##P, NAME, OP, K_VAR, FORM, 0, 0, 0, 0, 0, 0, 1, 0) \
-    KERNEL(k_##P##_dim, NAME, OP, K_VAR, FORM, 1, 3, 0, 0, 0, 0, 2, 0) \
-    KERNEL(k_##P##_corr, NAME, OP, K_VAR, FORM, 1, 3, 0, 0, 0, 0, 0, 2)
+    KERNEL(k_##P, NAME, OP, VAR, FORM, 0, 0, 0, 0, 0, 0, 1, 0) \
+    KERNEL(k_##P##_dim, NAME, OP, VAR, FORM, 1, 3, 0, 0, 0, 0, 2, 0) \
+    KERNEL(k_##P##_corr, NAME, OP, VAR, FORM, 1, 3, 0, 0, 0, 0, 0, 2)
 VARLIKE(std, "std", op_std, F_VALUE)
 VARLIKE(var, "var", op_var, F_VALUE)
 VARLIKE(std_mean, "std_mean", op_std, F_STAT_PAIR)
 VARLIKE(var_mean, "var_mean", op_var, F_STAT_PAIR)
-KERNEL(k_std_out, "std", op_std, K_VAR, F_VALUE, 1, 3, 0, 4, 0, 0, 2, 0)
-KERNEL(k_std_corr_out, "std", op_std, K_VAR, F_VALUE, 1, 3, 0, 4, 0, 0, 0, 2)
-KERNEL(k_var_out, "var", op_var, K_VAR, F_VALUE, 1, 3, 0, 4, 0, 0, 2, 0)
-KERNEL(k_var_corr_out, "var", op_var, K_VAR, F_VALUE, 1, 3, 0, 4, 0, 0, 0, 2)
+KERNEL(k_std_out, "std", op_std, VAR, F_VALUE, 1, 3, 0, 4, 0, 0, 2, 0)
+KERNEL(k_std_corr_out, "std", op_std, VAR, F_VALUE, 1, 3, 0, 4, 0, 0, 0, 2)
+KERNEL(k_var_out, "var", op_var, VAR, F_VALUE, 1, 3, 0, 4, 0, 0, 2, 0)
+KERNEL(k_var_corr_out, "var", op_var, VAR, F_VALUE, 1, 3, 0, 4, 0, 0, 0, 2)
 
-KERNEL(k_norm, "norm", op_norm, K_NORM, F_VALUE, 0, 0, 0, 0, 0, 1, 0, 0)
-KERNEL(k_norm_out, "norm", op_norm, K_NORM, F_VALUE, 0, 0, 0, 2, 0, 1, 0, 0)
-KERNEL(k_norm_dim, "norm", op_norm, K_NORM, F_VALUE, 2, 3, 0, 0, 0, 1, 0, 0)
-KERNEL(k_norm_dim_out, "norm", op_norm, K_NORM, F_VALUE, 2, 3, 0, 4, 0, 1, 0, 0)
-KERNEL(k_norm_dim_dtype, "norm", op_norm, K_NORM, F_VALUE, 2, 3, 4, 0, 0, 1, 0, 0)
-KERNEL(k_norm_dim_dtype_out, "norm", op_norm, K_NORM, F_VALUE, 2, 3, 4, 5, 0, 1, 0, 0)
-KERNEL(k_norm_dtype, "norm", op_norm, K_NORM, F_VALUE, 0, 0, 2, 0, 0, 1, 0, 0)
-KERNEL(k_fro, "frobenius_norm", op_norm, K_NORM, F_VALUE, 0, 0, 0, 0, 0, 0, 0, 0)
-KERNEL(k_fro_dim, "frobenius_norm", op_norm, K_NORM, F_VALUE, 1, 2, 0, 0, 0, 0, 0, 0)
-KERNEL(k_fro_dim_out, "frobenius_norm", op_norm, K_NORM, F_VALUE, 1, 2, 0, 3, 0, 0, 0, 0)
-KERNEL(k_vnorm, "linalg_vector_norm", op_norm, K_VNORM, F_VALUE, 2, 3, 4, 0, 0, 1, 0, 0)
-KERNEL(k_vnorm_out, "linalg_vector_norm", op_norm, K_VNORM, F_VALUE, 2, 3, 4, 5, 0, 1, 0, 0)
+KERNEL(k_norm, "norm", op_norm, NORM, F_VALUE, 0, 0, 0, 0, 0, 1, 0, 0)
+KERNEL(k_norm_out, "norm", op_norm, NORM, F_VALUE, 0, 0, 0, 2, 0, 1, 0, 0)
+KERNEL(k_norm_dim, "norm", op_norm, NORM, F_VALUE, 2, 3, 0, 0, 0, 1, 0, 0)
+KERNEL(k_norm_dim_out, "norm", op_norm, NORM, F_VALUE, 2, 3, 0, 4, 0, 1, 0, 0)
+KERNEL(k_norm_dim_dtype, "norm", op_norm, NORM, F_VALUE, 2, 3, 4, 0, 0, 1, 0, 0)
+KERNEL(k_norm_dim_dtype_out, "norm", op_norm, NORM, F_VALUE, 2, 3, 4, 5, 0, 1, 0, 0)
+KERNEL(k_norm_dtype, "norm", op_norm, NORM, F_VALUE, 0, 0, 2, 0, 0, 1, 0, 0)
+KERNEL(k_fro, "frobenius_norm", op_norm, NORM, F_VALUE, 0, 0, 0, 0, 0, 0, 0, 0)
+KERNEL(k_fro_dim, "frobenius_norm", op_norm, NORM, F_VALUE, 1, 2, 0, 0, 0, 0, 0, 0)
+KERNEL(k_fro_dim_out, "frobenius_norm", op_norm, NORM, F_VALUE, 1, 2, 0, 3, 0, 0, 0, 0)
+KERNEL(k_vnorm, "linalg_vector_norm", op_norm, VNORM, F_VALUE, 2, 3, 4, 0, 0, 1, 0, 0)
+KERNEL(k_vnorm_out, "linalg_vector_norm", op_norm, VNORM, F_VALUE, 2, 3, 4, 5, 0, 1, 0, 0)
 
 #define BOOLLIKE(P, NAME, OP) \
-    KERNEL(k_##P, NAME, OP, K_BOOL, F_VALUE, 0, 0, 0, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_out, NAME, OP, K_BOOL, F_VALUE, 0, 0, 0, 1, 0, 0, 0, 0) \
-    KERNEL(k_##P##_dim, NAME, OP, K_BOOL, F_VALUE, 1, 2, 0, 0, 0, 0, 0, 0) \
-    KERNEL(k_##P##_dim_out, NAME, OP, K_BOOL, F_VALUE, 1, 2, 0, 3, 0, 0, 0, 0)
+    KERNEL(k_##P, NAME, OP, BOOL, F_VALUE, 0, 0, 0, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_out, NAME, OP, BOOL, F_VALUE, 0, 0, 0, 1, 0, 0, 0, 0) \
+    KERNEL(k_##P##_dim, NAME, OP, BOOL, F_VALUE, 1, 2, 0, 0, 0, 0, 0, 0) \
+    KERNEL(k_##P##_dim_out, NAME, OP, BOOL, F_VALUE, 1, 2, 0, 3, 0, 0, 0, 0)
 BOOLLIKE(all, "all", op_all)
 BOOLLIKE(any, "any", op_any)
 
-KERNEL(k_lse, "logsumexp", op_lse, K_LSE, F_VALUE, 1, 2, 0, 0, 0, 0, 0, 0)
-KERNEL(k_lse_out, "logsumexp", op_lse, K_LSE, F_VALUE, 1, 2, 0, 3, 0, 0, 0, 0)
-KERNEL(k_count, "count_nonzero", op_count, K_COUNT, F_VALUE, 1, 0, 0, 0, 0, 0, 0, 0)
+KERNEL(k_lse, "logsumexp", op_lse, LSE, F_VALUE, 1, 2, 0, 0, 0, 0, 0, 0)
+KERNEL(k_lse_out, "logsumexp", op_lse, LSE, F_VALUE, 1, 2, 0, 3, 0, 0, 0, 0)
+KERNEL(k_count, "count_nonzero", op_count, COUNT, F_VALUE, 1, 0, 0, 0, 0, 0, 0, 0)
 
 /* Runs amin or amax (overload "" of qualname) over self with dim list dims; leaves the
  * result in *out. Through the table, so the callee binds its own operator's arguments. */

@@ -1,6 +1,6 @@
 /* reduce.h — what the reduction, scan and sort kernels share (reduce.c, scan.c, sort.c):
- * reading dim arguments, splitting a tensor's dims into kept and reduced ones, and moving
- * elements between strided tensors and plain buffers of double or int64.
+ * splitting a tensor's dims into kept and reduced ones, and moving elements between strided
+ * tensors and plain buffers of double or int64.
  *
  * Every kernel of the three files works the same way: a plan (TsCpuRed) lists, for a tensor,
  * the dims an operation runs along (the "reduced" dims, in their natural order, so element
@@ -24,11 +24,6 @@ typedef struct TsCpuRed {
     const char *data;                          /* element 0 of the tensor */
 } TsCpuRed;
 
-/* Reads a dim argument (None, int, or int[]) into a bit mask of dims; None and [] mean every
- * dim. A repeated dim is PyTorch's "dim 0 appears multiple times in the list of dims". */
-int ts_cpu_dims_arg(TsValue v, int ndim, uint64_t *mask, TsError *err);
-/* The shape of a reduction's result: reduced dims removed, or kept as 1 (keepdim). */
-void ts_cpu_red_shape(const TsTensor *t, uint64_t mask, bool keepdim, int *dim, int64_t *sizes);
 /* The plan for t with the reduced dims in mask. */
 void ts_cpu_red_plan(const TsTensor *t, uint64_t mask, TsCpuRed *r);
 /* Element 0 of the run that output position o reduces. */

@@ -1,5 +1,5 @@
-/* reduce_iter.c — the plan of a reduction (see reduce.h): dim arguments, kept and reduced
- * dims, and the gather and scatter walks between strided tensors and plain buffers.
+/* reduce_iter.c — the plan of a reduction (see reduce.h): kept and reduced dims, and the
+ * gather and scatter walks between strided tensors and plain buffers.
  *
  * Gathering visits the reduced dims with an odometer and converts each innermost run with a
  * per-dtype loop, so the cost per element is one load and one conversion whatever the
@@ -9,53 +9,6 @@
 #include <stdlib.h>
 
 #include "reduce/reduce.h"
-
-static int add_dim(TsValue v, int ndim, uint64_t *mask, TsError *err)
-{
-    int d;
-    if (v.tag != TS_TAG_INT)
-        return ts_error_set(err, TS_ERR_TYPE, "dim must be an int or a list of ints");
-    if (ts_aten_wrap_dim(v.u.i, ndim, true, &d, err))
-        return err->code;
-    if (ndim == 0)
-        return 0;
-    if (*mask & (UINT64_C(1) << d))
-        return ts_error_set(err, TS_ERR_RUNTIME, "dim %d appears multiple times in the list of "
-                            "dims", d);
-    *mask |= UINT64_C(1) << d;
-    return 0;
-}
-
-int ts_cpu_dims_arg(TsValue v, int ndim, uint64_t *mask, TsError *err)
-{
-    uint64_t all = ndim >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << ndim) - 1;
-    *mask = 0;
-    if (v.tag == TS_TAG_NONE) {
-        *mask = all;
-        return 0;
-    }
-    if (v.tag != TS_TAG_LIST)
-        return add_dim(v, ndim, mask, err);
-    const TsList *l = (const TsList *)v.u.p;
-    for (size_t i = 0; i < l->len; i++)
-        if (add_dim(l->items[i], ndim, mask, err))
-            return err->code;
-    if (l->len == 0)
-        *mask = all;
-    return 0;
-}
-
-void ts_cpu_red_shape(const TsTensor *t, uint64_t mask, bool keepdim, int *dim, int64_t *sizes)
-{
-    int n = 0;
-    for (int d = 0; d < t->dim; d++) {
-        if (!(mask & (UINT64_C(1) << d)))
-            sizes[n++] = t->sizes[d];
-        else if (keepdim)
-            sizes[n++] = 1;
-    }
-    *dim = n;
-}
 
 void ts_cpu_red_plan(const TsTensor *t, uint64_t mask, TsCpuRed *r)
 {

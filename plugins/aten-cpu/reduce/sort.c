@@ -222,7 +222,7 @@ static int median(TsTensor *x, uint64_t mask, bool keepdim, TsTensor **vals, TsT
 {
     int dim;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
-    ts_cpu_red_shape(x, mask, keepdim, &dim, sizes);
+    ts_aten_red_shape(x, mask, keepdim, &dim, sizes);
     bool fd = ts_dtype_is_floating(x->dtype);
     TsTensor *v = ts_cpu_empty(fd ? TS_FLOAT64 : TS_INT64, dim, sizes, err);
     TsTensor *ix = v ? ts_cpu_empty(TS_INT64, dim, sizes, err) : NULL;

@@ -6,6 +6,7 @@
  * the index dtypes, broadcasts the index tensors together and wraps their negative values.
  * The result shape is PyTorch's: when the indexed dims are adjacent the broadcast shape
  * replaces them in place, otherwise it comes first, followed by the dims not indexed.
+ * gather and index_select check their arguments with aten-common's index_check.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,21 +413,7 @@ static int k_gather(TsCall *c)
     if (!rc) rc = ts_args_tensor(&a, 0, &t);
     if (!rc) rc = ts_args_tensor(&a, 2, &ix);
     if (!rc) rc = ts_args_dim(&a, 1, t->dim, true, &d);
-    int sd = rc ? 0 : t->dim ? t->dim : 1, id = rc ? 0 : ix->dim ? ix->dim : 1;
-    if (!rc && ix->dtype != TS_INT64)
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "gather(): Expected dtype int64 for index");
-    else if (!rc && ts_tensor_numel(ix) > 0 && sd != id)
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
-                          "Index tensor must have the same number of dimensions as input tensor");
-    for (int k = 0; !rc && k < ix->dim && k < t->dim; k++)
-        if (k != d && ix->sizes[k] > t->sizes[k]) {
-            char b1[256], b2[256];
-            ts_aten_format_sizes(b1, sizeof b1, ix->dim, ix->sizes);
-            ts_aten_format_sizes(b2, sizeof b2, t->dim, t->sizes);
-            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Size does not match at dimension %d "
-                              "expected index %s to be smaller than self %s apart from "
-                              "dimension %d", k, b1, b2, d);
-        }
+    if (!rc) rc = ts_aten_check_gather(t, d, ix, c->error);
     if (rc)
         return ts_args_fail(&a, rc);
     if (!(r = ts_cpu_empty(t->dtype, ix->dim, ix->sizes, c->error)) || ts_tensor_numel(r) == 0)
@@ -464,23 +451,11 @@ static int k_index_select(TsCall *c)
     if (!rc) rc = ts_args_tensor(&a, 0, &t);
     if (!rc) rc = ts_args_tensor(&a, 2, &ix);
     if (!rc) rc = ts_args_dim(&a, 1, t->dim, true, &d);
-    if (!rc && ix->dtype != TS_INT64 && ix->dtype != TS_INT32)
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
-                          "index_select(): Expected dtype int32 or int64 for index");
-    else if (!rc && ix->dim > 1)
-        rc = ts_error_set(c->error, TS_ERR_INDEX, "index_select(): Index is supposed to be a "
-                          "vector");
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
+    if (!rc) rc = ts_aten_index_select_shape(t, d, ix, sizes, c->error);
     if (rc)
         return ts_args_fail(&a, rc);
     int64_t n = ts_tensor_numel(ix), size = t->dim ? t->sizes[d] : 1;
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
-    memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
-    if (t->dim)
-        sizes[d] = n;
-    else if (n != 1)
-        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_INDEX, "index_select(): Index to "
-                                             "scalar can have only 1 value, got %lld value(s)",
-                                             (long long)n));
     if (!(r = ts_cpu_empty(t->dtype, t->dim, sizes, c->error)) || ts_tensor_numel(r) == 0)
         return ts_args_return_tensor(&a, 0, r);
     size_t es = ts_dtype_size(t->dtype);

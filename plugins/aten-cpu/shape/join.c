@@ -3,7 +3,8 @@
  *
  * cat promotes its inputs' dtypes (as PyTorch 1.13 does) and copies each into a narrowed
  * view of the result, so strides and dtypes of the inputs cost nothing extra; 1-d empty
- * tensors are skipped, PyTorch's legacy rule. stack is cat of unsqueezed views. repeat
+ * tensors are skipped, PyTorch's legacy rule (aten-common's join_check.c decides the dtype
+ * and shape and checks, as for aten-cuda). stack is cat of unsqueezed views. repeat
  * copies self broadcast into a view of the result split as (repeat, size) per dim. flip and
  * roll move elements one by one with computed source offsets (a view cannot have negative
  * strides).
@@ -16,58 +17,14 @@
 /* n tensors joined along dim (not yet wrapped); NULL with PyTorch's errors. */
 static TsTensor *cat_tensors(TsError *err, size_t n, TsTensor *const *ts, int64_t dim64)
 {
-    if (n == 0) {
-        ts_error_set(err, TS_ERR_RUNTIME, "torch.cat(): expected a non-empty list of Tensors");
-        return NULL;
-    }
-    int dtype = ts[0]->dtype;
+    int dtype = 0, d = 0;
     const TsTensor *ref = NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (ts[i]->dim == 0) {
-            ts_error_set(err, TS_ERR_RUNTIME, "zero-dimensional tensor (at position %zu) cannot "
-                         "be concatenated", i);
-            return NULL;
-        }
-        dtype = ts_aten_promote_types(dtype, ts[i]->dtype);
-        if (dtype < 0) {
-            ts_error_set(err, TS_ERR_RUNTIME, "torch.cat(): unsupported dtype %s",
-                         ts_dtype_name(ts[i]->dtype));
-            return NULL;
-        }
-        if (!ref && !(ts[i]->dim == 1 && ts[i]->sizes[0] == 0))
-            ref = ts[i];
-    }
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
+    if (ts_aten_cat_shape(n, ts, dim64, &dtype, &ref, &d, sizes, err))
+        return NULL;
     if (!ref) {
         int64_t zero = 0;
         return ts_cpu_empty(dtype, 1, &zero, err);
-    }
-    int d;
-    if (ts_aten_wrap_dim(dim64, ref->dim, false, &d, err))
-        return NULL;
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
-    memcpy(sizes, ref->sizes, sizeof sizes[0] * (size_t)ref->dim);
-    sizes[d] = 0;
-    for (size_t i = 0; i < n; i++) {
-        const TsTensor *t = ts[i];
-        if (t->dim == 1 && t->sizes[0] == 0)
-            continue;
-        if (t->dim != ref->dim) {
-            ts_error_set(err, TS_ERR_RUNTIME, "Tensors must have same number of dimensions: got "
-                         "%d and %d", ref->dim, t->dim);
-            return NULL;
-        }
-        for (int k = 0; k < t->dim; k++)
-            if (k != d && t->sizes[k] != ref->sizes[k]) {
-                ts_error_set(err, TS_ERR_RUNTIME, "Sizes of tensors must match except in "
-                             "dimension %d. Expected size %lld but got size %lld for tensor "
-                             "number %zu in the list.", d, (long long)ref->sizes[k],
-                             (long long)t->sizes[k], i);
-                return NULL;
-            }
-        if (__builtin_add_overflow(sizes[d], t->sizes[d], &sizes[d])) {
-            ts_error_set(err, TS_ERR_LIMIT, "torch.cat(): the result is too large");
-            return NULL;
-        }
     }
     TsTensor *out = ts_cpu_empty(dtype, ref->dim, sizes, err);
     int64_t start = 0;
@@ -89,25 +46,6 @@ static TsTensor *cat_tensors(TsError *err, size_t n, TsTensor *const *ts, int64_
     return out;
 }
 
-/* The tensors of Tensor[] argument i as a new array (of borrowed tensors) in *out. */
-static int tensor_items(TsArgs *a, size_t i, TsTensor ***out, size_t *n)
-{
-    const TsList *l;
-    *out = NULL;
-    int rc = ts_args_tensor_list(a, i, &l);
-    if (rc)
-        return rc;
-    TsTensor **ts = malloc(sizeof *ts * (l->len ? l->len : 1));
-    if (!ts)
-        return ts_error_set(a->call->error, TS_ERR_NOMEM, "%s: out of memory",
-                            ts_args_op_name(a));
-    for (size_t k = 0; k < l->len; k++)
-        ts[k] = (TsTensor *)l->items[k].u.p;
-    *n = l->len;
-    *out = ts;
-    return 0;
-}
-
 /* aten::cat(Tensor[] tensors, int dim=0) -> Tensor */
 static int k_cat(TsCall *c)
 {
@@ -117,7 +55,7 @@ static int k_cat(TsCall *c)
     TsTensor *r = NULL, **ts;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (!rc) rc = ts_args_int(&a, 1, &d);
-    if (!rc) rc = tensor_items(&a, 0, &ts, &n);
+    if (!rc) rc = ts_args_tensor_array(&a, 0, &ts, &n);
     if (!rc) {
         r = cat_tensors(c->error, n, ts, d);
         free(ts);
@@ -138,7 +76,7 @@ static int k_cat_out(TsCall *c)
     if (!rc) rc = ts_args_tensor(&a, 2, &out);
     if (!rc) rc = ts_args_int(&a, 1, &d);
     if (!rc) rc = ts_cpu_check_internal_overlap(out, c->error);
-    if (!rc) rc = tensor_items(&a, 0, &ts, &n);
+    if (!rc) rc = ts_args_tensor_array(&a, 0, &ts, &n);
     if (!rc) {
         for (size_t i = 0; i < n && !rc; i++)
             if (ts_cpu_may_overlap(out, ts[i]))
@@ -169,33 +107,11 @@ static int k_stack(TsCall *c)
     TsTensor *r = NULL, **ts = NULL, **views = NULL;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (!rc) rc = ts_args_int(&a, 1, &d64);
-    if (!rc) rc = tensor_items(&a, 0, &ts, &n);
+    if (!rc) rc = ts_args_tensor_array(&a, 0, &ts, &n);
     if (rc)
         return ts_args_fail(&a, rc);
-    if (n == 0) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "stack expects a non-empty TensorList");
+    if (ts_aten_stack_check(n, ts, d64, &d, c->error))
         goto done;
-    }
-    for (size_t i = 1; i < n; i++) {
-        bool same = ts[i]->dim == ts[0]->dim;
-        for (int k = 0; same && k < ts[0]->dim; k++)
-            same = ts[i]->sizes[k] == ts[0]->sizes[k];
-        if (!same) {
-            char b1[256], b2[256];
-            ts_aten_format_sizes(b1, sizeof b1, ts[0]->dim, ts[0]->sizes);
-            ts_aten_format_sizes(b2, sizeof b2, ts[i]->dim, ts[i]->sizes);
-            ts_error_set(c->error, TS_ERR_RUNTIME, "stack expects each tensor to be equal size, "
-                         "but got %s at entry 0 and %s at entry %zu", b1, b2, i);
-            goto done;
-        }
-    }
-    if (ts_aten_wrap_dim(d64, (int64_t)ts[0]->dim + 1, true, &d, c->error))
-        goto done;
-    if (ts[0]->dim >= TS_TENSOR_MAX_DIMS) {
-        ts_error_set(c->error, TS_ERR_LIMIT, "stack: a tensor has at most %d dimensions",
-                     TS_TENSOR_MAX_DIMS);
-        goto done;
-    }
     if (!(views = malloc(sizeof *views * n))) {
         ts_error_set(c->error, TS_ERR_NOMEM, "%s: out of memory", ts_args_op_name(&a));
         goto done;

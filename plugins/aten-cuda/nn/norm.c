@@ -3,9 +3,10 @@
  * and group_norm.
  *
  * All compute y = (x - mean) / sqrt(var + eps) * weight + bias with the biased variance
- * (aten-cpu's nn/norm.c, whose checks and messages these are). Each is two launches over a
- * contiguous input (norm_kernels.cu): statistics per row, then the normalization; the ops
- * differ only in the Norm they fill, which says how an element finds its row and channel.
+ * (as aten-cpu's nn/norm.c; both check their arguments with aten-common's norm_check.c).
+ * Each is two launches over a contiguous input (norm_kernels.cu): statistics per row, then
+ * the normalization; the ops differ only in the Norm they fill, which says how an element
+ * finds its row and channel.
  */
 #include "nn/norm.h"
 
@@ -21,14 +22,6 @@ typedef struct Norm {
 static int stats_dtype(int dtype)
 {
     return dtype == TS_FLOAT64 ? TS_FLOAT64 : TS_FLOAT32;
-}
-
-static int check_float(TsCall *c, const char *name, const TsTensor *t)
-{
-    if (ts_dtype_is_floating(t->dtype))
-        return 0;
-    return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s\" not implemented for '%s'", name,
-                        ts_dtype_type_name(t->dtype));
 }
 
 /* t (may be NULL) contiguous in dtype as *out, flattened to one dim. */
@@ -105,41 +98,11 @@ static TsTensor *norm_apply(Norm *n, TsError *err)
 
 /* ---- batch_norm ------------------------------------------------------------------------ */
 
-static int bn_check(TsCall *c, const TsTensor *x, TsTensor *const *vecs, bool training)
-{
-    static const char *const names[4] = { "weight", "bias", "running_mean", "running_var" };
-    if (x->dim < 2)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "batch_norm: expected an input with at "
-                            "least 2 dimensions (N, C, ...), but got %dD", (int)x->dim);
-    if (check_float(c, "batch_norm", x))
-        return c->error->code;
-    int64_t ch = x->sizes[1];
-    for (int i = 0; i < 4; i++) {
-        if (!vecs[i]) {
-            if (i >= 2 && !training)
-                return ts_error_set(c->error, TS_ERR_RUNTIME, "%s must be defined in evaluation "
-                                    "mode", names[i]);
-            continue;
-        }
-        if (ts_tensor_numel(vecs[i]) != ch)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "%s should contain %lld elements not "
-                                "%lld", names[i], (long long)ch,
-                                (long long)ts_tensor_numel(vecs[i]));
-        if (vecs[i]->dim != 1)
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "batch_norm: %s must be 1-dimensional",
-                                names[i]);
-        if (i >= 2 && training && !ts_dtype_is_floating(vecs[i]->dtype))
-            return ts_error_set(c->error, TS_ERR_RUNTIME, "batch_norm: %s must be a floating "
-                                "point tensor", names[i]);
-    }
-    return 0;
-}
-
 static TsTensor *batch_norm(TsCall *c, TsTensor *x, TsTensor *const *v, bool training,
                             double momentum, double eps)
 {
     TsError *err = c->error;
-    if (bn_check(c, x, v, training))
+    if (ts_aten_check_batch_norm(x, v, training, c->error))
         return NULL;
     int64_t n = x->sizes[0], ch = x->sizes[1], inner = 1;
     for (int d = 2; d < x->dim; d++)
@@ -206,47 +169,10 @@ static int k_batch_norm(TsCall *c)
 
 /* ---- layer_norm ------------------------------------------------------------------------ */
 
-/* weight and bias of layer_norm: normalized_shape's shape. */
-static int ln_affine_check(TsCall *c, const char *what, const TsTensor *t, int nd,
-                           const int64_t *ns)
-{
-    char s1[256], s2[256];
-    bool same = t->dim == nd;
-    for (int i = 0; same && i < nd; i++)
-        same = t->sizes[i] == ns[i];
-    if (same)
-        return 0;
-    ts_aten_format_sizes(s1, sizeof s1, t->dim, t->sizes);
-    ts_aten_format_sizes(s2, sizeof s2, nd, ns);
-    return ts_error_set(c->error, TS_ERR_RUNTIME, "Expected %s to be of same shape as "
-                        "normalized_shape, but got %s of shape %s and normalized_shape = %s",
-                        what, what, s1, s2);
-}
-
 static TsTensor *layer_norm(TsCall *c, TsTensor *x, int nd, const int64_t *ns, TsTensor *w,
                             TsTensor *b, double eps)
 {
-    char s1[256], s2[256];
-    if (nd == 0) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "Expected normalized_shape to be at least "
-                     "1-dimensional, i.e., containing at least one element, but got "
-                     "normalized_shape = []");
-        return NULL;
-    }
-    if ((w && ln_affine_check(c, "weight", w, nd, ns)) ||
-        (b && ln_affine_check(c, "bias", b, nd, ns)))
-        return NULL;
-    bool match = x->dim >= nd;
-    for (int i = 0; match && i < nd; i++)
-        match = x->sizes[x->dim - nd + i] == ns[i];
-    if (!match) {
-        ts_aten_format_sizes(s1, sizeof s1, nd, ns);
-        ts_aten_format_sizes(s2, sizeof s2, x->dim, x->sizes);
-        ts_error_set(c->error, TS_ERR_RUNTIME, "Given normalized_shape=%s, expected input with "
-                     "shape [*, %s, but got input of size%s", s1, s1 + 1, s2);
-        return NULL;
-    }
-    if (check_float(c, "LayerNormKernelImpl", x))
+    if (ts_aten_check_layer_norm(x, nd, ns, w, b, c->error))
         return NULL;
     int64_t len = 1;
     for (int i = 0; i < nd; i++)
@@ -294,36 +220,9 @@ static int k_layer_norm(TsCall *c)
 static TsTensor *group_norm(TsCall *c, TsTensor *x, int64_t groups, TsTensor *w, TsTensor *b,
                             double eps)
 {
-    char s1[256], s2[256];
-    if (x->dim < 2) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "group_norm: expected an input with at least 2 "
-                     "dimensions (N, C, ...), but got %dD", (int)x->dim);
+    if (ts_aten_check_group_norm(x, groups, w, b, c->error))
         return NULL;
-    }
     int64_t ch = x->sizes[1];
-    ts_aten_format_sizes(s2, sizeof s2, x->dim, x->sizes);
-    if (groups <= 0) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "group_norm: num_groups must be positive, but "
-                     "got %lld", (long long)groups);
-        return NULL;
-    }
-    if (ch % groups) {
-        ts_error_set(c->error, TS_ERR_RUNTIME, "Expected number of channels in input to be "
-                     "divisible by num_groups, but got input of shape %s and num_groups=%lld",
-                     s2, (long long)groups);
-        return NULL;
-    }
-    const TsTensor *aff[2] = { w, b };
-    for (int i = 0; i < 2; i++)
-        if (aff[i] && (aff[i]->dim != 1 || aff[i]->sizes[0] != ch)) {
-            ts_aten_format_sizes(s1, sizeof s1, aff[i]->dim, aff[i]->sizes);
-            ts_error_set(c->error, TS_ERR_RUNTIME, "Expected %s to be a vector of size equal to "
-                         "the number of channels in input, but got %s of shape %s and input of "
-                         "shape %s", i ? "bias" : "weight", i ? "bias" : "weight", s1, s2);
-            return NULL;
-        }
-    if (check_float(c, "GroupNormKernelImpl", x))
-        return NULL;
     int64_t inner = 1;
     for (int d = 2; d < x->dim; d++)
         inner *= x->sizes[d];

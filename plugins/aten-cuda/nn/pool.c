@@ -1,6 +1,7 @@
 /* pool.c — max_pool2d, avg_pool2d and adaptive_avg_pool2d on the GPU: PyTorch's argument
- * rules, output sizes and messages here, the windows in pool_kernels.cu. The input (3-d
- * unbatched or 4-d) is made contiguous in its dtype and pooled as N * C planes.
+ * rules here (checked by aten-common's pool_check.c, as aten-cpu's pool.c checks them), the
+ * windows in pool_kernels.cu. The input (3-d unbatched or 4-d) is made contiguous in its
+ * dtype and pooled as N * C planes.
  */
 #include "nn/nn.h"
 
@@ -24,27 +25,11 @@ static int pair(TsArgs *a, size_t i, const char *what, int64_t *out, bool *empty
     return 0;
 }
 
-static int64_t out_size(int64_t in, int64_t k, int64_t p, int64_t s, int64_t d, bool ceil_mode)
-{
-    int64_t num = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
-    int64_t o = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
-    if (ceil_mode && (o - 1) * s >= in + p)
-        o--;
-    return o;
-}
-
 /* The input's planes and spatial sizes, after PyTorch's shape check. */
 static int input_shape(TsError *err, const TsTensor *x, int64_t *planes, int64_t *h, int64_t *w)
 {
-    bool ok = x->dim == 3 || x->dim == 4;
-    for (int i = x->dim == 4 ? 1 : 0; ok && i < x->dim; i++)
-        ok = x->sizes[i] != 0;
-    if (!ok) {
-        char shape[128];
-        ts_aten_format_sizes(shape, sizeof shape, x->dim, x->sizes);
-        return ts_error_set(err, TS_ERR_RUNTIME, "Expected 3D or 4D (batch mode) tensor with "
-                            "optional 0 dim batch size for input, but got:%s", shape);
-    }
+    if (ts_aten_check_pool2d_input(x->dim, x->sizes, err))
+        return err->code;
     *planes = 1;
     for (int i = 0; i < x->dim - 2; i++)
         *planes *= x->sizes[i];
@@ -69,30 +54,12 @@ static int window(TsArgs *a, bool has_dil, size_t ceil_at, TsCudaWindow *g)
         return rc;
     if (empty)
         s[0] = k[0], s[1] = k[1];
-    for (int i = 0; i < 2; i++) {
-        if (s[i] == 0)
-            return ts_error_set(err, TS_ERR_RUNTIME, "stride should not be zero");
-        if (p[i] < 0)
-            return ts_error_set(err, TS_ERR_RUNTIME, "pad must be non-negative, but got pad: %lld",
-                                (long long)p[i]);
-        if (p[i] > k[i] / 2)
-            return ts_error_set(err, TS_ERR_RUNTIME, "pad should be at most half of kernel size, "
-                                "but got pad=%lld and kernel_size=%lld", (long long)p[i],
-                                (long long)k[i]);
-    }
-    if (k[0] <= 0 || k[1] <= 0)
-        return ts_error_set(err, TS_ERR_RUNTIME, "kernel size should be greater than zero, but "
-                            "got kH: %lld kW: %lld", (long long)k[0], (long long)k[1]);
-    if (s[0] <= 0 || s[1] <= 0)
-        return ts_error_set(err, TS_ERR_RUNTIME, "stride should be greater than zero, but got "
-                            "dH: %lld dW: %lld", (long long)s[0], (long long)s[1]);
-    if (d[0] <= 0 || d[1] <= 0)
-        return ts_error_set(err, TS_ERR_RUNTIME, "dilation should be greater than zero, but got "
-                            "dilationH: %lld dilationW: %lld", (long long)d[0], (long long)d[1]);
+    if (ts_aten_check_pool_pads(2, k, s, p, err) || ts_aten_check_pool2d_window(k, s, d, err))
+        return err->code;
     g->kh = k[0], g->kw = k[1], g->sh = s[0], g->sw = s[1];
     g->ph = p[0], g->pw = p[1], g->dh = d[0], g->dw = d[1];
-    g->oh = out_size(g->h, k[0], p[0], s[0], d[0], ceil_mode);
-    g->ow = out_size(g->w, k[1], p[1], s[1], d[1], ceil_mode);
+    g->oh = ts_aten_pool_out_size(g->h, k[0], p[0], s[0], d[0], ceil_mode);
+    g->ow = ts_aten_pool_out_size(g->w, k[1], p[1], s[1], d[1], ceil_mode);
     return 0;
 }
 

@@ -1,10 +1,8 @@
 /* index.c — index_select and gather on the GPU: one launch of the take kernel
- * (take_kernels.cu) reading the source where it lies, with aten-cpu's shape/index.c checks
- * and messages. An index out of range is reported after the launch (the kernel flags it),
- * and the partly written result is dropped.
+ * (take_kernels.cu) reading the source where it lies, after aten-common's index_check.c
+ * checks (aten-cpu's shape/index.c makes the same). An index out of range is reported after
+ * the launch (the kernel flags it), and the partly written result is dropped.
  */
-#include <string.h>
-
 #include "shape/take.h"
 
 /* Fills the take's shape fields from the output's sizes (dim 0 taken as one element). */
@@ -69,21 +67,8 @@ static int k_gather(TsCall *c)
         rc = ts_args_tensor(&a, 2, &ix);
     if (!rc)
         rc = ts_args_dim(&a, 1, t->dim, true, &d);
-    int sd = rc ? 0 : t->dim ? t->dim : 1, id = rc ? 0 : ix->dim ? ix->dim : 1;
-    if (!rc && ix->dtype != TS_INT64)
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "gather(): Expected dtype int64 for index");
-    else if (!rc && ts_tensor_numel(ix) > 0 && sd != id)
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
-                          "Index tensor must have the same number of dimensions as input tensor");
-    for (int k = 0; !rc && k < ix->dim && k < t->dim; k++)
-        if (k != d && ix->sizes[k] > t->sizes[k]) {
-            char b1[256], b2[256];
-            ts_aten_format_sizes(b1, sizeof b1, ix->dim, ix->sizes);
-            ts_aten_format_sizes(b2, sizeof b2, t->dim, t->sizes);
-            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Size does not match at dimension %d "
-                              "expected index %s to be smaller than self %s apart from "
-                              "dimension %d", k, b1, b2, d);
-        }
+    if (!rc)
+        rc = ts_aten_check_gather(t, d, ix, c->error);
     TsCudaTake tk = { 0 };
     tk.per_element = true;
     if (!rc)
@@ -109,21 +94,9 @@ static int k_index_select(TsCall *c)
         rc = ts_args_tensor(&a, 2, &ix);
     if (!rc)
         rc = ts_args_dim(&a, 1, t->dim, true, &d);
-    if (!rc && ix->dtype != TS_INT64 && ix->dtype != TS_INT32)
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
-                          "index_select(): Expected dtype int32 or int64 for index");
-    else if (!rc && ix->dim > 1)
-        rc = ts_error_set(c->error, TS_ERR_INDEX, "index_select(): Index is supposed to be a "
-                          "vector");
-    int64_t n = rc ? 0 : ts_tensor_numel(ix), sizes[TS_TENSOR_MAX_DIMS];
-    if (!rc && t->dim == 0 && n != 1)
-        rc = ts_error_set(c->error, TS_ERR_INDEX, "index_select(): Index to scalar can have only "
-                          "1 value, got %lld value(s)", (long long)n);
-    if (!rc) {
-        memcpy(sizes, t->sizes, sizeof sizes[0] * (size_t)t->dim);
-        if (t->dim)
-            sizes[d] = n;
-    }
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
+    if (!rc)
+        rc = ts_aten_index_select_shape(t, d, ix, sizes, c->error);
     TsCudaTake tk = { 0 };
     if (!rc)
         rc = ts_cuda_use_device(t->device, c->error);
