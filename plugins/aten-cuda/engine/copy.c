@@ -226,7 +226,8 @@ static int k_copy(TsCall *c)
     return ts_args_return_arg(&a, rc, 0);
 }
 
-/* aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
+/* aten::fill_.Scalar(Tensor(a!) self, Scalar value) and aten::zero_(Tensor(a!) self): self
+ * filled with value, or with 0. */
 static int k_fill(TsCall *c)
 {
     TsArgs a;
@@ -235,20 +236,7 @@ static int k_fill(TsCall *c)
     if (!rc)
         rc = ts_args_tensor(&a, 0, &t);
     if (!rc)
-        rc = ts_cuda_fill(t, a.v[1], c->error);
-    return ts_args_return_arg(&a, rc, 0);
-}
-
-/* aten::zero_(Tensor(a!) self) -> Tensor(a!) */
-static int k_zero(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *t;
-    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
-    if (!rc)
-        rc = ts_args_tensor(&a, 0, &t);
-    if (!rc)
-        rc = ts_cuda_fill(t, ts_int(0), c->error);
+        rc = ts_cuda_fill(t, a.n > 1 ? a.v[1] : ts_int(0), c->error);
     return ts_args_return_arg(&a, rc, 0);
 }
 
@@ -337,7 +325,7 @@ static const TsCudaOp ops[] = {
     { "aten::clone", "", k_clone },
     { "aten::copy_", "", k_copy },
     { "aten::fill_", "Scalar", k_fill },
-    { "aten::zero_", "", k_zero },
+    { "aten::zero_", "", k_fill },
 };
 
 const TsCudaTable ts_cuda_copy_table = { ops, sizeof ops / sizeof ops[0] };

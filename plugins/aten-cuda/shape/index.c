@@ -54,6 +54,33 @@ static TsTensor *take(TsCudaTake *tk, const TsTensor *src, TsTensor *idx, int di
     return r;
 }
 
+/* Takes from t along d with index ix into a new tensor of dim/sizes (gather: one index per
+ * output element; index_select: one per slice). */
+static int run_take(TsCall *c, TsTensor *t, int d, TsTensor *ix, int dim, const int64_t *sizes,
+                    bool gather, TsTensor **r)
+{
+    TsCudaTake tk = { 0 };
+    tk.per_element = gather;
+    int rc = ts_cuda_use_device(t->device, c->error);
+    if (!rc)
+        rc = take_shape(&tk, t, d, dim, sizes, c->error);
+    if (!rc && !(*r = take(&tk, t, ts_cuda_contiguous_as(ix, TS_INT64, c->error), dim, sizes,
+                           gather, c->error)))
+        rc = c->error->code;
+    return rc;
+}
+
+/* The arguments both take: self (0), dim (1), index (2). */
+static int take_args(TsArgs *a, TsTensor **t, int *d, TsTensor **ix)
+{
+    int rc = ts_args_tensor(a, 0, t);
+    if (!rc)
+        rc = ts_args_tensor(a, 2, ix);
+    if (!rc)
+        rc = ts_args_dim(a, 1, (*t)->dim, true, d);
+    return rc;
+}
+
 /* aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
 static int k_gather(TsCall *c)
 {
@@ -62,22 +89,11 @@ static int k_gather(TsCall *c)
     TsTensor *t = NULL, *ix = NULL, *r = NULL;
     int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
     if (!rc)
-        rc = ts_args_tensor(&a, 0, &t);
-    if (!rc)
-        rc = ts_args_tensor(&a, 2, &ix);
-    if (!rc)
-        rc = ts_args_dim(&a, 1, t->dim, true, &d);
+        rc = take_args(&a, &t, &d, &ix);
     if (!rc)
         rc = ts_aten_check_gather(t, d, ix, c->error);
-    TsCudaTake tk = { 0 };
-    tk.per_element = true;
     if (!rc)
-        rc = ts_cuda_use_device(t->device, c->error);
-    if (!rc)
-        rc = take_shape(&tk, t, d, ix->dim, ix->sizes, c->error);
-    if (!rc && !(r = take(&tk, t, ts_cuda_contiguous_as(ix, TS_INT64, c->error), ix->dim,
-                          ix->sizes, true, c->error)))
-        rc = c->error->code;
+        rc = run_take(c, t, d, ix, ix->dim, ix->sizes, true, &r);
     return ts_args_return_tensor(&a, rc, r);
 }
 
@@ -87,24 +103,14 @@ static int k_index_select(TsCall *c)
     TsArgs a;
     int d = 0;
     TsTensor *t = NULL, *ix = NULL, *r = NULL;
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
     int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
     if (!rc)
-        rc = ts_args_tensor(&a, 0, &t);
-    if (!rc)
-        rc = ts_args_tensor(&a, 2, &ix);
-    if (!rc)
-        rc = ts_args_dim(&a, 1, t->dim, true, &d);
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
+        rc = take_args(&a, &t, &d, &ix);
     if (!rc)
         rc = ts_aten_index_select_shape(t, d, ix, sizes, c->error);
-    TsCudaTake tk = { 0 };
     if (!rc)
-        rc = ts_cuda_use_device(t->device, c->error);
-    if (!rc)
-        rc = take_shape(&tk, t, d, t->dim, sizes, c->error);
-    if (!rc && !(r = take(&tk, t, ts_cuda_contiguous_as(ix, TS_INT64, c->error), t->dim, sizes,
-                          false, c->error)))
-        rc = c->error->code;
+        rc = run_take(c, t, d, ix, t->dim, sizes, false, &r);
     return ts_args_return_tensor(&a, rc, r);
 }
 
