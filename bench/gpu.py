@@ -75,17 +75,23 @@ def main():
     failed = 0
     for name, file, ints, units, unit, kind, target in WORKLOADS:
         path = os.path.join(WORK, file)
+        pt = ts = None
         try:
             pt = figure(torch_best(path, ints, a.runs), units, kind)
         except Exception as e:  # noqa: BLE001 (a workload's failure is reported, not fatal)
             print(f"{name:12} pytorch failed: {e}")
             failed += 1
-            continue
         try:
             ts = figure(tscript_best(a.tsbench, path, ints, a.runs, env), units, kind)
         except Exception as e:  # noqa: BLE001
-            print(f"{name:12} {pt:12.2f} tscript failed: {str(e).splitlines()[-1]}")
+            lines = str(e).splitlines() or [""]
+            print(f"{name:12} tscript failed: {lines[-1]}")
+            for line in lines[-12:-1]:
+                print(f"{'':12} {line}")
             failed += 1
+        if pt is None or ts is None:
+            shown = [f"{v:12.2f}" if v is not None else f"{'-':>12}" for v in (pt, ts)]
+            print(f"{name:12} {shown[0]} {shown[1]} {unit:8} {'-':>7}  {target}")
             continue
         ratio = pt / ts if kind == "time" else ts / pt
         print(f"{name:12} {pt:12.2f} {ts:12.2f} {unit:8} {ratio:7.2f}  {target}")

@@ -23,7 +23,7 @@ result() {  # result OK WHAT
     else
         failed=$((failed + 1))
         echo "not ok $n - $2"
-        sed 's/^/# stdout: /' "$tmp/out" | head -20
+        tail -20 "$tmp/out" | sed 's/^/# stdout: /'
         sed 's/^/# stderr: /' "$tmp/err" | head -10
     fi
 }
@@ -112,19 +112,20 @@ else
              NR == FNR { a[FNR] = $0; na = FNR; next }
              { b[FNR] = $0; nb = FNR }
              END {
-                 if (na != nb) { print "# line counts differ: " na " " nb; exit 1 }
-                 for (l = 1; l <= na - skip; l++) {
+                 if (na != nb) { print "# line counts differ: " na " " nb; bad = 1 }
+                 for (l = 1; l <= (na < nb ? na : nb) - skip; l++) {
                      x = a[l]; y = b[l]; gsub(/[][,()]/, " ", x); gsub(/[][,()]/, " ", y)
                      n1 = split(x, p, " "); n2 = split(y, q, " ")
-                     if (n1 != n2) { print "# line " l " differs: " a[l] " | " b[l]; exit 1 }
+                     if (n1 != n2) { bad++; if (bad <= 40) print "# line " l " differs: " a[l] " | " b[l]; continue }
                      for (i = 1; i <= n1; i++) {
                          if (num(p[i]) && num(q[i])) {
                              d = p[i] - q[i]; if (d < 0) d = -d
                              m = p[i] < 0 ? -p[i] : p[i]
-                             if (d > 1e-5 * (m > 1 ? m : 1)) { print "# line " l ": " a[l] " | " b[l]; exit 1 }
-                         } else if (p[i] != q[i]) { print "# line " l ": " a[l] " | " b[l]; exit 1 }
+                             if (d > 1e-5 * (m > 1 ? m : 1)) { bad++; if (bad <= 40) print "# line " l ": " a[l] " | " b[l]; break }
+                         } else if (p[i] != q[i]) { bad++; if (bad <= 40) print "# line " l ": " a[l] " | " b[l]; break }
                      }
                  }
+                 exit bad > 0
              }' "$tmp/cpu.out" "$tmp/out" >"$tmp/diff"
         st=$?
         cat "$tmp/diff"
