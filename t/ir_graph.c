@@ -233,7 +233,7 @@ static void test_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice devi
     free(ptr);
 }
 
-static TsAllocator allocator = {"test", test_alloc, test_free, NULL, NULL, NULL};
+static TsAllocator allocator = {"test", test_alloc, test_free, NULL, NULL, NULL, NULL};
 
 static void test_attributes(void)
 {

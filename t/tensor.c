@@ -195,7 +195,7 @@ static void test_devices(void)
 static void test_storage(void)
 {
     Counts c = {0};
-    TsAllocator a = {"counting", count_alloc, count_free, &c, NULL, NULL};
+    TsAllocator a = {"counting", count_alloc, count_free, &c, NULL, NULL, NULL};
     TsError e = TS_ERROR_INIT;
     TsStorage *s = ts_storage_new(&a, 64, cpu, &e);
     ok(s && s->nbytes == 64 && s->allocator == &a && s->data, "storage from an allocator");
@@ -242,7 +242,7 @@ static void test_storage(void)
 static void test_bounds(void)
 {
     Counts c = {0};
-    TsAllocator a = {"counting", count_alloc, count_free, &c, NULL, NULL};
+    TsAllocator a = {"counting", count_alloc, count_free, &c, NULL, NULL, NULL};
     TsError e = TS_ERROR_INIT;
     TsStorage *s = ts_storage_new(&a, 16, cpu, &e);   /* 4 floats */
     int64_t sz2[2] = {2, 3}, st2[2] = {3, 1};
@@ -315,7 +315,7 @@ static void test_bounds(void)
 static void test_shapes(void)
 {
     Counts c = {0};
-    TsAllocator a = {"counting", count_alloc, count_free, &c, NULL, NULL};
+    TsAllocator a = {"counting", count_alloc, count_free, &c, NULL, NULL, NULL};
     TsError e = TS_ERROR_INIT;
     int64_t sz[3] = {2, 3, 4};
     TsTensor *t = ts_tensor_empty(&a, cpu, TS_FLOAT64, 3, sz, &e);

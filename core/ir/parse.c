@@ -577,7 +577,7 @@ static void host_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice devi
 }
 
 /* Tensor constants parsed from text ("{1}") live in plain host memory. */
-static TsAllocator host_allocator = {"ir-text", host_alloc, host_free, NULL, NULL, NULL};
+static TsAllocator host_allocator = {"ir-text", host_alloc, host_free, NULL, NULL, NULL, NULL};
 
 static int tensor_literal(Parser *p, TsAttr *a)
 {

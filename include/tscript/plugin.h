@@ -72,7 +72,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a struct or function below changes incompatibly. */
-#define TS_PLUGIN_ABI_VERSION 4u
+#define TS_PLUGIN_ABI_VERSION 5u
 
 #if defined(__GNUC__)
 #define TS_PLUGIN_EXPORT __attribute__((visibility("default")))

@@ -119,6 +119,9 @@ typedef struct TsAllocator {
      * its code ("no CUDA device"); 0 when memory ran out. NULL for a backend whose failures
      * are always that. ts_storage_new asks it after a failed alloc. */
     int (*why)(struct TsAllocator *self, TsDevice device, TsError *err);
+    /* Capturing queued work into a graph that replays it (CUDA graphs); NULL for a backend
+     * that cannot. The executor uses it where the config asks (cuda_graphs: true). */
+    const struct TsCaptureOps *capture;
 } TsAllocator;
 
 typedef struct TsStorage {
@@ -156,6 +159,40 @@ typedef struct TsTensor {
     TsDevice device;
     int64_t inline_dims[2 * TS_TENSOR_INLINE_DIMS];
 } TsTensor;
+
+/* A backend's capture of the work a run of a region of a graph queues on the calling
+ * thread, replayed later on new inputs of the same shapes, dtypes, strides and devices.
+ * The executor drives it on one thread:
+ *
+ *     c = begin(n, in, stable, static_in)   then the region runs on the inputs it says
+ *     end(c, n_out, out)                    the region's tensor outputs
+ *     replay(c, n, in, out) ...             each computes, on the actual inputs
+ *     discard(c)                            on any failure, and when the plan dies
+ *
+ * Nothing runs while capturing: the work is recorded, and only a replay computes. */
+typedef struct TsCapture TsCapture;
+typedef struct TsCaptureOps {
+    /* Starts capturing the calling thread's work. in: the region's n tensor inputs
+     * (borrowed). stable[i]: in[i]'s memory is read where it is, at every replay (the
+     * caller keeps its address fixed); for the others the capture makes a static tensor of
+     * the same sizes, strides and dtype, *static_in[i] (a new reference; NULL for stable
+     * ones), which the recorded work reads and each replay first fills from its in[i]. The
+     * caller runs the region on static_in[i] where set, in[i] otherwise. NULL with err set
+     * when this cannot be captured (then nothing has started). */
+    TsCapture *(*begin)(size_t n, TsTensor *const *in, const bool *stable,
+                        TsTensor **static_in, TsError *err);
+    /* Stops capturing: out are the region's n_out tensor outputs (borrowed). 0, or an error
+     * code with err set when the capture failed (an operation that cannot be recorded, such
+     * as one that waits for the device) or an output cannot be replayed into a new tensor
+     * (one that is an input or a view of one). The caller then discards. */
+    int (*end)(TsCapture *c, size_t n_out, TsTensor *const *out, TsError *err);
+    /* Runs the recorded work on in (as at begin: stable ones at their captured addresses)
+     * and sets out[0..n_out-1] to new tensors (new references) holding this run's outputs,
+     * with the sizes, strides and dtypes the captured outputs had. */
+    int (*replay)(TsCapture *c, size_t n, TsTensor *const *in, TsTensor **out, TsError *err);
+    /* Ends a capture in progress if there is one and frees everything of c; any thread. */
+    void (*discard)(TsCapture *c);
+} TsCaptureOps;
 
 /* A tensor over storage (retained) with the given sizes and strides (copied). strides NULL:
  * contiguous. Checks that every element it can address lies inside the storage. */

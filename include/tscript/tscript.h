@@ -59,7 +59,7 @@ extern "C" {
 /* The embedding ABI: bumped whenever a function or struct of the public headers changes
  * incompatibly. A program compares TS_ABI_VERSION (what it was built against) with
  * ts_abi_version() (the library it runs with). */
-#define TS_ABI_VERSION 4u
+#define TS_ABI_VERSION 5u
 
 /* The library's version string ("0.1.0") and its embedding ABI version. */
 TS_API const char *ts_version(void);

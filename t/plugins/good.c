@@ -27,7 +27,7 @@ static void good_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice devi
     free(ptr);
 }
 
-static TsAllocator allocator = { "gooddev", good_alloc, good_free, NULL, NULL, NULL };
+static TsAllocator allocator = { "gooddev", good_alloc, good_free, NULL, NULL, NULL, NULL };
 
 static int init(TsRegistry *r, TsError *err)
 {

@@ -40,7 +40,7 @@ static void cpu_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice devic
         free(((void **)ptr)[-1]);
 }
 
-TsAllocator ts_cpu_allocator = { "cpu", cpu_alloc, cpu_free, NULL, NULL, NULL };
+TsAllocator ts_cpu_allocator = { "cpu", cpu_alloc, cpu_free, NULL, NULL, NULL, NULL };
 
 static const TsCpuTable *const tables[] = {
     &ts_cpu_factory_table,

@@ -9,7 +9,10 @@
  *
  * Blocks are freed while work that uses them may still be queued on the freeing thread's
  * stream. The same thread may reuse a block at once (its stream runs in order); another
- * thread's stream first waits on an event recorded at the free.
+ * thread's stream first waits on an event recorded at the free. Recording that event costs
+ * about as much as a kernel launch, and most programs touch the device from one thread, so
+ * events are recorded only once a second thread has allocated or freed: at that moment
+ * every device finishes its work and the blocks already cached become anyone's.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -28,12 +31,40 @@ typedef struct Block {
     size_t size;               /* rounded */
     int device;
     pthread_t thread;          /* who freed it */
-    cudaEvent_t event;         /* recorded on that thread's stream at the free; NULL if none */
+    bool anyones;              /* no work of the freeing thread's can still use it */
+    bool recorded;             /* event was recorded at the free */
+    cudaEvent_t event;         /* kept with the record for its next free */
 } Block;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static Block *buckets[NBUCKETS];
 static Block *spare;           /* records not in use, events kept */
+static bool shared;            /* a second thread has used the allocator: record events */
+static int threads;            /* threads that have used it, up to 2 */
+static _Thread_local bool seen; /* this thread is counted in threads */
+
+/* Counts the calling thread (the caller holds the lock); the second one switches events on
+ * after waiting for every device, which settles every block freed so far. */
+static void count_thread(void)
+{
+    if (seen)
+        return;
+    seen = true;
+    if (shared || ++threads < 2)
+        return;
+    shared = true;
+    int cur = -1, n = ts_cuda_device_count();
+    (void)cudaGetDevice(&cur);
+    for (int d = 0; d < n; d++)
+        if (cudaSetDevice(d) == cudaSuccess)
+            (void)cudaDeviceSynchronize();
+    if (cur >= 0)
+        (void)cudaSetDevice(cur);
+    (void)cudaGetLastError();
+    for (size_t i = 0; i < NBUCKETS; i++)
+        for (Block *b = buckets[i]; b; b = b->next)
+            b->anyones = true;
+}
 
 static size_t round_size(size_t n)
 {
@@ -101,14 +132,16 @@ static void *cuda_alloc(TsAllocator *self, size_t nbytes, TsDevice device)
     }
     int dev = ts_cuda_current_device().index;
     pthread_mutex_lock(&lock);
+    count_thread();
     Block *b = take(size, dev);
     if (b) {
         void *ptr = b->ptr;
-        bool wait = b->event && !pthread_equal(b->thread, pthread_self());
+        bool wait = !b->anyones && !pthread_equal(b->thread, pthread_self());
         b->ptr = NULL;
         b->next = spare;
         spare = b;
-        if (wait && cudaStreamWaitEvent(TS_CUDA_STREAM, b->event, 0) != cudaSuccess) {
+        if (wait && (!b->recorded ||
+                     cudaStreamWaitEvent(TS_CUDA_STREAM, b->event, 0) != cudaSuccess)) {
             /* cannot order this stream after the freeing one: wait for the device */
             (void)cudaGetLastError();
             (void)cudaDeviceSynchronize();
@@ -138,6 +171,7 @@ static void cuda_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice devi
         return;
     size_t size = round_size(nbytes);
     pthread_mutex_lock(&lock);
+    count_thread();
     Block *b = spare;
     if (b)
         spare = b->next;
@@ -151,14 +185,22 @@ static void cuda_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice devi
     b->size = size;
     b->device = device.index < 0 ? 0 : device.index;
     b->thread = pthread_self();
-    if (!b->event && cudaEventCreateWithFlags(&b->event, cudaEventDisableTiming) != cudaSuccess) {
-        (void)cudaGetLastError();
-        b->event = NULL;
-    }
-    if (b->event && cudaEventRecord(b->event, TS_CUDA_STREAM) != cudaSuccess) {
-        (void)cudaGetLastError();
-        (void)cudaStreamSynchronize(TS_CUDA_STREAM);   /* then anyone may reuse it */
-        (void)cudaGetLastError();
+    b->anyones = false;
+    b->recorded = false;
+    if (shared) {
+        if (!b->event &&
+            cudaEventCreateWithFlags(&b->event, cudaEventDisableTiming) != cudaSuccess) {
+            (void)cudaGetLastError();
+            b->event = NULL;
+        }
+        if (b->event && cudaEventRecord(b->event, TS_CUDA_STREAM) == cudaSuccess) {
+            b->recorded = true;
+        } else {
+            (void)cudaGetLastError();
+            (void)cudaStreamSynchronize(TS_CUDA_STREAM);   /* then anyone may reuse it */
+            (void)cudaGetLastError();
+            b->anyones = true;
+        }
     }
     size_t k = bucket_of(size, b->device);
     b->next = buckets[k];
@@ -190,7 +232,7 @@ static int cuda_why(TsAllocator *self, TsDevice device, TsError *err)
     return ts_cuda_use_device(device, err);
 }
 
-TsAllocator ts_cuda_allocator = { "cuda", cuda_alloc, cuda_free, NULL, cuda_copy, cuda_why };
+TsAllocator ts_cuda_allocator = { "cuda", cuda_alloc, cuda_free, NULL, cuda_copy, cuda_why, NULL };
 
 TsTensor *ts_cuda_empty_on(TsDevice d, int dtype, int dim, const int64_t *sizes, TsError *err)
 {

@@ -135,15 +135,17 @@ static int handle(cublasHandle_t *out, TsError *err)
         cublasHandle_t h;
         if ((rc = check(api.create(&h), "cublasCreate(handle)", err)))
             return rc;
-        if ((rc = check(api.set_math_mode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode", err))) {
+        /* the handle is this thread's, and so is the per-thread stream it is given: set
+         * once, since cublasSetStream also resets the handle's workspace */
+        if ((rc = check(api.set_math_mode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode", err)) ||
+            (rc = check(api.set_stream(h, TS_CUDA_STREAM), "cublasSetStream", err))) {
             api.destroy(h);
             return rc;
         }
         hs[dev] = h;
     }
-    /* the per-thread stream is the same object on every thread; set it anyway, it is cheap */
     *out = hs[dev];
-    return check(api.set_stream(hs[dev], TS_CUDA_STREAM), "cublasSetStream", err);
+    return 0;
 }
 
 int ts_cuda_gemm_check_dtype(int dtype, TsError *err)

@@ -37,7 +37,7 @@ static int dev_copy(TsAllocator *self, void *dst, const void *src, size_t nbytes
 
 /* Its memory is the host's, but it moves bytes through the copy hook as a device whose
  * memory the host cannot read would (t/countdev.sh counts the moves). */
-static TsAllocator allocator = { "countdev", dev_alloc, dev_free, NULL, dev_copy, NULL };
+static TsAllocator allocator = { "countdev", dev_alloc, dev_free, NULL, dev_copy, NULL, NULL };
 
 static TsDevice device(void)
 {
