@@ -13,6 +13,14 @@
  * about as much as a kernel launch, and most programs touch the device from one thread, so
  * events are recorded only once a second thread has allocated or freed: at that moment
  * every device finishes its work and the blocks already cached become anyone's.
+ *
+ * A thread capturing a CUDA graph (graph.c) allocates from a private pool instead: while
+ * it captures, its allocations take the pool's free blocks, else cached or new ones, and
+ * every block it frees goes to the pool, never to the cache, since each replay of the
+ * graph writes to the addresses the capture saw. A pool block some tensor still holds is
+ * found by its address in `owned` when freed, by any thread at any time, and goes back to
+ * its pool. The pool gives everything back only when its graph is gone. Nothing of this
+ * costs the allocator's ordinary path more than a test of two variables.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -34,7 +42,14 @@ typedef struct Block {
     bool anyones;              /* no work of the freeing thread's can still use it */
     bool recorded;             /* event was recorded at the free */
     cudaEvent_t event;         /* kept with the record for its next free */
+    TsCudaPool *pool;          /* in `owned`: the pool whose live block this is */
 } Block;
+
+/* A capture's private pool: its blocks no tensor holds; the held ones are in `owned`. */
+struct TsCudaPool {
+    Block *free;
+    size_t live;               /* its blocks in `owned` */
+};
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static Block *buckets[NBUCKETS];
@@ -42,6 +57,9 @@ static Block *spare;           /* records not in use, events kept */
 static bool shared;            /* a second thread has used the allocator: record events */
 static int threads;            /* threads that have used it, up to 2 */
 static _Thread_local bool seen; /* this thread is counted in threads */
+static Block *owned[NBUCKETS]; /* live pool blocks, by address */
+static size_t owned_count;
+static _Thread_local TsCudaPool *capturing; /* the pool of this thread's capture */
 
 /* Counts the calling thread (the caller holds the lock); the second one switches events on
  * after waiting for every device, which settles every block freed so far. */
@@ -81,17 +99,25 @@ static size_t bucket_of(size_t size, int device)
     return (size / SMALL_ROUND * 31u + (size_t)device) % NBUCKETS;
 }
 
-/* The cached block of exactly this size on device, unlinked; NULL when there is none. */
-static Block *take(size_t size, int device)
+/* The block of exactly this size on device in the list at p, unlinked; NULL when there is
+ * none. ready: only one that no other thread's stream may still use (a capture cannot wait
+ * for another stream: the wait would become part of the graph). */
+static Block *take_from(Block **p, size_t size, int device, bool ready)
 {
-    Block **p = &buckets[bucket_of(size, device)];
-    for (; *p; p = &(*p)->next)
-        if ((*p)->size == size && (*p)->device == device) {
-            Block *b = *p;
+    for (; *p; p = &(*p)->next) {
+        Block *b = *p;
+        if (b->size == size && b->device == device &&
+            (!ready || b->anyones || pthread_equal(b->thread, pthread_self()))) {
             *p = b->next;
             return b;
         }
+    }
     return NULL;
+}
+
+static Block *take(size_t size, int device)
+{
+    return take_from(&buckets[bucket_of(size, device)], size, device, false);
 }
 
 /* Frees every cached block (the caller holds the lock). */
@@ -121,6 +147,92 @@ void ts_cuda_empty_cache(void)
     pthread_mutex_unlock(&lock);
 }
 
+/* A record for a block: a spare one, or a new one (NULL when out of memory). The caller
+ * holds the lock. */
+static Block *new_record(void)
+{
+    Block *b = spare;
+    if (b)
+        spare = b->next;
+    else
+        b = calloc(1, sizeof *b);
+    return b;
+}
+
+static size_t owned_slot(const void *ptr)
+{
+    return (size_t)((uintptr_t)ptr / SMALL_ROUND % NBUCKETS);
+}
+
+/* Makes b, a block of pool p that a tensor is about to hold, findable by its address. */
+static void own(Block *b, TsCudaPool *p)
+{
+    size_t k = owned_slot(b->ptr);
+    b->pool = p;
+    b->next = owned[k];
+    owned[k] = b;
+    owned_count++;
+    p->live++;
+}
+
+/* The live pool block at ptr, unlinked from `owned`; NULL when ptr is no pool's. */
+static Block *disown(const void *ptr)
+{
+    for (Block **q = &owned[owned_slot(ptr)]; *q; q = &(*q)->next) {
+        Block *b = *q;
+        if (b->ptr == ptr) {
+            *q = b->next;
+            owned_count--;
+            b->pool->live--;
+            return b;
+        }
+    }
+    return NULL;
+}
+
+/* An allocation while this thread captures into p: a free block of the pool, a cached one
+ * no other stream may still use, or a new one; it is the pool's from now on. The
+ * capture is begun in thread-local mode, in which cudaMalloc is refused (it is not
+ * recorded, so a graph that relied on it being replayed would be wrong): here it is right,
+ * since the pool keeps the memory as long as the graph, and it runs in relaxed mode. The
+ * cache is not emptied when cudaMalloc fails (cudaFree is not allowed while capturing): the
+ * allocation fails, and so does the capture. */
+static void *pool_alloc(TsCudaPool *p, size_t size, int dev)
+{
+    pthread_mutex_lock(&lock);
+    Block *b = take_from(&p->free, size, dev, true);
+    if (!b)
+        b = take_from(&buckets[bucket_of(size, dev)], size, dev, true);
+    if (!b) {
+        Block *r = new_record();
+        pthread_mutex_unlock(&lock);
+        if (!r)
+            return NULL;
+        void *ptr = NULL;
+        enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+        bool swapped = cudaThreadExchangeStreamCaptureMode(&mode) == cudaSuccess;
+        cudaError_t rc = cudaMalloc(&ptr, size);
+        if (swapped)
+            (void)cudaThreadExchangeStreamCaptureMode(&mode);
+        pthread_mutex_lock(&lock);
+        if (rc != cudaSuccess) {
+            (void)cudaGetLastError();
+            r->next = spare;
+            spare = r;
+            pthread_mutex_unlock(&lock);
+            return NULL;
+        }
+        r->ptr = ptr;
+        r->size = size;
+        r->device = dev;
+        b = r;
+    }
+    own(b, p);
+    void *ptr = b->ptr;
+    pthread_mutex_unlock(&lock);
+    return ptr;
+}
+
 static void *cuda_alloc(TsAllocator *self, size_t nbytes, TsDevice device)
 {
     (void)self;
@@ -131,6 +243,8 @@ static void *cuda_alloc(TsAllocator *self, size_t nbytes, TsDevice device)
         return NULL;
     }
     int dev = ts_cuda_current_device().index;
+    if (capturing)
+        return pool_alloc(capturing, size, dev);
     pthread_mutex_lock(&lock);
     count_thread();
     Block *b = take(size, dev);
@@ -164,18 +278,43 @@ static void *cuda_alloc(TsAllocator *self, size_t nbytes, TsDevice device)
     return ptr;
 }
 
+/* Puts a freed block on its pool's free list: b a live block of a pool, or NULL for one
+ * freed while this thread captures, which becomes the capture's pool's (the graph may read
+ * it). The caller holds the lock. */
+static void pool_put(Block *b, void *ptr, size_t size, int device)
+{
+    TsCudaPool *p = b ? b->pool : capturing;
+    if (!b) {
+        if ((b = new_record()) == NULL)
+            return;    /* lost: cudaFree is not allowed while capturing */
+        b->ptr = ptr;
+        b->size = size;
+        b->device = device;
+    }
+    b->pool = NULL;
+    b->thread = pthread_self();
+    b->anyones = false;
+    b->recorded = false;
+    b->next = p->free;
+    p->free = b;
+}
+
 static void cuda_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice device)
 {
     (void)self;
     if (!ptr)
         return;
     size_t size = round_size(nbytes);
+    int dev = device.index < 0 ? 0 : device.index;
     pthread_mutex_lock(&lock);
     count_thread();
-    Block *b = spare;
-    if (b)
-        spare = b->next;
-    else if ((b = calloc(1, sizeof *b)) == NULL) {
+    Block *b = owned_count ? disown(ptr) : NULL;
+    if (b || capturing) {
+        pool_put(b, ptr, size, dev);
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    if ((b = new_record()) == NULL) {
         pthread_mutex_unlock(&lock);
         (void)cudaFree(ptr);       /* no record to keep it in: give it back */
         (void)cudaGetLastError();
@@ -183,7 +322,7 @@ static void cuda_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice devi
     }
     b->ptr = ptr;
     b->size = size;
-    b->device = device.index < 0 ? 0 : device.index;
+    b->device = dev;
     b->thread = pthread_self();
     b->anyones = false;
     b->recorded = false;
@@ -206,6 +345,82 @@ static void cuda_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice devi
     b->next = buckets[k];
     buckets[k] = b;
     pthread_mutex_unlock(&lock);
+}
+
+/* ---- capture pools ------------------------------------------------------------------ */
+
+TsCudaPool *ts_cuda_pool_new(void)
+{
+    TsCudaPool *p = calloc(1, sizeof *p);
+    if (p)
+        (void)ts_cuda_alloc_shared();   /* counted now: never while capturing */
+    return p;
+}
+
+void ts_cuda_pool_capture(TsCudaPool *p)
+{
+    capturing = p;
+}
+
+TsCudaPool *ts_cuda_pool_capturing(void)
+{
+    return capturing;
+}
+
+bool ts_cuda_pool_owns(TsCudaPool *p, const void *ptr)
+{
+    bool found = false;
+    pthread_mutex_lock(&lock);
+    for (Block *b = owned[owned_slot(ptr)]; b && !found; b = b->next)
+        found = b->ptr == ptr && b->pool == p;
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
+bool ts_cuda_alloc_shared(void)
+{
+    pthread_mutex_lock(&lock);
+    count_thread();
+    bool s = shared;
+    pthread_mutex_unlock(&lock);
+    return s;
+}
+
+void ts_cuda_pool_free(TsCudaPool *p, pthread_t user, bool idle)
+{
+    if (!p)
+        return;
+    if (capturing == p)
+        capturing = NULL;
+    pthread_mutex_lock(&lock);
+    while (p->free) {
+        Block *b = p->free;
+        p->free = b->next;
+        b->thread = user;
+        b->anyones = idle;
+        b->recorded = false;
+        size_t k = bucket_of(b->size, b->device);
+        b->next = buckets[k];
+        buckets[k] = b;
+    }
+    for (size_t i = 0; i < NBUCKETS && p->live; i++) {
+        for (Block **q = &owned[i]; *q;) {
+            Block *b = *q;
+            if (b->pool != p) {
+                q = &b->next;
+                continue;
+            }
+            *q = b->next;          /* its tensor frees it to the cache, as any block */
+            owned_count--;
+            p->live--;
+            b->ptr = NULL;
+            b->pool = NULL;
+            b->next = spare;
+            spare = b;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    free(p);
 }
 
 /* Moves bytes between the host and the device; waits, so the host side may be reused or

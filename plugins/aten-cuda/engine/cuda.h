@@ -15,6 +15,7 @@
 #ifndef TS_ATEN_CUDA_H
 #define TS_ATEN_CUDA_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -86,6 +87,25 @@ int ts_cuda_sync(TsError *err);
 extern TsAllocator ts_cuda_allocator;
 /* Returns every cached block to the driver (torch.cuda.empty_cache()). */
 void ts_cuda_empty_cache(void);
+/* Private pools of CUDA graphs' captures (graph.c). While a thread's capturing pool is
+ * set, its allocations come from the pool and every block it frees goes to the pool; a
+ * block of the pool stays the pool's, whoever frees it, until ts_cuda_pool_free. */
+typedef struct TsCudaPool TsCudaPool;
+/* A new empty pool (NULL when out of memory); counts the calling thread as a user of the
+ * allocator, which a capture must not be the first to do (see ts_cuda_alloc_shared). */
+TsCudaPool *ts_cuda_pool_new(void);
+/* Sets (NULL: clears) the calling thread's capturing pool; the getter reads it. */
+void ts_cuda_pool_capture(TsCudaPool *p);
+TsCudaPool *ts_cuda_pool_capturing(void);
+/* Whether ptr is a block of p that a tensor holds. */
+bool ts_cuda_pool_owns(TsCudaPool *p, const void *ptr);
+/* Gives p's free blocks to the cache as if thread user freed them (idle: no queued work
+ * uses them, anyone may take them at once), makes its blocks tensors still hold ordinary
+ * ones, and frees p. Only once nothing will queue work on them for p's graph any more. */
+void ts_cuda_pool_free(TsCudaPool *p, pthread_t user, bool idle);
+/* Counts the calling thread as a user of the allocator (the second one waits for every
+ * device, see alloc.c) and says whether events now order the threads' streams. */
+bool ts_cuda_alloc_shared(void);
 /* A new contiguous tensor on the current device (uninitialized). */
 TsTensor *ts_cuda_empty(int dtype, int dim, const int64_t *sizes, TsError *err);
 /* The same on device d (for factories with device=). */
