@@ -447,7 +447,8 @@ static int cuda_why(TsAllocator *self, TsDevice device, TsError *err)
     return ts_cuda_use_device(device, err);
 }
 
-TsAllocator ts_cuda_allocator = { "cuda", cuda_alloc, cuda_free, NULL, cuda_copy, cuda_why, NULL };
+TsAllocator ts_cuda_allocator = { "cuda", cuda_alloc, cuda_free, NULL, cuda_copy, cuda_why,
+                                   &ts_cuda_capture_ops };
 
 TsTensor *ts_cuda_empty_on(TsDevice d, int dtype, int dim, const int64_t *sizes, TsError *err)
 {

@@ -106,6 +106,8 @@ void ts_cuda_pool_free(TsCudaPool *p, pthread_t user, bool idle);
 /* Counts the calling thread as a user of the allocator (the second one waits for every
  * device, see alloc.c) and says whether events now order the threads' streams. */
 bool ts_cuda_alloc_shared(void);
+/* TsAllocator.capture of ts_cuda_allocator: CUDA graphs (graph.c). */
+extern const TsCaptureOps ts_cuda_capture_ops;
 /* A new contiguous tensor on the current device (uninitialized). */
 TsTensor *ts_cuda_empty(int dtype, int dim, const int64_t *sizes, TsError *err);
 /* The same on device d (for factories with device=). */
