@@ -51,6 +51,13 @@ plugins_aten_cuda_aten_cuda_la_LDFLAGS = $(PLUGIN_LDFLAGS) -Wl,-z,nodelete
 plugins_aten_cuda_aten_cuda_la_LIBADD = $(ATEN_CUDA_CU_OBJS) \
 	plugins/aten-common/libtscript_aten.la libtscript.la $(CUDA_LIBS) -lstdc++ -lm
 EXTRA_plugins_aten_cuda_aten_cuda_la_DEPENDENCIES = $(ATEN_CUDA_CU_OBJS)
+# CUDA graphs (engine/graph.c) driven as the executor drives them; skipped without a device.
+check_PROGRAMS += t/cuda_graph.t
+t_cuda_graph_t_SOURCES = t/cuda_graph.c t/tap.h
+t_cuda_graph_t_CPPFLAGS = -I$(top_srcdir)/include $(TEST_DEFS)
+t_cuda_graph_t_LDADD = libtscript.la -lm
+t_cuda_graph_t_LDFLAGS = -no-install
+EXTRA_t_cuda_graph_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 $(ATEN_CUDA_CU_OBJS): $(ATEN_CUDA_HDRS) $(top_srcdir)/include/tscript/aten.h \
 	$(top_srcdir)/plugins/aten-cuda/nn/kernels.cuh
 endif
