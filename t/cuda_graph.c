@@ -295,8 +295,8 @@ int main(void)
 
     TsTensor *bad[3] = { other, in[1], in[2] };
     rc = ops->replay(c, 3, bad, got, &err);
-    ok(rc != 0 && err.msg && strstr(err.msg, "not as captured"), "replay refuses another shape (%s)",
-       err.msg ? err.msg : "");
+    ok(rc != 0 && err.msg && strstr(err.msg, "not as captured"),
+       "replay refuses another shape (%s)", err.msg ? err.msg : "");
     ts_error_clear(&err);
     TsTensor *w_elsewhere = cuda_floats(6, 5, 1.0f, 0.0f);
     TsTensor *moved[3] = { in[0], w_elsewhere, in[2] };   /* a stable input elsewhere */

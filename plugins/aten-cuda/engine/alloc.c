@@ -142,6 +142,8 @@ static void release_cached(void)
 
 void ts_cuda_empty_cache(void)
 {
+    if (capturing)
+        return;    /* cudaFree would fail under the capture, and the blocks be lost */
     pthread_mutex_lock(&lock);
     release_cached();
     pthread_mutex_unlock(&lock);
@@ -386,7 +388,7 @@ bool ts_cuda_alloc_shared(void)
     return s;
 }
 
-void ts_cuda_pool_free(TsCudaPool *p, pthread_t user, bool idle)
+void ts_cuda_pool_free(TsCudaPool *p, pthread_t user)
 {
     if (!p)
         return;
@@ -397,7 +399,7 @@ void ts_cuda_pool_free(TsCudaPool *p, pthread_t user, bool idle)
         Block *b = p->free;
         p->free = b->next;
         b->thread = user;
-        b->anyones = idle;
+        b->anyones = false;
         b->recorded = false;
         size_t k = bucket_of(b->size, b->device);
         b->next = buckets[k];

@@ -99,10 +99,11 @@ void ts_cuda_pool_capture(TsCudaPool *p);
 TsCudaPool *ts_cuda_pool_capturing(void);
 /* Whether ptr is a block of p that a tensor holds. */
 bool ts_cuda_pool_owns(TsCudaPool *p, const void *ptr);
-/* Gives p's free blocks to the cache as if thread user freed them (idle: no queued work
- * uses them, anyone may take them at once), makes its blocks tensors still hold ordinary
- * ones, and frees p. Only once nothing will queue work on them for p's graph any more. */
-void ts_cuda_pool_free(TsCudaPool *p, pthread_t user, bool idle);
+/* Gives p's free blocks to the cache as if thread user freed them (user's stream may still
+ * have work on them queued: another thread waits before reusing one), makes its blocks
+ * tensors still hold ordinary ones, and frees p. Only once nothing will queue work on them
+ * for p's graph any more. */
+void ts_cuda_pool_free(TsCudaPool *p, pthread_t user);
 /* Counts the calling thread as a user of the allocator (the second one waits for every
  * device, see alloc.c) and says whether events now order the threads' streams. */
 bool ts_cuda_alloc_shared(void);

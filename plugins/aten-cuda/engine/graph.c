@@ -21,11 +21,22 @@
  * one span) comes back with its own strides; any other (a strided view, an expanded one)
  * comes back contiguous, copied element by element.
  *
- * The capture is begun in thread-local mode: CUDA then refuses, on this thread, the calls
- * that cannot be recorded or would wait for the stream (cudaFree, synchronizations, host
- * copies), which fail the capture and make the executor run the region without one, while
- * other threads go on untouched (global mode would refuse their cudaMalloc too). The one
- * such call that is right here, the pool's cudaMalloc, runs in relaxed mode (alloc.c).
+ * The capture is begun in thread-local mode: besides what no capture allows (waiting for
+ * the stream, host copies), CUDA then refuses on this thread the calls that are unsafe
+ * under a capture (cudaMalloc, cudaFree: not recorded, and possibly synchronizing), so a
+ * library that makes one fails the capture and the executor runs the region without one,
+ * rather than a replay going wrong; other threads go on untouched (global mode would
+ * refuse their cudaMalloc too; relaxed mode would refuse nothing). The one such call that
+ * is right here, the pool's cudaMalloc, runs in relaxed mode (alloc.c).
+ *
+ * Memory: everything the recorded work touches is the pool's until discard (alloc.c): the
+ * static inputs and outputs, which the capture holds, and whatever the region allocated and
+ * freed. The tensors the capture run returned hold nothing computed (only a replay
+ * computes) and go back to the pool when the caller drops them; a static input or output
+ * the caller still holds at discard becomes an ordinary block, freed to the cache when the
+ * caller lets it go. A region that writes to an input that is not stable writes its static
+ * copy, not the caller's tensor: replays lose that write (the executor captures no such
+ * region).
  *
  * Threads: begin, end and the run between them happen on one thread. Replays may come from
  * any thread, one at a time (a lock): when the thread changes, the new one's stream first
@@ -508,7 +519,7 @@ static void discard(TsCapture *c)
         ts_tensor_release(c->in[i].seen);
     for (size_t j = 0; j < c->n_out; j++)
         ts_tensor_release(c->out[j]);
-    ts_cuda_pool_free(c->pool, c->thread, false);
+    ts_cuda_pool_free(c->pool, c->thread);
     pthread_mutex_destroy(&c->lock);
     free(c->in);
     free(c->out);
