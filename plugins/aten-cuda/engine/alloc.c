@@ -280,54 +280,39 @@ static void *cuda_alloc(TsAllocator *self, size_t nbytes, TsDevice device)
     return ptr;
 }
 
-/* Puts a freed block on its pool's free list: b a live block of a pool, or NULL for one
- * freed while this thread captures, which becomes the capture's pool's (the graph may read
- * it). The caller holds the lock. */
-static void pool_put(Block *b, void *ptr, size_t size, int device)
-{
-    TsCudaPool *p = b ? b->pool : capturing;
-    if (!b) {
-        if ((b = new_record()) == NULL)
-            return;    /* lost: cudaFree is not allowed while capturing */
-        b->ptr = ptr;
-        b->size = size;
-        b->device = device;
-    }
-    b->pool = NULL;
-    b->thread = pthread_self();
-    b->anyones = false;
-    b->recorded = false;
-    b->next = p->free;
-    p->free = b;
-}
-
+/* A freed block goes to its pool when it is a live pool block, or when this thread
+ * captures (the graph may read it: it becomes the capture's pool's); else to the cache. */
 static void cuda_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice device)
 {
     (void)self;
     if (!ptr)
         return;
     size_t size = round_size(nbytes);
-    int dev = device.index < 0 ? 0 : device.index;
     pthread_mutex_lock(&lock);
     count_thread();
     Block *b = owned_count ? disown(ptr) : NULL;
-    if (b || capturing) {
-        pool_put(b, ptr, size, dev);
+    TsCudaPool *pool = b ? b->pool : capturing;
+    if (!b && (b = new_record()) == NULL) {
         pthread_mutex_unlock(&lock);
-        return;
-    }
-    if ((b = new_record()) == NULL) {
-        pthread_mutex_unlock(&lock);
-        (void)cudaFree(ptr);       /* no record to keep it in: give it back */
-        (void)cudaGetLastError();
+        if (!pool) {
+            (void)cudaFree(ptr);   /* no record to keep it in: give it back */
+            (void)cudaGetLastError();
+        }                          /* (lost under a capture, where cudaFree fails) */
         return;
     }
     b->ptr = ptr;
     b->size = size;
-    b->device = dev;
+    b->device = device.index < 0 ? 0 : device.index;
     b->thread = pthread_self();
     b->anyones = false;
     b->recorded = false;
+    b->pool = NULL;
+    if (pool) {
+        b->next = pool->free;
+        pool->free = b;
+        pthread_mutex_unlock(&lock);
+        return;
+    }
     if (shared) {
         if (!b->event &&
             cudaEventCreateWithFlags(&b->event, cudaEventDisableTiming) != cudaSuccess) {
