@@ -277,7 +277,7 @@ static void test_failures(void)
     load_fails(&e, TEST_PLUGINS "/noentry.so", "not a tscript plugin (no 'tscript_plugin' symbol)",
                NULL, "no entry point");
     load_fails(&e, TEST_PLUGINS "/abi.so",
-               "plugin " TEST_PLUGINS "/abi.so was built for ABI v7, this tscript has ABI v4",
+               "plugin " TEST_PLUGINS "/abi.so was built for ABI v7, this tscript has ABI v5",
                "test::from_the_future", "ABI mismatch");
     load_fails(&e, TEST_PLUGINS "/initfail.so", "initfail.so: init failed: no initfail device found",
                "test::leak", "init failing");
@@ -404,8 +404,12 @@ static void test_runtime_failures(void)
                "config.yaml:2:1: did not find expected ',' or ']'", "bad YAML");
     open_fails("plugins: []\nthreads: 4\n", TS_ERR_CONFIG,
                "config.yaml:2:1: unknown key 'threads' (expected plugins, default_backend, "
-               "num_threads, plugin_path or schema_path)",
+               "num_threads, cuda_graphs, plugin_path or schema_path)",
                "an unknown key");
+    open_fails("cuda_graphs: maybe\n", TS_ERR_CONFIG,
+               "config.yaml:1:14: 'cuda_graphs' must be true or false", "cuda_graphs not a bool");
+    open_fails("cuda_graphs: 'true'\n", TS_ERR_CONFIG,
+               "config.yaml:1:14: 'cuda_graphs' must be true or false", "cuda_graphs quoted");
     open_fails("num_threads: many\n", TS_ERR_CONFIG,
                "config.yaml:1:14: 'num_threads' must be an integer from 1 to 4096",
                "num_threads not a number");
@@ -488,7 +492,7 @@ static void test_cli(void)
     snprintf(args, sizeof args, "--config %s ops", config("plugins: [nothere]\n"));
     is_int(run_cli(args, out, sizeof out), 1, "a config naming a missing plugin: exit 1");
     is_int(run_cli("--version", out, sizeof out), 0, "--version");
-    is_str(out, "tscript " TS_VERSION " (plugin ABI v4)\n", "prints the version");
+    is_str(out, "tscript " TS_VERSION " (plugin ABI v5)\n", "prints the version");
     is_int(run_cli("version", out, sizeof out), 0, "version");
     is_int(run_cli("--help", out, sizeof out), 0, "--help");
     like(out, "\n  ops      list the operator table", "lists the commands");
