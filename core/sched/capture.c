@@ -1,13 +1,14 @@
 /* capture.c — the kernel of prim::CaptureRegion (capture.h): run, capture, replay.
  *
  * A region's inputs are tensors and numbers. Each call is keyed by what a capture depends
- * on: per tensor its device, dtype, sizes and strides, per number its value. The first run
- * with a key (per thread) runs the Subgraph plainly and notes where each tensor input's data
- * is; the second captures: an input whose data is where it was the run before (weights,
- * typically) is read in place by the capture, every other one is read from a static copy
- * the replay fills; the region runs once with those, recording, and is then replayed on the
+ * on: per tensor its device, dtype, sizes and strides, per number its value. The first two
+ * runs with a key (per thread) run the Subgraph plainly and note where each tensor input's
+ * data is; the third captures: an input whose data stayed where it was (weights, typically)
+ * is read in place by the capture, every other one is read from a static copy the replay
+ * fills; the region runs once with those, recording, and is then replayed on the
  * call's actual inputs. Later calls with the key replay, while the in-place inputs stay
- * where they were (if one moves, the capture is dropped and the key starts over).
+ * where they were; one that moves is never read in place again, and the region is captured
+ * anew without it (at most MAX_CAPTURES times per key).
  *
  * Nothing of a region is host-visible but its outputs — the pass admits only operators
  * that compute tensors from tensors (no prints, no reads of a tensor's values into the
@@ -33,14 +34,17 @@
 
 #define MAX_ENTRIES 32
 #define MAX_VALUES 64          /* inputs or outputs of a region the kernel takes */
+#define MAX_CAPTURES 4         /* per key: after that many, moving inputs run it plainly */
 
 typedef struct Entry {
     pthread_t thread;
     uint64_t *key;
     size_t key_len;
-    unsigned runs;             /* plain runs since the key (re)started */
+    unsigned runs;             /* plain runs with the key */
+    unsigned captures;         /* captures made (a moved in-place input makes another) */
     bool dead;                 /* capture failed: run plainly from now on */
-    void **last;               /* each tensor input's data at the last plain run */
+    void **last;               /* each tensor input's data at the last run */
+    bool *moved;               /* tensor input i has been seen at two places: never in place */
     const TsCaptureOps *ops;
     TsCapture *cap;            /* NULL until captured */
     bool *stable;              /* tensor input i is read in place by cap */
@@ -147,7 +151,8 @@ static Entry *entry_for(Region *r, const uint64_t *key, size_t len, size_t n_ten
         memset(e, 0, sizeof *e);
         e->key = malloc(len * sizeof *key);
         e->last = calloc(n_tensors ? n_tensors : 1, sizeof *e->last);
-        if (e->key && e->last) {
+        e->moved = calloc(n_tensors ? n_tensors : 1, sizeof *e->moved);
+        if (e->key && e->last && e->moved) {
             memcpy(e->key, key, len * sizeof *key);
             e->key_len = len;
             e->thread = self;
@@ -156,6 +161,7 @@ static Entry *entry_for(Region *r, const uint64_t *key, size_t len, size_t n_ten
         } else {
             free(e->key);
             free(e->last);
+            free(e->moved);
         }
     }
     pthread_mutex_unlock(&r->lock);
@@ -169,12 +175,17 @@ static int plain(Region *r, TsCall *call, const TsValue *args, TsValue *out)
     return ts_interp_run_code(call, r->code, args, r->n_in, out);
 }
 
-static void note_places(Entry *e, const TsValue *args, size_t n)
+/* Notes where each tensor input is; one seen somewhere else than last time has moved. */
+static void note_places(Entry *e, const TsValue *args, size_t n, bool first)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (args[i].tag == TS_TAG_TENSOR)
-            e->last[k++] = ts_tensor_data((const TsTensor *)args[i].u.p);
+        if (args[i].tag == TS_TAG_TENSOR) {
+            void *at = ts_tensor_data((const TsTensor *)args[i].u.p);
+            if (!first && at != e->last[k])
+                e->moved[k] = true;
+            e->last[k++] = at;
+        }
 }
 
 static size_t tensors_of(const TsValue *args, size_t n, TsTensor **t)
@@ -186,13 +197,17 @@ static size_t tensors_of(const TsValue *args, size_t n, TsTensor **t)
     return k;
 }
 
-/* Do the in-place inputs sit where the capture read them? */
-static bool still_in_place(const Entry *e, TsTensor *const *t, size_t nt)
+/* Do the in-place inputs sit where the capture read them? Those that do not are marked
+ * moved. */
+static bool still_in_place(Entry *e, TsTensor *const *t, size_t nt)
 {
+    bool all = true;
     for (size_t k = 0; k < nt; k++)
-        if (e->stable[k] && ts_tensor_data(t[k]) != e->last[k])
-            return false;
-    return true;
+        if (e->stable[k] && ts_tensor_data(t[k]) != e->last[k]) {
+            e->moved[k] = true;
+            all = false;
+        }
+    return all;
 }
 
 static int replay(Region *r, Entry *e, TsCall *call, const TsValue *args, TsValue *out)
@@ -231,7 +246,8 @@ static int capture(Region *r, Entry *e, const TsCaptureOps *ops, TsCall *call,
         return -1;
     }
     for (size_t k = 0; k < nt; k++)
-        stable[k] = ts_tensor_data(in[k]) == e->last[k];
+        stable[k] = !e->moved[k] && ts_tensor_data(in[k]) == e->last[k];
+    e->captures++;
     TsCapture *c = ops->begin(nt, in, stable, statics, call->error);
     int rc = c ? 0 : -1;
     TsValue run_args[MAX_VALUES], res[MAX_VALUES];
@@ -316,11 +332,10 @@ static int run_region(Region *r, TsCall *call, const TsValue *args, TsValue *out
         tensors_of(args, r->n_in, in);
         if (still_in_place(e, in, nt))
             return replay(r, e, call, args, out);
-        entry_clear_capture(e);    /* an in-place input moved: start over */
+        entry_clear_capture(e);    /* an in-place input moved: capture again without it */
         drop_kept(r, e);
-        e->runs = 0;
     }
-    if (e->runs >= 1) {
+    if (e->runs >= 2 && e->captures < MAX_CAPTURES) {
         int rc = capture(r, e, ops, call, args, out);
         if (rc == 0)
             return 0;
@@ -331,7 +346,7 @@ static int run_region(Region *r, TsCall *call, const TsValue *args, TsValue *out
     }
     int rc = plain(r, call, args, out);
     if (!rc) {
-        note_places(e, args, r->n_in);
+        note_places(e, args, r->n_in, e->runs == 0);
         e->runs++;
     }
     return rc;
@@ -379,6 +394,7 @@ static void region_free(void *p)
         drop_kept(r, e);
         free(e->key);
         free(e->last);
+        free(e->moved);
     }
     if (r->code)
         ts_code_free(r->code);
