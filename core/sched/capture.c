@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "ir/log.h"
 #include "registry/schema.h"
 #include "runtime.h"
 #include "sched/capture.h"
@@ -337,8 +338,13 @@ static int run_region(Region *r, TsCall *call, const TsValue *args, TsValue *out
     }
     if (e->runs >= 2 && e->captures < MAX_CAPTURES) {
         int rc = capture(r, e, ops, call, args, out);
-        if (rc == 0)
+        if (rc == 0) {
+            TS_GRAPH_UPDATE("captured a region of %zu inputs and %zu outputs (capture %u of "
+                            "its key)", r->n_in, r->n_out, e->captures);
             return 0;
+        }
+        TS_GRAPH_UPDATE("a region cannot be captured, it runs plainly: %s",
+                        call->error->msg ? call->error->msg : "(no reason given)");
         ts_error_clear(call->error);
         drop_kept(r, e);
         e->dead = true;

@@ -44,5 +44,5 @@ TESTS += t/graph_spec.sh
 EXTRA_DIST += t/graph_spec.sh t/data/spec/prog.py t/data/spec/matrix.npy
 
 # capture regions (cuda_graphs): where the pass makes them, and that they change no result
-TESTS += t/capture.sh
-EXTRA_DIST += t/capture.sh t/capture/cases.py
+TESTS += t/capture.sh t/gpu/capture.sh
+EXTRA_DIST += t/capture.sh t/capture/cases.py t/gpu/capture.sh

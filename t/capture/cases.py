@@ -69,6 +69,11 @@ def main():
     b_hh = torch.randn(16)
     h = torch.zeros(3, 4)
     print(lstm(xs, h, h, w_ih, w_hh, b_ih, b_hh))
+    # 43 steps: the unrolled body 5 times and the remainder 3, twice over: on a GPU each
+    # region is captured on its third run and replayed from then on (t/gpu/capture.sh)
+    long = torch.randn(43, 3, 5)
+    for _ in range(2):
+        print(lstm(long, h, h, w_ih, w_hh, b_ih, b_hh))
     a = torch.arange(9, dtype=torch.float32).view(3, 3) / 10
     for k in range(3):
         print(from_list([a, a.t()], k))
