@@ -74,4 +74,30 @@ check $? "... printing the same" "$tmp/on" "$tmp/off"
 "$tscript" --config "$tmp/graphs.yaml" --no-opt run "$cases" >"$tmp/noopt" 2>&1
 cmp -s "$tmp/on" "$tmp/noopt"
 check $? "... as with the optimizer off" "$tmp/noopt"
+
+# an error inside a region reads as without regions: the failing operator's own traceback
+cat >"$tmp/err.py" <<'PY'
+import torch
+from typing import List
+
+
+def f(ts: List[torch.Tensor]) -> torch.Tensor:
+    a = ts[0]
+    b = ts[1]
+    return (a.mm(b) + a).relu()
+
+
+def main():
+    a = torch.ones(2, 3)
+    print(f([a, a]))
+PY
+"$tscript" --config "$tmp/graphs.yaml" graph --optimized "$tmp/err.py" -f f >"$tmp/graph" 2>&1
+grep -q 'prim::CaptureRegion' "$tmp/graph"
+check $? "the failing product is in a region" "$tmp/graph"
+"$tscript" --config "$tmp/graphs.yaml" run "$tmp/err.py" >/dev/null 2>"$tmp/on"
+[ $? = 1 ]
+check $? "... which fails the run (exit 1)" "$tmp/on"
+"$tscript" --config "$tmp/plain.yaml" run "$tmp/err.py" >/dev/null 2>"$tmp/off"
+cmp -s "$tmp/on" "$tmp/off" && grep -q 'mat1 and mat2 shapes cannot be multiplied' "$tmp/on"
+check $? "... with the message and traceback it has without regions" "$tmp/on" "$tmp/off"
 done_testing

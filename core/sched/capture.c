@@ -58,6 +58,7 @@ typedef struct Region {
     size_t n_in, n_out;
     pthread_mutex_t lock;      /* code's building, entries' list */
     TsCode *code;              /* the Subgraph's plain Code, built on first run */
+    char *name;                /* its name in tracebacks: the function the region is of */
     Entry entries[MAX_ENTRIES];
     size_t n_entries;
 } Region;
@@ -362,11 +363,19 @@ static int k_region(TsCall *call)
 {
     Region *r = call->data;
     TsStack *s = call->stack;
-    if (!r->code) {
+    if (!__atomic_load_n(&r->code, __ATOMIC_ACQUIRE)) {
         pthread_mutex_lock(&r->lock);
-        if (!r->code)
-            r->code = ts_code_build(call->runtime, ts_interp_kernel_unit(call), r->graph,
-                                    "capture region", call->error);
+        if (!r->code) {
+            const char *of = ts_interp_kernel_function(call);
+            free(r->name);
+            r->name = strdup(of ? of : "capture region");
+            TsCode *c = r->name ? ts_code_build(call->runtime, ts_interp_kernel_unit(call),
+                                                r->graph, r->name, call->error)
+                                : NULL;
+            if (!r->name)
+                ts_error_set(call->error, TS_ERR_NOMEM, "out of memory");
+            __atomic_store_n(&r->code, c, __ATOMIC_RELEASE);
+        }
         pthread_mutex_unlock(&r->lock);
         if (!r->code) {
             ts_stack_drop(s, r->n_in);
@@ -404,6 +413,7 @@ static void region_free(void *p)
     }
     if (r->code)
         ts_code_free(r->code);
+    free(r->name);
     ts_graph_free(r->graph);
     pthread_mutex_destroy(&r->lock);
     free(r);

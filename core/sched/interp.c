@@ -1627,6 +1627,12 @@ static TsInterp *kernel_state(const TsCall *call)
     return st && call && call->stack == &st->stack && call->error == &st->err ? st : NULL;
 }
 
+const char *ts_interp_kernel_function(const TsCall *call)
+{
+    TsInterp *st = kernel_state(call);
+    return st && st->depth ? st->frames[st->depth - 1].code->name : NULL;
+}
+
 const TsCompUnit *ts_interp_kernel_unit(const TsCall *call)
 {
     TsInterp *st = kernel_state(call);
@@ -1701,8 +1707,14 @@ int ts_interp_run_code(TsCall *call, const TsCode *code, const TsValue *args, si
     if (!st)
         return ts_error_set(call->error, TS_ERR_USAGE, "ts_interp_run_code: not in a kernel");
     int rc = nested_run(st, code, args, n);
-    if (rc)
+    if (rc) {
+        /* the region's traceback is the operator's own (its nodes carry the calls they
+         * were inlined from): it replaces the one the kernel's node would get, not nests */
+        free(st->callee_label);
+        st->callee_label = NULL;
+        st->callee_msg = NULL;
         return rc;
+    }
     TsStack *stack = &st->callee->stack;
     if (stack->len != code->n_outputs) {
         ts_stack_drop(stack, stack->len);

@@ -47,6 +47,8 @@ int ts_interp_call(TsCall *call, TsFunction *f, const TsValue *args, size_t n, T
 /* The same for a Code built apart (a capture region's, capture.c): its n_outputs values
  * into out[] (new references); errors in call->error with the callee's traceback. */
 struct TsCode;
+/* The name of the function whose Code runs the kernel that was handed call, or NULL. */
+const char *ts_interp_kernel_function(const TsCall *call);
 int ts_interp_run_code(TsCall *call, const struct TsCode *code, const TsValue *args, size_t n,
                        TsValue *out);
 
