@@ -146,7 +146,8 @@ TsRuntime *ts_runtime_open_config(TsConfig *config, TsError *err)
         rc = settle_threads(rt, &c, err);
     if (!rc)
         rc = settle_optimize(rt, err);
-    rt->graphs = c.cuda_graphs == 1;
+    if (!rc)
+        rt->graphs = c.cuda_graphs == 1;
     if (!rc)
         ts_parallel_set_num_threads(rt->num_threads);
     if (!rc)
