@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "tscript/plugin.h"
+#include "tscript/random.h"
 #include "tscript/strbuf.h"
 
 #ifdef __cplusplus
@@ -235,6 +236,61 @@ int ts_aten_check_pool2d_window(const int64_t *k, const int64_t *s, const int64_
  * its batch allowed to be empty ("Expected 3D or 4D (batch mode) tensor with optional 0 dim
  * batch size for input, but got:[1, 0, 4]"). */
 int ts_aten_check_pool2d_input(int dim, const int64_t *sizes, TsError *err);
+
+/* ---- random ops (random_check.c) ------------------------------------------------------ */
+
+/* What a random op fills a tensor with, element by element, from the process's generator
+ * (tscript/random.h). Every backend computes element i from the same draws with
+ * ts_aten_draw_value, so a program gives the same numbers on every device. */
+typedef enum TsAtenDrawKind {
+    TS_ATEN_DRAW_UNIFORM,      /* uniform in [a, b): uniform_, rand */
+    TS_ATEN_DRAW_NORMAL,       /* normal with mean a, standard deviation b: normal_, randn */
+    TS_ATEN_DRAW_INT,          /* integers in [lo, hi): randint */
+    TS_ATEN_DRAW_BERNOULLI     /* 1 with probability a, else 0: bernoulli_ */
+} TsAtenDrawKind;
+typedef struct TsAtenDraw {
+    TsAtenDrawKind kind;
+    double a, b;
+    int64_t lo, hi;
+} TsAtenDraw;
+
+/* The draws one element takes: two for a normal (Box-Muller), else one. */
+#define TS_ATEN_DRAWS_PER_ELEM(kind) ((kind) == TS_ATEN_DRAW_NORMAL ? 2 : 1)
+
+/* The draw of kind with its defaults (uniform in [0, 1), standard normal, p = 0.5), the
+ * integer bounds from n_bounds int arguments at bounds (1: high, low 0; 2: low, high). */
+TsAtenDraw ts_aten_draw(TsAtenDrawKind kind, const TsValue *bounds, size_t n_bounds);
+/* PyTorch's checks of d for a tensor of dtype ("normal expects std >= 0.0, but found std -1",
+ * "from is out of bounds for int8", ...); backend ("cpu", "cuda") names PyTorch's kernel
+ * in a dtype's refusal ("\"normal_kernel_cpu\" not implemented for 'Long'"). */
+int ts_aten_check_draw(const TsAtenDraw *d, int dtype, const char *backend, TsError *err);
+/* PyTorch's refusal of a tensor of probabilities (bernoulli_.Tensor, bernoulli) of p_dtype
+ * when it is not floating, and its error for a probability outside [0, 1] found in one. */
+int ts_aten_check_probabilities(int p_dtype, const char *backend, TsError *err);
+int ts_aten_probability_error(TsError *err);
+/* PyTorch's checks of randperm(n, dtype=dtype). */
+int ts_aten_check_randperm(int64_t n, int dtype, TsError *err);
+/* A random permutation of 0..n-1 into perm (n elements): a Fisher-Yates shuffle drawing
+ * from the process's generator. */
+void ts_aten_randperm(int64_t n, int64_t *perm);
+
+/* Element i of a fill with d from the block of draws reserved at base (element i takes draws
+ * i * TS_ATEN_DRAWS_PER_ELEM + 1 and on), as a double the backend stores in the tensor's
+ * dtype. */
+TS_RANDOM_INLINE double ts_aten_draw_value(const TsAtenDraw *d, uint64_t base, int64_t i)
+{
+    uint64_t k = (uint64_t)i * TS_ATEN_DRAWS_PER_ELEM(d->kind) + 1;
+    switch (d->kind) {
+    case TS_ATEN_DRAW_NORMAL:
+        return ts_random_normal(ts_random_draw(base, k), ts_random_draw(base, k + 1), d->a, d->b);
+    case TS_ATEN_DRAW_INT:
+        return (double)ts_random_int(ts_random_draw(base, k), d->lo, d->hi);
+    case TS_ATEN_DRAW_BERNOULLI:
+        return ts_random_bernoulli(ts_random_draw(base, k), d->a);
+    default:
+        return ts_random_uniform(ts_random_draw(base, k), d->a, d->b);
+    }
+}
 
 /* ---- printing ------------------------------------------------------------------------ */
 

@@ -120,13 +120,13 @@ static int like_kernel(TsCall *c, bool has_fill, const TsValue *fill)
 
 /* rand_like, randn_like: (Tensor self, *, <the tail>) -> Tensor; randint_like: (Tensor self,
  * [int low,] int high, *, <the tail>) -> Tensor. n_bounds ints follow self. */
-static int random_like(TsCall *c, TsCpuDrawKind kind, size_t n_bounds)
+static int random_like(TsCall *c, TsAtenDrawKind kind, size_t n_bounds)
 {
     TsArgs a;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (rc)
         return ts_args_fail(&a, rc);
-    TsCpuDraw d = ts_cpu_draw(kind, a.v + 1, n_bounds);
+    TsAtenDraw d = ts_aten_draw(kind, a.v + 1, n_bounds);
     TsTensor *r = like_new(&a, 1 + n_bounds);
     if (r && ts_cpu_random_fill(c->error, r, &d)) {
         ts_tensor_release(r);
@@ -135,10 +135,10 @@ static int random_like(TsCall *c, TsCpuDrawKind kind, size_t n_bounds)
     return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
-static int k_rand_like(TsCall *c) { return random_like(c, TS_DRAW_UNIFORM, 0); }
-static int k_randn_like(TsCall *c) { return random_like(c, TS_DRAW_NORMAL, 0); }
-static int k_randint_like(TsCall *c) { return random_like(c, TS_DRAW_INT, 1); }
-static int k_randint_like_low(TsCall *c) { return random_like(c, TS_DRAW_INT, 2); }
+static int k_rand_like(TsCall *c) { return random_like(c, TS_ATEN_DRAW_UNIFORM, 0); }
+static int k_randn_like(TsCall *c) { return random_like(c, TS_ATEN_DRAW_NORMAL, 0); }
+static int k_randint_like(TsCall *c) { return random_like(c, TS_ATEN_DRAW_INT, 1); }
+static int k_randint_like_low(TsCall *c) { return random_like(c, TS_ATEN_DRAW_INT, 2); }
 
 static int k_zeros_like(TsCall *c)
 {
