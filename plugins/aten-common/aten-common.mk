@@ -17,7 +17,7 @@ plugins_aten_common_libtscript_aten_la_SOURCES = plugins/aten-common/args.c \
 	plugins/aten-common/matmul.c plugins/aten-common/conv_check.c \
 	plugins/aten-common/reduce_args.c plugins/aten-common/norm_check.c \
 	plugins/aten-common/join_check.c plugins/aten-common/index_check.c \
-	plugins/aten-common/pool_check.c plugins/aten-common/random_check.c
+	plugins/aten-common/pool_check.c plugins/aten-common/random.c
 plugins_aten_common_libtscript_aten_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
 plugins_aten_common_libtscript_aten_la_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
 plugins_aten_common_libtscript_aten_la_LDFLAGS = -static

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "create/factory.h"
-#include "create/random.h"
 #include "shape/shape_ops.h"
 
 /* PyTorch's MemoryFormat numbering. */
@@ -128,7 +127,7 @@ static int random_like(TsCall *c, TsAtenDrawKind kind, size_t n_bounds)
         return ts_args_fail(&a, rc);
     TsAtenDraw d = ts_aten_draw(kind, a.v + 1, n_bounds);
     TsTensor *r = like_new(&a, 1 + n_bounds);
-    if (r && ts_cpu_random_fill(c->error, r, &d)) {
+    if (r && ts_aten_random_fill(r, &d, c->error)) {
         ts_tensor_release(r);
         r = NULL;
     }

@@ -11,7 +11,6 @@
 
 #include "engine/cpu.h"
 #include "create/factory.h"
-#include "create/random.h"
 
 /* PyTorch's MemoryFormat numbering. */
 enum { MF_CONTIGUOUS = 0, MF_PRESERVE = 1, MF_CHANNELS_LAST = 2, MF_CHANNELS_LAST_3D = 3 };
@@ -189,7 +188,7 @@ static int random_factory(TsCall *c, TsAtenDrawKind kind, size_t n_bounds, int d
     TsAtenDraw d = ts_aten_draw(kind, a.v, n_bounds);
     if (!(t = create(&a, n_bounds, n_bounds + 1, dtype, false)))
         rc = c->error->code;
-    if (!rc && ts_cpu_random_fill(c->error, t, &d))
+    if (!rc && ts_aten_random_fill(t, &d, c->error))
         rc = c->error->code;
     return ts_args_return_tensor(&a, rc, t);
 }

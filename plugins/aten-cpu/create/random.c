@@ -1,21 +1,20 @@
-/* random.c — aten-cpu's random ops: bernoulli_ (a probability or a tensor of them),
- * bernoulli, uniform_, normal_, randperm, manual_seed, the fill behind the rand/randn/randint
- * factories (factory.c) and their _like forms (create.c), and dropout's mask (nn.c,
- * rnn_layers.c).
+/* random.c — aten-cpu's part of the random ops: the random hooks aten-common's shared ones
+ * fill through (ts_cpu_random_draw computes the elements on the host with
+ * ts_aten_draw_value, as aten-cuda's kernels do on the GPU), randperm, and dropout's mask
+ * (nn.c, rnn_layers.c).
  *
- * They draw from the process's generator (tscript/random.h, in the core, so that aten-cuda
- * draws from the same stream): an op reserves all its draws at once, then computes element i
- * from its own draws with ts_aten_draw_value, as aten-cuda's kernels do on the GPU. The ops
- * fill a contiguous scratch tensor and copy it into place, so any dtype and strides work;
- * their checks and messages are PyTorch's (aten-common's random_check.c). A Generator
- * argument other than None is refused by the frontend (no Generator values exist).
+ * Everything draws from the process's generator (tscript/random.h, in the core, so that
+ * aten-cuda draws from the same stream), reserving an op's draws at once. The kernels that
+ * take a tensor (bernoulli_, bernoulli, uniform_, normal_) and manual_seed are aten-common's
+ * (random.c there), registered for "cpu" by cpu.c; the factories fill with
+ * ts_aten_random_fill (factory.c, create.c). A Generator argument other than None is refused
+ * by the frontend (no Generator values exist).
  */
 #include <stdlib.h>
 
 #include "nn/nn.h"
 #include "create/factory.h"
 #include "create/random.h"
-#include "shape/shape_ops.h"
 
 void ts_cpu_dropout_data(int dtype, void *data, int64_t n, double p)
 {
@@ -27,135 +26,45 @@ void ts_cpu_dropout_data(int dtype, void *data, int64_t n, double p)
     }
 }
 
-/* ---- the ops --------------------------------------------------------------------------- */
+/* ---- the random hooks (TsAtenBackend) --------------------------------------------------- */
 
-/* Fills t (any strides) with d's values, or with bernoulli draws of the probabilities in p
- * (contiguous float64, t's shape) when p is not NULL, through a contiguous scratch copy. */
-static int fill(TsError *err, TsTensor *t, const TsAtenDraw *d, const TsTensor *p)
+TsTensor *ts_cpu_random_empty(TsDevice device, int dtype, int dim, const int64_t *sizes,
+                              TsError *err)
 {
-    TsTensor *tmp = ts_cpu_empty(t->dtype, t->dim, t->sizes, err);
-    if (!tmp)
-        return err->code;
-    int64_t n = ts_tensor_numel(tmp);
-    size_t es = ts_dtype_size(t->dtype);
-    char *out = ts_tensor_data(tmp);
-    const double *pi = p ? ts_tensor_data(p) : NULL;
-    uint64_t base = ts_random_reserve((uint64_t)n * TS_ATEN_DRAWS_PER_ELEM(d->kind));
-    for (int64_t i = 0; i < n; i++) {
-        double v = pi ? ts_random_bernoulli(ts_random_draw(base, (uint64_t)i + 1), pi[i])
-                      : ts_aten_draw_value(d, base, i);
-        ts_cpu_store_double(t->dtype, out + i * (int64_t)es, v);
-    }
-    ts_cpu_copy_into(t, tmp);
-    ts_tensor_release(tmp);
+    (void)device;
+    return ts_cpu_empty(dtype, dim, sizes, err);
+}
+
+int ts_cpu_random_copy_into(TsTensor *dst, const TsTensor *src, TsError *err)
+{
+    (void)err;
+    ts_cpu_copy_into(dst, src);
     return 0;
 }
 
-int ts_cpu_random_fill(TsError *err, TsTensor *t, const TsAtenDraw *d)
+int ts_cpu_random_draw(TsTensor *t, const TsAtenDraw *d, uint64_t base, const double *p,
+                       TsError *err)
 {
-    if (ts_aten_check_draw(d, t->dtype, "cpu", err))
-        return err->code;
-    return fill(err, t, d, NULL);
+    (void)err;
+    int64_t n = ts_tensor_numel(t);
+    size_t es = ts_dtype_size(t->dtype);
+    char *out = ts_tensor_data(t);
+    for (int64_t i = 0; i < n; i++)
+        ts_cpu_store_double(t->dtype, out + i * (int64_t)es, ts_aten_draw_value(d, base, i, p));
+    return 0;
 }
 
-/* p (broadcast to shape of t) as a contiguous float64 tensor of probabilities, checked. */
-static TsTensor *probabilities(TsError *err, const TsTensor *t, const TsTensor *p)
+int ts_cpu_random_outside_unit(const TsTensor *q, bool *bad, TsError *err)
 {
-    if (ts_aten_check_probabilities(p->dtype, "cpu", err))
-        return NULL;
-    TsTensor *q = ts_cpu_empty(TS_FLOAT64, t->dim, t->sizes, err);
-    if (!q)
-        return NULL;
-    TsTensor *const in[2] = { q, (TsTensor *)p };
-    int dim;
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
-    if (ts_aten_broadcast_shape(2, in, &dim, sizes, err)) {
-        ts_tensor_release(q);
-        return NULL;
-    }
-    ts_cpu_copy_into(q, p);
+    (void)err;
     const double *d = ts_tensor_data(q);
-    for (int64_t i = 0; i < ts_tensor_numel(q); i++)
-        if (!(d[i] >= 0 && d[i] <= 1)) {
-            ts_aten_probability_error(err);
-            ts_tensor_release(q);
-            return NULL;
-        }
-    return q;
+    *bad = false;
+    for (int64_t i = 0; i < ts_tensor_numel(q) && !*bad; i++)
+        *bad = !(d[i] >= 0 && d[i] <= 1);
+    return 0;
 }
 
-/* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None),
- * uniform_(Tensor(a!) self, float from=0., float to=1., *, Generator? generator=None) and
- * normal_(Tensor(a!) self, float mean=0., float std=1., *, Generator? generator=None): self
- * filled in place with the draw of kind its float arguments give. */
-static int fill_self(TsCall *c, TsAtenDrawKind kind)
-{
-    TsArgs a;
-    TsTensor *t;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (!rc)
-        rc = ts_args_tensor(&a, 0, &t);
-    if (!rc) {
-        TsAtenDraw d = ts_aten_draw(kind, NULL, 0);
-        d.a = ts_nn_double(a.v[1]);
-        if (kind != TS_ATEN_DRAW_BERNOULLI)
-            d.b = ts_nn_double(a.v[2]);
-        rc = ts_cpu_random_fill(c->error, t, &d);
-    }
-    return ts_args_return_arg(&a, rc, 0);
-}
-
-static int k_bernoulli_float_(TsCall *c) { return fill_self(c, TS_ATEN_DRAW_BERNOULLI); }
-static int k_uniform_(TsCall *c) { return fill_self(c, TS_ATEN_DRAW_UNIFORM); }
-static int k_normal_(TsCall *c) { return fill_self(c, TS_ATEN_DRAW_NORMAL); }
-
-/* aten::bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) */
-static int k_bernoulli_tensor_(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *t, *p, *q = NULL;
-    TsAtenDraw d = ts_aten_draw(TS_ATEN_DRAW_BERNOULLI, NULL, 0);
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (!rc)
-        rc = ts_args_tensor(&a, 0, &t);
-    if (!rc)
-        rc = ts_args_tensor(&a, 1, &p);
-    if (!rc && !(q = probabilities(c->error, t, p)))
-        rc = c->error->code;
-    if (!rc)
-        rc = fill(c->error, t, &d, q);
-    if (q)
-        ts_tensor_release(q);
-    return ts_args_return_arg(&a, rc, 0);
-}
-
-/* aten::bernoulli(Tensor self, *, Generator? generator=None) -> Tensor (self holds the
- * probabilities) and aten::bernoulli.p(Tensor self, float p, *, Generator? generator=None). */
-static int bernoulli_new(TsCall *c, bool scalar_p)
-{
-    TsArgs a;
-    TsTensor *t, *o = NULL, *q = NULL;
-    TsAtenDraw d = ts_aten_draw(TS_ATEN_DRAW_BERNOULLI, NULL, 0);
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (!rc)
-        rc = ts_args_tensor(&a, 0, &t);
-    if (!rc && scalar_p) {
-        d.a = ts_nn_double(a.v[1]);
-        rc = ts_aten_check_draw(&d, t->dtype, "cpu", c->error);
-    }
-    if (!rc && !scalar_p && !(q = probabilities(c->error, t, t)))
-        rc = c->error->code;
-    if (!rc && !(o = ts_cpu_empty(t->dtype, t->dim, t->sizes, c->error)))
-        rc = c->error->code;
-    if (!rc)
-        rc = fill(c->error, o, &d, q);
-    if (q)
-        ts_tensor_release(q);
-    return ts_args_return_tensor(&a, rc, o);
-}
-
-static int k_bernoulli(TsCall *c) { return bernoulli_new(c, false); }
-static int k_bernoulli_p(TsCall *c) { return bernoulli_new(c, true); }
+/* ---- randperm ------------------------------------------------------------------------- */
 
 /* aten::randperm(int n, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None,
  *                bool? pin_memory=None) -> Tensor */
@@ -184,27 +93,8 @@ static int k_randperm(TsCall *c)
     return ts_args_return_tensor(&a, rc, o);
 }
 
-/* aten::manual_seed(int seed) -> (): seeds the process's generator, which every backend
- * draws from. The op takes no tensor: it runs here whatever the default backend is unless
- * that backend has a kernel of its own (aten-cuda's does the same). */
-static int k_manual_seed(TsCall *c)
-{
-    TsArgs a;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (!rc)
-        ts_random_seed(ts_nn_int(a.v[0]));
-    return ts_args_fail(&a, rc);
-}
-
 static const TsCpuOp ops[] = {
-    { "aten::bernoulli_", "float", k_bernoulli_float_ },
-    { "aten::bernoulli_", "Tensor", k_bernoulli_tensor_ },
-    { "aten::bernoulli", "", k_bernoulli },
-    { "aten::bernoulli", "p", k_bernoulli_p },
-    { "aten::uniform_", "", k_uniform_ },
-    { "aten::normal_", "", k_normal_ },
     { "aten::randperm", "", k_randperm },
-    { "aten::manual_seed", "", k_manual_seed },
 };
 
 const TsCpuTable ts_cpu_random_table = { ops, sizeof ops / sizeof ops[0] };

@@ -1,6 +1,7 @@
-/* random.h — aten-cpu's random fills (random.c), drawn from the process's generator
- * (tscript/random.h): the rand/randn/randint factories and their _like forms, and dropout's
- * mask (training dropout, the RNN layers' inter-layer dropout).
+/* random.h — aten-cpu's part of the random ops (random.c): the random hooks of its
+ * TsAtenBackend (cpu.c sets them; aten-common's shared random ops and ts_aten_random_fill
+ * fill through them), and dropout's mask (training dropout, the RNN layers' inter-layer
+ * dropout). Both draw from the process's generator (tscript/random.h).
  */
 #ifndef TS_ATEN_CPU_RANDOM_H
 #define TS_ATEN_CPU_RANDOM_H
@@ -13,8 +14,12 @@
  * probability 1 - p and scaled by 1 / (1 - p), else zeroed (p == 1 zeroes all). */
 void ts_cpu_dropout_data(int dtype, void *data, int64_t n, double p);
 
-/* Checks the draw against t's dtype and its own bounds (PyTorch's messages), then fills t
- * (any strides). */
-int ts_cpu_random_fill(TsError *err, TsTensor *t, const TsAtenDraw *d);
+/* The random hooks (TsAtenBackend documents them). */
+TsTensor *ts_cpu_random_empty(TsDevice device, int dtype, int dim, const int64_t *sizes,
+                              TsError *err);
+int ts_cpu_random_copy_into(TsTensor *dst, const TsTensor *src, TsError *err);
+int ts_cpu_random_draw(TsTensor *t, const TsAtenDraw *d, uint64_t base, const double *p,
+                       TsError *err);
+int ts_cpu_random_outside_unit(const TsTensor *q, bool *bad, TsError *err);
 
 #endif

@@ -33,7 +33,8 @@ static TsTensor *contiguous_copy(const TsTensor *src, TsError *err)
     return ts_cuda_cast(src, src->dtype, err);
 }
 
-static const TsAtenBackend backend = { TS_DEV_CUDA, contiguous_copy };
+static const TsAtenBackend backend = { .device_type = TS_DEV_CUDA,
+                                        .contiguous_copy = contiguous_copy };
 
 static int init(TsRegistry *r, TsError *err)
 {
