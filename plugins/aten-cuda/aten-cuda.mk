@@ -14,7 +14,7 @@ ATEN_CUDA_CU = plugins/aten-cuda/pointwise/kernels.cu \
 ATEN_CUDA_CU_OBJS = $(ATEN_CUDA_CU:.cu=.lo)
 ATEN_CUDA_HDRS = plugins/aten-cuda/engine/cuda.h plugins/aten-cuda/engine/types.cuh \
 	plugins/aten-cuda/engine/block.cuh plugins/aten-cuda/reduce/reduce.h plugins/aten-cuda/nn/norm.h \
-	plugins/aten-cuda/shape/take.h plugins/aten-cuda/nn/nn.h
+	plugins/aten-cuda/shape/take.h plugins/aten-cuda/nn/nn.h plugins/aten-cuda/create/factory.h
 EXTRA_DIST += $(ATEN_CUDA_CU) plugins/aten-cuda/nvcc-lt.sh schemas/cuda.yaml \
 	plugins/aten-cuda/nn/kernels.cuh
 NVCCFLAGS = -std=c++17 -O3 --default-stream per-thread $(NVCC_ARCH) -diag-suppress 186,514 \

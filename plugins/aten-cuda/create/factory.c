@@ -2,24 +2,17 @@
  * forms, from `device="cuda"` or from a config whose default backend is cuda.
  *
  * Every factory ends its schema with the same tail (dtype, layout, device, pin_memory),
- * which is read here by the arguments' names, so one reader serves every form. arange and
- * torch.tensor build their elements on the host and copy them over in one transfer.
+ * which is read here by the arguments' names, so one reader serves every form (random.c's
+ * factories too). dtype None means self's dtype for the *_like and new_* forms, the fill
+ * value's for full (int -> int64, bool -> bool, float -> float32), else float32, as in
+ * PyTorch 1.13. arange and torch.tensor build their elements on the host and copy them over
+ * in one transfer.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/cuda.h"
-
-/* What a factory call asks for. */
-typedef struct Request {
-    int dtype;                 /* -1: the default */
-    TsDevice device;           /* index -1: the current device */
-    int dim;
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
-    TsTensor *like;            /* the self of *_like and new_* (borrowed), or NULL */
-    TsValue fill;              /* fill_value, or None */
-} Request;
+#include "create/factory.h"
 
 static int arg_index(const TsArgs *a, const char *name)
 {
@@ -31,7 +24,7 @@ static int arg_index(const TsArgs *a, const char *name)
     return -1;
 }
 
-static int read_request(TsArgs *a, Request *q)
+int ts_cuda_read_request(TsArgs *a, TsCudaRequest *q)
 {
     TsError *err = a->call->error;
     memset(q, 0, sizeof *q);
@@ -63,8 +56,11 @@ static int read_request(TsArgs *a, Request *q)
         if (!q->like)
             q->dtype = ts_aten_scalar_dtype(q->fill);
     }
-    if ((i = arg_index(a, "dtype")) >= 0 && (rc = ts_args_opt_dtype(a, (size_t)i, &q->dtype)))
+    int dtype = -1;
+    if ((i = arg_index(a, "dtype")) >= 0 && (rc = ts_args_opt_dtype(a, (size_t)i, &dtype)))
         return rc;
+    if (dtype >= 0)            /* None keeps self's dtype, or the fill value's */
+        q->dtype = dtype;
     if ((i = arg_index(a, "device")) >= 0 && a->v[i].tag == TS_TAG_DEVICE) {
         TsDevice d = a->v[i].u.dev;
         if (d.type != TS_DEV_CUDA)
@@ -87,11 +83,11 @@ static int read_request(TsArgs *a, Request *q)
 static int make(TsCall *c, TsValue fill)
 {
     TsArgs a;
-    Request q;
+    TsCudaRequest q;
     TsTensor *r = NULL;
     int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
     if (!rc)
-        rc = read_request(&a, &q);
+        rc = ts_cuda_read_request(&a, &q);
     if (!rc && !(r = ts_cuda_empty_on(q.device, q.dtype, q.dim, q.sizes, c->error)))
         rc = c->error->code;
     if (!rc && q.fill.tag != TS_TAG_NONE)
@@ -107,10 +103,10 @@ static int k_ones(TsCall *c) { return make(c, ts_int(1)); }
 /* full and full_like fill with their fill_value (read_request) */
 static int k_full(TsCall *c) { return make(c, ts_none()); }
 
-/* A new tensor of dtype on dev holding n elements built on the host by elem(i). */
-static TsTensor *from_host(TsDevice dev, int dtype, int dim, const int64_t *sizes, int64_t n,
-                           int (*elem)(void *ctx, int64_t i, int dtype, void *out, TsError *err),
-                           void *ctx, TsError *err)
+TsTensor *ts_cuda_from_host(TsDevice dev, int dtype, int dim, const int64_t *sizes, int64_t n,
+                            int (*elem)(void *ctx, int64_t i, int dtype, void *out,
+                                        TsError *err),
+                            void *ctx, TsError *err)
 {
     size_t es = ts_dtype_size(dtype);
     char *host = malloc(n > 0 ? (size_t)n * es : 1);
@@ -150,11 +146,11 @@ static int range_elem(void *ctx, int64_t i, int dtype, void *out, TsError *err)
 static int k_arange(TsCall *c)
 {
     TsArgs a;
-    Request q;
+    TsCudaRequest q;
     TsTensor *r = NULL;
     int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
     if (!rc)
-        rc = read_request(&a, &q);
+        rc = ts_cuda_read_request(&a, &q);
     if (rc)
         return ts_args_fail(&a, rc);
     int iend = arg_index(&a, "end"), istart = arg_index(&a, "start"), istep = arg_index(&a, "step");
@@ -178,7 +174,7 @@ static int k_arange(TsCall *c)
         return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "arange: the range has "
                                              "too many elements"));
     int64_t n = (int64_t)count;
-    r = from_host(q.device, dtype, 1, &n, n, range_elem, &range, c->error);
+    r = ts_cuda_from_host(q.device, dtype, 1, &n, n, range_elem, &range, c->error);
     return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
@@ -243,10 +239,10 @@ static int leaf_elem(void *ctx, int64_t i, int dtype, void *out, TsError *err)
 static int k_tensor(TsCall *c)
 {
     TsArgs a;
-    Request q;
+    TsCudaRequest q;
     int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
     if (!rc)
-        rc = read_request(&a, &q);
+        rc = ts_cuda_read_request(&a, &q);
     if (rc)
         return ts_args_fail(&a, rc);
     int dim = -1;
@@ -266,7 +262,7 @@ static int k_tensor(TsCall *c)
     if (!leaves.v)
         return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_NOMEM, "out of memory"));
     collect(a.v[0], &leaves);
-    TsTensor *r = from_host(q.device, dtype, dim, sizes, n, leaf_elem, &leaves, c->error);
+    TsTensor *r = ts_cuda_from_host(q.device, dtype, dim, sizes, n, leaf_elem, &leaves, c->error);
     free(leaves.v);
     return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
