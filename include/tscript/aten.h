@@ -237,6 +237,13 @@ int ts_aten_check_pool2d_window(const int64_t *k, const int64_t *s, const int64_
  * batch size for input, but got:[1, 0, 4]"). */
 int ts_aten_check_pool2d_input(int dim, const int64_t *sizes, TsError *err);
 
+/* ---- factories (linspace.c) ----------------------------------------------------------- */
+
+/* linspace's steps values from start to end into out: floats when as_float (PyTorch computes
+ * float32, float16 and bfloat16 results in float32), else doubles; the first half steps up
+ * from start, the second down from end, as PyTorch's kernel. */
+void ts_aten_linspace(double start, double end, int64_t steps, bool as_float, void *out);
+
 /* ---- random ops (random.c) ------------------------------------------------------------ */
 
 /* What a random op fills a tensor with, element by element, from the process's generator

@@ -81,6 +81,9 @@ def main():
     show("full_like_int", torch.full_like(i, 3.5))
     show("new_full", i.new_full([2], 7.5))
     show("zeros_like_int", torch.zeros_like(i))
+    show("linspace", torch.linspace(-2, 2, 9))
+    show("linspace_double", torch.linspace(0.0, 1.0, 7, dtype=torch.float64))
+    show("linspace_int", torch.linspace(0, 10, 4, dtype=torch.int64))
     # the random ops draw from one generator on every device: the same numbers after a seed
     torch.manual_seed(3)
     show("rand", torch.rand(2, 7))

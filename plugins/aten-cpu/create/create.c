@@ -283,24 +283,10 @@ static int k_linspace(TsCall *c)
     bool as_float = dtype == TS_FLOAT32 || dtype == TS_FLOAT16 || dtype == TS_BFLOAT16;
     if (!(tmp = ts_cpu_empty(as_float ? TS_FLOAT32 : TS_FLOAT64, 1, &steps, c->error)))
         return ts_args_fail(&a, c->error->code);
-    int64_t half = steps / 2;
-    if (as_float) {
-        float fs = (float)s.d, fe = (float)e.d;
-        float step = steps > 1 ? (fe - fs) / (float)(steps - 1) : 0;
-        float *o = ts_tensor_data(tmp);
-        for (int64_t k = 0; k < steps; k++)
-            o[k] = k < half || steps == 1 ? fs + step * (float)k
-                                          : fe - step * (float)(steps - k - 1);
-    } else {
-        /* integral results start from the bounds as integers, as PyTorch's kernel does */
-        bool integral = !ts_dtype_is_floating(dtype);
-        double ds = integral ? (double)s.i : s.d, de = integral ? (double)e.i : e.d;
-        double step = steps > 1 ? (de - ds) / (double)(steps - 1) : 0;
-        double *o = ts_tensor_data(tmp);
-        for (int64_t k = 0; k < steps; k++)
-            o[k] = k < half || steps == 1 ? ds + step * (double)k
-                                          : de - step * (double)(steps - k - 1);
-    }
+    /* integral results start from the bounds as integers, as PyTorch's kernel does */
+    bool integral = !ts_dtype_is_floating(dtype);
+    ts_aten_linspace(integral ? (double)s.i : s.d, integral ? (double)e.i : e.d, steps, as_float,
+                     ts_tensor_data(tmp));
     if (tmp->dtype == dtype)
         r = tmp;
     else {

@@ -5,8 +5,8 @@
  * which is read here by the arguments' names, so one reader serves every form (random.c's
  * factories too). dtype None means self's dtype for the *_like and new_* forms, the fill
  * value's for full (int -> int64, bool -> bool, float -> float32), else float32, as in
- * PyTorch 1.13. arange and torch.tensor build their elements on the host and copy them over
- * in one transfer.
+ * PyTorch 1.13. arange, linspace and torch.tensor build their elements on the host and copy
+ * them over in one transfer.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -178,6 +178,60 @@ static int k_arange(TsCall *c)
     return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
+/* ---- linspace ------------------------------------------------------------------------- */
+
+/* A Scalar bound of linspace: integral results start from it as an integer, as on the cpu. */
+static double linspace_bound(TsValue v, bool integral)
+{
+    double d = v.tag == TS_TAG_DOUBLE ? v.u.d : v.tag == TS_TAG_BOOL ? v.u.b : (double)v.u.i;
+    if (!integral || v.tag != TS_TAG_DOUBLE)
+        return d;
+    return d >= -9223372036854775808.0 && d < 9223372036854775808.0 ? (double)(int64_t)d
+                                                                    : (double)INT64_MIN;
+}
+
+static int copy_elem(void *ctx, int64_t i, int dtype, void *out, TsError *err)
+{
+    size_t es = ts_dtype_size(dtype);
+    memcpy(out, (const char *)ctx + (size_t)i * es, es);
+    return 0;
+}
+
+/* linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, ...): the values
+ * aten-cpu computes (aten-common's ts_aten_linspace), copied over, then cast as there. */
+static int k_linspace(TsCall *c)
+{
+    TsArgs a;
+    TsCudaRequest q;
+    TsTensor *r = NULL;
+    int64_t steps = 0;
+    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
+    if (!rc)
+        rc = ts_cuda_read_request(&a, &q);
+    if (!rc)
+        rc = ts_args_int(&a, 2, &steps);
+    if (!rc && steps < 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must be non-negative");
+    if (rc)
+        return ts_args_fail(&a, rc);
+    bool as_float = q.dtype == TS_FLOAT32 || q.dtype == TS_FLOAT16 || q.dtype == TS_BFLOAT16;
+    bool integral = !ts_dtype_is_floating(q.dtype);
+    int computed = as_float ? TS_FLOAT32 : TS_FLOAT64;
+    void *host = malloc(steps > 0 ? (size_t)steps * sizeof(double) : 1);
+    if (!host)
+        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_NOMEM, "out of memory"));
+    ts_aten_linspace(linspace_bound(a.v[0], integral), linspace_bound(a.v[1], integral), steps,
+                     as_float, host);
+    r = ts_cuda_from_host(q.device, computed, 1, &steps, steps, copy_elem, host, c->error);
+    free(host);
+    if (r && computed != q.dtype) {
+        TsTensor *cast = ts_cuda_cast(r, q.dtype, c->error);
+        ts_tensor_release(r);
+        r = cast;
+    }
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
+}
+
 /* ---- torch.tensor ---------------------------------------------------------------------- */
 
 /* The shape of nested lists of numbers; *floating / *integral when such leaves occur. */
@@ -271,6 +325,7 @@ static const TsCudaOp ops[] = {
     { "aten::arange", "", k_arange },
     { "aten::arange", "start", k_arange },
     { "aten::arange", "start_step", k_arange },
+    { "aten::linspace", "", k_linspace },
     { "aten::tensor", "", k_tensor },
     { "aten::tensor", "int", k_tensor },
     { "aten::tensor", "float", k_tensor },
