@@ -17,12 +17,6 @@
 
 /* ---- the random hooks (TsAtenBackend) --------------------------------------------------- */
 
-TsTensor *ts_cuda_random_empty(TsDevice device, int dtype, int dim, const int64_t *sizes,
-                               TsError *err)
-{
-    return ts_cuda_empty_on(device, dtype, dim, sizes, err);
-}
-
 int ts_cuda_random_draw(TsTensor *t, const TsAtenDraw *d, uint64_t base, const double *p,
                         TsError *err)
 {

@@ -12,9 +12,8 @@
 extern "C" {
 #endif
 
-/* The random hooks (TsAtenBackend documents them); the copy is ts_cuda_copy_into. */
-TsTensor *ts_cuda_random_empty(TsDevice device, int dtype, int dim, const int64_t *sizes,
-                               TsError *err);
+/* The random hooks (TsAtenBackend documents them) beside ts_cuda_empty_on and
+ * ts_cuda_copy_into. */
 int ts_cuda_random_draw(TsTensor *t, const TsAtenDraw *d, uint64_t base, const double *p,
                         TsError *err);
 int ts_cuda_random_outside_unit(const TsTensor *q, bool *bad, TsError *err);
