@@ -9,14 +9,16 @@ t/gpu/check.sh). Each workload in bench/workloads/gpu/ (and the LSTM cell of
 bench/workloads/lstm.py, told cuda=1) makes its tensors on cuda in inputs() (untimed) and reads a number back at the end of main(), so a timed call ends when
 the GPU is done. PyTorch scripts main and times warm calls in this process (best of N, no
 TF32); tscript's bench/tsbench does the same with TSCRIPT_CONFIG naming a config that loads
-aten-cuda and fuser-cuda. Prints each side's figure, PyTorch's over tscript's, and issue
-14's target. A benchmark, not a test.
+aten-cuda (and fuser-cuda, and cuda_graphs: true, as the workload's mode says). The graph
+rows time PyTorch's scripted cell captured by hand into a CUDA graph instead. Prints each
+side's figure, PyTorch's over tscript's, and issue 14's target. A benchmark, not a test.
 """
 import argparse
 import os
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -24,33 +26,72 @@ from compare import load, timed, WARMUP  # noqa: E402
 
 WORK = os.path.join(HERE, "workloads", "gpu")
 
-# name, file, inputs() arguments, units per call, unit, how a figure reads, fused, target.
-# The tiny op and the add measure one operator each: neither side fuses them (a fuser would
-# merge the unrolled chain of adds into one kernel and time something else).
+# name, file, inputs() arguments, units per call, unit, how a figure reads, mode, target.
+# mode: "fused" (fuser-cuda on), "plain" (no fuser on either side: the tiny op and the add
+# measure one operator each, and a fuser would merge the unrolled chain of adds into one
+# kernel and time something else), or "graphs" (tscript with cuda_graphs: true against
+# PyTorch's scripted cell captured by hand into a CUDA graph and replayed per step).
 WORKLOADS = [
-    ("lstm-b64", "../lstm.py", [200, 64, 256, 512, 1], 200, "us/step", "time", True,
+    ("lstm-b64", "../lstm.py", [200, 64, 256, 512, 1], 200, "us/step", "time", "fused",
      "tscript <= 43 us"),
-    ("lstm-b1", "../lstm.py", [2000, 1, 32, 32, 1], 2000, "us/step", "time", True,
+    ("lstm-b1", "../lstm.py", [2000, 1, 32, 32, 1], 2000, "us/step", "time", "fused",
      "tscript <= 15 us"),
-    ("tiny-op", "tiny.py", [2000], 2000, "us/op", "time", False, "tscript <= 4 us"),
-    ("add-16M", "add.py", [], 10 * 3 * 4 * 16 * 1024 * 1024 / 1e12, "TB/s", "rate", False,
+    ("graph-b64", "../lstm.py", [200, 64, 256, 512, 1], 200, "us/step", "time", "graphs",
+     "tscript <= 22.2 us"),
+    ("graph-b1", "../lstm.py", [2000, 1, 32, 32, 1], 2000, "us/step", "time", "graphs",
+     "tscript <= 7.8 us"),
+    ("tiny-op", "tiny.py", [2000], 2000, "us/op", "time", "plain", "tscript <= 4 us"),
+    ("add-16M", "add.py", [], 10 * 3 * 4 * 16 * 1024 * 1024 / 1e12, "TB/s", "rate", "plain",
      "tscript >= 2.6 TB/s"),
-    ("sgemm-4096", "mm.py", [], 5 * 2 * 4096 ** 3 / 1e12, "TFLOP/s", "rate", True,
+    ("sgemm-4096", "mm.py", [], 5 * 2 * 4096 ** 3 / 1e12, "TFLOP/s", "rate", "fused",
      "tscript >= cuBLAS (51.5 TFLOP/s)"),
 ]
 
-CONFIG = {True: "plugins: [prim, aten-cpu, aten-cuda, fuser-cuda]\n",
-          False: "plugins: [prim, aten-cpu, aten-cuda]\n"}
+CONFIG = {"fused": "plugins: [prim, aten-cpu, aten-cuda, fuser-cuda]\n",
+          "plain": "plugins: [prim, aten-cpu, aten-cuda]\n",
+          "graphs": "plugins: [prim, aten-cpu, aten-cuda, fuser-cuda]\ncuda_graphs: true\n"}
 
 
-def torch_best(path, ints, runs, fused):
+def torch_graph_cell(path, ints, runs):
+    """PyTorch's scripted cell, one step captured by hand into a CUDA graph (state copied
+    back inside it), replayed once per step."""
+    import torch
+    mod = load(path)
+    xs, hx, cx, w_ih, w_hh, b_ih, b_hh = mod.inputs(*ints)
+    cell = torch.jit.script(mod.cell)
+    x, h, c = xs[0].clone(), hx.clone(), cx.clone()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            hy, cy = cell(x, h, c, w_ih, w_hh, b_ih, b_hh)
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        hy, cy = cell(x, h, c, w_ih, w_hh, b_ih, b_hh)
+        h.copy_(hy)
+        c.copy_(cy)
+    steps = xs.size(0)
+    best = None
+    for _ in range(runs + WARMUP):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            g.replay()
+        float(h.sum())
+        t = time.perf_counter() - t0
+        best = t if best is None else min(best, t)
+    return best
+def torch_best(path, ints, runs, mode):
     import contextlib
     import torch
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
+    if mode == "graphs":
+        return torch_graph_cell(path, ints, runs)
     mod = load(path)
     args = mod.inputs(*ints)
-    with contextlib.nullcontext() if fused else torch.jit.fuser("none"):
+    with torch.jit.fuser("none") if mode == "plain" else contextlib.nullcontext():
         f = torch.jit.script(mod.main)
         for _ in range(WARMUP):
             f(*args)
@@ -75,22 +116,22 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
     envs = {}
-    for fused, text in CONFIG.items():
+    for mode, text in CONFIG.items():
         with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as cfg:
             cfg.write(text)
-        envs[fused] = dict(os.environ, TSCRIPT_CONFIG=cfg.name)
+        envs[mode] = dict(os.environ, TSCRIPT_CONFIG=cfg.name)
     print(f"{'workload':12} {'pytorch':>12} {'tscript':>12} {'unit':8} {'pt/ts':>7}  target")
     failed = 0
-    for name, file, ints, units, unit, kind, fused, target in WORKLOADS:
+    for name, file, ints, units, unit, kind, mode, target in WORKLOADS:
         path = os.path.join(WORK, file)
         pt = ts = None
         try:
-            pt = figure(torch_best(path, ints, a.runs, fused), units, kind)
+            pt = figure(torch_best(path, ints, a.runs, mode), units, kind)
         except Exception as e:  # noqa: BLE001 (a workload's failure is reported, not fatal)
             print(f"{name:12} pytorch failed: {e}")
             failed += 1
         try:
-            ts = figure(tscript_best(a.tsbench, path, ints, a.runs, envs[fused]), units, kind)
+            ts = figure(tscript_best(a.tsbench, path, ints, a.runs, envs[mode]), units, kind)
         except Exception as e:  # noqa: BLE001
             lines = str(e).splitlines() or [""]
             print(f"{name:12} tscript failed: {lines[-1]}")

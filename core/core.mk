@@ -1,6 +1,7 @@
 # core/core.mk — the libraries, the core's own files (the runtime, errors, compilation units,
-# loaded modules, string buffers, pointer maps) and the installed headers; included by the
-# top Makefile.am. The other core directories add their sources to libtscript_core.la.
+# loaded modules, string buffers, pointer maps, the random generator's state) and the
+# installed headers; included by the top Makefile.am. The other core directories add their
+# sources to libtscript_core.la.
 #
 # The core is compiled once, into the convenience library libtscript_core.la, with
 # -fvisibility=hidden: only what the installed headers declare TS_API is exported.
@@ -30,7 +31,8 @@ libtscript_core_la_SOURCES = \
 	core/function.c \
 	core/function.h \
 	core/module.c \
-	core/module.h
+	core/module.h \
+	core/random.c
 
 tscriptincludedir = $(includedir)/tscript
 tscriptinclude_HEADERS = \
@@ -39,6 +41,7 @@ tscriptinclude_HEADERS = \
 	include/tscript/inspect.h \
 	include/tscript/strbuf.h \
 	include/tscript/print.h \
+	include/tscript/random.h \
 	include/tscript/error.h \
 	include/tscript/types.h \
 	include/tscript/value.h \
@@ -49,5 +52,6 @@ tscriptinclude_HEADERS = \
 
 pkgconfig_DATA = tscript.pc
 
-check_PROGRAMS += t/error.t
+check_PROGRAMS += t/error.t t/random.t
 t_error_t_SOURCES = t/error.c t/tap.h
+t_random_t_SOURCES = t/random.c t/tap.h

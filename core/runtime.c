@@ -41,6 +41,7 @@ struct TsRuntime {
     int default_type;          /* its device type */
     int num_threads;
     bool optimize;             /* run the optimizer (core/ir/passes) before building Code */
+    bool graphs;               /* capture repeated GPU regions (config cuda_graphs) */
 };
 
 static int build_paths(const TsConfig *c, TsStrList *plugin_path, TsStrList *schema_path,
@@ -146,6 +147,8 @@ TsRuntime *ts_runtime_open_config(TsConfig *config, TsError *err)
     if (!rc)
         rc = settle_optimize(rt, err);
     if (!rc)
+        rt->graphs = c.cuda_graphs == 1;
+    if (!rc)
         ts_parallel_set_num_threads(rt->num_threads);
     if (!rc)
         rc = load_plugins(rt, &c, err);
@@ -212,6 +215,14 @@ void ts_runtime_set_optimize(TsRuntime *rt, bool on)
 {
     if (rt)
         rt->optimize = on;
+}
+
+bool ts_runtime_graphs(const TsRuntime *rt) { return rt && rt->graphs; }
+
+void ts_runtime_set_graphs(TsRuntime *rt, bool on)
+{
+    if (rt)
+        rt->graphs = on;
 }
 
 int ts_runtime_set_num_threads(TsRuntime *rt, int n, TsError *err)

@@ -548,10 +548,11 @@ static void test_shared_kernels(void)
            "(ts_aten_set_backend)", "... saying so");
     done(&f);
 
-    is_int(ts_aten_set_backend(&(TsAtenBackend){ TS_DEV_CUDA, NULL }, &err), TS_ERR_USAGE,
-           "a backend without its copy hook is refused");
+    is_int(ts_aten_set_backend(&(TsAtenBackend){ .device_type = TS_DEV_CUDA }, &err),
+           TS_ERR_USAGE, "a backend without its copy hook is refused");
     ts_error_clear(&err);
-    static const TsAtenBackend fake = { TS_DEV_CUDA, fake_cuda_copy };
+    static const TsAtenBackend fake = { .device_type = TS_DEV_CUDA,
+                                        .contiguous_copy = fake_cuda_copy };
     is_int(ts_aten_set_backend(&fake, &err), 0, "a cuda backend's hook is set");
     ts_tensor_retain(tt);
     fixture(&f, "aten::reshape", "", 2,
@@ -577,6 +578,55 @@ static void test_shared_kernels(void)
     done(&f);
 }
 
+/* The random ops' shared part (random.c): bounds, checks, and a device whose backend gave
+ * no random hooks (the fake cuda backend of test_shared_kernels). */
+static void test_random(void)
+{
+    TsError err = TS_ERROR_INIT;
+    TsAtenDraw d = ts_aten_draw(TS_ATEN_DRAW_INT, (TsValue[]){ ts_int(3), ts_int(9) }, 2);
+    ok(d.lo == 3 && d.hi == 9, "randint.low's bounds");
+    d = ts_aten_draw(TS_ATEN_DRAW_INT, (TsValue[]){ ts_int(9) }, 1);
+    ok(d.lo == 0 && d.hi == 9, "randint's: low 0");
+    d = ts_aten_draw(TS_ATEN_DRAW_BERNOULLI, NULL, 0);
+    ok(d.a == 0.5, "bernoulli_'s p defaults to 0.5");
+    d = ts_aten_draw(TS_ATEN_DRAW_NORMAL, NULL, 0);
+    ok(d.a == 0 && d.b == 1, "a standard normal");
+    ok(ts_aten_draw_value(&d, 42, 3, NULL) ==
+       ts_random_normal(ts_random_draw(42, 7), ts_random_draw(42, 8), 0, 1),
+       "a normal's element 3 takes draws 7 and 8");
+
+    is_int(ts_aten_check_randperm(-2, TS_INT64, &err), TS_ERR_RUNTIME, "randperm(-2)");
+    is_str(err.msg, "Trying to create tensor with negative dimension -2: [-2]", "... PyTorch's "
+           "message");
+    ts_aten_check_randperm(3, TS_BOOL, &err);
+    is_str(err.msg, "\"randperm\" not implemented for 'Bool'", "randperm of bool");
+    ts_aten_check_randperm(300, TS_INT8, &err);
+    is_str(err.msg, "value cannot be converted to type int8_t without overflow",
+           "randperm(300) of int8");
+    ts_error_clear(&err);
+
+    int64_t perm[20];
+    bool seen[20] = { false }, all = true;
+    ts_aten_randperm(20, perm);
+    for (int i = 0; i < 20; i++)
+        if (perm[i] >= 0 && perm[i] < 20)
+            seen[perm[i]] = true;
+    for (int i = 0; i < 20; i++)
+        all &= seen[i];
+    ok(all, "ts_aten_randperm permutes 0..n-1");
+
+    float buf[6] = { 0 };
+    int64_t sz[1] = { 6 };
+    TsTensor *g = cuda_tensor(buf, sizeof buf, 1, sz, NULL);
+    d = ts_aten_draw(TS_ATEN_DRAW_UNIFORM, NULL, 0);
+    is_int(ts_aten_random_fill(g, &d, &err), TS_ERR_RUNTIME, "a fill on a device whose backend "
+           "gave no random hooks fails");
+    is_str(err.msg, "the backend of device cuda:0 gave no random hooks (ts_aten_set_backend)",
+           "... saying so");
+    ts_error_clear(&err);
+    ts_tensor_release(g);
+}
+
 int main(void)
 {
     if (!kt_open())
@@ -592,6 +642,7 @@ int main(void)
     test_pool_checks();
     test_same_device();
     test_shared_kernels();
+    test_random();
     ts_runtime_close(kt_rt);
     return done_testing();
 }

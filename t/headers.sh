@@ -26,7 +26,8 @@ int use_all(void)
     TsValue v = ts_int(1);
     TsError err = TS_ERROR_INIT;
     ts_value_release(v);
-    return (int)ts_value_is_shared(v) + (int)(err.code == TS_OK) + (int)TS_ABI_VERSION;
+    return (int)ts_value_is_shared(v) + (int)(err.code == TS_OK) + (int)TS_ABI_VERSION +
+           (int)(ts_random_normal(ts_random_draw(0, 1), ts_random_draw(0, 2), 0, 1) > 0);
 }
 EOF2
 cp "$tmp/all.c" "$tmp/all.cpp"

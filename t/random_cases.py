@@ -201,6 +201,16 @@ def err_bernoulli_integer_p():
     return torch.bernoulli(torch.tensor([1, 0]))
 
 
+def err_bernoulli_tensor_p_dims():
+    # raises: expand(torch.FloatTensor{[2, 3]}, size=[3]): the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)
+    return torch.empty(3).bernoulli_(torch.rand(2, 3))
+
+
+def err_bernoulli_tensor_p_size():
+    # raises: The expanded size of the tensor (3) must match the existing size (2) at non-singleton dimension 0.  Target sizes: [3].  Tensor sizes: [2]
+    return torch.empty(3).bernoulli_(torch.rand(2))
+
+
 def err_uniform_range():
     # raises: uniform_ expects to return a [from, to) range, but found from=1 > to=0
     return torch.empty(3).uniform_(1.0, 0.0)

@@ -7,6 +7,7 @@
  *     num_threads: 4                                 # default: the number of cores
  *     plugin_path: [/opt/vendor/lib]                 # searched before the built-in places
  *     schema_path: [/opt/vendor/share]
+ *     cuda_graphs: true                              # default: false
  *
  * A plugin entry containing '/' is a file path; any other is a name looked up on the plugin
  * path as NAME.so. Relative paths (plugin files and path directories) are taken relative to
@@ -177,6 +178,23 @@ static int parse_threads(Parser *p, const yaml_node_t *v)
     return 0;
 }
 
+/* cuda_graphs: the executor captures the GPU work of regions whose shapes repeat into
+ * graphs and replays them (core/sched/capture.c). A YAML 1.1 boolean, plain. */
+static int parse_graphs(Parser *p, const yaml_node_t *v)
+{
+    const char *s = ts_yaml_scalar(v);
+    bool plain = s && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+    if (plain && (strcmp(s, "true") == 0 || strcmp(s, "True") == 0 || strcmp(s, "yes") == 0))
+        p->c->cuda_graphs = 1;
+    else if (plain && (strcmp(s, "false") == 0 || strcmp(s, "False") == 0 ||
+                       strcmp(s, "no") == 0))
+        p->c->cuda_graphs = 0;
+    else
+        return ts_yaml_node_error(p->err, TS_ERR_CONFIG, p->name, v,
+                                  "'cuda_graphs' must be true or false");
+    return 0;
+}
+
 static int parse_backend(Parser *p, const yaml_node_t *v)
 {
     const char *s = ts_yaml_scalar(v);
@@ -217,10 +235,12 @@ static int parse_root(Parser *p, yaml_node_t *root)
             rc = parse_backend(p, v);
         } else if (strcmp(key, "num_threads") == 0) {
             rc = parse_threads(p, v);
+        } else if (strcmp(key, "cuda_graphs") == 0) {
+            rc = parse_graphs(p, v);
         } else {
             rc = ts_yaml_node_error(p->err, TS_ERR_CONFIG, p->name, k,
                                     "unknown key '%s' (expected plugins, default_backend, "
-                                    "num_threads, plugin_path or schema_path)",
+                                    "num_threads, cuda_graphs, plugin_path or schema_path)",
                                     key);
         }
         if (rc)

@@ -28,6 +28,7 @@ typedef struct TsConfig {
     TsStrList schema_path;
     char *default_backend;     /* NULL: not set */
     int num_threads;           /* 0: not set */
+    int cuda_graphs;           /* 1: capture repeated GPU regions into graphs; 0: not */
 } TsConfig;
 
 /* Parses a config file; relative paths in it are taken relative to its directory. */

@@ -20,6 +20,7 @@
 #include "ptrmap.h"
 #include "runtime.h"
 #include "ir/passes/passes.h"
+#include "sched/capture.h"
 #include "sched/code.h"
 #include "sched/dispatch.h"
 #include "sched/spec.h"
@@ -535,6 +536,12 @@ static bool differentiable(const TsNode *n)
 /* The node's operator, else the overload its types choose (dispatch.c), else an error. */
 static const TsOperator *resolve_op(Builder *B, const TsNode *n)
 {
+    if (strcmp(n->kind, TS_CAPTURE_REGION) == 0) {
+        const TsOperator *region = ts_capture_operator();
+        if (!region)
+            ts_error_set(B->err, TS_ERR_NOMEM, "out of memory");
+        return region;
+    }
     const TsOperator *op = ts_resolve_operator(B->table, n);
     if (op)
         return op;

@@ -1627,6 +1627,12 @@ static TsInterp *kernel_state(const TsCall *call)
     return st && call && call->stack == &st->stack && call->error == &st->err ? st : NULL;
 }
 
+const char *ts_interp_kernel_function(const TsCall *call)
+{
+    TsInterp *st = kernel_state(call);
+    return st && st->depth ? st->frames[st->depth - 1].code->name : NULL;
+}
+
 const TsCompUnit *ts_interp_kernel_unit(const TsCall *call)
 {
     TsInterp *st = kernel_state(call);
@@ -1644,19 +1650,12 @@ static void take_callee_error(TsInterp *st, TsInterp *sub)
     st->callee_msg = st->callee_label ? st->err.msg : NULL;
 }
 
-int ts_interp_call(TsCall *call, TsFunction *f, const TsValue *args, size_t n, TsValue *out)
+/* Runs code on args (borrowed) in the nested state of the kernel running call; its
+ * outputs are left on that state's stack for the caller to take. */
+static int nested_run(TsInterp *st, const TsCode *code, const TsValue *args, size_t n)
 {
-    *out = ts_none();
-    TsInterp *st = kernel_state(call);
-    if (!st)
-        return ts_error_set(call->error, TS_ERR_USAGE,
-                            "ts_call_function: only a kernel the interpreter is running may "
-                            "call TorchScript, with the TsCall it was given");
     if (st->nesting >= TS_CALL_MAX_NESTING)
         return nesting_error(&st->err);
-    const TsCompUnit *unit = st->frames[st->depth - 1].code->unit;
-    if (ts_code_prepare(st->rt, unit, f, &st->err))
-        return st->err.code;
     if (!st->callee && !(st->callee = interp_new(st->rt, &st->err)))
         return st->err.code;
     TsInterp *sub = st->callee;    /* idle: only this state's kernels use it */
@@ -1668,7 +1667,7 @@ int ts_interp_call(TsCall *call, TsFunction *f, const TsValue *args, size_t n, T
         ts_value_retain(args[i]);
         sub->stack.data[sub->stack.len++] = args[i];
     }
-    if (push_frame(sub, f->code)) {
+    if (push_frame(sub, code)) {
         ts_stack_drop(&sub->stack, sub->stack.len);
         ts_error_move(&st->err, &sub->err);
         return st->err.code;
@@ -1678,7 +1677,53 @@ int ts_interp_call(TsCall *call, TsFunction *f, const TsValue *args, size_t n, T
         take_callee_error(st, sub);
         return st->err.code;
     }
-    int rc = finish_outputs(sub, f->code->n_outputs, out, &st->err);
+    return 0;
+}
+
+int ts_interp_call(TsCall *call, TsFunction *f, const TsValue *args, size_t n, TsValue *out)
+{
+    *out = ts_none();
+    TsInterp *st = kernel_state(call);
+    if (!st)
+        return ts_error_set(call->error, TS_ERR_USAGE,
+                            "ts_call_function: only a kernel the interpreter is running may "
+                            "call TorchScript, with the TsCall it was given");
+    const TsCompUnit *unit = st->frames[st->depth - 1].code->unit;
+    if (ts_code_prepare(st->rt, unit, f, &st->err))
+        return st->err.code;
+    int rc = nested_run(st, f->code, args, n);
+    if (rc)
+        return rc;
+    TsInterp *sub = st->callee;
+    rc = finish_outputs(sub, f->code->n_outputs, out, &st->err);
     ts_stack_drop(&sub->stack, sub->stack.len);
     return rc;
 }
+
+int ts_interp_run_code(TsCall *call, const TsCode *code, const TsValue *args, size_t n,
+                       TsValue *out)
+{
+    TsInterp *st = kernel_state(call);
+    if (!st)
+        return ts_error_set(call->error, TS_ERR_USAGE, "ts_interp_run_code: not in a kernel");
+    int rc = nested_run(st, code, args, n);
+    if (rc) {
+        /* the region's traceback is the operator's own (its nodes carry the calls they
+         * were inlined from): it replaces the one the kernel's node would get, not nests */
+        free(st->callee_label);
+        st->callee_label = NULL;
+        st->callee_msg = NULL;
+        return rc;
+    }
+    TsStack *stack = &st->callee->stack;
+    if (stack->len != code->n_outputs) {
+        ts_stack_drop(stack, stack->len);
+        return ts_error_set(&st->err, TS_ERR_RUNTIME, "internal error: a region left %zu "
+                            "values for %zu outputs", stack->len, code->n_outputs);
+    }
+    for (size_t i = 0; i < code->n_outputs; i++)
+        out[i] = stack->data[i];
+    stack->len = 0;
+    return 0;
+}
+

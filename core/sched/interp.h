@@ -44,6 +44,13 @@ int ts_run(TsRuntime *rt, TsCompUnit *u, TsFunction *f, TsValue *args, size_t n,
  * kernel's. */
 const TsCompUnit *ts_interp_kernel_unit(const TsCall *call);
 int ts_interp_call(TsCall *call, TsFunction *f, const TsValue *args, size_t n, TsValue *out);
+/* The same for a Code built apart (a capture region's, capture.c): its n_outputs values
+ * into out[] (new references); errors in call->error with the callee's traceback. */
+struct TsCode;
+/* The name of the function whose Code runs the kernel that was handed call, or NULL. */
+const char *ts_interp_kernel_function(const TsCall *call);
+int ts_interp_run_code(TsCall *call, const struct TsCode *code, const TsValue *args, size_t n,
+                       TsValue *out);
 
 /* The test hook: called before every operator kernel and call runs, with the node, its
  * input values as gathered for it, and bit i of moved set when input i was moved out of its

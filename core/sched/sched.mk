@@ -5,6 +5,8 @@
 libtscript_core_la_SOURCES += \
 	core/sched/stack.c \
 	core/sched/callback.c \
+	core/sched/capture.c \
+	core/sched/capture.h \
 	core/sched/code.c \
 	core/sched/code.h \
 	core/sched/dispatch.c \
@@ -40,3 +42,7 @@ EXTRA_t_spec_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 # `tscript graph --optimized FILE INPUT...`: the plan for those arguments.
 TESTS += t/graph_spec.sh
 EXTRA_DIST += t/graph_spec.sh t/data/spec/prog.py t/data/spec/matrix.npy
+
+# capture regions (cuda_graphs): where the pass makes them, and that they change no result
+TESTS += t/capture.sh t/gpu/capture.sh
+EXTRA_DIST += t/capture.sh t/capture/cases.py t/gpu/capture.sh

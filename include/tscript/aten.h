@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "tscript/plugin.h"
+#include "tscript/random.h"
 #include "tscript/strbuf.h"
 
 #ifdef __cplusplus
@@ -236,6 +237,67 @@ int ts_aten_check_pool2d_window(const int64_t *k, const int64_t *s, const int64_
  * batch size for input, but got:[1, 0, 4]"). */
 int ts_aten_check_pool2d_input(int dim, const int64_t *sizes, TsError *err);
 
+/* ---- factories (linspace.c) ----------------------------------------------------------- */
+
+/* linspace's steps values from start to end into out: floats when as_float (PyTorch computes
+ * float32, float16 and bfloat16 results in float32), else doubles; the first half steps up
+ * from start, the second down from end, as PyTorch's kernel. */
+void ts_aten_linspace(double start, double end, int64_t steps, bool as_float, void *out);
+
+/* ---- random ops (random.c) ------------------------------------------------------------ */
+
+/* What a random op fills a tensor with, element by element, from the process's generator
+ * (tscript/random.h). Every backend computes element i from the same draws with
+ * ts_aten_draw_value, so a program gives the same numbers on every device. */
+typedef enum TsAtenDrawKind {
+    TS_ATEN_DRAW_UNIFORM,      /* uniform in [a, b): uniform_, rand */
+    TS_ATEN_DRAW_NORMAL,       /* normal with mean a, standard deviation b: normal_, randn */
+    TS_ATEN_DRAW_INT,          /* integers in [lo, hi): randint */
+    TS_ATEN_DRAW_BERNOULLI     /* 1 with probability a, else 0: bernoulli_ */
+} TsAtenDrawKind;
+typedef struct TsAtenDraw {
+    TsAtenDrawKind kind;
+    double a, b;
+    int64_t lo, hi;
+} TsAtenDraw;
+
+/* The draws one element takes: two for a normal (Box-Muller), else one. */
+#define TS_ATEN_DRAWS_PER_ELEM(kind) ((kind) == TS_ATEN_DRAW_NORMAL ? 2 : 1)
+
+/* The draw of kind with its defaults (uniform in [0, 1), standard normal, p = 0.5), the
+ * integer bounds from n_bounds int arguments at bounds (1: high, low 0; 2: low, high). */
+TsAtenDraw ts_aten_draw(TsAtenDrawKind kind, const TsValue *bounds, size_t n_bounds);
+/* Fills t (any strides, on a device whose backend set the random hooks of TsAtenBackend)
+ * with d's values after PyTorch's checks of d against t's dtype ("normal expects std >= 0.0,
+ * but found std -1", "\"normal_kernel_cpu\" not implemented for 'Long'", ...): what the
+ * rand, randn and randint factories and their _like forms do with the tensor they make. */
+int ts_aten_random_fill(TsTensor *t, const TsAtenDraw *d, TsError *err);
+/* PyTorch's checks of randperm(n, dtype=dtype). */
+int ts_aten_check_randperm(int64_t n, int dtype, TsError *err);
+/* A random permutation of 0..n-1 into perm (n elements): a Fisher-Yates shuffle drawing
+ * from the process's generator. Every backend shuffles on the host. */
+void ts_aten_randperm(int64_t n, int64_t *perm);
+
+/* Element i of a fill with d from the block of draws reserved at base (element i takes draws
+ * i * TS_ATEN_DRAWS_PER_ELEM + 1 and on), as a double the backend stores in the tensor's
+ * dtype. p, when not NULL, holds a bernoulli draw's probabilities, one per element (else
+ * each element's is d->a). */
+TS_RANDOM_INLINE double ts_aten_draw_value(const TsAtenDraw *d, uint64_t base, int64_t i,
+                                           const double *p)
+{
+    uint64_t k = (uint64_t)i * TS_ATEN_DRAWS_PER_ELEM(d->kind) + 1;
+    switch (d->kind) {
+    case TS_ATEN_DRAW_NORMAL:
+        return ts_random_normal(ts_random_draw(base, k), ts_random_draw(base, k + 1), d->a, d->b);
+    case TS_ATEN_DRAW_INT:
+        return (double)ts_random_int(ts_random_draw(base, k), d->lo, d->hi);
+    case TS_ATEN_DRAW_BERNOULLI:
+        return ts_random_bernoulli(ts_random_draw(base, k), p ? p[i] : d->a);
+    default:
+        return ts_random_uniform(ts_random_draw(base, k), d->a, d->b);
+    }
+}
+
 /* ---- printing ------------------------------------------------------------------------ */
 
 /* Appends the text print() shows for a tensor of dtype and these sizes (no trailing
@@ -425,13 +487,40 @@ extern const TsAtenTable ts_aten_view_table;
  * whose tensors may need the copy below sets its hook too (ts_aten_set_backend). */
 int ts_aten_register_views(TsRegistry *r, const char *backend, TsError *err);
 
+/* The random ops that take a tensor: bernoulli_ (float and Tensor), bernoulli (and .p),
+ * uniform_, normal_, and manual_seed, which seeds the process's generator whichever
+ * backend's kernel runs. They fill through the random hooks of the tensor's backend
+ * (TsAtenBackend): checks, the scratch copy of a tensor that is not contiguous and the
+ * reservation of the draws are here, the elements' computation is the backend's. */
+extern const TsAtenTable ts_aten_random_table;
+
+/* Registers every kernel of ts_aten_random_table for backend ("cpu", "cuda", ...), whose
+ * random hooks must be set (ts_aten_set_backend). */
+int ts_aten_register_random(TsRegistry *r, const char *backend, TsError *err);
+
 /* What the shared kernels need of a backend: reshape, reshape_as and flatten copy a tensor
- * that no view can express (PyTorch's reshape), and only the backend can copy its memory. */
+ * that no view can express (PyTorch's reshape), and only the backend can copy its memory;
+ * the random ops (ts_aten_random_table, ts_aten_random_fill) make, copy and fill tensors
+ * through the random hooks, which a backend that registers no random op leaves NULL. */
 typedef struct TsAtenBackend {
     int device_type;           /* TS_DEV_CPU, TS_DEV_CUDA, or ts_device_type_lookup(name) */
     /* A new contiguous tensor on src's device with src's dtype, sizes and elements (a copy
      * even when src is contiguous), or NULL with err set. */
     TsTensor *(*contiguous_copy)(const TsTensor *src, TsError *err);
+
+    /* ---- the random hooks ---- */
+    /* The backend in PyTorch's kernel names ("\"normal_kernel_cuda\" not implemented"). */
+    const char *name;
+    /* A new contiguous tensor on device (uninitialized), or NULL with err set. */
+    TsTensor *(*empty)(TsDevice device, int dtype, int dim, const int64_t *sizes,
+                       TsError *err);
+    /* dst = src broadcast to dst's shape, converting the dtype. */
+    int (*copy_into)(TsTensor *dst, const TsTensor *src, TsError *err);
+    /* Sets every element i of the contiguous t to ts_aten_draw_value(d, base, i, p) in t's
+     * dtype; p is NULL or t's element count of doubles on t's device. */
+    int (*draw)(TsTensor *t, const TsAtenDraw *d, uint64_t base, const double *p, TsError *err);
+    /* Sets *bad when an element of the contiguous float64 tensor q lies outside [0, 1]. */
+    int (*outside_unit)(const TsTensor *q, bool *bad, TsError *err);
 } TsAtenBackend;
 
 /* Gives the shared kernels backend b's hooks for tensors of b->device_type (b is kept, not

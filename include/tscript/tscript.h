@@ -99,6 +99,11 @@ TS_API int ts_runtime_set_num_threads(TsRuntime *rt, int n, TsError *err);
  * it applies to functions whose code is built after the call (on their first call). */
 TS_API bool ts_runtime_optimize(const TsRuntime *rt);
 TS_API void ts_runtime_set_optimize(TsRuntime *rt, bool on);
+/* Whether the executor captures the device work of a graph's regions whose inputs' shapes
+ * repeat into graphs that a backend replays (CUDA graphs; config cuda_graphs: true), where
+ * the backend can (TsAllocator.capture). Off by default; set it as the optimizer's switch. */
+TS_API bool ts_runtime_graphs(const TsRuntime *rt);
+TS_API void ts_runtime_set_graphs(TsRuntime *rt, bool on);
 
 /* ---- compiled TorchScript source ---------------------------------------------------- */
 typedef struct TsScript TsScript;

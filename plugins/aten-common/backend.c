@@ -2,9 +2,10 @@
  *
  * The metadata-only kernels (views.h) serve every backend; the one thing they cannot do
  * themselves is copy elements (reshape of a tensor no view expresses), so each backend
- * gives its copy as a hook (TsAtenBackend), kept here by device type. The library is
- * static and linked into each plugin with hidden symbols: every plugin keeps its own hooks.
- * ts_aten_register_views registers the kernels for a backend by name.
+ * gives its copy as a hook (TsAtenBackend), kept here by device type, with the hooks the
+ * shared random ops fill through (random.c). The library is static and linked into each
+ * plugin with hidden symbols: every plugin keeps its own hooks. ts_aten_register_views
+ * registers the kernels for a backend by name.
  */
 #include "views.h"
 
@@ -20,10 +21,14 @@ int ts_aten_set_backend(const TsAtenBackend *b, TsError *err)
     return 0;
 }
 
+const TsAtenBackend *ts_aten_backend_of(int device_type)
+{
+    return device_type >= 0 && device_type < TS_DEV__MAX ? backends[device_type] : NULL;
+}
+
 TsTensor *ts_aten_backend_copy(TsCall *c, const TsTensor *t)
 {
-    int type = t->device.type;
-    const TsAtenBackend *b = type >= 0 && type < TS_DEV__MAX ? backends[type] : NULL;
+    const TsAtenBackend *b = ts_aten_backend_of(t->device.type);
     if (b)
         return b->contiguous_copy(t, c->error);
     char dev[32];
@@ -39,12 +44,17 @@ static const TsAtenKernel kernels[] = { TS_ATEN_VIEW_KERNELS(TS_ATEN_KERNEL_ROW)
 
 const TsAtenTable ts_aten_view_table = { kernels, sizeof kernels / sizeof kernels[0] };
 
-int ts_aten_register_views(TsRegistry *r, const char *backend, TsError *err)
+int ts_aten_register_table(TsRegistry *r, const TsAtenTable *t, const char *backend,
+                           TsError *err)
 {
     int rc = 0;
-    for (size_t i = 0; !rc && i < ts_aten_view_table.n; i++) {
-        const TsAtenKernel *k = &ts_aten_view_table.ops[i];
-        rc = ts_register_kernel(r, k->qualname, k->overload, backend, k->fn, err);
-    }
+    for (size_t i = 0; !rc && i < t->n; i++)
+        rc = ts_register_kernel(r, t->ops[i].qualname, t->ops[i].overload, backend,
+                                t->ops[i].fn, err);
     return rc;
+}
+
+int ts_aten_register_views(TsRegistry *r, const char *backend, TsError *err)
+{
+    return ts_aten_register_table(r, &ts_aten_view_table, backend, err);
 }

@@ -82,5 +82,11 @@ TsList *ts_aten_append_view(TsList *l, TsTensor *v, TsError *err);
 /* The backend hook's copy of t (backend.c): a new contiguous tensor of t's elements on t's
  * device, or NULL with an error naming the operator when t's device has no hook. */
 TsTensor *ts_aten_backend_copy(TsCall *c, const TsTensor *t);
+/* The hooks a backend set for device_type (backend.c), or NULL; random.c's kernels use its
+ * random hooks. */
+const TsAtenBackend *ts_aten_backend_of(int device_type);
+/* Registers every kernel of t for backend (backend.c). */
+int ts_aten_register_table(TsRegistry *r, const TsAtenTable *t, const char *backend,
+                           TsError *err);
 
 #endif

@@ -11,11 +11,12 @@ ATEN_CUDA_CU = plugins/aten-cuda/pointwise/kernels.cu \
 	plugins/aten-cuda/nn/norm_kernels.cu plugins/aten-cuda/shape/take_kernels.cu \
 	plugins/aten-cuda/nn/im2col.cu plugins/aten-cuda/nn/pool_kernels.cu \
 	plugins/aten-cuda/nn/embedding_kernels.cu plugins/aten-cuda/nn/cell_kernels.cu \
-	plugins/aten-cuda/engine/graph_kernels.cu
+	plugins/aten-cuda/create/random_kernels.cu plugins/aten-cuda/engine/graph_kernels.cu
 ATEN_CUDA_CU_OBJS = $(ATEN_CUDA_CU:.cu=.lo)
 ATEN_CUDA_HDRS = plugins/aten-cuda/engine/cuda.h plugins/aten-cuda/engine/types.cuh \
 	plugins/aten-cuda/engine/block.cuh plugins/aten-cuda/reduce/reduce.h plugins/aten-cuda/nn/norm.h \
-	plugins/aten-cuda/shape/take.h plugins/aten-cuda/nn/nn.h plugins/aten-cuda/engine/graph.h
+	plugins/aten-cuda/shape/take.h plugins/aten-cuda/nn/nn.h plugins/aten-cuda/create/factory.h \
+	plugins/aten-cuda/create/random.h plugins/aten-cuda/engine/graph.h
 EXTRA_DIST += $(ATEN_CUDA_CU) plugins/aten-cuda/nvcc-lt.sh schemas/cuda.yaml \
 	plugins/aten-cuda/nn/kernels.cuh
 NVCCFLAGS = -std=c++17 -O3 --default-stream per-thread $(NVCC_ARCH) -diag-suppress 186,514 \
@@ -35,7 +36,8 @@ plugins_aten_cuda_aten_cuda_la_SOURCES = $(ATEN_CUDA_HDRS) \
 	plugins/aten-cuda/engine/alloc.c plugins/aten-cuda/engine/iter.c \
 	plugins/aten-cuda/engine/copy.c plugins/aten-cuda/engine/format.c \
 	plugins/aten-cuda/engine/graph.c \
-	plugins/aten-cuda/create/factory.c plugins/aten-cuda/pointwise/pointwise.c \
+	plugins/aten-cuda/create/factory.c plugins/aten-cuda/create/random.c \
+	plugins/aten-cuda/pointwise/pointwise.c \
 	plugins/aten-cuda/reduce/reduce.c plugins/aten-cuda/nn/softmax.c plugins/aten-cuda/nn/norm.c \
 	plugins/aten-cuda/shape/join.c plugins/aten-cuda/shape/index.c \
 	plugins/aten-cuda/linalg/gemm.h plugins/aten-cuda/linalg/cublas.c \
@@ -59,6 +61,7 @@ t_cuda_graph_t_LDADD = libtscript.la -lm
 t_cuda_graph_t_LDFLAGS = -no-install
 EXTRA_t_cuda_graph_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 $(ATEN_CUDA_CU_OBJS): $(ATEN_CUDA_HDRS) $(top_srcdir)/include/tscript/aten.h \
+	$(top_srcdir)/include/tscript/random.h \
 	$(top_srcdir)/plugins/aten-cuda/nn/kernels.cuh
 endif
 

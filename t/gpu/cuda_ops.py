@@ -1,5 +1,7 @@
-# cuda_ops.py — the pointwise, conversion, factory and printing operators of aten-cuda, run
-# once with default_backend: cpu and once with cuda (t/aten_cuda.sh compares the numbers).
+# cuda_ops.py — the pointwise, conversion, factory, random and printing operators of
+# aten-cuda, run once with default_backend: cpu and once with cuda (t/aten_cuda.sh compares
+# the numbers: the random ops draw from the one generator every backend shares, so they give
+# the same numbers on both after the same seed).
 import torch
 from typing import List
 
@@ -73,5 +75,39 @@ def main():
     show("fill_", w)
     w.zero_()
     show("zero_", w)
+    show("full_bool", torch.full([2], 1, dtype=torch.bool))
+    show("full_int_double", torch.full([2], 3, dtype=torch.float64))
+    show("full_float", torch.full([2], 2.5))
+    show("full_like_int", torch.full_like(i, 3.5))
+    show("new_full", i.new_full([2], 7.5))
+    show("zeros_like_int", torch.zeros_like(i))
+    show("linspace", torch.linspace(-2, 2, 9))
+    show("linspace_double", torch.linspace(0.0, 1.0, 7, dtype=torch.float64))
+    show("linspace_int", torch.linspace(0, 10, 4, dtype=torch.int64))
+    # the random ops draw from one generator on every device: the same numbers after a seed
+    torch.manual_seed(3)
+    show("rand", torch.rand(2, 7))
+    show("randn", torch.randn(2, 7))
+    show("randn_double", torch.randn([3, 2], dtype=torch.float64))
+    show("rand_half", torch.rand([4], dtype=torch.float16))
+    show("randint", torch.randint(10, [6]))
+    show("randint_low", torch.randint(-5, 5, [6], dtype=torch.int32))
+    show("randint_bool", torch.randint(0, 2, [6], dtype=torch.bool))
+    show("rand_like", torch.rand_like(x))
+    show("randn_like", torch.randn_like(x, dtype=torch.float64))
+    show("randint_like", torch.randint_like(x, 2, 9))
+    show("randint_like_high", torch.randint_like(i, 4))
+    u = torch.empty([3, 4])
+    show("uniform_", u.uniform_(-2.0, 3.0))
+    show("normal_", u.normal_(1.0, 0.5))
+    show("normal_strided", torch.zeros([4, 3]).t().normal_())
+    show("bernoulli_", torch.empty([8]).bernoulli_(0.4))
+    show("bernoulli_int", torch.empty([8], dtype=torch.int64).bernoulli_(0.5))
+    show("bernoulli_tensor", torch.empty([2, 4]).bernoulli_(torch.tensor([0.1, 0.5, 0.9, 0.3])))
+    show("bernoulli", torch.bernoulli(torch.full([8], 0.6)))
+    show("bernoulli_p", torch.bernoulli(torch.zeros([8], dtype=torch.float64), 0.3))
+    show("randperm", torch.randperm(10))
+    show("randperm_float", torch.randperm(6, dtype=torch.float32))
+    show("rand_after", torch.rand(3))
     print(x.t().contiguous().is_contiguous(), x.device.type)
     print(torch.ones([2, 2]) * 3)

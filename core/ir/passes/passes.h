@@ -61,5 +61,7 @@ int ts_pass_constant_pooling(TsGraph *g, const TsPassEnv *env, TsError *err);
 int ts_pass_peephole(TsGraph *g, const TsPassEnv *env, TsError *err);
 int ts_pass_canonicalize(TsGraph *g, const TsPassEnv *env, TsError *err);
 int ts_pass_shape_prop(TsGraph *g, const TsPassEnv *env, TsError *err);  /* shape_prop.c */
+/* capture_regions.c: last, after the plugins' passes, with cuda_graphs on */
+int ts_pass_capture_regions(TsGraph *g, const TsPassEnv *env, TsError *err);
 
 #endif

@@ -4,6 +4,7 @@
 libtscript_core_la_SOURCES += \
 	core/ir/passes/passes.h \
 	core/ir/passes/pipeline.c \
+	core/ir/passes/capture_regions.c \
 	core/ir/passes/pure.c \
 	core/ir/passes/pure.h \
 	core/ir/passes/constant_prop.c \

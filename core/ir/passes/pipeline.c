@@ -37,6 +37,12 @@ static const PassEntry pipeline[] = {
     { NULL, NULL },
 };
 
+/* After the plugins' passes: regions take in the fusion groups they made. */
+static const PassEntry late[] = {
+    { "capture_regions", ts_pass_capture_regions },
+    { NULL, NULL },
+};
+
 const char *ts_pass_name(size_t i)
 {
     return i < sizeof pipeline / sizeof *pipeline ? pipeline[i].name : NULL;
@@ -65,12 +71,18 @@ int ts_optimize_graph(TsGraph *g, const TsPassEnv *env, TsError *err)
     if (env->ops && ts_passes_run(ts_optable_passes_const(env->ops), TS_PASS_OPTIMIZER, g,
                                   env->fn_name ? env->fn_name : "a function", err))
         return -1;
+    for (const PassEntry *p = late; p->name; p++)
+        if (run_entry(p, g, env, err))
+            return -1;
     return 0;
 }
 
 int ts_run_pass(const char *name, TsGraph *g, const TsPassEnv *env, TsError *err)
 {
     for (const PassEntry *p = pipeline; p->name; p++)
+        if (strcmp(p->name, name) == 0)
+            return run_entry(p, g, env, err);
+    for (const PassEntry *p = late; p->name; p++)
         if (strcmp(p->name, name) == 0)
             return run_entry(p, g, env, err);
     return ts_error_set(err, TS_ERR_KEY, "no pass named '%s'", name);

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "create/factory.h"
-#include "create/random.h"
 #include "shape/shape_ops.h"
 
 /* PyTorch's MemoryFormat numbering. */
@@ -120,25 +119,25 @@ static int like_kernel(TsCall *c, bool has_fill, const TsValue *fill)
 
 /* rand_like, randn_like: (Tensor self, *, <the tail>) -> Tensor; randint_like: (Tensor self,
  * [int low,] int high, *, <the tail>) -> Tensor. n_bounds ints follow self. */
-static int random_like(TsCall *c, TsCpuDrawKind kind, size_t n_bounds)
+static int random_like(TsCall *c, TsAtenDrawKind kind, size_t n_bounds)
 {
     TsArgs a;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (rc)
         return ts_args_fail(&a, rc);
-    TsCpuDraw d = ts_cpu_draw(kind, a.v + 1, n_bounds);
+    TsAtenDraw d = ts_aten_draw(kind, a.v + 1, n_bounds);
     TsTensor *r = like_new(&a, 1 + n_bounds);
-    if (r && ts_cpu_random_fill(c->error, r, &d)) {
+    if (r && ts_aten_random_fill(r, &d, c->error)) {
         ts_tensor_release(r);
         r = NULL;
     }
     return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
-static int k_rand_like(TsCall *c) { return random_like(c, TS_DRAW_UNIFORM, 0); }
-static int k_randn_like(TsCall *c) { return random_like(c, TS_DRAW_NORMAL, 0); }
-static int k_randint_like(TsCall *c) { return random_like(c, TS_DRAW_INT, 1); }
-static int k_randint_like_low(TsCall *c) { return random_like(c, TS_DRAW_INT, 2); }
+static int k_rand_like(TsCall *c) { return random_like(c, TS_ATEN_DRAW_UNIFORM, 0); }
+static int k_randn_like(TsCall *c) { return random_like(c, TS_ATEN_DRAW_NORMAL, 0); }
+static int k_randint_like(TsCall *c) { return random_like(c, TS_ATEN_DRAW_INT, 1); }
+static int k_randint_like_low(TsCall *c) { return random_like(c, TS_ATEN_DRAW_INT, 2); }
 
 static int k_zeros_like(TsCall *c)
 {
@@ -284,24 +283,10 @@ static int k_linspace(TsCall *c)
     bool as_float = dtype == TS_FLOAT32 || dtype == TS_FLOAT16 || dtype == TS_BFLOAT16;
     if (!(tmp = ts_cpu_empty(as_float ? TS_FLOAT32 : TS_FLOAT64, 1, &steps, c->error)))
         return ts_args_fail(&a, c->error->code);
-    int64_t half = steps / 2;
-    if (as_float) {
-        float fs = (float)s.d, fe = (float)e.d;
-        float step = steps > 1 ? (fe - fs) / (float)(steps - 1) : 0;
-        float *o = ts_tensor_data(tmp);
-        for (int64_t k = 0; k < steps; k++)
-            o[k] = k < half || steps == 1 ? fs + step * (float)k
-                                          : fe - step * (float)(steps - k - 1);
-    } else {
-        /* integral results start from the bounds as integers, as PyTorch's kernel does */
-        bool integral = !ts_dtype_is_floating(dtype);
-        double ds = integral ? (double)s.i : s.d, de = integral ? (double)e.i : e.d;
-        double step = steps > 1 ? (de - ds) / (double)(steps - 1) : 0;
-        double *o = ts_tensor_data(tmp);
-        for (int64_t k = 0; k < steps; k++)
-            o[k] = k < half || steps == 1 ? ds + step * (double)k
-                                          : de - step * (double)(steps - k - 1);
-    }
+    /* integral results start from the bounds as integers, as PyTorch's kernel does */
+    bool integral = !ts_dtype_is_floating(dtype);
+    ts_aten_linspace(integral ? (double)s.i : s.d, integral ? (double)e.i : e.d, steps, as_float,
+                     ts_tensor_data(tmp));
     if (tmp->dtype == dtype)
         r = tmp;
     else {

@@ -11,7 +11,6 @@
 
 #include "engine/cpu.h"
 #include "create/factory.h"
-#include "create/random.h"
 
 /* PyTorch's MemoryFormat numbering. */
 enum { MF_CONTIGUOUS = 0, MF_PRESERVE = 1, MF_CHANNELS_LAST = 2, MF_CHANNELS_LAST_3D = 3 };
@@ -179,25 +178,25 @@ static int constant_factory(TsCall *c, bool one)
 /* rand and randn: (int[] size, *, ScalarType? dtype=None, Layout? layout=None,
  *     Device? device=None, bool? pin_memory=None) -> Tensor; randint: ([int low,] int high,
  *     int[] size, *, ScalarType? dtype=4, ...) -> Tensor. n_bounds ints come first. */
-static int random_factory(TsCall *c, TsCpuDrawKind kind, size_t n_bounds, int dtype)
+static int random_factory(TsCall *c, TsAtenDrawKind kind, size_t n_bounds, int dtype)
 {
     TsArgs a;
     TsTensor *t = NULL;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (rc)
         return ts_args_fail(&a, rc);
-    TsCpuDraw d = ts_cpu_draw(kind, a.v, n_bounds);
+    TsAtenDraw d = ts_aten_draw(kind, a.v, n_bounds);
     if (!(t = create(&a, n_bounds, n_bounds + 1, dtype, false)))
         rc = c->error->code;
-    if (!rc && ts_cpu_random_fill(c->error, t, &d))
+    if (!rc && ts_aten_random_fill(t, &d, c->error))
         rc = c->error->code;
     return ts_args_return_tensor(&a, rc, t);
 }
 
-static int k_rand(TsCall *c) { return random_factory(c, TS_DRAW_UNIFORM, 0, TS_FLOAT32); }
-static int k_randn(TsCall *c) { return random_factory(c, TS_DRAW_NORMAL, 0, TS_FLOAT32); }
-static int k_randint(TsCall *c) { return random_factory(c, TS_DRAW_INT, 1, TS_INT64); }
-static int k_randint_low(TsCall *c) { return random_factory(c, TS_DRAW_INT, 2, TS_INT64); }
+static int k_rand(TsCall *c) { return random_factory(c, TS_ATEN_DRAW_UNIFORM, 0, TS_FLOAT32); }
+static int k_randn(TsCall *c) { return random_factory(c, TS_ATEN_DRAW_NORMAL, 0, TS_FLOAT32); }
+static int k_randint(TsCall *c) { return random_factory(c, TS_ATEN_DRAW_INT, 1, TS_INT64); }
+static int k_randint_low(TsCall *c) { return random_factory(c, TS_ATEN_DRAW_INT, 2, TS_INT64); }
 static int k_zeros(TsCall *c) { return constant_factory(c, false); }
 static int k_ones(TsCall *c) { return constant_factory(c, true); }
 

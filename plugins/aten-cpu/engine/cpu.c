@@ -2,14 +2,15 @@
  *
  * The plugin gives the "cpu" device its allocator (64-byte aligned, so kernels may use
  * aligned vector loads) and registers the kernels of every op family table for the "cpu"
- * backend, aten-common's shared metadata-only kernels (with the copy they need: its
- * TsAtenBackend hook), and the tensor printer's hook. The schemas are schemas/aten.yaml;
+ * backend, aten-common's shared metadata-only kernels and random ops (with the copy and the
+ * random hooks they need: its TsAtenBackend), and the tensor printer's hook. The schemas are schemas/aten.yaml;
  * the kernels live in one file per family.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "engine/elementwise.h"
+#include "create/random.h"
 
 #define CPU_ALIGNMENT 64
 
@@ -78,7 +79,15 @@ static TsTensor *contiguous_copy(const TsTensor *src, TsError *err)
     return ts_cpu_cast(src, src->dtype, err);
 }
 
-static const TsAtenBackend cpu_backend = { TS_DEV_CPU, contiguous_copy };
+static const TsAtenBackend cpu_backend = {
+    .device_type = TS_DEV_CPU,
+    .contiguous_copy = contiguous_copy,
+    .name = "cpu",
+    .empty = ts_cpu_random_empty,
+    .copy_into = ts_cpu_random_copy_into,
+    .draw = ts_cpu_random_draw,
+    .outside_unit = ts_cpu_random_outside_unit,
+};
 
 static int init(TsRegistry *r, TsError *err)
 {
@@ -89,6 +98,8 @@ static int init(TsRegistry *r, TsError *err)
         rc = ts_aten_set_backend(&cpu_backend, err);
     if (!rc)
         rc = ts_aten_register_views(r, "cpu", err);
+    if (!rc)
+        rc = ts_aten_register_random(r, "cpu", err);
     for (size_t t = 0; !rc && t < sizeof tables / sizeof tables[0]; t++)
         for (size_t i = 0; !rc && i < tables[t]->n; i++) {
             const TsCpuOp *op = &tables[t]->ops[i];

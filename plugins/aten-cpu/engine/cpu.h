@@ -55,7 +55,7 @@ extern const TsCpuTable ts_cpu_conv_transpose_table; /* conv_transpose.c */
 extern const TsCpuTable ts_cpu_rnn_layers_table; /* rnn_layers.c: lstm, gru, rnn_* layers */
 extern const TsCpuTable ts_cpu_embedding_bag_table; /* embedding_bag.c */
 extern const TsCpuTable ts_cpu_attention_table; /* attention.c: MHA and encoder fast paths */
-extern const TsCpuTable ts_cpu_random_table;    /* random.c: bernoulli_, uniform_, randperm */
+extern const TsCpuTable ts_cpu_random_table;    /* random.c: randperm */
 extern const TsCpuTable ts_cpu_einsum_table;    /* einsum.c */
 extern const TsCpuTable ts_cpu_grid_sample_table; /* grid_sample.c: grid_sampler, affine grids */
 extern const TsCpuTable ts_cpu_nested_table;    /* nested.c: nested tensors from masks */

@@ -2,24 +2,17 @@
  * forms, from `device="cuda"` or from a config whose default backend is cuda.
  *
  * Every factory ends its schema with the same tail (dtype, layout, device, pin_memory),
- * which is read here by the arguments' names, so one reader serves every form. arange and
- * torch.tensor build their elements on the host and copy them over in one transfer.
+ * which is read here by the arguments' names, so one reader serves every form (random.c's
+ * factories too). dtype None means self's dtype for the *_like and new_* forms, the fill
+ * value's for full (int -> int64, bool -> bool, float -> float32), else float32, as in
+ * PyTorch 1.13. arange, linspace and torch.tensor build their elements on the host and copy
+ * them over in one transfer.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/cuda.h"
-
-/* What a factory call asks for. */
-typedef struct Request {
-    int dtype;                 /* -1: the default */
-    TsDevice device;           /* index -1: the current device */
-    int dim;
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
-    TsTensor *like;            /* the self of *_like and new_* (borrowed), or NULL */
-    TsValue fill;              /* fill_value, or None */
-} Request;
+#include "create/factory.h"
 
 static int arg_index(const TsArgs *a, const char *name)
 {
@@ -31,7 +24,7 @@ static int arg_index(const TsArgs *a, const char *name)
     return -1;
 }
 
-static int read_request(TsArgs *a, Request *q)
+int ts_cuda_read_request(TsArgs *a, TsCudaRequest *q)
 {
     TsError *err = a->call->error;
     memset(q, 0, sizeof *q);
@@ -63,8 +56,11 @@ static int read_request(TsArgs *a, Request *q)
         if (!q->like)
             q->dtype = ts_aten_scalar_dtype(q->fill);
     }
-    if ((i = arg_index(a, "dtype")) >= 0 && (rc = ts_args_opt_dtype(a, (size_t)i, &q->dtype)))
+    int dtype = -1;
+    if ((i = arg_index(a, "dtype")) >= 0 && (rc = ts_args_opt_dtype(a, (size_t)i, &dtype)))
         return rc;
+    if (dtype >= 0)            /* None keeps self's dtype, or the fill value's */
+        q->dtype = dtype;
     if ((i = arg_index(a, "device")) >= 0 && a->v[i].tag == TS_TAG_DEVICE) {
         TsDevice d = a->v[i].u.dev;
         if (d.type != TS_DEV_CUDA)
@@ -87,11 +83,11 @@ static int read_request(TsArgs *a, Request *q)
 static int make(TsCall *c, TsValue fill)
 {
     TsArgs a;
-    Request q;
+    TsCudaRequest q;
     TsTensor *r = NULL;
     int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
     if (!rc)
-        rc = read_request(&a, &q);
+        rc = ts_cuda_read_request(&a, &q);
     if (!rc && !(r = ts_cuda_empty_on(q.device, q.dtype, q.dim, q.sizes, c->error)))
         rc = c->error->code;
     if (!rc && q.fill.tag != TS_TAG_NONE)
@@ -107,10 +103,10 @@ static int k_ones(TsCall *c) { return make(c, ts_int(1)); }
 /* full and full_like fill with their fill_value (read_request) */
 static int k_full(TsCall *c) { return make(c, ts_none()); }
 
-/* A new tensor of dtype on dev holding n elements built on the host by elem(i). */
-static TsTensor *from_host(TsDevice dev, int dtype, int dim, const int64_t *sizes, int64_t n,
-                           int (*elem)(void *ctx, int64_t i, int dtype, void *out, TsError *err),
-                           void *ctx, TsError *err)
+TsTensor *ts_cuda_from_host(TsDevice dev, int dtype, int dim, const int64_t *sizes, int64_t n,
+                            int (*elem)(void *ctx, int64_t i, int dtype, void *out,
+                                        TsError *err),
+                            void *ctx, TsError *err)
 {
     size_t es = ts_dtype_size(dtype);
     char *host = malloc(n > 0 ? (size_t)n * es : 1);
@@ -150,11 +146,11 @@ static int range_elem(void *ctx, int64_t i, int dtype, void *out, TsError *err)
 static int k_arange(TsCall *c)
 {
     TsArgs a;
-    Request q;
+    TsCudaRequest q;
     TsTensor *r = NULL;
     int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
     if (!rc)
-        rc = read_request(&a, &q);
+        rc = ts_cuda_read_request(&a, &q);
     if (rc)
         return ts_args_fail(&a, rc);
     int iend = arg_index(&a, "end"), istart = arg_index(&a, "start"), istep = arg_index(&a, "step");
@@ -178,7 +174,61 @@ static int k_arange(TsCall *c)
         return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "arange: the range has "
                                              "too many elements"));
     int64_t n = (int64_t)count;
-    r = from_host(q.device, dtype, 1, &n, n, range_elem, &range, c->error);
+    r = ts_cuda_from_host(q.device, dtype, 1, &n, n, range_elem, &range, c->error);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
+}
+
+/* ---- linspace ------------------------------------------------------------------------- */
+
+/* A Scalar bound of linspace: integral results start from it as an integer, as on the cpu. */
+static double linspace_bound(TsValue v, bool integral)
+{
+    double d = v.tag == TS_TAG_DOUBLE ? v.u.d : v.tag == TS_TAG_BOOL ? v.u.b : (double)v.u.i;
+    if (!integral || v.tag != TS_TAG_DOUBLE)
+        return d;
+    return d >= -9223372036854775808.0 && d < 9223372036854775808.0 ? (double)(int64_t)d
+                                                                    : (double)INT64_MIN;
+}
+
+static int copy_elem(void *ctx, int64_t i, int dtype, void *out, TsError *err)
+{
+    size_t es = ts_dtype_size(dtype);
+    memcpy(out, (const char *)ctx + (size_t)i * es, es);
+    return 0;
+}
+
+/* linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, ...): the values
+ * aten-cpu computes (aten-common's ts_aten_linspace), copied over, then cast as there. */
+static int k_linspace(TsCall *c)
+{
+    TsArgs a;
+    TsCudaRequest q;
+    TsTensor *r = NULL;
+    int64_t steps = 0;
+    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
+    if (!rc)
+        rc = ts_cuda_read_request(&a, &q);
+    if (!rc)
+        rc = ts_args_int(&a, 2, &steps);
+    if (!rc && steps < 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must be non-negative");
+    if (rc)
+        return ts_args_fail(&a, rc);
+    bool as_float = q.dtype == TS_FLOAT32 || q.dtype == TS_FLOAT16 || q.dtype == TS_BFLOAT16;
+    bool integral = !ts_dtype_is_floating(q.dtype);
+    int computed = as_float ? TS_FLOAT32 : TS_FLOAT64;
+    void *host = malloc(steps > 0 ? (size_t)steps * sizeof(double) : 1);
+    if (!host)
+        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_NOMEM, "out of memory"));
+    ts_aten_linspace(linspace_bound(a.v[0], integral), linspace_bound(a.v[1], integral), steps,
+                     as_float, host);
+    r = ts_cuda_from_host(q.device, computed, 1, &steps, steps, copy_elem, host, c->error);
+    free(host);
+    if (r && computed != q.dtype) {
+        TsTensor *cast = ts_cuda_cast(r, q.dtype, c->error);
+        ts_tensor_release(r);
+        r = cast;
+    }
     return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
@@ -243,10 +293,10 @@ static int leaf_elem(void *ctx, int64_t i, int dtype, void *out, TsError *err)
 static int k_tensor(TsCall *c)
 {
     TsArgs a;
-    Request q;
+    TsCudaRequest q;
     int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
     if (!rc)
-        rc = read_request(&a, &q);
+        rc = ts_cuda_read_request(&a, &q);
     if (rc)
         return ts_args_fail(&a, rc);
     int dim = -1;
@@ -266,7 +316,7 @@ static int k_tensor(TsCall *c)
     if (!leaves.v)
         return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_NOMEM, "out of memory"));
     collect(a.v[0], &leaves);
-    TsTensor *r = from_host(q.device, dtype, dim, sizes, n, leaf_elem, &leaves, c->error);
+    TsTensor *r = ts_cuda_from_host(q.device, dtype, dim, sizes, n, leaf_elem, &leaves, c->error);
     free(leaves.v);
     return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
@@ -275,6 +325,7 @@ static const TsCudaOp ops[] = {
     { "aten::arange", "", k_arange },
     { "aten::arange", "start", k_arange },
     { "aten::arange", "start_step", k_arange },
+    { "aten::linspace", "", k_linspace },
     { "aten::tensor", "", k_tensor },
     { "aten::tensor", "int", k_tensor },
     { "aten::tensor", "float", k_tensor },

@@ -41,7 +41,8 @@ typedef struct TsCudaTable {
 
 extern const TsCudaTable ts_cuda_device_table;   /* device.c: cuda::device_count, synchronize */
 extern const TsCudaTable ts_cuda_stream_table;   /* device.c: tscript::handoff */
-extern const TsCudaTable ts_cuda_factory_table;  /* factory.c: empty, zeros, ones, full, *_like */
+extern const TsCudaTable ts_cuda_factory_table;  /* factory.c: empty, zeros, full, linspace, *_like */
+extern const TsCudaTable ts_cuda_random_table;   /* random.c: rand, randn, randint, randperm */
 extern const TsCudaTable ts_cuda_copy_table;     /* copy.c: to, cuda, cpu, contiguous, clone, copy_ */
 extern const TsCudaTable ts_cuda_format_table;   /* format.c: tscript::format_tensor */
 extern const TsCudaTable ts_cuda_pointwise_table; /* pointwise.c: arithmetic, math, comparisons */
