@@ -52,8 +52,9 @@
 #include "engine/graph.h"
 
 typedef struct Input {
-    TsTensor *seen;            /* stable: a view of the input as captured (its storage kept
-                                  alive); else the static tensor the recorded work reads */
+    TsTensor *seen;            /* stable: the input's layout and address as captured (its
+                                  memory not kept); else the static tensor the recorded
+                                  work reads */
     bool stable;
 } Input;
 
@@ -135,12 +136,18 @@ static bool same_layout(const TsTensor *a, const TsTensor *b)
     return true;
 }
 
-/* A new tensor over t's storage with t's layout and device: what the capture keeps of a
- * tensor it does not own, so that its owner may change its metadata. */
-static TsTensor *view_of(const TsTensor *t, TsError *err)
+/* A new tensor with t's layout and device at t's address: over t's storage (kept: the
+ * static outputs), or over a borrowed one (the stable inputs, whose memory their caller
+ * keeps where it is for each replay; holding it here would keep the next calls' tensors
+ * from landing at the same address, and the input would never be stable again). */
+static TsTensor *view_of(const TsTensor *t, bool keep, TsError *err)
 {
-    TsTensor *v = ts_tensor_new(t->storage, t->dtype, t->dim, t->sizes, t->strides, t->offset,
-                                err);
+    TsStorage *s = t->storage;
+    if (s && !keep && (s = ts_storage_borrow(s->data, s->nbytes, s->device, err)) == NULL)
+        return NULL;
+    TsTensor *v = ts_tensor_new(s, t->dtype, t->dim, t->sizes, t->strides, t->offset, err);
+    if (!keep)
+        ts_storage_release(s);
     if (v)
         v->device = t->device;     /* an empty tensor may have no storage to say it */
     return v;
@@ -196,7 +203,7 @@ static TsCapture *prepare(size_t n, TsTensor *const *in, const bool *stable, int
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         c->in[i].stable = stable[i];
-        c->in[i].seen = stable[i] ? view_of(in[i], err) : like(in[i], true, err);
+        c->in[i].seen = stable[i] ? view_of(in[i], false, err) : like(in[i], true, err);
         rc = c->in[i].seen ? 0 : err->code;
     }
     ts_cuda_pool_capture(NULL);
@@ -333,7 +340,7 @@ static int add_output(TsCapture *c, size_t j, const TsTensor *t, TsError *err)
         g->n = ts_tensor_numel(t);
         g->elem = (int32_t)ts_dtype_size(t->dtype);
     }
-    c->out[j] = view_of(t, err);
+    c->out[j] = view_of(t, true, err);
     return c->out[j] ? 0 : err->code;
 }
 
