@@ -85,7 +85,8 @@ static void *external_alloc(TsAllocator *self, size_t nbytes, TsDevice device)
 TsStorage *ts_storage_external(void *data, size_t nbytes, TsDevice device,
                                void (*release)(void *ctx), void *ctx, TsError *err)
 {
-    ExternalAllocator *ea = malloc(sizeof *ea);
+    /* zeroed: the allocator's optional hooks (copy, why, capture) are absent, not garbage */
+    ExternalAllocator *ea = calloc(1, sizeof *ea);
     if (!ea) {
         ts_error_set(err, TS_ERR_NOMEM, "out of memory allocating a storage");
         return NULL;

@@ -20,6 +20,10 @@ mkdir -p "$b/.libs" "$b/lib" "$b/bench"
 cp -P .libs/libtscript.so* "$b/.libs/"
 cp tscript "$b/"
 cp bench/tsbench "$b/bench/"
+if [ -x t/cuda_graph.t ]; then
+    mkdir -p "$b/t"
+    cp t/cuda_graph.t "$b/t/"
+fi
 for dir in plugins/*/; do
     name=$(basename "$dir")
     if [ -f "$dir.libs/$name.so" ]; then

@@ -19,8 +19,8 @@ printf "$base" >"$tmp/plain.yaml"
 
 # close A B: the same words, numbers equal within a relative 1e-5 (nan and inf exactly)
 close() {
-    tr -s ' \t,()[]=' '\n' <"$1" >"$tmp/a.words"
-    tr -s ' \t,()[]=' '\n' <"$2" >"$tmp/b.words"
+    tr -s ' \t,()[]=' '\n' <"$1" | sed '/^$/d' >"$tmp/a.words"
+    tr -s ' \t,()[]=' '\n' <"$2" | sed '/^$/d' >"$tmp/b.words"
     paste -d ' ' "$tmp/a.words" "$tmp/b.words" | awk '
         NF != 2 { bad = 1; exit }
         $1 == $2 { next }

@@ -33,6 +33,10 @@ for t in t/aten_cuda.sh t/gpu/fuser_cuda.sh t/gpu/capture.sh; do
     echo "# $t"
     sh "$top/$t" || status=1
 done
+if [ -x "$build/t/cuda_graph.t" ]; then
+    echo "# t/cuda_graph.t"
+    "$build/t/cuda_graph.t" || status=1
+fi
 tsbench=$build/bench/tsbench
 [ -x "$build/bench/.libs/tsbench" ] && tsbench=$build/bench/.libs/tsbench
 echo "# bench/gpu.py"

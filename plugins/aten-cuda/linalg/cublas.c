@@ -38,13 +38,24 @@ typedef struct Cublas {
                            const void *, cudaDataType, int, long long, const void *, void *,
                            cudaDataType, int, long long, int, cublasComputeType_t,
                            cublasGemmAlgo_t);
+    cublasStatus_t (*set_workspace)(cublasHandle_t, void *, size_t);   /* NULL if absent */
 } Cublas;
+
+/* Each handle's own workspace, given to it at creation: cuBLAS then never allocates one
+ * itself while it runs, which a thread capturing a CUDA graph may not do (cuBLAS's own
+ * advice for capture). 32 MiB: what it recommends for Hopper's kernels. */
+#define WORKSPACE_BYTES ((size_t)32 << 20)
+
+typedef struct Handle {
+    cublasHandle_t h;
+    void *workspace;           /* cudaMalloc'ed, or NULL */
+} Handle;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static Cublas api;
 static bool loaded;
 static char why[512];               /* the load failure, for every caller */
-static pthread_key_t handles_key;   /* the thread's handles: cublasHandle_t[MAX_DEVICES] */
+static pthread_key_t handles_key;   /* the thread's handles: Handle[MAX_DEVICES] */
 
 static void *symbol(void *h, const char *name)
 {
@@ -56,10 +67,18 @@ static void *symbol(void *h, const char *name)
 
 static void destroy_handles(void *p)
 {
-    cublasHandle_t *hs = p;
-    for (int i = 0; i < MAX_DEVICES; i++)
-        if (hs[i])
-            api.destroy(hs[i]);
+    Handle *hs = p;
+    int cur = -1;
+    (void)cudaGetDevice(&cur);
+    for (int i = 0; i < MAX_DEVICES; i++) {
+        if (hs[i].h)
+            api.destroy(hs[i].h);
+        if (hs[i].workspace && cudaSetDevice(i) == cudaSuccess)
+            (void)cudaFree(hs[i].workspace);
+    }
+    if (cur >= 0)
+        (void)cudaSetDevice(cur);
+    (void)cudaGetLastError();
     free(hs);
 }
 
@@ -95,6 +114,9 @@ static void load(void)
     memcpy(&api.set_math_mode, &p[3], sizeof p[3]);
     memcpy(&api.status_string, &p[4], sizeof p[4]);
     memcpy(&api.gemm, &p[5], sizeof p[5]);
+    void *ws = dlsym(h, "cublasSetWorkspace_v2");
+    if (ws)
+        memcpy(&api.set_workspace, &ws, sizeof ws);
     loaded = true;
 }
 
@@ -122,7 +144,7 @@ static int handle(cublasHandle_t *out, TsError *err)
     if (dev < 0 || dev >= MAX_DEVICES)
         return ts_error_set(err, TS_ERR_LIMIT, "aten-cuda: cuBLAS on device %d (at most %d "
                             "devices)", dev, MAX_DEVICES);
-    cublasHandle_t *hs = pthread_getspecific(handles_key);
+    Handle *hs = pthread_getspecific(handles_key);
     if (!hs) {
         if (!(hs = calloc(MAX_DEVICES, sizeof *hs)))
             return ts_error_set(err, TS_ERR_NOMEM, "aten-cuda: out of memory");
@@ -131,7 +153,7 @@ static int handle(cublasHandle_t *out, TsError *err)
             return ts_error_set(err, TS_ERR_NOMEM, "aten-cuda: out of memory");
         }
     }
-    if (!hs[dev]) {
+    if (!hs[dev].h) {
         cublasHandle_t h;
         if ((rc = check(api.create(&h), "cublasCreate(handle)", err)))
             return rc;
@@ -142,9 +164,17 @@ static int handle(cublasHandle_t *out, TsError *err)
             api.destroy(h);
             return rc;
         }
-        hs[dev] = h;
+        void *ws = NULL;
+        if (api.set_workspace && cudaMalloc(&ws, WORKSPACE_BYTES) == cudaSuccess &&
+            api.set_workspace(h, ws, WORKSPACE_BYTES) != CUBLAS_STATUS_SUCCESS) {
+            (void)cudaFree(ws);    /* cuBLAS keeps its own: products still work */
+            ws = NULL;
+        }
+        (void)cudaGetLastError();
+        hs[dev].h = h;
+        hs[dev].workspace = ws;
     }
-    *out = hs[dev];
+    *out = hs[dev].h;
     return 0;
 }
 

@@ -35,37 +35,12 @@ template <int NOP> __device__ __forceinline__ Offsets<NOP> offsets(const TsCudaI
     return r;
 }
 
-/* The flat (contiguous) walk: each thread loads UNROLL elements a grid apart before it
- * computes and stores any, so that enough loads are in flight to keep memory busy (one at
- * a time leaves a 16M-element add at ~85% of the bandwidth PyTorch's vectorized kernel
- * reaches). Loading all before storing is right for in-place ops too: each element is
- * read and written by the same thread. */
-#define UNROLL 4
-
-template <typename O, typename F, typename... In>
-__device__ __forceinline__ void flat_walk(int64_t n, O *out, F f, const In *...in)
-{
-    const int64_t s = (int64_t)blockDim.x * gridDim.x;
-    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    for (; i + (UNROLL - 1) * s < n; i += UNROLL * s) {
-        O r[UNROLL];
-#pragma unroll
-        for (int u = 0; u < UNROLL; u++)
-            r[u] = store<O>(f(load(in[i + u * s])...));
-#pragma unroll
-        for (int u = 0; u < UNROLL; u++)
-            out[i + u * s] = r[u];
-    }
-    for (; i < n; i += s)
-        out[i] = store<O>(f(load(in[i])...));
-}
-
 template <typename O, typename A, typename F> __global__ void ew1(TsCudaIter it, F f)
 {
     O *out = (O *)it.data[0];
     const A *a = (const A *)it.data[1];
     if (it.flat) {
-        flat_walk(it.numel, out, f, a);
+        TS_CUDA_GRID_STRIDE(i, it.numel) out[i] = store<O>(f(load(a[i])));
     } else {
         TS_CUDA_GRID_STRIDE(i, it.numel) {
             Offsets<2> p = offsets<2>(it, i);
@@ -80,7 +55,7 @@ template <typename O, typename A, typename B, typename F> __global__ void ew2(Ts
     const A *a = (const A *)it.data[1];
     const B *b = (const B *)it.data[2];
     if (it.flat) {
-        flat_walk(it.numel, out, f, a, b);
+        TS_CUDA_GRID_STRIDE(i, it.numel) out[i] = store<O>(f(load(a[i]), load(b[i])));
     } else {
         TS_CUDA_GRID_STRIDE(i, it.numel) {
             Offsets<3> p = offsets<3>(it, i);
@@ -97,7 +72,7 @@ __global__ void ew3(TsCudaIter it, F f)
     const B *b = (const B *)it.data[2];
     const C *c = (const C *)it.data[3];
     if (it.flat) {
-        flat_walk(it.numel, out, f, a, b, c);
+        TS_CUDA_GRID_STRIDE(i, it.numel) out[i] = store<O>(f(load(a[i]), load(b[i]), load(c[i])));
     } else {
         TS_CUDA_GRID_STRIDE(i, it.numel) {
             Offsets<4> p = offsets<4>(it, i);
