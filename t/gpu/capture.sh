@@ -17,22 +17,6 @@ printf "${base}cuda_graphs: true\n" >"$tmp/graphs.yaml"
 printf "$base" >"$tmp/plain.yaml"
 . "$srcdir/t/fuser/tap.sh"
 
-# close A B: the same words, numbers equal within a relative 1e-5 (nan and inf exactly)
-close() {
-    tr -s ' \t,()[]=' '\n' <"$1" | sed '/^$/d' >"$tmp/a.words"
-    tr -s ' \t,()[]=' '\n' <"$2" | sed '/^$/d' >"$tmp/b.words"
-    paste -d ' ' "$tmp/a.words" "$tmp/b.words" | awk '
-        NF != 2 { bad = 1; exit }
-        $1 == $2 { next }
-        $1 ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ && $2 ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ {
-            d = $1 - $2; if (d < 0) d = -d
-            m = $1 < 0 ? -$1 : $1
-            if (d <= 1e-5 * m + 1e-6) next
-        }
-        { bad = 1; exit }
-        END { exit bad }'
-}
-
 for cases in "$srcdir/t/capture/cases.py" "$srcdir/t/fuser/cases.py"; do
     name=$(basename "$(dirname "$cases")")
     TSCRIPT_LOG_LEVEL='>>capture' "$tscript" --config "$tmp/graphs.yaml" run "$cases" \

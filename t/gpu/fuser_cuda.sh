@@ -19,22 +19,6 @@ printf 'plugins: [prim, aten-cpu, aten-cuda, fuser-cuda]\ndefault_backend: cuda\
 printf 'plugins: [prim, aten-cpu, aten-cuda]\ndefault_backend: cuda\n' >"$tmp/plain.yaml"
 . "$srcdir/t/fuser/tap.sh"
 
-# close A B: the same words, numbers equal within a relative 1e-5 (nan and inf exactly)
-close() {
-    tr -s ' \t,()[]=' '\n' <"$1" >"$tmp/a.words"
-    tr -s ' \t,()[]=' '\n' <"$2" >"$tmp/b.words"
-    paste -d ' ' "$tmp/a.words" "$tmp/b.words" | awk '
-        NF != 2 { bad = 1; exit }
-        $1 == $2 { next }
-        $1 ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ && $2 ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ {
-            d = $1 - $2; if (d < 0) d = -d
-            m = $1 < 0 ? -$1 : $1
-            if (d <= 1e-5 * m + 1e-6) next
-        }
-        { bad = 1; exit }
-        END { exit bad }'
-}
-
 "$tscript" --config "$tmp/fused.yaml" run "$cases" >"$tmp/fused" 2>&1
 check $? "the cases run on cuda, fused" "$tmp/fused"
 "$tscript" --config "$tmp/plain.yaml" run "$cases" >"$tmp/plain" 2>&1
