@@ -64,6 +64,10 @@ check $? "writes in place stay outside" "$tmp/graph"
 graph counter
 [ "$(regions)" = 2 ] && ! sed -n '/^with /,$p' "$tmp/graph" | grep -q '%i\b'
 check $? "a loop counter is no region input: what it feeds moves ahead" "$tmp/graph"
+graph module
+[ "$(regions)" = 1 ] && [ "$(sed -n '/^with /,$p' "$tmp/graph" | grep -c 'aten::mm(')" = 2 ] &&
+    [ "$(grep -c 'prim::GetAttr' "$tmp/top")" = 2 ]
+check $? "a module's weights are read ahead of one region over its whole forward" "$tmp/graph"
 
 "$tscript" --config "$tmp/graphs.yaml" run "$cases" >"$tmp/on" 2>&1
 check $? "the cases run with regions" "$tmp/on"

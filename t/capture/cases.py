@@ -60,6 +60,20 @@ def counter(xs: List[torch.Tensor], n: int) -> torch.Tensor:
     return acc
 
 
+class Lin:
+    def __init__(self, w: torch.Tensor, b: torch.Tensor):
+        self.w = w
+        self.b = b
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = (x.mm(self.w) + self.b).relu()
+        return h.mm(self.w) + self.b
+
+
+def module(m: Lin, x: torch.Tensor) -> torch.Tensor:
+    return m.forward(x) * 2
+
+
 def main():
     torch.manual_seed(0)
     xs = torch.randn(11, 3, 5)
@@ -82,3 +96,6 @@ def main():
     b = a.clone()
     print(in_place(b, a), b)
     print(counter([a, a], 4))
+    m = Lin(a, torch.ones(3))
+    for _ in range(3):
+        print(module(m, a))

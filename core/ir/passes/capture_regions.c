@@ -12,8 +12,9 @@
  * call to call (a loop counter indexing xs[t]) would make every call a new capture.
  *
  * Other pure nodes that stand between two joiners (the loop counter's arithmetic, xs[t]
- * itself) move before the region when none of their inputs come from it, so an unrolled
- * loop body becomes one region with its xs[t]'s ahead of it. Constants move likewise and
+ * itself), and attribute reads (a module's weights), move before the region when none of
+ * their inputs come from it, so an unrolled loop body becomes one region with its xs[t]'s
+ * ahead of it, and a module's forward one region over its weights. Constants move likewise and
  * are copied into the region. Anything else ends the region. A region of fewer than two
  * operators that launch work is left as it was; so is one whose boundary carries a value
  * that is not a tensor or a number.
@@ -141,10 +142,11 @@ static bool joins(const TsNode *n, const Run *r)
     return tensors || n->n_inputs > 0;   /* host arithmetic on the region's own numbers */
 }
 
-/* Can n move before the run's first node: pure, and fed by nothing of the run? */
+/* Can n move before the run's first node: pure, or an attribute read (a module's weight:
+ * the run writes no attribute, it holds no side effects), and fed by nothing of the run? */
 static bool movable(const TsNode *n, const Run *r)
 {
-    if (n->n_blocks || !ts_node_is_pure(n))
+    if (n->n_blocks || !(ts_node_is_pure(n) || strcmp(n->kind, "prim::GetAttr") == 0))
         return false;
     for (size_t i = 0; i < n->n_inputs; i++)
         if (in_run(r, n->inputs[i]->node))
