@@ -74,6 +74,11 @@ def module(m: Lin, x: torch.Tensor) -> torch.Tensor:
     return m.forward(x) * 2
 
 
+def forked(a: torch.Tensor) -> List[torch.Tensor]:
+    futures = [torch.jit.fork(from_list, [a, a.t()], k) for k in range(4)]
+    return [torch.jit.wait(f) for f in futures]
+
+
 def main():
     torch.manual_seed(0)
     xs = torch.randn(11, 3, 5)
@@ -96,6 +101,7 @@ def main():
     b = a.clone()
     print(in_place(b, a), b)
     print(counter([a, a], 4))
+    print(forked(a))
     m = Lin(a, torch.ones(3))
     for _ in range(3):
         print(module(m, a))
