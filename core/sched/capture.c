@@ -178,16 +178,14 @@ static int plain(Region *r, TsCall *call, const TsValue *args, TsValue *out)
 }
 
 /* Notes where each tensor input is; one seen somewhere else than last time has moved. */
-static void note_places(Entry *e, const TsValue *args, size_t n, bool first)
+static void note_places(Entry *e, TsTensor *const *in, size_t nt, bool first)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (args[i].tag == TS_TAG_TENSOR) {
-            void *at = ts_tensor_data((const TsTensor *)args[i].u.p);
-            if (!first && at != e->last[k])
-                e->moved[k] = true;
-            e->last[k++] = at;
-        }
+    for (size_t k = 0; k < nt; k++) {
+        void *at = ts_tensor_data(in[k]);
+        if (!first && at != e->last[k])
+            e->moved[k] = true;
+        e->last[k] = at;
+    }
 }
 
 static size_t tensors_of(const TsValue *args, size_t n, TsTensor **t)
@@ -212,10 +210,11 @@ static bool still_in_place(Entry *e, TsTensor *const *t, size_t nt)
     return all;
 }
 
-static int replay(Region *r, Entry *e, TsCall *call, const TsValue *args, TsValue *out)
+/* Replays e's capture on the call's tensor inputs in (nt of them). */
+static int replay(Region *r, Entry *e, TsCall *call, TsTensor *const *in, size_t nt,
+                  TsValue *out)
 {
-    TsTensor *in[MAX_VALUES], *res[MAX_VALUES];
-    size_t nt = tensors_of(args, r->n_in, in);
+    TsTensor *res[MAX_VALUES];
     int rc = e->ops->replay(e->cap, nt, in, res, call->error);
     if (rc)
         return rc;
@@ -234,10 +233,9 @@ static int replay(Region *r, Entry *e, TsCall *call, const TsValue *args, TsValu
 /* Captures one run of the region and replays it on args: 0 with out set; -1 when it cannot
  * be captured (call->error may hold why; the caller clears it); or a replay's error. */
 static int capture(Region *r, Entry *e, const TsCaptureOps *ops, TsCall *call,
-                   const TsValue *args, TsValue *out)
+                   const TsValue *args, TsTensor *const *in, size_t nt, TsValue *out)
 {
-    TsTensor *in[MAX_VALUES], *statics[MAX_VALUES] = { NULL };
-    size_t nt = tensors_of(args, r->n_in, in);
+    TsTensor *statics[MAX_VALUES] = { NULL };
     bool *stable = calloc(nt ? nt : 1, sizeof *stable);
     bool *is_tensor = calloc(r->n_out ? r->n_out : 1, sizeof *is_tensor);
     TsValue *kept = calloc(r->n_out ? r->n_out : 1, sizeof *kept);
@@ -300,7 +298,7 @@ static int capture(Region *r, Entry *e, const TsCaptureOps *ops, TsCall *call,
     e->stable = stable;
     e->is_tensor = is_tensor;
     e->kept = kept;
-    if (replay(r, e, call, args, out)) {
+    if (replay(r, e, call, in, nt, out)) {
         /* the recording does not run: a backend that took it and cannot run it */
         entry_clear_capture(e);
         return -1;
@@ -329,16 +327,16 @@ static int run_region(Region *r, TsCall *call, const TsValue *args, TsValue *out
     Entry *e = len ? entry_for(r, key, len, nt) : NULL;
     if (!e || e->dead)
         return plain(r, call, args, out);
+    TsTensor *in[MAX_VALUES];
+    tensors_of(args, r->n_in, in);
     if (e->cap) {
-        TsTensor *in[MAX_VALUES];
-        tensors_of(args, r->n_in, in);
         if (still_in_place(e, in, nt))
-            return replay(r, e, call, args, out);
+            return replay(r, e, call, in, nt, out);
         entry_clear_capture(e);    /* an in-place input moved: capture again without it */
         drop_kept(r, e);
     }
     if (e->runs >= 2 && e->captures < MAX_CAPTURES) {
-        int rc = capture(r, e, ops, call, args, out);
+        int rc = capture(r, e, ops, call, args, in, nt, out);
         if (rc == 0) {
             TS_GRAPH_UPDATE("captured a region of %zu inputs and %zu outputs (capture %u of "
                             "its key)", r->n_in, r->n_out, e->captures);
@@ -353,7 +351,7 @@ static int run_region(Region *r, TsCall *call, const TsValue *args, TsValue *out
     }
     int rc = plain(r, call, args, out);
     if (!rc) {
-        note_places(e, args, r->n_in, e->runs == 0);
+        note_places(e, in, nt, e->runs == 0);
         e->runs++;
     }
     return rc;

@@ -20,6 +20,7 @@
 #include "ptrmap.h"
 #include "runtime.h"
 #include "ir/passes/passes.h"
+#include "ir/passes/pure.h"
 #include "sched/capture.h"
 #include "sched/code.h"
 #include "sched/dispatch.h"
@@ -486,24 +487,6 @@ static int assign_block(Builder *B, const TsBlock *b)
 }
 
 /* ---- operator resolution ------------------------------------------------------------ */
-/* Whether t holds tensors a kernel reads or makes: Tensor, Tensor?, Tensor[], tuples. */
-static bool holds_tensors(const TsType *t, int depth)
-{
-    switch (ts_type_kind(t)) {
-    case TS_TYPE_TENSOR:
-        return true;
-    case TS_TYPE_OPTIONAL:
-    case TS_TYPE_LIST:
-    case TS_TYPE_TUPLE:
-        for (size_t i = 0; i < ts_type_num_elems(t) && depth < 4; i++)
-            if (holds_tensors(ts_type_elem(t, i), depth + 1))
-                return true;
-        return false;
-    default:
-        return false;
-    }
-}
-
 /* Operators whose tensor outputs never require grad (PyTorch's non-differentiable ones
  * with floating outputs: detaching, and making new tensors shaped like another). */
 static bool nondifferentiable(const char *kind)
@@ -527,9 +510,9 @@ static bool differentiable(const TsNode *n)
         return false;
     bool in = false, out = false;
     for (size_t i = 0; i < n->n_inputs && !in; i++)
-        in = holds_tensors(n->inputs[i]->type, 0);
+        in = ts_type_holds_tensors(n->inputs[i]->type);
     for (size_t i = 0; i < n->n_outputs && !out; i++)
-        out = holds_tensors(n->outputs[i]->type, 0);
+        out = ts_type_holds_tensors(n->outputs[i]->type);
     return in && out;
 }
 

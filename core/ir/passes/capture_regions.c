@@ -68,23 +68,6 @@ static bool is_number(const TsType *t)
     return k == TS_TYPE_INT || k == TS_TYPE_FLOAT || k == TS_TYPE_BOOL;
 }
 
-static bool holds_tensor(const TsType *t)
-{
-    switch (ts_type_kind(t)) {
-    case TS_TYPE_TENSOR:
-        return true;
-    case TS_TYPE_OPTIONAL: case TS_TYPE_LIST:
-        return holds_tensor(ts_type_elem(t, 0));
-    case TS_TYPE_TUPLE:
-        for (size_t i = 0; i < ts_type_num_elems(t); i++)
-            if (holds_tensor(ts_type_elem(t, i)))
-                return true;
-        return false;
-    default:
-        return false;
-    }
-}
-
 /* A tensor type known to be on the cpu (a specialized plan knows its devices). */
 static bool on_cpu(const TsType *t)
 {
@@ -126,7 +109,7 @@ static bool joins(const TsNode *n, const Run *r)
         const TsNode *d = n->inputs[i]->node;
         if (on_cpu(t))
             return false;
-        tensors = tensors || holds_tensor(t);
+        tensors = tensors || ts_type_holds_tensors(t);
         if (ts_type_kind(t) != TS_TYPE_TENSOR && !is_constant(d) && !in_run(r, d))
             return false;      /* a value from outside that is not a tensor */
     }
@@ -134,7 +117,7 @@ static bool joins(const TsNode *n, const Run *r)
         const TsType *t = n->outputs[i]->type;
         if (on_cpu(t))
             return false;
-        if (holds_tensor(t))
+        if (ts_type_holds_tensors(t))
             tensors = true;
         else if (!(is_number(t) && listed(shape_numbers, n->kind)) && tensors)
             return false;
@@ -262,7 +245,7 @@ static bool counts(const TsNode *n)
     if (strncmp(n->kind, "aten::", 6) != 0 || listed(views, n->kind))
         return false;
     for (size_t i = 0; i < n->n_outputs; i++)
-        if (holds_tensor(n->outputs[i]->type))
+        if (ts_type_holds_tensors(n->outputs[i]->type))
             return true;
     return false;
 }

@@ -121,3 +121,25 @@ bool ts_value_only_read(const TsIrValue *v)
             return false;
     return true;
 }
+
+static bool holds_tensors(const TsType *t, int depth)
+{
+    switch (ts_type_kind(t)) {
+    case TS_TYPE_TENSOR:
+        return true;
+    case TS_TYPE_OPTIONAL:
+    case TS_TYPE_LIST:
+    case TS_TYPE_TUPLE:
+        for (size_t i = 0; i < ts_type_num_elems(t) && depth < 4; i++)
+            if (holds_tensors(ts_type_elem(t, i), depth + 1))
+                return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+bool ts_type_holds_tensors(const TsType *t)
+{
+    return holds_tensors(t, 0);
+}

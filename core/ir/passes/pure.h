@@ -26,6 +26,11 @@ bool ts_node_is_pure(const TsNode *n);
  * None, devices, dtypes, tuples and optionals of those)? */
 bool ts_type_is_immutable(const TsType *t);
 
+/* Does a value of type t hold tensors: Tensor, or an Optional, List or Tuple of them (four
+ * levels deep at most)? What the code builder and the capture regions ask of a node's
+ * values. */
+bool ts_type_holds_tensors(const TsType *t);
+
 /* Is every use of v a read that leaves nothing aliasing it: an input of a pure operator
  * whose schema gives that argument no alias annotation (its outputs are fresh), or one
  * whose outputs are all immutable? Such a value is never written, returned or stored. */
