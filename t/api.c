@@ -32,6 +32,12 @@ static const char source[] =
     "def scale(x: torch.Tensor, k: float) -> torch.Tensor:\n"
     "    return x * k\n"
     "\n"
+    "def grow(x: torch.Tensor, write: bool) -> torch.Tensor:\n"
+    "    y = x + 1\n"
+    "    if write:\n"
+    "        x[1].mul_(2)\n"
+    "    return y\n"
+    "\n"
     "def pair(a: int, s: str) -> Tuple[int, str]:\n"
     "    return a, s + '!'\n"
     "\n"
@@ -352,6 +358,30 @@ static void test_script(void)
         ok(0, "a strided tensor over the buffer");
         ts_error_clear(&err);
     }
+
+    /* the storage's version moves with each write the program makes, through a view too */
+    TsMethod *grow = ts_script_find_function(s, "grow", &err);
+    float gbuf[2] = { 1, 2 };
+    int64_t two = 2;
+    t = ts_tensor_from_blob(gbuf, TS_FLOAT32, 1, &two, NULL, NULL, NULL, &err);
+    if (t && grow) {
+        TsValue a[2] = { ts_tensor_value(t), ts_bool(false) };
+        is_int(ts_storage_version(t->storage), 0, "a new storage's version is 0");
+        ts_value_release(call(grow, a, 2));
+        is_int(ts_storage_version(t->storage), 0, "reading it leaves the version");
+        a[1] = ts_bool(true);
+        ts_value_release(call(grow, a, 2));
+        ok(ts_storage_version(t->storage) != 0 && gbuf[1] == 4,
+           "a write through a view (x[1].mul_(2)) moves it");
+        unsigned ver = ts_storage_version(t->storage);
+        ts_storage_bump_version(t->storage);
+        ok(ts_storage_version(t->storage) != ver, "so does ts_storage_bump_version");
+        ts_value_release(a[0]);
+    } else {
+        ok(0, "grow");
+        ts_error_clear(&err);
+    }
+    ts_method_free(grow);
 
     double dbuf[3] = { 1.5, 2.5, 3.5 };
     int64_t three = 3;

@@ -1,7 +1,8 @@
 /* plugin.t — loading plugins through config files: the standard plugins from the build tree,
  * a test plugin and the vendor example (whose kernels are called through the table), every
- * way a plugin can fail (each leaving nothing of it registered), bad configs, the search
- * paths and environment variables, and the `tscript` command line. */
+ * way a plugin can fail (each leaving nothing of it registered), a plugin replacing another's
+ * kernel (ts_override_kernel), bad configs, the search paths and environment variables, and
+ * the `tscript` command line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,6 +323,12 @@ static int later_kernel(TsCall *c)
     return ts_stack_push(c->stack, ts_int(x + 100), c->error);
 }
 
+static int faster_kernel(TsCall *c)
+{
+    int64_t x = ts_stack_pop(c->stack).u.i;
+    return ts_stack_push(c->stack, ts_int(x - 100), c->error);
+}
+
 static void test_load_order(void)
 {
     TsError err = TS_ERROR_INIT;
@@ -387,6 +394,104 @@ static void test_load_order(void)
                "schema_path: [" TEST_DATA "]\n", TS_ERR_PLUGIN,
                "plugin 'undeclared' registers a kernel for test::nope, which no schema declares",
                "a kernel no plugin declares the schema of (error ignored by init)");
+}
+
+/* ---- a kernel that replaces an earlier plugin's (ts_override_kernel) ---------------- */
+
+static int factory(const TsNodeInfo *node, TsKernelFn *fn, void **data,
+                   void (**free_data)(void *), TsError *err)
+{
+    *fn = later_kernel;
+    return 0;
+}
+
+/* test::twice through the runtime of config text: its answer for x, or -1000 on failure. */
+static int64_t twice_of(const char *text, int64_t x, const char **plugin)
+{
+    TsError err = TS_ERROR_INIT;
+    TsRuntime *rt = ts_runtime_open(config(text), &err);
+    TsStack s = { NULL, 0, 0 };
+    int64_t got = -1000;
+    if (rt) {
+        const TsOperator *op = ts_optable_find(ts_runtime_optable(rt), "test::twice", "");
+        const TsKernelEntry *k = op ? ts_operator_kernel_exact(op, "cpu") : NULL;
+        *plugin = k && strcmp(k->plugin, "override") == 0 ? "override" : "good";
+        ts_stack_push(&s, ts_int(x), &err);
+        if (call(rt, "test::twice", "", "cpu", &s, &err) == 0 && s.len == 1)
+            got = s.data[0].u.i;
+    }
+    if (err.code)
+        diag("%s", err.msg);
+    ts_stack_free(&s);
+    ts_runtime_close(rt);
+    ts_error_clear(&err);
+    return got;
+}
+
+static void test_override(void)
+{
+    TsError err = TS_ERROR_INIT;
+    TsOpTable *t = ts_optable_new(&err);
+    TsAllocatorSlot allocs[TS_DEV__MAX] = { { NULL, NULL } };
+    TsKernelFn prev = NULL;
+
+    TsRegistry *r = ts_registry_begin(t, allocs, "owner", &err);
+    ts_register_schema(r, "test::over(int x) -> int", &err);
+    ts_register_schema(r, "test::made(int x) -> int", &err);
+    ts_register_kernel(r, "test::over", "", "cpu", later_kernel, &err);
+    ts_register_factory(r, "test::made", "", "cpu", factory, &err);
+    is_int(ts_registry_commit(r, &err), 0, "the owner commits a kernel and a factory");
+    ts_registry_free(r);
+
+    r = ts_registry_begin(t, allocs, "fast", &err);
+    is_int(ts_override_kernel(r, "test::over", "", "cuda", later_kernel, &prev, &err),
+           TS_ERR_PLUGIN, "no kernel to replace on that backend");
+    like(err.msg, "plugin 'fast' replaces the kernel of test::over on backend 'cuda', which no "
+                  "plugin loaded before it registered", "says so");
+    ts_error_clear(&err);
+    is_int(ts_override_kernel(r, "test::made", "", "cpu", later_kernel, &prev, &err),
+           TS_ERR_PLUGIN, "a factory cannot be replaced");
+    like(err.msg, "a kernel factory of plugin 'owner': only a plain kernel can be replaced",
+         "says so");
+    ts_error_clear(&err);
+    ts_registry_free(r);
+
+    r = ts_registry_begin(t, allocs, "fast", &err);
+    is_int(ts_override_kernel(r, "test::over", "", "cpu", faster_kernel, &prev, &err), 0,
+           "an override of the owner's cpu kernel is staged");
+    ok(prev == later_kernel, "giving back the kernel it replaces");
+    is_int(ts_override_kernel(r, "test::over", "", "cpu", faster_kernel, &prev, &err),
+           TS_ERR_PLUGIN, "not twice");
+    ts_error_clear(&err);
+    ts_registry_free(r);
+    const TsOperator *op = ts_optable_find(t, "test::over", "");
+    const TsKernelEntry *k = op ? ts_operator_kernel_exact(op, "cpu") : NULL;
+    ok(k && k->fn == later_kernel && strcmp(k->plugin, "owner") == 0,
+       "a transaction that does not commit replaces nothing");
+
+    r = ts_registry_begin(t, allocs, "fast", &err);
+    ts_override_kernel(r, "test::over", "", "cpu", faster_kernel, &prev, &err);
+    is_int(ts_registry_commit(r, &err), 0, "one that commits");
+    ts_registry_free(r);
+    k = op ? ts_operator_kernel_exact(op, "cpu") : NULL;
+    ok(k && k->fn == faster_kernel && strcmp(k->plugin, "fast") == 0,
+       "replaces the kernel, and its plugin's name");
+    is_int(op ? (long)op->n_kernels : 0, 1, "still one kernel on the operator");
+    ts_optable_free(t);
+
+    /* through configs: listed after the good plugin it takes over; before, it fails */
+    const char *plugin = NULL;
+    const char *after = "plugins: [" TEST_PLUGINS "/good.so, " TEST_PLUGINS "/override.so]\n"
+                        "schema_path: [" TEST_DATA "]\n";
+    is_int(twice_of(after, 7, &plugin), 21, "listed after the good plugin, its kernel runs");
+    is_str(plugin, "override", "the table names it");
+    is_int(twice_of(after, -4, &plugin), -8, "and hands the calls it does not take back");
+    is_int(twice_of("plugins: [" TEST_PLUGINS "/good.so]\nschema_path: [" TEST_DATA "]\n", 7,
+                    &plugin), 14, "left out of the config, the good plugin's runs");
+    open_fails("plugins: [" TEST_PLUGINS "/override.so, " TEST_PLUGINS "/good.so]\n"
+               "schema_path: [" TEST_DATA "]\n", TS_ERR_PLUGIN,
+               "plugin 'override' replaces the kernel of test::twice on backend 'cpu', which "
+               "no plugin loaded before it registered", "listed before the good plugin");
 }
 
 static void test_runtime_failures(void)
@@ -513,6 +618,7 @@ int main(void)
     test_vendor_plugin();
     test_failures();
     test_load_order();
+    test_override();
     test_runtime_failures();
     test_cli();
     for (int i = 0; i < n_paths; i++)

@@ -509,6 +509,17 @@ void ts_operator_push_kernel(TsOperator *op, TsKernelEntry entry)
     op->kernels[op->n_kernels++] = entry;
 }
 
+void ts_operator_replace_kernel(TsOperator *op, TsKernelEntry entry)
+{
+    for (size_t i = 0; i < op->n_kernels; i++)
+        if (strcmp(op->kernels[i].backend, entry.backend) == 0) {
+            ts_kernel_entry_clear(&op->kernels[i]);
+            op->kernels[i] = entry;
+            return;
+        }
+    assert(!"no kernel to replace");
+}
+
 int ts_kernel_dup_error(TsError *err, const char *plugin, const char *name, const char *backend,
                         const char *first)
 {

@@ -113,6 +113,9 @@ int ts_kernel_dup_error(TsError *err, const char *plugin, const char *name, cons
  * (it takes the entry's strings). */
 int ts_operator_reserve_kernels(TsOperator *op, size_t n, TsError *err);
 void ts_operator_push_kernel(TsOperator *op, TsKernelEntry entry);
+/* Puts entry (taking its strings) in the place of the kernel op has for entry's backend,
+ * which must exist (ts_override_kernel), and frees that one's. */
+void ts_operator_replace_kernel(TsOperator *op, TsKernelEntry entry);
 /* Fills e with copies of the names (one allocation); TS_ERR_NOMEM leaves it cleared. */
 int ts_kernel_entry_init(TsKernelEntry *e, const char *backend, TsKernelFn fn,
                          TsKernelFactory factory, const char *plugin);

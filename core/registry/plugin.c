@@ -7,7 +7,8 @@
  * a TsRegistry, and commit. The registry stages everything — declared operators in a table
  * of their own, kernels for already committed operators grouped per operator, kernels for
  * operators nobody declared yet (they wait in the table for a later plugin's schema, see
- * optable.h), allocators, graph passes — so a failure anywhere (a schema file, a registration, init)
+ * optable.h), kernels that replace an earlier plugin's (ts_override_kernel), allocators,
+ * graph passes — so a failure anywhere (a schema file, a registration, init)
  * leaves the runtime's table as it was; then the plugin is dlclosed. fini runs only for
  * plugins whose init succeeded.
  */
@@ -27,6 +28,12 @@ typedef struct PendingKernels {
     TsKernelEntry *kernels;
 } PendingKernels;
 
+/* A kernel staged to replace the one an earlier plugin registered for op on its backend. */
+typedef struct Override {
+    TsOperator *op;
+    TsKernelEntry entry;
+} Override;
+
 typedef struct StagedAllocator {
     char *backend;
     TsAllocator *allocator;
@@ -41,6 +48,8 @@ struct TsRegistry {
     size_t n_pending;
     TsWaitingKernel *waiting;  /* kernels for operators not declared yet */
     size_t n_waiting;
+    Override *overrides;
+    size_t n_overrides;
     StagedAllocator *allocs;
     size_t n_allocs;
     TsPassList passes;         /* graph passes, committed after the table's */
@@ -81,6 +90,9 @@ void ts_registry_free(TsRegistry *r)
     for (size_t i = 0; i < r->n_waiting; i++)
         ts_waiting_kernel_clear(&r->waiting[i]);
     free(r->waiting);
+    for (size_t i = 0; i < r->n_overrides; i++)
+        ts_kernel_entry_clear(&r->overrides[i].entry);
+    free(r->overrides);
     for (size_t i = 0; i < r->n_allocs; i++)
         free(r->allocs[i].backend);
     free(r->allocs);
@@ -309,6 +321,53 @@ int ts_register_factory(TsRegistry *r, const char *qualname, const char *overloa
     return register_kernel(r, qualname, overload, backend, NULL, factory, err);
 }
 
+int ts_override_kernel(TsRegistry *r, const char *qualname, const char *overload,
+                       const char *backend, TsKernelFn fn, TsKernelFn *previous, TsError *err)
+{
+    if (!r)
+        return ts_error_set(err, TS_ERR_USAGE, "kernel registration without a registry");
+    if (!qualname || !*qualname || !backend || !*backend || !fn || !previous) {
+        ts_error_set(err, TS_ERR_USAGE, "plugin '%s': ts_override_kernel needs a name, a "
+                     "backend, a function and where to put the replaced one", r->plugin);
+        return fail(r, err);
+    }
+    char name[256];
+    snprintf(name, sizeof name, "%s%s%s", qualname, overload && *overload ? "." : "",
+             overload ? overload : "");
+    TsOpKey key = ts_op_key(qualname, overload ? overload : "");
+    TsOperator *op = ts_optable_find_key(r->table, &key);
+    const TsKernelEntry *old = op ? ts_operator_kernel_exact(op, backend) : NULL;
+    if (!old) {
+        ts_error_set(err, TS_ERR_PLUGIN, "plugin '%s' replaces the kernel of %s on backend "
+                     "'%s', which no plugin loaded before it registered", r->plugin, name,
+                     backend);
+        return fail(r, err);
+    }
+    if (!old->fn) {
+        ts_error_set(err, TS_ERR_PLUGIN, "plugin '%s' replaces the kernel of %s on backend "
+                     "'%s', a kernel factory of plugin '%s': only a plain kernel can be "
+                     "replaced", r->plugin, name, backend, old->plugin);
+        return fail(r, err);
+    }
+    bool twice = pending_kernel(r, op, backend) != NULL;
+    for (size_t i = 0; i < r->n_overrides && !twice; i++)
+        twice = r->overrides[i].op == op && strcmp(r->overrides[i].entry.backend, backend) == 0;
+    if (twice) {
+        ts_kernel_dup_error(err, r->plugin, name, backend, r->plugin);
+        return fail(r, err);
+    }
+    Override *o = realloc(r->overrides, (r->n_overrides + 1) * sizeof *o);
+    if (o)
+        r->overrides = o;
+    if (!o || ts_kernel_entry_init(&o[r->n_overrides].entry, backend, fn, NULL, r->plugin)) {
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        return fail(r, err);
+    }
+    o[r->n_overrides++].op = op;
+    *previous = old->fn;
+    return 0;
+}
+
 int ts_register_allocator(TsRegistry *r, const char *backend, TsAllocator *allocator,
                           TsError *err)
 {
@@ -435,6 +494,11 @@ int ts_registry_commit(TsRegistry *r, TsError *err)
     free(r->waiting);
     r->waiting = NULL;
     r->n_waiting = 0;
+    for (size_t i = 0; i < r->n_overrides; i++)
+        ts_operator_replace_kernel(r->overrides[i].op, r->overrides[i].entry);
+    free(r->overrides);
+    r->overrides = NULL;
+    r->n_overrides = 0;
     ts_pass_list_move(ts_optable_passes(r->table), &r->passes);
     for (size_t i = 0; i < r->n_allocs; i++) {
         r->allocators[types[i]].allocator = r->allocs[i].allocator;

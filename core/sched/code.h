@@ -123,6 +123,8 @@ typedef struct TsBoundKernel {
                                 * interpreter checks for shared ones (core/value/share.c) */
     bool grad;                 /* differentiable: its float outputs require grad when an
                                 * input does and grad mode is on (autograd's rule) */
+    uint64_t writes;           /* bit i: input i is a tensor (or tensors) the kernel writes,
+                                * whose storage's version the interpreter moves first */
 } TsBoundKernel;
 
 typedef struct TsCode {

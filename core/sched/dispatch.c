@@ -56,6 +56,14 @@ const TsKernelEntry *ts_dispatch_bind(TsBoundKernel *k, const TsNode *n, TsRunti
         else if (k->device_input < 0 && is_device(t))
             k->device_input = (int)i;
     }
+    /* the arguments whose storages the kernel writes ("Tensor(a!) self"): their versions
+     * move at each call (tscript/tensor.h, ts_storage_version) */
+    k->writes = 0;
+    for (size_t i = 0; i < op->schema->n_args && i < 64; i++) {
+        const TsArg *a = &op->schema->args[i];
+        if (a->alias && a->alias->is_write && holds_tensors(a->type))
+            k->writes |= (uint64_t)1 << i;
+    }
     k->makes_tensors = false;
     for (size_t i = 0; i < op->schema->n_returns && !k->makes_tensors; i++)
         k->makes_tensors = holds_tensors(op->schema->returns[i].type);

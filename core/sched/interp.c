@@ -505,6 +505,28 @@ static int unlock_shared_results(TsInterp *st, size_t base, int rc)
     return rc;
 }
 
+/* A written tensor's storage gets a new version before the kernel writes (what caches of
+ * derived data compare: tscript/tensor.h); a Tensor[] argument's tensors each. */
+static void bump_version(TsValue v)
+{
+    if (v.tag == TS_TAG_TENSOR) {
+        TsStorage *s = ((TsTensor *)v.u.p)->storage;
+        if (s)
+            ts_storage_bump_version(s);
+    } else if (v.tag == TS_TAG_LIST) {
+        const TsList *l = (const TsList *)v.u.p;
+        for (size_t i = 0; i < l->len; i++)
+            bump_version(l->items[i]);
+    }
+}
+
+static void bump_written(const TsValue *args, size_t n, uint64_t writes)
+{
+    for (size_t i = 0; i < n && i < 64; i++)
+        if (writes >> i & 1)
+            bump_version(args[i]);
+}
+
 static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *code,
                       const TsInstr *in)
 {
@@ -523,6 +545,8 @@ static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *
         return -1;
     }
     bool grad = k->grad && !no_grad && any_requires_grad(st->stack.data + base, in->n_in);
+    if (k->writes)
+        bump_written(st->stack.data + base, in->n_in, k->writes);
     TsCall call = {&st->stack, &st->err, k->data, st->rt, k->op};
     int rc = fn(&call);
     if (locked && unlock_shared_results(st, base, rc))

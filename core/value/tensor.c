@@ -28,6 +28,7 @@ static TsStorage *storage_alloc(void *data, size_t nbytes, TsDevice device,
     s->data = data;
     s->nbytes = nbytes;
     s->device = device;
+    atomic_store_explicit(&s->version, 0, memory_order_relaxed);
     s->allocator = allocator;
     return s;
 }
@@ -114,6 +115,16 @@ void ts_storage_release(TsStorage *s)
 {
     if (s)
         ts_heap_release(&s->h);
+}
+
+unsigned ts_storage_version(const TsStorage *s)
+{
+    return atomic_load_explicit(&s->version, memory_order_acquire);
+}
+
+void ts_storage_bump_version(TsStorage *s)
+{
+    atomic_fetch_add_explicit(&s->version, 1, memory_order_release);
 }
 
 void ts_tensor_retain(TsTensor *t)

@@ -147,11 +147,23 @@ typedef struct TsRegistry TsRegistry;
  * overload) on backend ("cpu", "cuda", TS_BACKEND_ANY, or a name of the plugin's own).
  * The schema may be declared by this plugin, by another one loaded before, or by one loaded
  * after (see "Backends and dispatch" above). A second kernel for the same operator and
- * backend is an error naming both plugins, whichever order they load in. */
+ * backend is an error naming both plugins, whichever order they load in, unless the second
+ * says that it replaces the first (ts_override_kernel). */
 TS_API int ts_register_kernel(TsRegistry *r, const char *qualname, const char *overload,
                        const char *backend, TsKernelFn fn, TsError *err);
 TS_API int ts_register_factory(TsRegistry *r, const char *qualname, const char *overload,
                         const char *backend, TsKernelFactory factory, TsError *err);
+/* Replaces the kernel that a plugin loaded before this one registered for "ns::name"
+ * overload on backend: calls of the operator on that backend run fn from then on, and
+ * *previous is the kernel fn replaced, for fn to hand it the calls it does not take (with
+ * its TsCall, the stack untouched). This is how a plugin listed after another in the
+ * config swaps in a faster implementation of some of its operators (plugins/aten-dnnl:
+ * aten-cpu's convolutions on oneDNN), and leaving it out of the config swaps it back.
+ * Errors: the operator is not declared, or has no kernel on backend, by the plugins loaded
+ * before; that kernel is a factory; this plugin registers or replaces it twice. */
+TS_API int ts_override_kernel(TsRegistry *r, const char *qualname, const char *overload,
+                              const char *backend, TsKernelFn fn, TsKernelFn *previous,
+                              TsError *err);
 /* Declares one more schema from a string ("myns::f(Tensor x) -> Tensor"). */
 TS_API int ts_register_schema(TsRegistry *r, const char *schema, TsError *err);
 /* Gives a backend its allocator (for factory functions like torch.zeros on that device).

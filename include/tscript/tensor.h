@@ -129,6 +129,7 @@ typedef struct TsStorage {
     void *data;
     size_t nbytes;
     TsDevice device;
+    ts_atomic_uint version; /* ts_storage_version (in what was padding: the layout is v5's) */
     TsAllocator *allocator; /* frees data; NULL when the memory is borrowed */
 } TsStorage;
 
@@ -142,6 +143,18 @@ TS_API TsStorage *ts_storage_external(void *data, size_t nbytes, TsDevice device
                                void (*release)(void *ctx), void *ctx, TsError *err);
 TS_API void ts_storage_retain(TsStorage *s);
 TS_API void ts_storage_release(TsStorage *s);
+
+/* The storage's version: 0 when made, and changed before every write to its elements that
+ * runs through the interpreter (a kernel called for an operator whose schema writes a Tensor
+ * argument, "Tensor(a!) self": add_, copy_, out=, ...; a view's write counts for its
+ * storage), as PyTorch's version counter. A kernel that keeps something derived from a
+ * tensor's elements between calls (a weight reordered for a library: plugins/aten-dnnl)
+ * keeps the storage (retained, so that its address is not reused) and the version it read,
+ * and derives again when the version moved. Whoever changes elements the interpreter does
+ * not see change (a caller writing into memory it lent with ts_tensor_from_blob, between
+ * calls) calls ts_storage_bump_version. */
+TS_API unsigned ts_storage_version(const TsStorage *s);
+TS_API void ts_storage_bump_version(TsStorage *s);
 
 #define TS_TENSOR_INLINE_DIMS 5
 #define TS_TENSOR_MAX_DIMS 64
