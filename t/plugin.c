@@ -9,11 +9,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <config.h>
 #include "registry/plugin.h"
 #include "runtime.h"
 #include "tap.h"
 
 #define TEST_PLUGINS TS_TEST_BUILDDIR "/t/plugins/.libs"
+/* The embedded default config's plugins: aten-dnnl is among them where configure built it. */
+#ifdef TS_HAVE_DNNL
+#define DEFAULT_PLUGINS 4
+#define DEFAULT_SECOND_LAST "aten-dnnl"
+#else
+#define DEFAULT_PLUGINS 3
+#define DEFAULT_SECOND_LAST "aten-cpu"
+#endif
 #define TEST_DATA TS_TEST_SRCDIR "/t/data"
 #define VENDOR_SRC TS_TEST_SRCDIR "/examples/plugins/vendor"
 #define VENDOR_LIBS TS_TEST_BUILDDIR "/examples/plugins/vendor/.libs"
@@ -89,7 +98,9 @@ static void test_standard_plugins(void)
     rt = ts_runtime_open(NULL, &err);
     ok(rt != NULL, "the embedded default config opens");
     if (rt) {
-        is_int(ts_runtime_num_plugins(rt), 3, "with three plugins (prim, aten-cpu, fuser-cpu)");
+        is_int(ts_runtime_num_plugins(rt), DEFAULT_PLUGINS, "with the default plugins");
+        is_str(ts_runtime_plugin_name(rt, DEFAULT_PLUGINS - 2), DEFAULT_SECOND_LAST,
+               "prim, aten-cpu, aten-dnnl where it is built, fuser-cpu");
         ok(ts_runtime_num_threads(rt) >= 1, "and some threads");
     } else {
         diag("%s", err.msg);
@@ -98,7 +109,8 @@ static void test_standard_plugins(void)
     ts_runtime_close(rt);
 
     rt = ts_runtime_open(config(""), &err);
-    ok(rt && ts_runtime_num_plugins(rt) == 3, "an empty config loads the default plugins");
+    ok(rt && ts_runtime_num_plugins(rt) == DEFAULT_PLUGINS,
+       "an empty config loads the default plugins");
     ts_runtime_close(rt);
     rt = ts_runtime_open(config("plugins: []\n"), &err);
     ok(rt && ts_runtime_num_plugins(rt) == 0 && ts_optable_size(ts_runtime_optable(rt)) == 0,

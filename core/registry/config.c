@@ -2,7 +2,8 @@
  *
  * A config file is a YAML mapping; every key is optional and an unknown key is an error:
  *
- *     plugins: [prim, aten-cpu, ./vendor/myplugin.so]  # default: [prim, aten-cpu, fuser-cpu]
+ *     plugins: [prim, aten-cpu, ./vendor/myplugin.so]  # default: [prim, aten-cpu, fuser-cpu],
+ *                                                    # with aten-dnnl after aten-cpu where built
  *     default_backend: cpu                           # default: cpu
  *     num_threads: 4                                 # default: the number of cores
  *     plugin_path: [/opt/vendor/lib]                 # searched before the built-in places
@@ -25,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <config.h>             /* configure's (TS_HAVE_DNNL), not this directory's */
 #include "registry/yaml_schemas.h"
 
 #define MAX_THREADS 4096
@@ -84,9 +86,16 @@ void ts_config_free(TsConfig *c)
     memset(c, 0, sizeof *c);
 }
 
+/* aten-dnnl (aten-cpu's convolutions on oneDNN, built where configure found oneDNN) loads
+ * after aten-cpu, whose kernels it replaces, and before fuser-cpu, so that its pass sees a
+ * convolution's relu before the fuser takes it. */
 static int default_plugins(TsConfig *c, const char *where, TsError *err)
 {
+#ifdef TS_HAVE_DNNL
+    static const char *const names[] = { "prim", "aten-cpu", "aten-dnnl", "fuser-cpu" };
+#else
     static const char *const names[] = { "prim", "aten-cpu", "fuser-cpu" };
+#endif
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (ts_strlist_push(&c->plugins, names[i], err) ||
             ts_strlist_push(&c->plugin_where, where, err))

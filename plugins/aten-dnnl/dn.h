@@ -1,0 +1,147 @@
+/* dn.h — what the files of the aten-dnnl plugin share (prefix dn_).
+ *
+ * aten-dnnl runs aten-cpu's convolutions on oneDNN 2.x: it replaces aten-cpu's cpu kernels of
+ * the convolution operators (ts_override_kernel) and hands back to them every call oneDNN
+ * does not take (other dtypes, empty inputs, malformed arguments: aten-cpu then answers with
+ * PyTorch's results and messages). Listed after aten-cpu in a config it is on; left out, off.
+ *
+ *   args.c    a call's arguments read off the stack, untouched, into a DnConv
+ *   engine.c  the engine, each thread's stream and scratch memory, the thread count, errors
+ *   prim.c    the primitives of a DnConv, made once and cached by its key
+ *   weight.c  weights reordered into the primitive's layout once, cached by storage version
+ *   conv.c    running a convolution; the kernels of the aten operators
+ *
+ * A DnConv is both the description of a call and (its DN_KEY part) the key of the primitive
+ * cache: everything that changes the primitive is in the key, nothing else is.
+ */
+#ifndef TS_ATEN_DNNL_DN_H
+#define TS_ATEN_DNNL_DN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <oneapi/dnnl/dnnl.h>
+
+#include "tscript/plugin.h"
+
+/* What runs after the convolution on its result, in this order (oneDNN post-ops). */
+enum {
+    DN_POST_ADD = 1,           /* + another tensor of the output's shape (a residual) */
+    DN_POST_RELU = 2,          /* max(x, 0) */
+    DN_POST_RELU6 = 4,         /* min(max(x, 0), 6) */
+};
+
+/* The primitive cache's key: zeroed first, so that padding compares equal. Spatial arrays
+ * hold the nd dims of the convolution from index 0. */
+typedef struct DnKey {
+    int32_t nd;                /* spatial dims: 1, 2 or 3 */
+    int32_t nthr;              /* the threads it was made for (oneDNN plans by them) */
+    int64_t n, cin, cout, groups;
+    int64_t in[3], k[3], out[3];
+    int64_t stride[3], dil[3], pad_l[3], pad_r[3];
+    int64_t src_strides[5];    /* the input as given ([n, c, spatial...], elements) */
+    int64_t add_strides[5];    /* the residual's, with DN_POST_ADD */
+    uint8_t transposed, bias, out_last, post;  /* out_last: the output is channels-last */
+} DnKey;
+
+/* A convolution call: the key and the tensors (borrowed from the stack). */
+typedef struct DnConv {
+    DnKey key;
+    TsTensor *x, *w, *b, *add;
+    int out_dim;               /* the result's dims: nd + 2, or nd + 1 unbatched */
+} DnConv;
+
+/* ---- args.c ------------------------------------------------------------------------ */
+
+/* Where an operator's arguments are (-1: it has none), and what it is. */
+typedef struct DnOpInfo {
+    const char *qualname, *overload;
+    int8_t nd;                 /* conv{nd}d, conv_transpose{nd}d; 0: the generic forms */
+    bool transposed;           /* conv_transpose{nd}d */
+    bool str_pad;              /* padding is "same" or "valid" */
+    int8_t stride, padding, dilation, out_pad, groups, transposed_at;
+} DnOpInfo;
+
+/* Reads the call's n arguments (on top of the stack, left there) into *cv for an operator of
+ * info; false when oneDNN is not for this call (then nothing is set that needs undoing). */
+bool dn_read_conv(TsCall *c, const DnOpInfo *info, size_t n, DnConv *cv);
+/* Whether t is float32 on the cpu; its strides as channels-last, when dense that way and
+ * not contiguous (PyTorch's suggest_memory_format). */
+bool dn_is_f32_cpu(const TsTensor *t);
+bool dn_is_channels_last(const TsTensor *t);
+
+/* ---- engine.c ---------------------------------------------------------------------- */
+
+/* The CPU engine (made once), or NULL when oneDNN has none (err says why). */
+dnnl_engine_t dn_engine(TsError *err);
+/* The calling thread's stream, made on first use and freed when the thread ends. */
+dnnl_stream_t dn_stream(TsError *err);
+/* The calling thread's scratch memory, at least nbytes (64-byte aligned), kept for the
+ * thread's next call; NULL with err when out of memory. */
+void *dn_scratch(size_t nbytes, TsError *err);
+/* The threads a convolution may use now: the runtime's count for the one call that holds the
+ * team, 1 for calls made meanwhile on other threads (no oversubscription). Pair with
+ * dn_threads_end. OpenMP's count is set to it on the calling thread. */
+int dn_threads_begin(void);
+void dn_threads_end(int nthr);
+/* "oneDNN: WHAT failed (status)" into err; returns TS_ERR_RUNTIME. */
+int dn_fail(TsError *err, const char *what, dnnl_status_t st);
+/* Frees everything the plugin made (its last runtime closes). */
+void dn_engine_shutdown(void);
+
+/* ---- prim.c ------------------------------------------------------------------------ */
+
+/* The primitives of one key, shared and reference-counted (dn_prim_release). */
+typedef struct DnPrim {
+    DnKey key;
+    dnnl_primitive_t conv;
+    dnnl_primitive_t src_reorder;  /* the input into conv's layout; NULL when it is one */
+    dnnl_primitive_t dst_reorder;  /* conv's result into the output's; NULL when the same */
+    dnnl_primitive_t add_reorder;  /* the residual into conv's dst layout; NULL when it is */
+    dnnl_memory_desc_t src_md, wei_md, dst_md, user_src_md, user_dst_md, user_add_md,
+        bias_md, scratch_md;
+    size_t src_bytes, dst_bytes, scratch_bytes;  /* the buffers a call needs */
+    uint64_t used;             /* the cache's clock at its last use (under its lock) */
+    unsigned refs;             /* the calls running it (under the cache's lock) */
+    struct DnPrim *next;       /* the cache's chain */
+} DnPrim;
+
+/* The output's dims [n, c, spatial...] and their strides in the call's layout
+ * (channels-last or contiguous). */
+void dn_out_layout(const DnKey *k, int64_t *sizes, int64_t *strides);
+/* The primitives of key (made now when not cached), or NULL with err set when oneDNN cannot
+ * make them (the call then goes to aten-cpu). */
+DnPrim *dn_prim_get(const DnKey *key, TsError *err);
+void dn_prim_release(DnPrim *p);
+void dn_prim_clear(void);
+
+/* ---- weight.c ---------------------------------------------------------------------- */
+
+/* The weight of a convolution in its primitive's layout, and its bias (folded with a batch
+ * norm's affine map where one is given). Shared and reference-counted. */
+typedef struct DnWeight DnWeight;
+const void *dn_weight_data(const DnWeight *w);
+const float *dn_weight_bias(const DnWeight *w);  /* NULL: the call's own bias (or none) */
+
+/* What a batch norm that follows the convolution multiplies and adds per output channel:
+ * y = (x - mean) / sqrt(var + eps) * gamma + beta. NULL tensors are PyTorch's None. */
+typedef struct DnNorm {
+    TsTensor *gamma, *beta, *mean, *var;
+    double eps;
+} DnNorm;
+
+/* The weight w of the convolution p runs, reordered (with norm folded in where not NULL),
+ * from the cache when w's storage (and the norm's) has not changed since; NULL with err. */
+DnWeight *dn_weight_get(const DnPrim *p, const TsTensor *w, const TsTensor *b,
+                        const DnNorm *norm, TsError *err);
+void dn_weight_release(DnWeight *w);
+void dn_weight_clear(void);
+
+/* ---- conv.c ------------------------------------------------------------------------ */
+
+/* Runs cv (its primitive p, its weight wt) into a new tensor; NULL with err set. */
+TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt);
+/* Registers the kernels: the replacements of aten-cpu's. */
+int dn_register_kernels(TsRegistry *r, TsError *err);
+
+#endif

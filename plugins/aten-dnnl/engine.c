@@ -1,0 +1,175 @@
+/* engine.c — oneDNN's CPU engine, each thread's stream and scratch memory, how many threads a
+ * convolution gets, and oneDNN's errors in tscript's words.
+ *
+ * One engine serves the process (made on first use; the plugin is never unloaded, see
+ * aten-dnnl.mk, so neither is it). Streams are not thread-safe and the runtime's kernels run
+ * on many threads (fork/wait, embedders): each thread gets its own, with a scratch buffer
+ * that holds a call's oneDNN scratchpad and the input and output in the primitive's layout,
+ * kept and grown for the thread's next call and freed when the thread ends.
+ *
+ * Threads. Debian's oneDNN runs on OpenMP (libgomp): a primitive is planned for, and runs
+ * on, as many threads as OpenMP's count on the calling thread when it is made. A call that
+ * takes the team (one at a time) gets the runtime's thread count (TSCRIPT_NUM_THREADS,
+ * ts_parallel_num_threads, as OpenBLAS gets it); a call on another thread meanwhile gets one
+ * thread, as ts_parallel_for runs a nested range on its own thread, so that two interpreter
+ * threads never start two teams on the same cores. The count is part of the primitive's key.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "dn.h"
+
+#ifdef TS_DNNL_OPENMP
+#include <omp.h>
+#endif
+
+static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
+static dnnl_engine_t engine;
+static dnnl_status_t engine_status;
+static pthread_key_t thread_key;
+static bool key_ok;
+
+/* A thread's own: its stream and scratch buffer (malloc'd, aligned by hand). */
+typedef struct DnThread {
+    dnnl_stream_t stream;
+    void *raw, *scratch;
+    size_t cap;
+} DnThread;
+
+static void thread_free(void *p)
+{
+    DnThread *t = p;
+    if (t->stream)
+        dnnl_stream_destroy(t->stream);
+    free(t->raw);
+    free(t);
+}
+
+static void make_engine(void)
+{
+    engine_status = dnnl_engine_create(&engine, dnnl_cpu, 0);
+    key_ok = pthread_key_create(&thread_key, thread_free) == 0;
+}
+
+dnnl_engine_t dn_engine(TsError *err)
+{
+    pthread_once(&engine_once, make_engine);
+    if (engine_status != dnnl_success) {
+        dn_fail(err, "creating the CPU engine", engine_status);
+        return NULL;
+    }
+    if (!key_ok) {
+        ts_error_set(err, TS_ERR_NOMEM, "oneDNN: no thread-specific key left");
+        return NULL;
+    }
+    return engine;
+}
+
+static DnThread *this_thread(TsError *err)
+{
+    if (!dn_engine(err))
+        return NULL;
+    DnThread *t = pthread_getspecific(thread_key);
+    if (t)
+        return t;
+    t = calloc(1, sizeof *t);
+    if (!t || pthread_setspecific(thread_key, t)) {
+        free(t);
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    return t;
+}
+
+dnnl_stream_t dn_stream(TsError *err)
+{
+    DnThread *t = this_thread(err);
+    if (!t)
+        return NULL;
+    if (!t->stream) {
+        dnnl_status_t st = dnnl_stream_create(&t->stream, engine, dnnl_stream_default_flags);
+        if (st != dnnl_success) {
+            t->stream = NULL;
+            dn_fail(err, "creating a stream", st);
+            return NULL;
+        }
+    }
+    return t->stream;
+}
+
+void *dn_scratch(size_t nbytes, TsError *err)
+{
+    DnThread *t = this_thread(err);
+    if (!t)
+        return NULL;
+    if (nbytes > t->cap) {
+        size_t cap = nbytes + nbytes / 4;
+        void *raw = cap < SIZE_MAX - 64 ? malloc(cap + 64) : NULL;
+        if (!raw) {
+            ts_error_set(err, TS_ERR_NOMEM, "oneDNN: out of memory for %zu bytes of scratch",
+                         nbytes);
+            return NULL;
+        }
+        free(t->raw);
+        t->raw = raw;
+        t->scratch = (void *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+        t->cap = cap;
+    }
+    return t->scratch;
+}
+
+/* ---- threads ---------------------------------------------------------------------------- */
+
+static atomic_flag team = ATOMIC_FLAG_INIT;
+
+int dn_threads_begin(void)
+{
+    int n = ts_parallel_num_threads();
+    if (n > 1 && atomic_flag_test_and_set_explicit(&team, memory_order_acquire))
+        n = 1;                         /* another thread's call has the team */
+#ifdef TS_DNNL_OPENMP
+    omp_set_num_threads(n);
+#endif
+    return n;
+}
+
+void dn_threads_end(int nthr)
+{
+    if (nthr > 1)
+        atomic_flag_clear_explicit(&team, memory_order_release);
+}
+
+/* ---- errors and the end --------------------------------------------------------------- */
+
+static const char *status_name(dnnl_status_t st)
+{
+    switch (st) {
+    case dnnl_out_of_memory: return "out of memory";
+    case dnnl_invalid_arguments: return "invalid arguments";
+    case dnnl_unimplemented: return "unimplemented";
+    case dnnl_iterator_ends: return "iterator ends";
+    case dnnl_runtime_error: return "runtime error";
+    case dnnl_not_required: return "not required";
+    default: return "failure";
+    }
+}
+
+int dn_fail(TsError *err, const char *what, dnnl_status_t st)
+{
+    return ts_error_set(err, st == dnnl_out_of_memory ? TS_ERR_NOMEM : TS_ERR_RUNTIME,
+                        "oneDNN: %s failed (%s)", what, status_name(st));
+}
+
+void dn_engine_shutdown(void)
+{
+    if (!key_ok)
+        return;
+    DnThread *t = pthread_getspecific(thread_key);
+    if (t) {
+        pthread_setspecific(thread_key, NULL);
+        thread_free(t);
+    }
+}

@@ -1,0 +1,80 @@
+#!/bin/sh
+# dnnl.sh — aten-dnnl (plugins/aten-dnnl: aten-cpu's convolutions on oneDNN) against aten-cpu
+# and PyTorch: t/dnnl/cases.py's table of convolutions prints the same, at rel 1e-4
+# (t/outcmp.py), with the plugin, without it (the config switch: a config that lists it and
+# one that does not) and under PyTorch 1.13; oneDNN ran them; conv_cases.py (every error
+# message, PyTorch's words, and the results checked another way) passes with it; the
+# config order it needs; a channels-last input gives a channels-last result, as PyTorch's;
+# resnet18 saved by PyTorch gives PyTorch's result. Skipped where oneDNN is not built.
+srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+builddir=${TS_BUILDDIR:-$(pwd)}
+tscript=$builddir/tscript
+if [ ! -f "$builddir/plugins/aten-dnnl/.libs/aten-dnnl.so" ]; then
+    echo "1..0 # SKIP aten-dnnl is not built (configure found no oneDNN)"
+    exit 0
+fi
+cases=$srcdir/t/dnnl/cases.py
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dnnl.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+printf 'plugins: [prim, aten-cpu, aten-dnnl]\n' >"$tmp/dnnl.yaml"
+printf 'plugins: [prim, aten-cpu]\n' >"$tmp/cpu.yaml"
+. "$srcdir/t/fuser/tap.sh"
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+torch=no
+"$py" -c 'import torch' >/dev/null 2>&1 && torch=yes
+
+"$tscript" --config "$tmp/dnnl.yaml" run "$cases" >"$tmp/dnnl" 2>&1
+check $? "the cases run with aten-dnnl" "$tmp/dnnl"
+"$tscript" --config "$tmp/cpu.yaml" run "$cases" >"$tmp/cpu" 2>&1
+check $? "... and without it" "$tmp/cpu"
+python3 "$srcdir/t/outcmp.py" "$tmp/cpu" "$tmp/dnnl" >"$tmp/diff" 2>&1
+check $? "oneDNN gives aten-cpu's results (rel 1e-4)" "$tmp/diff"
+if [ $torch = yes ]; then
+    "$py" "$cases" >"$tmp/torch" 2>/dev/null
+    python3 "$srcdir/t/outcmp.py" "$tmp/torch" "$tmp/dnnl" >"$tmp/diff" 2>&1
+    check $? "... and PyTorch's" "$tmp/diff"
+else
+    skip "... and PyTorch's" "python3 has no torch"
+fi
+ONEDNN_VERBOSE=1 "$tscript" --config "$tmp/dnnl.yaml" run "$cases" >"$tmp/verbose" 2>&1
+[ "$(grep -c '^onednn_verbose,exec,cpu,\(de\)\{0,1\}convolution,' "$tmp/verbose")" -ge 36 ]
+check $? "oneDNN ran the float32 cases" "$tmp/verbose"
+grep -q '^onednn_verbose,exec,cpu,convolution,[^,]*wino' "$tmp/verbose"
+check $? "... the 3x3 ones by Winograd's algorithm" "$tmp/verbose"
+
+# the error paths and the checks of conv_cases.py: aten-cpu's, through aten-dnnl
+TSCRIPT_CONFIG=$tmp/dnnl.yaml sh "$srcdir/t/cases.sh" "$srcdir/t/conv_cases.py" >"$tmp/conv" 2>&1
+! grep -q '^not ok' "$tmp/conv" && grep -q '^ok .* - err_' "$tmp/conv"
+check $? "conv_cases.py with aten-dnnl: results and PyTorch's error messages" "$tmp/conv"
+
+# the order: aten-dnnl replaces aten-cpu's kernels, so it comes after it
+printf 'plugins: [prim, aten-dnnl, aten-cpu]\n' >"$tmp/order.yaml"
+"$tscript" --config "$tmp/order.yaml" run "$cases" >"$tmp/order" 2>&1
+[ $? -ne 0 ] && grep -q "plugin 'aten-dnnl' replaces the kernel of aten::conv1d on backend 'cpu', which no plugin loaded before it registered" "$tmp/order"
+check $? "listed before aten-cpu, it says why it cannot load" "$tmp/order"
+
+cat >"$tmp/last.py" <<'EOF'
+import torch
+import torch.nn.functional as F
+
+
+def main():
+    x = torch.ones(2, 6, 7, 3).permute(0, 3, 1, 2)
+    y = F.conv2d(x, torch.ones(4, 3, 3, 3), None, 1, 1)
+    print(y.stride(), y.is_contiguous(), float(y[1, 2, 3, 4]))
+EOF
+"$tscript" --config "$tmp/dnnl.yaml" run "$tmp/last.py" >"$tmp/last" 2>&1
+grep -qx '\[168, 1, 28, 4\] False 27\.' "$tmp/last"
+check $? "a channels-last input gives a channels-last result (PyTorch's strides)" "$tmp/last"
+
+if [ $torch = yes ] && "$py" -c 'import torchvision' >/dev/null 2>&1; then
+    "$py" "$srcdir/t/models/check_models.py" "$tscript" --config "$tmp/dnnl.yaml" resnet18 \
+        >"$tmp/model" 2>&1
+    grep -q '^ok 1 ' "$tmp/model" && ! grep -q '^not ok' "$tmp/model"
+    check $? "resnet18 saved by PyTorch gives PyTorch's result" "$tmp/model"
+else
+    skip "resnet18 saved by PyTorch gives PyTorch's result" "python3 has no torch and torchvision"
+fi
+done_testing
