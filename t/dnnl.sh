@@ -2,10 +2,11 @@
 # dnnl.sh — aten-dnnl (plugins/aten-dnnl: aten-cpu's convolutions on oneDNN) against aten-cpu
 # and PyTorch: t/dnnl/cases.py's table of convolutions prints the same, at rel 1e-4
 # (t/outcmp.py), with the plugin, without it (the config switch: a config that lists it and
-# one that does not) and under PyTorch 1.13; oneDNN ran them; conv_cases.py (every error
-# message, PyTorch's words, and the results checked another way) passes with it; the
-# config order it needs; a channels-last input gives a channels-last result, as PyTorch's;
-# resnet18 saved by PyTorch gives PyTorch's result. Skipped where oneDNN is not built.
+# one that does not) and under PyTorch 1.13; oneDNN ran them; what its optimizer pass fuses
+# and what not; conv_cases.py (every error message, PyTorch's words, and the results checked
+# another way) passes with it; the config order it needs; a channels-last input gives a
+# channels-last result, as PyTorch's; resnet18, mobilenet_v2 and squeezenet1_1 saved by
+# PyTorch give its results. Skipped where oneDNN is not built.
 srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 builddir=${TS_BUILDDIR:-$(pwd)}
 tscript=$builddir/tscript
@@ -44,6 +45,20 @@ check $? "oneDNN ran the float32 cases" "$tmp/verbose"
 grep -q '^onednn_verbose,exec,cpu,convolution,[^,]*wino' "$tmp/verbose"
 check $? "... the 3x3 ones by Winograd's algorithm" "$tmp/verbose"
 
+# what the pass fuses (the cases: a convolution or a batch norm and its relu, where they can)
+"$tscript" --config "$tmp/dnnl.yaml" graph --optimized "$cases" -f fused_cases >"$tmp/graph" 2>&1
+[ "$(grep -c ' = dnnl::conv(' "$tmp/graph")" = 8 ]
+check $? "the pass fuses 8 of fused_cases' 11 convolutions and relus (not a result used twice, nor float64, nor another clamp)" "$tmp/graph"
+"$tscript" --config "$tmp/dnnl.yaml" graph --optimized "$cases" -f norm_cases >"$tmp/graph" 2>&1
+[ "$(grep -c ' = dnnl::batch_norm(' "$tmp/graph")" = 6 ]
+check $? "... and 6 batch norms with their relu" "$tmp/graph"
+"$tscript" --config "$tmp/cpu.yaml" graph --optimized "$cases" -f fused_cases >"$tmp/graph" 2>&1
+! grep -q 'dnnl::' "$tmp/graph"
+check $? "... and nothing without the plugin" "$tmp/graph"
+TSCRIPT_CONFIG=$tmp/dnnl.yaml sh "$srcdir/t/cases.sh" "$cases" >"$tmp/err" 2>&1
+grep -q '^ok .* - err_fused_conv_weight_dtype' "$tmp/err"
+check $? "a fused convolution aten-cpu takes over gives its error" "$tmp/err"
+
 # the error paths and the checks of conv_cases.py: aten-cpu's, through aten-dnnl
 TSCRIPT_CONFIG=$tmp/dnnl.yaml sh "$srcdir/t/cases.sh" "$srcdir/t/conv_cases.py" >"$tmp/conv" 2>&1
 ! grep -q '^not ok' "$tmp/conv" && grep -q '^ok .* - err_' "$tmp/conv"
@@ -64,17 +79,19 @@ def main():
     x = torch.ones(2, 6, 7, 3).permute(0, 3, 1, 2)
     y = F.conv2d(x, torch.ones(4, 3, 3, 3), None, 1, 1)
     print(y.stride(), y.is_contiguous(), float(y[1, 2, 3, 4]))
+    print(F.max_pool2d(x, 3, 2, 1).stride())
 EOF
 "$tscript" --config "$tmp/dnnl.yaml" run "$tmp/last.py" >"$tmp/last" 2>&1
-grep -qx '\[168, 1, 28, 4\] False 27\.' "$tmp/last"
+printf '[168, 1, 28, 4] False 27.\n[36, 1, 12, 3]\n' | cmp -s - "$tmp/last"
 check $? "a channels-last input gives a channels-last result (PyTorch's strides)" "$tmp/last"
 
 if [ $torch = yes ] && "$py" -c 'import torchvision' >/dev/null 2>&1; then
     "$py" "$srcdir/t/models/check_models.py" "$tscript" --config "$tmp/dnnl.yaml" resnet18 \
-        >"$tmp/model" 2>&1
-    grep -q '^ok 1 ' "$tmp/model" && ! grep -q '^not ok' "$tmp/model"
-    check $? "resnet18 saved by PyTorch gives PyTorch's result" "$tmp/model"
+        mobilenet_v2 squeezenet1_1 >"$tmp/model" 2>&1
+    [ "$(grep -c "^ok " "$tmp/model")" = 3 ] && ! grep -q "^not ok" "$tmp/model"
+    check $? "resnet18, mobilenet_v2 and squeezenet1_1 saved by PyTorch give its results" "$tmp/model"
 else
-    skip "resnet18 saved by PyTorch gives PyTorch's result" "python3 has no torch and torchvision"
+    skip "resnet18, mobilenet_v2 and squeezenet1_1 saved by PyTorch give its results" \
+        "python3 has no torch and torchvision"
 fi
 done_testing

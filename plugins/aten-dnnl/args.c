@@ -42,10 +42,7 @@ bool dn_is_channels_last(const TsTensor *t)
     return true;
 }
 
-/* The strides oneDNN is told for x (the batched view, dims of it): a dense tensor's as the
- * canonical ones of its layout (size-1 dims then do not split the cache), others as they
- * are. */
-static void src_strides(const TsTensor *x, int dims, int64_t *st)
+void dn_src_strides(const TsTensor *x, int dims, int64_t *st)
 {
     int64_t sizes[5];
     int off = dims - x->dim;           /* 1: unbatched, a batch of one in front */
@@ -63,8 +60,7 @@ static void src_strides(const TsTensor *x, int dims, int64_t *st)
         st[i] = i < off ? ts_tensor_numel(x) : x->strides[i - off];
 }
 
-/* An int or int[] argument of length 1 or nd into out[0..nd). */
-static bool int_list(TsValue v, int nd, int64_t *out)
+bool dn_int_list(TsValue v, int nd, int64_t *out)
 {
     if (v.tag == TS_TAG_INT) {
         for (int i = 0; i < nd; i++)
@@ -165,10 +161,11 @@ bool dn_read_conv(TsCall *c, const DnOpInfo *info, size_t n, DnConv *cv)
         return false;
     k->groups = v[info->groups].u.i;
     int64_t pad[3], out_pad[3] = { 0, 0, 0 };
-    if (!int_list(v[info->stride], nd, k->stride) || !int_list(v[info->dilation], nd, k->dil))
+    if (!dn_int_list(v[info->stride], nd, k->stride) ||
+        !dn_int_list(v[info->dilation], nd, k->dil))
         return false;
     if (info->out_pad >= 0 && v[info->out_pad].tag != TS_TAG_NONE &&
-        !int_list(v[info->out_pad], nd, out_pad))
+        !dn_int_list(v[info->out_pad], nd, out_pad))
         return false;
     if (!channels(k, x, w, b, batched ? 1 : 0))
         return false;
@@ -192,7 +189,7 @@ bool dn_read_conv(TsCall *c, const DnOpInfo *info, size_t n, DnConv *cv)
             k->pad_r[i] = total - total / 2;
         }
     } else {
-        if (!int_list(v[info->padding], nd, pad))
+        if (!dn_int_list(v[info->padding], nd, pad))
             return false;
         memcpy(k->pad_l, pad, sizeof pad);
         memcpy(k->pad_r, pad, sizeof pad);
@@ -201,7 +198,7 @@ bool dn_read_conv(TsCall *c, const DnOpInfo *info, size_t n, DnConv *cv)
         return false;
     k->bias = b != NULL;
     k->out_last = dn_is_channels_last(x) || dn_is_channels_last(w);
-    src_strides(x, nd + 2, k->src_strides);
+    dn_src_strides(x, nd + 2, k->src_strides);
     cv->x = x;
     cv->w = w;
     cv->b = b;

@@ -1,5 +1,6 @@
 /* conv.c — running a convolution on oneDNN, and the kernels that do: aten-cpu's convolution
- * operators, replaced (ts_override_kernel).
+ * operators, replaced (ts_override_kernel), and dnnl::conv, a conv{1,2,3}d with the relu or
+ * relu6 that followed it in the graph (fuse.c) run as oneDNN's post-op.
  *
  * A call reads its arguments in place (args.c); one oneDNN does not take goes to aten-cpu's
  * kernel with the stack untouched, and so does one whose primitive or weight cannot be made.
@@ -8,7 +9,8 @@
  * where it is not in it, the residual of a fused add into the result's buffer, the
  * convolution with its post-ops, the result reordered into a new tensor in PyTorch's layout
  * (channels-last for a channels-last call, as PyTorch's mkldnn path gives). The buffers
- * between the steps are the thread's scratch memory.
+ * between the steps are the thread's scratch memory. dnnl::conv hands a call oneDNN does not
+ * take to aten-cpu's conv{nd}d, then applies its relu to the result.
  */
 #include <stdatomic.h>
 #include <string.h>
@@ -85,7 +87,7 @@ TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt)
         dnnl_exec_arg_t args[5] = { { DNNL_ARG_SRC, m_src }, { DNNL_ARG_WEIGHTS, m_wei },
                                     { DNNL_ARG_DST, m_dst }, { DNNL_ARG_SCRATCHPAD, m_scratch },
                                     { DNNL_ARG_BIAS, m_bias } };
-        st = dnnl_primitive_execute(p->conv, s, m_bias ? 5 : 4, args);
+        st = dnnl_primitive_execute(p->op, s, m_bias ? 5 : 4, args);
     }
     if (st == dnnl_success && p->dst_reorder)
         st = run_reorder(p->dst_reorder, s, m_dst, m_user_dst);
@@ -175,7 +177,38 @@ KERNEL(9) KERNEL(10) KERNEL(11)
 static const TsKernelFn aten_kernels[N_ATEN_OPS] = { k_0, k_1, k_2, k_3, k_4, k_5, k_6, k_7,
                                                      k_8, k_9, k_10, k_11 };
 
-int dn_register_kernels(TsRegistry *r, TsError *err)
+/* ---- dnnl::conv ----------------------------------------------------------------------------- */
+
+/* dnnl::conv(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding,
+ *            int[] dilation, int groups, int nd, int post) -> Tensor: conv{nd}d's arguments
+ * (aten_ops[2 * (nd - 1)] says where they are), then what follows it. */
+static int k_dnnl_conv(TsCall *c)
+{
+    if (c->stack->len < 9)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "dnnl::conv: too few arguments");
+    const TsValue *v = ts_stack_arg(c->stack, 9, 0);
+    int64_t nd = v[7].u.i, post = v[8].u.i;
+    if (nd < 1 || nd > 3 || (post & ~(DN_POST_RELU | DN_POST_RELU6)))
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "dnnl::conv: bad nd %lld or post %lld",
+                            (long long)nd, (long long)post);
+    size_t i = (size_t)(2 * (nd - 1));
+    DnConv cv;
+    if (dn_read_conv(c, &aten_ops[i], 9, &cv)) {
+        cv.key.post = (uint8_t)post;
+        int rc = run_call(c, &cv, 9, NULL);
+        if (rc != HAND_ON)
+            return rc;
+    }
+    c->stack->len -= 2;                /* nd and post: ints */
+    int rc = dn_call_replaced(c, aten_ops[i].qualname, "",
+                              atomic_load_explicit(&replaced[i], memory_order_relaxed));
+    if (rc)
+        return rc;
+    TsValue out = *ts_stack_arg(c->stack, 1, 0);
+    return dn_post_apply((TsTensor *)out.u.p, (int)post, c->error);
+}
+
+int dn_register_conv(TsRegistry *r, TsError *err)
 {
     for (size_t i = 0; i < N_ATEN_OPS; i++) {
         TsKernelFn prev = NULL;
@@ -185,5 +218,5 @@ int dn_register_kernels(TsRegistry *r, TsError *err)
             return rc;
         atomic_store_explicit(&replaced[i], prev, memory_order_relaxed);
     }
-    return 0;
+    return ts_register_kernel(r, "dnnl::conv", "", "cpu", k_dnnl_conv, err);
 }

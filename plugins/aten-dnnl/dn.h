@@ -9,7 +9,10 @@
  *   engine.c  the engine, each thread's stream and scratch memory, the thread count, errors
  *   prim.c    the primitives of a DnConv, made once and cached by its key
  *   weight.c  weights reordered into the primitive's layout once, cached by storage version
- *   conv.c    running a convolution; the kernels of the aten operators
+ *   conv.c    running a convolution; the kernels of the aten operators and of dnnl::conv
+ *   pool.c    max_pool2d on oneDNN
+ *   norm.c    batch_norm in inference (and dnnl::batch_norm), a pass over memory of its own
+ *   fuse.c    the optimizer pass: a relu after a convolution or a batch norm goes into it
  *
  * A DnConv is both the description of a call and (its DN_KEY part) the key of the primitive
  * cache: everything that changes the primitive is in the key, nothing else is.
@@ -24,7 +27,11 @@
 
 #include "tscript/plugin.h"
 
-/* What runs after the convolution on its result, in this order (oneDNN post-ops). */
+/* What a primitive computes. */
+enum { DN_CONV, DN_MAX_POOL };
+
+/* What runs after the convolution (or batch norm) on its result, in this order (oneDNN
+ * post-ops). */
 enum {
     DN_POST_ADD = 1,           /* + another tensor of the output's shape (a residual) */
     DN_POST_RELU = 2,          /* max(x, 0) */
@@ -34,7 +41,8 @@ enum {
 /* The primitive cache's key: zeroed first, so that padding compares equal. Spatial arrays
  * hold the nd dims of the convolution from index 0. */
 typedef struct DnKey {
-    int32_t nd;                /* spatial dims: 1, 2 or 3 */
+    int16_t kind;              /* DN_CONV, DN_MAX_POOL (k, stride, dil, pads: the window's) */
+    int16_t nd;                /* spatial dims: 1, 2 or 3 */
     int32_t nthr;              /* the threads it was made for (oneDNN plans by them) */
     int64_t n, cin, cout, groups;
     int64_t in[3], k[3], out[3];
@@ -69,6 +77,12 @@ bool dn_read_conv(TsCall *c, const DnOpInfo *info, size_t n, DnConv *cv);
  * not contiguous (PyTorch's suggest_memory_format). */
 bool dn_is_f32_cpu(const TsTensor *t);
 bool dn_is_channels_last(const TsTensor *t);
+/* An int or int[] argument of length 1 or nd into out[0..nd); false for anything else. */
+bool dn_int_list(TsValue v, int nd, int64_t *out);
+/* The strides oneDNN is told for x as a tensor of dims dims (a batch of one in front of an
+ * unbatched x): a dense tensor's as the canonical ones of its layout (size-1 dims then do
+ * not split the cache), others as they are. */
+void dn_src_strides(const TsTensor *x, int dims, int64_t *st);
 
 /* ---- engine.c ---------------------------------------------------------------------- */
 
@@ -88,13 +102,23 @@ void dn_threads_end(int nthr);
 int dn_fail(TsError *err, const char *what, dnnl_status_t st);
 /* Frees everything the plugin made (its last runtime closes). */
 void dn_engine_shutdown(void);
+/* Applies post (DN_POST_RELU or DN_POST_RELU6) in place to the float32 tensor t, as
+ * aten-cpu's relu and hardtanh(0, 6) compute it (nan stays nan). */
+int dn_post_apply(TsTensor *t, int post, TsError *err);
+/* Whether the kernel may write its result over t, an argument it was handed: t's last
+ * reference (the interpreter moves a value at its last use), over a storage nobody else
+ * holds that the cpu allocator made (not memory a caller lent, or a mapped file). */
+bool dn_may_reuse(TsCall *c, const TsTensor *t);
+/* Calls fn, the kernel of qualname.overload that aten-dnnl replaced, with the call's stack
+ * (that operator's arguments on top) as that operator's call. */
+int dn_call_replaced(TsCall *c, const char *qualname, const char *overload, TsKernelFn fn);
 
 /* ---- prim.c ------------------------------------------------------------------------ */
 
 /* The primitives of one key, shared and reference-counted (dn_prim_release). */
 typedef struct DnPrim {
     DnKey key;
-    dnnl_primitive_t conv;
+    dnnl_primitive_t op;       /* the convolution or the pooling */
     dnnl_primitive_t src_reorder;  /* the input into conv's layout; NULL when it is one */
     dnnl_primitive_t dst_reorder;  /* conv's result into the output's; NULL when the same */
     dnnl_primitive_t add_reorder;  /* the residual into conv's dst layout; NULL when it is */
@@ -141,7 +165,17 @@ void dn_weight_clear(void);
 
 /* Runs cv (its primitive p, its weight wt) into a new tensor; NULL with err set. */
 TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt);
-/* Registers the kernels: the replacements of aten-cpu's. */
-int dn_register_kernels(TsRegistry *r, TsError *err);
+/* Registers the kernels: the replacements of aten-cpu's and dnnl::conv's. */
+int dn_register_conv(TsRegistry *r, TsError *err);
+
+/* ---- pool.c, norm.c ------------------------------------------------------------------ */
+
+int dn_register_pool(TsRegistry *r, TsError *err);
+int dn_register_norm(TsRegistry *r, TsError *err);
+
+/* ---- fuse.c ------------------------------------------------------------------------ */
+
+/* The optimizer pass (ts_register_optimizer_pass). */
+int dn_fuse_pass(TsGraph *g, void *ctx, TsError *err);
 
 #endif

@@ -1,9 +1,12 @@
 /* dnnl.c — the aten-dnnl plugin's entry point (dn.h says what the plugin is).
  *
- * It replaces aten-cpu's cpu kernels of the convolution operators, so it loads after
- * aten-cpu (ts_override_kernel fails otherwise, naming the operator). Its caches hold
- * weights of the runtime's models and primitives: they are emptied when the last runtime
- * that loaded the plugin closes.
+ * It replaces aten-cpu's cpu kernels of the convolution operators, max_pool2d and
+ * batch_norm, so it loads after aten-cpu (ts_override_kernel fails otherwise, naming the
+ * operator). It declares the fused operators (dnnl.yaml) and registers the optimizer pass
+ * that makes them, which runs before fuser-cpu's when listed before it (fuser-cpu would
+ * otherwise take a batch norm's relu into a fusion group). Its caches hold weights of the
+ * runtime's models and primitives: they are emptied when the last runtime that loaded the
+ * plugin closes.
  */
 #include <stdatomic.h>
 
@@ -13,7 +16,13 @@ static atomic_int runtimes;
 
 static int init(TsRegistry *r, TsError *err)
 {
-    int rc = dn_register_kernels(r, err);
+    int rc = dn_register_conv(r, err);
+    if (!rc)
+        rc = dn_register_pool(r, err);
+    if (!rc)
+        rc = dn_register_norm(r, err);
+    if (!rc)
+        rc = ts_register_optimizer_pass(r, "aten-dnnl", dn_fuse_pass, NULL, err);
     if (!rc)
         atomic_fetch_add(&runtimes, 1);
     return rc;
@@ -28,6 +37,8 @@ static void fini(void)
     }
 }
 
+static const char *const schemas[] = { "dnnl.yaml", NULL };
+
 TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {
-    TS_PLUGIN_ABI_VERSION, "aten-dnnl", NULL, init, fini
+    TS_PLUGIN_ABI_VERSION, "aten-dnnl", schemas, init, fini
 };

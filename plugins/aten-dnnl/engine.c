@@ -14,6 +14,7 @@
  * thread, as ts_parallel_for runs a nested range on its own thread, so that two interpreter
  * threads never start two teams on the same cores. The count is part of the primitive's key.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -140,6 +141,38 @@ void dn_threads_end(int nthr)
 {
     if (nthr > 1)
         atomic_flag_clear_explicit(&team, memory_order_release);
+}
+
+/* ---- what the kernels share -------------------------------------------------------------- */
+
+int dn_post_apply(TsTensor *t, int post, TsError *err)
+{
+    if (t->dtype != TS_FLOAT32 || !ts_tensor_is_contiguous(t))
+        return ts_error_set(err, TS_ERR_RUNTIME, "aten-dnnl: a fused relu of a result that "
+                            "is not a contiguous float32 tensor");
+    float *p = ts_tensor_data(t), hi = post & DN_POST_RELU6 ? 6.0f : INFINITY;
+    for (int64_t i = 0, n = ts_tensor_numel(t); i < n; i++)
+        p[i] = p[i] < 0 ? 0 : p[i] > hi ? hi : p[i];
+    return 0;
+}
+
+bool dn_may_reuse(TsCall *c, const TsTensor *t)
+{
+    const TsStorage *s = t->storage;
+    return s && TS_ATOMIC_LOAD_RELAXED(&t->h.refcount) == 1 &&
+           TS_ATOMIC_LOAD_RELAXED(&s->h.refcount) == 1 &&
+           s->allocator == ts_runtime_allocator(c->runtime, TS_DEV_CPU);
+}
+
+int dn_call_replaced(TsCall *c, const char *qualname, const char *overload, TsKernelFn fn)
+{
+    TsCall sub = *c;
+    sub.data = NULL;
+    sub.op = ts_runtime_find_operator(c->runtime, qualname, overload);
+    if (!sub.op)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "aten-dnnl: %s%s%s is not declared",
+                            qualname, *overload ? "." : "", overload);
+    return fn(&sub);
 }
 
 /* ---- errors and the end --------------------------------------------------------------- */

@@ -40,7 +40,7 @@ static uint64_t key_hash(const DnKey *k)
 
 static void prim_free(DnPrim *p)
 {
-    dnnl_primitive_t ps[4] = { p->conv, p->src_reorder, p->dst_reorder, p->add_reorder };
+    dnnl_primitive_t ps[4] = { p->op, p->src_reorder, p->dst_reorder, p->add_reorder };
     for (int i = 0; i < 4; i++)
         if (ps[i])
             dnnl_primitive_destroy(ps[i]);
@@ -208,6 +208,26 @@ static dnnl_status_t best_pd(const DnKey *k, dnnl_engine_t eng,
     return st;
 }
 
+/* A max pooling's descriptor, on the call's own layouts (src and dst given). */
+static dnnl_status_t pool_pd(const DnKey *k, dnnl_engine_t eng, const dnnl_memory_desc_t *src,
+                             const dnnl_memory_desc_t *dst, const_dnnl_primitive_attr_t attr,
+                             dnnl_primitive_desc_t *pd)
+{
+    dnnl_dims_t stride, kernel, dil, pl, pr;
+    for (int i = 0; i < k->nd; i++) {
+        stride[i] = k->stride[i];
+        kernel[i] = k->k[i];
+        dil[i] = k->dil[i] - 1;
+        pl[i] = k->pad_l[i];
+        pr[i] = k->pad_r[i];
+    }
+    dnnl_pooling_v2_desc_t d;
+    dnnl_status_t st = dnnl_pooling_v2_forward_desc_init(&d, dnnl_forward_inference,
+                                                         dnnl_pooling_max, src, dst, stride,
+                                                         kernel, dil, pl, pr);
+    return st == dnnl_success ? dnnl_primitive_desc_create(pd, &d, attr, eng, NULL) : st;
+}
+
 static DnPrim *prim_make(const DnKey *k, TsError *err)
 {
     dnnl_engine_t eng = dn_engine(err);
@@ -219,40 +239,42 @@ static DnPrim *prim_make(const DnKey *k, TsError *err)
         return NULL;
     }
     p->key = *k;
+    int64_t in[5] = { k->n, k->cin, k->in[0], k->in[1], k->in[2] }, sizes[5], strides[5];
+    dn_out_layout(k, sizes, strides);
+    const char *what = "describing the input and output";
+    dnnl_status_t st = plain_md(&p->user_src_md, k->nd + 2, in, k->src_strides);
+    if (st == dnnl_success)
+        st = plain_md(&p->user_dst_md, k->nd + 2, sizes, strides);
+    if (st == dnnl_success && (k->post & DN_POST_ADD))
+        st = plain_md(&p->user_add_md, k->nd + 2, sizes, k->add_strides);
     dnnl_primitive_attr_t attr = NULL;
     dnnl_primitive_desc_t pd = NULL;
-    const char *what = "making the convolution's attributes";
-    dnnl_status_t st = make_attr(k, &attr);
     if (st == dnnl_success) {
-        what = "planning the convolution";
-        st = best_pd(k, eng, attr, &pd);
+        what = "making the primitive's attributes";
+        st = make_attr(k, &attr);
+    }
+    if (st == dnnl_success) {
+        what = "planning the primitive";
+        st = k->kind == DN_MAX_POOL
+                 ? pool_pd(k, eng, &p->user_src_md, &p->user_dst_md, attr, &pd)
+                 : best_pd(k, eng, attr, &pd);
     }
     if (attr)
         dnnl_primitive_attr_destroy(attr);
     if (st == dnnl_success) {
         p->src_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
-        p->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
         p->dst_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
         p->scratch_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+        if (k->kind == DN_CONV)
+            p->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
         if (k->bias)
             p->bias_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 1);
-        what = "making the convolution";
-        st = dnnl_primitive_create(&p->conv, pd);
+        what = "making the primitive";
+        st = dnnl_primitive_create(&p->op, pd);
         dnnl_primitive_desc_destroy(pd);
         if (st != dnnl_success)
-            p->conv = NULL;
+            p->op = NULL;
     }
-    int64_t sizes[5], strides[5];
-    if (st == dnnl_success) {
-        int64_t in[5] = { k->n, k->cin, k->in[0], k->in[1], k->in[2] };
-        dn_out_layout(k, sizes, strides);
-        what = "describing the input";
-        st = plain_md(&p->user_src_md, k->nd + 2, in, k->src_strides);
-    }
-    if (st == dnnl_success)
-        st = plain_md(&p->user_dst_md, k->nd + 2, sizes, strides);
-    if (st == dnnl_success && (k->post & DN_POST_ADD))
-        st = plain_md(&p->user_add_md, k->nd + 2, sizes, k->add_strides);
     if (st == dnnl_success) {
         what = "reordering the input";
         st = reorder(eng, &p->user_src_md, &p->src_md, false, &p->src_reorder);

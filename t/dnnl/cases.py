@@ -5,7 +5,11 @@
 # none, the 3x3 convolutions Winograd's algorithm takes, transposed ones with output_padding
 # and dilation, the generic convolution of traced models, channels-last, strided and
 # unbatched inputs, a zero batch, float64 (which aten-cpu keeps), and weights changed in place
-# between two calls (through a view too), which must give the new result.
+# between two calls (through a view too), which must give the new result; then what the
+# plugin's pass fuses (a convolution or a batch norm and the relu or relu6 after it, and what
+# it must not: a result used twice, another clamp), batch_norm in inference (in place only on
+# a result nobody else holds) and in training (aten-cpu's, the running stats updated), and
+# max_pool2d (ceil_mode, dilation, channels-last, a nan, which aten-cpu takes).
 #     /usr/bin/python3 t/dnnl/cases.py        prints PyTorch's
 from typing import List
 
@@ -19,7 +23,9 @@ def data(shape: List[int], seed: int) -> torch.Tensor:
     for s in shape:
         n *= s
     i = torch.arange(n, dtype=torch.float64) + seed * 1000.0
-    return ((torch.cos(i * 3.7191 + seed) * 9301.733).frac().abs() * 2 - 1).view(shape).float()
+    v = (torch.cos(i * 3.7191 + seed) * 9301.733).frac().abs() * 2 - 1
+    # float32 on the cpu, as the optimizer can see: aten-dnnl's pass then fuses
+    return v.view(shape).to(device="cpu", dtype=torch.float32)
 
 
 def show(name: str, y: torch.Tensor):
@@ -137,6 +143,66 @@ def inplace_cases():
     show("transposed_after_neg_", F.conv_transpose2d(x, wt, None, 2))
 
 
+def fused_cases():
+    x = data([2, 4, 9, 10], 51)
+    w = data([6, 4, 3, 3], 52)
+    b = data([6], 53)
+    show("conv2d_relu", F.relu(F.conv2d(x, w, b, 1, 1)))
+    show("conv2d_relu_", torch.relu_(F.conv2d(x, w, None, 2, 1)))
+    show("conv2d_relu6", F.relu6(F.conv2d(x, w, b, 1, 0)))
+    show("conv2d_hardtanh_0_6", F.hardtanh(F.conv2d(x, w * 2, b, 1, 1), 0.0, 6.0))
+    show("conv2d_hardtanh_other", F.hardtanh(F.conv2d(x, w * 3, b, 1, 1), -1.0, 1.0))
+    show("conv1d_relu", F.relu(F.conv1d(x[:, :, 0], data([5, 4, 3], 54), None, 1, 1)))
+    show("conv3d_relu", F.relu(F.conv3d(x.unsqueeze(2), data([3, 4, 1, 3, 3], 55), None, 1,
+                                        (0, 1, 1))))
+    shared = F.conv2d(x, w * 4, b, 1, 1)
+    show("conv2d_shared_relu", F.relu(shared) + shared)
+    xl = data([2, 9, 10, 4], 56).permute(0, 3, 1, 2)
+    show("conv2d_relu_channels_last", F.relu(F.conv2d(xl, w, b, 1, 1)))
+    show("conv2d_relu_float64", F.relu(F.conv2d(x.double(), w.double(), b.double(), 1, 1)))
+    show("conv2d_relu_unbatched", F.relu(F.conv2d(x[0], w, b, 1, 1)))
+
+
+def norm_cases():
+    x = data([2, 6, 5, 7], 57)
+    rm = data([6], 58)
+    rv = data([6], 59).abs() + 0.5
+    g = data([6], 60)
+    be = data([6], 61)
+    show("batch_norm", F.batch_norm(x, rm, rv, g, be, False, 0.1, 1e-5))
+    show("batch_norm_relu", F.relu(F.batch_norm(x, rm, rv, g, be, False, 0.1, 1e-3)))
+    show("batch_norm_relu6_", F.relu6(F.batch_norm(x * 4, rm, rv, None, None, False), True))
+    xl = data([2, 5, 7, 6], 62).permute(0, 3, 1, 2)
+    show("batch_norm_channels_last", F.relu(F.batch_norm(xl, rm, rv, g, be, False)))
+    show("batch_norm_1d", F.relu(F.batch_norm(x[:, :, 0], rm, rv, g, be, False)))
+    show("batch_norm_float64", F.relu(F.batch_norm(x.double(), rm.double(), rv.double(), None,
+                                                   None, False)))
+    y = F.batch_norm(x, rm, rv, g, be, False)
+    show("batch_norm_input_kept", x)
+    show("batch_norm_of_conv_relu", F.relu(F.batch_norm(F.conv2d(x, data([6, 6, 1, 1], 63)),
+                                                         rm, rv, g, be, False)) + y)
+    trm = rm.clone()
+    trv = rv.clone()
+    show("batch_norm_training_relu", F.relu(F.batch_norm(x, trm, trv, g, be, True, 0.1)))
+    show("batch_norm_training_stats", torch.cat([trm, trv]))
+
+
+def pool_cases():
+    x = data([2, 3, 11, 12], 64)
+    show("max_pool2d", F.max_pool2d(x, 3, 2, 1))
+    show("max_pool2d_ceil", F.max_pool2d(x, 3, 2, 0, 1, True))
+    show("max_pool2d_ceil_pad", F.max_pool2d(x, (3, 2), (2, 3), (1, 1), 1, True))
+    show("max_pool2d_dilation", F.max_pool2d(x, 2, 1, 1, 2))
+    show("max_pool2d_default_stride", F.max_pool2d(x, 2))
+    show("max_pool2d_unbatched", F.max_pool2d(x[1], 3, 2, 1))
+    xl = data([2, 11, 12, 3], 65).permute(0, 3, 1, 2)
+    show("max_pool2d_channels_last", F.max_pool2d(xl, 3, 2, 1))
+    xn = x.clone()
+    xn[1, 2, 5, 5] = float("nan")
+    show("max_pool2d_nan", F.max_pool2d(xn, 3, 2, 1))
+    show("max_pool2d_float64", F.max_pool2d(x.double(), 3, 2, 1))
+
+
 def main():
     conv1d_cases()
     conv2d_cases()
@@ -145,6 +211,14 @@ def main():
     transposed_cases()
     generic_cases()
     inplace_cases()
+    fused_cases()
+    norm_cases()
+    pool_cases()
+
+
+def err_fused_conv_weight_dtype():
+    # raises: expected scalar type Float but found Double
+    return F.relu(F.conv2d(data([1, 4, 5, 5], 1), data([6, 4, 3, 3], 2).double()))
 
 
 if __name__ == "__main__":
