@@ -2,7 +2,7 @@
 """models.py — loading and running models saved by torch.jit.save: PyTorch 1.13 against
 tscript, in one run.
 
-usage: bench/models.py --tsload PATH --tscript PATH [--threads N] [--runs N] [MODEL...]
+usage: bench/models.py --tsload PATH --tscript PATH [--threads N,...] [--runs N] [MODEL...]
 
 For each model (torchvision's, random weights from seed 0, batch 1, 224x224) the archive
 is written once, then both sides load it in a fresh process of their own:
@@ -11,9 +11,13 @@ is written once, then both sides load it in a fresh process of their own:
   - first call of forward (PyTorch's profiling run; tscript compiles the methods it
     reaches), then the best of N warm calls, both under torch.no_grad() for PyTorch;
   - whole processes: `tscript run MODEL.pt @INPUT.pt` against python3 loading and calling
-    the model once, wall time and peak RSS.
-Both sides use the same thread count (torch.set_num_threads, TSCRIPT_NUM_THREADS). Ratios
-are PyTorch's figure over tscript's. A benchmark, not a test: never part of make check.
+    the model once, wall time and peak RSS;
+  - the warm call again without oneDNN: a config that leaves plugins/aten-dnnl out, so that
+    the convolutions run on aten-cpu's im2col + GEMM (where tscript was built without oneDNN
+    both rows are that).
+Each thread count of --threads (default 1,2) is a run of its own; both sides use the same
+count (torch.set_num_threads, TSCRIPT_NUM_THREADS). Ratios are PyTorch's figure over
+tscript's. A benchmark, not a test: never part of make check.
 """
 import argparse
 import os
@@ -78,37 +82,49 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tsload", required=True)
     ap.add_argument("--tscript", required=True)
-    ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--threads", default="1,2")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("models", nargs="*", default=["resnet18", "mobilenet_v2", "squeezenet1_1"])
     a = ap.parse_args()
-    env = dict(os.environ, TSCRIPT_NUM_THREADS=str(a.threads))
-    print("%d threads; times in ms, memory in MB; ratio = PyTorch / tscript" % a.threads)
     with tempfile.TemporaryDirectory() as tmp:
-        for name in a.models:
-            model, inp = make(name, tmp)
-            size = os.path.getsize(model) / 1e6
-            args = [model, inp, str(a.threads), str(a.runs)]
-            py = subprocess.run([sys.executable, "-c", TORCH_SIDE] + args, capture_output=True,
-                                text=True, check=True)
-            tl, tr, tf, ts = (float(v) for v in py.stdout.split())
-            ours = subprocess.run([a.tsload, model, inp, str(a.runs)], capture_output=True,
-                                  text=True, check=True, env=env)
-            ol, orss, of, os_ = (float(v) for v in ours.stdout.split())
-            wt, wm = whole([sys.executable, "-c", WHOLE_TORCH] + args[:3])
-            ot, om = whole([a.tscript, "run", model, "@" + inp, "-o",
-                            os.path.join(tmp, "out.npy")], env)
-            print("%s (archive %.1f MB)" % (name, size))
-            rows = [("load", tl * 1e3, ol * 1e3), ("memory added by loading", tr / 1e3,
-                                                   orss / 1e3),
-                    ("first call (tscript: compiles)", tf * 1e3, of * 1e3),
-                    ("warm call, best of %d" % a.runs, ts * 1e3, os_ * 1e3),
-                    ("whole process", wt * 1e3, ot * 1e3),
-                    ("whole process peak RSS", wm / 1e3, om / 1e3)]
-            for what, p, t in rows:
-                print("  %-32s PyTorch %9.1f   tscript %9.1f   ratio %6.2fx" %
-                      (what, p, t, p / t if t > 0 else float("inf")))
-            sys.stdout.flush()
+        plain = os.path.join(tmp, "without-dnnl.yaml")
+        with open(plain, "w") as f:
+            f.write("plugins: [prim, aten-cpu, fuser-cpu]\n")
+        made = {name: make(name, tmp) for name in a.models}
+        for threads in (int(t) for t in a.threads.split(",")):
+            print("%d threads; times in ms, memory in MB; ratio = PyTorch / tscript" % threads)
+            for name in a.models:
+                run_model(a, name, made[name], threads, plain, tmp)
+
+
+def run_model(a, name, made, threads, plain, tmp):
+    """One model at one thread count: both sides' figures, as rows."""
+    model, inp = made
+    env = dict(os.environ, TSCRIPT_NUM_THREADS=str(threads))
+    args = [model, inp, str(threads), str(a.runs)]
+    py = subprocess.run([sys.executable, "-c", TORCH_SIDE] + args, capture_output=True,
+                        text=True, check=True)
+    tl, tr, tf, ts = (float(v) for v in py.stdout.split())
+    ours = subprocess.run([a.tsload, model, inp, str(a.runs)], capture_output=True, text=True,
+                          check=True, env=env)
+    ol, orss, of, os_ = (float(v) for v in ours.stdout.split())
+    no = subprocess.run([a.tsload, model, inp, str(a.runs)], capture_output=True, text=True,
+                        check=True, env=dict(env, TSCRIPT_CONFIG=plain))
+    ns = float(no.stdout.split()[3])
+    wt, wm = whole([sys.executable, "-c", WHOLE_TORCH] + args[:3])
+    ot, om = whole([a.tscript, "run", model, "@" + inp, "-o", os.path.join(tmp, "out.npy")],
+                   env)
+    print("%s (archive %.1f MB)" % (name, os.path.getsize(model) / 1e6))
+    rows = [("load", tl * 1e3, ol * 1e3), ("memory added by loading", tr / 1e3, orss / 1e3),
+            ("first call (tscript: compiles)", tf * 1e3, of * 1e3),
+            ("warm call, best of %d" % a.runs, ts * 1e3, os_ * 1e3),
+            ("whole process", wt * 1e3, ot * 1e3),
+            ("whole process peak RSS", wm / 1e3, om / 1e3),
+            ("warm call without oneDNN", ts * 1e3, ns * 1e3)]
+    for what, p, t in rows:
+        print("  %-32s PyTorch %9.1f   tscript %9.1f   ratio %6.2fx" %
+              (what, p, t, p / t if t > 0 else float("inf")))
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -47,7 +47,8 @@ check $? "... the 3x3 ones by Winograd's algorithm" "$tmp/verbose"
 
 # what the pass fuses (the cases: a convolution or a batch norm and its relu, where they can)
 "$tscript" --config "$tmp/dnnl.yaml" graph --optimized "$cases" -f fused_cases >"$tmp/graph" 2>&1
-[ "$(grep -c ' = dnnl::conv(' "$tmp/graph")" = 8 ]
+[ "$(grep -c ' = dnnl::conv(' "$tmp/graph")" = 10 ] &&
+    [ "$(grep -c ' = aten::\(relu\|relu_\|relu6\|hardtanh\|hardtanh_\)(' "$tmp/graph")" = 3 ]
 check $? "the pass fuses 8 of fused_cases' 11 convolutions and relus (not a result used twice, nor float64, nor another clamp)" "$tmp/graph"
 "$tscript" --config "$tmp/dnnl.yaml" graph --optimized "$cases" -f norm_cases >"$tmp/graph" 2>&1
 [ "$(grep -c ' = dnnl::batch_norm(' "$tmp/graph")" = 6 ]
@@ -55,6 +56,9 @@ check $? "... and 6 batch norms with their relu" "$tmp/graph"
 "$tscript" --config "$tmp/cpu.yaml" graph --optimized "$cases" -f fused_cases >"$tmp/graph" 2>&1
 ! grep -q 'dnnl::' "$tmp/graph"
 check $? "... and nothing without the plugin" "$tmp/graph"
+ONEDNN_VERBOSE=1 "$tscript" --config "$tmp/dnnl.yaml" run "$cases" -f chain_cases >"$tmp/chain" 2>&1
+[ "$(grep -c '^onednn_verbose,exec,cpu,convolution,.*src_f32::blocked:acdb:' "$tmp/chain")" -ge 4 ]
+check $? "a chain of convolutions runs channels-last inside (the strides it returns are compared above)" "$tmp/chain"
 TSCRIPT_CONFIG=$tmp/dnnl.yaml sh "$srcdir/t/cases.sh" "$cases" >"$tmp/err" 2>&1
 grep -q '^ok .* - err_fused_conv_weight_dtype' "$tmp/err"
 check $? "a fused convolution aten-cpu takes over gives its error" "$tmp/err"

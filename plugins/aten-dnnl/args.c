@@ -197,7 +197,9 @@ bool dn_read_conv(TsCall *c, const DnOpInfo *info, size_t n, DnConv *cv)
     if (!out_sizes(k, out_pad))
         return false;
     k->bias = b != NULL;
-    k->out_last = dn_is_channels_last(x) || dn_is_channels_last(w);
+    /* PyTorch's rule: a channels-last input or weight gives a channels-last result */
+    k->out_last = (dn_is_channels_last(x) && !(x->flags & DN_FLAG_CHOSEN_LAST)) ||
+                  dn_is_channels_last(w);
     dn_src_strides(x, nd + 2, k->src_strides);
     cv->x = x;
     cv->w = w;

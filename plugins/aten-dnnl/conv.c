@@ -49,6 +49,8 @@ static TsTensor *result(TsCall *c, const DnConv *cv)
         ts_tensor_release(o);
         return NULL;
     }
+    if (o && cv->chosen_last)
+        o->flags |= DN_FLAG_CHOSEN_LAST;
     return o;
 }
 
@@ -188,13 +190,16 @@ static int k_dnnl_conv(TsCall *c)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "dnnl::conv: too few arguments");
     const TsValue *v = ts_stack_arg(c->stack, 9, 0);
     int64_t nd = v[7].u.i, post = v[8].u.i;
-    if (nd < 1 || nd > 3 || (post & ~(DN_POST_RELU | DN_POST_RELU6)))
+    if (nd < 1 || nd > 3 || (post & ~(DN_POST_RELU | DN_POST_RELU6 | DN_MAY_LAST)))
         return ts_error_set(c->error, TS_ERR_RUNTIME, "dnnl::conv: bad nd %lld or post %lld",
                             (long long)nd, (long long)post);
     size_t i = (size_t)(2 * (nd - 1));
     DnConv cv;
     if (dn_read_conv(c, &aten_ops[i], 9, &cv)) {
-        cv.key.post = (uint8_t)post;
+        cv.key.post = (uint8_t)(post & ~DN_MAY_LAST);
+        /* channels-last where the pass allows it: the layout the consumers share */
+        if ((post & DN_MAY_LAST) && cv.out_dim == 4 && !cv.key.out_last)
+            cv.key.out_last = cv.chosen_last = true;
         int rc = run_call(c, &cv, 9, NULL);
         if (rc != HAND_ON)
             return rc;
@@ -205,7 +210,7 @@ static int k_dnnl_conv(TsCall *c)
     if (rc)
         return rc;
     TsValue out = *ts_stack_arg(c->stack, 1, 0);
-    return dn_post_apply((TsTensor *)out.u.p, (int)post, c->error);
+    return post & ~DN_MAY_LAST ? dn_post_apply((TsTensor *)out.u.p, (int)post, c->error) : 0;
 }
 
 int dn_register_conv(TsRegistry *r, TsError *err)

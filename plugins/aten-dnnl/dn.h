@@ -12,7 +12,8 @@
  *   conv.c    running a convolution; the kernels of the aten operators and of dnnl::conv
  *   pool.c    max_pool2d on oneDNN
  *   norm.c    batch_norm in inference (and dnnl::batch_norm), a pass over memory of its own
- *   fuse.c    the optimizer pass: a relu after a convolution or a batch norm goes into it
+ *   fuse.c    the optimizer pass: convolutions and batch norms take the relu after them, and
+ *             chains of them stay channels-last
  *
  * A DnConv is both the description of a call and (its DN_KEY part) the key of the primitive
  * cache: everything that changes the primitive is in the key, nothing else is.
@@ -36,7 +37,15 @@ enum {
     DN_POST_ADD = 1,           /* + another tensor of the output's shape (a residual) */
     DN_POST_RELU = 2,          /* max(x, 0) */
     DN_POST_RELU6 = 4,         /* min(max(x, 0), 6) */
+    DN_MAY_LAST = 8,           /* not a post-op: dnnl::conv's result may be channels-last */
 };
+
+/* TsTensor.flags bit (the cpu backend's bits: aten-cpu uses 0x1 and 0x2): the tensor is
+ * channels-last because aten-dnnl chose that layout where the program would not see it
+ * (DN_MAY_LAST), not because the program's tensors are; a convolution of it gives a result
+ * in PyTorch's default layout, as the program's would have been, and the layout-keeping
+ * kernels (batch_norm, max_pool2d) pass the bit on. */
+#define DN_FLAG_CHOSEN_LAST 0x100u
 
 /* The primitive cache's key: zeroed first, so that padding compares equal. Spatial arrays
  * hold the nd dims of the convolution from index 0. */
@@ -57,6 +66,7 @@ typedef struct DnConv {
     DnKey key;
     TsTensor *x, *w, *b, *add;
     int out_dim;               /* the result's dims: nd + 2, or nd + 1 unbatched */
+    bool chosen_last;          /* the result is channels-last by DN_MAY_LAST alone */
 } DnConv;
 
 /* ---- args.c ------------------------------------------------------------------------ */
@@ -133,6 +143,9 @@ typedef struct DnPrim {
 /* The output's dims [n, c, spatial...] and their strides in the call's layout
  * (channels-last or contiguous). */
 void dn_out_layout(const DnKey *k, int64_t *sizes, int64_t *strides);
+/* Whether Winograd's algorithm fits k (a 3x3 convolution at stride 1): its primitives then
+ * run on oneDNN's blocked layout whatever the call's. */
+bool dn_winograd_fits(const DnKey *k);
 /* The primitives of key (made now when not cached), or NULL with err set when oneDNN cannot
  * make them (the call then goes to aten-cpu). */
 DnPrim *dn_prim_get(const DnKey *key, TsError *err);

@@ -27,8 +27,11 @@ typedef struct Affine {
     float lo, hi;              /* the relu's clamp; -inf, inf without one */
 } Affine;
 
-/* GCC vectorizes these loops only with its dynamic cost model (-O2's is "very cheap"). */
-#define VECTORIZE __attribute__((optimize("vect-cost-model=dynamic")))
+/* GCC vectorizes these loops only with its dynamic cost model (-O2's is "very cheap"), and
+ * for the machine's widest vectors where a copy is made for them (picked at load, as
+ * oneDNN picks its kernels by the CPU). */
+#define VECTORIZE __attribute__((optimize("vect-cost-model=dynamic"), \
+                                 target_clones("avx512f", "avx2", "default")))
 
 /* y[i] = clamp(x[i] * a + b) over one channel's plane of n elements (y may be x). */
 static VECTORIZE void plane(const float *x, float *y, int64_t n, float a, float b, float lo,
@@ -40,14 +43,15 @@ static VECTORIZE void plane(const float *x, float *y, int64_t n, float a, float 
     }
 }
 
-/* The same over one pixel's n channels, each with its own a[c] and b[c]. */
-static VECTORIZE void pixel(const float *x, float *y, int64_t n, const float *a,
-                            const float *b, float lo, float hi)
+/* The same over n pixels of ch channels each (channels-last), channel c's a[c] and b[c]. */
+static VECTORIZE void pixels(const float *x, float *y, int64_t n, int64_t ch, const float *a,
+                             const float *b, float lo, float hi)
 {
-    for (int64_t c = 0; c < n; c++) {
-        float v = x[c] * a[c] + b[c];
-        y[c] = v < lo ? lo : v > hi ? hi : v;
-    }
+    for (int64_t p = 0; p < n; p++, x += ch, y += ch)
+        for (int64_t c = 0; c < ch; c++) {
+            float v = x[c] * a[c] + b[c];
+            y[c] = v < lo ? lo : v > hi ? hi : v;
+        }
 }
 
 /* Rows [b, e): a row is one (image, channel) plane, or one pixel's channels. */
@@ -55,14 +59,13 @@ static int affine_rows(void *ctx, int64_t b, int64_t e, TsError *err)
 {
     const Affine *m = ctx;
     (void)err;
+    if (!m->inner) {
+        pixels(m->x + b * m->ch, m->y + b * m->ch, e - b, m->ch, m->a, m->b, m->lo, m->hi);
+        return 0;
+    }
     for (int64_t r = b; r < e; r++) {
-        if (m->inner) {
-            int64_t c = r % m->ch;
-            plane(m->x + r * m->inner, m->y + r * m->inner, m->inner, m->a[c], m->b[c], m->lo,
-                  m->hi);
-        } else {
-            pixel(m->x + r * m->ch, m->y + r * m->ch, m->ch, m->a, m->b, m->lo, m->hi);
-        }
+        int64_t c = r % m->ch;
+        plane(m->x + r * m->inner, m->y + r * m->inner, m->inner, m->a[c], m->b[c], m->lo, m->hi);
     }
     return 0;
 }
@@ -127,6 +130,8 @@ static bool run(TsCall *c, const TsValue *v, int post, TsTensor **out, int *rc)
             ts_tensor_release(o);
             o = NULL;
         }
+        if (o)
+            o->flags |= x->flags & DN_FLAG_CHOSEN_LAST;
     }
     if (o) {
         m.y = ts_tensor_data(o);

@@ -99,6 +99,8 @@ static TsTensor *run_pool(TsCall *c, const DnPrim *p, const TsTensor *x)
         ts_tensor_release(o);
         return NULL;
     }
+    if (o)
+        o->flags |= x->flags & DN_FLAG_CHOSEN_LAST;
     dnnl_stream_t s = o ? dn_stream(c->error) : NULL;
     void *scratch = s ? dn_scratch(p->scratch_bytes + 64, c->error) : NULL;
     dnnl_engine_t eng = scratch ? dn_engine(c->error) : NULL;

@@ -8,7 +8,7 @@
  * reference-counted, so that an entry dropped from a full table is freed by its last user.
  *
  * Algorithms and layouts. A 3x3 convolution at stride 1 runs by Winograd's algorithm where
- * oneDNN has it (winograd_fits), every other by the direct one. The weights take the layout
+ * oneDNN has it (dn_winograd_fits), every other by the direct one. The weights take the layout
  * the primitive picks (format "any": blocked, such as OIhw16i16o, or Winograd's transformed
  * weights; reordered once, weight.c). So do the input and output of a call in PyTorch's
  * default layout: they are reordered into oneDNN's blocked layout and back around the
@@ -182,8 +182,8 @@ static dnnl_status_t reorder(dnnl_engine_t eng, const dnnl_memory_desc_t *from,
 /* Winograd's algorithm for 3x3 kernels at stride 1 (F(2,3) and F(4,3) in oneDNN) does a half
  * to a quarter of the multiplications of the direct one, at an error that stays within
  * float32's for these tiles (measured on resnet18 against PyTorch: the same as the direct
- * kernels'): tried first for every convolution it applies to. */
-static bool winograd_fits(const DnKey *k)
+ * kernels'): tried first for every convolution it applies to (dn.h). */
+bool dn_winograd_fits(const DnKey *k)
 {
     if (k->nd != 2 || k->transposed || k->groups != 1)
         return false;
@@ -199,7 +199,7 @@ static dnnl_status_t best_pd(const DnKey *k, dnnl_engine_t eng,
                              const_dnnl_primitive_attr_t attr, dnnl_primitive_desc_t *pd)
 {
     dnnl_status_t st = dnnl_unimplemented;
-    if (winograd_fits(k))
+    if (dn_winograd_fits(k))
         st = conv_pd(k, eng, dnnl_convolution_winograd, dnnl_format_tag_any, attr, pd);
     if (st != dnnl_success && k->out_last)
         st = conv_pd(k, eng, dnnl_convolution_direct, channels_last_tag(k->nd), attr, pd);

@@ -8,8 +8,9 @@
 # between two calls (through a view too), which must give the new result; then what the
 # plugin's pass fuses (a convolution or a batch norm and the relu or relu6 after it, and what
 # it must not: a result used twice, another clamp), batch_norm in inference (in place only on
-# a result nobody else holds) and in training (aten-cpu's, the running stats updated), and
-# max_pool2d (ceil_mode, dilation, channels-last, a nan, which aten-cpu takes).
+# a result nobody else holds) and in training (aten-cpu's, the running stats updated),
+# max_pool2d (ceil_mode, dilation, channels-last, a nan, which aten-cpu takes), and a chain of
+# convolutions the pass runs channels-last inside, whose results keep PyTorch's strides.
 #     /usr/bin/python3 t/dnnl/cases.py        prints PyTorch's
 from typing import List
 
@@ -203,6 +204,22 @@ def pool_cases():
     show("max_pool2d_float64", F.max_pool2d(x.double(), 3, 2, 1))
 
 
+def chain_cases():
+    # a chain the pass runs channels-last inside (nothing outside it sees the layout): the
+    # result is contiguous as in PyTorch
+    x = data([1, 8, 12, 12], 66)
+    rm = data([16], 67)
+    rv = data([16], 68).abs() + 0.5
+    y = F.relu(F.batch_norm(F.conv2d(x, data([16, 8, 1, 1], 69)), rm, rv, None, None, False))
+    y = F.max_pool2d(y, 2)
+    y = F.relu6(F.conv2d(y, data([16, 1, 3, 3], 70), None, 1, 1, 1, 16) * 4)
+    y = F.conv2d(F.relu(F.conv2d(y, data([16, 16, 1, 1], 71))), data([16, 16, 3, 3], 72),
+                 None, 1, 1)
+    z = F.conv2d(F.relu(y), data([8, 16, 1, 1], 73))
+    show("chain", z)
+    print("chain_strides", z.stride(), y.stride())
+
+
 def main():
     conv1d_cases()
     conv2d_cases()
@@ -214,6 +231,7 @@ def main():
     fused_cases()
     norm_cases()
     pool_cases()
+    chain_cases()
 
 
 def err_fused_conv_weight_dtype():
