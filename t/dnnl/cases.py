@@ -10,7 +10,8 @@
 # it must not: a result used twice, another clamp), batch_norm in inference (in place only on
 # a result nobody else holds) and in training (aten-cpu's, the running stats updated),
 # max_pool2d (ceil_mode, dilation, channels-last, a nan, which aten-cpu takes), and a chain of
-# convolutions the pass runs channels-last inside, whose results keep PyTorch's strides.
+# convolutions the pass runs channels-last inside, whose results keep PyTorch's strides; and
+# the same convolutions on several threads at once.
 #     /usr/bin/python3 t/dnnl/cases.py        prints PyTorch's
 from typing import List
 
@@ -220,6 +221,25 @@ def chain_cases():
     print("chain_strides", z.stride(), y.stride())
 
 
+def forked_block(x: torch.Tensor, w: torch.Tensor, rm: torch.Tensor,
+                 rv: torch.Tensor) -> torch.Tensor:
+    y = F.relu(F.batch_norm(F.conv2d(x, w, None, 1, 1), rm, rv, None, None, False))
+    return F.max_pool2d(F.relu(F.conv2d(y, w, None, 1, 1)), 2)
+
+
+def fork_cases():
+    # the same convolutions on several threads at once (fork/wait): the caches and the
+    # thread team shared
+    w = data([8, 8, 3, 3], 74)
+    rm = data([8], 75)
+    rv = data([8], 76).abs() + 0.5
+    futures: List[torch.jit.Future[torch.Tensor]] = []
+    for i in range(6):
+        futures.append(torch.jit.fork(forked_block, data([2, 8, 10, 10], 77 + i), w, rm, rv))
+    for i in range(6):
+        show("forked_" + str(i), torch.jit.wait(futures[i]))
+
+
 def main():
     conv1d_cases()
     conv2d_cases()
@@ -232,6 +252,7 @@ def main():
     norm_cases()
     pool_cases()
     chain_cases()
+    fork_cases()
 
 
 def err_fused_conv_weight_dtype():
