@@ -6,8 +6,8 @@
  * kernel with the stack untouched, and so does one whose primitive or weight cannot be made.
  * Otherwise the call takes the thread team (engine.c), finds its primitives (prim.c) and its
  * reordered weight (weight.c), and runs: the input reordered into the primitive's layout
- * where it is not in it, the residual of a fused add into the result's buffer, the
- * convolution with its post-ops, the result reordered into a new tensor in PyTorch's layout
+ * where it is not in it, the convolution with its post-ops, the result reordered into a new
+ * tensor in PyTorch's layout
  * (channels-last for a channels-last call, as PyTorch's mkldnn path gives). The buffers
  * between the steps are the thread's scratch memory. dnnl::conv hands a call oneDNN does not
  * take to aten-cpu's conv{nd}d, then applies its relu to the result.
@@ -69,22 +69,17 @@ TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt)
         return NULL;
     }
     void *src_buf = buf + scratch, *dst_buf = buf + scratch + src;
-    const float *bias = dn_weight_bias(wt);
-    if (!bias && cv->b)
-        bias = ts_tensor_data(cv->b);
+    void *bias = cv->b ? ts_tensor_data(cv->b) : NULL;
     dnnl_status_t st = dnnl_success;
     dnnl_memory_t m_user_src = mem(&p->user_src_md, ts_tensor_data(cv->x), &st);
     dnnl_memory_t m_src = p->src_reorder ? mem(&p->src_md, src_buf, &st) : m_user_src;
     dnnl_memory_t m_wei = mem(&p->wei_md, (void *)dn_weight_data(wt), &st);
-    dnnl_memory_t m_bias = p->key.bias ? mem(&p->bias_md, (void *)bias, &st) : NULL;
+    dnnl_memory_t m_bias = p->key.bias ? mem(&p->bias_md, bias, &st) : NULL;
     dnnl_memory_t m_user_dst = mem(&p->user_dst_md, ts_tensor_data(o), &st);
     dnnl_memory_t m_dst = p->dst_reorder ? mem(&p->dst_md, dst_buf, &st) : m_user_dst;
     dnnl_memory_t m_scratch = mem(&p->scratch_md, buf, &st);
-    dnnl_memory_t m_add = cv->add ? mem(&p->user_add_md, ts_tensor_data(cv->add), &st) : NULL;
     if (st == dnnl_success && p->src_reorder)
         st = run_reorder(p->src_reorder, s, m_user_src, m_src);
-    if (st == dnnl_success && m_add)
-        st = run_reorder(p->add_reorder, s, m_add, m_dst);
     if (st == dnnl_success) {
         dnnl_exec_arg_t args[5] = { { DNNL_ARG_SRC, m_src }, { DNNL_ARG_WEIGHTS, m_wei },
                                     { DNNL_ARG_DST, m_dst }, { DNNL_ARG_SCRATCHPAD, m_scratch },
@@ -95,9 +90,9 @@ TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt)
         st = run_reorder(p->dst_reorder, s, m_dst, m_user_dst);
     if (st == dnnl_success)
         st = dnnl_stream_wait(s);
-    dnnl_memory_t all[8] = { m_user_src, p->src_reorder ? m_src : NULL, m_wei, m_bias,
-                             m_user_dst, p->dst_reorder ? m_dst : NULL, m_scratch, m_add };
-    for (int i = 0; i < 8; i++)
+    dnnl_memory_t all[7] = { m_user_src, p->src_reorder ? m_src : NULL, m_wei, m_bias,
+                             m_user_dst, p->dst_reorder ? m_dst : NULL, m_scratch };
+    for (int i = 0; i < 7; i++)
         if (all[i])
             dnnl_memory_destroy(all[i]);
     if (st != dnnl_success) {
@@ -137,13 +132,13 @@ static _Atomic(TsKernelFn) replaced[N_ATEN_OPS];
 
 /* Runs cv to its end: 0 and the result pushed in place of the n arguments, or an error code;
  * HAND_ON. */
-static int run_call(TsCall *c, DnConv *cv, size_t n, const DnNorm *norm)
+static int run_call(TsCall *c, DnConv *cv, size_t n)
 {
     TsError quiet = TS_ERROR_INIT;
     int nthr = dn_threads_begin();
     cv->key.nthr = nthr;
     DnPrim *p = dn_prim_get(&cv->key, &quiet);
-    DnWeight *wt = p ? dn_weight_get(p, cv->w, cv->b, norm, &quiet) : NULL;
+    DnWeight *wt = p ? dn_weight_get(p, cv->w, &quiet) : NULL;
     ts_error_clear(&quiet);
     if (!wt) {
         if (p)
@@ -168,7 +163,7 @@ static int aten_conv(TsCall *c, size_t i)
     DnConv cv;
     if (!n || !dn_read_conv(c, &aten_ops[i], n, &cv))
         return prev(c);
-    int rc = run_call(c, &cv, n, NULL);
+    int rc = run_call(c, &cv, n);
     return rc == HAND_ON ? prev(c) : rc;
 }
 
@@ -200,7 +195,7 @@ static int k_dnnl_conv(TsCall *c)
         /* channels-last where the pass allows it: the layout the consumers share */
         if ((post & DN_MAY_LAST) && cv.out_dim == 4 && !cv.key.out_last)
             cv.key.out_last = cv.chosen_last = true;
-        int rc = run_call(c, &cv, 9, NULL);
+        int rc = run_call(c, &cv, 9);
         if (rc != HAND_ON)
             return rc;
     }

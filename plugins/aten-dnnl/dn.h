@@ -31,10 +31,8 @@
 /* What a primitive computes. */
 enum { DN_CONV, DN_MAX_POOL };
 
-/* What runs after the convolution (or batch norm) on its result, in this order (oneDNN
- * post-ops). */
+/* What runs after the convolution (or batch norm) on its result (oneDNN post-ops). */
 enum {
-    DN_POST_ADD = 1,           /* + another tensor of the output's shape (a residual) */
     DN_POST_RELU = 2,          /* max(x, 0) */
     DN_POST_RELU6 = 4,         /* min(max(x, 0), 6) */
     DN_MAY_LAST = 8,           /* not a post-op: dnnl::conv's result may be channels-last */
@@ -57,14 +55,13 @@ typedef struct DnKey {
     int64_t in[3], k[3], out[3];
     int64_t stride[3], dil[3], pad_l[3], pad_r[3];
     int64_t src_strides[5];    /* the input as given ([n, c, spatial...], elements) */
-    int64_t add_strides[5];    /* the residual's, with DN_POST_ADD */
     uint8_t transposed, bias, out_last, post;  /* out_last: the output is channels-last */
 } DnKey;
 
 /* A convolution call: the key and the tensors (borrowed from the stack). */
 typedef struct DnConv {
     DnKey key;
-    TsTensor *x, *w, *b, *add;
+    TsTensor *x, *w, *b;
     int out_dim;               /* the result's dims: nd + 2, or nd + 1 unbatched */
     bool chosen_last;          /* the result is channels-last by DN_MAY_LAST alone */
 } DnConv;
@@ -131,9 +128,7 @@ typedef struct DnPrim {
     dnnl_primitive_t op;       /* the convolution or the pooling */
     dnnl_primitive_t src_reorder;  /* the input into conv's layout; NULL when it is one */
     dnnl_primitive_t dst_reorder;  /* conv's result into the output's; NULL when the same */
-    dnnl_primitive_t add_reorder;  /* the residual into conv's dst layout; NULL when it is */
-    dnnl_memory_desc_t src_md, wei_md, dst_md, user_src_md, user_dst_md, user_add_md,
-        bias_md, scratch_md;
+    dnnl_memory_desc_t src_md, wei_md, dst_md, user_src_md, user_dst_md, bias_md, scratch_md;
     size_t src_bytes, dst_bytes, scratch_bytes;  /* the buffers a call needs */
     uint64_t used;             /* the cache's clock at its last use (under its lock) */
     unsigned refs;             /* the calls running it (under the cache's lock) */
@@ -154,23 +149,13 @@ void dn_prim_clear(void);
 
 /* ---- weight.c ---------------------------------------------------------------------- */
 
-/* The weight of a convolution in its primitive's layout, and its bias (folded with a batch
- * norm's affine map where one is given). Shared and reference-counted. */
+/* The weight of a convolution in its primitive's layout, shared and reference-counted. */
 typedef struct DnWeight DnWeight;
 const void *dn_weight_data(const DnWeight *w);
-const float *dn_weight_bias(const DnWeight *w);  /* NULL: the call's own bias (or none) */
 
-/* What a batch norm that follows the convolution multiplies and adds per output channel:
- * y = (x - mean) / sqrt(var + eps) * gamma + beta. NULL tensors are PyTorch's None. */
-typedef struct DnNorm {
-    TsTensor *gamma, *beta, *mean, *var;
-    double eps;
-} DnNorm;
-
-/* The weight w of the convolution p runs, reordered (with norm folded in where not NULL),
- * from the cache when w's storage (and the norm's) has not changed since; NULL with err. */
-DnWeight *dn_weight_get(const DnPrim *p, const TsTensor *w, const TsTensor *b,
-                        const DnNorm *norm, TsError *err);
+/* The weight w of the convolution p runs, reordered, from the cache when w's storage has not
+ * changed since; NULL with err. */
+DnWeight *dn_weight_get(const DnPrim *p, const TsTensor *w, TsError *err);
 void dn_weight_release(DnWeight *w);
 void dn_weight_clear(void);
 

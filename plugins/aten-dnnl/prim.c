@@ -40,8 +40,8 @@ static uint64_t key_hash(const DnKey *k)
 
 static void prim_free(DnPrim *p)
 {
-    dnnl_primitive_t ps[4] = { p->op, p->src_reorder, p->dst_reorder, p->add_reorder };
-    for (int i = 0; i < 4; i++)
+    dnnl_primitive_t ps[3] = { p->op, p->src_reorder, p->dst_reorder };
+    for (int i = 0; i < 3; i++)
         if (ps[i])
             dnnl_primitive_destroy(ps[i]);
     free(p);
@@ -99,8 +99,6 @@ static dnnl_status_t make_attr(const DnKey *k, dnnl_primitive_attr_t *attr)
         st = dnnl_primitive_attr_set_scratchpad_mode(*attr, dnnl_scratchpad_mode_user);
     if (st == dnnl_success && k->post)
         st = dnnl_post_ops_create(&ops);
-    if (st == dnnl_success && (k->post & DN_POST_ADD))
-        st = dnnl_post_ops_append_sum(ops, 1.0f);
     if (st == dnnl_success && (k->post & DN_POST_RELU))
         st = dnnl_post_ops_append_eltwise(ops, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f);
     if (st == dnnl_success && (k->post & DN_POST_RELU6))
@@ -250,8 +248,6 @@ static DnPrim *prim_make(const DnKey *k, TsError *err)
     dnnl_status_t st = plain_md(&p->user_src_md, k->nd + 2, in, k->src_strides);
     if (st == dnnl_success)
         st = plain_md(&p->user_dst_md, k->nd + 2, sizes, strides);
-    if (st == dnnl_success && (k->post & DN_POST_ADD))
-        st = plain_md(&p->user_add_md, k->nd + 2, sizes, k->add_strides);
     dnnl_primitive_attr_t attr = NULL;
     dnnl_primitive_desc_t pd = NULL;
     if (st == dnnl_success) {
@@ -287,10 +283,6 @@ static DnPrim *prim_make(const DnKey *k, TsError *err)
     if (st == dnnl_success) {
         what = "reordering the output";
         st = reorder(eng, &p->dst_md, &p->user_dst_md, false, &p->dst_reorder);
-    }
-    if (st == dnnl_success && (k->post & DN_POST_ADD)) {
-        what = "reordering the residual";
-        st = reorder(eng, &p->user_add_md, &p->dst_md, true, &p->add_reorder);
     }
     if (st != dnnl_success) {
         dn_fail(err, what, st);

@@ -54,7 +54,7 @@ def conv2d_cases():
     w = data([8, 3, 3, 3], 7)
     b = data([8], 8)
     show("conv2d_3x3", F.conv2d(x, w, b, 1, 1))
-    xw = data([1, 16, 12, 12], 9)
+    xw = data([1, 16, 16, 16], 9)
     ww = data([32, 16, 3, 3], 10)
     show("conv2d_3x3_winograd", F.conv2d(xw, ww, data([32], 11), padding=1))
     show("conv2d_3x3_winograd_nopad", F.conv2d(xw, ww))
