@@ -124,11 +124,27 @@ void *dn_scratch(size_t nbytes, TsError *err)
 
 /* ---- threads ---------------------------------------------------------------------------- */
 
+/* ThreadSanitizer cannot see the synchronization of an OpenMP runtime that was not built for
+ * it (Debian's libgomp): in a --enable-tsan build oneDNN runs on the calling thread alone,
+ * as OpenBLAS does there, and only the plugin's own sharing between threads is checked. */
+#if defined(__SANITIZE_THREAD__)
+#define MAX_THREADS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MAX_THREADS 1
+#endif
+#endif
+#ifndef MAX_THREADS
+#define MAX_THREADS 4096
+#endif
+
 static atomic_flag team = ATOMIC_FLAG_INIT;
 
 int dn_threads_begin(void)
 {
     int n = ts_parallel_num_threads();
+    if (n > MAX_THREADS)
+        n = MAX_THREADS;
     if (n > 1 && atomic_flag_test_and_set_explicit(&team, memory_order_acquire))
         n = 1;                         /* another thread's call has the team */
 #ifdef TS_DNNL_OPENMP
