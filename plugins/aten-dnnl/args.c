@@ -160,7 +160,7 @@ bool dn_read_conv(TsCall *c, const DnOpInfo *info, size_t n, DnConv *cv)
     if (v[info->groups].tag != TS_TAG_INT)
         return false;
     k->groups = v[info->groups].u.i;
-    int64_t pad[3], out_pad[3] = { 0, 0, 0 };
+    int64_t pad[3] = { 0, 0, 0 }, out_pad[3] = { 0, 0, 0 };
     if (!dn_int_list(v[info->stride], nd, k->stride) ||
         !dn_int_list(v[info->dilation], nd, k->dil))
         return false;
