@@ -4,7 +4,8 @@ tscript, in one run.
 
 usage: bench/models.py --tsload PATH --tscript PATH [--threads N] [--runs N] [MODEL...]
 
-For each model (torchvision's, random weights from seed 0, batch 1, 224x224) the archive
+For each model (torchvision's, random weights from seed 0, batch 1, 224x224; "transformer":
+a 2-layer nn.TransformerEncoder, d_model 256, over 128 tokens) the archive
 is written once, then both sides load it in a fresh process of their own:
   - load: torch.jit.load against ts_module_load (bench/tsload), and how much the process's
     resident memory grew by loading (tscript maps the archive: the weights are not read);
@@ -51,15 +52,25 @@ with torch.no_grad():
 
 
 def make(name, out):
+    """The archive and the input of a model: torchvision's by name (batch 1, 224x224), or
+    "transformer", a 2-layer nn.TransformerEncoder (d_model 256, 8 heads, feed-forward
+    1024, batch-first) over one sequence of 128 tokens."""
     import torch
-    import torchvision
     torch.manual_seed(0)
-    model = getattr(torchvision.models, name)(weights=None).eval()
+    if name == "transformer":
+        layer = torch.nn.TransformerEncoderLayer(d_model=256, nhead=8, dim_feedforward=1024,
+                                                 batch_first=True)
+        model = torch.nn.TransformerEncoder(layer, num_layers=2).eval()
+        shape = (1, 128, 256)
+    else:
+        import torchvision
+        model = getattr(torchvision.models, name)(weights=None).eval()
+        shape = (1, 3, 224, 224)
     path = os.path.join(out, name + ".pt")
     torch.jit.save(torch.jit.script(model), path)
     torch.manual_seed(1)
     inp = os.path.join(out, name + "_x.pt")
-    torch.save(torch.randn(1, 3, 224, 224), inp)
+    torch.save(torch.randn(*shape), inp)
     return path, inp
 
 
@@ -80,7 +91,7 @@ def main():
     ap.add_argument("--tscript", required=True)
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("models", nargs="*", default=["resnet18", "mobilenet_v2", "squeezenet1_1"])
+    ap.add_argument("models", nargs="*", default=["resnet18", "mobilenet_v2", "squeezenet1_1", "transformer"])
     a = ap.parse_args()
     env = dict(os.environ, TSCRIPT_NUM_THREADS=str(a.threads))
     print("%d threads; times in ms, memory in MB; ratio = PyTorch / tscript" % a.threads)
