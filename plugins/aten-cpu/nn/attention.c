@@ -20,6 +20,7 @@
  * (the float32 one vectorizes: vmath.h's exp in the softmax), since these loops ran element
  * by element through doubles and took three quarters of an encoder layer's time. A bias is
  * written into the first output row, copied to the others, and the GEMM adds onto them.
+ * Scratch buffers come from the allocator's block cache, as tensors do (block_cache.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -211,7 +212,8 @@ static int attend(TsError *err, const Mha *m, const void *q, const void *k, cons
 {
     int dt = m->dt;
     int64_t L = m->L, E = m->E, d = E / m->H;
-    void *sc = malloc((size_t)(L * L) * ts_dtype_size(dt) + 1);
+    size_t sc_bytes = (size_t)(L * L) * ts_dtype_size(dt) + 1;
+    void *sc = ts_cpu_block_alloc(sc_bytes);
     if (!sc)
         return ts_error_set(err, TS_ERR_NOMEM, "_native_multi_head_attention: out of memory");
     int rc = 0;
@@ -240,7 +242,7 @@ static int attend(TsError *err, const Mha *m, const void *q, const void *k, cons
                             (char *)out + (b * L * E + h * d) * (int64_t)ts_dtype_size(dt), E,
                             err);
         }
-    free(sc);
+    ts_cpu_block_free(sc, sc_bytes);
     return rc;
 }
 
@@ -255,8 +257,9 @@ static int mha(TsError *err, const Mha *m, const void *q, const void *k, const v
     int64_t rows = m->B * m->L, E = m->E;
     bool self = q == k && k == v;
     size_t bytes = (size_t)(rows * E) * ts_dtype_size(dt) + 1;
-    char *qp = malloc(self ? 3 * bytes : bytes), *kp = self ? NULL : malloc(bytes);
-    char *vp = self ? NULL : malloc(bytes), *ap = malloc(bytes);
+    size_t q_bytes = self ? 3 * bytes : bytes;
+    char *qp = ts_cpu_block_alloc(q_bytes), *kp = self ? NULL : ts_cpu_block_alloc(bytes);
+    char *vp = self ? NULL : ts_cpu_block_alloc(bytes), *ap = ts_cpu_block_alloc(bytes);
     void *wbuf = NULL;
     int rc = qp && (self || (kp && vp)) && ap ? 0 : ts_error_set(err, TS_ERR_NOMEM,
                                                       "_native_multi_head_attention: out of "
@@ -289,10 +292,10 @@ static int mha(TsError *err, const Mha *m, const void *q, const void *k, const v
     }
     if (!rc)
         rc = linear(err, dt, ap, rows, E, m->proj_w, m->proj_b, 0, E, out);
-    free(qp);
-    free(kp);
-    free(vp);
-    free(ap);
+    ts_cpu_block_free(qp, q_bytes);
+    ts_cpu_block_free(kp, bytes);
+    ts_cpu_block_free(vp, bytes);
+    ts_cpu_block_free(ap, bytes);
     return rc;
 }
 
@@ -565,7 +568,9 @@ static int encoder_layer(TsError *err, Mha *m, const TsTensor *const *p, bool ge
     int dt = m->dt;
     int64_t rows = m->B * m->L, E = m->E, F = p[L_F1W]->sizes[0];
     size_t es = ts_dtype_size(dt), bytes = (size_t)(rows * E) * es + 1;
-    char *y = malloc(bytes), *att = malloc(bytes), *hid = malloc((size_t)(rows * F) * es + 1);
+    size_t hid_bytes = (size_t)(rows * F) * es + 1;
+    char *y = ts_cpu_block_alloc(bytes), *att = ts_cpu_block_alloc(bytes);
+    char *hid = ts_cpu_block_alloc(hid_bytes);
     int rc = y && att && hid ? 0 : ts_error_set(err, TS_ERR_NOMEM, "_transformer_encoder_layer_"
                                                 "fwd: out of memory");
     if (!rc) {
@@ -585,9 +590,9 @@ static int encoder_layer(TsError *err, Mha *m, const TsTensor *const *p, bool ge
     }
     if (!rc && !norm_first)
         layer_norm(dt, x, rows, E, p[L_N2W], p[L_N2B], eps);
-    free(y);
-    free(att);
-    free(hid);
+    ts_cpu_block_free(y, bytes);
+    ts_cpu_block_free(att, bytes);
+    ts_cpu_block_free(hid, hid_bytes);
     return rc;
 }
 
