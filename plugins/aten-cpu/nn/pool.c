@@ -345,10 +345,64 @@ static int check(TsCall *c, const PoolDef *def, TsArgs *args, const TsTensor *x,
     return check_dtype(c, def, x->dtype);
 }
 
+/* The taps [*lo, *hi) of a window's dim that fall inside [0, n): taps at start + t * step for
+ * t in [0, k), step >= 1. */
+static void taps_inside(int64_t start, int64_t step, int64_t k, int64_t n, int64_t *lo,
+                        int64_t *hi)
+{
+    *lo = start >= 0 ? 0 : (-start + step - 1) / step;
+    *hi = start > n - 1 ? 0 : (n - 1 - start) / step + 1;
+    if (*hi > k)
+        *hi = k;
+    if (*lo > *hi)
+        *lo = *hi;
+}
+
+/* Max pooling of float32 without indices, the case a network's forward runs: each window's
+ * inside taps found once per row and column, no test per tap but the comparison, and a NaN
+ * anywhere in a window makes its result NaN, as the general loop's "NaN wins" does. */
+static void max_pool_f32(const Pool *pl, const TsPoolGeo *g, const float *in, float *out)
+{
+    int64_t id = g->in[0], ih = g->in[1], iw = g->in[2];
+    int64_t od = g->out[0], oh = g->out[1], ow = g->out[2];
+    int64_t isz = id * ih * iw;
+    for (int64_t q = 0; q < g->planes; q++)
+        for (int64_t z = 0; z < od; z++) {
+            int64_t t0 = z * pl->s[0] - pl->p[0], alo, ahi;
+            taps_inside(t0, pl->d[0], pl->k[0], id, &alo, &ahi);
+            for (int64_t y = 0; y < oh; y++) {
+                int64_t h0 = y * pl->s[1] - pl->p[1], ilo, ihi;
+                taps_inside(h0, pl->d[1], pl->k[1], ih, &ilo, &ihi);
+                for (int64_t x = 0; x < ow; x++) {
+                    int64_t w0 = x * pl->s[2] - pl->p[2], jlo, jhi;
+                    taps_inside(w0, pl->d[2], pl->k[2], iw, &jlo, &jhi);
+                    float m = -INFINITY;
+                    bool nan = false;
+                    for (int64_t a = alo; a < ahi; a++)
+                        for (int64_t i = ilo; i < ihi; i++) {
+                            const float *row = in + q * isz +
+                                               ((t0 + a * pl->d[0]) * ih + h0 + i * pl->d[1]) *
+                                                   iw + w0;
+                            for (int64_t j = jlo; j < jhi; j++) {
+                                float v = row[j * pl->d[2]];
+                                m = v > m ? v : m;
+                                nan |= v != v;
+                            }
+                        }
+                    *out++ = nan ? NAN : m;
+                }
+            }
+        }
+}
+
 /* Max over each window; idx (may be NULL) gets the flat in-plane index of the max. */
 static void max_pool(const Pool *pl, const TsPoolGeo *g, int dt, const void *in, void *out,
                      int64_t *idx)
 {
+    if (dt == TS_FLOAT32 && !idx) {
+        max_pool_f32(pl, g, in, out);
+        return;
+    }
     int64_t id = g->in[0], ih = g->in[1], iw = g->in[2];
     int64_t od = g->out[0], oh = g->out[1], ow = g->out[2];
     int64_t isz = id * ih * iw, osz = od * oh * ow;
