@@ -13,7 +13,8 @@ is written once, then both sides load it in a fresh process of their own:
     reaches), then the best of N warm calls, both under torch.no_grad() for PyTorch;
   - whole processes: `tscript run MODEL.pt @INPUT.pt` against python3 loading and calling
     the model once, wall time and peak RSS.
-Both sides use the same thread count (torch.set_num_threads, TSCRIPT_NUM_THREADS). Ratios
+Both sides use the same thread count (torch.set_num_threads with OPENBLAS_NUM_THREADS and
+OMP_NUM_THREADS, TSCRIPT_NUM_THREADS). Ratios
 are PyTorch's figure over tscript's. A benchmark, not a test: never part of make check.
 """
 import argparse
@@ -94,6 +95,11 @@ def main():
     ap.add_argument("models", nargs="*", default=["resnet18", "mobilenet_v2", "squeezenet1_1", "transformer"])
     a = ap.parse_args()
     env = dict(os.environ, TSCRIPT_NUM_THREADS=str(a.threads))
+    # torch.set_num_threads does not reach Debian's PyTorch's BLAS (OpenBLAS, loaded as the
+    # generic libblas): without these its matrix products use every core whatever the
+    # thread count says
+    torch_env = dict(os.environ, OPENBLAS_NUM_THREADS=str(a.threads),
+                     OMP_NUM_THREADS=str(a.threads))
     print("%d threads; times in ms, memory in MB; ratio = PyTorch / tscript" % a.threads)
     with tempfile.TemporaryDirectory() as tmp:
         for name in a.models:
@@ -101,12 +107,12 @@ def main():
             size = os.path.getsize(model) / 1e6
             args = [model, inp, str(a.threads), str(a.runs)]
             py = subprocess.run([sys.executable, "-c", TORCH_SIDE] + args, capture_output=True,
-                                text=True, check=True)
+                                text=True, check=True, env=torch_env)
             tl, tr, tf, ts = (float(v) for v in py.stdout.split())
             ours = subprocess.run([a.tsload, model, inp, str(a.runs)], capture_output=True,
                                   text=True, check=True, env=env)
             ol, orss, of, os_ = (float(v) for v in ours.stdout.split())
-            wt, wm = whole([sys.executable, "-c", WHOLE_TORCH] + args[:3])
+            wt, wm = whole([sys.executable, "-c", WHOLE_TORCH] + args[:3], torch_env)
             ot, om = whole([a.tscript, "run", model, "@" + inp, "-o",
                             os.path.join(tmp, "out.npy")], env)
             print("%s (archive %.1f MB)" % (name, size))
