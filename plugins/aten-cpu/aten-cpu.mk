@@ -10,7 +10,8 @@ plugins_aten_cpu_aten_cpu_la_SOURCES = plugins/aten-cpu/engine/cpu.c plugins/ate
 	plugins/aten-cpu/pointwise/unary.c plugins/aten-cpu/pointwise/select.c \
 	plugins/aten-cpu/linalg/linalg.c plugins/aten-cpu/engine/format.c plugins/aten-cpu/engine/format.h \
 	plugins/aten-cpu/nn/nn.h plugins/aten-cpu/nn/nn.c plugins/aten-cpu/linalg/blas.c \
-	plugins/aten-cpu/linalg/openblas.c plugins/aten-cpu/linalg/openblas.h plugins/aten-cpu/nn/conv.c \
+	plugins/aten-cpu/linalg/openblas.c plugins/aten-cpu/linalg/openblas.h \
+	plugins/aten-cpu/linalg/blas_core.c plugins/aten-cpu/linalg/blas_core.h plugins/aten-cpu/nn/conv.c \
 	plugins/aten-cpu/nn/pool.c plugins/aten-cpu/nn/norm.c plugins/aten-cpu/nn/activation.c \
 	plugins/aten-cpu/nn/resample.c plugins/aten-cpu/nn/loss.c plugins/aten-cpu/nn/loss_pointwise.c \
 	plugins/aten-cpu/nn/rnn.c plugins/aten-cpu/nn/pool.h plugins/aten-cpu/nn/pool_adaptive.c \
@@ -33,9 +34,10 @@ dist_pkgschema_DATA += schemas/aten.yaml schemas/aten_nn.yaml schemas/aten_shape
 	schemas/torch.nn.functional.py schemas/torch.functional.py
 
 # The kernels called directly (t/kernel.h): elementwise, queries, reductions, printing, nn,
-# shapes, the thread pool under them, OpenBLAS, and the vector math (vmath.h) alone.
+# shapes, the thread pool under them, OpenBLAS, and alone the vector math (vmath.h) and the
+# choice of OpenBLAS's core type (blas_core.c).
 check_PROGRAMS += t/cpu.t t/cpu_ew.t t/cpu_query.t t/cpu_reduce.t t/cpu_print.t t/cpu_nn.t \
-	t/cpu_shape.t t/cpu_parallel.t t/openblas.t t/vmath.t
+	t/cpu_shape.t t/cpu_parallel.t t/openblas.t t/vmath.t t/blas_core.t
 t_cpu_t_SOURCES = t/cpu.c t/kernel.h t/tap.h
 EXTRA_t_cpu_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 t_cpu_ew_t_SOURCES = t/cpu_ew.c t/kernel.h t/tensor_util.h t/tap.h
@@ -56,6 +58,14 @@ t_openblas_t_SOURCES = t/openblas.c t/kernel.h t/tensor_util.h t/tap.h
 EXTRA_t_openblas_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 t_vmath_t_SOURCES = t/vmath.c t/tap.h
 t_vmath_t_LDADD = -lm
+t_blas_core_t_SOURCES = t/blas_core.c t/tap.h plugins/aten-cpu/linalg/blas_core.c
+t_blas_core_t_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cpu
+t_blas_core_t_LDADD =
+
+# The core type OpenBLAS runs, chosen, forced and reported (`tscript info --backend`),
+# with a fake OpenBLAS (t/plugins/fakeblas.c) for a build that lacks one.
+TESTS += t/openblas_core.sh
+EXTRA_DIST += t/openblas_core.sh
 
 # Indexed writes (scatter.c), ops composed from other kernels
 # (compose.c), repeats and products (interleave.c), strided copies (strided.c), binning
