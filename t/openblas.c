@@ -142,7 +142,9 @@ static int choice_child(const char *coretype, bool preload)
                        : !__builtin_cpu_supports("sse4.2")
                            ? "the best core type this CPU runs"
                        : preload ? "the process had loaded the library already"
-                                 : "upgraded from Prescott (TSCRIPT_TEST_BLAS_CORE)";
+                       : info && !strstr(info, "DYNAMIC_ARCH")
+                           ? "not a DYNAMIC_ARCH build: its core type is fixed"
+                           : "upgraded from Prescott (TSCRIPT_TEST_BLAS_CORE)";
     if (!info || !strstr(info, want))
         bad |= 4;
     free(info);

@@ -78,9 +78,12 @@ case $(field choice) in
 *) notok "the choice names the core the library runs" ;;
 esac
 computes "products compute on the core the library chose"
+"$tscript" info --backend 2>/dev/null | grep -q '^  BLAS .*DYNAMIC_ARCH' && dynamic=1 || dynamic=
 
 # ---- a weaker core reported: the Xeon -----------------------------------------------
-if has sse4_2; then
+if [ -z "$dynamic" ]; then
+    ok "# SKIP not a DYNAMIC_ARCH OpenBLAS: its core type cannot be chosen"
+elif has sse4_2; then
     info_shows "Prescott reported: upgraded after a self-check" \
         "upgraded from Prescott (TSCRIPT_TEST_BLAS_CORE), the library's own choice, to " \
         TSCRIPT_TEST_BLAS_CORE=Prescott
