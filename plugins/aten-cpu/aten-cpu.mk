@@ -34,10 +34,9 @@ dist_pkgschema_DATA += schemas/aten.yaml schemas/aten_nn.yaml schemas/aten_shape
 	schemas/torch.nn.functional.py schemas/torch.functional.py
 
 # The kernels called directly (t/kernel.h): elementwise, queries, reductions, printing, nn,
-# shapes, the thread pool under them, OpenBLAS, and alone the vector math (vmath.h) and the
-# choice of OpenBLAS's core type (blas_core.c).
+# shapes, the thread pool under them, OpenBLAS, and the vector math (vmath.h) alone.
 check_PROGRAMS += t/cpu.t t/cpu_ew.t t/cpu_query.t t/cpu_reduce.t t/cpu_print.t t/cpu_nn.t \
-	t/cpu_shape.t t/cpu_parallel.t t/openblas.t t/vmath.t t/blas_core.t
+	t/cpu_shape.t t/cpu_parallel.t t/openblas.t t/vmath.t
 t_cpu_t_SOURCES = t/cpu.c t/kernel.h t/tap.h
 EXTRA_t_cpu_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 t_cpu_ew_t_SOURCES = t/cpu_ew.c t/kernel.h t/tensor_util.h t/tap.h
@@ -58,14 +57,6 @@ t_openblas_t_SOURCES = t/openblas.c t/kernel.h t/tensor_util.h t/tap.h
 EXTRA_t_openblas_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 t_vmath_t_SOURCES = t/vmath.c t/tap.h
 t_vmath_t_LDADD = -lm
-t_blas_core_t_SOURCES = t/blas_core.c t/tap.h plugins/aten-cpu/linalg/blas_core.c
-t_blas_core_t_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cpu
-t_blas_core_t_LDADD =
-
-# The core type OpenBLAS runs, chosen, forced and reported (`tscript info --backend`),
-# with a fake OpenBLAS (t/plugins/fakeblas.c) for a build that lacks one.
-TESTS += t/openblas_core.sh
-EXTRA_DIST += t/openblas_core.sh
 
 # Indexed writes (scatter.c), ops composed from other kernels
 # (compose.c), repeats and products (interleave.c), strided copies (strided.c), binning
@@ -141,3 +132,13 @@ EXTRA_DIST += $(LAYERS_CASES) $(LAYERS_CASES:.sh=.py) \
 # (schemas/torch.functional.py, schemas/torch.nn.functional.py), against PyTorch's results.
 TESTS += t/norm_cases.sh t/interpolate_cases.sh
 EXTRA_DIST += t/norm_cases.sh t/norm_cases.py t/interpolate_cases.sh t/interpolate_cases.py
+
+# The choice of OpenBLAS's core type (linalg/blas_core.c), compiled into the test alone;
+# the core type chosen, forced and reported (`tscript info --backend`), with a fake OpenBLAS
+# (t/plugins/fakeblas.c) for a build that lacks one.
+check_PROGRAMS += t/blas_core.t
+t_blas_core_t_SOURCES = t/blas_core.c t/tap.h plugins/aten-cpu/linalg/blas_core.c
+t_blas_core_t_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cpu
+t_blas_core_t_LDADD =
+TESTS += t/openblas_core.sh
+EXTRA_DIST += t/openblas_core.sh
