@@ -11,7 +11,8 @@ plugins_aten_cpu_aten_cpu_la_SOURCES = plugins/aten-cpu/engine/cpu.c plugins/ate
 	plugins/aten-cpu/pointwise/unary.c plugins/aten-cpu/pointwise/select.c \
 	plugins/aten-cpu/linalg/linalg.c plugins/aten-cpu/engine/format.c plugins/aten-cpu/engine/format.h \
 	plugins/aten-cpu/nn/nn.h plugins/aten-cpu/nn/nn.c plugins/aten-cpu/linalg/blas.c \
-	plugins/aten-cpu/linalg/openblas.c plugins/aten-cpu/linalg/openblas.h plugins/aten-cpu/nn/conv.c \
+	plugins/aten-cpu/linalg/openblas.c plugins/aten-cpu/linalg/openblas.h \
+	plugins/aten-cpu/linalg/blas_core.c plugins/aten-cpu/linalg/blas_core.h plugins/aten-cpu/nn/conv.c \
 	plugins/aten-cpu/nn/pool.c plugins/aten-cpu/nn/norm.c plugins/aten-cpu/nn/activation.c \
 	plugins/aten-cpu/nn/resample.c plugins/aten-cpu/nn/loss.c plugins/aten-cpu/nn/loss_pointwise.c \
 	plugins/aten-cpu/nn/rnn.c plugins/aten-cpu/nn/pool.h plugins/aten-cpu/nn/pool_adaptive.c \
@@ -137,3 +138,13 @@ EXTRA_DIST += $(LAYERS_CASES) $(LAYERS_CASES:.sh=.py) \
 # (schemas/torch.functional.py, schemas/torch.nn.functional.py), against PyTorch's results.
 TESTS += t/norm_cases.sh t/interpolate_cases.sh
 EXTRA_DIST += t/norm_cases.sh t/norm_cases.py t/interpolate_cases.sh t/interpolate_cases.py
+
+# The choice of OpenBLAS's core type (linalg/blas_core.c), compiled into the test alone;
+# the core type chosen, forced and reported (`tscript info --backend`), with a fake OpenBLAS
+# (t/plugins/fakeblas.c) for a build that lacks one.
+check_PROGRAMS += t/blas_core.t
+t_blas_core_t_SOURCES = t/blas_core.c t/tap.h plugins/aten-cpu/linalg/blas_core.c
+t_blas_core_t_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cpu
+t_blas_core_t_LDADD =
+TESTS += t/openblas_core.sh
+EXTRA_DIST += t/openblas_core.sh

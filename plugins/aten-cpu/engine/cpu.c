@@ -3,14 +3,16 @@
  * The plugin gives the "cpu" device its allocator (64-byte aligned, so kernels may use
  * aligned vector loads) and registers the kernels of every op family table for the "cpu"
  * backend, aten-common's shared metadata-only kernels and random ops (with the copy and the
- * random hooks they need: its TsAtenBackend), and the tensor printer's hook. The schemas are schemas/aten.yaml;
- * the kernels live in one file per family.
+ * random hooks they need: its TsAtenBackend), the tensor printer's hook and the backend's
+ * description (tscript::backend_info, openblas.c), after checking the config's blas_core.
+ * The schemas are schemas/aten.yaml; the kernels live in one file per family.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "engine/elementwise.h"
 #include "create/random.h"
+#include "linalg/openblas.h"
 
 #define CPU_ALIGNMENT 64
 
@@ -68,6 +70,7 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_conv_transpose_table, &ts_cpu_rnn_layers_table, &ts_cpu_embedding_bag_table,
     &ts_cpu_attention_table, &ts_cpu_random_table, &ts_cpu_einsum_table,
     &ts_cpu_grid_sample_table, &ts_cpu_nested_table,
+    &ts_cpu_openblas_table,
 };
 
 /* The tensor-printing hook of core/value/print.h; the prim plugin may declare it too (identical
@@ -92,9 +95,13 @@ static const TsAtenBackend cpu_backend = {
 
 static int init(TsRegistry *r, TsError *err)
 {
-    int rc = ts_register_allocator(r, "cpu", &ts_cpu_allocator, err);
+    int rc = ts_cpu_blas_check_setting(err);       /* the config's blas_core */
+    if (!rc)
+        rc = ts_register_allocator(r, "cpu", &ts_cpu_allocator, err);
     if (!rc)
         rc = ts_register_schema(r, format_schema, err);
+    if (!rc)
+        rc = ts_register_schema(r, TS_BACKEND_INFO_SCHEMA, err);
     if (!rc)
         rc = ts_aten_set_backend(&cpu_backend, err);
     if (!rc)
