@@ -2,9 +2,12 @@
  * directly in C: memcpy of one 16M-element float32 tensor's bytes (the elementwise add's
  * floor) and OpenBLAS's own cblas_sgemm of two 1024x1024 float32 matrices (matmul's floor).
  *
- *     bench/baseline THREADS [RUNS]     prints "memcpy SECONDS" and "sgemm SECONDS" (best of RUNS)
+ *     bench/baseline THREADS [RUNS]     prints "memcpy SECONDS", "sgemm SECONDS" (best of
+ *                                       RUNS) and "core NAME", OpenBLAS's core type
  *
  * THREADS is given to OpenBLAS (openblas_set_num_threads), as tscript gives it num_threads.
+ * The core type is OpenBLAS's own pick, or OPENBLAS_CORETYPE's: bench/sgemm.py runs this
+ * on each core type worth trying, as the floor is the best one's.
  * Buffers are touched before timing, as the workloads' inputs and outputs are.
  */
 #include <cblas.h>
@@ -74,7 +77,7 @@ int main(int argc, char **argv)
         if (r > 0 && t < best)
             best = t;
     }
-    printf("sgemm %.9f\n", best);
+    printf("sgemm %.9f\ncore %s\n", best, openblas_get_corename());
     free(a);
     free(b);
     free(c);

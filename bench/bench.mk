@@ -1,6 +1,7 @@
 # bench/bench.mk — benchmarks (never part of make check): `make bench` builds them and runs
 # bench/compare.py, which times the same workloads through PyTorch 1.13 and tscript, and the
-# tensor workloads' floors (bench/baseline).
+# tensor workloads' floors (bench/baseline), and bench/sgemm.py (tscript's 1024-cube product
+# against cblas_sgemm on the best core type, at 1 and 2 threads).
 EXTRA_PROGRAMS += bench/tsbench
 bench_tsbench_SOURCES = bench/tsbench.c
 
@@ -25,7 +26,7 @@ bench_interp_loop_SOURCES = bench/interp_loop.c
 EXTRA_DIST += bench/compare.py bench/workloads/loop.py bench/workloads/sort.py \
 	bench/workloads/dict.py bench/workloads/strings.py bench/workloads/hello.py \
 	bench/workloads/lstm.py bench/workloads/add.py bench/workloads/mm.py bench/workloads/fib.py \
-	bench/models.py
+	bench/models.py bench/sgemm.py
 # The GPU workloads (bench/gpu.py, run by t/gpu/check.sh on a machine with a GPU).
 EXTRA_DIST += bench/gpu.py bench/workloads/gpu/tiny.py bench/workloads/gpu/add.py \
 	bench/workloads/gpu/mm.py
@@ -37,5 +38,8 @@ bench: bench/tsbench$(EXEEXT) bench/baseline$(EXEEXT) bench/interp_loop$(EXEEXT)
 		--tsbench $(abs_top_builddir)/bench/tsbench \
 		--baseline $(abs_top_builddir)/bench/baseline \
 		--startup $(abs_top_builddir)/bench/startup
+	/usr/bin/python3 $(srcdir)/bench/sgemm.py --tscript $(abs_top_builddir)/tscript \
+		--tsbench $(abs_top_builddir)/bench/tsbench \
+		--baseline $(abs_top_builddir)/bench/baseline
 	/usr/bin/python3 $(srcdir)/bench/models.py --tsload $(abs_top_builddir)/bench/tsload \
 		--tscript $(abs_top_builddir)/tscript

@@ -16,7 +16,8 @@ tscript is faster). The interpreter workloads are also timed as whole `tscript r
 processes (startup, compiling and the run, best of N, by bench/startup) against PyTorch's
 warm call: the "process" column, the ratio issue 13's targets are stated in. The 16M-element add and the 1024x1024 product are also held against
 their floors, timed in C by bench/baseline: a memcpy of one operand's bytes and OpenBLAS's
-own cblas_sgemm; those ratios are tscript's time over the floor's. Startup is timed as
+own cblas_sgemm on the best core type (bench/sgemm.py says how it is found); those ratios
+are tscript's time over the floor's. Startup is timed as
 whole processes: `tscript run hello.py` against `python3 -c 'import torch;
 torch.jit.script(main)()'`, with peak memory (max RSS). This is a benchmark, not a test: it
 is never part of make check.
@@ -26,6 +27,8 @@ import os
 import subprocess
 import sys
 import time
+
+from sgemm import chosen_core, floor as sgemm_floor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORK = os.path.join(HERE, "workloads")
@@ -80,10 +83,11 @@ def tscript_warm(tsbench, path, ints, runs, env):
     return float(best), result.strip()
 
 
-def baseline(path, threads, runs):
-    out = subprocess.run([path, str(threads), str(runs)], capture_output=True, text=True,
-                         check=True)
-    return {k: float(v) for k, v in (line.split() for line in out.stdout.splitlines())}
+def baseline(path, threads, runs, core):
+    """The floors: memcpy, and cblas_sgemm on the best core type (bench/sgemm.py's floor:
+    OpenBLAS's own pick or tscript's, the faster)."""
+    sgemm, _, memcpy = sgemm_floor(path, threads, runs, core)
+    return {"memcpy": memcpy, "sgemm": sgemm}
 
 
 def same_result(a, b):
@@ -163,6 +167,8 @@ def main():
     env = dict(os.environ, TSCRIPT_NUM_THREADS=str(a.threads))
     print(f"threads: {a.threads} (PyTorch and OpenBLAS: {torch.get_num_threads()}; "
           f"tscript: TSCRIPT_NUM_THREADS={a.threads})")
+    core, choice = chosen_core(a.tscript)
+    print(f"tscript's OpenBLAS core: {core} ({choice})")
     print(f"{'workload':10} {'pytorch':>12} {'tscript':>12} {'ratio':>8} "
           f"{'process':>12} {'ratio':>8}")
 
@@ -182,7 +188,7 @@ def main():
             tt, tres = tscript_warm(a.tsbench, path, ints, a.runs, env)
             times = {"pytorch": pt, "tscript": tt}
             if floor:
-                times[floor] = baseline(a.baseline, a.threads, a.runs)[floor]
+                times[floor] = baseline(a.baseline, a.threads, a.runs, core)[floor]
             return times, (pres, tres)
         t, (pres, tres) = best_of_rounds(a.rounds, measure)
         same = "" if same_result(pres, tres) else f"  (results differ: {pres} vs {tres})"

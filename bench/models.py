@@ -4,7 +4,8 @@ tscript, in one run.
 
 usage: bench/models.py --tsload PATH --tscript PATH [--threads N,...] [--runs N] [MODEL...]
 
-For each model (torchvision's, random weights from seed 0, batch 1, 224x224) the archive
+For each model (torchvision's, random weights from seed 0, batch 1, 224x224; "transformer":
+a 2-layer nn.TransformerEncoder, d_model 256, over 128 tokens) the archive
 is written once, then both sides load it in a fresh process of their own:
   - load: torch.jit.load against ts_module_load (bench/tsload), and how much the process's
     resident memory grew by loading (tscript maps the archive: the weights are not read);
@@ -16,8 +17,9 @@ is written once, then both sides load it in a fresh process of their own:
     the convolutions run on aten-cpu's im2col + GEMM (where tscript was built without oneDNN
     both rows are that).
 Each thread count of --threads (default 1,2) is a run of its own; both sides use the same
-count (torch.set_num_threads, TSCRIPT_NUM_THREADS). Ratios are PyTorch's figure over
-tscript's. A benchmark, not a test: never part of make check.
+count (torch.set_num_threads with OPENBLAS_NUM_THREADS and OMP_NUM_THREADS,
+TSCRIPT_NUM_THREADS). Ratios are PyTorch's figure over tscript's. A benchmark, not a test:
+never part of make check.
 """
 import argparse
 import os
@@ -55,15 +57,25 @@ with torch.no_grad():
 
 
 def make(name, out):
+    """The archive and the input of a model: torchvision's by name (batch 1, 224x224), or
+    "transformer", a 2-layer nn.TransformerEncoder (d_model 256, 8 heads, feed-forward
+    1024, batch-first) over one sequence of 128 tokens."""
     import torch
-    import torchvision
     torch.manual_seed(0)
-    model = getattr(torchvision.models, name)(weights=None).eval()
+    if name == "transformer":
+        layer = torch.nn.TransformerEncoderLayer(d_model=256, nhead=8, dim_feedforward=1024,
+                                                 batch_first=True)
+        model = torch.nn.TransformerEncoder(layer, num_layers=2).eval()
+        shape = (1, 128, 256)
+    else:
+        import torchvision
+        model = getattr(torchvision.models, name)(weights=None).eval()
+        shape = (1, 3, 224, 224)
     path = os.path.join(out, name + ".pt")
     torch.jit.save(torch.jit.script(model), path)
     torch.manual_seed(1)
     inp = os.path.join(out, name + "_x.pt")
-    torch.save(torch.randn(1, 3, 224, 224), inp)
+    torch.save(torch.randn(*shape), inp)
     return path, inp
 
 
@@ -84,7 +96,8 @@ def main():
     ap.add_argument("--tscript", required=True)
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("models", nargs="*", default=["resnet18", "mobilenet_v2", "squeezenet1_1"])
+    ap.add_argument("models", nargs="*",
+                    default=["resnet18", "mobilenet_v2", "squeezenet1_1", "transformer"])
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         plain = os.path.join(tmp, "without-dnnl.yaml")
@@ -101,9 +114,14 @@ def run_model(a, name, made, threads, plain, tmp):
     """One model at one thread count: both sides' figures, as rows."""
     model, inp = made
     env = dict(os.environ, TSCRIPT_NUM_THREADS=str(threads))
+    # torch.set_num_threads does not reach Debian's PyTorch's BLAS (OpenBLAS, loaded as the
+    # generic libblas): without these its matrix products use every core whatever the
+    # thread count says
+    torch_env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads),
+                     OMP_NUM_THREADS=str(threads))
     args = [model, inp, str(threads), str(a.runs)]
     py = subprocess.run([sys.executable, "-c", TORCH_SIDE] + args, capture_output=True,
-                        text=True, check=True)
+                        text=True, check=True, env=torch_env)
     tl, tr, tf, ts = (float(v) for v in py.stdout.split())
     ours = subprocess.run([a.tsload, model, inp, str(a.runs)], capture_output=True, text=True,
                           check=True, env=env)
@@ -111,7 +129,7 @@ def run_model(a, name, made, threads, plain, tmp):
     no = subprocess.run([a.tsload, model, inp, str(a.runs)], capture_output=True, text=True,
                         check=True, env=dict(env, TSCRIPT_CONFIG=plain))
     ns = float(no.stdout.split()[3])
-    wt, wm = whole([sys.executable, "-c", WHOLE_TORCH] + args[:3])
+    wt, wm = whole([sys.executable, "-c", WHOLE_TORCH] + args[:3], torch_env)
     ot, om = whole([a.tscript, "run", model, "@" + inp, "-o", os.path.join(tmp, "out.npy")],
                    env)
     print("%s (archive %.1f MB)" % (name, os.path.getsize(model) / 1e6))

@@ -1,11 +1,17 @@
-/* info.c — `tscript info MODEL.pt`: what a saved model holds and what it needs.
+/* info.c — `tscript info [--backend] [MODEL.pt]`: what a saved model holds and what it
+ * needs, and what the runtime runs on.
  *
- * Prints the archive's version and root class, the root module's methods with their
+ * MODEL.pt: the archive's version and root class, the root module's methods with their
  * signatures (compiling each: one that does not compile says why), the submodules, the
  * parameters and buffers with dtypes and shapes (each tensor once, at its first path, as
  * named_parameters() lists them), and the operators the code calls that no loaded plugin
  * declares — what a config must add before the model can run. MODEL.pt "-" is read from
  * standard input.
+ *
+ * --backend: the plugins loaded, the default backend, and each backend's own description,
+ * which its plugin gives as the operator tscript::backend_info(Device device) -> str
+ * (aten-cpu's says which OpenBLAS, on which core type and why). The operator is called as a
+ * program would call it, so the CLI needs no more than the public API.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,31 +206,124 @@ static int describe(TsRuntime *rt, const TsCliProgram *p)
     return status;
 }
 
+#define BACKEND_INFO_OP "tscript::backend_info"
+
+static const char backend_info_source[] =
+    "import torch\n"
+    "def backend_info(device: str) -> str:\n"
+    "    return torch.ops.tscript.backend_info(torch.device(device))\n";
+
+/* Backend `name`'s description, each line indented; 0, or the exit status after saying why. */
+static int print_backend(const TsMethod *f, const char *name)
+{
+    TsError err = TS_ERROR_INIT;
+    TsValue arg = ts_none(), out = ts_none();
+    const char *text = NULL;
+    size_t len = 0;
+    char what[128];
+    snprintf(what, sizeof what, "backend %s", name);
+    int rc = ts_value_str_new(name, strlen(name), &arg, &err);
+    if (!rc)
+        rc = ts_method_call(f, &arg, 1, &out, &err);
+    if (!rc)
+        rc = ts_value_to_str(out, &text, &len, &err);
+    for (size_t i = 0; !rc && i < len;) {
+        size_t n = strcspn(text + i, "\n");
+        printf("  %.*s\n", (int)n, text + i);
+        i += n + (i + n < len);
+    }
+    ts_value_release(arg);
+    ts_value_release(out);
+    if (!rc)
+        return 0;
+    /* the error's last line: the lines above are the traceback of backend_info_source */
+    const char *msg = err.msg ? err.msg : "cannot describe it";
+    size_t end = strlen(msg), start;
+    while (end && msg[end - 1] == '\n')
+        end--;
+    for (start = end; start && msg[start - 1] != '\n'; start--)
+        ;
+    rc = ts_cli_fail(what, "%.*s", (int)(end - start), msg + start);
+    ts_error_clear(&err);
+    return rc;
+}
+
+static int print_backends(TsRuntime *rt)
+{
+    printf("plugins:\n");
+    for (size_t i = 0; i < ts_runtime_num_plugins(rt); i++)
+        printf("  %-12s %s\n", ts_runtime_plugin_name(rt, i), ts_runtime_plugin_path(rt, i));
+    if (!ts_runtime_num_plugins(rt))
+        printf("  (none)\n");
+    printf("default backend: %s\n", ts_runtime_default_backend(rt));
+    const TsOperator *op = ts_runtime_find_operator(rt, BACKEND_INFO_OP, "");
+    size_t n = op ? ts_operator_num_kernels(op) : 0;
+    if (!n) {
+        printf("backends: no loaded plugin describes its backend (%s)\n", BACKEND_INFO_OP);
+        return 0;
+    }
+    TsError err = TS_ERROR_INIT;
+    TsScript *s = ts_script_compile(rt, "<backend_info>", backend_info_source,
+                                    sizeof backend_info_source - 1, &err);
+    TsMethod *f = s ? ts_script_find_function(s, "backend_info", &err) : NULL;
+    int status = f ? 0 : ts_cli_error(BACKEND_INFO_OP, &err, "cannot call it");
+    for (size_t i = 0; !status && i < n; i++) {
+        const char *backend = ts_operator_kernel_backend(op, i);
+        if (strcmp(backend, "any") == 0)
+            continue;
+        printf("backend %s (%s):\n", backend, ts_operator_kernel_plugin(op, i));
+        status = print_backend(f, backend);
+    }
+    ts_method_free(f);
+    ts_script_free(s);
+    return status;
+}
+
 static int info_main(const TsCliGlobal *g, int argc, char **argv)
 {
-    int status = ts_cli_help_only(&ts_cli_info_command, argc, argv);
-    if (status != -1)
-        return status;
-    if (argc - optind != 1)
-        return ts_cli_usage(&ts_cli_info_command, "needs exactly one MODEL.pt");
-    TsCliProgram p;
-    if (ts_cli_program_open(&p, argv[optind], true) != 0)
+    static const struct option opts[] = {
+        { "backend", no_argument, NULL, 'b' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const TsCliCommand *cmd = &ts_cli_info_command;
+    bool backend = false;
+    int c;
+    while ((c = ts_cli_getopt(cmd, argc, argv, ":h", opts)) != -1) {
+        if (c == 'b')
+            backend = true;
+        else
+            return c == 'h' ? ts_cli_help(cmd, stdout) : TS_EXIT_USAGE;
+    }
+    if (argc - optind > 1)
+        return ts_cli_usage(cmd, "needs exactly one MODEL.pt, got '%s' too", argv[optind + 1]);
+    if (argc == optind && !backend)
+        return ts_cli_usage(cmd, "needs exactly one MODEL.pt, or --backend");
+    TsCliProgram p = { 0 };
+    if (argc > optind && ts_cli_program_open(&p, argv[optind], true) != 0)
         return TS_EXIT_FAIL;
     TsRuntime *rt = ts_cli_runtime(g, NULL);
-    status = rt ? describe(rt, &p) : TS_EXIT_FAIL;
+    int status = rt ? 0 : TS_EXIT_FAIL;
+    if (!status && backend)
+        status = print_backends(rt);
+    if (!status && p.path)
+        status = describe(rt, &p);
     ts_runtime_close(rt);
     ts_cli_program_close(&p);
     return status;
 }
 
 const TsCliCommand ts_cli_info_command = {
-    "info", "MODEL.pt",
-    "list what a saved model holds and the operators it needs",
+    "info", "[--backend] [MODEL.pt]",
+    "list what a saved model holds and needs, or what runs it",
     "List what a model saved by torch.jit.save holds ('-': read from standard input): the\n"
     "archive's version and root class, the root module's methods with their signatures, the\n"
     "submodules, the parameters and buffers with dtypes and shapes, and the operators its\n"
     "code calls that no loaded plugin declares (what --config must add before it runs).\n\n"
     "options:\n"
+    "  --backend     first list the plugins loaded, the default backend and what each\n"
+    "                backend says of itself: for cpu, the OpenBLAS library, the CPU's\n"
+    "                features, the core type OpenBLAS runs and why (loading OpenBLAS)\n"
     "  -h, --help    print this help",
     info_main,
 };

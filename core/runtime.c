@@ -25,6 +25,7 @@
 #include "ir/log.h"
 #include "registry/config.h"
 #include "registry/plugin.h"
+#include "registry/settings.h"
 #include "sched/parallel.h"
 
 #define MAX_THREADS 4096
@@ -148,8 +149,10 @@ TsRuntime *ts_runtime_open_config(TsConfig *config, TsError *err)
         rc = settle_optimize(rt, err);
     if (!rc)
         rt->graphs = c.cuda_graphs == 1;
-    if (!rc)
+    if (!rc) {
         ts_parallel_set_num_threads(rt->num_threads);
+        ts_settings_publish(&c);      /* before the plugins' init, which may read them */
+    }
     if (!rc)
         rc = load_plugins(rt, &c, err);
     if (!rc && (rc = ts_runtime_set_default_backend(

@@ -17,10 +17,7 @@ TsRuntime *ts_runtime_open_config(struct TsConfig *config, TsError *err);
 /* The operator table (read-only once the runtime is open). */
 const TsOpTable *ts_runtime_optable(const TsRuntime *rt);
 
-/* The loaded plugins, in load order (for listings such as `tscript ops`). */
-size_t ts_runtime_num_plugins(const TsRuntime *rt);
-const char *ts_runtime_plugin_name(const TsRuntime *rt, size_t i);
-const char *ts_runtime_plugin_path(const TsRuntime *rt, size_t i);
+/* The loaded plugins (ts_runtime_num_plugins ...) are public: tscript/inspect.h. */
 
 /* The default backend (tscript.h's ts_runtime_default_backend) as a device type: where
  * operators with no tensor argument and no device= dispatch (tscript/plugin.h). */

@@ -215,6 +215,31 @@ def test_max_pool_1d_3d():
     assert bool(m[0, 0] != m[0, 0]) and m[0, 1].item() == 3.0
 
 
+def same_or_both_nan(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.shape == b.shape and torch.equal(torch.isnan(a), torch.isnan(b)) and \
+        torch.equal(torch.nan_to_num(a), torch.nan_to_num(b))
+
+
+def test_max_pool_values_match_the_indices_form():
+    # float32 without indices runs its own loop: it must give what the form with indices
+    # gives, over padding, dilation, strides, ceil_mode, -inf, NaN and a channels-last layout
+    torch.manual_seed(3)
+    x = torch.randn(2, 3, 11, 13)
+    x[0, 1, 4, 5] = float("nan")
+    x[1, 2, 0, :] = float("-inf")
+    xl = x.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)
+    for k, s, p, d, ceil in [(3, 2, 1, 1, False), (2, 2, 0, 1, True), (3, 1, 1, 2, False),
+                             (3, 3, 1, 1, True), (5, 2, 2, 2, True), (1, 1, 0, 1, False)]:
+        want, _ = F.max_pool2d(x, k, s, p, d, ceil_mode=ceil, return_indices=True)
+        assert same_or_both_nan(F.max_pool2d(x, k, s, p, d, ceil_mode=ceil), want)
+        assert same_or_both_nan(F.max_pool2d(xl, k, s, p, d, ceil_mode=ceil), want)
+        w1, _ = F.max_pool1d(x[0, 1], k, s, p, d, ceil_mode=ceil, return_indices=True)
+        assert same_or_both_nan(F.max_pool1d(x[0, 1], k, s, p, d, ceil_mode=ceil), w1)
+    v = x[:, :, :6, :8].reshape(2, 3, 2, 3, 8)
+    w3, _ = F.max_pool3d(v, [2, 2, 3], [1, 2, 2], [1, 1, 1], [1, 1, 2], return_indices=True)
+    assert same_or_both_nan(F.max_pool3d(v, [2, 2, 3], [1, 2, 2], [1, 1, 1], [1, 1, 2]), w3)
+
+
 def test_avg_pool_1d_3d():
     x = (torch.arange(14.0) % 5 - 2).reshape(2, 7)
     third = 1.0 / 3.0

@@ -521,7 +521,7 @@ static void test_runtime_failures(void)
                "config.yaml:2:1: did not find expected ',' or ']'", "bad YAML");
     open_fails("plugins: []\nthreads: 4\n", TS_ERR_CONFIG,
                "config.yaml:2:1: unknown key 'threads' (expected plugins, default_backend, "
-               "num_threads, cuda_graphs, plugin_path or schema_path)",
+               "num_threads, cuda_graphs, blas_core, plugin_path or schema_path)",
                "an unknown key");
     open_fails("cuda_graphs: maybe\n", TS_ERR_CONFIG,
                "config.yaml:1:14: 'cuda_graphs' must be true or false", "cuda_graphs not a bool");

@@ -1,8 +1,11 @@
-/* vmath.c — the vectorizable float32 tanh of plugins/aten-common/vmath.h against double tanh.
+/* vmath.c — the vectorizable float32 tanh and exp of plugins/aten-common/vmath.h against
+ * double tanh and exp.
  *
  * Every 997th float (about 4.3 million, spread over every exponent) is within 1.5 ulp of the
- * double result rounded to float, and the special values come out as tanhf gives them.
+ * double result (exp: 1 ulp, where the result is a normal float; a subnormal result within
+ * one subnormal step), and the special values come out as tanhf and expf give them.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -55,5 +58,38 @@ int main(void)
        "tiny and subnormal inputs are their own tanh");
     ok(ts_tanhf(0.5f) == (float)tanh(0.5) && ts_tanhf(-2.0f) == (float)tanh(-2.0),
        "ordinary values round as the exact ones do");
+
+    double worst_sub = 0;
+    worst = 0;
+    for (uint64_t b = 0; b < 0x100000000ull; b += 997) {
+        float x = from_bits((uint32_t)b);
+        if (isnan(x))
+            continue;
+        double exact = exp((double)x);
+        float want = (float)exact, got_x = ts_expf(x);
+        if (isinf(want) || want >= FLT_MIN) {
+            double e = isinf(want) ? (got_x == want ? 0 : INFINITY)
+                                   : fabs((double)got_x - exact) / ulp_of(want);
+            if (e > worst) {
+                worst = e;
+                worst_x = x;
+            }
+        } else {
+            double e = fabs((double)got_x - exact) / (double)from_bits(1);
+            worst_sub = e > worst_sub ? e : worst_sub;
+        }
+    }
+    ok(worst <= 1.0, "exp is within 1 ulp of the exact value (worst %.3f ulp at %a)", worst,
+       (double)worst_x);
+    ok(worst_sub <= 1.0, "a subnormal exp is within one step of the exact value (%.3f)",
+       worst_sub);
+    r = ts_expf(nan);
+    ok(isnan(r), "exp of NaN is NaN");
+    ok(ts_expf(-INFINITY) == 0.0f && ts_expf(INFINITY) == INFINITY && ts_expf(-200.0f) == 0.0f &&
+       ts_expf(100.0f) == INFINITY, "exp of +-inf and far values is 0 or inf");
+    ok(ts_expf(0.0f) == 1.0f && ts_expf(-0.0f) == 1.0f && ts_expf(1.0f) == (float)exp(1.0),
+       "exp(0) is 1 and exp(1) rounds as e does");
+    ok(ts_expf(88.72f) < INFINITY && ts_expf(88.73f) == INFINITY,
+       "exp overflows where float exp does");
     return done_testing();
 }

@@ -9,11 +9,16 @@
  *     plugin_path: [/opt/vendor/lib]                 # searched before the built-in places
  *     schema_path: [/opt/vendor/share]
  *     cuda_graphs: true                              # default: false
+ *     blas_core: SkylakeX                            # default: aten-cpu chooses
  *
  * A plugin entry containing '/' is a file path; any other is a name looked up on the plugin
  * path as NAME.so. Relative paths (plugin files and path directories) are taken relative to
  * the directory of the config file. `plugins: []` loads nothing; leaving the key out loads
  * the default plugins. An empty file is the default configuration.
+ *
+ * Keys a plugin reads rather than the core (blas_core, aten-cpu's) are checked for their
+ * form here, so that a bad value names its line, and kept with that place (settings.c
+ * hands them to plugins, which check what only they know).
  *
  * Which config: `--config FILE` (the path given to ts_runtime_open), else $TSCRIPT_CONFIG,
  * else TS_SYSCONFDIR/tscript/config.yaml if it exists, else the embedded default.
@@ -83,6 +88,8 @@ void ts_config_free(TsConfig *c)
     ts_strlist_free(&c->plugin_path);
     ts_strlist_free(&c->schema_path);
     free(c->default_backend);
+    free(c->blas_core);
+    free(c->blas_core_where);
     memset(c, 0, sizeof *c);
 }
 
@@ -142,6 +149,12 @@ static int node_error(Parser *p, const yaml_node_t *n, const char *what)
     return ts_yaml_node_error(p->err, TS_ERR_CONFIG, p->name, n, "%s", what);
 }
 
+/* "config.yaml:3:5": where node starts, for a setting checked after parsing. */
+static void node_place(const Parser *p, const yaml_node_t *n, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s:%zu:%zu", p->name, n->start_mark.line + 1, n->start_mark.column + 1);
+}
+
 /* A sequence of non-empty strings. Directories and plugin entries containing '/' are paths,
  * made absolute against the config's directory; other plugin entries are names. */
 static int parse_list(Parser *p, const char *key, const yaml_node_t *v, TsStrList *out,
@@ -166,8 +179,7 @@ static int parse_list(Parser *p, const char *key, const yaml_node_t *v, TsStrLis
             return rc;
         if (plugins) {
             char where[4096];
-            snprintf(where, sizeof where, "%s:%zu:%zu", p->name, item->start_mark.line + 1,
-                     item->start_mark.column + 1);
+            node_place(p, item, where, sizeof where);
             if (ts_strlist_push(&p->c->plugin_where, where, p->err))
                 return TS_ERR_NOMEM;
         }
@@ -201,6 +213,26 @@ static int parse_graphs(Parser *p, const yaml_node_t *v)
     else
         return ts_yaml_node_error(p->err, TS_ERR_CONFIG, p->name, v,
                                   "'cuda_graphs' must be true or false");
+    return 0;
+}
+
+/* blas_core: the OpenBLAS core type aten-cpu loads (one of the names OpenBLAS's
+ * OPENBLAS_CORETYPE takes: a word of letters, digits and '_'); aten-cpu checks the name. */
+static int parse_blas_core(Parser *p, const yaml_node_t *v)
+{
+    const char *s = ts_yaml_scalar(v);
+    size_t n = s ? strlen(s) : 0;
+    if (n == 0 || n > 31 || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                      "0123456789_") != n)
+        return ts_yaml_node_error(p->err, TS_ERR_CONFIG, p->name, v,
+                                  "'blas_core' must be an OpenBLAS core type such as SkylakeX, "
+                                  "got '%s'", s ? s : "(not a string)");
+    char where[4096];
+    node_place(p, v, where, sizeof where);
+    p->c->blas_core = strdup(s);
+    p->c->blas_core_where = strdup(where);
+    if (!p->c->blas_core || !p->c->blas_core_where)
+        return ts_error_set(p->err, TS_ERR_NOMEM, "out of memory");
     return 0;
 }
 
@@ -246,11 +278,13 @@ static int parse_root(Parser *p, yaml_node_t *root)
             rc = parse_threads(p, v);
         } else if (strcmp(key, "cuda_graphs") == 0) {
             rc = parse_graphs(p, v);
+        } else if (strcmp(key, "blas_core") == 0) {
+            rc = parse_blas_core(p, v);
         } else {
             rc = ts_yaml_node_error(p->err, TS_ERR_CONFIG, p->name, k,
                                     "unknown key '%s' (expected plugins, default_backend, "
-                                    "num_threads, cuda_graphs, plugin_path or schema_path)",
-                                    key);
+                                    "num_threads, cuda_graphs, blas_core, plugin_path or "
+                                    "schema_path)", key);
         }
         if (rc)
             return rc;

@@ -29,6 +29,8 @@ typedef struct TsConfig {
     char *default_backend;     /* NULL: not set */
     int num_threads;           /* 0: not set */
     int cuda_graphs;           /* 1: capture repeated GPU regions into graphs; 0: not */
+    char *blas_core;           /* the OpenBLAS core type aten-cpu loads; NULL: not set */
+    char *blas_core_where;     /* "config.yaml:7:12", where the file sets it */
 } TsConfig;
 
 /* Parses a config file; relative paths in it are taken relative to its directory. */

@@ -1,5 +1,6 @@
 # core/registry/registry.mk — the operator registry (FunctionSchema parser, YAML schema sets,
-# the operator table, plugin loading and its ELF check, the config file) and its tests;
+# the operator table, plugin loading and its ELF check, the config file and the settings
+# plugins read from it) and its tests;
 # included by the top Makefile.am.
 libtscript_core_la_SOURCES += \
 	core/registry/arena.c \
@@ -18,6 +19,8 @@ libtscript_core_la_SOURCES += \
 	core/registry/elf_check.h \
 	core/registry/config.c \
 	core/registry/config.h \
+	core/registry/settings.c \
+	core/registry/settings.h \
 	core/registry/passes.c \
 	core/registry/passes.h
 

@@ -1,6 +1,6 @@
-/* tscript/inspect.h — looking without running: the operator table a runtime's plugins made,
- * and the outline of a TorchScript source file (its top-level definitions and their
- * decorators) read without compiling it.
+/* tscript/inspect.h — looking without running: the plugins a runtime loaded, the operator
+ * table they made, and the outline of a TorchScript source file (its top-level definitions
+ * and their decorators) read without compiling it.
  *
  * The operator table is what `torch._C._jit_get_all_schemas()` lists in PyTorch: every
  * operator a loaded plugin declared, with the backends that have a kernel for it. It is
@@ -25,6 +25,13 @@ extern "C" {
 #endif
 
 struct TsRuntime;
+
+/* ---- the plugins ---------------------------------------------------------------------- */
+/* The plugins the runtime loaded, in load order: their number, and plugin i's name
+ * ("aten-cpu") and the file it was loaded from (NULL past the end). Borrowed. */
+TS_API size_t ts_runtime_num_plugins(const struct TsRuntime *rt);
+TS_API const char *ts_runtime_plugin_name(const struct TsRuntime *rt, size_t i);
+TS_API const char *ts_runtime_plugin_path(const struct TsRuntime *rt, size_t i);
 
 /* ---- the operator table --------------------------------------------------------------- */
 typedef struct TsOperator TsOperator;

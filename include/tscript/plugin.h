@@ -290,6 +290,17 @@ TS_API int ts_parallel_for(int64_t begin, int64_t end, int64_t grain, TsParallel
  * own (BLAS). */
 TS_API int ts_parallel_num_threads(void);
 
+/* ---- settings of the config ------------------------------------------------------ */
+/* The value of the config key `key` that a plugin reads rather than the core (these are
+ * listed in tscript-config(5): "blas_core", aten-cpu's) in the config of the runtime opened
+ * last, copied into value (size bytes), and where the file sets it ("config.yaml:7:12")
+ * into where (wsize bytes) when where is not NULL. Returns false, with both "", when that
+ * config does not set it. The core checks only the value's form; a plugin that finds the
+ * value wrong says so with the place. Process-wide, as ts_parallel_num_threads: what such a
+ * setting governs (a library loaded once per process) is. */
+TS_API bool ts_config_setting(const char *key, char *value, size_t size, char *where,
+                              size_t wsize);
+
 #ifdef __cplusplus
 }
 #endif

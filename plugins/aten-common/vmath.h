@@ -15,6 +15,14 @@
 #include <stdint.h>
 #include <string.h>
 
+/* For the functions whose loops call these: GCC's -O2 leaves a loop scalar when it would need
+ * a run-time check that two arrays do not overlap; this lets it add the check. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define TS_VM_VECTORIZE __attribute__((optimize("vect-cost-model=dynamic")))
+#else
+#define TS_VM_VECTORIZE
+#endif
+
 static inline uint32_t ts_vm_bits(float f)
 {
     uint32_t u;
@@ -35,19 +43,41 @@ static inline float ts_vm_pick(uint32_t m, float a, float b)
     return ts_vm_float((ts_vm_bits(a) & m) | (ts_vm_bits(b) & ~m));
 }
 
-/* e^y for y in [0, 18.5]: y = n ln2 + r with |r| <= ln2/2 (ln2 split in two so that n ln2 is
- * exact), e^r by a degree-6 polynomial fitted for relative error, 2^n built in the exponent. */
-static inline float ts_vm_exp_small(float y)
+/* e^r of y = n ln2 + r, n an integer as a float, |r| <= ln2/2: r taken from y exactly (ln2
+ * split in two so that n ln2 is exact), e^r by a degree-6 polynomial fitted for relative
+ * error. */
+static inline float ts_vm_exp_reduced(float y, float n)
 {
-    float n = (y * 1.44269504088896341f + 12582912.0f) - 12582912.0f;   /* round to int */
     float r = y - n * 0.693145751953125f;
     r = r - n * 1.428606765330187e-06f;
     float p = r * 0.0013752965f + 0.0083661396f;
     p = p * r + 0.041669208f;
     p = p * r + 0.16666543f;
     p = p * r + 0.49999991f;
-    p = (p * (r * r) + r) + 1.0f;
-    return p * ts_vm_float((uint32_t)((int32_t)n + 127) << 23);
+    return (p * (r * r) + r) + 1.0f;
+}
+
+/* e^y for y in [0, 18.5]: e^r as above times 2^n, built in the exponent. */
+static inline float ts_vm_exp_small(float y)
+{
+    float n = (y * 1.44269504088896341f + 12582912.0f) - 12582912.0f;   /* round to int */
+    return ts_vm_exp_reduced(y, n) * ts_vm_float((uint32_t)((int32_t)n + 127) << 23);
+}
+
+/* e^x over every float, for loops such as softmax's: x is held to [-110, 88.8] (past either
+ * end e^x rounds to 0 or overflows to inf all the same), e^r from
+ * ts_vm_exp_reduced, and 2^n applied in two halves, each a normal float for every n the range
+ * gives (-159 to 128), so that only the last product rounds into the subnormals or to inf.
+ * n is read from the bits of the rounding sum, never converted from a float, so a NaN (which
+ * passes every step as NaN) has no undefined conversion on its way. */
+static inline float ts_expf(float x)
+{
+    float y = ts_vm_pick(-(uint32_t)(x < -110.0f), -110.0f, x);
+    y = ts_vm_pick(-(uint32_t)(y > 88.8f), 88.8f, y);
+    float t = y * 1.44269504088896341f + 12582912.0f;
+    float p = ts_vm_exp_reduced(y, t - 12582912.0f);
+    int32_t k = (int32_t)(ts_vm_bits(t) - 0x4B400000u), a = k / 2, b = k - a;
+    return p * ts_vm_float((uint32_t)(a + 127) << 23) * ts_vm_float((uint32_t)(b + 127) << 23);
 }
 
 /* tanh: an odd polynomial below 0.625, 1 - 2 / (e^2|x| + 1) above (|x| past 9.1 rounds to 1). */

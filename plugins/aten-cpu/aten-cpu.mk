@@ -4,13 +4,15 @@
 # the public headers.
 pkglib_LTLIBRARIES += plugins/aten-cpu/aten-cpu.la
 plugins_aten_cpu_aten_cpu_la_SOURCES = plugins/aten-cpu/engine/cpu.c plugins/aten-cpu/engine/cpu.h \
+	plugins/aten-cpu/engine/block_cache.c plugins/aten-cpu/engine/block_cache.h \
 	plugins/aten-cpu/engine/fill.c plugins/aten-cpu/create/factory.c \
 	plugins/aten-cpu/pointwise/binary.c plugins/aten-cpu/engine/elementwise.c \
 	plugins/aten-cpu/engine/elementwise.h plugins/aten-cpu/engine/convert.c \
 	plugins/aten-cpu/pointwise/unary.c plugins/aten-cpu/pointwise/select.c \
 	plugins/aten-cpu/linalg/linalg.c plugins/aten-cpu/engine/format.c plugins/aten-cpu/engine/format.h \
 	plugins/aten-cpu/nn/nn.h plugins/aten-cpu/nn/nn.c plugins/aten-cpu/linalg/blas.c \
-	plugins/aten-cpu/linalg/openblas.c plugins/aten-cpu/linalg/openblas.h plugins/aten-cpu/nn/conv.c \
+	plugins/aten-cpu/linalg/openblas.c plugins/aten-cpu/linalg/openblas.h \
+	plugins/aten-cpu/linalg/blas_core.c plugins/aten-cpu/linalg/blas_core.h plugins/aten-cpu/nn/conv.c \
 	plugins/aten-cpu/nn/pool.c plugins/aten-cpu/nn/norm.c plugins/aten-cpu/nn/activation.c \
 	plugins/aten-cpu/nn/resample.c plugins/aten-cpu/nn/loss.c plugins/aten-cpu/nn/loss_pointwise.c \
 	plugins/aten-cpu/nn/rnn.c plugins/aten-cpu/nn/pool.h plugins/aten-cpu/nn/pool_adaptive.c \
@@ -35,7 +37,7 @@ dist_pkgschema_DATA += schemas/aten.yaml schemas/aten_nn.yaml schemas/aten_shape
 # The kernels called directly (t/kernel.h): elementwise, queries, reductions, printing, nn,
 # shapes, the thread pool under them, OpenBLAS, and the vector math (vmath.h) alone.
 check_PROGRAMS += t/cpu.t t/cpu_ew.t t/cpu_query.t t/cpu_reduce.t t/cpu_print.t t/cpu_nn.t \
-	t/cpu_shape.t t/cpu_parallel.t t/openblas.t t/vmath.t
+	t/cpu_shape.t t/cpu_parallel.t t/openblas.t t/vmath.t t/block_cache.t
 t_cpu_t_SOURCES = t/cpu.c t/kernel.h t/tap.h
 EXTRA_t_cpu_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 t_cpu_ew_t_SOURCES = t/cpu_ew.c t/kernel.h t/tensor_util.h t/tap.h
@@ -56,6 +58,11 @@ t_openblas_t_SOURCES = t/openblas.c t/kernel.h t/tensor_util.h t/tap.h
 EXTRA_t_openblas_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 t_vmath_t_SOURCES = t/vmath.c t/tap.h
 t_vmath_t_LDADD = -lm
+# The allocator's cache of large blocks (block_cache.c), compiled into the test alone.
+t_block_cache_t_SOURCES = t/block_cache.c t/tap.h plugins/aten-cpu/engine/block_cache.c \
+	plugins/aten-cpu/engine/block_cache.h
+t_block_cache_t_CPPFLAGS = -I$(srcdir)/plugins/aten-cpu
+t_block_cache_t_LDADD = -lm
 
 # Indexed writes (scatter.c), ops composed from other kernels
 # (compose.c), repeats and products (interleave.c), strided copies (strided.c), binning
@@ -131,3 +138,13 @@ EXTRA_DIST += $(LAYERS_CASES) $(LAYERS_CASES:.sh=.py) \
 # (schemas/torch.functional.py, schemas/torch.nn.functional.py), against PyTorch's results.
 TESTS += t/norm_cases.sh t/interpolate_cases.sh
 EXTRA_DIST += t/norm_cases.sh t/norm_cases.py t/interpolate_cases.sh t/interpolate_cases.py
+
+# The choice of OpenBLAS's core type (linalg/blas_core.c), compiled into the test alone;
+# the core type chosen, forced and reported (`tscript info --backend`), with a fake OpenBLAS
+# (t/plugins/fakeblas.c) for a build that lacks one.
+check_PROGRAMS += t/blas_core.t
+t_blas_core_t_SOURCES = t/blas_core.c t/tap.h plugins/aten-cpu/linalg/blas_core.c
+t_blas_core_t_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cpu
+t_blas_core_t_LDADD =
+TESTS += t/openblas_core.sh
+EXTRA_DIST += t/openblas_core.sh

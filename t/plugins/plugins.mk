@@ -1,7 +1,7 @@
 # t/plugins/plugins.mk — deliberately broken plugins for t/plugin.t (no entry point, a wrong
 # ABI version, a failing init, kernels for undeclared or doubly declared operators, a bad
-# schema, a conflicting schema), a good one and one that replaces a kernel of the good one;
-# built by make check, never installed.
+# schema, a conflicting schema), a good one, one that replaces a kernel of the good one, and
+# a fake OpenBLAS; built by make check, never installed.
 # Included by the top Makefile.am.
 check_LTLIBRARIES += \
 	t/plugins/good.la \
@@ -13,7 +13,8 @@ check_LTLIBRARIES += \
 	t/plugins/badschema.la \
 	t/plugins/conflict.la \
 	t/plugins/inplace.la \
-	t/plugins/override.la
+	t/plugins/override.la \
+	t/plugins/fakeblas.la
 t_plugins_good_la_SOURCES = t/plugins/good.c
 t_plugins_good_la_LDFLAGS = $(TEST_PLUGIN_LDFLAGS)
 t_plugins_good_la_LIBADD = libtscript.la
@@ -43,3 +44,7 @@ t_plugins_conflict_la_LIBADD = libtscript.la
 t_plugins_override_la_SOURCES = t/plugins/override.c
 t_plugins_override_la_LDFLAGS = $(TEST_PLUGIN_LDFLAGS)
 t_plugins_override_la_LIBADD = libtscript.la
+# Not a plugin: a stand-in for OpenBLAS with one core type (t/openblas_core.sh).
+t_plugins_fakeblas_la_SOURCES = t/plugins/fakeblas.c
+t_plugins_fakeblas_la_CFLAGS = $(AM_CFLAGS) $(OPENBLAS_CFLAGS)
+t_plugins_fakeblas_la_LDFLAGS = $(TEST_PLUGIN_LDFLAGS)

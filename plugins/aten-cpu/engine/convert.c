@@ -105,7 +105,44 @@ void ts_cpu_store_double(int dtype, void *p, double d)
         conv[dtype].store_d(p, 0, 1, &d);
 }
 
-/* The cast loop: args->i[0] is the destination dtype, args->i[1] the source's. */
+/* n elements of T from src (s1 bytes apart: 0 for a broadcast) to dst (s0 apart), bit for
+ * bit. */
+#define STRIDED_COPY(T) \
+    static void copy_##T(char *dst, int64_t s0, const char *src, int64_t s1, int64_t n) \
+    { \
+        if (s1 == 0 && s0 == (int64_t)sizeof(T)) {    /* a fill: the compiler's vector stores */ \
+            T v; \
+            memcpy(&v, src, sizeof v); \
+            for (int64_t i = 0; i < n; i++) \
+                memcpy(dst + i * (int64_t)sizeof(T), &v, sizeof v); \
+            return; \
+        } \
+        for (int64_t i = 0; i < n; i++) \
+            memcpy(dst + i * s0, src + i * s1, sizeof(T)); \
+    }
+STRIDED_COPY(uint8_t)
+STRIDED_COPY(uint16_t)
+STRIDED_COPY(uint32_t)
+STRIDED_COPY(uint64_t)
+#undef STRIDED_COPY
+
+/* Whether the n elements of es bytes at p[0] (s[0] apart) and at p[1] (s[1] apart) share a
+ * byte: copied one by one they could read what was just written (the loop below reads a
+ * run into a buffer first). */
+static bool spans_overlap(char **p, const int64_t *s, int64_t n, int64_t es)
+{
+    uintptr_t lo[2], hi[2];
+    for (int k = 0; k < 2; k++) {
+        uintptr_t a = (uintptr_t)p[k], b = (uintptr_t)(p[k] + (n - 1) * s[k]);
+        lo[k] = a < b ? a : b;
+        hi[k] = (a < b ? b : a) + (uintptr_t)es;
+    }
+    return lo[0] < hi[1] && lo[1] < hi[0];
+}
+
+/* The cast loop: args->i[0] is the destination dtype, args->i[1] the source's. A copy within
+ * one dtype moves the bits (a broadcast source, a conv's bias filling its output planes, is
+ * a fill), not values through a double. */
 static void cast_loop(char **p, const int64_t *s, int64_t n, TsCpuEwArgs *args)
 {
     int to = (int)args->i[0], from = (int)args->i[1];
@@ -113,6 +150,19 @@ static void cast_loop(char **p, const int64_t *s, int64_t n, TsCpuEwArgs *args)
     if (to == from && s[0] == es && s[1] == es) {
         memmove(p[0], p[1], (size_t)(n * es));
         return;
+    }
+    if (to == from && !spans_overlap(p, s, n, es)) {
+        switch (es) {
+        case 1: copy_uint8_t(p[0], s[0], p[1], s[1], n); return;
+        case 2: copy_uint16_t(p[0], s[0], p[1], s[1], n); return;
+        case 4: copy_uint32_t(p[0], s[0], p[1], s[1], n); return;
+        case 8: copy_uint64_t(p[0], s[0], p[1], s[1], n); return;
+        case 16:
+            copy_uint64_t(p[0], s[0], p[1], s[1], n);
+            copy_uint64_t(p[0] + 8, s[0], p[1] + 8, s[1], n);
+            return;
+        default: break;
+        }
     }
     bool via_int = !ts_dtype_is_floating(to) && !ts_dtype_is_floating(from);
     union { double d[256]; int64_t i[256]; } buf;

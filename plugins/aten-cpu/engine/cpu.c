@@ -3,28 +3,31 @@
  * The plugin gives the "cpu" device its allocator (64-byte aligned, so kernels may use
  * aligned vector loads) and registers the kernels of every op family table for the "cpu"
  * backend, aten-common's shared metadata-only kernels and random ops (with the copy and the
- * random hooks they need: its TsAtenBackend), and the tensor printer's hook. The schemas are schemas/aten.yaml;
- * the kernels live in one file per family.
+ * random hooks they need: its TsAtenBackend), the tensor printer's hook and the backend's
+ * description (tscript::backend_info, openblas.c), after checking the config's blas_core.
+ * The schemas are schemas/aten.yaml; the kernels live in one file per family.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "engine/elementwise.h"
 #include "create/random.h"
+#include "linalg/openblas.h"
 
 #define CPU_ALIGNMENT 64
 
-/* Blocks come from plain malloc, over-allocated by the alignment, with the pointer malloc
- * returned kept just below the aligned block. posix_memalign would split a larger chunk and
- * free its ends, bypassing malloc's per-thread cache: with small tensors (an LSTM step at
- * batch 1) that churn was a fifth of the run time. */
+/* Blocks come from plain malloc (large ones through block_cache.c, which keeps them for
+ * reuse), over-allocated by the alignment, with the pointer malloc returned kept just below
+ * the aligned block. posix_memalign would split a larger chunk and free its ends, bypassing
+ * malloc's per-thread cache: with small tensors (an LSTM step at batch 1) that churn was a
+ * fifth of the run time. */
 static void *cpu_alloc(TsAllocator *self, size_t nbytes, TsDevice device)
 {
     (void)self;
     (void)device;
     if (nbytes > SIZE_MAX - CPU_ALIGNMENT)
         return NULL;
-    char *raw = malloc(nbytes + CPU_ALIGNMENT);   /* zero bytes still gets a real block */
+    char *raw = ts_cpu_block_alloc(nbytes + CPU_ALIGNMENT);   /* zero bytes: a real block */
     if (!raw)
         return NULL;
     char *p = (char *)(((uintptr_t)raw + CPU_ALIGNMENT) & ~(uintptr_t)(CPU_ALIGNMENT - 1));
@@ -38,7 +41,7 @@ static void cpu_free(TsAllocator *self, void *ptr, size_t nbytes, TsDevice devic
     (void)nbytes;
     (void)device;
     if (ptr)
-        free(((void **)ptr)[-1]);
+        ts_cpu_block_free(((void **)ptr)[-1], nbytes + CPU_ALIGNMENT);
 }
 
 TsAllocator ts_cpu_allocator = { "cpu", cpu_alloc, cpu_free, NULL, NULL, NULL, NULL };
@@ -67,6 +70,7 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_conv_transpose_table, &ts_cpu_rnn_layers_table, &ts_cpu_embedding_bag_table,
     &ts_cpu_attention_table, &ts_cpu_random_table, &ts_cpu_einsum_table,
     &ts_cpu_grid_sample_table, &ts_cpu_nested_table,
+    &ts_cpu_openblas_table,
 };
 
 /* The tensor-printing hook of core/value/print.h; the prim plugin may declare it too (identical
@@ -91,9 +95,13 @@ static const TsAtenBackend cpu_backend = {
 
 static int init(TsRegistry *r, TsError *err)
 {
-    int rc = ts_register_allocator(r, "cpu", &ts_cpu_allocator, err);
+    int rc = ts_cpu_blas_check_setting(err);       /* the config's blas_core */
+    if (!rc)
+        rc = ts_register_allocator(r, "cpu", &ts_cpu_allocator, err);
     if (!rc)
         rc = ts_register_schema(r, format_schema, err);
+    if (!rc)
+        rc = ts_register_schema(r, TS_BACKEND_INFO_SCHEMA, err);
     if (!rc)
         rc = ts_aten_set_backend(&cpu_backend, err);
     if (!rc)
@@ -114,5 +122,5 @@ static const char *const schema_files[] = { "aten.yaml", "aten_nn.yaml", "aten_s
                                             NULL };
 
 TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {
-    TS_PLUGIN_ABI_VERSION, "aten-cpu", schema_files, init, NULL
+    TS_PLUGIN_ABI_VERSION, "aten-cpu", schema_files, init, ts_cpu_block_drain
 };

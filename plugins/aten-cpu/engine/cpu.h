@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "tscript/aten.h"
+#include "engine/block_cache.h"
 
 /* A kernel and a family's table of them: aten.h's, so that aten-common's shared kernels
  * (ts_aten_view_table) are one more table here. */

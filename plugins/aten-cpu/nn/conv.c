@@ -20,6 +20,7 @@
 
 #include "nn/conv.h"
 #include "shape/shape_ops.h"
+#include "vmath.h"
 
 /* ---- arguments ------------------------------------------------------------------------- */
 
@@ -346,11 +347,24 @@ void *ts_conv_col_alloc(TsError *err, int64_t rows, int64_t tile, int64_t row_le
     return p;
 }
 
-int ts_conv_init_bias(TsTensor *out, int64_t n, int64_t cout, int64_t plane, const TsTensor *b,
-                      TsError *err)
+TS_VM_VECTORIZE int ts_conv_init_bias(TsTensor *out, int64_t n, int64_t cout, int64_t plane,
+                                      const TsTensor *b, TsError *err)
 {
     if (!b) {
         memset(ts_tensor_data(out), 0, (size_t)(n * cout * plane) * ts_dtype_size(out->dtype));
+        return 0;
+    }
+    if (out->dtype == TS_FLOAT32 && b->dtype == TS_FLOAT32) {
+        /* each output plane a fill of its channel's bias (the general copy below walks the
+         * broadcast one element at a time) */
+        float *o = ts_tensor_data(out);
+        const float *bd = ts_tensor_data(b);
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t c = 0; c < cout; c++, o += plane) {
+                float v = bd[c * b->strides[0]];
+                for (int64_t j = 0; j < plane; j++)
+                    o[j] = v;
+            }
         return 0;
     }
     int64_t vs[3] = { n, cout, plane }, vst[3] = { 0, b->strides[0], 0 };

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "nn/pool.h"
+#include "vmath.h"
 
 typedef enum Family { FAM_MAX1D, FAM_1D, FAM_2D, FAM_3D } Family;
 
@@ -345,10 +346,121 @@ static int check(TsCall *c, const PoolDef *def, TsArgs *args, const TsTensor *x,
     return check_dtype(c, def, x->dtype);
 }
 
+/* The taps [*lo, *hi) of a window's dim that fall inside [0, n): taps at start + t * step for
+ * t in [0, k), step >= 1. */
+static void taps_inside(int64_t start, int64_t step, int64_t k, int64_t n, int64_t *lo,
+                        int64_t *hi)
+{
+    *lo = start >= 0 ? 0 : (-start + step - 1) / step;
+    *hi = start > n - 1 ? 0 : (n - 1 - start) / step + 1;
+    if (*hi > k)
+        *hi = k;
+    if (*lo > *hi)
+        *lo = *hi;
+}
+
+/* The max of one window (its inside taps [alo, ahi) x [ilo, ihi) x [jlo, jhi) from base, the
+ * element of tap (0, 0, 0)); a NaN anywhere makes it NaN, as the general loop's "NaN wins". */
+static float window_max(const float *base, int64_t alo, int64_t ahi, int64_t ilo, int64_t ihi,
+                        int64_t jlo, int64_t jhi, int64_t ta, int64_t ti, int64_t tj)
+{
+    float m = -INFINITY;
+    int nan = 0;
+    for (int64_t a = alo; a < ahi; a++)
+        for (int64_t i = ilo; i < ihi; i++)
+            for (int64_t j = jlo; j < jhi; j++) {
+                float v = base[a * ta + i * ti + j * tj];
+                m = v > m ? v : m;
+                nan |= v != v;
+            }
+    return nan ? NAN : m;
+}
+
+enum { CHUNK = 32 };
+
+/* The maxima of n (<= CHUNK) windows wholly inside their rows, sw apart, the first's tap
+ * (0, 0, 0) at base, into out. A NaN sticks: once m is NaN neither test replaces it. The
+ * choice is a bitwise select, which vectorizes where ?: on floats stays a branch. */
+TS_VM_VECTORIZE static inline void chunk_max(const float *base, int64_t sw, int64_t n,
+                                             int64_t alo, int64_t ahi, int64_t ilo,
+                                             int64_t ihi, int64_t kw, int64_t ta, int64_t ti,
+                                             int64_t dw, float *out)
+{
+    float m[CHUNK];
+    for (int64_t c = 0; c < n; c++)
+        m[c] = -INFINITY;
+    for (int64_t a = alo; a < ahi; a++)
+        for (int64_t i = ilo; i < ihi; i++)
+            for (int64_t j = 0; j < kw; j++) {
+                const float *r = base + a * ta + i * ti + j * dw;
+                for (int64_t c = 0; c < n; c++) {
+                    float v = r[c * sw];
+                    m[c] = ts_vm_pick(-(uint32_t)(v > m[c]) | -(uint32_t)(v != v), v, m[c]);
+                }
+            }
+    memcpy(out, m, (size_t)n * sizeof *m);
+}
+
+/* Max pooling of float32 without indices, the case a network's forward runs. Each window's
+ * inside taps are found once per row and column. A window's max is a chain of dependent
+ * compares, so the windows wholly inside the row are done CHUNK at a time, tap by tap, each
+ * tap's compare across the chunk's windows independent of the others; the windows at the
+ * edges one by one. */
+TS_VM_VECTORIZE static void max_pool_f32(const Pool *pl, const TsPoolGeo *g, const float *in,
+                                         float *out)
+{
+    const int64_t id = g->in[0], ih = g->in[1], iw = g->in[2];
+    const int64_t od = g->out[0], oh = g->out[1], ow = g->out[2];
+    const int64_t sw = pl->s[2], pw = pl->p[2], kw = pl->k[2];
+    const int64_t dd = pl->d[0], dh = pl->d[1], dw = pl->d[2];
+    const int64_t isz = id * ih * iw, ta = dd * ih * iw, ti = dh * iw;
+    /* the columns x whose window lies inside [0, iw): x * sw - pw >= 0 and
+     * x * sw - pw + (kw - 1) * dw <= iw - 1 */
+    int64_t xlo = (pw + sw - 1) / sw, last = iw - 1 - (kw - 1) * dw + pw;
+    int64_t xhi = last < 0 ? 0 : last / sw + 1;
+    xhi = xhi > ow ? ow : xhi;
+    xlo = xlo > xhi ? xhi : xlo;
+    for (int64_t q = 0; q < g->planes; q++)
+        for (int64_t z = 0; z < od; z++) {
+            int64_t t0 = z * pl->s[0] - pl->p[0], alo, ahi;
+            taps_inside(t0, dd, pl->k[0], id, &alo, &ahi);
+            for (int64_t y = 0; y < oh; y++, out += ow) {
+                int64_t h0 = y * pl->s[1] - pl->p[1], ilo, ihi;
+                taps_inside(h0, dh, pl->k[1], ih, &ilo, &ihi);
+                const float *plane = in + q * isz + t0 * ih * iw + h0 * iw;
+                for (int64_t x = 0; x < ow; x++) {
+                    if (x == xlo && xhi > xlo)
+                        x = xhi;                     /* the inside ones come after */
+                    if (x >= ow)
+                        break;
+                    int64_t w0 = x * sw - pw, jlo, jhi;
+                    taps_inside(w0, dw, kw, iw, &jlo, &jhi);
+                    out[x] = window_max(plane + w0, alo, ahi, ilo, ihi, jlo, jhi, ta, ti, dw);
+                }
+                for (int64_t x0 = xlo; x0 < xhi; x0 += CHUNK) {
+                    int64_t n = xhi - x0 < CHUNK ? xhi - x0 : CHUNK;
+                    const float *base = plane + x0 * sw - pw;
+                    /* strides 1 and 2 (nearly every network's) as constants, for the
+                     * compiler to vectorize */
+                    if (sw == 2)
+                        chunk_max(base, 2, n, alo, ahi, ilo, ihi, kw, ta, ti, dw, out + x0);
+                    else if (sw == 1)
+                        chunk_max(base, 1, n, alo, ahi, ilo, ihi, kw, ta, ti, dw, out + x0);
+                    else
+                        chunk_max(base, sw, n, alo, ahi, ilo, ihi, kw, ta, ti, dw, out + x0);
+                }
+            }
+        }
+}
+
 /* Max over each window; idx (may be NULL) gets the flat in-plane index of the max. */
 static void max_pool(const Pool *pl, const TsPoolGeo *g, int dt, const void *in, void *out,
                      int64_t *idx)
 {
+    if (dt == TS_FLOAT32 && !idx) {
+        max_pool_f32(pl, g, in, out);
+        return;
+    }
     int64_t id = g->in[0], ih = g->in[1], iw = g->in[2];
     int64_t od = g->out[0], oh = g->out[1], ow = g->out[2];
     int64_t isz = id * ih * iw, osz = od * oh * ow;
