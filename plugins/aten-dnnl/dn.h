@@ -1,9 +1,10 @@
 /* dn.h — what the files of the aten-dnnl plugin share (prefix dn_).
  *
- * aten-dnnl runs aten-cpu's convolutions on oneDNN 2.x: it replaces aten-cpu's cpu kernels of
- * the convolution operators (ts_override_kernel) and hands back to them every call oneDNN
- * does not take (other dtypes, empty inputs, malformed arguments: aten-cpu then answers with
- * PyTorch's results and messages). Listed after aten-cpu in a config it is on; left out, off.
+ * aten-dnnl runs aten-cpu's convolutions (and max_pool2d, and batch_norm in inference) on
+ * oneDNN 2.x: it replaces aten-cpu's cpu kernels of those operators (ts_override_kernel) and
+ * hands back to them every call it does not take (other dtypes, empty inputs, malformed
+ * arguments: aten-cpu then answers with PyTorch's results and messages). Listed after
+ * aten-cpu in a config it is on; left out, off.
  *
  *   args.c    a call's arguments read off the stack, untouched, into a DnConv
  *   engine.c  the engine, each thread's stream and scratch memory, the thread count, errors
@@ -15,7 +16,7 @@
  *   fuse.c    the optimizer pass: convolutions and batch norms take the relu after them, and
  *             chains of them stay channels-last
  *
- * A DnConv is both the description of a call and (its DN_KEY part) the key of the primitive
+ * A DnConv is both the description of a call and (its key, a DnKey) the key of the primitive
  * cache: everything that changes the primitive is in the key, nothing else is.
  */
 #ifndef TS_ATEN_DNNL_DN_H
