@@ -6,7 +6,8 @@
 # and what not; conv_cases.py (every error message, PyTorch's words, and the results checked
 # another way) passes with it; the config order it needs; a channels-last input gives a
 # channels-last result, as PyTorch's; resnet18, mobilenet_v2 and squeezenet1_1 saved by
-# PyTorch give its results. Skipped where oneDNN is not built.
+# PyTorch give its results; oneDNN is loaded by the first convolution only, and a missing
+# library ($TSCRIPT_DNNL) leaves every call to aten-cpu. Skipped where oneDNN is not built.
 srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 builddir=${TS_BUILDDIR:-$(pwd)}
 tscript=$builddir/tscript
@@ -39,6 +40,18 @@ if [ $torch = yes ]; then
 else
     skip "... and PyTorch's" "python3 has no torch"
 fi
+# oneDNN is opened by the first convolution, not at startup; without the library every call
+# goes to aten-cpu
+LD_DEBUG=files "$tscript" --config "$tmp/dnnl.yaml" run "$srcdir/bench/workloads/hello.py" \
+    >"$tmp/ld" 2>&1
+! grep -q 'file=libdnnl' "$tmp/ld"
+check $? "a program without convolutions never loads oneDNN" "$tmp/ld"
+TSCRIPT_DNNL=libtscript-no-such-dnnl.so.0 "$tscript" --config "$tmp/dnnl.yaml" run "$cases" \
+    >"$tmp/nolib" 2>&1
+check $? "the cases run with aten-dnnl whose oneDNN library is missing" "$tmp/nolib"
+python3 "$srcdir/t/outcmp.py" "$tmp/cpu" "$tmp/nolib" >"$tmp/diff" 2>&1
+check $? "... giving aten-cpu's results, every call handed to it" "$tmp/diff"
+
 ONEDNN_VERBOSE=1 "$tscript" --config "$tmp/dnnl.yaml" run "$cases" >"$tmp/verbose" 2>&1
 [ "$(grep -c '^onednn_verbose,exec,cpu,\(de\)\{0,1\}convolution,' "$tmp/verbose")" -ge 36 ]
 check $? "oneDNN ran the float32 cases" "$tmp/verbose"

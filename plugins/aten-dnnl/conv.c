@@ -24,7 +24,7 @@ static dnnl_memory_t mem(const dnnl_memory_desc_t *md, void *data, dnnl_status_t
 {
     dnnl_memory_t m = NULL;
     if (*st == dnnl_success)
-        *st = dnnl_memory_create(&m, md, dn_engine(NULL), data);
+        *st = dn_lib.memory_create(&m, md, dn_engine(NULL), data);
     return *st == dnnl_success ? m : NULL;
 }
 
@@ -32,7 +32,7 @@ static dnnl_status_t run_reorder(dnnl_primitive_t r, dnnl_stream_t s, dnnl_memor
                                  dnnl_memory_t to)
 {
     dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, from }, { DNNL_ARG_TO, to } };
-    return dnnl_primitive_execute(r, s, 2, args);
+    return dn_lib.primitive_execute(r, s, 2, args);
 }
 
 /* A new tensor for the result: the key's layout, without the batch dim when unbatched. */
@@ -84,17 +84,17 @@ TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt)
         dnnl_exec_arg_t args[5] = { { DNNL_ARG_SRC, m_src }, { DNNL_ARG_WEIGHTS, m_wei },
                                     { DNNL_ARG_DST, m_dst }, { DNNL_ARG_SCRATCHPAD, m_scratch },
                                     { DNNL_ARG_BIAS, m_bias } };
-        st = dnnl_primitive_execute(p->op, s, m_bias ? 5 : 4, args);
+        st = dn_lib.primitive_execute(p->op, s, m_bias ? 5 : 4, args);
     }
     if (st == dnnl_success && p->dst_reorder)
         st = run_reorder(p->dst_reorder, s, m_dst, m_user_dst);
     if (st == dnnl_success)
-        st = dnnl_stream_wait(s);
+        st = dn_lib.stream_wait(s);
     dnnl_memory_t all[7] = { m_user_src, p->src_reorder ? m_src : NULL, m_wei, m_bias,
                              m_user_dst, p->dst_reorder ? m_dst : NULL, m_scratch };
     for (int i = 0; i < 7; i++)
         if (all[i])
-            dnnl_memory_destroy(all[i]);
+            dn_lib.memory_destroy(all[i]);
     if (st != dnnl_success) {
         dn_fail(err, "running a convolution", st);
         ts_tensor_release(o);
@@ -134,6 +134,8 @@ static _Atomic(TsKernelFn) replaced[N_ATEN_OPS];
  * HAND_ON. */
 static int run_call(TsCall *c, DnConv *cv, size_t n)
 {
+    if (!dn_lib_open())
+        return HAND_ON;
     TsError quiet = TS_ERROR_INIT;
     int nthr = dn_threads_begin();
     cv->key.nthr = nthr;

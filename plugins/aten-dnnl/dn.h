@@ -92,6 +92,49 @@ bool dn_int_list(TsValue v, int nd, int64_t *out);
  * not split the cache), others as they are. */
 void dn_src_strides(const TsTensor *x, int dims, int64_t *st);
 
+/* ---- lib.c --------------------------------------------------------------------------- */
+
+/* oneDNN's functions as the plugin calls them (dn_lib.memory_create(...)): taken from the
+ * library when the first call that runs oneDNN opens it (the plugin links none of it). */
+typedef struct DnLib {
+    __typeof__(dnnl_dilated_convolution_forward_desc_init) *dilated_convolution_forward_desc_init;
+    __typeof__(dnnl_dilated_deconvolution_forward_desc_init) *dilated_deconvolution_forward_desc_init;
+    __typeof__(dnnl_engine_create) *engine_create;
+    __typeof__(dnnl_memory_create) *memory_create;
+    __typeof__(dnnl_memory_desc_equal) *memory_desc_equal;
+    __typeof__(dnnl_memory_desc_get_size) *memory_desc_get_size;
+    __typeof__(dnnl_memory_desc_init_by_strides) *memory_desc_init_by_strides;
+    __typeof__(dnnl_memory_desc_init_by_tag) *memory_desc_init_by_tag;
+    __typeof__(dnnl_memory_destroy) *memory_destroy;
+    __typeof__(dnnl_pooling_v2_forward_desc_init) *pooling_v2_forward_desc_init;
+    __typeof__(dnnl_post_ops_append_eltwise) *post_ops_append_eltwise;
+    __typeof__(dnnl_post_ops_create) *post_ops_create;
+    __typeof__(dnnl_post_ops_destroy) *post_ops_destroy;
+    __typeof__(dnnl_primitive_attr_create) *primitive_attr_create;
+    __typeof__(dnnl_primitive_attr_destroy) *primitive_attr_destroy;
+    __typeof__(dnnl_primitive_attr_set_post_ops) *primitive_attr_set_post_ops;
+    __typeof__(dnnl_primitive_attr_set_scratchpad_mode) *primitive_attr_set_scratchpad_mode;
+    __typeof__(dnnl_primitive_create) *primitive_create;
+    __typeof__(dnnl_primitive_desc_create) *primitive_desc_create;
+    __typeof__(dnnl_primitive_desc_destroy) *primitive_desc_destroy;
+    __typeof__(dnnl_primitive_desc_query_md) *primitive_desc_query_md;
+    __typeof__(dnnl_primitive_destroy) *primitive_destroy;
+    __typeof__(dnnl_primitive_execute) *primitive_execute;
+    __typeof__(dnnl_reorder_primitive_desc_create) *reorder_primitive_desc_create;
+    __typeof__(dnnl_stream_create) *stream_create;
+    __typeof__(dnnl_stream_destroy) *stream_destroy;
+    __typeof__(dnnl_stream_wait) *stream_wait;
+    void (*omp_set_num_threads)(int);      /* OpenMP's, where oneDNN runs on it; else NULL */
+} DnLib;
+
+extern DnLib dn_lib;
+
+/* Opens oneDNN the first time (any thread), then says whether dn_lib is filled: false when
+ * the library or one of its functions is missing, and every call goes to aten-cpu's kernel.
+ * dn_lib_why: why not, for a report ("" when it is open or not tried yet). */
+bool dn_lib_open(void);
+const char *dn_lib_why(void);
+
 /* ---- engine.c ---------------------------------------------------------------------- */
 
 /* The CPU engine (made once), or NULL when oneDNN has none (err says why). */

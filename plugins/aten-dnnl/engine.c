@@ -23,9 +23,6 @@
 #include "config.h"
 #include "dn.h"
 
-#ifdef TS_DNNL_OPENMP
-#include <omp.h>
-#endif
 
 static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
 static dnnl_engine_t engine;
@@ -44,14 +41,14 @@ static void thread_free(void *p)
 {
     DnThread *t = p;
     if (t->stream)
-        dnnl_stream_destroy(t->stream);
+        dn_lib.stream_destroy(t->stream);
     free(t->raw);
     free(t);
 }
 
 static void make_engine(void)
 {
-    engine_status = dnnl_engine_create(&engine, dnnl_cpu, 0);
+    engine_status = dn_lib.engine_create(&engine, dnnl_cpu, 0);
     key_ok = pthread_key_create(&thread_key, thread_free) == 0;
 }
 
@@ -91,7 +88,7 @@ dnnl_stream_t dn_stream(TsError *err)
     if (!t)
         return NULL;
     if (!t->stream) {
-        dnnl_status_t st = dnnl_stream_create(&t->stream, engine, dnnl_stream_default_flags);
+        dnnl_status_t st = dn_lib.stream_create(&t->stream, engine, dnnl_stream_default_flags);
         if (st != dnnl_success) {
             t->stream = NULL;
             dn_fail(err, "creating a stream", st);
@@ -148,7 +145,7 @@ int dn_threads_begin(void)
     if (n > 1 && atomic_flag_test_and_set_explicit(&team, memory_order_acquire))
         n = 1;                         /* another thread's call has the team */
 #ifdef TS_DNNL_OPENMP
-    omp_set_num_threads(n);
+    dn_lib.omp_set_num_threads(n);
 #endif
     return n;
 }

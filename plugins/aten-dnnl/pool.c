@@ -110,21 +110,21 @@ static TsTensor *run_pool(TsCall *c, const DnPrim *p, const TsTensor *x)
         return NULL;
     }
     dnnl_memory_t m[3] = { NULL, NULL, NULL };
-    dnnl_status_t st = dnnl_memory_create(&m[0], &p->src_md, eng, ts_tensor_data(x));
+    dnnl_status_t st = dn_lib.memory_create(&m[0], &p->src_md, eng, ts_tensor_data(x));
     if (st == dnnl_success)
-        st = dnnl_memory_create(&m[1], &p->dst_md, eng, ts_tensor_data(o));
+        st = dn_lib.memory_create(&m[1], &p->dst_md, eng, ts_tensor_data(o));
     if (st == dnnl_success)
-        st = dnnl_memory_create(&m[2], &p->scratch_md, eng, scratch);
+        st = dn_lib.memory_create(&m[2], &p->scratch_md, eng, scratch);
     if (st == dnnl_success) {
         dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC, m[0] }, { DNNL_ARG_DST, m[1] },
                                     { DNNL_ARG_SCRATCHPAD, m[2] } };
-        st = dnnl_primitive_execute(p->op, s, 3, args);
+        st = dn_lib.primitive_execute(p->op, s, 3, args);
     }
     if (st == dnnl_success)
-        st = dnnl_stream_wait(s);
+        st = dn_lib.stream_wait(s);
     for (int i = 0; i < 3; i++)
         if (m[i])
-            dnnl_memory_destroy(m[i]);
+            dn_lib.memory_destroy(m[i]);
     if (st != dnnl_success) {
         dn_fail(c->error, "running a max pooling", st);
         ts_tensor_release(o);
@@ -139,7 +139,7 @@ static int k_max_pool2d(TsCall *c)
 {
     TsKernelFn prev = atomic_load_explicit(&replaced, memory_order_relaxed);
     DnKey key;
-    if (c->stack->len < 6 || !read_pool(ts_stack_arg(c->stack, 6, 0), &key))
+    if (c->stack->len < 6 || !read_pool(ts_stack_arg(c->stack, 6, 0), &key) || !dn_lib_open())
         return prev(c);
     TsError quiet = TS_ERROR_INIT;
     key.nthr = dn_threads_begin();

@@ -43,7 +43,7 @@ static void prim_free(DnPrim *p)
     dnnl_primitive_t ps[3] = { p->op, p->src_reorder, p->dst_reorder };
     for (int i = 0; i < 3; i++)
         if (ps[i])
-            dnnl_primitive_destroy(ps[i]);
+            dn_lib.primitive_destroy(ps[i]);
     free(p);
 }
 
@@ -58,7 +58,7 @@ static dnnl_status_t plain_md(dnnl_memory_desc_t *md, int dims, const int64_t *s
         d[i] = sizes[i];
         s[i] = strides[i];
     }
-    return dnnl_memory_desc_init_by_strides(md, dims, d, dnnl_f32, s);
+    return dn_lib.memory_desc_init_by_strides(md, dims, d, dnnl_f32, s);
 }
 
 void dn_out_layout(const DnKey *k, int64_t *sizes, int64_t *strides)
@@ -94,19 +94,19 @@ static dnnl_format_tag_t channels_last_tag(int nd)
 static dnnl_status_t make_attr(const DnKey *k, dnnl_primitive_attr_t *attr)
 {
     dnnl_post_ops_t ops = NULL;
-    dnnl_status_t st = dnnl_primitive_attr_create(attr);
+    dnnl_status_t st = dn_lib.primitive_attr_create(attr);
     if (st == dnnl_success)
-        st = dnnl_primitive_attr_set_scratchpad_mode(*attr, dnnl_scratchpad_mode_user);
+        st = dn_lib.primitive_attr_set_scratchpad_mode(*attr, dnnl_scratchpad_mode_user);
     if (st == dnnl_success && k->post)
-        st = dnnl_post_ops_create(&ops);
+        st = dn_lib.post_ops_create(&ops);
     if (st == dnnl_success && (k->post & DN_POST_RELU))
-        st = dnnl_post_ops_append_eltwise(ops, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f);
+        st = dn_lib.post_ops_append_eltwise(ops, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f);
     if (st == dnnl_success && (k->post & DN_POST_RELU6))
-        st = dnnl_post_ops_append_eltwise(ops, 1.0f, dnnl_eltwise_clip_v2, 0.0f, 6.0f);
+        st = dn_lib.post_ops_append_eltwise(ops, 1.0f, dnnl_eltwise_clip_v2, 0.0f, 6.0f);
     if (st == dnnl_success && ops)
-        st = dnnl_primitive_attr_set_post_ops(*attr, ops);
+        st = dn_lib.primitive_attr_set_post_ops(*attr, ops);
     if (ops)
-        dnnl_post_ops_destroy(ops);
+        dn_lib.post_ops_destroy(ops);
     return st;
 }
 
@@ -135,28 +135,28 @@ static dnnl_status_t conv_pd(const DnKey *k, dnnl_engine_t eng, dnnl_alg_kind_t 
         pr[i] = k->pad_r[i];
     }
     dnnl_memory_desc_t src_md, wei_md, dst_md, bias_md;
-    dnnl_status_t st = dnnl_memory_desc_init_by_tag(&src_md, nd + 2, src, dnnl_f32, tag);
+    dnnl_status_t st = dn_lib.memory_desc_init_by_tag(&src_md, nd + 2, src, dnnl_f32, tag);
     if (st == dnnl_success)
-        st = dnnl_memory_desc_init_by_tag(&dst_md, nd + 2, dst, dnnl_f32, tag);
+        st = dn_lib.memory_desc_init_by_tag(&dst_md, nd + 2, dst, dnnl_f32, tag);
     if (st == dnnl_success)
-        st = dnnl_memory_desc_init_by_tag(&wei_md, nd + (g ? 3 : 2), wei, dnnl_f32,
+        st = dn_lib.memory_desc_init_by_tag(&wei_md, nd + (g ? 3 : 2), wei, dnnl_f32,
                                           dnnl_format_tag_any);
     if (st == dnnl_success && k->bias)
-        st = dnnl_memory_desc_init_by_tag(&bias_md, 1, bias, dnnl_f32, dnnl_a);
+        st = dn_lib.memory_desc_init_by_tag(&bias_md, 1, bias, dnnl_f32, dnnl_a);
     if (st != dnnl_success)
         return st;
     const dnnl_memory_desc_t *b = k->bias ? &bias_md : NULL;
     if (k->transposed) {
         dnnl_deconvolution_desc_t d;
-        st = dnnl_dilated_deconvolution_forward_desc_init(
+        st = dn_lib.dilated_deconvolution_forward_desc_init(
             &d, dnnl_forward_inference, dnnl_deconvolution_direct, &src_md, &wei_md, b, &dst_md,
             stride, dil, pl, pr);
-        return st == dnnl_success ? dnnl_primitive_desc_create(pd, &d, attr, eng, NULL) : st;
+        return st == dnnl_success ? dn_lib.primitive_desc_create(pd, &d, attr, eng, NULL) : st;
     }
     dnnl_convolution_desc_t d;
-    st = dnnl_dilated_convolution_forward_desc_init(&d, dnnl_forward_inference, alg, &src_md,
+    st = dn_lib.dilated_convolution_forward_desc_init(&d, dnnl_forward_inference, alg, &src_md,
                                                     &wei_md, b, &dst_md, stride, dil, pl, pr);
-    return st == dnnl_success ? dnnl_primitive_desc_create(pd, &d, attr, eng, NULL) : st;
+    return st == dnnl_success ? dn_lib.primitive_desc_create(pd, &d, attr, eng, NULL) : st;
 }
 
 /* A reorder from one layout to the other, or NULL (and success) when they are the same. */
@@ -164,14 +164,14 @@ static dnnl_status_t reorder(dnnl_engine_t eng, const dnnl_memory_desc_t *from,
                              const dnnl_memory_desc_t *to, bool always, dnnl_primitive_t *out)
 {
     *out = NULL;
-    if (!always && dnnl_memory_desc_equal(from, to))
+    if (!always && dn_lib.memory_desc_equal(from, to))
         return dnnl_success;
     dnnl_primitive_desc_t pd;
-    dnnl_status_t st = dnnl_reorder_primitive_desc_create(&pd, from, eng, to, eng, NULL);
+    dnnl_status_t st = dn_lib.reorder_primitive_desc_create(&pd, from, eng, to, eng, NULL);
     if (st != dnnl_success)
         return st;
-    st = dnnl_primitive_create(out, pd);
-    dnnl_primitive_desc_destroy(pd);
+    st = dn_lib.primitive_create(out, pd);
+    dn_lib.primitive_desc_destroy(pd);
     if (st != dnnl_success)
         *out = NULL;
     return st;
@@ -225,10 +225,10 @@ static dnnl_status_t pool_pd(const DnKey *k, dnnl_engine_t eng, const dnnl_memor
         pr[i] = k->pad_r[i];
     }
     dnnl_pooling_v2_desc_t d;
-    dnnl_status_t st = dnnl_pooling_v2_forward_desc_init(&d, dnnl_forward_inference,
+    dnnl_status_t st = dn_lib.pooling_v2_forward_desc_init(&d, dnnl_forward_inference,
                                                          dnnl_pooling_max, src, dst, stride,
                                                          kernel, dil, pl, pr);
-    return st == dnnl_success ? dnnl_primitive_desc_create(pd, &d, attr, eng, NULL) : st;
+    return st == dnnl_success ? dn_lib.primitive_desc_create(pd, &d, attr, eng, NULL) : st;
 }
 
 static DnPrim *prim_make(const DnKey *k, TsError *err)
@@ -261,18 +261,18 @@ static DnPrim *prim_make(const DnKey *k, TsError *err)
                  : best_pd(k, eng, attr, &pd);
     }
     if (attr)
-        dnnl_primitive_attr_destroy(attr);
+        dn_lib.primitive_attr_destroy(attr);
     if (st == dnnl_success) {
-        p->src_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
-        p->dst_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
-        p->scratch_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+        p->src_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_src_md, 0);
+        p->dst_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
+        p->scratch_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
         if (k->kind == DN_CONV)
-            p->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+            p->wei_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
         if (k->bias)
-            p->bias_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 1);
+            p->bias_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_weights_md, 1);
         what = "making the primitive";
-        st = dnnl_primitive_create(&p->op, pd);
-        dnnl_primitive_desc_destroy(pd);
+        st = dn_lib.primitive_create(&p->op, pd);
+        dn_lib.primitive_desc_destroy(pd);
         if (st != dnnl_success)
             p->op = NULL;
     }
@@ -289,9 +289,9 @@ static DnPrim *prim_make(const DnKey *k, TsError *err)
         prim_free(p);
         return NULL;
     }
-    p->src_bytes = p->src_reorder ? dnnl_memory_desc_get_size(&p->src_md) : 0;
-    p->dst_bytes = p->dst_reorder ? dnnl_memory_desc_get_size(&p->dst_md) : 0;
-    p->scratch_bytes = dnnl_memory_desc_get_size(&p->scratch_md);
+    p->src_bytes = p->src_reorder ? dn_lib.memory_desc_get_size(&p->src_md) : 0;
+    p->dst_bytes = p->dst_reorder ? dn_lib.memory_desc_get_size(&p->dst_md) : 0;
+    p->scratch_bytes = dn_lib.memory_desc_get_size(&p->scratch_md);
     return p;
 }
 

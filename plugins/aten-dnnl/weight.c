@@ -105,7 +105,7 @@ static dnnl_status_t user_weight_md(const DnKey *k, const TsTensor *w, dnnl_memo
         d[at] = w->sizes[2 + i];
         s[at++] = st[2 + i];
     }
-    return dnnl_memory_desc_init_by_strides(md, at, d, dnnl_f32, s);
+    return dn_lib.memory_desc_init_by_strides(md, at, d, dnnl_f32, s);
 }
 
 /* Reorders w into a new entry in p's weight layout; NULL with err. */
@@ -114,7 +114,7 @@ static DnWeight *weight_make(const DnPrim *p, const TsTensor *w, TsError *err)
     DnWeight *e = calloc(1, sizeof *e);
     if (e) {
         e->md = p->wei_md;
-        e->bytes = dnnl_memory_desc_get_size(&p->wei_md);
+        e->bytes = dn_lib.memory_desc_get_size(&p->wei_md);
         e->raw = malloc(e->bytes + 64);
     }
     if (!e || !e->raw) {
@@ -132,27 +132,27 @@ static DnWeight *weight_make(const DnPrim *p, const TsTensor *w, TsError *err)
     dnnl_memory_t m_from = NULL, m_to = NULL;
     dnnl_status_t st = stream ? user_weight_md(&p->key, w, &user) : dnnl_runtime_error;
     if (st == dnnl_success)
-        st = dnnl_reorder_primitive_desc_create(&pd, &user, eng, &p->wei_md, eng, NULL);
+        st = dn_lib.reorder_primitive_desc_create(&pd, &user, eng, &p->wei_md, eng, NULL);
     if (st == dnnl_success)
-        st = dnnl_primitive_create(&r, pd);
+        st = dn_lib.primitive_create(&r, pd);
     if (st == dnnl_success)
-        st = dnnl_memory_create(&m_from, &user, eng, ts_tensor_data(w));
+        st = dn_lib.memory_create(&m_from, &user, eng, ts_tensor_data(w));
     if (st == dnnl_success)
-        st = dnnl_memory_create(&m_to, &p->wei_md, eng, e->data);
+        st = dn_lib.memory_create(&m_to, &p->wei_md, eng, e->data);
     if (st == dnnl_success) {
         dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, m_from }, { DNNL_ARG_TO, m_to } };
-        st = dnnl_primitive_execute(r, stream, 2, args);
+        st = dn_lib.primitive_execute(r, stream, 2, args);
         if (st == dnnl_success)
-            st = dnnl_stream_wait(stream);
+            st = dn_lib.stream_wait(stream);
     }
     if (m_from)
-        dnnl_memory_destroy(m_from);
+        dn_lib.memory_destroy(m_from);
     if (m_to)
-        dnnl_memory_destroy(m_to);
+        dn_lib.memory_destroy(m_to);
     if (r)
-        dnnl_primitive_destroy(r);
+        dn_lib.primitive_destroy(r);
     if (pd)
-        dnnl_primitive_desc_destroy(pd);
+        dn_lib.primitive_desc_destroy(pd);
     if (st != dnnl_success) {
         if (stream)
             dn_fail(err, "reordering a weight", st);
@@ -199,7 +199,7 @@ static void make_room(size_t need)
 static DnWeight *lookup(size_t bucket, const Src *src, const dnnl_memory_desc_t *md)
 {
     for (DnWeight *e = buckets[bucket]; e; e = e->next) {
-        if (!same_place(&e->src, src) || !dnnl_memory_desc_equal(&e->md, md))
+        if (!same_place(&e->src, src) || !dn_lib.memory_desc_equal(&e->md, md))
             continue;
         if (e->src.version != src->version) {  /* written since: its users keep it alive */
             unlink_entry(e);
