@@ -121,24 +121,34 @@ void *dn_scratch(size_t nbytes, TsError *err)
 
 /* ---- threads ---------------------------------------------------------------------------- */
 
-/* ThreadSanitizer cannot see the synchronization of an OpenMP runtime that was not built for
- * it (Debian's libgomp): in a --enable-tsan build oneDNN runs on the calling thread alone,
- * as OpenBLAS does there, and only the plugin's own sharing between threads is checked. */
-#if defined(__SANITIZE_THREAD__)
-#define MAX_THREADS 1
-#elif defined(__has_feature)
+/* ThreadSanitizer cannot see the synchronization of code that was not built for it: an
+ * OpenMP runtime's (Debian's libgomp), and oneDNN's own between threads (what it caches
+ * while planning a primitive, handed to another thread's call through its locks and atomics
+ * compiled without TSan: reported as a race, now and then, when two threads convolve at
+ * once). In a --enable-tsan build oneDNN therefore runs on the calling thread alone, and the
+ * oneDNN work of the kernels (dn_threads_begin to dn_threads_end) one call at a time under a
+ * lock TSan sees, so that only the plugin's own sharing between threads is checked. */
+#ifdef __has_feature
 #if __has_feature(thread_sanitizer)
+#define DN_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(DN_TSAN)
 #define MAX_THREADS 1
-#endif
-#endif
-#ifndef MAX_THREADS
+static pthread_mutex_t tsan_serial = PTHREAD_MUTEX_INITIALIZER;
+#define SERIAL_LOCK() pthread_mutex_lock(&tsan_serial)
+#define SERIAL_UNLOCK() pthread_mutex_unlock(&tsan_serial)
+#else
 #define MAX_THREADS 4096
+#define SERIAL_LOCK() ((void)0)
+#define SERIAL_UNLOCK() ((void)0)
 #endif
 
 static atomic_flag team = ATOMIC_FLAG_INIT;
 
 int dn_threads_begin(void)
 {
+    SERIAL_LOCK();
     int n = ts_parallel_num_threads();
     if (n > MAX_THREADS)
         n = MAX_THREADS;
@@ -154,6 +164,7 @@ void dn_threads_end(int nthr)
 {
     if (nthr > 1)
         atomic_flag_clear_explicit(&team, memory_order_release);
+    SERIAL_UNLOCK();
 }
 
 /* ---- what the kernels share -------------------------------------------------------------- */

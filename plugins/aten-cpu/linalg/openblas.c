@@ -69,6 +69,20 @@ static char why[1024];              /* the load failure, for every caller */
 static char choice[512];            /* what decided the core type, for backend_info */
 static atomic_int threads;          /* what OpenBLAS was last told; 0: not yet */
 
+/* ThreadSanitizer cannot see how OpenBLAS's own threads (built without it) hand a product's
+ * result back to the caller: a kernel reading it on another of the runtime's threads was
+ * reported as a race. Under it the products run on the calling thread alone. */
+#ifdef __has_feature
+#if __has_feature(thread_sanitizer)
+#define BLAS_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(BLAS_TSAN)
+enum { BLAS_MAX_THREADS = 1 };
+#else
+enum { BLAS_MAX_THREADS = 1 << 16 };
+#endif
+
 static void *open_library(int flags)
 {
     const char *forced = getenv("TSCRIPT_OPENBLAS");
@@ -327,6 +341,7 @@ const TsCpuBlas *ts_cpu_blas(TsError *err)
         return NULL;
     }
     int n = ts_parallel_num_threads();
+    n = n > BLAS_MAX_THREADS ? BLAS_MAX_THREADS : n;
     if (lib.set_threads && atomic_load_explicit(&threads, memory_order_relaxed) != n &&
         atomic_exchange(&threads, n) != n)
         lib.set_threads(n);
