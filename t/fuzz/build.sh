@@ -43,9 +43,11 @@ if [ ! -f Makefile ]; then
     "$top/configure" -q --enable-sanitizers CC="$cc" CFLAGS="-g -O1 -fsanitize=fuzzer-no-link"
 fi
 # The plugins of the embedded default config (core/registry/config.c): the targets that
-# open a runtime load them.
+# open a runtime load them (aten-dnnl too where configure found oneDNN).
+dnnl=
+grep -q '^#define TS_HAVE_DNNL 1' config.h && dnnl=plugins/aten-dnnl/aten-dnnl.la
 make -j2 libtscript_core.la plugins/prim/prim.la plugins/aten-cpu/aten-cpu.la \
-    plugins/fuser-cpu/fuser-cpu.la tscript
+    plugins/fuser-cpu/fuser-cpu.la $dnnl tscript
 # The targets reach core internals: they link the core statically, all of it, and export its
 # public API for the plugins they load (as the CLI does; Makefile.am says why).
 core="-Wl,--export-dynamic -Wl,--whole-archive .libs/libtscript_core.a -Wl,--no-whole-archive
