@@ -15,8 +15,10 @@
 #include <stdint.h>
 #include <string.h>
 
-/* For the functions whose loops call these: GCC's -O2 leaves a loop scalar when it would need
- * a run-time check that two arrays do not overlap; this lets it add the check. */
+/* For the functions whose loops should vectorize (these functions', the elementwise engine's,
+ * the fusers'): GCC's -O2 leaves a loop scalar when it would need a run-time check that two
+ * arrays do not overlap (an output may be an input, as in add_); this lets it add the check.
+ * Clang's -O2 does so already. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define TS_VM_VECTORIZE __attribute__((optimize("vect-cost-model=dynamic")))
 #else

@@ -48,15 +48,7 @@ typedef struct Call {
 
 /* ---- the arithmetic ------------------------------------------------------------------- */
 
-/* The loops need a run-time check that o does not overlap a and b before they vectorize,
- * which GCC's -O2 does not add on its own (aten-cpu's EW_VECTORIZE, for the same loops). */
-#if defined(__GNUC__) && !defined(__clang__)
-#define VECTORIZE __attribute__((optimize("vect-cost-model=dynamic")))
-#else
-#define VECTORIZE
-#endif
-
-VECTORIZE static void eval(const FuInstr *in, float *o, const float *a, const float *b,
+TS_VM_VECTORIZE static void eval(const FuInstr *in, float *o, const float *a, const float *b,
                            const float *alpha_block, int64_t n)
 {
     switch ((FuOpCode)in->op) {
@@ -95,7 +87,7 @@ VECTORIZE static void eval(const FuInstr *in, float *o, const float *a, const fl
 
 /* Elements [start, start + n) of the broadcast shape from an input with broadcast strides
  * bs (0 along broadcast dims), row-major. */
-VECTORIZE static void gather(float *dst, const float *base, const int64_t *bs, int dim,
+TS_VM_VECTORIZE static void gather(float *dst, const float *base, const int64_t *bs, int dim,
                    const int64_t *sizes, int64_t start, int64_t n)
 {
     int64_t idx[TS_TENSOR_MAX_DIMS], off = 0, rest = start;

@@ -15,6 +15,7 @@
 #define TS_ATEN_CPU_ELEMENTWISE_H
 
 #include "engine/cpu.h"
+#include "vmath.h"
 
 /* (TS_ATEN_WRAPPED, tscript/aten.h, is flag bit 0x1: a wrapped Python number.) The flag bit of a nested tensor's padded stand-in (nested.h). */
 #define TS_CPU_NESTED 0x2u
@@ -108,18 +109,11 @@ bool ts_cpu_partial_overlap(const TsTensor *a, const TsTensor *b);
 /* A loop table entry: [TS_FLOAT32] = add_TS_FLOAT32, */
 #define EW_ENTRY(DT, T, OP) [DT] = OP##_##DT,
 
-/* GCC's -O2 vectorizes only loops that need no run-time alias check, and these need one (the
- * output may be an input, as in add_); let it add the check. Clang's -O2 does so already. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define EW_VECTORIZE __attribute__((optimize("vect-cost-model=dynamic")))
-#else
-#define EW_VECTORIZE
-#endif
 
 /* A binary loop OP_DT: o = EXPR of x and y (of type T, also named scalar_t for EXPR),
  * written as OUT_T; args is in scope as `args`. Contiguous runs, a broadcast y, and a broadcast x get their own plain loops. */
 #define EW_BINARY(DT, T, OP, OUT_T, EXPR) \
-    EW_VECTORIZE static void OP##_##DT(char **p, const int64_t *s, int64_t n, \
+    TS_VM_VECTORIZE static void OP##_##DT(char **p, const int64_t *s, int64_t n, \
                                        TsCpuEwArgs *args) \
     { \
         typedef T scalar_t; \
@@ -160,7 +154,7 @@ bool ts_cpu_partial_overlap(const TsTensor *a, const TsTensor *b);
 
 /* A unary loop OP_DT: o = EXPR of x. */
 #define EW_UNARY(DT, T, OP, OUT_T, EXPR) \
-    EW_VECTORIZE static void OP##_##DT(char **p, const int64_t *s, int64_t n, \
+    TS_VM_VECTORIZE static void OP##_##DT(char **p, const int64_t *s, int64_t n, \
                                        TsCpuEwArgs *args) \
     { \
         typedef T scalar_t; \
