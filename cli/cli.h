@@ -84,6 +84,9 @@ int ts_cli_flush_stdout(int status);
 /* Opens the runtime of the --config with backend (NULL: the config's default_backend) as its
  * default backend, or prints why not and returns NULL. */
 TsRuntime *ts_cli_runtime(const TsCliGlobal *g, const char *backend);
+/* The same with every plugin loaded (those the config defers too), for commands that list
+ * or test what the plugins provide. */
+TsRuntime *ts_cli_runtime_full(const TsCliGlobal *g, const char *backend);
 
 /* A program file as given on the command line: "-" is standard input. */
 typedef struct TsCliProgram {

@@ -121,6 +121,18 @@ TsRuntime *ts_cli_runtime(const TsCliGlobal *g, const char *backend)
     return rt;
 }
 
+TsRuntime *ts_cli_runtime_full(const TsCliGlobal *g, const char *backend)
+{
+    TsRuntime *rt = ts_cli_runtime(g, backend);
+    TsError err = TS_ERROR_INIT;
+    if (rt && ts_runtime_load_plugins(rt, &err)) {
+        ts_cli_error(g->config ? g->config : "config", &err, "cannot open the runtime");
+        ts_runtime_close(rt);
+        rt = NULL;
+    }
+    return rt;
+}
+
 static bool has_suffix(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);

@@ -302,7 +302,7 @@ static int info_main(const TsCliGlobal *g, int argc, char **argv)
     TsCliProgram p = { 0 };
     if (argc > optind && ts_cli_program_open(&p, argv[optind], true) != 0)
         return TS_EXIT_FAIL;
-    TsRuntime *rt = ts_cli_runtime(g, NULL);
+    TsRuntime *rt = ts_cli_runtime_full(g, NULL);
     int status = rt ? 0 : TS_EXIT_FAIL;
     if (!status && backend)
         status = print_backends(rt);

@@ -91,7 +91,7 @@ static int ops_main(const TsCliGlobal *g, int argc, char **argv)
         return ts_cli_usage(&ts_cli_ops_command, "takes at most one PATTERN, got '%s'",
                             argv[optind + 1]);
     const char *pattern = optind < argc ? argv[optind] : NULL;
-    TsRuntime *rt = ts_cli_runtime(g, NULL);
+    TsRuntime *rt = ts_cli_runtime_full(g, NULL);
     if (!rt)
         return TS_EXIT_FAIL;
     int matched = list(rt, pattern);

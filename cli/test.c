@@ -362,7 +362,7 @@ static int run_files(const TsCliGlobal *g, const char *backend, const FileList *
     if (!out)
         return TS_EXIT_FAIL;
     Tap tap = { out, 0, 0, files->n > 1 };
-    TsRuntime *rt = ts_cli_runtime(g, backend);
+    TsRuntime *rt = ts_cli_runtime_full(g, backend);
     if (rt) {
         for (size_t i = 0; i < files->n; i++)
             test_file(rt, &tap, files->paths[i]);

@@ -588,8 +588,12 @@ char **ts_module_missing_ops(TsModule *m, size_t *n, TsError *err)
 
 /* ---- loading ------------------------------------------------------------------------- */
 
+/* A module's archive holds tensors and names operators of any plugin: loading one loads the
+ * plugins the runtime deferred (runtime.c) first. */
 static TsModule *module_new(TsRuntime *rt, TsError *err)
 {
+    if (ts_runtime_load_plugins(rt, err))
+        return NULL;
     TsModule *m = calloc(1, sizeof *m);
     if (!m) {
         ts_error_set(err, TS_ERR_NOMEM, "out of memory loading a module");

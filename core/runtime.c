@@ -8,6 +8,14 @@
  * points into the plugins' code), then runs each plugin's fini and dlcloses it, last loaded
  * first; the last runtime to close frees the global type tables (types.h).
  *
+ * Deferred plugins (config `load: on_first_use`, the default plugins' default): opening
+ * loads the first plugin alone and keeps what loading the rest needs (a Deferred); the
+ * operator table calls load_rest the first time someone finds it lacking (optable.h), and
+ * the runtime itself when asked for an allocator no loaded plugin registered, its plugins
+ * or its operators. The rest load in config order under the table's write lock, as one
+ * step that runs once: a failure is kept and given again to every later caller, with the
+ * plugins loaded before the failing one left loaded (each plugin's load is all or nothing).
+ *
  * Search paths: plugins — the config's plugin_path, then $TSCRIPT_PLUGIN_PATH, then the
  * build tree (when the program runs from it) or the installed plugin directory; schemas — the
  * config's schema_path, then $TSCRIPT_SCHEMA_PATH, then TS_SRCDIR/schemas (build tree) or
@@ -16,6 +24,7 @@
 #include "value/objcache.h"
 #include "runtime.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +42,20 @@
 /* Runtimes open in the process: the last to close frees the global type tables. */
 static atomic_int open_runtimes;
 
+/* What loading the deferred plugins needs, kept from open. */
+typedef struct Deferred {
+    pthread_mutex_t lock;      /* one loader at a time; held while it runs */
+    TsConfig config;           /* the config (its plugins, their places, blas_core) */
+    TsStrList plugin_path, schema_path;
+    size_t next;               /* the first of config.plugins not loaded */
+    atomic_bool done;          /* load_rest ran (rc, err: its result) */
+    int rc;
+    TsError err;
+} Deferred;
+
 struct TsRuntime {
     TsOpTable *table;
+    Deferred *deferred;        /* NULL when every plugin loaded at open */
     TsPlugin **plugins;
     size_t n_plugins;
     TsAllocatorSlot allocators[TS_DEV__MAX];
@@ -62,18 +83,14 @@ static int build_paths(const TsConfig *c, TsStrList *plugin_path, TsStrList *sch
     return ts_strlist_push(schema_path, builtin, err);
 }
 
-static int load_plugins(TsRuntime *rt, const TsConfig *c, TsError *err)
+/* Loads plugins [from, to) of c. */
+static int load_range(TsRuntime *rt, const TsConfig *c, const TsStrList *plugin_path,
+                      const TsStrList *schema_path, size_t from, size_t to, TsError *err)
 {
-    TsStrList plugin_path = { 0, NULL }, schema_path = { 0, NULL };
-    int rc = build_paths(c, &plugin_path, &schema_path, err);
-    if (!rc && c->plugins.n) {
-        rt->plugins = calloc(c->plugins.n, sizeof *rt->plugins);
-        if (!rt->plugins)
-            rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-    }
-    for (size_t i = 0; i < c->plugins.n && !rc; i++) {
-        char *path = ts_plugin_find(c->plugins.items[i], &plugin_path, err);
-        rc = path ? ts_plugin_load(path, &schema_path, rt->table, rt->allocators, rt->plugins,
+    int rc = 0;
+    for (size_t i = from; i < to && !rc; i++) {
+        char *path = ts_plugin_find(c->plugins.items[i], plugin_path, err);
+        rc = path ? ts_plugin_load(path, schema_path, rt->table, rt->allocators, rt->plugins,
                                    rt->n_plugins, &rt->plugins[rt->n_plugins], err)
                   : TS_ERR_PLUGIN;
         free(path);
@@ -82,11 +99,99 @@ static int load_plugins(TsRuntime *rt, const TsConfig *c, TsError *err)
         else
             rt->n_plugins++;
     }
+    return rc;
+}
+
+static void deferred_free(Deferred *d)
+{
+    if (!d)
+        return;
+    pthread_mutex_destroy(&d->lock);
+    ts_config_free(&d->config);
+    ts_strlist_free(&d->plugin_path);
+    ts_strlist_free(&d->schema_path);
+    ts_error_clear(&d->err);
+    free(d);
+}
+
+/* The table's loader (ts_optable_defer): the plugins after the first, once. */
+static int load_rest(void *ctx, TsError *err)
+{
+    TsRuntime *rt = ctx;
+    Deferred *d = rt->deferred;
+    pthread_mutex_lock(&d->lock);
+    if (!atomic_load(&d->done)) {
+        ts_optable_write_begin(rt->table);
+        ts_settings_publish(&d->config);     /* this runtime's blas_core, for their init */
+        d->rc = load_range(rt, &d->config, &d->plugin_path, &d->schema_path, d->next,
+                           d->config.plugins.n, &d->err);
+        if (!d->rc)
+            d->rc = ts_optable_resolve(rt->table, &d->err);
+        ts_optable_write_end(rt->table, d->rc != 0);
+        atomic_store(&d->done, true);
+    }
+    int rc = d->rc;
+    if (rc)
+        ts_error_set(err, d->err.code, "%s", d->err.msg ? d->err.msg : "plugin load failed");
+    pthread_mutex_unlock(&d->lock);
+    return rc;
+}
+
+/* Whether to load only the first plugin now (config load:, see config.c). Not when the
+ * default backend is not cpu (a later plugin provides it), nor with one plugin or none. */
+static bool defers(const TsConfig *c)
+{
+    bool on_first_use = c->load == TS_LOAD_ON_FIRST_USE ||
+                        (c->load == TS_LOAD_DEFAULT && c->plugins_default);
+    return on_first_use && c->plugins.n > 1 &&
+           (!c->default_backend || strcmp(c->default_backend, "cpu") == 0);
+}
+
+static int load_plugins(TsRuntime *rt, TsConfig *c, TsError *err)
+{
+    TsStrList plugin_path = { 0, NULL }, schema_path = { 0, NULL };
+    int rc = build_paths(c, &plugin_path, &schema_path, err);
+    if (!rc && c->plugins.n) {
+        rt->plugins = calloc(c->plugins.n, sizeof *rt->plugins);
+        if (!rt->plugins)
+            rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    }
+    size_t now = defers(c) ? 1 : c->plugins.n;
+    if (!rc)
+        rc = load_range(rt, c, &plugin_path, &schema_path, 0, now, err);
+    if (!rc && now < c->plugins.n && ts_optable_has_waiting(rt->table)) {
+        /* the first plugin's kernels wait for a later one's schemas: load them all now */
+        rc = load_range(rt, c, &plugin_path, &schema_path, now, c->plugins.n, err);
+        now = c->plugins.n;
+    }
     if (!rc)
         rc = ts_optable_resolve(rt->table, err);
+    if (!rc && now < c->plugins.n) {
+        Deferred *d = calloc(1, sizeof *d);
+        if (!d || pthread_mutex_init(&d->lock, NULL) != 0) {
+            free(d);
+            rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        } else {
+            d->config = *c;              /* takes the config: open does not free it */
+            memset(c, 0, sizeof *c);
+            d->plugin_path = plugin_path;
+            d->schema_path = schema_path;
+            plugin_path = (TsStrList){ 0, NULL };
+            schema_path = (TsStrList){ 0, NULL };
+            d->next = now;
+            atomic_init(&d->done, false);
+            rt->deferred = d;
+            ts_optable_defer(rt->table, load_rest, rt);
+        }
+    }
     ts_strlist_free(&plugin_path);
     ts_strlist_free(&schema_path);
     return rc;
+}
+
+int ts_runtime_load_plugins(TsRuntime *rt, TsError *err)
+{
+    return rt ? ts_optable_complete(rt->table, err) : 0;
 }
 
 static int settle_threads(TsRuntime *rt, const TsConfig *c, TsError *err)
@@ -155,9 +260,10 @@ TsRuntime *ts_runtime_open_config(TsConfig *config, TsError *err)
     }
     if (!rc)
         rc = load_plugins(rt, &c, err);
+    const char *where = c.path ? c.path : rt && rt->deferred ? rt->deferred->config.path : "";
     if (!rc && (rc = ts_runtime_set_default_backend(
                     rt, c.default_backend ? c.default_backend : "cpu", err)))
-        ts_error_prefix(err, "%s: default_backend ", c.path);
+        ts_error_prefix(err, "%s: default_backend ", where);
     ts_config_free(&c);
     if (rc) {
         ts_runtime_close(rt);
@@ -174,6 +280,7 @@ void ts_runtime_close(TsRuntime *rt)
     for (size_t i = rt->n_plugins; i-- > 0;)
         ts_plugin_unload(rt->plugins[i]);
     free(rt->plugins);
+    deferred_free(rt->deferred);
     for (size_t i = 0; i < TS_DEV__MAX; i++)
         free(rt->allocators[i].plugin);
     free(rt->default_backend);
@@ -197,6 +304,8 @@ int ts_runtime_default_device_type(const TsRuntime *rt)
 int ts_runtime_set_default_backend(TsRuntime *rt, const char *name, TsError *err)
 {
     int type = name ? ts_device_type_lookup(name) : -1;
+    if (type >= 0 && type != TS_DEV_CPU && ts_runtime_load_plugins(rt, err))
+        return err ? err->code : TS_ERR_PLUGIN;
     if (type < 0 || (type != TS_DEV_CPU && !ts_runtime_allocator(rt, type)))
         return ts_error_set(err, TS_ERR_CONFIG,
                             "'%s' is not a backend any loaded plugin provides",
@@ -254,5 +363,12 @@ TsAllocator *ts_runtime_allocator(struct TsRuntime *rt, int device_type)
 {
     if (!rt || device_type < 0 || device_type >= TS_DEV__MAX)
         return NULL;
+    if (!ts_optable_settled(rt->table)) {
+        /* a tensor is to be made: its backend may be a deferred plugin's (a failure shows
+         * where the caller reports the missing allocator, and at the next operator) */
+        TsError ignore = TS_ERROR_INIT;
+        ts_optable_complete(rt->table, &ignore);
+        ts_error_clear(&ignore);
+    }
     return rt->allocators[device_type].allocator;
 }

@@ -98,6 +98,8 @@ static void test_standard_plugins(void)
     rt = ts_runtime_open(NULL, &err);
     ok(rt != NULL, "the embedded default config opens");
     if (rt) {
+        is_int(ts_runtime_num_plugins(rt), 1, "prim alone at open (the rest on first use)");
+        ok(ts_runtime_load_plugins(rt, &err) == 0, "the rest load on request");
         is_int(ts_runtime_num_plugins(rt), DEFAULT_PLUGINS, "with the default plugins");
         is_str(ts_runtime_plugin_name(rt, DEFAULT_PLUGINS - 2), DEFAULT_SECOND_LAST,
                "prim, aten-cpu, aten-dnnl where it is built, fuser-cpu");
@@ -109,8 +111,13 @@ static void test_standard_plugins(void)
     ts_runtime_close(rt);
 
     rt = ts_runtime_open(config(""), &err);
+    ok(rt && ts_runtime_num_plugins(rt) == 1 && ts_runtime_num_operators(rt) > 1000 &&
+       ts_runtime_num_plugins(rt) == DEFAULT_PLUGINS,
+       "an empty config loads the default plugins (on first use: listing the operators)");
+    ts_runtime_close(rt);
+    rt = ts_runtime_open(config("load: at_open\n"), &err);
     ok(rt && ts_runtime_num_plugins(rt) == DEFAULT_PLUGINS,
-       "an empty config loads the default plugins");
+       "load: at_open loads the default plugins at open");
     ts_runtime_close(rt);
     rt = ts_runtime_open(config("plugins: []\n"), &err);
     ok(rt && ts_runtime_num_plugins(rt) == 0 && ts_optable_size(ts_runtime_optable(rt)) == 0,
@@ -521,8 +528,10 @@ static void test_runtime_failures(void)
                "config.yaml:2:1: did not find expected ',' or ']'", "bad YAML");
     open_fails("plugins: []\nthreads: 4\n", TS_ERR_CONFIG,
                "config.yaml:2:1: unknown key 'threads' (expected plugins, default_backend, "
-               "num_threads, cuda_graphs, blas_core, plugin_path or schema_path)",
+               "num_threads, cuda_graphs, blas_core, load, plugin_path or schema_path)",
                "an unknown key");
+    open_fails("load: later\n", TS_ERR_CONFIG,
+               "config.yaml:1:7: 'load' must be at_open or on_first_use", "a bad load setting");
     open_fails("cuda_graphs: maybe\n", TS_ERR_CONFIG,
                "config.yaml:1:14: 'cuda_graphs' must be true or false", "cuda_graphs not a bool");
     open_fails("cuda_graphs: 'true'\n", TS_ERR_CONFIG,

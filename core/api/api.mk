@@ -38,6 +38,14 @@ t_ir_api_t_CPPFLAGS = $(API_TEST_CPPFLAGS)
 t_ir_api_t_LDADD = libtscript.la
 t_ir_api_t_LDFLAGS = -no-install
 EXTRA_t_ir_api_t_DEPENDENCIES = $(pkglib_LTLIBRARIES) t/plugins/passdemo/passdemo.la
+# t/api_deferred.t: plugins a config defers load on first use (runtime.c), with the
+# results, errors and thread-safety of a runtime that loaded them at open.
+check_PROGRAMS += t/api_deferred.t
+t_api_deferred_t_SOURCES = t/api_deferred.c t/tap.h
+t_api_deferred_t_CPPFLAGS = $(API_TEST_CPPFLAGS)
+t_api_deferred_t_LDADD = libtscript.la
+t_api_deferred_t_LDFLAGS = -no-install
+EXTRA_t_api_deferred_t_DEPENDENCIES = $(pkglib_LTLIBRARIES) t/plugins/good.la t/plugins/initfail.la
 t_api_threads_t_SOURCES = t/api_threads.c t/tap.h
 t_api_threads_t_CPPFLAGS = $(API_TEST_CPPFLAGS)
 t_api_threads_t_LDADD = libtscript.la

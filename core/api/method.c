@@ -166,6 +166,24 @@ static int check_args(const TsMethod *m, const TsValue *args, size_t n, TsError 
     return 0;
 }
 
+/* A value that is or may hold a tensor (anything but a scalar, a string or a device). */
+static bool may_hold_tensor(TsValue v)
+{
+    return v.tag != TS_TAG_NONE && v.tag != TS_TAG_INT && v.tag != TS_TAG_DOUBLE &&
+           v.tag != TS_TAG_BOOL && v.tag != TS_TAG_STR && v.tag != TS_TAG_DEVICE;
+}
+
+/* A call that hands the program a tensor (or a container that may hold one) loads the
+ * plugins the runtime deferred (runtime.c) first: the tensor's kernels (printing it, say)
+ * may be theirs, and no operator lookup would have asked for them. */
+static int load_for(const TsMethod *m, const TsValue *args, size_t n, TsError *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (may_hold_tensor(args[i]))
+            return ts_runtime_load_plugins(m->rt, err);
+    return 0;
+}
+
 int ts_method_call(const TsMethod *m, const TsValue *args, size_t n, TsValue *out,
                    TsError *err)
 {
@@ -175,6 +193,8 @@ int ts_method_call(const TsMethod *m, const TsValue *args, size_t n, TsValue *ou
                             m ? "arguments" : "method");
     int rc = check_args(m, args, n, err);
     if (rc)
+        return rc;
+    if ((rc = load_for(m, args, n, err)))
         return rc;
     size_t total = ts_method_num_args(m) + bound(m);
     TsValue small[MAX_STACK_ARGS];

@@ -1,6 +1,8 @@
 /* operators.c — the operator table as inspect.h shows it: the runtime's table (optable.h)
- * read entry by entry, without the core's structs. The table is fixed once the runtime is
- * open, so everything returned is borrowed from it for the runtime's life. */
+ * read entry by entry, without the core's structs. Asking loads the plugins the runtime
+ * deferred (a failure to: what loaded is listed, ts_runtime_load_plugins says why); the
+ * table then stays fixed, so everything returned is borrowed from it for the runtime's
+ * life. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -8,22 +10,31 @@
 #include "registry/schema.h"
 #include "runtime.h"
 
+static const TsOpTable *whole_table(const TsRuntime *rt)
+{
+    const TsOpTable *t = ts_runtime_optable(rt);
+    TsError ignore = TS_ERROR_INIT;
+    ts_optable_complete(t, &ignore);
+    ts_error_clear(&ignore);
+    return t;
+}
+
 size_t ts_runtime_num_operators(const TsRuntime *rt)
 {
-    return rt ? ts_optable_size(ts_runtime_optable(rt)) : 0;
+    return rt ? ts_optable_size(whole_table(rt)) : 0;
 }
 
 const TsOperator *ts_runtime_operator(const TsRuntime *rt, size_t i)
 {
     const TsOperator *op = NULL;
     size_t pos = i;
-    return rt && ts_optable_next(ts_runtime_optable(rt), &pos, &op) ? op : NULL;
+    return rt && ts_optable_next(whole_table(rt), &pos, &op) ? op : NULL;
 }
 
 const TsOperator *ts_runtime_find_operator(const TsRuntime *rt, const char *name,
                                            const char *overload)
 {
-    return rt && name ? ts_optable_find(ts_runtime_optable(rt), name, overload ? overload : "")
+    return rt && name ? ts_optable_find(whole_table(rt), name, overload ? overload : "")
                       : NULL;
 }
 

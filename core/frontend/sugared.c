@@ -362,15 +362,22 @@ static TsIrValue *prim1(TsEmitter *e, const char *kind, TsIrValue *v, const TsTy
     return n->outputs[0];
 }
 
-/* Whether name has an overload that a value of type self can be the receiver of. */
-static bool has_method(TsEmitter *e, const char *name, const TsType *self)
+/* Whether name has an overload that a value of type self can be the receiver of; asked of
+ * every plugin (those the runtime deferred load when the loaded ones have none). -1 with
+ * e->err set when loading them fails. */
+static int has_method(TsEmitter *e, const char *name, const TsType *self)
 {
-    const TsOperator *ops[256];
-    size_t n = ts_optable_overloads(e->c->ops, name, ops, 256);
-    for (size_t i = 0; i < n && i < 256; i++)
-        if (ts_schema_takes_self(ops[i]->schema, self))
-            return true;
-    return false;
+    for (;;) {
+        const TsOperator *ops[256];
+        size_t n = ts_optable_overloads(e->c->ops, name, ops, 256);
+        for (size_t i = 0; i < n && i < 256; i++)
+            if (ts_schema_takes_self(ops[i]->schema, self))
+                return 1;
+        if (ts_optable_settled(e->c->ops))
+            return 0;
+        if (ts_optable_complete(e->c->ops, e->err))
+            return -1;
+    }
 }
 
 static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRange r,
@@ -472,7 +479,10 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
         return value_of(out, ts_emit_op2(e, buf, v, NULL, r));
     }
     snprintf(buf, sizeof buf, "aten::%s", attr);
-    if (!has_method(e, buf, t)) {
+    int has = has_method(e, buf, t);
+    if (has < 0)
+        return -1;
+    if (!has) {
         char tn[256];
         ts_type_annotation(t, tn, sizeof tn);
         return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'.", tn, attr);

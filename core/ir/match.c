@@ -969,17 +969,18 @@ static TsNode *emit_node(TsGraph *g, const TsOperator *op, Matched *r, TsSourceR
 /* The first of n schemas the arguments fit, into *chosen and r: one schema once, with
  * conversions (its bare reason on a mismatch); several as PyTorch's matchSchemas tries them,
  * every one without conversions first, then every one with, and on a mismatch the list of
- * candidates with their reasons. */
+ * candidates with their reasons. exact: the first pass alone, and a mismatch is no error
+ * (the caller will look again with more overloads, see ts_graph_insert_op). */
 static int match_first(TsGraph *g, const TsOpTable *table, const TsSchema *const *schemas,
                        size_t n, const CallArgs *c, TsSourceRange range, Matched *r,
-                       size_t *chosen, TsError *err)
+                       size_t *chosen, bool exact, TsError *err)
 {
     *chosen = 0;
-    if (n == 1)
+    if (n == 1 && !exact)
         return match_one(g, table, schemas[0], c, range, r, err);
     TsBuf why = TS_BUF_INIT;
     int rc = MISMATCH;
-    for (int pass = 0; pass < 2 && rc == MISMATCH; pass++) {
+    for (int pass = 0; pass < (exact ? 1 : 2) && rc == MISMATCH; pass++) {
         why.len = 0;
         if (why.p)
             why.p[0] = '\0';
@@ -989,7 +990,7 @@ static int match_first(TsGraph *g, const TsOpTable *table, const TsSchema *const
             *chosen = i;
         }
     }
-    if (rc == MISMATCH) {
+    if (rc == MISMATCH && !exact) {
         TsBuf msg = TS_BUF_INIT;
         ts_buf_puts(&msg, "Arguments for call are not valid.\n"
                        "The following variants are available:\n");
@@ -1016,7 +1017,7 @@ int ts_match_schemas(TsGraph *g, const TsSchema *const *schemas, size_t n, size_
         return -1;
     Matched r;
     size_t chosen;
-    int rc = match_first(g, NULL, schemas, n, &c, range, &r, &chosen, err);
+    int rc = match_first(g, NULL, schemas, n, &c, range, &r, &chosen, false, err);
     free_args(&c);
     if (rc != MATCHED)
         return -1;
@@ -1026,9 +1027,11 @@ int ts_match_schemas(TsGraph *g, const TsSchema *const *schemas, size_t n, size_
     return (int)chosen;
 }
 
-TsNode *ts_graph_insert_op(TsGraph *g, const TsOpTable *table, const char *qualname,
-                           size_t n_args, const TsNamedValue *args, TsSourceRange range,
-                           TsError *err)
+/* ts_graph_insert_op against the overloads the table has now. exact: only a match without
+ * conversions counts, and finding none (or no overload) is no error: NULL with err clear. */
+static TsNode *insert_op(TsGraph *g, const TsOpTable *table, const char *qualname,
+                         size_t n_args, const TsNamedValue *args, TsSourceRange range,
+                         bool exact, TsError *err)
 {
     const TsOperator **ops;
     size_t n_ops = overloads(table, qualname, &ops, err);
@@ -1036,7 +1039,8 @@ TsNode *ts_graph_insert_op(TsGraph *g, const TsOpTable *table, const char *qualn
         return NULL;
     if (n_ops == 0) {
         free(ops);
-        report_unknown(table, qualname, range, err);
+        if (!exact)
+            report_unknown(table, qualname, range, err);
         return NULL;
     }
     const TsSchema **schemas = malloc(n_ops * sizeof *schemas);
@@ -1053,7 +1057,7 @@ TsNode *ts_graph_insert_op(TsGraph *g, const TsOpTable *table, const char *qualn
     TsNode *mark = ts_graph_insert_point(g)->prev;
     Matched r = {0};
     size_t chosen = 0;
-    int rc = match_first(g, table, schemas, n_ops, &c, range, &r, &chosen, err);
+    int rc = match_first(g, table, schemas, n_ops, &c, range, &r, &chosen, exact, err);
     free(schemas);
     free_args(&c);
     TsNode *n = NULL;
@@ -1066,4 +1070,31 @@ TsNode *ts_graph_insert_op(TsGraph *g, const TsOpTable *table, const char *qualn
     free(r.returns);
     free(ops);
     return n;
+}
+
+/* While the table may still grow (deferred plugins, optable.h), a call is taken from the
+ * overloads loaded so far only when one fits without conversions: the first plugin's
+ * overloads come first in declaration order, so with every plugin loaded the first pass
+ * would choose the same one. Anything else (no overload, a mismatch, a match needing a
+ * conversion, which a later overload might beat in the first pass) loads the rest first,
+ * so that what is chosen, and every error, is what a runtime with all its plugins gives. */
+TsNode *ts_graph_insert_op(TsGraph *g, const TsOpTable *table, const char *qualname,
+                           size_t n_args, const TsNamedValue *args, TsSourceRange range,
+                           TsError *err)
+{
+    if (table && !ts_optable_settled(table)) {
+        TsError quiet = TS_ERROR_INIT;
+        TsNode *n = insert_op(g, table, qualname, n_args, args, range, true, &quiet);
+        if (quiet.code) {
+            if (err)
+                ts_error_move(err, &quiet);
+            ts_error_clear(&quiet);
+            return NULL;
+        }
+        if (n)
+            return n;
+        if (ts_optable_complete(table, err))
+            return NULL;
+    }
+    return insert_op(g, table, qualname, n_args, args, range, false, err);
 }

@@ -10,11 +10,19 @@
  *     schema_path: [/opt/vendor/share]
  *     cuda_graphs: true                              # default: false
  *     blas_core: SkylakeX                            # default: aten-cpu chooses
+ *     load: on_first_use                             # or at_open; default: on_first_use
+ *                                                    # for the default plugins, else at_open
  *
  * A plugin entry containing '/' is a file path; any other is a name looked up on the plugin
  * path as NAME.so. Relative paths (plugin files and path directories) are taken relative to
  * the directory of the config file. `plugins: []` loads nothing; leaving the key out loads
  * the default plugins. An empty file is the default configuration.
+ *
+ * load: on_first_use opens a runtime with its first plugin alone and loads the others the
+ * first time a program needs something they may provide (an operator the loaded ones lack, a
+ * tensor, the list of operators: runtime.c), so a program of ints and strings never pays
+ * for aten-cpu's thousand schemas; a broken plugin then shows its error there rather than
+ * at open. at_open loads every plugin at open.
  *
  * Keys a plugin reads rather than the core (blas_core, aten-cpu's) are checked for their
  * form here, so that a bad value names its line, and kept with that place (settings.c
@@ -107,6 +115,7 @@ static int default_plugins(TsConfig *c, const char *where, TsError *err)
         if (ts_strlist_push(&c->plugins, names[i], err) ||
             ts_strlist_push(&c->plugin_where, where, err))
             return err ? err->code : TS_ERR_NOMEM;
+    c->plugins_default = true;
     return 0;
 }
 
@@ -236,6 +245,19 @@ static int parse_blas_core(Parser *p, const yaml_node_t *v)
     return 0;
 }
 
+static int parse_load(Parser *p, const yaml_node_t *v)
+{
+    const char *s = ts_yaml_scalar(v);
+    if (s && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && strcmp(s, "at_open") == 0)
+        p->c->load = TS_LOAD_AT_OPEN;
+    else if (s && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+             strcmp(s, "on_first_use") == 0)
+        p->c->load = TS_LOAD_ON_FIRST_USE;
+    else
+        return node_error(p, v, "'load' must be at_open or on_first_use");
+    return 0;
+}
+
 static int parse_backend(Parser *p, const yaml_node_t *v)
 {
     const char *s = ts_yaml_scalar(v);
@@ -280,11 +302,13 @@ static int parse_root(Parser *p, yaml_node_t *root)
             rc = parse_graphs(p, v);
         } else if (strcmp(key, "blas_core") == 0) {
             rc = parse_blas_core(p, v);
+        } else if (strcmp(key, "load") == 0) {
+            rc = parse_load(p, v);
         } else {
             rc = ts_yaml_node_error(p->err, TS_ERR_CONFIG, p->name, k,
                                     "unknown key '%s' (expected plugins, default_backend, "
-                                    "num_threads, cuda_graphs, blas_core, plugin_path or "
-                                    "schema_path)", key);
+                                    "num_threads, cuda_graphs, blas_core, load, plugin_path "
+                                    "or schema_path)", key);
         }
         if (rc)
             return rc;

@@ -19,6 +19,9 @@ typedef struct TsStrList {
 int ts_strlist_push(TsStrList *l, const char *s, TsError *err);
 void ts_strlist_free(TsStrList *l);
 
+/* When a runtime loads its plugins after the first (config key load). */
+enum { TS_LOAD_DEFAULT, TS_LOAD_AT_OPEN, TS_LOAD_ON_FIRST_USE };
+
 typedef struct TsConfig {
     char *path;                /* the file, or "(embedded default config)" */
     bool from_file;
@@ -31,6 +34,9 @@ typedef struct TsConfig {
     int cuda_graphs;           /* 1: capture repeated GPU regions into graphs; 0: not */
     char *blas_core;           /* the OpenBLAS core type aten-cpu loads; NULL: not set */
     char *blas_core_where;     /* "config.yaml:7:12", where the file sets it */
+    bool plugins_default;      /* plugins is the default list (no plugins key) */
+    int load;                  /* TS_LOAD_*: DEFAULT is ON_FIRST_USE for the default
+                                * plugins, AT_OPEN for a list the config gives */
 } TsConfig;
 
 /* Parses a config file; relative paths in it are taken relative to its directory. */

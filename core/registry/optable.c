@@ -14,6 +14,7 @@
 #include "registry/optable.h"
 
 #include <assert.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,7 +53,34 @@ struct TsOpTable {
     TsPassList passes;         /* graph passes, in registration order */
     _Atomic(void *) cache;     /* the frontend's, made on first use */
     void (*cache_free)(void *);
+    /* Deferred plugins (ts_optable_defer): while settled is false a loader may still grow
+     * the table, so lookups read under lock's read side and the loader writes under its
+     * write side; once settled, nothing changes and lookups take no lock. */
+    atomic_bool settled;
+    bool load_failed;          /* set before settled: the loader gives its error again */
+    pthread_rwlock_t lock;
+    int (*load_rest)(void *ctx, TsError *err);
+    void *load_ctx;
 };
+
+/* The table this thread is loading deferred plugins into: its own lookups (plugin.c's,
+ * and a plugin init's) must not take the read lock under the write lock it holds. */
+static _Thread_local const TsOpTable *writing;
+
+/* Takes the read lock when the table may still grow; returns whether it did. */
+static bool read_begin(const TsOpTable *t)
+{
+    if (atomic_load_explicit(&t->settled, memory_order_acquire) || writing == t)
+        return false;
+    pthread_rwlock_rdlock((pthread_rwlock_t *)&t->lock);
+    return true;
+}
+
+static void read_end(const TsOpTable *t, bool locked)
+{
+    if (locked)
+        pthread_rwlock_unlock((pthread_rwlock_t *)&t->lock);
+}
 
 /* Names are hashed eight bytes at a time (startup hashes ~3000 of them, for declarations
  * and kernels); a name's hash is mixed with its overload's for the full name's. */
@@ -97,9 +125,50 @@ TsOpKey ts_op_key(const char *qualname, const char *overload)
 TsOpTable *ts_optable_new(TsError *err)
 {
     TsOpTable *t = calloc(1, sizeof *t);
+    if (t && pthread_rwlock_init(&t->lock, NULL) != 0) {
+        free(t);
+        t = NULL;
+    }
     if (!t)
         ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    else
+        atomic_init(&t->settled, true);
     return t;
+}
+
+/* ---- deferred plugins ------------------------------------------------------------- */
+
+void ts_optable_defer(TsOpTable *t, int (*load_rest)(void *ctx, TsError *err), void *ctx)
+{
+    t->load_rest = load_rest;
+    t->load_ctx = ctx;
+    atomic_store_explicit(&t->settled, false, memory_order_release);
+}
+
+bool ts_optable_settled(const TsOpTable *t)
+{
+    return atomic_load_explicit(&t->settled, memory_order_acquire);
+}
+
+int ts_optable_complete(const TsOpTable *t, TsError *err)
+{
+    if (writing == t || (ts_optable_settled(t) && !t->load_failed))
+        return 0;
+    return t->load_rest(t->load_ctx, err);
+}
+
+void ts_optable_write_begin(TsOpTable *t)
+{
+    pthread_rwlock_wrlock(&t->lock);
+    writing = t;
+}
+
+void ts_optable_write_end(TsOpTable *t, bool failed)
+{
+    writing = NULL;
+    t->load_failed = failed;
+    atomic_store_explicit(&t->settled, true, memory_order_release);
+    pthread_rwlock_unlock(&t->lock);
 }
 
 int ts_kernel_entry_init(TsKernelEntry *e, const char *backend, TsKernelFn fn,
@@ -168,6 +237,7 @@ void ts_optable_free(TsOpTable *t)
     void *cache = atomic_load(&t->cache);
     if (cache)
         t->cache_free(cache);
+    pthread_rwlock_destroy(&t->lock);
     free(t);
 }
 
@@ -190,14 +260,22 @@ int ts_optable_add_source(TsOpTable *t, const char *path, TsError *err)
 
 size_t ts_optable_sources(const TsOpTable *t, const char *const **paths)
 {
+    TsError ignore = TS_ERROR_INIT;    /* every plugin's: a failure lists the loaded ones' */
+    ts_optable_complete(t, &ignore);
+    ts_error_clear(&ignore);
+    bool locked = read_begin(t);
     *paths = (const char *const *)t->sources;
-    return t->n_sources;
+    size_t n = t->n_sources;
+    read_end(t, locked);
+    return n;
 }
 
 void *ts_optable_cache(const TsOpTable *t, void *(*make)(const TsOpTable *t, TsError *err),
                        void (*destroy)(void *cache), TsError *err)
 {
     TsOpTable *m = (TsOpTable *)t;     /* the cache slot is the one mutable part */
+    if (ts_optable_complete(t, err))   /* the cache is of every plugin's sources */
+        return NULL;
     void *c = atomic_load(&m->cache);
     if (c)
         return c;
@@ -257,8 +335,11 @@ static size_t find_name(const TsOpTable *t, const char *name)
 
 const TsOperator *ts_optable_find(const TsOpTable *t, const char *qualname, const char *overload)
 {
+    bool locked = read_begin(t);
     size_t i = find_full(t, qualname, overload ? overload : "");
-    return i == NO_OP ? NULL : &t->ops[i]->op;
+    const TsOperator *op = i == NO_OP ? NULL : &t->ops[i]->op;
+    read_end(t, locked);
+    return op;
 }
 
 TsOperator *ts_optable_find_key(const TsOpTable *t, const TsOpKey *key)
@@ -276,24 +357,33 @@ TsOperator *ts_optable_find_mut(TsOpTable *t, const char *qualname, const char *
 size_t ts_optable_overloads(const TsOpTable *t, const char *qualname, const TsOperator **out,
                             size_t max)
 {
+    bool locked = read_begin(t);
     size_t n = 0;
     for (size_t i = find_name(t, qualname); i != NO_OP; i = t->ops[i]->next_overload) {
         if (n < max)
             out[n] = &t->ops[i]->op;
         n++;
     }
+    read_end(t, locked);
     return n < max ? n : max;
 }
 
 bool ts_optable_next(const TsOpTable *t, size_t *pos, const TsOperator **op)
 {
-    if (*pos >= t->n)
-        return false;
-    *op = &t->ops[(*pos)++]->op;
-    return true;
+    bool locked = read_begin(t), more = *pos < t->n;
+    if (more)
+        *op = &t->ops[(*pos)++]->op;
+    read_end(t, locked);
+    return more;
 }
 
-size_t ts_optable_size(const TsOpTable *t) { return t->n; }
+size_t ts_optable_size(const TsOpTable *t)
+{
+    bool locked = read_begin(t);
+    size_t n = t->n;
+    read_end(t, locked);
+    return n;
+}
 
 const TsKernelEntry *ts_operator_kernel_exact(const TsOperator *op, const char *backend)
 {
@@ -609,6 +699,8 @@ void ts_optable_push_waiting(TsOpTable *t, TsWaitingKernel w)
     assert(t->n_waiting < t->cap_waiting);
     t->waiting[t->n_waiting++] = w;
 }
+
+bool ts_optable_has_waiting(const TsOpTable *t) { return t->n_waiting > 0; }
 
 int ts_optable_resolve(TsOpTable *t, TsError *err)
 {

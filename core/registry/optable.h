@@ -6,6 +6,14 @@
  * filled while plugins load (through a TsRegistry transaction, see plugin.c) and read-only
  * afterwards, so lookups need no lock.
  *
+ * A runtime may defer plugins (runtime.c, config key `load: on_first_use`): it loads the
+ * first, then hands the table a loader for the rest (ts_optable_defer). Until that loader
+ * has run the table is not settled: lookups take a read lock (so a thread loading the rest
+ * may grow the table under them), and whoever finds the table lacking something calls
+ * ts_optable_complete, which runs the loader once. Lookups themselves never load: a miss
+ * is for the caller to judge (the frontend loads the rest before it reports an unknown
+ * operator or a call no overload takes, see ir/match.c).
+ *
  * Plugins load in any order: a kernel registered for an operator no plugin has declared yet
  * waits in the table (TsWaitingKernel) until ts_optable_resolve, which runs once every
  * plugin of a runtime is loaded, attaches it to the operator a later plugin declared, or
@@ -41,6 +49,19 @@ typedef struct TsOpTable TsOpTable;
 
 TsOpTable *ts_optable_new(TsError *err);
 void ts_optable_free(TsOpTable *t);
+
+/* Deferred plugins: load_rest(ctx, err) loads them into the table (between
+ * ts_optable_write_begin and _end), once; until it has run the table is unsettled. */
+void ts_optable_defer(TsOpTable *t, int (*load_rest)(void *ctx, TsError *err), void *ctx);
+/* Whether the table can no longer grow (no deferred plugins, or they were loaded). */
+bool ts_optable_settled(const TsOpTable *t);
+/* Loads the deferred plugins if there are any left: 0, or the error loading them gave (again
+ * on every later call). A no-op on the thread that is loading them. */
+int ts_optable_complete(const TsOpTable *t, TsError *err);
+/* The loader's bracket: takes the write lock; _end marks the table settled (failed: the
+ * loader failed, and ts_optable_complete calls it again for its error). */
+void ts_optable_write_begin(TsOpTable *t);
+void ts_optable_write_end(TsOpTable *t, bool failed);
 
 /* The operator with this name and overload ("" for the default), or NULL. */
 const TsOperator *ts_optable_find(const TsOpTable *t, const char *qualname, const char *overload);
@@ -84,10 +105,12 @@ int ts_optable_merge(TsOpTable *dst, TsOpTable *src, TsError *err);
 /* A TorchScript file a plugin ships (path copied), which the frontend compiles on
  * demand (core/frontend/library.c). */
 int ts_optable_add_source(TsOpTable *t, const char *path, TsError *err);
-/* The files, in load order: their count, and the paths in *paths. */
+/* The files of every plugin (deferred ones load first), in load order: their count, and
+ * the paths in *paths. */
 size_t ts_optable_sources(const TsOpTable *t, const char *const **paths);
-/* The frontend's cache: made by make on first call (once, even when threads race: a loser's
- * is destroyed), freed by destroy with the table. NULL with err when make fails. */
+/* The frontend's cache, of every plugin's sources (it completes the table first): made by
+ * make on first call (once, even when threads race: a loser's is destroyed), freed by
+ * destroy with the table. NULL with err when make or completing fails. */
 void *ts_optable_cache(const TsOpTable *t, void *(*make)(const TsOpTable *t, TsError *err),
                        void (*destroy)(void *cache), TsError *err);
 
@@ -141,6 +164,8 @@ const TsWaitingKernel *ts_optable_find_waiting(const TsOpTable *t, const char *q
  * failing (taking w's strings). */
 int ts_optable_reserve_waiting(TsOpTable *t, size_t n, TsError *err);
 void ts_optable_push_waiting(TsOpTable *t, TsWaitingKernel w);
+/* Whether kernels wait for a schema (a later plugin's, or none). */
+bool ts_optable_has_waiting(const TsOpTable *t);
 /* Attaches every waiting kernel to its operator, all or nothing. Errors: an operator no
  * schema declares, a backend that already has a kernel for it (naming both plugins). */
 int ts_optable_resolve(TsOpTable *t, TsError *err);

@@ -528,6 +528,12 @@ static const TsOperator *resolve_op(Builder *B, const TsNode *n)
     const TsOperator *op = ts_resolve_operator(B->table, n);
     if (op)
         return op;
+    if (!ts_optable_settled(B->table)) {            /* a deferred plugin's, perhaps */
+        if (ts_optable_complete(B->table, B->err))
+            return NULL;
+        if ((op = ts_resolve_operator(B->table, n)))
+            return op;
+    }
     const TsOperator *any[1];
     if (ts_optable_overloads(B->table, n->kind, any, 1) == 0)
         ts_error_at(B->err, TS_ERR_RUNTIME, n->range, "Unknown builtin op: %s", n->kind);

@@ -178,13 +178,13 @@ static bool type_fits(const TsType *actual, const TsType *formal)
     return ts_type_is_subtype_of(actual, formal);
 }
 
-const TsOperator *ts_resolve_operator(const TsOpTable *table, const TsNode *n)
+/* The first overload n fits in the first npass passes (pass 0: inputs and outputs, pass 1:
+ * inputs alone). */
+static const TsOperator *resolve_in(const TsOpTable *table, const TsNode *n, int npass)
 {
-    if (n->op)
-        return n->op;
     const TsOperator *ops[64];
     size_t k = ts_optable_overloads(table, n->kind, ops, 64);
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < npass; pass++) {
         for (size_t j = 0; j < k; j++) {
             const TsSchema *s = ops[j]->schema;
             if (s->is_vararg ? n->n_inputs < s->n_args : n->n_inputs != s->n_args)
@@ -201,4 +201,28 @@ const TsOperator *ts_resolve_operator(const TsOpTable *table, const TsNode *n)
         }
     }
     return NULL;
+}
+
+/* While the table may grow (deferred plugins), only a first-pass fit among the loaded
+ * overloads is final (they come first in declaration order); a kind with loaded overloads
+ * none of which fits so loads the rest first, as ts_graph_insert_op does. A kind with none
+ * loaded stays unresolved without loading anything: the interpreter's own nodes
+ * (prim::Constant) are asked about here too, and a node of a deferred plugin's operator
+ * comes from a call that loaded it, or from IR text, which the executor resolves
+ * (code.c) by loading the rest. */
+const TsOperator *ts_resolve_operator(const TsOpTable *table, const TsNode *n)
+{
+    if (n->op)
+        return n->op;
+    if (!ts_optable_settled(table)) {
+        const TsOperator *op = resolve_in(table, n, 1), *any[1];
+        if (op || ts_optable_overloads(table, n->kind, any, 1) == 0)
+            return op;
+        TsError ignore = TS_ERROR_INIT;
+        int rc = ts_optable_complete(table, &ignore);
+        ts_error_clear(&ignore);
+        if (rc)
+            return NULL;
+    }
+    return resolve_in(table, n, 2);
 }

@@ -83,8 +83,11 @@ void ts_format_tensor_fallback(const TsTensor *t, TsBuf *out)
 /* Runs the tensor's backend's tscript::format_tensor kernel and appends its text. */
 static int put_tensor(Walk *w, TsTensor *t, TsError *err)
 {
-    const TsOperator *op = w->rt ? ts_optable_find(ts_runtime_optable(w->rt),
-                                                   TS_FORMAT_TENSOR_OP, "") : NULL;
+    const TsOpTable *table = w->rt ? ts_runtime_optable(w->rt) : NULL;
+    int rc = table && !ts_optable_settled(table) ? ts_optable_complete(table, err) : 0;
+    if (rc)                    /* the tensor's backend may be a deferred plugin's */
+        return rc;
+    const TsOperator *op = table ? ts_optable_find(table, TS_FORMAT_TENSOR_OP, "") : NULL;
     const TsKernelEntry *k = op ? ts_operator_kernel(op, ts_device_type_name(t->device.type))
                                 : NULL;
     if (!k || !k->fn) {
@@ -93,7 +96,7 @@ static int put_tensor(Walk *w, TsTensor *t, TsError *err)
     }
     TsStack s = { NULL, 0, 0 };
     ts_tensor_retain(t);
-    int rc = ts_stack_push(&s, ts_obj_value(t, TS_TAG_TENSOR), err);
+    rc = ts_stack_push(&s, ts_obj_value(t, TS_TAG_TENSOR), err);
     if (!rc) {
         TsCall call = { &s, err, NULL, w->rt, op };
         rc = k->fn(&call);

@@ -71,12 +71,20 @@ typedef struct TsRuntime TsRuntime;
 /* Opens a runtime from a YAML config file. config_path NULL: $TSCRIPT_CONFIG if set, else the
  * installed default config if present, else the embedded default (plugins prim and aten-cpu).
  * Fails with a message naming the file and the reason (bad YAML, missing plugin, failed
- * dlopen, ABI mismatch, missing entry point, failed registration). */
+ * dlopen, ABI mismatch, missing entry point, failed registration). With `load:
+ * on_first_use` (the default plugins' default) it loads the first plugin only; the others
+ * load, with those errors, the first time the runtime needs them (see
+ * ts_runtime_load_plugins). */
 TS_API TsRuntime *ts_runtime_open(const char *config_path, TsError *err);
 /* The same from settings in memory: yaml (len bytes) in the config file's format, e.g.
  * "plugins: [prim, aten-cpu]\nnum_threads: 2\n"; relative paths in it are relative to the
  * current directory. Messages name the settings "(settings)". */
 TS_API TsRuntime *ts_runtime_open_settings(const char *yaml, size_t len, TsError *err);
+/* Loads the plugins a runtime deferred (config load: on_first_use), if it has not yet: 0,
+ * or the error the first that failed gave (the same on every call). The runtime loads them
+ * itself the first time a program names something the loaded ones lack, or loads a module,
+ * or a call passes a tensor; call this to see a broken plugin's error up front. */
+TS_API int ts_runtime_load_plugins(TsRuntime *rt, TsError *err);
 /* Unloads the plugins. Every script, module and method of the runtime must be freed first;
  * values the program still holds (tensors) stay valid. NULL is ignored. */
 TS_API void ts_runtime_close(TsRuntime *rt);
