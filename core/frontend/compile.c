@@ -686,7 +686,7 @@ TsFunction *ts_compiler_function(TsCompiler *c, TsDefInfo *d, TsSourceRange use,
     TsGraph *g = ts_emit_function(c, d, &schema, err);
     c->depth--;
     /* the plugins' graph passes (tscript/plugin.h), before anyone sees the graph */
-    if (g && c->ops && ts_passes_run(ts_optable_passes_const(c->ops), TS_PASS_COMPILE, g, d->qualname, err)) {
+    if (g && c->ops && ts_optable_run_passes(c->ops, TS_PASS_COMPILE, g, d->qualname, err)) {
         ts_graph_free(g);
         ts_schema_free(schema);
         g = NULL;

@@ -242,7 +242,26 @@ void ts_optable_free(TsOpTable *t)
 }
 
 TsPassList *ts_optable_passes(TsOpTable *t) { return &t->passes; }
-const TsPassList *ts_optable_passes_const(const TsOpTable *t) { return &t->passes; }
+
+int ts_optable_run_passes(const TsOpTable *t, int stage, TsGraph *g, const char *fn_name,
+                          TsError *err)
+{
+    if (ts_optable_settled(t) || writing == t)
+        return ts_passes_run(&t->passes, stage, g, fn_name, err);
+    /* a loader may grow the list while the passes run (one may even load it, by asking
+     * for an operator): they run from a copy taken under the read lock (names and
+     * contexts stay where they are) */
+    bool locked = read_begin(t);
+    TsPassList copy = { NULL, t->passes.n, t->passes.n };
+    if (copy.n && (copy.items = malloc(copy.n * sizeof *copy.items)))
+        memcpy(copy.items, t->passes.items, copy.n * sizeof *copy.items);
+    read_end(t, locked);
+    if (copy.n && !copy.items)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    int rc = ts_passes_run(&copy, stage, g, fn_name, err);
+    free(copy.items);
+    return rc;
+}
 
 /* ---- TorchScript sources -------------------------------------------------------- */
 

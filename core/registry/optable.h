@@ -116,7 +116,9 @@ void *ts_optable_cache(const TsOpTable *t, void *(*make)(const TsOpTable *t, TsE
 
 /* The graph passes plugins registered, in order (registry/passes.h). */
 TsPassList *ts_optable_passes(TsOpTable *t);
-const TsPassList *ts_optable_passes_const(const TsOpTable *t);
+/* ts_passes_run of the table's passes, safe while deferred plugins may still add theirs. */
+int ts_optable_run_passes(const TsOpTable *t, int stage, TsGraph *g, const char *fn_name,
+                          TsError *err);
 
 /* Where the operator was declared ("file.yaml:3:9"), into buf (always NUL-terminated). */
 void ts_operator_source(const TsOperator *op, char *buf, size_t size);

@@ -68,7 +68,7 @@ int ts_optimize_graph(TsGraph *g, const TsPassEnv *env, TsError *err)
         if (run_entry(p, g, env, err))
             return -1;
     /* then the plugins' (fusers): they see the graph the core made, types specialized */
-    if (env->ops && ts_passes_run(ts_optable_passes_const(env->ops), TS_PASS_OPTIMIZER, g,
+    if (env->ops && ts_optable_run_passes(env->ops, TS_PASS_OPTIMIZER, g,
                                   env->fn_name ? env->fn_name : "a function", err))
         return -1;
     for (const PassEntry *p = late; p->name; p++)
