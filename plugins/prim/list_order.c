@@ -267,20 +267,19 @@ static int sort_ints(TsValue *items, size_t n, bool reverse, TsError *err)
         key_put(items, i, v ^ sign);
     }
     uint64_t *src = (uint64_t *)(void *)items, *dst = src + n;
-    bool active[N_DIGITS];     /* digits all keys share need no pass */
+    unsigned shifts[N_DIGITS];  /* the digits some keys differ in: the only passes needed */
+    int na = 0;
     for (int d = 0; d < N_DIGITS; d++)
-        active[d] = (differ >> (DIGIT_BITS * d) & mask) != 0;
+        if ((differ >> (DIGIT_BITS * d) & mask) != 0)
+            shifts[na++] = (unsigned)(DIGIT_BITS * d);
     for (size_t i = 0; i < n; i++) {
         uint64_t k = src[i];
-        for (int d = 0; d < N_DIGITS; d++)
-            if (active[d])
-                count[d][(k >> (DIGIT_BITS * d)) & mask]++;
+        for (int d = 0; d < na; d++)
+            count[d][(k >> shifts[d]) & mask]++;
     }
-    for (int d = 0; d < N_DIGITS; d++) {
+    for (int d = 0; d < na; d++) {
         size_t *c = count[d], sum = 0;
-        unsigned shift = (unsigned)(DIGIT_BITS * d);
-        if (!active[d])
-            continue;
+        unsigned shift = shifts[d];
         for (size_t v = 0; v < RADIX; v++) {
             size_t t = c[v];
             c[v] = sum;
@@ -294,6 +293,15 @@ static int sort_ints(TsValue *items, size_t n, bool reverse, TsError *err)
     }
     free(count);
     uint64_t *keys = (uint64_t *)(void *)items;
+    if (src != keys && !reverse) {
+        /* back to values from the first, out of the upper half: value i takes the 16 bytes
+         * of keys 2i and 2i + 1, which are below n (free) or upper-half keys 2i - n and
+         * 2i + 1 - n, both read already (2i + 1 - n <= i, equal only for the last, read
+         * just before) */
+        for (size_t i = 0; i < n; i++)
+            items[i] = ts_int((int64_t)(key_at(src, i) ^ sign));
+        return 0;
+    }
     if (src != keys)
         memmove(keys, src, n * sizeof *keys);
     if (reverse)
