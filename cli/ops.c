@@ -5,6 +5,10 @@
  *
  *     aten-cpu  cpu   aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
  *
+ * A backend whose kernel another plugin registered (a backend plugin's kernel for an
+ * operator it does not declare, or one that replaced the declarer's: aten-dnnl's
+ * convolutions) names that plugin, "cpu(aten-dnnl)": the plugin whose kernel runs.
+ *
  * PATTERN is a substring of the name, or a glob (fnmatch) of the name or the full name
  * with its overload. A PATTERN that matches nothing exits 1.
  */
@@ -29,14 +33,19 @@ static bool op_matches(const TsOperator *op, const char *pattern)
     return fnmatch(pattern, name, 0) == 0 || fnmatch(pattern, full, 0) == 0;
 }
 
-/* "cpu,cuda", or "-" when nothing implements the operator yet. */
+/* "cpu,cuda" (a backend with another plugin's kernel: "cpu(aten-dnnl)"), or "-" when
+ * nothing implements the operator yet. */
 static void backends(const TsOperator *op, char *buf, size_t size)
 {
     size_t used = 0, n = ts_operator_num_kernels(op);
+    const char *declarer = ts_operator_plugin(op);
     buf[0] = '\0';
     for (size_t i = 0; i < n && used < size; i++) {
-        int k = snprintf(buf + used, size - used, "%s%s", i ? "," : "",
-                         ts_operator_kernel_backend(op, i));
+        const char *by = ts_operator_kernel_plugin(op, i);
+        bool other = by && strcmp(by, declarer) != 0;
+        int k = snprintf(buf + used, size - used, "%s%s%s%s%s", i ? "," : "",
+                         ts_operator_kernel_backend(op, i), other ? "(" : "",
+                         other ? by : "", other ? ")" : "");
         used += k > 0 ? (size_t)k : 0;
     }
     if (!n)
@@ -104,10 +113,11 @@ static int ops_main(const TsCliGlobal *g, int argc, char **argv)
 const TsCliCommand ts_cli_ops_command = {
     "ops", "[PATTERN]",
     "list the operator table: schema, declaring plugin, backends with a kernel",
-    "List the operators the loaded plugins declare, one a line: the declaring plugin, the\n"
-    "backends with a kernel for it (- for none), and the schema. PATTERN is a substring of\n"
-    "the qualified name (aten::add) or, with * ? [, a glob of it or of the name with its\n"
-    "overload (aten::add.Tensor). Exits 1 when PATTERN matches nothing.\n\n"
+    "List the operators the plugins declare, one a line: the declaring plugin, the backends\n"
+    "with a kernel for it (- for none; cpu(aten-dnnl): the kernel that runs is that other\n"
+    "plugin's), and the schema. PATTERN is a substring of the qualified name (aten::add)\n"
+    "or, with * ? [, a glob of it or of the name with its overload (aten::add.Tensor).\n"
+    "Exits 1 when PATTERN matches nothing.\n\n"
     "options:\n"
     "  -h, --help    print this help",
     ops_main,

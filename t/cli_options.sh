@@ -111,6 +111,10 @@ check "graph of a file that does not compile: exit 1" 1 "" "undefined value unde
 "$tscript" ops 'aten::add*' >"$out" 2>"$err"
 if [ $? -eq 0 ] && grep -q 'aten::add.Tensor(Tensor self, Tensor other' "$out"; then
     ok "ops PATTERN"; else notok "ops PATTERN"; fi
+"$tscript" ops 'tscript::format_tensor' >"$out" 2>"$err"
+if [ $? -eq 0 ] && grep -q '^prim  *any,cpu(aten-cpu)  *tscript::format_tensor(Tensor self)' "$out"; then
+    ok "ops names the plugin whose kernel runs when it is not the declaring one"
+else notok "ops names the plugin whose kernel runs when it is not the declaring one"; fi
 check "ops matching nothing: exit 1" 1 "" "tscript: ops: no operator matches 'nope::*'" -- \
     ops 'nope::*'
 check "ops takes one PATTERN" 2 "" "tscript: ops: takes at most one PATTERN" -- ops a b
