@@ -86,11 +86,13 @@ int main(void)
     ts_vh_store_bf16(mid, 2, src, 1, 67);
     ts_vh_load_bf16(back, 3, mid, 2, 67);
     for (int i = 0; i < 67; i++)
-        same = same && bits(back[3 * i]) == bits(ts_aten_bf16_to_float(ts_aten_float_to_bf16(src[i])));
+        same = same &&
+               bits(back[3 * i]) == bits(ts_aten_bf16_to_float(ts_aten_float_to_bf16(src[i])));
     ts_vh_store_half(mid, 1, src, 1, 67);
     ts_vh_load_half(back, 1, mid, 1, 67);
     for (int i = 0; i < 67; i++)
-        same = same && bits(back[i]) == bits(ts_aten_half_to_float(ts_aten_float_to_half(src[i])));
+        same = same &&
+               bits(back[i]) == bits(ts_aten_half_to_float(ts_aten_float_to_half(src[i])));
     ok(same, "the run converters, contiguous and strided, give the element converters' bits");
     return done_testing();
 }
