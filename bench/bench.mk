@@ -27,6 +27,9 @@ EXTRA_DIST += bench/compare.py bench/workloads/loop.py bench/workloads/sort.py \
 	bench/workloads/dict.py bench/workloads/strings.py bench/workloads/hello.py \
 	bench/workloads/lstm.py bench/workloads/add.py bench/workloads/mm.py bench/workloads/fib.py \
 	bench/models.py bench/sgemm.py
+# bfloat16 models on aten-cpu alone against float32 and PyTorch's bfloat16 (run by hand:
+# bench/bf16_cpu.py --tsload bench/tsload).
+EXTRA_DIST += bench/bf16_cpu.py
 # The GPU workloads (bench/gpu.py, run by t/gpu/check.sh on a machine with a GPU).
 EXTRA_DIST += bench/gpu.py bench/workloads/gpu/tiny.py bench/workloads/gpu/add.py \
 	bench/workloads/gpu/mm.py

@@ -25,6 +25,12 @@ plugins_aten_common_libtscript_aten_la_LDFLAGS = -static
 # float32 math written to vectorize (tanh), header-only: the CPU backends' kernels and the
 # CPU fuser compute with the same code, so that fusing never changes a result
 EXTRA_DIST += plugins/aten-common/vmath.h
+# float16 and bfloat16 to and from float32 over runs, written to vectorize, header-only as
+# vmath.h (t/vhalf.c checks them against half.c's one-element converters)
+EXTRA_DIST += plugins/aten-common/vhalf.h
+check_PROGRAMS += t/vhalf.t
+t_vhalf_t_SOURCES = t/vhalf.c t/tap.h
+t_vhalf_t_LDADD = plugins/aten-common/libtscript_aten.la -lm
 
 # The library's API alone: binding, messages, endings, shapes, dtypes (t/aten_common.c).
 check_PROGRAMS += t/aten_common.t

@@ -99,6 +99,11 @@ EXTRA_DIST += t/aten_sweep2_cases.sh t/aten_sweep2_cases.py
 TESTS += t/nn_ops_cases.sh
 EXTRA_DIST += t/nn_ops_cases.sh t/nn_ops_cases.py
 
+# bfloat16 and float16 (the engine's staging, the casts, the widened GEMMs and convolutions)
+# against PyTorch 1.13 itself, op by op and on whole bfloat16 models without aten-dnnl.
+TESTS += t/half_ops.sh
+EXTRA_DIST += t/half_ops.sh t/half_ops.py
+
 # The layers and ops real models call beyond aten_nn.yaml (schemas/aten_layers.yaml) and
 # their TorchScript cases; t/models/opcheck.py lists the operators the models need
 # (t/models/check_models.py runs them against PyTorch); both need python3-torch.

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/elementwise.h"
+#include "vhalf.h"
 
 /* ---- the converters --------------------------------------------------------------- */
 
@@ -140,6 +141,34 @@ static bool spans_overlap(char **p, const int64_t *s, int64_t n, int64_t es)
     return lo[0] < hi[1] && lo[1] < hi[0];
 }
 
+/* A cast between float32, float16 and bfloat16 by vhalf.h's vectorized converters (the
+ * half types to each other through float32, which holds both exactly); false for any other
+ * pair. */
+static bool half_cast(int to, int from, char **p, const int64_t *s, int64_t n)
+{
+    bool to_half = to == TS_FLOAT16 || to == TS_BFLOAT16,
+         from_half = from == TS_FLOAT16 || from == TS_BFLOAT16;
+    if (!(to_half || to == TS_FLOAT32) || !(from_half || from == TS_FLOAT32) ||
+        !(to_half || from_half))
+        return false;
+    float buf[256];
+    for (int64_t k = 0; k < n; k += 256) {
+        int64_t m = n - k < 256 ? n - k : 256;
+        const char *src = p[1] + k * s[1];
+        char *dst = p[0] + k * s[0];
+        /* the float32 side: the destination, the source, or buf between two half types */
+        float *f = to == TS_FLOAT32 ? (float *)dst : buf;
+        int64_t fs = to == TS_FLOAT32 ? s[0] / 4 : 1;
+        const float *in = from == TS_FLOAT32 ? (const float *)src : f;
+        int64_t ins = from == TS_FLOAT32 ? s[1] / 4 : fs;
+        if (from_half)
+            ts_vh_widen(from == TS_BFLOAT16, f, fs, (const uint16_t *)src, s[1] / 2, m);
+        if (to_half)
+            ts_vh_narrow(to == TS_BFLOAT16, (uint16_t *)dst, s[0] / 2, in, ins, m);
+    }
+    return true;
+}
+
 /* The cast loop: args->i[0] is the destination dtype, args->i[1] the source's. A copy within
  * one dtype moves the bits (a broadcast source, a conv's bias filling its output planes, is
  * a fill), not values through a double. */
@@ -164,6 +193,8 @@ static void cast_loop(char **p, const int64_t *s, int64_t n, TsCpuEwArgs *args)
         default: break;
         }
     }
+    if (to != from && half_cast(to, from, p, s, n))
+        return;
     bool via_int = !ts_dtype_is_floating(to) && !ts_dtype_is_floating(from);
     union { double d[256]; int64_t i[256]; } buf;
     for (int64_t k = 0; k < n; k += 256) {

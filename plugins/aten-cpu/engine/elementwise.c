@@ -4,16 +4,25 @@
  * Large calls (at least twice EW_GRAIN elements) are split over the runtime's threads with
  * ts_parallel_for: each chunk walks its own range of output elements, so the results are
  * the same for any thread count.
+ *
+ * float16 and bfloat16 operands of a float32 loop are staged, not cast: the walk converts a
+ * block of each such input into a float32 buffer on the stack (vhalf.h), runs the float32
+ * loop on the buffers, and rounds the block of results into the half output once, as
+ * PyTorch's CPU kernels compute these dtypes (float32 math, one rounding per op). No
+ * float32 copy of a tensor is made.
  */
 #include <stdatomic.h>
 #include <string.h>
 
 #include "engine/elementwise.h"
+#include "vhalf.h"
 
 #define EW_MAX_OPS 4
 /* Elements per chunk when a call is split over threads: smaller calls run on the calling
  * thread (waking a worker costs about as much as a few thousand cheap elements). */
 #define EW_GRAIN 32768
+/* Elements per block of a staged walk (its buffers: EW_MAX_OPS of them, on the stack). */
+#define EW_STAGE 512
 
 /* The operands of one call as the loop walks them: per dim (outer first) the size and each
  * operand's byte stride, broadcast dims at 0, size-1 dims dropped and mergeable neighbours
@@ -22,6 +31,8 @@ typedef struct Walk {
     int nop, nd;
     int64_t size[TS_TENSOR_MAX_DIMS], stride[TS_TENSOR_MAX_DIMS][EW_MAX_OPS];
     char *base[EW_MAX_OPS];
+    int stage[EW_MAX_OPS];     /* TS_FLOAT16 or TS_BFLOAT16: staged as float32; else -1 */
+    bool staged;               /* any operand is */
     TsCpuLoop loop;
     const TsCpuEwArgs *args;
     atomic_int status;         /* a chunk's loop status (any: an op has one kind) */
@@ -66,6 +77,37 @@ static void plan_walk(Walk *w, int nop, TsTensor *const *t)
         w->base[o] = ts_tensor_data(t[o]);
 }
 
+/* The loop over one run of n elements of a walk with staged operands, a block at a time:
+ * staged inputs converted into buffers first (an in-place output may be one of them), the
+ * loop writing a staged output into its buffer, which is rounded into place after. */
+static void run_staged(const Walk *w, char **ptr, const int64_t *stride, int64_t n,
+                       TsCpuEwArgs *args)
+{
+    float buf[EW_MAX_OPS][EW_STAGE];
+    char *p[EW_MAX_OPS];
+    int64_t s[EW_MAX_OPS];
+    for (int64_t b = 0; b < n; b += EW_STAGE) {
+        int64_t m = n - b < EW_STAGE ? n - b : EW_STAGE;
+        for (int o = 0; o < w->nop; o++) {
+            char *at = ptr[o] + b * stride[o];
+            if (w->stage[o] < 0) {
+                p[o] = at;
+                s[o] = stride[o];
+                continue;
+            }
+            p[o] = (char *)buf[o];
+            s[o] = stride[o] ? (int64_t)sizeof(float) : 0;
+            if (o > 0)      /* a broadcast (stride 0) is one element */
+                ts_vh_widen(w->stage[o] == TS_BFLOAT16, buf[o], 1, (const uint16_t *)at,
+                            stride[o] / 2, stride[o] ? m : 1);
+        }
+        w->loop(p, s, m, args);
+        if (w->stage[0] >= 0)
+            ts_vh_narrow(w->stage[0] == TS_BFLOAT16, (uint16_t *)(ptr[0] + b * stride[0]),
+                         stride[0] / 2, buf[0], 1, m);
+    }
+}
+
 /* Runs the loop over output elements [b, e) (row-major order of the walk's dims). */
 static void walk_range(const Walk *w, int64_t b, int64_t e, TsCpuEwArgs *args)
 {
@@ -85,7 +127,10 @@ static void walk_range(const Walk *w, int64_t b, int64_t e, TsCpuEwArgs *args)
         int64_t n = w->size[last] - idx[last];
         if (n > e - b)
             n = e - b;
-        w->loop(ptr, w->stride[last], n, args);
+        if (w->staged)
+            run_staged(w, ptr, w->stride[last], n, args);
+        else
+            w->loop(ptr, w->stride[last], n, args);
         b += n;
         idx[last] = 0;
         for (int d = last - 1; d >= 0 && ++idx[d] == w->size[d]; d--)
@@ -105,7 +150,9 @@ static int walk_chunk(void *ctx, int64_t b, int64_t e, TsError *err)
     return 0;
 }
 
-void ts_cpu_ew_iterate(int nop, TsTensor *const *t, TsCpuLoop loop, TsCpuEwArgs *args)
+/* ts_cpu_ew_iterate with operands staged where stage (NULL: none) says. */
+static void iterate(int nop, TsTensor *const *t, TsCpuLoop loop, TsCpuEwArgs *args,
+                    const bool *stage)
 {
     int64_t numel = 1;
     for (int d = 0; d < t[0]->dim; d++)
@@ -114,6 +161,11 @@ void ts_cpu_ew_iterate(int nop, TsTensor *const *t, TsCpuLoop loop, TsCpuEwArgs 
         return;
     Walk w;
     plan_walk(&w, nop, t);
+    w.staged = false;
+    for (int o = 0; o < nop; o++) {
+        w.stage[o] = stage && stage[o] ? t[o]->dtype : -1;
+        w.staged = w.staged || w.stage[o] >= 0;
+    }
     w.loop = loop;
     w.args = args;
     if (numel < 2 * EW_GRAIN) {                 /* the common small case: no copies */
@@ -124,6 +176,17 @@ void ts_cpu_ew_iterate(int nop, TsTensor *const *t, TsCpuLoop loop, TsCpuEwArgs 
     ts_parallel_for(0, numel, EW_GRAIN, walk_chunk, &w, NULL);
     if (atomic_load(&w.status))
         args->status = atomic_load(&w.status);
+}
+
+void ts_cpu_ew_iterate(int nop, TsTensor *const *t, TsCpuLoop loop, TsCpuEwArgs *args)
+{
+    iterate(nop, t, loop, args, NULL);
+}
+
+/* Whether an operand of dtype is staged for a loop computing in compute. */
+static bool stages(int dtype, int compute)
+{
+    return compute == TS_FLOAT32 && (dtype == TS_FLOAT16 || dtype == TS_BFLOAT16);
 }
 
 /* The dtype the loops compute in for a result dtype: the half types compute in float32. */
@@ -265,7 +328,7 @@ static int prepare_out(TsTensor **out, TsCpuEwMode mode, const Dtypes *dt, int d
         if (mode == TS_EW_OUT && ts_aten_resize_out(o, dim, sizes, &ts_cpu_allocator, err))
             return err->code;
     }
-    if ((*out)->dtype == dt->loop_out) {
+    if ((*out)->dtype == dt->loop_out || stages((*out)->dtype, dt->loop_out)) {
         ts_tensor_retain(*out);
         *target = *out;
         return 0;
@@ -335,10 +398,13 @@ int ts_cpu_ew(const TsCpuEwOp *op, int nin, TsTensor *const *in, TsTensor **out,
     if ((rc = pick_dtypes(op, nin, in, &dt, err)) ||
         (rc = prepare_out(out, mode, &dt, dim, sizes, nin, in, &target, err)))
         return rc;
+    bool stage[EW_MAX_OPS] = { stages(target->dtype, dt.loop_out) };
     ops[0] = target;
     for (int i = 0; i < nin && !rc; i++) {
         int want = op->mask_first && i == 0 ? TS_BOOL : dt.compute;
-        if (in[i]->dtype != want || ts_cpu_partial_overlap(in[i], target)) {
+        bool overlap = ts_cpu_partial_overlap(in[i], target);
+        stage[i + 1] = !overlap && stages(in[i]->dtype, want);
+        if ((in[i]->dtype != want && !stage[i + 1]) || overlap) {
             ops[i + 1] = ts_cpu_cast(in[i], want, err);
             rc = ops[i + 1] ? 0 : (int)err->code;
         } else {
@@ -348,7 +414,7 @@ int ts_cpu_ew(const TsCpuEwOp *op, int nin, TsTensor *const *in, TsTensor **out,
     }
     if (!rc) {
         args->status = 0;
-        ts_cpu_ew_iterate(nin + 1, ops, op->loops[dt.compute], args);
+        iterate(nin + 1, ops, op->loops[dt.compute], args, stage);
         rc = loop_status(args, err);
     }
     if (!rc && target != *out)

@@ -1,7 +1,8 @@
 /* blas.c — the GEMM-based products: bmm, matmul (every rank case), addmm, addmv, baddbmm, dot
  * (and vdot, the same for real dtypes), inner, mv and
  * linear, and ts_nn_gemm, the one entry to BLAS (OpenBLAS, loaded on first use: openblas.c)
- * that linalg.c and conv.c use too (bfloat16, which BLAS lacks, by a plain float loop).
+ * that linalg.c and conv.c use too (bfloat16 and float16, which BLAS lacks, widened to
+ * float32 for sgemm and rounded once).
  *
  * Every product becomes calls of ts_nn_gemm on strided matrices. BLAS reads a matrix in place
  * when one stride is 1 and the other a valid leading dimension, so transposed views
@@ -17,6 +18,7 @@
 #include "nn/nn.h"
 #include "nn/nn_out.h"
 #include "linalg/openblas.h"
+#include "vhalf.h"
 
 /* How BLAS can read m in place (aten-common); false when a copy is needed. */
 static bool layout(const TsNnMat *m, bool *trans, int64_t *ld)
@@ -76,22 +78,54 @@ static void scale_rows(int dtype, double beta, void *c, int64_t rows, int64_t co
 EW_INT_TYPES(INT_GEMM, )
 #undef INT_GEMM
 
-/* bfloat16 has no BLAS: each entry sums its products in float and is rounded once. */
-static void gemm_bf16(double alpha, const TsNnMat *a, const TsNnMat *b, double beta, void *c,
-                      int64_t ldc)
+/* m's half elements as float32 in a new buffer (*buf, to free), m pointed at it: by
+ * columns when the columns are m's contiguous lines (a transposed view), else by rows. */
+static int widen(int dtype, TsNnMat *m, float **buf, TsError *err)
 {
-    const uint16_t *pa = a->p, *pb = b->p;
-    uint16_t *pc = c;
-    for (int64_t i = 0; i < a->rows; i++)
-        for (int64_t j = 0; j < b->cols; j++) {
-            float acc = 0;
-            for (int64_t x = 0; x < a->cols; x++)
-                acc += (float)ts_cpu_load_double(TS_BFLOAT16, &pa[i * a->rs + x * a->cs]) *
-                       (float)ts_cpu_load_double(TS_BFLOAT16, &pb[x * b->rs + j * b->cs]);
-            uint16_t *o = &pc[i * ldc + j];
-            double old = beta == 0 ? 0 : beta * ts_cpu_load_double(TS_BFLOAT16, o);
-            ts_cpu_store_double(TS_BFLOAT16, o, (float)(alpha * acc + old));
-        }
+    size_t n = (size_t)(m->rows * m->cols);
+    float *d = malloc(n ? n * sizeof *d : sizeof *d);
+    if (!d)
+        return ts_error_set(err, TS_ERR_NOMEM, "matmul: out of memory");
+    bool by_cols = m->rs == 1 && m->cs != 1;
+    int64_t lines = by_cols ? m->cols : m->rows, len = by_cols ? m->rows : m->cols;
+    int64_t line_stride = by_cols ? m->cs : m->rs, step = by_cols ? m->rs : m->cs;
+    const uint16_t *src = m->p;
+    for (int64_t l = 0; l < lines; l++)
+        ts_vh_widen(dtype == TS_BFLOAT16, d + l * len, 1, src + l * line_stride, step, len);
+    *buf = d;
+    m->p = d;
+    m->rs = by_cols ? 1 : m->cols;
+    m->cs = by_cols ? m->rows : 1;
+    return 0;
+}
+
+/* float16 and bfloat16 have no BLAS: the operands (and C, when beta reads it) are widened to
+ * float32, sgemm accumulates in float32, and each result is rounded once, as PyTorch's CPU
+ * products of these dtypes do. */
+static int gemm_half(int dtype, double alpha, const TsNnMat *a, const TsNnMat *b, double beta,
+                     void *c, int64_t ldc, TsError *err)
+{
+    TsNnMat ma = *a, mb = *b;
+    float *ba = NULL, *bb = NULL, *cf = NULL;
+    int64_t m = a->rows, n = b->cols;
+    uint16_t *ch = c;
+    int rc = widen(dtype, &ma, &ba, err);
+    if (!rc)
+        rc = widen(dtype, &mb, &bb, err);
+    if (!rc && !(cf = malloc((size_t)(m * n) * sizeof *cf)))
+        rc = ts_error_set(err, TS_ERR_NOMEM, "matmul: out of memory");
+    if (!rc && beta != 0)
+        for (int64_t i = 0; i < m; i++)
+            ts_vh_widen(dtype == TS_BFLOAT16, cf + i * n, 1, ch + i * ldc, 1, n);
+    if (!rc)
+        rc = ts_nn_gemm(TS_FLOAT32, alpha, &ma, &mb, beta, cf, n, err);
+    if (!rc)
+        for (int64_t i = 0; i < m; i++)
+            ts_vh_narrow(dtype == TS_BFLOAT16, ch + i * ldc, 1, cf + i * n, 1, n);
+    free(ba);
+    free(bb);
+    free(cf);
+    return rc;
 }
 
 static void blas_call(const TsCpuBlas *blas, int dtype, double alpha, const TsNnMat *a,
@@ -148,8 +182,8 @@ int ts_nn_gemm(int dtype, double alpha, const TsNnMat *a, const TsNnMat *b, doub
     EW_INT_TYPES(CASE, )
 #undef CASE
     case TS_BFLOAT16:
-        gemm_bf16(alpha, a, b, beta, c, ldc);
-        return 0;
+    case TS_FLOAT16:
+        return gemm_half(dtype, alpha, a, b, beta, c, ldc, err);
     default:
         break;
     }

@@ -29,6 +29,7 @@
 
 #include "nn/nested.h"
 #include "nn/nn.h"
+#include "reduce/reduce.h"
 #include "vmath.h"
 
 /* A row-major matrix block of a contiguous buffer: rows x cols with row stride ld. */
@@ -95,37 +96,6 @@ TS_VM_VECTORIZE static void add_into(int dt, void *dst, const void *src, int64_t
         for (int64_t i = 0; i < n; i++)
             d[i] += s[i];
     }
-}
-
-/* Softmax of a row in place: exp(x - max) / sum. A NaN makes the row NaN, and so does a row
- * that is all -inf (every key masked), as in PyTorch. The max and the sum go in eight lanes
- * (strict float arithmetic does not let the compiler reorder a single running sum). */
-TS_VM_VECTORIZE static void softmax_f32(float *x, int64_t n)
-{
-    float mx8[8], sum8[8], mx = -INFINITY, sum = 0;
-    int64_t i = 0;
-    for (int k = 0; k < 8; k++) {
-        mx8[k] = -INFINITY;
-        sum8[k] = 0;
-    }
-    for (; i + 8 <= n; i += 8)
-        for (int k = 0; k < 8; k++)
-            mx8[k] = x[i + k] > mx8[k] ? x[i + k] : mx8[k];
-    for (int k = 0; k < 8; k++)
-        mx = mx8[k] > mx ? mx8[k] : mx;
-    for (; i < n; i++)
-        mx = x[i] > mx ? x[i] : mx;
-    for (i = 0; i < n; i++)
-        x[i] = ts_expf(x[i] - mx);
-    for (i = 0; i + 8 <= n; i += 8)
-        for (int k = 0; k < 8; k++)
-            sum8[k] += x[i + k];
-    for (; i < n; i++)
-        sum += x[i];
-    for (int k = 0; k < 8; k++)
-        sum += sum8[k];
-    for (i = 0; i < n; i++)
-        x[i] /= sum;
 }
 
 static void softmax_f64(double *x, int64_t n)
@@ -230,7 +200,7 @@ static int attend(TsError *err, const Mha *m, const void *q, const void *k, cons
                         if (masked(m, b, h, l, s))
                             set(dt, sc, l * L + s, -INFINITY);
                 if (dt == TS_FLOAT32)
-                    softmax_f32((float *)sc + l * L, L);
+                    ts_cpu_softmax_f32((float *)sc + l * L, L, false);
                 else
                     softmax_f64((double *)sc + l * L, L);
             }

@@ -11,8 +11,9 @@
  * output (bias rows first, beta 1), a tile of output rows at a time so the unrolled matrix
  * stays a few MB (a 3-d video clip would otherwise unroll to hundreds); a kernel of ones
  * with stride 1 and no padding reads the input itself. "same" padding may be uneven (the extra pixel goes after, as PyTorch pads);
- * the unrolling handles each side on its own. Integer dtypes and bfloat16 run as PyTorch's
- * slow kernels do (ts_nn_gemm has loops for them); half and bool are refused.
+ * the unrolling handles each side on its own. Integer dtypes run as PyTorch's slow kernels do
+ * (ts_nn_gemm has loops for them); bfloat16 runs in float32, rounded once at the end, as
+ * PyTorch's mkldnn kernels run it; half and bool are refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -455,6 +456,31 @@ done:
 
 /* ---- the common entry ----------------------------------------------------------------------- */
 
+/* A bfloat16 convolution as PyTorch's CPU kernels compute it (mkldnn's): input, weight and
+ * bias widened to float32, the float32 convolution (products, bias, and a transposed one's
+ * overlapping columns all summed in float32), its result rounded once. */
+static TsTensor *run_widened(TsCall *c, const TsConvGeom *g, TsTensor *x, TsTensor *w,
+                             TsTensor *b)
+{
+    TsError *err = c->error;
+    TsTensor *xf = ts_cpu_cast(x, TS_FLOAT32, err), *o = NULL, *of = NULL;
+    TsTensor *wf = xf ? ts_cpu_cast(w, TS_FLOAT32, err) : NULL;
+    TsTensor *bf = wf && b ? ts_cpu_cast(b, TS_FLOAT32, err) : NULL;
+    if (wf && (!b || bf))
+        of = g->transposed ? ts_conv_transposed(c, g, xf, wf, bf) : forward(c, g, xf, wf, bf);
+    if (of) {
+        o = ts_cpu_cast(of, x->dtype, err);
+        ts_tensor_release(of);
+    }
+    if (bf)
+        ts_tensor_release(bf);
+    if (wf)
+        ts_tensor_release(wf);
+    if (xf)
+        ts_tensor_release(xf);
+    return o;
+}
+
 TsTensor *ts_conv_run(TsCall *c, const TsConvArgs *a, TsTensor *x, TsTensor *w, TsTensor *b,
                       const int64_t *same_pad)
 {
@@ -506,6 +532,8 @@ TsTensor *ts_conv_run(TsCall *c, const TsConvArgs *a, TsTensor *x, TsTensor *w, 
     }
     if (check_kernel_dtype(c, &g, x, k))
         return NULL;
+    if (x->dtype == TS_BFLOAT16)
+        return run_widened(c, &g, x, w, b);
     if (g.transposed)
         return ts_conv_transposed(c, &g, x, w, b);
     TsTensor *cb = cast_bias ? ts_cpu_cast(b, x->dtype, err) : NULL;

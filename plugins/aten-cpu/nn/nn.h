@@ -60,8 +60,9 @@ typedef struct TsNnMat {
 
 /* C = alpha * A @ B + beta * C, with A rows x K, B K x cols, C contiguous rows of ldc
  * elements (beta 0: C is not read). float32/float64 go to BLAS, reading A and B in place
- * when their layouts allow (copies otherwise); integer dtypes use a plain loop with
- * wrap-around arithmetic. Fails only on allocation or sizes beyond BLAS's int. */
+ * when their layouts allow (copies otherwise); float16 and bfloat16 are widened to float32
+ * for sgemm and rounded once; integer dtypes use a plain loop with wrap-around arithmetic.
+ * Fails only on allocation or sizes beyond BLAS's int. */
 int ts_nn_gemm(int dtype, double alpha, const TsNnMat *a, const TsNnMat *b, double beta,
                void *c, int64_t ldc, TsError *err);
 

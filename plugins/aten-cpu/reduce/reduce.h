@@ -24,6 +24,11 @@ typedef struct TsCpuRed {
     const char *data;                          /* element 0 of the tensor */
 } TsCpuRed;
 
+/* Softmax (log_softmax where log) of a row of n floats in place, in float32 as PyTorch's
+ * vectorized kernels compute it (scan.c). A NaN makes the row NaN, and so does a row that is
+ * all -inf (every key masked), as in PyTorch. */
+void ts_cpu_softmax_f32(float *x, int64_t n, bool log);
+
 /* The plan for t with the reduced dims in mask. */
 void ts_cpu_red_plan(const TsTensor *t, uint64_t mask, TsCpuRed *r);
 /* Element 0 of the run that output position o reduces. */

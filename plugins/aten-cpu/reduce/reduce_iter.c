@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "reduce/reduce.h"
+#include "vhalf.h"
 
 void ts_cpu_red_plan(const TsTensor *t, uint64_t mask, TsCpuRed *r)
 {
@@ -78,12 +79,28 @@ typedef void (*StoreI)(char *p, int64_t s, int64_t n, const int64_t *in);
 RED_TYPES(RUN_FNS)
 #undef RUN_FNS
 
+/* float16 and bfloat16 load through vhalf.h's converters; they have no stores (their
+ * results are computed in float32: ts_cpu_work_dtype) */
+static void load_d_TS_FLOAT16(const char *p, int64_t s, int64_t n, double *out)
+{
+    for (int64_t k = 0; k < n; k++)
+        out[k] = ts_vh_half_to_float(*(const uint16_t *)(p + k * s));
+}
+
+static void load_d_TS_BFLOAT16(const char *p, int64_t s, int64_t n, double *out)
+{
+    for (int64_t k = 0; k < n; k++)
+        out[k] = ts_vh_bf16_to_float(*(const uint16_t *)(p + k * s));
+}
+
 #define ENTRY(DT, T, KIND) [DT] = KIND##_##DT,
 #define ENTRY_LOAD_D(DT, T, ...) ENTRY(DT, T, load_d)
 #define ENTRY_LOAD_I(DT, T, ...) ENTRY(DT, T, load_i)
 #define ENTRY_STORE_D(DT, T, ...) ENTRY(DT, T, store_d)
 #define ENTRY_STORE_I(DT, T, ...) ENTRY(DT, T, store_i)
-static const LoadD load_d[TS_DTYPE__COUNT] = { RED_TYPES(ENTRY_LOAD_D) };
+static const LoadD load_d[TS_DTYPE__COUNT] = {
+    RED_TYPES(ENTRY_LOAD_D) ENTRY(TS_FLOAT16, , load_d) ENTRY(TS_BFLOAT16, , load_d)
+};
 static const LoadI load_i[TS_DTYPE__COUNT] = { RED_TYPES(ENTRY_LOAD_I) };
 static const StoreD store_d[TS_DTYPE__COUNT] = { RED_TYPES(ENTRY_STORE_D) };
 static const StoreI store_i[TS_DTYPE__COUNT] = { RED_TYPES(ENTRY_STORE_I) };
@@ -108,11 +125,8 @@ static void visit(const Walk *w, char *p, int64_t s, int64_t m, int64_t off)
         w->load_i(p, s, m, (int64_t *)w->buf + off);
     else if (w->store_d)
         w->store_d(p, s, m, (const double *)w->buf + off);
-    else if (w->store_i)
-        w->store_i(p, s, m, (const int64_t *)w->buf + off);
     else
-        for (int64_t k = 0; k < m; k++)         /* float16, bfloat16 */
-            ((double *)w->buf)[off + k] = ts_cpu_load_double(w->r->dtype, p + k * s);
+        w->store_i(p, s, m, (const int64_t *)w->buf + off);
 }
 
 /* Visits elements start .. start+n of the reduced dims at base, one innermost run at a time. */

@@ -4,12 +4,15 @@
  * Each row along the dim is gathered into a buffer (double for floating dtypes, int64 for
  * integral ones, so integer cumsums wrap like PyTorch's int64), computed and scattered into
  * the result. softmax subtracts the row's max before exp, so large inputs do not overflow;
- * log_softmax is x - max - log(sum(exp(x - max))).
+ * log_softmax is x - max - log(sum(exp(x - max))). float32 and bfloat16 softmaxes compute in
+ * float32 instead, as PyTorch's vectorized kernels do (vmath.h's exp), a bfloat16 result
+ * rounded once.
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "reduce/reduce.h"
+#include "vhalf.h"
 
 typedef enum ScanKind { S_CUMSUM, S_CUMPROD, S_SOFTMAX, S_LOG_SOFTMAX } ScanKind;
 
@@ -40,6 +43,69 @@ static void scan_d(ScanKind k, double *x, int64_t n)
             x[i] = x[i] - m - log(s);
 }
 
+/* exp(x - max) / sum, or x - max - log(sum). The max and the sum go in eight lanes (strict
+ * float arithmetic does not let the compiler reorder a single running sum); softmax keeps
+ * each exp in x until the sum is known, log_softmax only sums them. */
+TS_VM_VECTORIZE void ts_cpu_softmax_f32(float *x, int64_t n, bool log)
+{
+    float mx8[8], sum8[8], mx = -INFINITY, sum = 0;
+    int64_t i = 0;
+    for (int k = 0; k < 8; k++) {
+        mx8[k] = -INFINITY;
+        sum8[k] = 0;
+    }
+    for (; i + 8 <= n; i += 8)
+        for (int k = 0; k < 8; k++)
+            mx8[k] = x[i + k] > mx8[k] ? x[i + k] : mx8[k];
+    for (int k = 0; k < 8; k++)
+        mx = mx8[k] > mx ? mx8[k] : mx;
+    for (; i < n; i++)
+        mx = x[i] > mx ? x[i] : mx;
+    if (!log)
+        for (i = 0; i < n; i++)
+            x[i] = ts_expf(x[i] - mx);
+    for (i = 0; i + 8 <= n; i += 8)
+        for (int k = 0; k < 8; k++)
+            sum8[k] += log ? ts_expf(x[i + k] - mx) : x[i + k];
+    for (; i < n; i++)
+        sum += log ? ts_expf(x[i] - mx) : x[i];
+    for (int k = 0; k < 8; k++)
+        sum += sum8[k];
+    if (!log) {
+        for (i = 0; i < n; i++)
+            x[i] /= sum;
+        return;
+    }
+    float lsum = logf(sum);
+    for (i = 0; i < n; i++)
+        x[i] = (x[i] - mx) - lsum;
+}
+
+/* softmax and log_softmax of a float32 or bfloat16 x along the dim of plan ri into o (same
+ * dtype and sizes, plan ro): each row widened into buf, computed in float32, and stored
+ * (rounded once, for bfloat16). */
+static void softmax_rows(const TsCpuRed *ri, const TsCpuRed *ro, bool log, float *buf)
+{
+    int64_t n = ri->nred;
+    int64_t si = ri->nr ? ri->rstride[0] : 0, so = ro->nr ? ro->rstride[0] : 0;
+    bool bf16 = ri->dtype == TS_BFLOAT16;
+    for (int64_t i = 0; i < ri->nout; i++) {
+        const char *src = ts_cpu_red_base(ri, i);
+        char *dst = (char *)ts_cpu_red_base(ro, i);
+        if (bf16)
+            ts_vh_widen(true, buf, 1, (const uint16_t *)src, si / 2, n);
+        else
+            for (int64_t j = 0; j < n; j++)
+                buf[j] = *(const float *)(src + j * si);
+        ts_cpu_softmax_f32(buf, n, log);
+        if (bf16)
+            ts_vh_narrow(true, (uint16_t *)dst, so / 2, buf, 1, n);
+        else
+            for (int64_t j = 0; j < n; j++)
+                *(float *)(dst + j * so) = buf[j];
+    }
+}
+
 static void scan_i(ScanKind k, int64_t *x, int64_t n)
 {
     for (int64_t i = 1; i < n; i++)
@@ -52,7 +118,9 @@ static void scan_i(ScanKind k, int64_t *x, int64_t n)
 static TsTensor *scan(ScanKind k, TsTensor *x, int d, int dtype, TsError *err)
 {
     uint64_t mask = x->dim ? UINT64_C(1) << d : 0;
-    int work = ts_cpu_work_dtype(dtype);
+    bool soft = k == S_SOFTMAX || k == S_LOG_SOFTMAX;
+    bool f32 = soft && (x->dtype == TS_FLOAT32 || x->dtype == TS_BFLOAT16) && x->dtype == dtype;
+    int work = f32 ? dtype : ts_cpu_work_dtype(dtype);
     TsTensor *o = ts_cpu_empty(work, x->dim, x->sizes, err);
     if (!o)
         return NULL;
@@ -61,6 +129,11 @@ static TsTensor *scan(ScanKind k, TsTensor *x, int d, int dtype, TsError *err)
     ts_cpu_red_plan(o, mask, &ro);
     bool fd = ts_dtype_is_floating(x->dtype);
     void *buf = ri.nred && ri.nout ? malloc((size_t)ri.nred * sizeof(double)) : NULL;
+    if (f32 && buf) {
+        softmax_rows(&ri, &ro, k == S_LOG_SOFTMAX, buf);
+        free(buf);
+        return o;
+    }
     if (ri.nred && ri.nout && !buf) {
         ts_tensor_release(o);
         ts_error_set(err, TS_ERR_NOMEM, "out of memory");
