@@ -37,7 +37,7 @@ check $? "... printing what fuser-cpu alone and no fuser print" "$tmp/both" "$tm
 [ "$(grep -c ' = prim::FusionGroup_[0-9]*(' "$tmp/graph")" = 1 ]
 check $? "... fuser-cpu still fusing the cpu work" "$tmp/graph"
 "$tscript" --config "$tmp/both.yaml" ops >"$tmp/ops" 2>&1
-grep -q 'fuser-cpu  *cpu,cuda  *prim::FusionGroup(\.\.\.) -> \.\.\.' "$tmp/ops"
+grep -q 'fuser-cpu  *cpu,cuda(fuser-cuda)  *prim::FusionGroup(\.\.\.) -> \.\.\.' "$tmp/ops"
 check $? "one prim::FusionGroup, with a cpu and a cuda kernel" "$tmp/ops"
 
 done_testing
