@@ -103,6 +103,22 @@ TsTensor *ts_aten_view(const TsTensor *t, int dim, const int64_t *sizes, const i
 TsTensor *ts_aten_narrow(const TsTensor *t, int d, int64_t start, int64_t len, int64_t step,
                          TsError *err);
 
+/* PyTorch's MemoryFormat numbering (torch.contiguous_format, preserve_format,
+ * channels_last, channels_last_3d), as memory_format= arguments hold it. */
+enum { TS_ATEN_MF_CONTIGUOUS = 0, TS_ATEN_MF_PRESERVE = 1, TS_ATEN_MF_CHANNELS_LAST = 2,
+       TS_ATEN_MF_CHANNELS_LAST_3D = 3 };
+/* The strides (in elements) of a new dense tensor of these sizes in memory format mf:
+ * contiguous, channels_last (rank 4) or channels_last_3d (rank 5); PyTorch's "required rank
+ * 4 tensor to use channels_last format" for another rank, "unsupported memory format N" for
+ * preserve and unknown ones (memory_format.c). */
+int ts_aten_format_strides(int64_t mf, int dim, const int64_t *sizes, int64_t *strides,
+                           TsError *err);
+/* PyTorch's t.is_contiguous(memory_format=mf): size-1 dims' strides do not count. */
+bool ts_aten_is_contiguous_as(const TsTensor *t, int64_t mf);
+/* The format t is laid out in, as PyTorch's suggest_memory_format answers for a dense
+ * tensor: contiguous when it is (or when it is in none), else a channels-last one. */
+int64_t ts_aten_suggest_memory_format(const TsTensor *t);
+
 /* The out= rule: gives out the shape (contiguous) when it has another, with new storage
  * from allocator when its own is too small; nothing changes when it has the shape already.
  * allocator may be NULL when out has storage (its storage's allocator is used). */
@@ -373,6 +389,7 @@ typedef struct TsAtenTo {
     bool copy;
     bool has_device;
     TsDevice device;
+    int64_t memory_format;     /* TS_ATEN_MF_PRESERVE when none is given */
 } TsAtenTo;
 int ts_aten_to_target(TsArgs *a, TsAtenTo *to);
 

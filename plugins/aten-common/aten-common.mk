@@ -1,6 +1,6 @@
 # plugins/aten-common/aten-common.mk — libtscript_aten: the device-independent half of an aten
 # backend (include/tscript/aten.h), a static library every aten backend links: the arguments bound
-# by the schema, type promotion, broadcasting, dim wrapping, the out= rule, scalars, half floats,
+# by the schema, type promotion, broadcasting, dim wrapping, the out= rule, memory formats, scalars, half floats,
 # the tensor printer, matmul's plan, the reductions' arguments, the norms' checks, cat's and stack's
 # shapes, the random ops' draws and checks, linspace's values, and the metadata-only kernels every backend
 # registers (views and size queries: backend.c and the files views.h lists).
@@ -18,7 +18,7 @@ plugins_aten_common_libtscript_aten_la_SOURCES = plugins/aten-common/args.c \
 	plugins/aten-common/reduce_args.c plugins/aten-common/norm_check.c \
 	plugins/aten-common/join_check.c plugins/aten-common/index_check.c \
 	plugins/aten-common/pool_check.c plugins/aten-common/random.c \
-	plugins/aten-common/linspace.c
+	plugins/aten-common/linspace.c plugins/aten-common/memory_format.c
 plugins_aten_common_libtscript_aten_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
 plugins_aten_common_libtscript_aten_la_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
 plugins_aten_common_libtscript_aten_la_LDFLAGS = -static

@@ -104,27 +104,6 @@ int ts_aten_k_len(TsCall *c)
 
 /* ---- contiguity ----------------------------------------------------------------------- */
 
-/* True when t is laid out channels-last (rank 4) or channels-last-3d (rank 5). */
-static bool channels_last(const TsTensor *t, int rank)
-{
-    if (t->dim != rank)
-        return false;
-    int order[5] = { 1, 4, 3, 2, 0 };
-    if (rank == 4) {
-        order[1] = 3;
-        order[2] = 2;
-        order[3] = 0;
-    }
-    int64_t want = 1;
-    for (int k = 0; k < rank; k++) {
-        int d = order[k];
-        if (t->sizes[d] != 1 && t->strides[d] != want)
-            return false;
-        want *= t->sizes[d];
-    }
-    return true;
-}
-
 /* aten::is_contiguous(Tensor self) -> bool
  * aten::is_contiguous.memory_format(Tensor self, MemoryFormat memory_format) -> bool */
 int ts_aten_k_is_contiguous(TsCall *c)
@@ -134,10 +113,9 @@ int ts_aten_k_is_contiguous(TsCall *c)
     int rc = pop_tensor(c, &a, &t);
     int64_t mf = a.n == 2 && a.v[1].tag == TS_TAG_INT ? a.v[1].u.i : 0;
     bool yes = false;
-    if (!rc && mf == 0)
-        yes = ts_tensor_is_contiguous(t);
-    else if (!rc && (mf == 2 || mf == 3))
-        yes = ts_tensor_numel(t) == 0 || channels_last(t, mf == 2 ? 4 : 5);
+    if (!rc && (mf == TS_ATEN_MF_CONTIGUOUS || mf == TS_ATEN_MF_CHANNELS_LAST ||
+                mf == TS_ATEN_MF_CHANNELS_LAST_3D))
+        yes = ts_aten_is_contiguous_as(t, mf);
     else if (!rc)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME,
                           "is_contiguous: unsupported memory format %lld", (long long)mf);

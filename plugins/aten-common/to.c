@@ -26,6 +26,7 @@ int ts_aten_to_target(TsArgs *a, TsAtenTo *to)
     to->copy = false;
     to->has_device = false;
     to->device = self->device;
+    to->memory_format = TS_ATEN_MF_PRESERVE;
     if (strcmp(name, "aten::cpu") == 0 || strcmp(name, "aten::cuda") == 0) {
         to->has_device = true;
         to->device.type = name[6] == 'c' && name[7] == 'p' ? TS_DEV_CPU : TS_DEV_CUDA;
@@ -41,6 +42,8 @@ int ts_aten_to_target(TsArgs *a, TsAtenTo *to)
             to->dtype = (int)v.u.i;
         } else if (strcmp(arg, "copy") == 0 && v.tag == TS_TAG_BOOL) {
             to->copy = v.u.b;
+        } else if (strcmp(arg, "memory_format") == 0 && v.tag == TS_TAG_INT) {
+            to->memory_format = v.u.i;
         } else if (strcmp(arg, "device") == 0 && v.tag == TS_TAG_DEVICE) {
             to->has_device = true;
             to->device = v.u.dev;

@@ -15,8 +15,6 @@
 #include "create/factory.h"
 #include "shape/shape_ops.h"
 
-/* PyTorch's MemoryFormat numbering. */
-enum { MF_CONTIGUOUS = 0, MF_PRESERVE = 1 };
 
 /* ---- the optional tail of factories: dtype, layout, device, pin_memory ------------------ */
 
@@ -87,16 +85,11 @@ static TsTensor *like_new(TsArgs *a, size_t tail)
     if (ts_args_tensor(a, 0, &t))
         return NULL;
     int dtype = t->dtype;
-    int64_t mf = a->v[tail + 4].tag == TS_TAG_INT ? a->v[tail + 4].u.i : MF_PRESERVE;
+    int64_t mf = a->v[tail + 4].tag == TS_TAG_INT ? a->v[tail + 4].u.i : TS_ATEN_MF_PRESERVE;
     if (ts_cpu_factory_args(a, tail, &dtype))
         return NULL;
-    if (mf != MF_PRESERVE && mf != MF_CONTIGUOUS) {
-        ts_error_set(err, TS_ERR_RUNTIME, "%s: the cpu backend supports only preserve and "
-                     "contiguous formats", ts_args_op_name(a));
-        return NULL;
-    }
-    return mf == MF_PRESERVE ? ts_cpu_empty_like(t, dtype, err)
-                             : ts_cpu_empty(dtype, t->dim, t->sizes, err);
+    return mf == TS_ATEN_MF_PRESERVE ? ts_cpu_empty_like(t, dtype, err)
+                                     : ts_cpu_empty_format(dtype, t->dim, t->sizes, mf, err);
 }
 
 /* zeros_like, ones_like, empty_like, full_like: (Tensor self, [Scalar fill_value,] *,

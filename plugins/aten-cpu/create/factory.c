@@ -12,9 +12,6 @@
 #include "engine/cpu.h"
 #include "create/factory.h"
 
-/* PyTorch's MemoryFormat numbering. */
-enum { MF_CONTIGUOUS = 0, MF_PRESERVE = 1, MF_CHANNELS_LAST = 2, MF_CHANNELS_LAST_3D = 3 };
-
 /* Argument i as a list of sizes (no single int, unlike ts_args_int_list). */
 static int read_sizes(TsArgs *a, size_t i, int *dim, int64_t *sizes)
 {
@@ -80,31 +77,17 @@ static int format_strides(TsArgs *a, size_t i, bool has, int dim, const int64_t 
 {
     TsError *err = a->call->error;
     TsValue v = has ? a->v[i] : ts_none();
-    int64_t mf = v.tag == TS_TAG_INT ? v.u.i : MF_CONTIGUOUS;
+    int64_t mf = v.tag == TS_TAG_INT ? v.u.i : TS_ATEN_MF_CONTIGUOUS;
     *contiguous = true;
     if (v.tag != TS_TAG_NONE && v.tag != TS_TAG_INT)
         return ts_error_set(err, TS_ERR_TYPE, "argument '%s' is not a memory format",
                             ts_args_name(a, i));
-    if (mf == MF_CONTIGUOUS)
+    if (mf == TS_ATEN_MF_CONTIGUOUS)
         return 0;
-    if (mf == MF_PRESERVE)
+    if (mf == TS_ATEN_MF_PRESERVE)
         return ts_error_set(err, TS_ERR_RUNTIME, "unsupported memory format Preserve");
-    int rank = mf == MF_CHANNELS_LAST ? 4 : 5;
-    if (mf != MF_CHANNELS_LAST && mf != MF_CHANNELS_LAST_3D)
-        return ts_error_set(err, TS_ERR_RUNTIME, "unsupported memory format %lld",
-                            (long long)mf);
-    if (dim != rank)
-        return ts_error_set(err, TS_ERR_RUNTIME, "required rank %d tensor to use %s format",
-                            rank, rank == 4 ? "channels_last" : "channels_last_3d");
-    /* channels innermost, then the spatial dims from the last, then the batch */
-    int64_t s = 1;
-    strides[1] = s;
-    s *= sizes[1] > 1 ? sizes[1] : 1;
-    for (int k = dim - 1; k >= 2; k--) {
-        strides[k] = s;
-        s *= sizes[k] > 1 ? sizes[k] : 1;
-    }
-    strides[0] = s;
+    if (ts_aten_format_strides(mf, dim, sizes, strides, err))
+        return err->code;
     *contiguous = false;
     return 0;
 }

@@ -466,9 +466,13 @@ static int k_to(TsCall *c)
         TsTensor *r = to_backend(&a, t, to.dtype, to.device);
         return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
     }
-    if (to.dtype == t->dtype && !to.copy)
+    bool keep_format = to.memory_format == TS_ATEN_MF_PRESERVE;
+    if (to.dtype == t->dtype && !to.copy &&
+        (keep_format || ts_aten_is_contiguous_as(t, to.memory_format)))
         return ts_args_return_arg(&a, 0, 0);
-    TsTensor *r = ts_cpu_empty_like(t, to.dtype, c->error);   /* keeps a dense layout */
+    TsTensor *r = keep_format ? ts_cpu_empty_like(t, to.dtype, c->error)  /* a dense layout */
+                              : ts_cpu_empty_format(to.dtype, t->dim, t->sizes,
+                                                    to.memory_format, c->error);
     if (r)
         ts_cpu_copy_into(r, t);
     return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);

@@ -1,55 +1,51 @@
 /* copy.c — the ops that copy elements into a layout: contiguous, clone and copy_.
  *
- * contiguous returns self itself when it already is (PyTorch does too: no copy, the same
- * tensor); clone keeps a dense tensor's strides (preserve_format), as PyTorch does; copy_
+ * contiguous returns self itself when it already is, in the memory format asked (PyTorch
+ * does too: no copy, the same tensor); clone keeps a dense tensor's strides
+ * (preserve_format) or makes the format asked (channels_last ...), as PyTorch does; copy_
  * broadcasts src to self's shape and converts dtypes; like PyTorch it refuses a src that
  * partly overlaps self (x[1:].copy_(x[:-1])) rather than read elements it already wrote.
  */
 #include "shape/shape_ops.h"
 
-/* PyTorch's MemoryFormat numbering. */
-enum { MF_CONTIGUOUS = 0, MF_PRESERVE = 1 };
-
-/* aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a) */
+/* aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a): self when
+ * it is laid out so already, else a copy in that format (contiguous, channels_last,
+ * channels_last_3d). */
 static int k_contiguous(TsCall *c)
 {
     TsArgs a;
     TsTensor *t, *r = NULL;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (!rc) rc = ts_args_tensor(&a, 0, &t);
-    int64_t mf = !rc && a.v[1].tag == TS_TAG_INT ? a.v[1].u.i : MF_CONTIGUOUS;
+    int64_t mf = !rc && a.v[1].tag == TS_TAG_INT ? a.v[1].u.i : TS_ATEN_MF_CONTIGUOUS;
+    /* PyTorch asks the tensor first, and preserve_format asks for plain contiguity */
     if (rc)
         ;
-    else if (mf == MF_PRESERVE)
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
-                          "preserve memory format is unsupported by the contiguous operator");
-    else if (mf != MF_CONTIGUOUS)
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
-                          "contiguous: the cpu backend supports only torch.contiguous_format");
-    else if (ts_tensor_is_contiguous(t)) {
+    else if (ts_aten_is_contiguous_as(t, mf == TS_ATEN_MF_PRESERVE ? TS_ATEN_MF_CONTIGUOUS
+                                                                   : mf)) {
         ts_tensor_retain(t);
         r = t;
-    } else {
-        r = ts_cpu_cast(t, t->dtype, c->error);
+    } else if (mf == TS_ATEN_MF_PRESERVE) {
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                          "preserve memory format is unsupported by the contiguous operator");
+    } else if ((r = ts_cpu_empty_format(t->dtype, t->dim, t->sizes, mf, c->error))) {
+        ts_cpu_copy_into(r, t);
     }
     return ts_args_return_tensor(&a, rc, r);
 }
 
-/* aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor */
+/* aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor: always a copy,
+ * keeping a dense tensor's strides (preserve_format, the default) or in the format asked. */
 static int k_clone(TsCall *c)
 {
     TsArgs a;
     TsTensor *t, *r = NULL;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (!rc) rc = ts_args_tensor(&a, 0, &t);
-    int64_t mf = !rc && a.v[1].tag == TS_TAG_INT ? a.v[1].u.i : MF_PRESERVE;
-    if (rc)
-        ;
-    else if (mf != MF_PRESERVE && mf != MF_CONTIGUOUS)
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
-                          "clone: the cpu backend supports only preserve and contiguous formats");
-    else if ((r = mf == MF_PRESERVE ? ts_cpu_empty_like(t, t->dtype, c->error)
-                                    : ts_cpu_empty(t->dtype, t->dim, t->sizes, c->error)))
+    int64_t mf = !rc && a.v[1].tag == TS_TAG_INT ? a.v[1].u.i : TS_ATEN_MF_PRESERVE;
+    if (!rc && (r = mf == TS_ATEN_MF_PRESERVE
+                        ? ts_cpu_empty_like(t, t->dtype, c->error)
+                        : ts_cpu_empty_format(t->dtype, t->dim, t->sizes, mf, c->error)))
         ts_cpu_copy_into(r, t);
     return ts_args_return_tensor(&a, rc, r);
 }

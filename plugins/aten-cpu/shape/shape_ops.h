@@ -13,6 +13,10 @@
 /* A new uninitialized tensor shaped like t: with t's strides when t is dense and its
  * dimensions do not overlap (PyTorch's preserve_format), else contiguous. */
 TsTensor *ts_cpu_empty_like(const TsTensor *t, int dtype, TsError *err);
+/* A new uninitialized tensor laid out in memory format mf (contiguous, channels_last,
+ * channels_last_3d: ts_aten_format_strides, whose errors it gives). */
+TsTensor *ts_cpu_empty_format(int dtype, int dim, const int64_t *sizes, int64_t mf,
+                              TsError *err);
 
 /* Steps idx (dim entries, starting at zeros) to the next index of sizes in row-major order;
  * false after the last. */
