@@ -43,7 +43,7 @@ static TsTensor *result(TsCall *c, const DnConv *cv)
     dn_out_layout(&cv->key, sizes, strides);
     TsAllocator *alloc = ts_runtime_allocator(c->runtime, TS_DEV_CPU);
     TsDevice cpu = { TS_DEV_CPU, -1 };
-    TsTensor *o = ts_tensor_empty(alloc, cpu, TS_FLOAT32, cv->out_dim, sizes + skip, c->error);
+    TsTensor *o = ts_tensor_empty(alloc, cpu, cv->x->dtype, cv->out_dim, sizes + skip, c->error);
     if (o && cv->key.out_last &&
         ts_tensor_set_shape(o, cv->out_dim, sizes + skip, strides + skip, 0, c->error)) {
         ts_tensor_release(o);

@@ -1,10 +1,15 @@
 /* dn.h — what the files of the aten-dnnl plugin share (prefix dn_).
  *
  * aten-dnnl runs aten-cpu's convolutions (and max_pool2d, and batch_norm in inference) on
- * oneDNN 2.x: it replaces aten-cpu's cpu kernels of those operators (ts_override_kernel) and
- * hands back to them every call it does not take (other dtypes, empty inputs, malformed
- * arguments: aten-cpu then answers with PyTorch's results and messages). Listed after
- * aten-cpu in a config it is on; left out, off.
+ * oneDNN 2.x, in float32 and bfloat16: it replaces aten-cpu's cpu kernels of those operators
+ * (ts_override_kernel) and hands back to them every call it does not take (other dtypes,
+ * mixed ones, empty inputs, malformed arguments: aten-cpu then answers with PyTorch's
+ * results and messages). Listed after aten-cpu in a config it is on; left out, off.
+ *
+ * bfloat16. oneDNN reads bfloat16 inputs and weights, accumulates in float32 and rounds the
+ * result to bfloat16 once (its avx512_core_bf16 kernels where the CPU has AVX512-BF16, an
+ * emulation of them on other AVX-512 CPUs, its reference code elsewhere). A call's tensors
+ * must all have one dtype, as PyTorch's do (batch_norm's parameters may be float32).
  *
  *   args.c    a call's arguments read off the stack, untouched, into a DnConv
  *   engine.c  the engine, each thread's stream and scratch memory, the thread count, errors
@@ -57,6 +62,7 @@ typedef struct DnKey {
     int64_t stride[3], dil[3], pad_l[3], pad_r[3];
     int64_t src_strides[5];    /* the input as given ([n, c, spatial...], elements) */
     uint8_t transposed, bias, out_last, post;  /* out_last: the output is channels-last */
+    uint8_t dt;                /* the tensors' dnnl_data_type_t: dnnl_f32 or dnnl_bf16 */
 } DnKey;
 
 /* A convolution call: the key and the tensors (borrowed from the stack). */
@@ -81,9 +87,12 @@ typedef struct DnOpInfo {
 /* Reads the call's n arguments (on top of the stack, left there) into *cv for an operator of
  * info; false when oneDNN is not for this call (then nothing is set that needs undoing). */
 bool dn_read_conv(TsCall *c, const DnOpInfo *info, size_t n, DnConv *cv);
-/* Whether t is float32 on the cpu; its strides as channels-last, when dense that way and
- * not contiguous (PyTorch's suggest_memory_format). */
-bool dn_is_f32_cpu(const TsTensor *t);
+/* The oneDNN data type of t when it is a cpu tensor of a dtype aten-dnnl computes in
+ * (dnnl_f32, dnnl_bf16), else dnnl_data_type_undef; the tscript dtype of such a type. */
+dnnl_data_type_t dn_dtype(const TsTensor *t);
+int dn_ts_dtype(dnnl_data_type_t dt);
+/* Whether t's strides are channels-last, when dense that way and not contiguous (PyTorch's
+ * suggest_memory_format). */
 bool dn_is_channels_last(const TsTensor *t);
 /* An int or int[] argument of length 1 or nd into out[0..nd); false for anything else. */
 bool dn_int_list(TsValue v, int nd, int64_t *out);
@@ -91,6 +100,21 @@ bool dn_int_list(TsValue v, int nd, int64_t *out);
  * unbatched x): a dense tensor's as the canonical ones of its layout (size-1 dims then do
  * not split the cache), others as they are. */
 void dn_src_strides(const TsTensor *x, int dims, int64_t *st);
+
+/* bfloat16, stored as its bits, to float32 and back (round to nearest even, nan kept quiet):
+ * inline, for the loops that convert it to vectorize. */
+static inline float dn_bf16_to_float(uint16_t b)
+{
+    union { uint32_t u; float f; } v = { (uint32_t)b << 16 };
+    return v.f;
+}
+
+static inline uint16_t dn_float_to_bf16(float f)
+{
+    union { float f; uint32_t u; } v = { f };
+    uint32_t r = (v.u + 0x7fffu + ((v.u >> 16) & 1u)) >> 16;
+    return (uint16_t)(f != f ? (v.u >> 16) | 0x40u : r);
+}
 
 /* ---- lib.c --------------------------------------------------------------------------- */
 
@@ -153,8 +177,8 @@ void dn_threads_end(int nthr);
 int dn_fail(TsError *err, const char *what, dnnl_status_t st);
 /* Frees everything the plugin made (its last runtime closes). */
 void dn_engine_shutdown(void);
-/* Applies post (DN_POST_RELU or DN_POST_RELU6) in place to the float32 tensor t, as
- * aten-cpu's relu and hardtanh(0, 6) compute it (nan stays nan). */
+/* Applies post (DN_POST_RELU or DN_POST_RELU6) in place to the float32 or bfloat16 tensor
+ * t, as aten-cpu's relu and hardtanh(0, 6) compute it (nan stays nan). */
 int dn_post_apply(TsTensor *t, int post, TsError *err);
 /* Whether the kernel may write its result over t, an argument it was handed: t's last
  * reference (the interpreter moves a value at its last use), over a storage nobody else

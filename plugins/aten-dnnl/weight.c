@@ -6,7 +6,7 @@
  * keyed by what it was made from: the weight's storage (retained, so its address is not
  * reused while the entry lives), the storage's version (tscript/tensor.h: every write the
  * program makes moves it, so a weight changed in place is reordered again), its offset,
- * sizes and strides, and the layout.
+ * sizes and strides, and the layout (a oneDNN memory descriptor: the data type with it).
  *
  * Entries are shared and reference-counted like the primitives (prim.c); the table holds at
  * most MAX_BYTES of reordered weights, the least recently used unreferenced ones going
@@ -105,7 +105,7 @@ static dnnl_status_t user_weight_md(const DnKey *k, const TsTensor *w, dnnl_memo
         d[at] = w->sizes[2 + i];
         s[at++] = st[2 + i];
     }
-    return dn_lib.memory_desc_init_by_strides(md, at, d, dnnl_f32, s);
+    return dn_lib.memory_desc_init_by_strides(md, at, d, (dnnl_data_type_t)k->dt, s);
 }
 
 /* Reorders w into a new entry in p's weight layout; NULL with err. */
