@@ -29,17 +29,21 @@ $cmp "$tmp/cpu" "$tmp/dnnl" >"$tmp/diff" 2>&1
 check $? "... giving aten-cpu's results" "$tmp/diff"
 
 # what oneDNN ran in bfloat16: 17 convolutions of the table and 4 of the fused ones, 3 max
-# pools of it and 1 fused. oneDNN 2.x has bfloat16 on AVX-512 CPUs only (natively with
-# AVX512-BF16, else emulated): elsewhere every bfloat16 call goes to aten-cpu, checked above.
+# pools of it and 1 fused, 18 matrix products. oneDNN 2.x has bfloat16 on AVX-512 CPUs only
+# (natively with AVX512-BF16, else emulated): elsewhere every bfloat16 call goes to
+# aten-cpu, checked above.
 exec_of() { grep -c "^onednn_verbose,exec,cpu,$1,.*src_bf16:" "$tmp/verbose"; }
 if grep -q '^onednn_verbose,info,cpu,isa:.*AVX-512' "$tmp/verbose"; then
     [ "$(exec_of '\(de\)\{0,1\}convolution')" -ge 21 ]
     check $? "oneDNN ran the bfloat16 convolutions" "$tmp/verbose"
     [ "$(exec_of pooling_v2)" -ge 4 ]
     check $? "... and max pools" "$tmp/verbose"
+    [ "$(exec_of matmul)" -ge 18 ]
+    check $? "... and matrix products" "$tmp/verbose"
 else
     skip "oneDNN ran the bfloat16 convolutions" "oneDNN has no bfloat16 on this CPU"
     skip "... and max pools" "oneDNN has no bfloat16 on this CPU"
+    skip "... and matrix products" "oneDNN has no bfloat16 on this CPU"
 fi
 
 "$tscript" --config "$tmp/dnnl.yaml" graph --optimized "$cases" -f fused_cases >"$tmp/graph" 2>&1

@@ -140,7 +140,10 @@ static int run_call(TsCall *c, DnConv *cv, size_t n)
     int nthr = dn_threads_begin();
     cv->key.nthr = nthr;
     DnPrim *p = dn_prim_get(&cv->key, &quiet);
-    DnWeight *wt = p ? dn_weight_get(p, cv->w, &quiet) : NULL;
+    dnnl_memory_desc_t user;
+    DnWeight *wt = p && dn_conv_weight_md(&p->key, cv->w, &user) == dnnl_success
+                       ? dn_weight_get(&user, &p->wei_md, cv->w, &quiet)
+                       : NULL;
     ts_error_clear(&quiet);
     if (!wt) {
         if (p)

@@ -16,6 +16,7 @@
  *   prim.c    the primitives of a DnConv, made once and cached by its key
  *   weight.c  weights reordered into the primitive's layout once, cached by storage version
  *   conv.c    running a convolution; the kernels of the aten operators and of dnnl::conv
+ *   matmul.c  linear, matmul, mm, bmm and addmm on oneDNN's matmul (bfloat16)
  *   pool.c    max_pool2d on oneDNN
  *   norm.c    batch_norm in inference (and dnnl::batch_norm), a pass over memory of its own
  *   fuse.c    the optimizer pass: convolutions and batch norms take the relu after them, and
@@ -35,7 +36,7 @@
 #include "tscript/plugin.h"
 
 /* What a primitive computes. */
-enum { DN_CONV, DN_MAX_POOL };
+enum { DN_CONV, DN_MAX_POOL, DN_MATMUL };
 
 /* What runs after the convolution (or batch norm) on its result (oneDNN post-ops). */
 enum {
@@ -51,6 +52,17 @@ enum {
  * kernels (batch_norm, max_pool2d) pass the bit on. */
 #define DN_FLAG_CHOSEN_LAST 0x100u
 
+/* A matrix product's shapes (DN_MATMUL; zero in the other keys): src [batch, m, k] @
+ * weights [wbatch, k, n] (wbatch 1 or batch) + bias (each of its dims 1 or the result's) ->
+ * dst [batch, m, n], dense; each operand's strides in elements as the call's tensors have
+ * them, a dim of one element given the stride of an outermost one (matmul.c). */
+typedef struct DnMatKey {
+    int64_t batch, wbatch, m, k, n;
+    int64_t src_st[3], wei_st[3], bias_dims[3], bias_st[3];
+    uint8_t wei_any;           /* the weights in the layout oneDNN picks: reordered once */
+    uint8_t acc_f32;           /* the product into float32 scratch, alpha and beta after */
+} DnMatKey;
+
 /* The primitive cache's key: zeroed first, so that padding compares equal. Spatial arrays
  * hold the nd dims of the convolution from index 0. */
 typedef struct DnKey {
@@ -63,6 +75,7 @@ typedef struct DnKey {
     int64_t src_strides[5];    /* the input as given ([n, c, spatial...], elements) */
     uint8_t transposed, bias, out_last, post;  /* out_last: the output is channels-last */
     uint8_t dt;                /* the tensors' dnnl_data_type_t: dnnl_f32 or dnnl_bf16 */
+    DnMatKey mm;
 } DnKey;
 
 /* A convolution call: the key and the tensors (borrowed from the stack). */
@@ -124,6 +137,7 @@ typedef struct DnLib {
     __typeof__(dnnl_dilated_convolution_forward_desc_init) *dilated_convolution_forward_desc_init;
     __typeof__(dnnl_dilated_deconvolution_forward_desc_init) *dilated_deconvolution_forward_desc_init;
     __typeof__(dnnl_engine_create) *engine_create;
+    __typeof__(dnnl_matmul_desc_init) *matmul_desc_init;
     __typeof__(dnnl_memory_create) *memory_create;
     __typeof__(dnnl_memory_desc_equal) *memory_desc_equal;
     __typeof__(dnnl_memory_desc_get_size) *memory_desc_get_size;
@@ -217,13 +231,19 @@ void dn_prim_clear(void);
 
 /* ---- weight.c ---------------------------------------------------------------------- */
 
-/* The weight of a convolution in its primitive's layout, shared and reference-counted. */
+/* The weight of a convolution or a linear in its primitive's layout, shared and
+ * reference-counted. */
 typedef struct DnWeight DnWeight;
 const void *dn_weight_data(const DnWeight *w);
 
-/* The weight w of the convolution p runs, reordered, from the cache when w's storage has not
- * changed since; NULL with err. */
-DnWeight *dn_weight_get(const DnPrim *p, const TsTensor *w, TsError *err);
+/* The weight w, read as user describes it, reordered into layout md, from the cache when w's
+ * storage has not changed since; NULL with err. */
+DnWeight *dn_weight_get(const dnnl_memory_desc_t *user, const dnnl_memory_desc_t *md,
+                        const TsTensor *w, TsError *err);
+/* How a convolution of key k reads its weight w: oneDNN's dims [g,] out, in, spatial, and
+ * w's strides for them (PyTorch's forward weight is [out, in / g, ...], its transposed one
+ * [in, out / g, ...]). */
+dnnl_status_t dn_conv_weight_md(const DnKey *k, const TsTensor *w, dnnl_memory_desc_t *md);
 void dn_weight_release(DnWeight *w);
 void dn_weight_clear(void);
 
@@ -233,6 +253,16 @@ void dn_weight_clear(void);
 TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt);
 /* Registers the kernels: the replacements of aten-cpu's and dnnl::conv's. */
 int dn_register_conv(TsRegistry *r, TsError *err);
+
+/* ---- matmul.c ---------------------------------------------------------------------- */
+
+/* The descriptors of a DN_MATMUL key: its src and dst as the call has them, and the
+ * primitive's (attr: the scratchpad) into pd. */
+dnnl_status_t dn_matmul_mds(const DnKey *k, dnnl_memory_desc_t *src, dnnl_memory_desc_t *dst);
+dnnl_status_t dn_matmul_pd(const DnKey *k, dnnl_engine_t eng, const dnnl_memory_desc_t *src,
+                           const dnnl_memory_desc_t *dst, const_dnnl_primitive_attr_t attr,
+                           dnnl_primitive_desc_t *pd);
+int dn_register_matmul(TsRegistry *r, TsError *err);
 
 /* ---- pool.c, norm.c ------------------------------------------------------------------ */
 

@@ -1,4 +1,5 @@
-/* prim.c — the oneDNN primitives of a convolution, made once per key and cached.
+/* prim.c — the oneDNN primitives of a convolution (or a pooling, or a matrix product:
+ * matmul.c describes those), made once per key and cached.
  *
  * Making a primitive descriptor and its JIT code costs from tens of microseconds to
  * milliseconds, more than many convolutions take to run; a model calls the same few shapes
@@ -233,6 +234,16 @@ static dnnl_status_t pool_pd(const DnKey *k, dnnl_engine_t eng, const dnnl_memor
     return st == dnnl_success ? dn_lib.primitive_desc_create(pd, &d, attr, eng, NULL) : st;
 }
 
+/* The input and output of a convolution or pooling as the call has them. */
+static dnnl_status_t user_mds(const DnKey *k, dnnl_memory_desc_t *src, dnnl_memory_desc_t *dst)
+{
+    int64_t in[5] = { k->n, k->cin, k->in[0], k->in[1], k->in[2] }, sizes[5], strides[5];
+    dn_out_layout(k, sizes, strides);
+    dnnl_data_type_t dt = (dnnl_data_type_t)k->dt;
+    dnnl_status_t st = plain_md(src, k->nd + 2, in, k->src_strides, dt);
+    return st == dnnl_success ? plain_md(dst, k->nd + 2, sizes, strides, dt) : st;
+}
+
 static DnPrim *prim_make(const DnKey *k, TsError *err)
 {
     dnnl_engine_t eng = dn_engine(err);
@@ -244,13 +255,10 @@ static DnPrim *prim_make(const DnKey *k, TsError *err)
         return NULL;
     }
     p->key = *k;
-    int64_t in[5] = { k->n, k->cin, k->in[0], k->in[1], k->in[2] }, sizes[5], strides[5];
-    dn_out_layout(k, sizes, strides);
     const char *what = "describing the input and output";
-    dnnl_data_type_t dt = (dnnl_data_type_t)k->dt;
-    dnnl_status_t st = plain_md(&p->user_src_md, k->nd + 2, in, k->src_strides, dt);
-    if (st == dnnl_success)
-        st = plain_md(&p->user_dst_md, k->nd + 2, sizes, strides, dt);
+    dnnl_status_t st = k->kind == DN_MATMUL
+                           ? dn_matmul_mds(k, &p->user_src_md, &p->user_dst_md)
+                           : user_mds(k, &p->user_src_md, &p->user_dst_md);
     dnnl_primitive_attr_t attr = NULL;
     dnnl_primitive_desc_t pd = NULL;
     if (st == dnnl_success) {
@@ -259,9 +267,10 @@ static DnPrim *prim_make(const DnKey *k, TsError *err)
     }
     if (st == dnnl_success) {
         what = "planning the primitive";
-        st = k->kind == DN_MAX_POOL
-                 ? pool_pd(k, eng, &p->user_src_md, &p->user_dst_md, attr, &pd)
-                 : best_pd(k, eng, attr, &pd);
+        st = k->kind == DN_MAX_POOL ? pool_pd(k, eng, &p->user_src_md, &p->user_dst_md, attr, &pd)
+             : k->kind == DN_MATMUL ? dn_matmul_pd(k, eng, &p->user_src_md, &p->user_dst_md,
+                                                   attr, &pd)
+                                    : best_pd(k, eng, attr, &pd);
     }
     if (attr)
         dn_lib.primitive_attr_destroy(attr);
@@ -269,7 +278,7 @@ static DnPrim *prim_make(const DnKey *k, TsError *err)
         p->src_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_src_md, 0);
         p->dst_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
         p->scratch_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
-        if (k->kind == DN_CONV)
+        if (k->kind != DN_MAX_POOL)
             p->wei_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
         if (k->bias)
             p->bias_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_weights_md, 1);

@@ -7,7 +7,8 @@
 # transposed), batch_norm in inference (bfloat16
 # parameters and float32 ones, PyTorch's mixed batch norm) and fused with its relu,
 # max_pool2d; the matrix products: linear with and without bias (batched input too), matmul
-# 2-d, 3-d batched, 3-d by 2-d and 1-d, bmm, mm, addmm with a bias row, alpha and beta; and
+# 2-d, 3-d batched, 3-d by 2-d and 1-d, bmm, mm, addmm with a bias row, alpha and beta, a
+# linear's weight read another way and changed in place (oneDNN's reordered copy); and
 # the err_* functions, the mixed dtypes PyTorch refuses, with its messages (t/cases.sh).
 #     /usr/bin/python3 t/dnnl/bf16_cases.py        prints PyTorch's
 from typing import List, Optional
@@ -126,6 +127,7 @@ def matmul_cases():
     show("linear_no_bias", F.linear(x, w))
     show("linear_batched", F.linear(data([2, 3, 24], 73), w, b))
     show("linear_row", F.linear(data([24], 74), w, b))
+    show("linear_permuted", F.linear(data([3, 2, 24], 85).transpose(0, 1), w, b))
     show("matmul_2d", torch.matmul(x, data([24, 9], 75)))
     show("matmul_3d", torch.matmul(data([3, 5, 24], 76), data([3, 24, 9], 77)))
     show("matmul_3d_2d", torch.matmul(data([3, 5, 24], 76), data([24, 9], 75)))
@@ -139,12 +141,24 @@ def matmul_cases():
     show("addmm_column", torch.addmm(data([5, 1], 84), x, data([24, 9], 75), beta=1.5))
 
 
+def weight_cases():
+    # a linear's weight is reordered once and kept: the same storage read another way (a
+    # product by it, not by its transpose) and changed in place must give the new results
+    w = data([16, 16], 90)
+    x = data([6, 16], 91)
+    show("linear_weight", F.linear(x, w))
+    show("mm_of_that_weight", torch.mm(x, w))
+    w.mul_(-2.0)
+    show("linear_weight_changed", F.linear(x, w))
+
+
 def main(ref: bool = False):
     conv_cases()
     transposed_cases(ref)
     fused_cases()
     norm_cases()
     matmul_cases()
+    weight_cases()
 
 
 def err_conv_bias_dtype():
