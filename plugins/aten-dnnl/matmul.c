@@ -144,7 +144,7 @@ static bool key_of(Call *cl, dnnl_data_type_t dt, Mat a, Mat w, const Mat *bias,
     return true;
 }
 
-static const TsTensor *T(TsValue v) { return (const TsTensor *)v.u.p; }
+static const TsTensor *as_tensor(TsValue v) { return (const TsTensor *)v.u.p; }
 
 /* Whether each of the n tensors v[i] is one oneDNN takes, all of x's data type (into *dt). */
 static bool tensors(const TsValue *v, int n, dnnl_data_type_t *dt)
@@ -152,9 +152,9 @@ static bool tensors(const TsValue *v, int n, dnnl_data_type_t *dt)
     for (int i = 0; i < n; i++)
         if (v[i].tag != TS_TAG_TENSOR)
             return false;
-    *dt = dn_dtype(T(v[0]));
+    *dt = dn_dtype(as_tensor(v[0]));
     for (int i = 0; i < n; i++)
-        if (dn_dtype(T(v[i])) != *dt)
+        if (dn_dtype(as_tensor(v[i])) != *dt)
             return false;
     return *dt != dnnl_data_type_undef;
 }
@@ -176,7 +176,7 @@ static bool read_linear(const TsValue *v, Call *cl)
     bool has_bias = v[2].tag == TS_TAG_TENSOR;
     if ((!has_bias && v[2].tag != TS_TAG_NONE) || !tensors(v, has_bias ? 3 : 2, &dt))
         return false;
-    const TsTensor *x = T(v[0]), *w = T(v[1]), *b = has_bias ? T(v[2]) : NULL;
+    const TsTensor *x = as_tensor(v[0]), *w = as_tensor(v[1]), *b = has_bias ? as_tensor(v[2]) : NULL;
     Mat a, bm;
     if (x->dim < 1 || w->dim != 2 || (b && (b->dim != 1 || b->sizes[0] != w->sizes[0])))
         return false;
@@ -220,7 +220,7 @@ static bool read_product(const TsTensor *x, const TsTensor *y, dnnl_data_type_t 
 static bool read_matmul(const TsValue *v, Call *cl)
 {
     dnnl_data_type_t dt;
-    return tensors(v, 2, &dt) && read_product(T(v[0]), T(v[1]), dt, cl);
+    return tensors(v, 2, &dt) && read_product(as_tensor(v[0]), as_tensor(v[1]), dt, cl);
 }
 
 /* aten::mm(Tensor self, Tensor mat2), aten::bmm(Tensor self, Tensor mat2): the ranks
@@ -230,7 +230,7 @@ static bool read_mm_of(const TsValue *v, Call *cl, int rank)
     dnnl_data_type_t dt;
     if (!tensors(v, 2, &dt))
         return false;
-    const TsTensor *x = T(v[0]), *y = T(v[1]);
+    const TsTensor *x = as_tensor(v[0]), *y = as_tensor(v[1]);
     return x->dim == rank && y->dim == rank && (rank == 2 || x->sizes[0] == y->sizes[0]) &&
            read_product(x, y, dt, cl);
 }
@@ -256,7 +256,7 @@ static bool read_addmm(const TsValue *v, Call *cl)
     dnnl_data_type_t dt;
     if (!tensors(v, 3, &dt) || !scalar(v[3], &cl->beta) || !scalar(v[4], &cl->alpha))
         return false;
-    const TsTensor *s = T(v[0]), *x = T(v[1]), *y = T(v[2]);
+    const TsTensor *s = as_tensor(v[0]), *x = as_tensor(v[1]), *y = as_tensor(v[2]);
     if (x->dim != 2 || y->dim != 2 || s->dim > 2)
         return false;
     int64_t sr = s->dim == 2 ? s->sizes[0] : 1, sc = s->dim ? s->sizes[s->dim - 1] : 1;
