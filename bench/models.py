@@ -2,7 +2,8 @@
 """models.py — loading and running models saved by torch.jit.save: PyTorch 1.13 against
 tscript, in one run.
 
-usage: bench/models.py --tsload PATH --tscript PATH [--threads N,...] [--runs N] [MODEL...]
+usage: bench/models.py --tsload PATH --tscript PATH [--threads N,...] [--runs N]
+                       [--dtype fp32|bf16] [MODEL...]
 
 For each model (torchvision's, random weights from seed 0, batch 1, 224x224; "transformer":
 a 2-layer nn.TransformerEncoder, d_model 256, over 128 tokens) the archive
@@ -20,6 +21,11 @@ Each thread count of --threads (default 1,2) is a run of its own; both sides use
 count (torch.set_num_threads with OPENBLAS_NUM_THREADS and OMP_NUM_THREADS,
 TSCRIPT_NUM_THREADS). Ratios are PyTorch's figure over tscript's. A benchmark, not a test:
 never part of make check.
+
+--dtype bf16 runs each model in bfloat16 too (model.to(torch.bfloat16), a bfloat16 input;
+PyTorch computes it on its mkldnn kernels) and prints the warm calls only: PyTorch and
+tscript in float32 and in bfloat16, tscript's bfloat16 speedup over its own float32
+(float32 time / bfloat16 time) and PyTorch's bfloat16 time over tscript's.
 """
 import argparse
 import os
@@ -56,10 +62,10 @@ with torch.no_grad():
 """
 
 
-def make(name, out):
+def make(name, out, dtype="fp32"):
     """The archive and the input of a model: torchvision's by name (batch 1, 224x224), or
     "transformer", a 2-layer nn.TransformerEncoder (d_model 256, 8 heads, feed-forward
-    1024, batch-first) over one sequence of 128 tokens."""
+    1024, batch-first) over one sequence of 128 tokens; in bfloat16 for dtype "bf16"."""
     import torch
     torch.manual_seed(0)
     if name == "transformer":
@@ -71,11 +77,14 @@ def make(name, out):
         import torchvision
         model = getattr(torchvision.models, name)(weights=None).eval()
         shape = (1, 3, 224, 224)
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(1))
+    if dtype == "bf16":
+        model, x = model.to(torch.bfloat16), x.to(torch.bfloat16)
+        name += "_bf16"
     path = os.path.join(out, name + ".pt")
     torch.jit.save(torch.jit.script(model), path)
-    torch.manual_seed(1)
     inp = os.path.join(out, name + "_x.pt")
-    torch.save(torch.randn(*shape), inp)
+    torch.save(x, inp)
     return path, inp
 
 
@@ -96,6 +105,7 @@ def main():
     ap.add_argument("--tscript", required=True)
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--dtype", choices=["fp32", "bf16"], default="fp32")
     ap.add_argument("models", nargs="*",
                     default=["resnet18", "mobilenet_v2", "squeezenet1_1", "transformer"])
     a = ap.parse_args()
@@ -104,10 +114,40 @@ def main():
         with open(plain, "w") as f:
             f.write("plugins: [prim, aten-cpu, fuser-cpu]\n")
         made = {name: make(name, tmp) for name in a.models}
+        if a.dtype == "bf16":
+            made16 = {name: make(name, tmp, "bf16") for name in a.models}
         for threads in (int(t) for t in a.threads.split(",")):
+            if a.dtype == "bf16":
+                print("%d threads; warm calls, best of %d, in ms" % (threads, a.runs))
+                for name in a.models:
+                    run_bf16(a, name, made[name], made16[name], threads)
+                continue
             print("%d threads; times in ms, memory in MB; ratio = PyTorch / tscript" % threads)
             for name in a.models:
                 run_model(a, name, made[name], threads, plain, tmp)
+
+
+def warm_calls(a, made, threads):
+    """PyTorch's and tscript's best warm call of a model, in seconds."""
+    model, inp = made
+    env = dict(os.environ, TSCRIPT_NUM_THREADS=str(threads))
+    torch_env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads),
+                     OMP_NUM_THREADS=str(threads))
+    py = subprocess.run([sys.executable, "-c", TORCH_SIDE, model, inp, str(threads),
+                         str(a.runs)], capture_output=True, text=True, check=True, env=torch_env)
+    ours = subprocess.run([a.tsload, model, inp, str(a.runs)], capture_output=True, text=True,
+                          check=True, env=env)
+    return float(py.stdout.split()[3]), float(ours.stdout.split()[3])
+
+
+def run_bf16(a, name, made32, made16, threads):
+    """One model at one thread count in float32 and bfloat16: the warm calls, as a row."""
+    p32, t32 = warm_calls(a, made32, threads)
+    p16, t16 = warm_calls(a, made16, threads)
+    print("  %-14s PyTorch fp32 %8.1f bf16 %8.1f   tscript fp32 %8.1f bf16 %8.1f   "
+          "tscript fp32/bf16 %5.2fx   PyTorch bf16 / tscript bf16 %5.2fx" %
+          (name, p32 * 1e3, p16 * 1e3, t32 * 1e3, t16 * 1e3, t32 / t16, p16 / t16))
+    sys.stdout.flush()
 
 
 def run_model(a, name, made, threads, plain, tmp):

@@ -9,23 +9,8 @@
 # PyTorch give its results; oneDNN is loaded by the first convolution only, and a missing
 # library ($TSCRIPT_DNNL) leaves every call to aten-cpu. Skipped where oneDNN is not built.
 srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
-builddir=${TS_BUILDDIR:-$(pwd)}
-tscript=$builddir/tscript
-if [ ! -f "$builddir/plugins/aten-dnnl/.libs/aten-dnnl.so" ]; then
-    echo "1..0 # SKIP aten-dnnl is not built (configure found no oneDNN)"
-    exit 0
-fi
+. "$srcdir/t/dnnl/setup.sh"
 cases=$srcdir/t/dnnl/cases.py
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dnnl.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-printf 'plugins: [prim, aten-cpu, aten-dnnl]\n' >"$tmp/dnnl.yaml"
-printf 'plugins: [prim, aten-cpu]\n' >"$tmp/cpu.yaml"
-. "$srcdir/t/fuser/tap.sh"
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-torch=no
-"$py" -c 'import torch' >/dev/null 2>&1 && torch=yes
 
 "$tscript" --config "$tmp/dnnl.yaml" run "$cases" >"$tmp/dnnl" 2>&1
 check $? "the cases run with aten-dnnl" "$tmp/dnnl"

@@ -2,19 +2,28 @@
  *
  * The kernels look before they take: a call that oneDNN is not for goes to aten-cpu's kernel
  * with the stack as it came, so this file refuses (returns false) rather than reports. It
- * takes float32 tensors on the cpu with the shapes PyTorch accepts (batched, or unbatched for
- * the conv{1,2,3}d forms), at least one element in and out, and the parameters within
- * PyTorch's rules: anything else, an error included, is aten-cpu's to say, in PyTorch's
- * words. The geometry follows PyTorch's: "same" padding puts the odd pixel after, and a
- * transposed convolution's output_padding is padding taken off the far side.
+ * takes float32 or bfloat16 tensors on the cpu, input, weight and bias of one dtype (mixed
+ * ones are PyTorch's errors), with the shapes PyTorch accepts (batched, or unbatched for the
+ * conv{1,2,3}d forms), at least one element in and out, and the parameters within PyTorch's
+ * rules: anything else, an error included, is aten-cpu's to say, in PyTorch's words. The
+ * geometry follows PyTorch's: "same" padding puts the odd pixel after, and a transposed
+ * convolution's output_padding is padding taken off the far side.
  */
 #include <string.h>
 
 #include "dn.h"
 
-bool dn_is_f32_cpu(const TsTensor *t)
+dnnl_data_type_t dn_dtype(const TsTensor *t)
 {
-    return t->dtype == TS_FLOAT32 && t->device.type == TS_DEV_CPU && t->storage;
+    if (t->device.type != TS_DEV_CPU || !t->storage)
+        return dnnl_data_type_undef;
+    return t->dtype == TS_FLOAT32 ? dnnl_f32 : t->dtype == TS_BFLOAT16 ? dnnl_bf16
+                                                                       : dnnl_data_type_undef;
+}
+
+int dn_ts_dtype(dnnl_data_type_t dt)
+{
+    return dt == dnnl_bf16 ? TS_BFLOAT16 : TS_FLOAT32;
 }
 
 /* The channels-last strides of t's sizes ([n, c, spatial...] stored as [n, spatial..., c]). */
@@ -125,7 +134,7 @@ static bool channels(DnKey *k, const TsTensor *x, const TsTensor *w, const TsTen
         k->cout = w->sizes[0];
     }
     /* oneDNN reads the bias dense */
-    return !b || (b->dim == 1 && b->sizes[0] == k->cout && dn_is_f32_cpu(b) &&
+    return !b || (b->dim == 1 && b->sizes[0] == k->cout && dn_dtype(b) == k->dt &&
                   (b->strides[0] == 1 || k->cout == 1));
 }
 
@@ -141,7 +150,8 @@ bool dn_read_conv(TsCall *c, const DnOpInfo *info, size_t n, DnConv *cv)
         return false;
     TsTensor *x = (TsTensor *)v[0].u.p, *w = (TsTensor *)v[1].u.p;
     TsTensor *b = v[2].tag == TS_TAG_TENSOR ? (TsTensor *)v[2].u.p : NULL;
-    if (!dn_is_f32_cpu(x) || !dn_is_f32_cpu(w) || w->dim < 3 || w->dim > 5)
+    k->dt = (uint8_t)dn_dtype(x);
+    if (k->dt == dnnl_data_type_undef || dn_dtype(w) != k->dt || w->dim < 3 || w->dim > 5)
         return false;
     int nd = (int)w->dim - 2;
     if (info->nd && info->nd != nd)

@@ -9,8 +9,9 @@ if HAVE_DNNL
 pkglib_LTLIBRARIES += plugins/aten-dnnl/aten-dnnl.la
 plugins_aten_dnnl_aten_dnnl_la_SOURCES = plugins/aten-dnnl/dn.h plugins/aten-dnnl/dnnl.c \
 	plugins/aten-dnnl/args.c plugins/aten-dnnl/engine.c plugins/aten-dnnl/prim.c \
-	plugins/aten-dnnl/weight.c plugins/aten-dnnl/conv.c plugins/aten-dnnl/pool.c \
-	plugins/aten-dnnl/norm.c plugins/aten-dnnl/fuse.c plugins/aten-dnnl/lib.c
+	plugins/aten-dnnl/weight.c plugins/aten-dnnl/conv.c plugins/aten-dnnl/matmul.c \
+	plugins/aten-dnnl/pool.c plugins/aten-dnnl/norm.c plugins/aten-dnnl/fuse.c \
+	plugins/aten-dnnl/lib.c
 plugins_aten_dnnl_aten_dnnl_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) $(DNNL_CPPFLAGS)
 plugins_aten_dnnl_aten_dnnl_la_CFLAGS = $(AM_CFLAGS)
 plugins_aten_dnnl_aten_dnnl_la_LDFLAGS = $(PLUGIN_LDFLAGS) -Wl,-z,nodelete
@@ -18,6 +19,8 @@ plugins_aten_dnnl_aten_dnnl_la_LIBADD = libtscript.la -lm
 dist_pkgschema_DATA += schemas/dnnl.yaml
 endif
 
-# Its results against aten-cpu's and PyTorch's, the config switch (t/dnnl.sh says what).
-TESTS += t/dnnl.sh
-EXTRA_DIST += t/dnnl.sh t/dnnl/cases.py
+# Its results against aten-cpu's and PyTorch's, the config switch (t/dnnl.sh says what), and
+# in bfloat16 (t/dnnl_bf16.sh).
+TESTS += t/dnnl.sh t/dnnl_bf16.sh
+EXTRA_DIST += t/dnnl.sh t/dnnl/setup.sh t/dnnl/cases.py t/dnnl_bf16.sh t/dnnl/bf16_cases.py \
+	t/dnnl/bf16cmp.py t/dnnl/bf16_model.py

@@ -43,7 +43,7 @@ static TsTensor *result(TsCall *c, const DnConv *cv)
     dn_out_layout(&cv->key, sizes, strides);
     TsAllocator *alloc = ts_runtime_allocator(c->runtime, TS_DEV_CPU);
     TsDevice cpu = { TS_DEV_CPU, -1 };
-    TsTensor *o = ts_tensor_empty(alloc, cpu, TS_FLOAT32, cv->out_dim, sizes + skip, c->error);
+    TsTensor *o = ts_tensor_empty(alloc, cpu, cv->x->dtype, cv->out_dim, sizes + skip, c->error);
     if (o && cv->key.out_last &&
         ts_tensor_set_shape(o, cv->out_dim, sizes + skip, strides + skip, 0, c->error)) {
         ts_tensor_release(o);
@@ -140,7 +140,10 @@ static int run_call(TsCall *c, DnConv *cv, size_t n)
     int nthr = dn_threads_begin();
     cv->key.nthr = nthr;
     DnPrim *p = dn_prim_get(&cv->key, &quiet);
-    DnWeight *wt = p ? dn_weight_get(p, cv->w, &quiet) : NULL;
+    dnnl_memory_desc_t user;
+    DnWeight *wt = p && dn_conv_weight_md(&p->key, cv->w, &user) == dnnl_success
+                       ? dn_weight_get(&user, &p->wei_md, cv->w, &quiet)
+                       : NULL;
     ts_error_clear(&quiet);
     if (!wt) {
         if (p)

@@ -1,16 +1,22 @@
 /* dn.h — what the files of the aten-dnnl plugin share (prefix dn_).
  *
  * aten-dnnl runs aten-cpu's convolutions (and max_pool2d, and batch_norm in inference) on
- * oneDNN 2.x: it replaces aten-cpu's cpu kernels of those operators (ts_override_kernel) and
- * hands back to them every call it does not take (other dtypes, empty inputs, malformed
- * arguments: aten-cpu then answers with PyTorch's results and messages). Listed after
- * aten-cpu in a config it is on; left out, off.
+ * oneDNN 2.x, in float32 and bfloat16: it replaces aten-cpu's cpu kernels of those operators
+ * (ts_override_kernel) and hands back to them every call it does not take (other dtypes,
+ * mixed ones, empty inputs, malformed arguments: aten-cpu then answers with PyTorch's
+ * results and messages). Listed after aten-cpu in a config it is on; left out, off.
+ *
+ * bfloat16. oneDNN reads bfloat16 inputs and weights, accumulates in float32 and rounds the
+ * result to bfloat16 once (its avx512_core_bf16 kernels where the CPU has AVX512-BF16, an
+ * emulation of them on other AVX-512 CPUs, its reference code elsewhere). A call's tensors
+ * must all have one dtype, as PyTorch's do (batch_norm's parameters may be float32).
  *
  *   args.c    a call's arguments read off the stack, untouched, into a DnConv
  *   engine.c  the engine, each thread's stream and scratch memory, the thread count, errors
  *   prim.c    the primitives of a DnConv, made once and cached by its key
  *   weight.c  weights reordered into the primitive's layout once, cached by storage version
  *   conv.c    running a convolution; the kernels of the aten operators and of dnnl::conv
+ *   matmul.c  linear, matmul, mm, bmm and addmm on oneDNN's matmul (bfloat16)
  *   pool.c    max_pool2d on oneDNN
  *   norm.c    batch_norm in inference (and dnnl::batch_norm), a pass over memory of its own
  *   fuse.c    the optimizer pass: convolutions and batch norms take the relu after them, and
@@ -30,7 +36,7 @@
 #include "tscript/plugin.h"
 
 /* What a primitive computes. */
-enum { DN_CONV, DN_MAX_POOL };
+enum { DN_CONV, DN_MAX_POOL, DN_MATMUL };
 
 /* What runs after the convolution (or batch norm) on its result (oneDNN post-ops). */
 enum {
@@ -46,6 +52,17 @@ enum {
  * kernels (batch_norm, max_pool2d) pass the bit on. */
 #define DN_FLAG_CHOSEN_LAST 0x100u
 
+/* A matrix product's shapes (DN_MATMUL; zero in the other keys): src [batch, m, k] @
+ * weights [wbatch, k, n] (wbatch 1 or batch) + bias (each of its dims 1 or the result's) ->
+ * dst [batch, m, n], dense; each operand's strides in elements as the call's tensors have
+ * them, a dim of one element given the stride of an outermost one (matmul.c). */
+typedef struct DnMatKey {
+    int64_t batch, wbatch, m, k, n;
+    int64_t src_st[3], wei_st[3], bias_dims[3], bias_st[3];
+    uint8_t wei_any;           /* the weights in the layout oneDNN picks: reordered once */
+    uint8_t acc_f32;           /* the product into float32 scratch, alpha and beta after */
+} DnMatKey;
+
 /* The primitive cache's key: zeroed first, so that padding compares equal. Spatial arrays
  * hold the nd dims of the convolution from index 0. */
 typedef struct DnKey {
@@ -57,6 +74,8 @@ typedef struct DnKey {
     int64_t stride[3], dil[3], pad_l[3], pad_r[3];
     int64_t src_strides[5];    /* the input as given ([n, c, spatial...], elements) */
     uint8_t transposed, bias, out_last, post;  /* out_last: the output is channels-last */
+    uint8_t dt;                /* the tensors' dnnl_data_type_t: dnnl_f32 or dnnl_bf16 */
+    DnMatKey mm;
 } DnKey;
 
 /* A convolution call: the key and the tensors (borrowed from the stack). */
@@ -81,9 +100,12 @@ typedef struct DnOpInfo {
 /* Reads the call's n arguments (on top of the stack, left there) into *cv for an operator of
  * info; false when oneDNN is not for this call (then nothing is set that needs undoing). */
 bool dn_read_conv(TsCall *c, const DnOpInfo *info, size_t n, DnConv *cv);
-/* Whether t is float32 on the cpu; its strides as channels-last, when dense that way and
- * not contiguous (PyTorch's suggest_memory_format). */
-bool dn_is_f32_cpu(const TsTensor *t);
+/* The oneDNN data type of t when it is a cpu tensor of a dtype aten-dnnl computes in
+ * (dnnl_f32, dnnl_bf16), else dnnl_data_type_undef; the tscript dtype of such a type. */
+dnnl_data_type_t dn_dtype(const TsTensor *t);
+int dn_ts_dtype(dnnl_data_type_t dt);
+/* Whether t's strides are channels-last, when dense that way and not contiguous (PyTorch's
+ * suggest_memory_format). */
 bool dn_is_channels_last(const TsTensor *t);
 /* An int or int[] argument of length 1 or nd into out[0..nd); false for anything else. */
 bool dn_int_list(TsValue v, int nd, int64_t *out);
@@ -91,6 +113,21 @@ bool dn_int_list(TsValue v, int nd, int64_t *out);
  * unbatched x): a dense tensor's as the canonical ones of its layout (size-1 dims then do
  * not split the cache), others as they are. */
 void dn_src_strides(const TsTensor *x, int dims, int64_t *st);
+
+/* bfloat16, stored as its bits, to float32 and back (round to nearest even, nan kept quiet):
+ * inline, for the loops that convert it to vectorize. */
+static inline float dn_bf16_to_float(uint16_t b)
+{
+    union { uint32_t u; float f; } v = { (uint32_t)b << 16 };
+    return v.f;
+}
+
+static inline uint16_t dn_float_to_bf16(float f)
+{
+    union { float f; uint32_t u; } v = { f };
+    uint32_t r = (v.u + 0x7fffu + ((v.u >> 16) & 1u)) >> 16;
+    return (uint16_t)(f != f ? (v.u >> 16) | 0x40u : r);
+}
 
 /* ---- lib.c --------------------------------------------------------------------------- */
 
@@ -100,6 +137,7 @@ typedef struct DnLib {
     __typeof__(dnnl_dilated_convolution_forward_desc_init) *dilated_convolution_forward_desc_init;
     __typeof__(dnnl_dilated_deconvolution_forward_desc_init) *dilated_deconvolution_forward_desc_init;
     __typeof__(dnnl_engine_create) *engine_create;
+    __typeof__(dnnl_matmul_desc_init) *matmul_desc_init;
     __typeof__(dnnl_memory_create) *memory_create;
     __typeof__(dnnl_memory_desc_equal) *memory_desc_equal;
     __typeof__(dnnl_memory_desc_get_size) *memory_desc_get_size;
@@ -153,8 +191,8 @@ void dn_threads_end(int nthr);
 int dn_fail(TsError *err, const char *what, dnnl_status_t st);
 /* Frees everything the plugin made (its last runtime closes). */
 void dn_engine_shutdown(void);
-/* Applies post (DN_POST_RELU or DN_POST_RELU6) in place to the float32 tensor t, as
- * aten-cpu's relu and hardtanh(0, 6) compute it (nan stays nan). */
+/* Applies post (DN_POST_RELU or DN_POST_RELU6) in place to the float32 or bfloat16 tensor
+ * t, as aten-cpu's relu and hardtanh(0, 6) compute it (nan stays nan). */
 int dn_post_apply(TsTensor *t, int post, TsError *err);
 /* Whether the kernel may write its result over t, an argument it was handed: t's last
  * reference (the interpreter moves a value at its last use), over a storage nobody else
@@ -193,13 +231,19 @@ void dn_prim_clear(void);
 
 /* ---- weight.c ---------------------------------------------------------------------- */
 
-/* The weight of a convolution in its primitive's layout, shared and reference-counted. */
+/* The weight of a convolution or a linear in its primitive's layout, shared and
+ * reference-counted. */
 typedef struct DnWeight DnWeight;
 const void *dn_weight_data(const DnWeight *w);
 
-/* The weight w of the convolution p runs, reordered, from the cache when w's storage has not
- * changed since; NULL with err. */
-DnWeight *dn_weight_get(const DnPrim *p, const TsTensor *w, TsError *err);
+/* The weight w, read as user describes it, reordered into layout md, from the cache when w's
+ * storage has not changed since; NULL with err. */
+DnWeight *dn_weight_get(const dnnl_memory_desc_t *user, const dnnl_memory_desc_t *md,
+                        const TsTensor *w, TsError *err);
+/* How a convolution of key k reads its weight w: oneDNN's dims [g,] out, in, spatial, and
+ * w's strides for them (PyTorch's forward weight is [out, in / g, ...], its transposed one
+ * [in, out / g, ...]). */
+dnnl_status_t dn_conv_weight_md(const DnKey *k, const TsTensor *w, dnnl_memory_desc_t *md);
 void dn_weight_release(DnWeight *w);
 void dn_weight_clear(void);
 
@@ -209,6 +253,16 @@ void dn_weight_clear(void);
 TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt);
 /* Registers the kernels: the replacements of aten-cpu's and dnnl::conv's. */
 int dn_register_conv(TsRegistry *r, TsError *err);
+
+/* ---- matmul.c ---------------------------------------------------------------------- */
+
+/* The descriptors of a DN_MATMUL key: its src and dst as the call has them, and the
+ * primitive's (attr: the scratchpad) into pd. */
+dnnl_status_t dn_matmul_mds(const DnKey *k, dnnl_memory_desc_t *src, dnnl_memory_desc_t *dst);
+dnnl_status_t dn_matmul_pd(const DnKey *k, dnnl_engine_t eng, const dnnl_memory_desc_t *src,
+                           const dnnl_memory_desc_t *dst, const_dnnl_primitive_attr_t attr,
+                           dnnl_primitive_desc_t *pd);
+int dn_register_matmul(TsRegistry *r, TsError *err);
 
 /* ---- pool.c, norm.c ------------------------------------------------------------------ */
 

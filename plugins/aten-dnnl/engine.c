@@ -171,11 +171,21 @@ void dn_threads_end(int nthr)
 
 int dn_post_apply(TsTensor *t, int post, TsError *err)
 {
-    if (t->dtype != TS_FLOAT32 || !ts_tensor_is_contiguous(t))
+    if ((t->dtype != TS_FLOAT32 && t->dtype != TS_BFLOAT16) || !ts_tensor_is_contiguous(t))
         return ts_error_set(err, TS_ERR_RUNTIME, "aten-dnnl: a fused relu of a result that "
-                            "is not a contiguous float32 tensor");
-    float *p = ts_tensor_data(t), hi = post & DN_POST_RELU6 ? 6.0f : INFINITY;
-    for (int64_t i = 0, n = ts_tensor_numel(t); i < n; i++)
+                            "is not a contiguous float32 or bfloat16 tensor");
+    float hi = post & DN_POST_RELU6 ? 6.0f : INFINITY;
+    int64_t n = ts_tensor_numel(t);
+    if (t->dtype == TS_BFLOAT16) {
+        uint16_t *p = ts_tensor_data(t);
+        for (int64_t i = 0; i < n; i++) {
+            float v = dn_bf16_to_float(p[i]);
+            p[i] = dn_float_to_bf16(v < 0 ? 0 : v > hi ? hi : v);
+        }
+        return 0;
+    }
+    float *p = ts_tensor_data(t);
+    for (int64_t i = 0; i < n; i++)
         p[i] = p[i] < 0 ? 0 : p[i] > hi ? hi : p[i];
     return 0;
 }

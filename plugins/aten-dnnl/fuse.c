@@ -9,12 +9,12 @@
  * dnnl::conv runs the relu as oneDNN's post-op on the convolution's result while it is in
  * registers; dnnl::batch_norm in its pass over memory (norm.c). The pass runs on the
  * executor's specialized graphs, where the tensors' dtypes are known (derive): it takes
- * convolutions (conv1d/2d/3d with int paddings) and batch norms of float32 cpu inputs, which
- * is what the fused kernels take; a call they do not (a weight of another dtype, training)
- * still gives what the nodes gave, by aten-cpu's kernel and then the relu. The relu moves to
- * just after its producer where the alias analysis allows (nothing between them may read or
- * write what it writes); the fused node stands where the producer stood, with its source
- * position for tracebacks.
+ * convolutions (conv1d/2d/3d with int paddings) and batch norms of float32 or bfloat16 cpu
+ * inputs (oneDNN's dtypes, "float" below), which is what the fused kernels take; a call they
+ * do not (a weight of another dtype, training) still gives what the nodes gave, by aten-cpu's
+ * kernel and then the relu. The relu moves to just after its producer where the alias
+ * analysis allows (nothing between them may read or write what it writes); the fused node
+ * stands where the producer stood, with its source position for tracebacks.
  *
  * Layouts. PyTorch's contiguous NCHW is not oneDNN's: each convolution would reorder its
  * input and its result. A 2-d convolution whose result only other convolutions, batch norms,
@@ -65,7 +65,7 @@ static bool keeps_input(const TsNode *n)
     return false;
 }
 
-/* The values proven float32 on the cpu, a set of pointers (open addressing). */
+/* The values proven float32 or bfloat16 on the cpu, a set of pointers (open addressing). */
 typedef struct Proven {
     const TsIrValue **slot;
     size_t cap, n;             /* cap: a power of two, or 0 */
@@ -105,20 +105,22 @@ static int prove(Proven *p, const TsIrValue *v, TsError *err)
     return 0;
 }
 
-/* Is v a float32 tensor on the cpu? Its type says so, or says nothing against it and it
- * was proven (see derive). */
-static bool is_f32_cpu(const Proven *p, const TsIrValue *v)
+static bool dnnl_dtype(int dtype) { return dtype == TS_FLOAT32 || dtype == TS_BFLOAT16; }
+
+/* Is v a float32 or bfloat16 tensor on the cpu? Its type says so, or says nothing against it
+ * and it was proven (see derive). */
+static bool is_float_cpu(const Proven *p, const TsIrValue *v)
 {
     const TsType *t = ts_irvalue_type(v);
     const TsTensorTypeInfo *info = ts_type_kind(t) == TS_TYPE_TENSOR ? ts_type_tensor_info(t)
                                                                      : NULL;
-    if (!info || (info->dtype >= 0 && info->dtype != TS_FLOAT32) ||
+    if (!info || (info->dtype >= 0 && !dnnl_dtype(info->dtype)) ||
         (info->device_type >= 0 && info->device_type != TS_DEV_CPU))
         return false;
-    return (info->dtype == TS_FLOAT32 && info->device_type == TS_DEV_CPU) || proven(p, v);
+    return (info->dtype >= 0 && info->device_type == TS_DEV_CPU) || proven(p, v);
 }
 
-/* Whether output i of n is a float32 cpu tensor by what n is (a module's weights are typed
+/* Whether output i of n is a float cpu tensor by what n is (a module's weights are typed
  * Tensor, so a convolution's result is typed by its input alone where shape propagation
  * leaves it open): an operator that keeps its input's dtype and device, of such an input;
  * cat, of such a first tensor; a + b, a - b, a * b of two; an If, when each branch yields
@@ -127,7 +129,7 @@ static bool derive(const Proven *p, const TsNode *n, size_t i)
 {
     if (is(n, "prim::If")) {
         for (size_t b = 0; b < ts_node_num_blocks(n); b++)
-            if (!is_f32_cpu(p, ts_block_output(ts_node_block(n, b), i)))
+            if (!is_float_cpu(p, ts_block_output(ts_node_block(n, b), i)))
                 return false;
         return ts_node_num_blocks(n) > 0;
     }
@@ -136,13 +138,13 @@ static bool derive(const Proven *p, const TsNode *n, size_t i)
     if (is(n, "aten::cat")) {
         const TsNode *list = ts_irvalue_node(ts_node_input(n, 0));
         return is(list, "prim::ListConstruct") && ts_node_num_inputs(list) > 0 &&
-               is_f32_cpu(p, ts_node_input(list, 0));
+               is_float_cpu(p, ts_node_input(list, 0));
     }
     if ((is(n, "aten::add") || is(n, "aten::sub") || is(n, "aten::mul")) &&
-        ts_node_num_inputs(n) >= 2 && !is_f32_cpu(p, ts_node_input(n, 1)))
+        ts_node_num_inputs(n) >= 2 && !is_float_cpu(p, ts_node_input(n, 1)))
         return false;
     return (keeps_input(n) || is(n, "aten::add") || is(n, "aten::sub") || is(n, "aten::mul")) &&
-           is_f32_cpu(p, ts_node_input(n, 0));
+           is_float_cpu(p, ts_node_input(n, 0));
 }
 
 /* Proves what it can of the values of block b and the blocks inside it, in program order
@@ -191,11 +193,11 @@ static int relu_kind(const TsNode *n)
 }
 
 /* Whether n is a producer the fused kernels take: a batch norm (*nd 0) or conv{nd}d with int
- * paddings, of a float32 cpu input. */
+ * paddings, of a float cpu input. */
 static bool producer(const Proven *p, const TsNode *n, int *nd)
 {
     if (ts_node_num_outputs(n) != 1 || ts_node_num_inputs(n) < 1 ||
-        !is_f32_cpu(p, ts_node_input(n, 0)))
+        !is_float_cpu(p, ts_node_input(n, 0)))
         return false;
     static const char *const convs[] = { "aten::conv1d", "aten::conv2d", "aten::conv3d" };
     for (int i = 0; i < 3; i++)

@@ -35,6 +35,7 @@ static const struct {
     { "dnnl_dilated_convolution_forward_desc_init", offsetof(DnLib, dilated_convolution_forward_desc_init) },
     { "dnnl_dilated_deconvolution_forward_desc_init", offsetof(DnLib, dilated_deconvolution_forward_desc_init) },
     { "dnnl_engine_create", offsetof(DnLib, engine_create) },
+    { "dnnl_matmul_desc_init", offsetof(DnLib, matmul_desc_init) },
     { "dnnl_memory_create", offsetof(DnLib, memory_create) },
     { "dnnl_memory_desc_equal", offsetof(DnLib, memory_desc_equal) },
     { "dnnl_memory_desc_get_size", offsetof(DnLib, memory_desc_get_size) },

@@ -4,9 +4,11 @@
  * In inference a batch norm is an affine map per channel, y = x * a + b with
  * a = weight / sqrt(running_var + eps) and b = bias - running_mean * a (PyTorch's CPU kernel
  * computes the same map; a and b are made in double and rounded once), a pass over memory
- * that the relu joins. It runs here for float32 inputs in PyTorch's contiguous or
- * channels-last layout, in place when the input is the call's to take (dn_may_reuse: a
- * convolution's result, at its last use), threads over the runtime's workers. Everything
+ * that the relu joins. It runs here for float32 and bfloat16 inputs (parameters of the
+ * input's dtype, or float32 ones for bfloat16, as PyTorch's mixed batch norm takes them;
+ * bfloat16 computed in float32 and rounded once) in PyTorch's contiguous or channels-last
+ * layout, in place when the input is the call's to take (dn_may_reuse: a convolution's
+ * result, at its last use), threads over the runtime's workers. Everything
  * else — training, other dtypes and layouts, arguments PyTorch refuses — goes to aten-cpu's
  * kernel, whose kernel this one replaces; dnnl::batch_norm then applies its relu after.
  */
@@ -18,10 +20,12 @@
 
 static _Atomic(TsKernelFn) replaced;
 
-/* What a call needs: the input, the output, the map, the layout. */
+/* What a call needs: the input, the output (float32 or bfloat16, as dt says), the map, the
+ * layout. */
 typedef struct Affine {
-    const float *x;
-    float *y;
+    const void *x;
+    void *y;
+    dnnl_data_type_t dt;
     float *a, *b;              /* per channel */
     int64_t ch, inner;         /* channels; elements per (image, channel) or 0: channels-last */
     float lo, hi;              /* the relu's clamp; -inf, inf without one */
@@ -33,50 +37,75 @@ typedef struct Affine {
 #define VECTORIZE __attribute__((optimize("vect-cost-model=dynamic"), \
                                  target_clones("avx512f", "avx2", "default")))
 
-/* y[i] = clamp(x[i] * a + b) over one channel's plane of n elements (y may be x). */
-static VECTORIZE void plane(const float *x, float *y, int64_t n, float a, float b, float lo,
-                            float hi)
-{
-    for (int64_t i = 0; i < n; i++) {
-        float v = x[i] * a + b;
-        y[i] = v < lo ? lo : v > hi ? hi : v;
-    }
-}
+#define F32_LOAD(v) (v)
+#define F32_STORE(v) (v)
 
-/* The same over n pixels of ch channels each (channels-last), channel c's a[c] and b[c]. */
-static VECTORIZE void pixels(const float *x, float *y, int64_t n, int64_t ch, const float *a,
-                             const float *b, float lo, float hi)
-{
-    for (int64_t p = 0; p < n; p++, x += ch, y += ch)
-        for (int64_t c = 0; c < ch; c++) {
-            float v = x[c] * a[c] + b[c];
-            y[c] = v < lo ? lo : v > hi ? hi : v;
-        }
-}
+/* The loops of one element type T (its LOAD to float and STORE from it): plane, y[i] =
+ * clamp(x[i] * a + b) over one channel's plane of n elements (y may be x); pixels, the same
+ * over n pixels of ch channels each (channels-last), channel c's a[c] and b[c]. */
+#define AFFINE_LOOPS(SUFFIX, T, LOAD, STORE) \
+    static VECTORIZE void plane_##SUFFIX(const T *x, T *y, int64_t n, float a, float b, \
+                                         float lo, float hi) \
+    { \
+        for (int64_t i = 0; i < n; i++) { \
+            float v = LOAD(x[i]) * a + b; \
+            y[i] = STORE(v < lo ? lo : v > hi ? hi : v); \
+        } \
+    } \
+    static VECTORIZE void pixels_##SUFFIX(const T *x, T *y, int64_t n, int64_t ch, \
+                                          const float *a, const float *b, float lo, float hi) \
+    { \
+        for (int64_t p = 0; p < n; p++, x += ch, y += ch) \
+            for (int64_t c = 0; c < ch; c++) { \
+                float v = LOAD(x[c]) * a[c] + b[c]; \
+                y[c] = STORE(v < lo ? lo : v > hi ? hi : v); \
+            } \
+    } \
+    static void rows_##SUFFIX(const Affine *m, int64_t b, int64_t e) \
+    { \
+        const T *x = m->x; \
+        T *y = m->y; \
+        if (!m->inner) { \
+            pixels_##SUFFIX(x + b * m->ch, y + b * m->ch, e - b, m->ch, m->a, m->b, m->lo, \
+                            m->hi); \
+            return; \
+        } \
+        for (int64_t r = b; r < e; r++) { \
+            int64_t c = r % m->ch; \
+            plane_##SUFFIX(x + r * m->inner, y + r * m->inner, m->inner, m->a[c], m->b[c], \
+                           m->lo, m->hi); \
+        } \
+    }
+AFFINE_LOOPS(f32, float, F32_LOAD, F32_STORE)
+AFFINE_LOOPS(bf16, uint16_t, dn_bf16_to_float, dn_float_to_bf16)
+#undef AFFINE_LOOPS
 
 /* Rows [b, e): a row is one (image, channel) plane, or one pixel's channels. */
 static int affine_rows(void *ctx, int64_t b, int64_t e, TsError *err)
 {
     const Affine *m = ctx;
     (void)err;
-    if (!m->inner) {
-        pixels(m->x + b * m->ch, m->y + b * m->ch, e - b, m->ch, m->a, m->b, m->lo, m->hi);
-        return 0;
-    }
-    for (int64_t r = b; r < e; r++) {
-        int64_t c = r % m->ch;
-        plane(m->x + r * m->inner, m->y + r * m->inner, m->inner, m->a[c], m->b[c], m->lo, m->hi);
-    }
+    if (m->dt == dnnl_bf16)
+        rows_bf16(m, b, e);
+    else
+        rows_f32(m, b, e);
     return 0;
 }
 
-/* A 1-d float32 tensor of ch elements on the cpu, or NULL (None) when optional. */
-static bool vec_ok(TsValue v, int64_t ch, bool optional)
+/* A 1-d tensor of ch elements on the cpu of data type dt, or None when optional. */
+static bool vec_ok(TsValue v, int64_t ch, bool optional, dnnl_data_type_t dt)
 {
     if (v.tag == TS_TAG_NONE)
         return optional;
     const TsTensor *t = (const TsTensor *)v.u.p;
-    return v.tag == TS_TAG_TENSOR && dn_is_f32_cpu(t) && t->dim == 1 && t->sizes[0] == ch;
+    return v.tag == TS_TAG_TENSOR && dn_dtype(t) == dt && t->dim == 1 && t->sizes[0] == ch;
+}
+
+/* Whether the parameters v[1..4] are of ch elements of data type dt each. */
+static bool params_of(const TsValue *v, int64_t ch, dnnl_data_type_t dt)
+{
+    return vec_ok(v[1], ch, true, dt) && vec_ok(v[2], ch, true, dt) &&
+           vec_ok(v[3], ch, false, dt) && vec_ok(v[4], ch, false, dt);
 }
 
 static double vec_at(TsValue v, int64_t i, double none)
@@ -84,7 +113,10 @@ static double vec_at(TsValue v, int64_t i, double none)
     if (v.tag == TS_TAG_NONE)
         return none;
     const TsTensor *t = (const TsTensor *)v.u.p;
-    return ((const float *)ts_tensor_data(t))[i * t->strides[0]];
+    int64_t at = i * t->strides[0];
+    if (t->dtype == TS_BFLOAT16)
+        return dn_bf16_to_float(((const uint16_t *)ts_tensor_data(t))[at]);
+    return ((const float *)ts_tensor_data(t))[at];
 }
 
 /* The batch norm of the 10 or 9 arguments v (input, weight, bias, running_mean, running_var,
@@ -98,16 +130,16 @@ static bool run(TsCall *c, const TsValue *v, int post, TsTensor **out, int *rc)
         return false;
     TsTensor *x = (TsTensor *)v[0].u.p;
     bool last = dn_is_channels_last(x);
-    if (!dn_is_f32_cpu(x) || x->dim < 2 || ts_tensor_numel(x) == 0 ||
+    dnnl_data_type_t dt = dn_dtype(x);
+    if (dt == dnnl_data_type_undef || x->dim < 2 || ts_tensor_numel(x) == 0 ||
         (!ts_tensor_is_contiguous(x) && !last))
         return false;
     int64_t ch = x->sizes[1];
-    if (!vec_ok(v[1], ch, true) || !vec_ok(v[2], ch, true) || !vec_ok(v[3], ch, false) ||
-        !vec_ok(v[4], ch, false))
+    if (!params_of(v, ch, dt) && !(dt == dnnl_bf16 && params_of(v, ch, dnnl_f32)))
         return false;
     TsError *err = c->error;
-    Affine m = { ts_tensor_data(x), NULL, malloc((size_t)ch * 2 * sizeof(float)), NULL, ch, 0,
-                 post ? 0.0f : -INFINITY, post & DN_POST_RELU6 ? 6.0f : INFINITY };
+    Affine m = { ts_tensor_data(x), NULL, dt, malloc((size_t)ch * 2 * sizeof(float)), NULL, ch,
+                 0, post ? 0.0f : -INFINITY, post & DN_POST_RELU6 ? 6.0f : INFINITY };
     TsTensor *o = NULL;
     if (!m.a) {
         *rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory");
@@ -125,7 +157,7 @@ static bool run(TsCall *c, const TsValue *v, int post, TsTensor **out, int *rc)
         o = x;
     } else {
         TsAllocator *alloc = ts_runtime_allocator(c->runtime, TS_DEV_CPU);
-        o = ts_tensor_empty(alloc, x->device, TS_FLOAT32, x->dim, x->sizes, err);
+        o = ts_tensor_empty(alloc, x->device, x->dtype, x->dim, x->sizes, err);
         if (o && last && ts_tensor_set_shape(o, x->dim, x->sizes, x->strides, 0, err)) {
             ts_tensor_release(o);
             o = NULL;

@@ -1,5 +1,5 @@
 /* pool.c — max_pool2d on oneDNN: aten-cpu's kernel replaced (ts_override_kernel) for
- * float32 inputs in PyTorch's contiguous or channels-last layout, the pooling primitive run
+ * float32 and bfloat16 inputs in PyTorch's contiguous or channels-last layout, the pooling primitive run
  * on that layout itself (prim.c), the result in it too, as PyTorch's.
  *
  * PyTorch's window: output size floor((in + 2 pad - dil (k - 1) - 1) / stride) + 1, or the
@@ -16,22 +16,31 @@
 
 static _Atomic(TsKernelFn) replaced;
 
-/* Whether the n dense floats at p hold a nan (16 at a time: the compiler vectorizes it). */
-static bool has_nan(const float *p, int64_t n)
-{
-    int64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        int bad = 0;
-        for (int j = 0; j < 16; j++)
-            bad |= p[i + j] != p[i + j];
-        if (bad)
-            return true;
+/* Whether element i of p is a nan: a float's, or a bfloat16's (its bits). */
+#define F32_NAN(p, i) ((p)[i] != (p)[i])
+#define BF16_NAN(p, i) (((p)[i] & 0x7fffu) > 0x7f80u)
+
+/* Whether the n dense elements of type T at p hold a nan, 32 at a time (the compiler
+ * vectorizes it). */
+#define HAS_NAN(name, T, IS_NAN) \
+    static bool name(const T *p, int64_t n) \
+    { \
+        int64_t i = 0; \
+        for (; i + 32 <= n; i += 32) { \
+            int bad = 0; \
+            for (int j = 0; j < 32; j++) \
+                bad |= IS_NAN(p, i + j); \
+            if (bad) \
+                return true; \
+        } \
+        for (; i < n; i++) \
+            if (IS_NAN(p, i)) \
+                return true; \
+        return false; \
     }
-    for (; i < n; i++)
-        if (p[i] != p[i])
-            return true;
-    return false;
-}
+HAS_NAN(has_nan_f32, float, F32_NAN)
+HAS_NAN(has_nan_bf16, uint16_t, BF16_NAN)
+#undef HAS_NAN
 
 /* PyTorch's pooling_output_shape. */
 static int64_t out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil,
@@ -51,7 +60,8 @@ static bool read_pool(const TsValue *v, DnKey *k)
         return false;
     const TsTensor *x = (const TsTensor *)v[0].u.p;
     bool last = dn_is_channels_last(x);
-    if (!dn_is_f32_cpu(x) || (x->dim != 3 && x->dim != 4) || ts_tensor_numel(x) == 0 ||
+    dnnl_data_type_t dt = dn_dtype(x);
+    if (dt == dnnl_data_type_undef || (x->dim != 3 && x->dim != 4) || ts_tensor_numel(x) == 0 ||
         (!ts_tensor_is_contiguous(x) && !last))
         return false;
     int64_t kernel[2], stride[2], pad[2], dil[2];
@@ -62,6 +72,7 @@ static bool read_pool(const TsValue *v, DnKey *k)
     memset(k, 0, sizeof *k);
     k->kind = DN_MAX_POOL;
     k->nd = 2;
+    k->dt = (uint8_t)dt;
     int off = x->dim - 3;              /* 1 when batched */
     k->n = off ? x->sizes[0] : 1;
     k->cin = k->cout = x->sizes[off];
@@ -83,7 +94,8 @@ static bool read_pool(const TsValue *v, DnKey *k)
     }
     k->out_last = last;
     dn_src_strides(x, 4, k->src_strides);
-    return !has_nan(ts_tensor_data(x), ts_tensor_numel(x));
+    return dt == dnnl_bf16 ? !has_nan_bf16(ts_tensor_data(x), ts_tensor_numel(x))
+                           : !has_nan_f32(ts_tensor_data(x), ts_tensor_numel(x));
 }
 
 /* Runs the pooling p of x into a new tensor of the result's shape; NULL with err. */
@@ -93,7 +105,7 @@ static TsTensor *run_pool(TsCall *c, const DnPrim *p, const TsTensor *x)
     int skip = 4 - x->dim;             /* unbatched: no batch dim in the result */
     dn_out_layout(&p->key, sizes, strides);
     TsAllocator *alloc = ts_runtime_allocator(c->runtime, TS_DEV_CPU);
-    TsTensor *o = ts_tensor_empty(alloc, x->device, TS_FLOAT32, x->dim, sizes + skip, c->error);
+    TsTensor *o = ts_tensor_empty(alloc, x->device, x->dtype, x->dim, sizes + skip, c->error);
     if (o && p->key.out_last &&
         ts_tensor_set_shape(o, x->dim, sizes + skip, strides + skip, 0, c->error)) {
         ts_tensor_release(o);

@@ -1,9 +1,10 @@
-/* prim.c — the oneDNN primitives of a convolution, made once per key and cached.
+/* prim.c — the oneDNN primitives of a convolution (or a pooling, or a matrix product:
+ * matmul.c describes those), made once per key and cached.
  *
  * Making a primitive descriptor and its JIT code costs from tens of microseconds to
  * milliseconds, more than many convolutions take to run; a model calls the same few shapes
  * over and over. So the primitives of a key (DnKey: shapes, parameters, layouts, post-ops,
- * threads) live in a table under one lock, found by the key's hash, shared by every thread
+ * data type, threads) live in a table under one lock, found by the key's hash, shared by every thread
  * (oneDNN primitives may run concurrently; the scratchpad is the caller's, see engine.c) and
  * reference-counted, so that an entry dropped from a full table is freed by its last user.
  *
@@ -49,16 +50,16 @@ static void prim_free(DnPrim *p)
 
 /* ---- making them -------------------------------------------------------------------------- */
 
-/* A plain descriptor of dims dims of sizes and strides (elements). */
+/* A plain descriptor of dims dims of sizes and strides (elements), of data type dt. */
 static dnnl_status_t plain_md(dnnl_memory_desc_t *md, int dims, const int64_t *sizes,
-                              const int64_t *strides)
+                              const int64_t *strides, dnnl_data_type_t dt)
 {
     dnnl_dims_t d, s;
     for (int i = 0; i < dims; i++) {
         d[i] = sizes[i];
         s[i] = strides[i];
     }
-    return dn_lib.memory_desc_init_by_strides(md, dims, d, dnnl_f32, s);
+    return dn_lib.memory_desc_init_by_strides(md, dims, d, dt, s);
 }
 
 void dn_out_layout(const DnKey *k, int64_t *sizes, int64_t *strides)
@@ -135,14 +136,15 @@ static dnnl_status_t conv_pd(const DnKey *k, dnnl_engine_t eng, dnnl_alg_kind_t 
         pr[i] = k->pad_r[i];
     }
     dnnl_memory_desc_t src_md, wei_md, dst_md, bias_md;
-    dnnl_status_t st = dn_lib.memory_desc_init_by_tag(&src_md, nd + 2, src, dnnl_f32, tag);
+    dnnl_data_type_t dt = (dnnl_data_type_t)k->dt;
+    dnnl_status_t st = dn_lib.memory_desc_init_by_tag(&src_md, nd + 2, src, dt, tag);
     if (st == dnnl_success)
-        st = dn_lib.memory_desc_init_by_tag(&dst_md, nd + 2, dst, dnnl_f32, tag);
+        st = dn_lib.memory_desc_init_by_tag(&dst_md, nd + 2, dst, dt, tag);
     if (st == dnnl_success)
-        st = dn_lib.memory_desc_init_by_tag(&wei_md, nd + (g ? 3 : 2), wei, dnnl_f32,
+        st = dn_lib.memory_desc_init_by_tag(&wei_md, nd + (g ? 3 : 2), wei, dt,
                                           dnnl_format_tag_any);
     if (st == dnnl_success && k->bias)
-        st = dn_lib.memory_desc_init_by_tag(&bias_md, 1, bias, dnnl_f32, dnnl_a);
+        st = dn_lib.memory_desc_init_by_tag(&bias_md, 1, bias, dt, dnnl_a);
     if (st != dnnl_success)
         return st;
     const dnnl_memory_desc_t *b = k->bias ? &bias_md : NULL;
@@ -182,12 +184,13 @@ static dnnl_status_t reorder(dnnl_engine_t eng, const dnnl_memory_desc_t *from,
  * float32's for these tiles (measured on resnet18 against PyTorch: the same as the direct
  * kernels'): tried first for every convolution it applies to (dn.h) but small images, where
  * it gains little (resnet18's 7x7 layers: 1.6 ms against 2.0) for transformed weights 1.8 to
- * 4 times the size of the direct kernels' (there, 50 MB against 28). */
+ * 4 times the size of the direct kernels' (there, 50 MB against 28). oneDNN has it for float32
+ * only. */
 #define WINOGRAD_MIN_PIXELS (14 * 14)
 
 bool dn_winograd_fits(const DnKey *k)
 {
-    if (k->nd != 2 || k->transposed || k->groups != 1 ||
+    if (k->nd != 2 || k->transposed || k->groups != 1 || k->dt != dnnl_f32 ||
         k->out[0] * k->out[1] < WINOGRAD_MIN_PIXELS)
         return false;
     for (int i = 0; i < 2; i++)
@@ -231,6 +234,16 @@ static dnnl_status_t pool_pd(const DnKey *k, dnnl_engine_t eng, const dnnl_memor
     return st == dnnl_success ? dn_lib.primitive_desc_create(pd, &d, attr, eng, NULL) : st;
 }
 
+/* The input and output of a convolution or pooling as the call has them. */
+static dnnl_status_t user_mds(const DnKey *k, dnnl_memory_desc_t *src, dnnl_memory_desc_t *dst)
+{
+    int64_t in[5] = { k->n, k->cin, k->in[0], k->in[1], k->in[2] }, sizes[5], strides[5];
+    dn_out_layout(k, sizes, strides);
+    dnnl_data_type_t dt = (dnnl_data_type_t)k->dt;
+    dnnl_status_t st = plain_md(src, k->nd + 2, in, k->src_strides, dt);
+    return st == dnnl_success ? plain_md(dst, k->nd + 2, sizes, strides, dt) : st;
+}
+
 static DnPrim *prim_make(const DnKey *k, TsError *err)
 {
     dnnl_engine_t eng = dn_engine(err);
@@ -242,12 +255,10 @@ static DnPrim *prim_make(const DnKey *k, TsError *err)
         return NULL;
     }
     p->key = *k;
-    int64_t in[5] = { k->n, k->cin, k->in[0], k->in[1], k->in[2] }, sizes[5], strides[5];
-    dn_out_layout(k, sizes, strides);
     const char *what = "describing the input and output";
-    dnnl_status_t st = plain_md(&p->user_src_md, k->nd + 2, in, k->src_strides);
-    if (st == dnnl_success)
-        st = plain_md(&p->user_dst_md, k->nd + 2, sizes, strides);
+    dnnl_status_t st = k->kind == DN_MATMUL
+                           ? dn_matmul_mds(k, &p->user_src_md, &p->user_dst_md)
+                           : user_mds(k, &p->user_src_md, &p->user_dst_md);
     dnnl_primitive_attr_t attr = NULL;
     dnnl_primitive_desc_t pd = NULL;
     if (st == dnnl_success) {
@@ -256,9 +267,10 @@ static DnPrim *prim_make(const DnKey *k, TsError *err)
     }
     if (st == dnnl_success) {
         what = "planning the primitive";
-        st = k->kind == DN_MAX_POOL
-                 ? pool_pd(k, eng, &p->user_src_md, &p->user_dst_md, attr, &pd)
-                 : best_pd(k, eng, attr, &pd);
+        st = k->kind == DN_MAX_POOL ? pool_pd(k, eng, &p->user_src_md, &p->user_dst_md, attr, &pd)
+             : k->kind == DN_MATMUL ? dn_matmul_pd(k, eng, &p->user_src_md, &p->user_dst_md,
+                                                   attr, &pd)
+                                    : best_pd(k, eng, attr, &pd);
     }
     if (attr)
         dn_lib.primitive_attr_destroy(attr);
@@ -266,7 +278,7 @@ static DnPrim *prim_make(const DnKey *k, TsError *err)
         p->src_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_src_md, 0);
         p->dst_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
         p->scratch_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
-        if (k->kind == DN_CONV)
+        if (k->kind != DN_MAX_POOL)
             p->wei_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
         if (k->bias)
             p->bias_md = *dn_lib.primitive_desc_query_md(pd, dnnl_query_weights_md, 1);

@@ -1,12 +1,15 @@
-/* weight.c — a convolution's weight in the layout its primitive reads, made once and reused.
+/* weight.c — a convolution's or a linear's weight in the layout its primitive reads, made
+ * once and reused.
  *
- * oneDNN's fast kernels read weights blocked (OIhw16i16o and the like, or Winograd's
- * transformed tiles); reordering a model's weights on every call would read and write all
- * of them each time (PyTorch's unfrozen models do). The reordered copy is kept instead,
- * keyed by what it was made from: the weight's storage (retained, so its address is not
- * reused while the entry lives), the storage's version (tscript/tensor.h: every write the
- * program makes moves it, so a weight changed in place is reordered again), its offset,
- * sizes and strides, and the layout.
+ * oneDNN's fast kernels read weights blocked (OIhw16i16o and the like, Winograd's
+ * transformed tiles, or a matmul's bfloat16 pairs); reordering a model's weights on every
+ * call would read and write all of them each time (PyTorch's unfrozen models do). The
+ * reordered copy is kept instead, keyed by what it was made from: the weight's storage
+ * (retained, so its address is not reused while the entry lives), the storage's version
+ * (tscript/tensor.h: every write the program makes moves it, so a weight changed in place
+ * is reordered again), its offset, sizes and strides, how oneDNN was told to read it (the
+ * user's descriptor: a linear's weight is read transposed, a grouped convolution's split)
+ * and the layout it was reordered into (oneDNN memory descriptors: the data type with them).
  *
  * Entries are shared and reference-counted like the primitives (prim.c); the table holds at
  * most MAX_BYTES of reordered weights, the least recently used unreferenced ones going
@@ -31,6 +34,7 @@ typedef struct Src {
 
 struct DnWeight {
     Src src;
+    dnnl_memory_desc_t user;   /* the weight as it was read */
     dnnl_memory_desc_t md;     /* the primitive's weight layout */
     void *raw, *data;          /* data: raw aligned to 64 */
     size_t bytes;
@@ -84,9 +88,7 @@ static void unref(DnWeight *w)
 
 /* ---- making one ---------------------------------------------------------------------------- */
 
-/* The weight's dims and strides as oneDNN numbers them: [g,] out, in, spatial. PyTorch's
- * forward weight is [out, in / g, ...], its transposed one [in, out / g, ...]. */
-static dnnl_status_t user_weight_md(const DnKey *k, const TsTensor *w, dnnl_memory_desc_t *md)
+dnnl_status_t dn_conv_weight_md(const DnKey *k, const TsTensor *w, dnnl_memory_desc_t *md)
 {
     bool g = k->groups > 1;
     int64_t og = k->cout / k->groups, ig = k->cin / k->groups;
@@ -105,16 +107,18 @@ static dnnl_status_t user_weight_md(const DnKey *k, const TsTensor *w, dnnl_memo
         d[at] = w->sizes[2 + i];
         s[at++] = st[2 + i];
     }
-    return dn_lib.memory_desc_init_by_strides(md, at, d, dnnl_f32, s);
+    return dn_lib.memory_desc_init_by_strides(md, at, d, (dnnl_data_type_t)k->dt, s);
 }
 
-/* Reorders w into a new entry in p's weight layout; NULL with err. */
-static DnWeight *weight_make(const DnPrim *p, const TsTensor *w, TsError *err)
+/* Reorders w, read as user says, into a new entry of layout md; NULL with err. */
+static DnWeight *weight_make(const dnnl_memory_desc_t *user, const dnnl_memory_desc_t *md,
+                             const TsTensor *w, TsError *err)
 {
     DnWeight *e = calloc(1, sizeof *e);
     if (e) {
-        e->md = p->wei_md;
-        e->bytes = dn_lib.memory_desc_get_size(&p->wei_md);
+        e->user = *user;
+        e->md = *md;
+        e->bytes = dn_lib.memory_desc_get_size(md);
         e->raw = malloc(e->bytes + 64);
     }
     if (!e || !e->raw) {
@@ -124,21 +128,20 @@ static DnWeight *weight_make(const DnPrim *p, const TsTensor *w, TsError *err)
         return NULL;
     }
     e->data = (void *)(((uintptr_t)e->raw + 63) & ~(uintptr_t)63);
-    dnnl_memory_desc_t user;
     dnnl_engine_t eng = dn_engine(err);
     dnnl_stream_t stream = eng ? dn_stream(err) : NULL;
     dnnl_primitive_desc_t pd = NULL;
     dnnl_primitive_t r = NULL;
     dnnl_memory_t m_from = NULL, m_to = NULL;
-    dnnl_status_t st = stream ? user_weight_md(&p->key, w, &user) : dnnl_runtime_error;
+    dnnl_status_t st = stream ? dnnl_success : dnnl_runtime_error;
     if (st == dnnl_success)
-        st = dn_lib.reorder_primitive_desc_create(&pd, &user, eng, &p->wei_md, eng, NULL);
+        st = dn_lib.reorder_primitive_desc_create(&pd, user, eng, md, eng, NULL);
     if (st == dnnl_success)
         st = dn_lib.primitive_create(&r, pd);
     if (st == dnnl_success)
-        st = dn_lib.memory_create(&m_from, &user, eng, ts_tensor_data(w));
+        st = dn_lib.memory_create(&m_from, user, eng, ts_tensor_data(w));
     if (st == dnnl_success)
-        st = dn_lib.memory_create(&m_to, &p->wei_md, eng, e->data);
+        st = dn_lib.memory_create(&m_to, md, eng, e->data);
     if (st == dnnl_success) {
         dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, m_from }, { DNNL_ARG_TO, m_to } };
         st = dn_lib.primitive_execute(r, stream, 2, args);
@@ -194,12 +197,14 @@ static void make_room(size_t need)
     }
 }
 
-/* The entry for src in layout md, taken (refs + 1); an entry of the same weight whose version
- * moved is dropped from the table. The caller holds the lock. */
-static DnWeight *lookup(size_t bucket, const Src *src, const dnnl_memory_desc_t *md)
+/* The entry for src read as user in layout md, taken (refs + 1); an entry of the same weight
+ * whose version moved is dropped from the table. The caller holds the lock. */
+static DnWeight *lookup(size_t bucket, const Src *src, const dnnl_memory_desc_t *user,
+                        const dnnl_memory_desc_t *md)
 {
     for (DnWeight *e = buckets[bucket]; e; e = e->next) {
-        if (!same_place(&e->src, src) || !dn_lib.memory_desc_equal(&e->md, md))
+        if (!same_place(&e->src, src) || !dn_lib.memory_desc_equal(&e->md, md) ||
+            !dn_lib.memory_desc_equal(&e->user, user))
             continue;
         if (e->src.version != src->version) {  /* written since: its users keep it alive */
             unlink_entry(e);
@@ -212,23 +217,24 @@ static DnWeight *lookup(size_t bucket, const Src *src, const dnnl_memory_desc_t 
     return NULL;
 }
 
-DnWeight *dn_weight_get(const DnPrim *p, const TsTensor *w, TsError *err)
+DnWeight *dn_weight_get(const dnnl_memory_desc_t *user, const dnnl_memory_desc_t *md,
+                        const TsTensor *w, TsError *err)
 {
     Src src;
     src_of(&src, w);
     uint64_t h = (uint64_t)(uintptr_t)w->storage * 0x9e3779b97f4a7c15u ^ (uint64_t)w->offset;
     size_t bucket = h % N_BUCKETS;
     pthread_mutex_lock(&lock);
-    DnWeight *e = lookup(bucket, &src, &p->wei_md);
+    DnWeight *e = lookup(bucket, &src, user, md);
     pthread_mutex_unlock(&lock);
     if (e)
         return e;
-    DnWeight *made = weight_make(p, w, err);   /* outside the lock: it takes a while */
+    DnWeight *made = weight_make(user, md, w, err);   /* outside the lock: it takes a while */
     if (!made)
         return NULL;
     made->hash = h;
     pthread_mutex_lock(&lock);
-    if ((e = lookup(bucket, &src, &p->wei_md))) {   /* another thread made it meanwhile */
+    if ((e = lookup(bucket, &src, user, md))) {   /* another thread made it meanwhile */
         pthread_mutex_unlock(&lock);
         weight_free(made);
         return e;

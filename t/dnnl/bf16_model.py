@@ -1,0 +1,72 @@
+# bf16_model.py — whole models in bfloat16 (model.to(torch.bfloat16)), saved by PyTorch 1.13
+# and run by tscript: torchvision's, random weights from torch.manual_seed(0), on a seeded
+# input, compared with PyTorch's own bfloat16 run. Two bfloat16 runs of a deep network part
+# ways by more than a rounding (each layer rounds its result, and a neighbouring rounding
+# moves everything after it), so the yardstick is PyTorch's own error: its bfloat16 logits
+# against its float32 ones. tscript's must be as close to PyTorch's bfloat16 ones as twice
+# that distance (plus 1% of the logits' magnitude). Prints TAP.
+#
+#     /usr/bin/python3 t/dnnl/bf16_model.py TSCRIPT CONFIG [NAME...]
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import torch
+
+warnings.simplefilter("ignore")
+
+
+def check(tscript, config, name, tmp):
+    """None when tscript's result is within the yardstick, else why not; and a summary."""
+    import torchvision
+    torch.manual_seed(0)
+    model = getattr(torchvision.models, name)(weights=None).eval()
+    torch.manual_seed(1)
+    x = torch.randn(1, 3, 96, 96)
+    with torch.no_grad():
+        want32 = model(x).double()
+        model = model.to(torch.bfloat16)
+        path = os.path.join(tmp, name + ".pt")
+        torch.jit.save(torch.jit.script(model), path)
+        xb = x.to(torch.bfloat16)
+        want = torch.jit.load(path)(xb).double()
+    inp = os.path.join(tmp, "x.pt")
+    out = os.path.join(tmp, "out.pt")
+    torch.save(xb, inp)
+    r = subprocess.run([tscript, "--config", config, "run", path, "--output", out, "@" + inp],
+                       capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        return "tscript exited %d: %s" % (r.returncode, r.stderr[-1500:]), ""
+    got = torch.load(out)
+    if got.dtype != torch.bfloat16 or got.shape != want.shape:
+        return "a %s %s result, not bfloat16 %s" % (got.dtype, list(got.shape),
+                                                    list(want.shape)), ""
+    own = float((want - want32).abs().max())
+    allowed = 2 * own + 1e-2 * float(want.abs().max())
+    diff = float((got.double() - want).abs().max())
+    summary = "max difference %.4g, PyTorch's bfloat16 from its float32 %.4g" % (diff, own)
+    return (None if diff <= allowed else summary + ", allowed %.4g" % allowed), summary
+
+
+def main():
+    tscript, config = sys.argv[1], sys.argv[2]
+    names = sys.argv[3:] or ["resnet18"]
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, name in enumerate(names, 1):
+            why, summary = check(tscript, config, name, tmp)
+            if why is None:
+                print("ok %d - %s in bfloat16 runs as in PyTorch (%s)" % (n, name, summary))
+            else:
+                failed += 1
+                print("not ok %d - %s in bfloat16 runs as in PyTorch" % (n, name))
+                for line in why.splitlines():
+                    print("# " + line)
+    print("1..%d" % len(names))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
