@@ -60,8 +60,13 @@ typedef struct DnMatKey {
     int64_t batch, wbatch, m, k, n;
     int64_t src_st[3], wei_st[3], bias_dims[3], bias_st[3];
     uint8_t wei_any;           /* the weights in the layout oneDNN picks: reordered once */
-    uint8_t acc_f32;           /* the product into float32 scratch, alpha and beta after */
+    uint8_t acc_f32;           /* the result in float32 (addmm: alpha and beta after) */
 } DnMatKey;
+
+/* A batch of matrices: b of r rows and c columns, strides in elements. */
+typedef struct DnMat {
+    int64_t b, r, c, bs, rs, cs;
+} DnMat;
 
 /* The primitive cache's key: zeroed first, so that padding compares equal. Spatial arrays
  * hold the nd dims of the convolution from index 0. */
@@ -113,6 +118,12 @@ bool dn_int_list(TsValue v, int nd, int64_t *out);
  * unbatched x): a dense tensor's as the canonical ones of its layout (size-1 dims then do
  * not split the cache), others as they are. */
 void dn_src_strides(const TsTensor *x, int dims, int64_t *st);
+
+/* For the plugin's own loops over elements (norm.c, attention.c): GCC vectorizes them only
+ * with its dynamic cost model (-O2's is "very cheap"), and for the machine's widest vectors
+ * where a copy is made for them (picked at load, as oneDNN picks its kernels by the CPU). */
+#define DN_VECTORIZE __attribute__((optimize("vect-cost-model=dynamic"), \
+                                    target_clones("avx512f", "avx2", "default")))
 
 /* bfloat16, stored as its bits, to float32 and back (round to nearest even, nan kept quiet):
  * inline, for the loops that convert it to vectorize. */
@@ -198,6 +209,10 @@ int dn_post_apply(TsTensor *t, int post, TsError *err);
  * reference (the interpreter moves a value at its last use), over a storage nobody else
  * holds that the cpu allocator made (not memory a caller lent, or a mapped file). */
 bool dn_may_reuse(TsCall *c, const TsTensor *t);
+/* Replaces aten-cpu's cpu kernel of qualname (its overload "") by fn, the replaced one
+ * into *replaced, which takes the calls fn hands back. */
+int dn_override(TsRegistry *r, const char *qualname, TsKernelFn fn,
+                _Atomic(TsKernelFn) *replaced, TsError *err);
 /* Calls fn, the kernel of qualname.overload that aten-dnnl replaced, with the call's stack
  * (that operator's arguments on top) as that operator's call. */
 int dn_call_replaced(TsCall *c, const char *qualname, const char *overload, TsKernelFn fn);
@@ -262,6 +277,25 @@ dnnl_status_t dn_matmul_mds(const DnKey *k, dnnl_memory_desc_t *src, dnnl_memory
 dnnl_status_t dn_matmul_pd(const DnKey *k, dnnl_engine_t eng, const dnnl_memory_desc_t *src,
                            const dnnl_memory_desc_t *dst, const_dnnl_primitive_attr_t attr,
                            dnnl_primitive_desc_t *pd);
+/* The key of a @ w (+ bias, broadcast over its dims of one element) in data type dt, w
+ * read in the layout oneDNN picks (wei_any: reordered once and cached) or as it is; false
+ * when oneDNN is not for it (float32 products where OpenBLAS is the faster, shapes that do
+ * not fit, strides not positive). */
+bool dn_matmul_key(DnKey *k, dnnl_data_type_t dt, DnMat a, DnMat w, const DnMat *bias,
+                   bool wei_any);
+
+/* The operands of a product, as its key describes them: w the weight tensor when the key
+ * is wei_any (its reordered copy is read), else wei its data as is. */
+typedef struct DnMatArgs {
+    const void *src, *wei, *bias;
+    const TsTensor *w;
+    void *dst;
+} DnMatArgs;
+
+/* Runs the product of key (its nthr set: inside dn_threads_begin and dn_threads_end) on a's
+ * operands: 0; 1 when oneDNN cannot make its primitive or weights (nothing written); else an
+ * error code with err. */
+int dn_matmul_exec(const DnKey *key, const DnMatArgs *a, TsError *err);
 int dn_register_matmul(TsRegistry *r, TsError *err);
 
 /* ---- pool.c, norm.c ------------------------------------------------------------------ */

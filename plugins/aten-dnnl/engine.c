@@ -198,6 +198,16 @@ bool dn_may_reuse(TsCall *c, const TsTensor *t)
            s->allocator == ts_runtime_allocator(c->runtime, TS_DEV_CPU);
 }
 
+int dn_override(TsRegistry *r, const char *qualname, TsKernelFn fn,
+                _Atomic(TsKernelFn) *replaced, TsError *err)
+{
+    TsKernelFn prev = NULL;
+    int rc = ts_override_kernel(r, qualname, "", "cpu", fn, &prev, err);
+    if (!rc)
+        atomic_store_explicit(replaced, prev, memory_order_relaxed);
+    return rc;
+}
+
 int dn_call_replaced(TsCall *c, const char *qualname, const char *overload, TsKernelFn fn)
 {
     TsCall sub = *c;

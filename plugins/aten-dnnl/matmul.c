@@ -24,11 +24,6 @@
 
 #include "dn.h"
 
-/* A batch of matrices: b of r rows and c columns, strides in elements. */
-typedef struct Mat {
-    int64_t b, r, c, bs, rs, cs;
-} Mat;
-
 /* A call oneDNN takes: its key, its tensors and the result's shape. */
 typedef struct Call {
     DnKey key;
@@ -64,12 +59,12 @@ static bool fold(const TsTensor *t, int e, int64_t *size, int64_t *stride)
 
 /* t as a batch of matrices: its last two dims (a 1-d t: a row when left, else a column),
  * the dims before them the batch, or folded into the rows with rows_fold. */
-static bool mat_of(const TsTensor *t, bool left, bool rows_fold, Mat *m)
+static bool mat_of(const TsTensor *t, bool left, bool rows_fold, DnMat *m)
 {
     int d = t->dim;
     if (d == 1) {
         int64_t n = t->sizes[0], s = t->strides[0];
-        *m = left ? (Mat){ 1, 1, n, 0, 0, s } : (Mat){ 1, n, 1, 0, s, 0 };
+        *m = left ? (DnMat){ 1, 1, n, 0, 0, s } : (DnMat){ 1, n, 1, 0, s, 0 };
         return true;
     }
     m->c = t->sizes[d - 1];
@@ -86,7 +81,7 @@ static bool mat_of(const TsTensor *t, bool left, bool rows_fold, Mat *m)
 
 /* The first operand x of a product by one matrix (fold_rows) or a batch of them: its batch
  * folded into the rows where the strides allow, else a batch of its own. */
-static bool left_of(const TsTensor *x, bool fold_rows, Mat *a)
+static bool left_of(const TsTensor *x, bool fold_rows, DnMat *a)
 {
     return (fold_rows && mat_of(x, true, true, a)) || mat_of(x, true, false, a);
 }
@@ -94,7 +89,7 @@ static bool left_of(const TsTensor *x, bool fold_rows, Mat *a)
 /* Gives a dim of one element the stride of an outermost one (so that the cache does not
  * split on strides nobody steps by, and oneDNN sees a plain layout); false when a stride
  * left is not positive (an expanded operand). */
-static bool settle(Mat *m)
+static bool settle(DnMat *m)
 {
     if (m->c == 1)
         m->cs = m->r > 1 ? m->rs * m->r : 1;
@@ -112,15 +107,14 @@ static bool settle(Mat *m)
  * m from 4 to 128 on one thread (0.26 to 0.85 on two), but 1.07 (1.36) for a single row
  * (resnet18's fc, [1, 512] -> 1000), where OpenBLAS runs a matrix-vector product: a single
  * row or column stays there, and so do fewer than 4 (not measured). */
-static bool f32_faster(const Mat *a, const Mat *w)
+static bool f32_faster(const DnMat *a, const DnMat *w)
 {
     return a->b * a->r >= 4 && w->c >= 4;
 }
 
-/* The key of a @ w (+ bias) in data type dt; false when oneDNN is not for it. */
-static bool key_of(Call *cl, dnnl_data_type_t dt, Mat a, Mat w, const Mat *bias, bool wei_any)
+bool dn_matmul_key(DnKey *k, dnnl_data_type_t dt, DnMat a, DnMat w, const DnMat *bias,
+                   bool wei_any)
 {
-    DnKey *k = &cl->key;
     memset(k, 0, sizeof *k);
     if (dt != dnnl_bf16 && !(dt == dnnl_f32 && f32_faster(&a, &w)))
         return false;
@@ -133,7 +127,7 @@ static bool key_of(Call *cl, dnnl_data_type_t dt, Mat a, Mat w, const Mat *bias,
     *mk = (DnMatKey){ a.b, w.b, a.r, a.c, w.c, { a.bs, a.rs, a.cs }, { w.bs, w.rs, w.cs },
                       { 0 }, { 0 }, wei_any, 0 };
     if (bias) {
-        Mat b = *bias;
+        DnMat b = *bias;
         if ((b.b != 1 && b.b != a.b) || (b.r != 1 && b.r != a.r) || (b.c != 1 && b.c != w.c) ||
             !settle(&b))
             return false;
@@ -177,15 +171,15 @@ static bool read_linear(const TsValue *v, Call *cl)
     if ((!has_bias && v[2].tag != TS_TAG_NONE) || !tensors(v, has_bias ? 3 : 2, &dt))
         return false;
     const TsTensor *x = as_tensor(v[0]), *w = as_tensor(v[1]), *b = has_bias ? as_tensor(v[2]) : NULL;
-    Mat a, bm;
+    DnMat a, bm;
     if (x->dim < 1 || w->dim != 2 || (b && (b->dim != 1 || b->sizes[0] != w->sizes[0])))
         return false;
     if (!left_of(x, true, &a))
         return false;
     if (b)
-        bm = (Mat){ 1, 1, b->sizes[0], 0, 0, b->strides[0] };
-    Mat wt = { 1, w->sizes[1], w->sizes[0], 0, w->strides[1], w->strides[0] };
-    if (!key_of(cl, dt, a, wt, b ? &bm : NULL, true))
+        bm = (DnMat){ 1, 1, b->sizes[0], 0, 0, b->strides[0] };
+    DnMat wt = { 1, w->sizes[1], w->sizes[0], 0, w->strides[1], w->strides[0] };
+    if (!dn_matmul_key(&cl->key, dt, a, wt, b ? &bm : NULL, true))
         return false;
     cl->x = x;
     cl->w = w;
@@ -197,13 +191,13 @@ static bool read_linear(const TsValue *v, Call *cl)
 /* The product of two tensors of matmul's ranks (1-d to 3-d, or any by 1-d or 2-d). */
 static bool read_product(const TsTensor *x, const TsTensor *y, dnnl_data_type_t dt, Call *cl)
 {
-    Mat a, b;
+    DnMat a, b;
     bool fold_rows = y->dim <= 2;
     if (x->dim < 1 || y->dim < 1 || y->dim > 3 || (x->dim == 1 && y->dim != 2) ||
         (y->dim == 3 && x->dim != 3))
         return false;
     if (!left_of(x, fold_rows, &a) || !mat_of(y, false, false, &b) ||
-        !key_of(cl, dt, a, b, NULL, false))
+        !dn_matmul_key(&cl->key, dt, a, b, NULL, false))
         return false;
     cl->x = x;
     cl->w = y;
@@ -261,12 +255,12 @@ static bool read_addmm(const TsValue *v, Call *cl)
         return false;
     int64_t sr = s->dim == 2 ? s->sizes[0] : 1, sc = s->dim ? s->sizes[s->dim - 1] : 1;
     int64_t srs = s->dim == 2 ? s->strides[0] : 0, scs = s->dim ? s->strides[s->dim - 1] : 0;
-    Mat sm = { 1, sr, sc, 0, srs, scs };
+    DnMat sm = { 1, sr, sc, 0, srs, scs };
     bool fused = cl->alpha == 1 && cl->beta == 1 && (sr == 1 || srs > 0) && (sc == 1 || scs > 0);
-    Mat a, b;
+    DnMat a, b;
     if (!mat_of(x, true, false, &a) || !mat_of(y, false, false, &b) ||
         (sr != 1 && sr != a.r) || (sc != 1 && sc != b.c) ||
-        !key_of(cl, dt, a, b, fused ? &sm : NULL, false))
+        !dn_matmul_key(&cl->key, dt, a, b, fused ? &sm : NULL, false))
         return false;
     cl->key.mm.acc_f32 = !fused && (cl->alpha != 1 || cl->beta != 0);
     cl->x = x;
@@ -360,33 +354,21 @@ static void finish(const Call *cl, const float *acc, TsTensor *o)
         }
 }
 
-/* Runs cl's product (p, its weights wt or NULL: the call's own) into a new tensor; NULL
- * with c's error. */
-static TsTensor *run(TsCall *c, const Call *cl, const DnPrim *p, const DnWeight *wt)
+/* Runs p on a's operands, the weights at wei. */
+static int execute(const DnPrim *p, const DnMatArgs *a, const void *wei, TsError *err)
 {
-    TsError *err = c->error;
-    TsAllocator *alloc = ts_runtime_allocator(c->runtime, TS_DEV_CPU);
-    TsDevice cpu = { TS_DEV_CPU, -1 };
-    TsTensor *o = ts_tensor_empty(alloc, cpu, cl->x->dtype, cl->out_dim, cl->out, err);
-    bool acc_f32 = p->key.mm.acc_f32;
-    size_t scratch = (p->scratch_bytes + 63) & ~(size_t)63;
-    size_t acc = acc_f32 ? dn_lib.memory_desc_get_size(&p->dst_md) : 0;
-    dnnl_stream_t s = o ? dn_stream(err) : NULL;
-    char *buf = s ? dn_scratch(scratch + acc + 64, err) : NULL;
-    if (!buf) {
-        if (o)
-            ts_tensor_release(o);
-        return NULL;
-    }
+    dnnl_stream_t s = dn_stream(err);
+    void *buf = s ? dn_scratch(p->scratch_bytes + 64, err) : NULL;
+    if (!buf)
+        return err->code ? (int)err->code : TS_ERR_NOMEM;
     dnnl_exec_arg_t args[5];
     int n = 0;
     dnnl_status_t st = dnnl_success;
-    arg(args, &n, DNNL_ARG_SRC, &p->src_md, ts_tensor_data(cl->x), &st);
-    arg(args, &n, DNNL_ARG_WEIGHTS, &p->wei_md, wt ? dn_weight_data(wt) : ts_tensor_data(cl->w),
-        &st);
+    arg(args, &n, DNNL_ARG_SRC, &p->src_md, a->src, &st);
+    arg(args, &n, DNNL_ARG_WEIGHTS, &p->wei_md, wei, &st);
     if (p->key.bias)
-        arg(args, &n, DNNL_ARG_BIAS, &p->bias_md, ts_tensor_data(cl->bias), &st);
-    arg(args, &n, DNNL_ARG_DST, &p->dst_md, acc_f32 ? buf + scratch : ts_tensor_data(o), &st);
+        arg(args, &n, DNNL_ARG_BIAS, &p->bias_md, a->bias, &st);
+    arg(args, &n, DNNL_ARG_DST, &p->dst_md, a->dst, &st);
     arg(args, &n, DNNL_ARG_SCRATCHPAD, &p->scratch_md, buf, &st);
     if (st == dnnl_success)
         st = dn_lib.primitive_execute(p->op, s, n, args);
@@ -394,14 +376,55 @@ static TsTensor *run(TsCall *c, const Call *cl, const DnPrim *p, const DnWeight 
         st = dn_lib.stream_wait(s);
     for (int i = 0; i < n; i++)
         dn_lib.memory_destroy(args[i].memory);
-    if (st != dnnl_success) {
-        dn_fail(err, "running a matrix product", st);
-        ts_tensor_release(o);
-        return NULL;
+    return st == dnnl_success ? 0 : dn_fail(err, "running a matrix product", st);
+}
+
+int dn_matmul_exec(const DnKey *key, const DnMatArgs *a, TsError *err)
+{
+    TsError quiet = TS_ERROR_INIT;
+    DnPrim *p = dn_prim_get(key, &quiet);
+    DnWeight *wt = NULL;
+    dnnl_memory_desc_t user;
+    if (p && key->mm.wei_any && user_weights(key, &user) == dnnl_success)
+        wt = dn_weight_get(&user, &p->wei_md, a->w, &quiet);
+    ts_error_clear(&quiet);
+    int rc = 1;
+    if (p && (wt || !key->mm.wei_any))
+        rc = execute(p, a, wt ? dn_weight_data(wt) : a->wei, err);
+    if (wt)
+        dn_weight_release(wt);
+    if (p)
+        dn_prim_release(p);
+    return rc;
+}
+
+/* Runs cl's product into a new tensor *o (addmm's alpha and beta through a float32 one):
+ * 0, 1 when oneDNN cannot make it, or an error code. */
+static int run(TsCall *c, const Call *cl, TsTensor **o)
+{
+    TsError *err = c->error;
+    TsAllocator *alloc = ts_runtime_allocator(c->runtime, TS_DEV_CPU);
+    TsDevice cpu = { TS_DEV_CPU, -1 };
+    bool acc_f32 = cl->key.mm.acc_f32;
+    *o = ts_tensor_empty(alloc, cpu, cl->x->dtype, cl->out_dim, cl->out, err);
+    TsTensor *acc = *o && acc_f32 ? ts_tensor_empty(alloc, cpu, TS_FLOAT32, cl->out_dim,
+                                                    cl->out, err) : NULL;
+    int rc = !*o || (acc_f32 && !acc) ? (int)err->code : 0;
+    if (!rc) {
+        DnMatArgs a = { ts_tensor_data(cl->x), ts_tensor_data(cl->w),
+                        cl->key.bias ? ts_tensor_data(cl->bias) : NULL, cl->w,
+                        ts_tensor_data(acc_f32 ? acc : *o) };
+        rc = dn_matmul_exec(&cl->key, &a, err);
     }
-    if (acc_f32)
-        finish(cl, (const float *)(buf + scratch), o);
-    return o;
+    if (!rc && acc_f32)
+        finish(cl, ts_tensor_data(acc), *o);
+    if (acc)
+        ts_tensor_release(acc);
+    if (rc && *o) {
+        ts_tensor_release(*o);
+        *o = NULL;
+    }
+    return rc;
 }
 
 /* ---- the kernels ---------------------------------------------------------------------------- */
@@ -428,24 +451,9 @@ static _Atomic(TsKernelFn) replaced[N_OPS];
  * it needs (nothing touched). */
 static int product(TsCall *c, Call *cl, TsTensor **o)
 {
-    TsError quiet = TS_ERROR_INIT;
     int nthr = dn_threads_begin();
     cl->key.nthr = nthr;
-    DnPrim *p = dn_prim_get(&cl->key, &quiet);
-    DnWeight *wt = NULL;
-    dnnl_memory_desc_t user;
-    if (p && p->key.mm.wei_any && user_weights(&p->key, &user) == dnnl_success)
-        wt = dn_weight_get(&user, &p->wei_md, cl->w, &quiet);
-    ts_error_clear(&quiet);
-    int rc = 1;
-    if (p && (wt || !p->key.mm.wei_any)) {
-        *o = run(c, cl, p, wt);
-        rc = *o ? 0 : c->error->code ? (int)c->error->code : TS_ERR_RUNTIME;
-    }
-    if (wt)
-        dn_weight_release(wt);
-    if (p)
-        dn_prim_release(p);
+    int rc = run(c, cl, o);
     dn_threads_end(nthr);
     return rc;
 }
@@ -472,12 +480,8 @@ static const TsKernelFn kernels[N_OPS] = { k_0, k_1, k_2, k_3, k_4 };
 
 int dn_register_matmul(TsRegistry *r, TsError *err)
 {
-    for (size_t i = 0; i < N_OPS; i++) {
-        TsKernelFn prev = NULL;
-        int rc = ts_override_kernel(r, ops[i].qualname, "", "cpu", kernels[i], &prev, err);
-        if (rc)
-            return rc;
-        atomic_store_explicit(&replaced[i], prev, memory_order_relaxed);
-    }
-    return 0;
+    int rc = 0;
+    for (size_t i = 0; i < N_OPS && !rc; i++)
+        rc = dn_override(r, ops[i].qualname, kernels[i], &replaced[i], err);
+    return rc;
 }

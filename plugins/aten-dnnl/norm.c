@@ -31,12 +31,6 @@ typedef struct Affine {
     float lo, hi;              /* the relu's clamp; -inf, inf without one */
 } Affine;
 
-/* GCC vectorizes these loops only with its dynamic cost model (-O2's is "very cheap"), and
- * for the machine's widest vectors where a copy is made for them (picked at load, as
- * oneDNN picks its kernels by the CPU). */
-#define VECTORIZE __attribute__((optimize("vect-cost-model=dynamic"), \
-                                 target_clones("avx512f", "avx2", "default")))
-
 #define F32_LOAD(v) (v)
 #define F32_STORE(v) (v)
 
@@ -44,7 +38,7 @@ typedef struct Affine {
  * clamp(x[i] * a + b) over one channel's plane of n elements (y may be x); pixels, the same
  * over n pixels of ch channels each (channels-last), channel c's a[c] and b[c]. */
 #define AFFINE_LOOPS(SUFFIX, T, LOAD, STORE) \
-    static VECTORIZE void plane_##SUFFIX(const T *x, T *y, int64_t n, float a, float b, \
+    static DN_VECTORIZE void plane_##SUFFIX(const T *x, T *y, int64_t n, float a, float b, \
                                          float lo, float hi) \
     { \
         for (int64_t i = 0; i < n; i++) { \
@@ -52,7 +46,7 @@ typedef struct Affine {
             y[i] = STORE(v < lo ? lo : v > hi ? hi : v); \
         } \
     } \
-    static VECTORIZE void pixels_##SUFFIX(const T *x, T *y, int64_t n, int64_t ch, \
+    static DN_VECTORIZE void pixels_##SUFFIX(const T *x, T *y, int64_t n, int64_t ch, \
                                           const float *a, const float *b, float lo, float hi) \
     { \
         for (int64_t p = 0; p < n; p++, x += ch, y += ch) \
