@@ -1,7 +1,8 @@
 /* dn.h — what the files of the aten-dnnl plugin share (prefix dn_).
  *
- * aten-dnnl runs aten-cpu's convolutions (and max_pool2d, and batch_norm in inference) on
- * oneDNN 2.x, in float32 and bfloat16: it replaces aten-cpu's cpu kernels of those operators
+ * aten-dnnl runs aten-cpu's convolutions (and max_pool2d, batch_norm in inference, the
+ * matrix products, and in bfloat16 the fused attention) on oneDNN 2.x, in float32 and
+ * bfloat16: it replaces aten-cpu's cpu kernels of those operators
  * (ts_override_kernel) and hands back to them every call it does not take (other dtypes,
  * mixed ones, empty inputs, malformed arguments: aten-cpu then answers with PyTorch's
  * results and messages). Listed after aten-cpu in a config it is on; left out, off.
@@ -17,6 +18,8 @@
  *   weight.c  weights reordered into the primitive's layout once, cached by storage version
  *   conv.c    running a convolution; the kernels of the aten operators and of dnnl::conv
  *   matmul.c  linear, matmul, mm, bmm and addmm on oneDNN's matmul (bfloat16)
+ *   attention.c  bfloat16 multi-head attention and transformer encoder layers on matmul.c's
+ *             products and loops of its own
  *   pool.c    max_pool2d on oneDNN
  *   norm.c    batch_norm in inference (and dnnl::batch_norm), a pass over memory of its own
  *   fuse.c    the optimizer pass: convolutions and batch norms take the relu after them, and
@@ -51,6 +54,10 @@ enum {
  * in PyTorch's default layout, as the program's would have been, and the layout-keeping
  * kernels (batch_norm, max_pool2d) pass the bit on. */
 #define DN_FLAG_CHOSEN_LAST 0x100u
+
+/* TsTensor.flags bit: aten-cpu's nested tensor (its nn/nested.h: the lengths of a padded
+ * batch past the elements), which only aten-cpu's kernels read: calls of them go there. */
+#define DN_FLAG_CPU_NESTED 0x2u
 
 /* A matrix product's shapes (DN_MATMUL; zero in the other keys): src [batch, m, k] @
  * weights [wbatch, k, n] (wbatch 1 or batch) + bias (each of its dims 1 or the result's) ->
@@ -297,6 +304,10 @@ typedef struct DnMatArgs {
  * error code with err. */
 int dn_matmul_exec(const DnKey *key, const DnMatArgs *a, TsError *err);
 int dn_register_matmul(TsRegistry *r, TsError *err);
+
+/* ---- attention.c --------------------------------------------------------------------- */
+
+int dn_register_attention(TsRegistry *r, TsError *err);
 
 /* ---- pool.c, norm.c ------------------------------------------------------------------ */
 

@@ -1,7 +1,7 @@
 /* dnnl.c — the aten-dnnl plugin's entry point (dn.h says what the plugin is).
  *
- * It replaces aten-cpu's cpu kernels of the convolution operators, max_pool2d, batch_norm
- * and the matrix products, so it loads after aten-cpu (ts_override_kernel fails otherwise, naming the
+ * It replaces aten-cpu's cpu kernels of the convolution operators, max_pool2d, batch_norm,
+ * the matrix products and the fused attention and encoder layer, so it loads after aten-cpu (ts_override_kernel fails otherwise, naming the
  * operator). It declares the fused operators (dnnl.yaml) and registers the optimizer pass
  * that makes them, which runs before fuser-cpu's when listed before it (fuser-cpu would
  * otherwise take a batch norm's relu into a fusion group). Its caches hold weights of the
@@ -23,6 +23,8 @@ static int init(TsRegistry *r, TsError *err)
         rc = dn_register_norm(r, err);
     if (!rc)
         rc = dn_register_matmul(r, err);
+    if (!rc)
+        rc = dn_register_attention(r, err);
     if (!rc)
         rc = ts_register_optimizer_pass(r, "aten-dnnl", dn_fuse_pass, NULL, err);
     if (!rc)

@@ -14,6 +14,9 @@
  * 1) is oneDNN's, broadcast over the dims where it has one element; addmm with other alpha
  * and beta takes the product in float32 and adds them after, rounding once.
  *
+ * attention.c runs its products here too (dn_matmul_key, dn_matmul_exec: a key and
+ * pointers, the same caches).
+ *
  * Everything else goes to aten-cpu's kernel with the stack untouched: other dtypes, mixed
  * ones and every shape or argument PyTorch refuses (aten-cpu raises its errors), empty
  * products, strides that do not fold, batches that broadcast the first operand, ranks beyond

@@ -152,6 +152,32 @@ def weight_cases():
     show("linear_weight_changed", F.linear(x, w))
 
 
+def attention_cases():
+    # the fused fast paths (attention.c): self-attention without weights, with a key padding
+    # mask and without, and the encoder layer, norm first or last, relu or gelu
+    E, H = 16, 4
+    x = data([2, 6, E], 100)
+    qw = data([3 * E, E], 101) * 0.5
+    qb = data([3 * E], 102)
+    pw = data([E, E], 103) * 0.5
+    pb = data([E], 104)
+    kpm = torch.tensor([[False, False, False, False, True, True],
+                        [False, False, False, False, False, False]])
+    o, w = torch._native_multi_head_attention(x, x, x, E, H, qw, qb, pw, pb, None, False)
+    show("mha", o)
+    o, w = torch._native_multi_head_attention(x, x, x, E, H, qw, qb, pw, pb, kpm, False, True, 1)
+    show("mha_key_padding", o)
+    n1w, n1b, n2w, n2b = data([E], 105) + 1, data([E], 106), data([E], 107) + 1, data([E], 108)
+    f1w, f1b, f2w, f2b = data([32, E], 109) * 0.5, data([32], 110), data([E, 32], 111) * 0.5, data([E], 112)
+    for gelu in [False, True]:
+        for norm_first in [False, True]:
+            y = torch._transformer_encoder_layer_fwd(x, E, H, qw, qb, pw, pb, gelu, norm_first,
+                                                     1e-5, n1w, n1b, n2w, n2b, f1w, f1b, f2w,
+                                                     f2b, kpm if gelu else None,
+                                                     1 if gelu else None)
+            show("encoder_layer_gelu_" + str(gelu) + "_norm_first_" + str(norm_first), y)
+
+
 def main(ref: bool = False):
     conv_cases()
     transposed_cases(ref)
@@ -159,6 +185,7 @@ def main(ref: bool = False):
     norm_cases()
     matmul_cases()
     weight_cases()
+    attention_cases()
 
 
 def err_conv_bias_dtype():

@@ -1,30 +1,94 @@
 # bf16_model.py — whole models in bfloat16 (model.to(torch.bfloat16)), saved by PyTorch 1.13
-# and run by tscript: torchvision's, random weights from torch.manual_seed(0), on a seeded
-# input, compared with PyTorch's own bfloat16 run. Two bfloat16 runs of a deep network part
+# and run by tscript: torchvision's, or the transformer blocks below (their fused fast paths,
+# aten::_transformer_encoder_layer_fwd and aten::_native_multi_head_attention), random
+# weights from torch.manual_seed(0), on a seeded input, compared with PyTorch's own bfloat16
+# run. Two bfloat16 runs of a deep network part
 # ways by more than a rounding (each layer rounds its result, and a neighbouring rounding
 # moves everything after it), so the yardstick is PyTorch's own error: its bfloat16 logits
 # against its float32 ones. tscript's must be as close to PyTorch's bfloat16 ones as twice
 # that distance (plus 1% of the logits' magnitude). Prints TAP.
 #
-#     /usr/bin/python3 t/dnnl/bf16_model.py TSCRIPT CONFIG [NAME...]
+#     /usr/bin/python3 t/dnnl/bf16_model.py TSCRIPT CONFIG [NAME...|transformers]
 import os
 import subprocess
 import sys
 import tempfile
 import warnings
 
+from typing import Optional
+
 import torch
 
 warnings.simplefilter("ignore")
 
 
+class Layer(torch.nn.Module):
+    """A TransformerEncoderLayer (batch-first, d_model 32, 4 heads), with a key padding mask
+    or without."""
+    mask: Optional[torch.Tensor]
+
+    def __init__(self, mask: Optional[torch.Tensor], **kw):
+        super().__init__()
+        self.layer = torch.nn.TransformerEncoderLayer(32, 4, 64, 0.0, batch_first=True, **kw)
+        self.mask = mask
+
+    def forward(self, x):
+        return self.layer(x, src_key_padding_mask=self.mask)
+
+
+class Attention(torch.nn.Module):
+    """nn.MultiheadAttention's self-attention without the weights (its fast path)."""
+    mask: Optional[torch.Tensor]
+
+    def __init__(self, mask: Optional[torch.Tensor]):
+        super().__init__()
+        self.mha = torch.nn.MultiheadAttention(32, 4, batch_first=True)
+        self.mask = mask
+
+    def forward(self, x):
+        return self.mha(x, x, x, key_padding_mask=self.mask, need_weights=False)[0]
+
+
+def padding():
+    """Keys past 7 of the first sequence and past 4 of the second are padding."""
+    return torch.arange(10).expand(2, 10) >= torch.tensor([[7], [4]])
+
+
+TRANSFORMERS = {
+    "encoder_layer": lambda: Layer(None),
+    "encoder_layer_masked": lambda: Layer(padding()),
+    "encoder_layer_gelu_norm_first": lambda: Layer(None, activation="gelu", norm_first=True),
+    "encoder_layer_gelu_norm_first_masked": lambda: Layer(padding(), activation="gelu",
+                                                          norm_first=True),
+    "encoder_layer_relu_norm_first": lambda: Layer(padding(), norm_first=True),
+    "encoder_layer_gelu": lambda: Layer(None, activation="gelu"),
+    "attention": lambda: Attention(None),
+    "attention_masked": lambda: Attention(padding()),
+    "transformer_encoder": lambda: torch.nn.TransformerEncoder(
+        torch.nn.TransformerEncoderLayer(64, 8, 256, 0.0, batch_first=True), 2),
+}
+
+
+def model_of(name):
+    """The model in eval(), its parameters frozen (so that a scripted forward takes the
+    fast paths whatever the grad mode), and its input."""
+    torch.manual_seed(0)
+    if name in TRANSFORMERS:
+        model = TRANSFORMERS[name]().eval()
+        shape = [2, 10, 64 if name == "transformer_encoder" else 32]
+    else:
+        import torchvision
+        model = getattr(torchvision.models, name)(weights=None).eval()
+        shape = [1, 3, 96, 96]
+    for p in model.parameters():
+        p.requires_grad_(False)
+    torch.manual_seed(1)
+    return model, torch.randn(shape)
+
+
 def check(tscript, config, name, tmp):
     """None when tscript's result is within the yardstick, else why not; and a summary."""
-    import torchvision
-    torch.manual_seed(0)
-    model = getattr(torchvision.models, name)(weights=None).eval()
-    torch.manual_seed(1)
-    x = torch.randn(1, 3, 96, 96)
+    model, x = model_of(name)
     with torch.no_grad():
         want32 = model(x).double()
         model = model.to(torch.bfloat16)
@@ -53,6 +117,8 @@ def check(tscript, config, name, tmp):
 def main():
     tscript, config = sys.argv[1], sys.argv[2]
     names = sys.argv[3:] or ["resnet18"]
+    if names == ["transformers"]:
+        names = list(TRANSFORMERS)
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for n, name in enumerate(names, 1):

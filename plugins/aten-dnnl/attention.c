@@ -1,0 +1,529 @@
+/* attention.c — the fused fast paths of nn.MultiheadAttention and TransformerEncoderLayer
+ * in bfloat16 on oneDNN: aten-cpu's kernels of aten::_native_multi_head_attention and
+ * aten::_transformer_encoder_layer_fwd (its nn/attention.c says what they compute) replaced
+ * (ts_override_kernel) for calls whose tensors are all bfloat16, which aten-cpu widens to
+ * float32 for OpenBLAS.
+ *
+ * The products are matmul.c's (bfloat16 operands, float32 accumulation, weights reordered
+ * once and cached): the packed in-projection with its bias into rows of q, k and v
+ * ([rows, 3E]); per batch entry, the scores q k^T of every head in one batched product read
+ * in place from those rows, into float32; the probabilities by v the same way; the
+ * out-projection and the feed-forward linears with their biases, the first one's relu a
+ * oneDNN post-op. The rest are loops here over contiguous rows in float32, each result
+ * rounded once to bfloat16 where PyTorch's own kernels round theirs: the softmax of the
+ * scaled scores (the mask's entries -inf first; a row with every key masked is NaN, as in
+ * PyTorch), the heads gathered back into rows, exact gelu (erfc below, to float32's
+ * precision), and the residual adds, each fused with the layer norm that reads it.
+ *
+ * Everything else goes to aten-cpu's kernel with the stack untouched, so that its results
+ * and PyTorch's errors stay: other dtypes and mixed ones, need_weights, cross attention
+ * (query, key and value not one tensor), nested inputs (aten-cpu's padded batches), inputs
+ * not contiguous or empty, masks other than aten-cpu's kinds in bool, float32 or bfloat16,
+ * any shape or argument PyTorch refuses, and a call whose product oneDNN cannot make.
+ */
+#include <math.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "dn.h"
+#include "vmath.h"
+
+/* The encoder layer's parameters, in schema order from its qkv_weight; attention's are the
+ * first four. */
+enum { P_QKV_W, P_QKV_B, P_PROJ_W, P_PROJ_B, P_N1W, P_N1B, P_N2W, P_N2B, P_F1W, P_F1B, P_F2W,
+       P_F2B, P_COUNT };
+
+/* A call this file takes. */
+typedef struct Attn {
+    const TsTensor *x;                 /* [B, L, E], contiguous */
+    const TsTensor *p[P_COUNT];        /* borrowed from the stack */
+    const TsTensor *mask;              /* or NULL */
+    int64_t mask_st[4];                /* its strides over [b, h, l, s], 0 where broadcast */
+    int64_t B, L, E, H, F;
+    bool layer, gelu, norm_first;
+    float eps;
+} Attn;
+
+/* ---- reading a call -------------------------------------------------------------------- */
+
+static const TsTensor *as_tensor(TsValue v)
+{
+    return v.tag == TS_TAG_TENSOR ? (const TsTensor *)v.u.p : NULL;
+}
+
+/* v when it is a bfloat16 cpu tensor of dim dims, sizes s0 (and s1), else NULL. */
+static const TsTensor *bf16_of(TsValue v, int dim, int64_t s0, int64_t s1)
+{
+    const TsTensor *t = as_tensor(v);
+    if (!t || dn_dtype(t) != dnnl_bf16 || t->dim != dim || t->sizes[0] != s0 ||
+        (dim == 2 && t->sizes[1] != s1))
+        return NULL;
+    return t;
+}
+
+static bool int_of(TsValue v, int64_t *out)
+{
+    if (v.tag != TS_TAG_INT)
+        return false;
+    *out = v.u.i;
+    return true;
+}
+
+/* The mask and its type (aten-cpu's: 1 a key padding mask [B, L], else one that broadcasts
+ * to [B, H, L, L]) in a bool, float32 or bfloat16 cpu tensor. */
+static bool read_mask(TsValue m, TsValue type, Attn *a)
+{
+    a->mask = NULL;
+    if (m.tag == TS_TAG_NONE)
+        return true;
+    const TsTensor *k = as_tensor(m);
+    int64_t mt;
+    if (!k || k->device.type != TS_DEV_CPU || !int_of(type, &mt) ||
+        (k->dtype != TS_BOOL && k->dtype != TS_FLOAT32 && k->dtype != TS_BFLOAT16))
+        return false;
+    memset(a->mask_st, 0, sizeof a->mask_st);
+    if (mt == 1) {
+        if (k->dim != 2 || k->sizes[0] != a->B || k->sizes[1] != a->L)
+            return false;
+        a->mask_st[0] = k->strides[0];
+        a->mask_st[3] = k->strides[1];
+    } else {
+        int64_t full[4] = { a->B, a->H, a->L, a->L };
+        if (k->dim > 4)
+            return false;
+        for (int d = 0; d < k->dim; d++) {
+            int at = 4 - k->dim + d;
+            if (k->sizes[d] != 1 && k->sizes[d] != full[at])
+                return false;
+            a->mask_st[at] = k->sizes[d] == 1 ? 0 : k->strides[d];
+        }
+    }
+    a->mask = k;
+    return true;
+}
+
+/* The input x ([B, L, E], contiguous, not nested), the heads and the attention's parameters
+ * v[0..3] (qkv_weight, qkv_bias, proj_weight, proj_bias). */
+static bool read_common(TsValue x, TsValue e, TsValue h, const TsValue *v, Attn *a)
+{
+    const TsTensor *t = as_tensor(x);
+    if (!t || dn_dtype(t) != dnnl_bf16 || t->dim != 3 || !ts_tensor_is_contiguous(t) ||
+        (t->flags & DN_FLAG_CPU_NESTED) || !int_of(e, &a->E) || !int_of(h, &a->H) ||
+        t->sizes[2] != a->E || a->H <= 0 || a->E % a->H || t->sizes[0] * t->sizes[1] == 0)
+        return false;
+    a->x = t;
+    a->B = t->sizes[0];
+    a->L = t->sizes[1];
+    int64_t E = a->E;
+    a->p[P_QKV_W] = bf16_of(v[0], 2, 3 * E, E);
+    a->p[P_QKV_B] = bf16_of(v[1], 1, 3 * E, 0);
+    a->p[P_PROJ_W] = bf16_of(v[2], 2, E, E);
+    a->p[P_PROJ_B] = bf16_of(v[3], 1, E, 0);
+    return a->p[P_QKV_W] && a->p[P_QKV_B] && a->p[P_PROJ_W] && a->p[P_PROJ_B];
+}
+
+/* aten::_native_multi_head_attention(Tensor query, Tensor key, Tensor value, int embed_dim,
+ *   int num_head, Tensor qkv_weight, Tensor qkv_bias, Tensor proj_weight, Tensor proj_bias,
+ *   Tensor? mask=None, bool need_weights=True, bool average_attn_weights=True,
+ *   int? mask_type=None) -> (Tensor, Tensor): self-attention without the weights. */
+static bool read_mha(const TsValue *v, Attn *a)
+{
+    memset(a, 0, sizeof *a);
+    return v[0].tag == TS_TAG_TENSOR && v[1].u.p == v[0].u.p && v[2].u.p == v[0].u.p &&
+           v[1].tag == TS_TAG_TENSOR && v[2].tag == TS_TAG_TENSOR &&
+           v[10].tag == TS_TAG_BOOL && !v[10].u.b && read_common(v[0], v[3], v[4], v + 5, a) &&
+           read_mask(v[9], v[12], a);
+}
+
+/* aten::_transformer_encoder_layer_fwd(Tensor src, int embed_dim, int num_heads,
+ *   Tensor qkv_weight, Tensor qkv_bias, Tensor proj_weight, Tensor proj_bias, bool use_gelu,
+ *   bool norm_first, float eps, Tensor norm_weight_1, Tensor norm_bias_1,
+ *   Tensor norm_weight_2, Tensor norm_bias_2, Tensor ffn_weight_1, Tensor ffn_bias_1,
+ *   Tensor ffn_weight_2, Tensor ffn_bias_2, Tensor? mask=None, int? mask_type=None) */
+static bool read_layer(const TsValue *v, Attn *a)
+{
+    memset(a, 0, sizeof *a);
+    if (!read_common(v[0], v[1], v[2], v + 3, a) || v[7].tag != TS_TAG_BOOL ||
+        v[8].tag != TS_TAG_BOOL || v[9].tag != TS_TAG_DOUBLE)
+        return false;
+    int64_t E = a->E;
+    const TsTensor *f1 = bf16_of(v[14], 2, as_tensor(v[14]) ? as_tensor(v[14])->sizes[0] : 0, E);
+    a->F = f1 ? f1->sizes[0] : 0;
+    const TsTensor *q[] = { bf16_of(v[10], 1, E, 0), bf16_of(v[11], 1, E, 0),
+                            bf16_of(v[12], 1, E, 0), bf16_of(v[13], 1, E, 0), f1,
+                            bf16_of(v[15], 1, a->F, 0), bf16_of(v[16], 2, E, a->F),
+                            bf16_of(v[17], 1, E, 0) };
+    for (int i = 0; i < 8; i++)
+        if (!(a->p[P_N1W + i] = q[i]))
+            return false;
+    a->layer = true;
+    a->gelu = v[7].u.b;
+    a->norm_first = v[8].u.b;
+    a->eps = (float)v[9].u.d;
+    return a->F > 0 && read_mask(v[18], v[19], a);
+}
+
+/* ---- loops over rows -------------------------------------------------------------------- */
+
+/* Sums and maxima of float32 runs in 16 lanes, so that they vectorize without reassociating
+ * anything the compiler may not. */
+#define LANES 16
+
+static inline float sum_of(const float *x, int64_t n)
+{
+    float acc[LANES] = { 0 }, s = 0;
+    int64_t i = 0;
+    for (; i + LANES <= n; i += LANES)
+        for (int k = 0; k < LANES; k++)
+            acc[k] += x[i + k];
+    for (; i < n; i++)
+        s += x[i];
+    for (int k = 0; k < LANES; k++)
+        s += acc[k];
+    return s;
+}
+
+static inline float max_of(const float *x, int64_t n)
+{
+    float acc[LANES], m = -INFINITY;
+    for (int k = 0; k < LANES; k++)
+        acc[k] = -INFINITY;
+    int64_t i = 0;
+    for (; i + LANES <= n; i += LANES)
+        for (int k = 0; k < LANES; k++)
+            acc[k] = x[i + k] > acc[k] ? x[i + k] : acc[k];
+    for (; i < n; i++)
+        m = x[i] > m ? x[i] : m;
+    for (int k = 0; k < LANES; k++)
+        m = acc[k] > m ? acc[k] : m;
+    return m;
+}
+
+/* Whether a mask element is set: nonzero (a NaN too), as aten-cpu reads it. */
+static bool mask_at(const TsTensor *k, const char *p)
+{
+    if (k->dtype == TS_BOOL)
+        return *p != 0;
+    if (k->dtype == TS_BFLOAT16) {
+        uint16_t b;
+        memcpy(&b, p, sizeof b);
+        return (b & 0x7fffu) != 0;
+    }
+    float f;
+    memcpy(&f, p, sizeof f);
+    return f != 0;
+}
+
+/* Scores row l of head h of batch entry b: -inf where the mask is set. */
+static void mask_row(const Attn *a, int64_t b, int64_t h, int64_t l, float *sc)
+{
+    const TsTensor *k = a->mask;
+    size_t es = ts_dtype_size(k->dtype);
+    const int64_t *st = a->mask_st;
+    const char *p = (const char *)ts_tensor_data(k) + (b * st[0] + h * st[1] + l * st[2]) * (int64_t)es;
+    for (int64_t s = 0; s < a->L; s++)
+        if (mask_at(k, p + s * st[3] * (int64_t)es))
+            sc[s] = -INFINITY;
+}
+
+/* The softmax of a row of n scores sc times scale (sc overwritten) into p. */
+static DN_VECTORIZE void softmax_row(float *sc, int64_t n, float scale, uint16_t *p)
+{
+    for (int64_t i = 0; i < n; i++)
+        sc[i] *= scale;
+    float mx = max_of(sc, n);
+    for (int64_t i = 0; i < n; i++)
+        sc[i] = ts_expf(sc[i] - mx);
+    float inv = 1.0f / sum_of(sc, n);
+    for (int64_t i = 0; i < n; i++)
+        p[i] = dn_float_to_bf16(sc[i] * inv);
+}
+
+/* erfc(z) for z >= 0 to a relative 1.2e-7 (the Chebyshev fit of Numerical Recipes' erfcc),
+ * and x * Phi(x), gelu, through it: the tail of a negative x keeps its relative precision. */
+static inline float erfc_pos(float z)
+{
+    float t = 1.0f / (1.0f + 0.5f * z);
+    float r = t * 0.17087277f - 0.82215223f;
+    r = r * t + 1.48851587f;
+    r = r * t - 1.13520398f;
+    r = r * t + 0.27886807f;
+    r = r * t - 0.18628806f;
+    r = r * t + 0.09678418f;
+    r = r * t + 0.37409196f;
+    r = r * t + 1.00002368f;
+    r = r * t - 1.26551223f;
+    return t * ts_expf(r - z * z);
+}
+
+static DN_VECTORIZE void gelu_rows(uint16_t *h, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        float x = dn_bf16_to_float(h[i]);
+        float q = 0.5f * erfc_pos(ts_vm_float(ts_vm_bits(x) & 0x7fffffffu) * 0.70710678118654752f);
+        float cdf = ts_vm_pick(-(uint32_t)(x >= 0), 1.0f - q, q);
+        h[i] = dn_float_to_bf16(x * cdf);
+    }
+}
+
+/* A layer norm's weight and bias as float32, and its eps. */
+typedef struct Norm {
+    const float *w, *b;
+    float eps;
+} Norm;
+
+/* s (n) rounded to bfloat16 as a sum PyTorch keeps is; its layer norm into out. */
+static DN_VECTORIZE void norm_row(const float *s, int64_t n, const Norm *nm, uint16_t *out)
+{
+    float mean = sum_of(s, n) / (float)n;
+    float d[LANES] = { 0 }, var = 0;
+    int64_t i = 0;
+    for (; i + LANES <= n; i += LANES)
+        for (int k = 0; k < LANES; k++)
+            d[k] += (s[i + k] - mean) * (s[i + k] - mean);
+    for (; i < n; i++)
+        var += (s[i] - mean) * (s[i] - mean);
+    var += sum_of(d, LANES);
+    float inv = 1.0f / sqrtf(var / (float)n + nm->eps);
+    for (i = 0; i < n; i++)
+        out[i] = dn_float_to_bf16((s[i] - mean) * inv * nm->w[i] + nm->b[i]);
+}
+
+/* rows of n: s = x + y (y NULL: x) rounded to bfloat16, into sum when not NULL, its layer
+ * norm into out when nm is not NULL; tmp: n floats. */
+static DN_VECTORIZE void add_norm(const uint16_t *x, const uint16_t *y, int64_t rows, int64_t n,
+                                  uint16_t *sum, const Norm *nm, uint16_t *out, float *tmp)
+{
+    for (int64_t r = 0; r < rows; r++, x += n, y = y ? y + n : NULL) {
+        for (int64_t i = 0; i < n; i++)
+            tmp[i] = y ? dn_bf16_to_float(dn_float_to_bf16(dn_bf16_to_float(x[i]) +
+                                                           dn_bf16_to_float(y[i])))
+                       : dn_bf16_to_float(x[i]);
+        if (sum)
+            for (int64_t i = 0; i < n; i++)
+                sum[r * n + i] = dn_float_to_bf16(tmp[i]);
+        if (nm)
+            norm_row(tmp, n, nm, out + r * n);
+    }
+}
+
+/* ---- the products --------------------------------------------------------------------------- */
+
+/* A call's buffers, carved from one block: bfloat16 but where said. */
+typedef struct Work {
+    uint16_t *qkv;             /* [rows, 3E] */
+    float *scores;             /* [H, L, L], float32 */
+    uint16_t *probs;           /* [H, L, L] */
+    uint16_t *heads;           /* [H, L, d] */
+    uint16_t *ctx;             /* [rows, E], the heads side by side */
+    uint16_t *att;             /* [rows, E], attention's result */
+    uint16_t *y, *x1, *f;      /* [rows, E]: a norm's output, the first residual, the ffn's */
+    uint16_t *hid;             /* [rows, F] */
+    float *norms;              /* 4 x E: the layer norms' weights and biases */
+    float *tmp;                /* E */
+    void *block;
+    size_t bytes;
+} Work;
+
+/* x (rows of in) @ w^T + b into out (rows of w's rows), post after. */
+static int linear(int nthr, const uint16_t *x, int64_t rows, const TsTensor *w,
+                  const TsTensor *b, int post, uint16_t *out, TsError *err)
+{
+    DnMat xm = { 1, rows, w->sizes[1], 0, w->sizes[1], 1 };
+    DnMat wm = { 1, w->sizes[1], w->sizes[0], 0, w->strides[1], w->strides[0] };
+    DnMat bm = { 1, 1, b->sizes[0], 0, 0, b->strides[0] };
+    DnKey k;
+    if (!dn_matmul_key(&k, dnnl_bf16, xm, wm, &bm, true))
+        return 1;
+    k.nthr = nthr;
+    k.post = (uint8_t)post;
+    DnMatArgs args = { x, NULL, ts_tensor_data(b), w, out };
+    return dn_matmul_exec(&k, &args, err);
+}
+
+/* The product of H batches: s (H of m x k, strides ss) @ w (H of k x n, strides ws) into
+ * dst, dense, float32 when f32. */
+static int heads_product(int nthr, const uint16_t *s, DnMat sm, const uint16_t *w, DnMat wm,
+                         bool f32, void *dst, TsError *err)
+{
+    DnKey k;
+    if (!dn_matmul_key(&k, dnnl_bf16, sm, wm, NULL, false))
+        return 1;
+    k.nthr = nthr;
+    k.mm.acc_f32 = f32;
+    DnMatArgs args = { s, w, NULL, NULL, dst };
+    return dn_matmul_exec(&k, &args, err);
+}
+
+/* Self-attention of x (rows of E) into w->att. */
+static int attention(const Attn *a, int nthr, const uint16_t *x, Work *w, TsError *err)
+{
+    int64_t B = a->B, L = a->L, E = a->E, H = a->H, d = E / H;
+    int rc = linear(nthr, x, B * L, a->p[P_QKV_W], a->p[P_QKV_B], 0, w->qkv, err);
+    float scale = (float)(1 / sqrt((double)d));
+    for (int64_t b = 0; b < B && !rc; b++) {
+        const uint16_t *q = w->qkv + b * L * 3 * E;
+        DnMat qm = { H, L, d, d, 3 * E, 1 }, kt = { H, d, L, d, 1, 3 * E };
+        rc = heads_product(nthr, q, qm, q + E, kt, true, w->scores, err);
+        for (int64_t h = 0; h < H && !rc; h++)
+            for (int64_t l = 0; l < L; l++) {
+                float *sc = w->scores + (h * L + l) * L;
+                if (a->mask)
+                    mask_row(a, b, h, l, sc);
+                softmax_row(sc, L, scale, w->probs + (h * L + l) * L);
+            }
+        DnMat pm = { H, L, L, L * L, L, 1 }, vm = { H, L, d, d, 3 * E, 1 };
+        if (!rc)
+            rc = heads_product(nthr, w->probs, pm, q + 2 * E, vm, false, w->heads, err);
+        for (int64_t h = 0; h < H && !rc; h++)
+            for (int64_t l = 0; l < L; l++)
+                memcpy(w->ctx + (b * L + l) * E + h * d, w->heads + (h * L + l) * d,
+                       (size_t)d * sizeof *w->ctx);
+    }
+    return rc ? rc : linear(nthr, w->ctx, B * L, a->p[P_PROJ_W], a->p[P_PROJ_B], 0, w->att,
+                            err);
+}
+
+/* A layer norm's parameters p[i], p[i + 1] as float32 at f. */
+static Norm norm_of(const Attn *a, int i, float *f)
+{
+    const TsTensor *nw = a->p[i], *nb = a->p[i + 1];
+    const uint16_t *wd = ts_tensor_data(nw), *bd = ts_tensor_data(nb);
+    for (int64_t j = 0; j < a->E; j++) {
+        f[j] = dn_bf16_to_float(wd[j * nw->strides[0]]);
+        f[a->E + j] = dn_bf16_to_float(bd[j * nb->strides[0]]);
+    }
+    return (Norm){ f, f + a->E, a->eps };
+}
+
+/* The encoder layer of x into out, as aten-cpu's: attention, residual, norm and the
+ * feed-forward block, in norm_first order or not. */
+static int encoder_layer(const Attn *a, int nthr, const uint16_t *x, Work *w, uint16_t *out,
+                         TsError *err)
+{
+    int64_t rows = a->B * a->L, E = a->E;
+    Norm n1 = norm_of(a, P_N1W, w->norms), n2 = norm_of(a, P_N2W, w->norms + 2 * E);
+    int rc = 0;
+    if (a->norm_first) {
+        add_norm(x, NULL, rows, E, NULL, &n1, w->y, w->tmp);
+        rc = attention(a, nthr, w->y, w, err);
+        if (!rc)
+            add_norm(x, w->att, rows, E, w->x1, &n2, w->y, w->tmp);
+    } else {
+        rc = attention(a, nthr, x, w, err);
+        if (!rc)
+            add_norm(x, w->att, rows, E, NULL, &n1, w->x1, w->tmp);
+    }
+    const uint16_t *in = a->norm_first ? w->y : w->x1;
+    if (!rc)
+        rc = linear(nthr, in, rows, a->p[P_F1W], a->p[P_F1B], a->gelu ? 0 : DN_POST_RELU,
+                    w->hid, err);
+    if (!rc && a->gelu)
+        gelu_rows(w->hid, rows * a->F);
+    if (!rc)
+        rc = linear(nthr, w->hid, rows, a->p[P_F2W], a->p[P_F2B], 0, w->f, err);
+    if (!rc && a->norm_first)
+        add_norm(w->x1, w->f, rows, E, out, NULL, NULL, w->tmp);
+    else if (!rc)
+        add_norm(w->x1, w->f, rows, E, NULL, &n2, out, w->tmp);
+    return rc;
+}
+
+/* ---- running a call --------------------------------------------------------------------- */
+
+/* The buffers of a, from the cpu allocator; false when out of memory. */
+static bool work_get(TsAllocator *alloc, const Attn *a, Work *w)
+{
+    int64_t rows = a->B * a->L, E = a->E, LL = a->H * a->L * a->L;
+    int64_t sizes[] = { rows * 3 * E * 2, LL * 4, LL * 2, rows * E * 2, rows * E * 2,
+                        rows * E * 2, rows * E * 2, rows * E * 2, rows * E * 2,
+                        rows * a->F * 2, 4 * E * 4, E * 4 };
+    void **at[] = { (void **)&w->qkv, (void **)&w->scores, (void **)&w->probs,
+                    (void **)&w->heads, (void **)&w->ctx, (void **)&w->att, (void **)&w->y,
+                    (void **)&w->x1, (void **)&w->f, (void **)&w->hid, (void **)&w->norms,
+                    (void **)&w->tmp };
+    size_t n = sizeof sizes / sizeof *sizes, bytes = 0;
+    for (size_t i = 0; i < n; i++)
+        bytes += ((size_t)sizes[i] + 63) & ~(size_t)63;
+    TsDevice cpu = { TS_DEV_CPU, -1 };
+    w->block = alloc->alloc(alloc, bytes + 64, cpu);
+    w->bytes = bytes + 64;
+    if (!w->block)
+        return false;
+    char *p = (char *)(((uintptr_t)w->block + 63) & ~(uintptr_t)63);
+    for (size_t i = 0; i < n; i++) {
+        *at[i] = p;
+        p += ((size_t)sizes[i] + 63) & ~(size_t)63;
+    }
+    return true;
+}
+
+/* The result of a into a new tensor *o: 0, 1 when oneDNN cannot make a product (nothing
+ * touched), or an error code. */
+static int run(TsCall *c, const Attn *a, TsTensor **o)
+{
+    TsError *err = c->error;
+    TsAllocator *alloc = ts_runtime_allocator(c->runtime, TS_DEV_CPU);
+    TsDevice cpu = { TS_DEV_CPU, -1 };
+    Work w;
+    *o = NULL;
+    if (!work_get(alloc, a, &w))
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    *o = ts_tensor_empty(alloc, cpu, TS_BFLOAT16, 3, a->x->sizes, err);
+    int rc = *o ? 0 : (int)err->code;
+    if (!rc) {
+        int nthr = dn_threads_begin();
+        const uint16_t *x = ts_tensor_data(a->x);
+        if (a->layer) {
+            rc = encoder_layer(a, nthr, x, &w, ts_tensor_data(*o), err);
+        } else {
+            rc = attention(a, nthr, x, &w, err);
+            if (!rc)
+                memcpy(ts_tensor_data(*o), w.att, (size_t)(a->B * a->L * a->E) * 2);
+        }
+        dn_threads_end(nthr);
+    }
+    alloc->free(alloc, w.block, w.bytes, cpu);
+    if (rc && *o) {
+        ts_tensor_release(*o);
+        *o = NULL;
+    }
+    return rc;
+}
+
+/* ---- the kernels ------------------------------------------------------------------------ */
+
+enum { MHA, LAYER };
+
+/* aten-cpu's kernels, which take the calls this file does not. */
+static _Atomic(TsKernelFn) replaced[2];
+
+/* The kernel of op (MHA or LAYER) with n arguments that read reads. */
+static int call(TsCall *c, int op, size_t n, bool (*read)(const TsValue *v, Attn *a))
+{
+    TsKernelFn prev = atomic_load_explicit(&replaced[op], memory_order_relaxed);
+    Attn a;
+    if (c->stack->len < n || !read(ts_stack_arg(c->stack, n, 0), &a) || !dn_lib_open())
+        return prev(c);
+    TsTensor *o = NULL;
+    int rc = run(c, &a, &o);
+    if (rc == 1)
+        return prev(c);
+    ts_stack_drop(c->stack, n);
+    if (rc)
+        return rc;
+    rc = ts_stack_push(c->stack, ts_obj_value(o, TS_TAG_TENSOR), c->error);
+    if (!rc && op == MHA)              /* no weights asked for: None, as aten-cpu's */
+        rc = ts_stack_push(c->stack, ts_none(), c->error);
+    return rc;
+}
+
+static int k_mha(TsCall *c) { return call(c, MHA, 13, read_mha); }
+static int k_layer(TsCall *c) { return call(c, LAYER, 20, read_layer); }
+
+int dn_register_attention(TsRegistry *r, TsError *err)
+{
+    int rc = dn_override(r, "aten::_native_multi_head_attention", k_mha, &replaced[MHA], err);
+    return rc ? rc : dn_override(r, "aten::_transformer_encoder_layer_fwd", k_layer,
+                                 &replaced[LAYER], err);
+}
