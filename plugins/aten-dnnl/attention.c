@@ -191,7 +191,7 @@ static inline float max_of(const float *x, int64_t n)
     int64_t i = 0;
     for (; i + LANES <= n; i += LANES)
         for (int k = 0; k < LANES; k++)
-            acc[k] = x[i + k] > acc[k] ? x[i + k] : acc[k];
+            acc[k] = ts_vm_pick(-(uint32_t)(x[i + k] > acc[k]), x[i + k], acc[k]);
     for (; i < n; i++)
         m = x[i] > m ? x[i] : m;
     for (int k = 0; k < LANES; k++)
@@ -294,11 +294,16 @@ static DN_VECTORIZE void norm_row(const float *s, int64_t n, const Norm *nm, uin
 static DN_VECTORIZE void add_norm(const uint16_t *x, const uint16_t *y, int64_t rows, int64_t n,
                                   uint16_t *sum, const Norm *nm, uint16_t *out, float *tmp)
 {
-    for (int64_t r = 0; r < rows; r++, x += n, y = y ? y + n : NULL) {
-        for (int64_t i = 0; i < n; i++)
-            tmp[i] = y ? dn_bf16_to_float(dn_float_to_bf16(dn_bf16_to_float(x[i]) +
-                                                           dn_bf16_to_float(y[i])))
-                       : dn_bf16_to_float(x[i]);
+    for (int64_t r = 0; r < rows; r++, x += n) {
+        if (y) {
+            for (int64_t i = 0; i < n; i++)
+                tmp[i] = dn_bf16_to_float(dn_float_to_bf16(dn_bf16_to_float(x[i]) +
+                                                           dn_bf16_to_float(y[i])));
+            y += n;
+        } else {
+            for (int64_t i = 0; i < n; i++)
+                tmp[i] = dn_bf16_to_float(x[i]);
+        }
         if (sum)
             for (int64_t i = 0; i < n; i++)
                 sum[r * n + i] = dn_float_to_bf16(tmp[i]);
