@@ -435,7 +435,7 @@ static int product(TsCall *c, Call *cl, TsTensor **o)
     DnWeight *wt = NULL;
     dnnl_memory_desc_t user;
     if (p && p->key.mm.wei_any && user_weights(&p->key, &user) == dnnl_success)
-        wt = dn_weight_get(&user, &p->wei_md, cl->w, &quiet);
+        wt = dn_weight_get(&user, &p->wei_md, cl->w, NULL, &quiet);
     ts_error_clear(&quiet);
     int rc = 1;
     if (p && (wt || !p->key.mm.wei_any)) {
