@@ -17,8 +17,9 @@
  * stands where the producer stood, with its source position for tracebacks.
  *
  * Chains. A convolution whose result only a batch norm takes (not in training by the graph),
- * and then an add of another tensor with alpha 1 (add(y, o), add(o, y), or add_(y, o) onto
- * the result, never add_(o, y), which writes o; not one the types show to broadcast or to
+ * and then an add of another tensor with alpha 1 (add(y, o), add(o, y), add_(y, o) onto
+ * the result, and add_(o, y) only where o is a convolution's or batch norm's result nothing
+ * else reads, as in resnet's downsampling blocks; not one the types show to broadcast or to
  * mix dtypes), each the only use of what came before but shape queries, become one
  * dnnl::conv_bn or dnnl::conv_add with the relu after them (fused.c):
  *
@@ -286,17 +287,39 @@ static bool differ(const TsIrValue *a, const TsIrValue *b)
     return false;
 }
 
+static bool named(const TsNode *n, const char *const *kinds)
+{
+    for (int i = 0; kinds[i]; i++)
+        if (is(n, kinds[i]))
+            return true;
+    return false;
+}
+
+/* Whether v is fresh memory that only n reads: the result of a convolution or a batch norm
+ * that nothing else uses, so that nobody sees n write it. */
+static bool dead_after(const TsIrValue *v, const TsNode *n)
+{
+    static const char *const fresh[] = { "aten::batch_norm", "aten::conv1d", "aten::conv2d",
+                                         "aten::conv3d", NULL };
+    size_t at;
+    return ts_irvalue_num_uses(v) == 1 && ts_irvalue_use(v, 0, &at) == n &&
+           named(ts_irvalue_node(v), fresh);
+}
+
 /* How u, the use of y at input at, adds another tensor to y with alpha 1 (DN_ADD_*, the
  * tensor in *other), or 0: not one known to broadcast or to be of another dtype (fused.c
- * checks the rest when it runs). In place, only onto y: add_(other, y) writes other. */
+ * checks the rest when it runs). In place onto y; or onto the other tensor where nobody sees
+ * it written (add_(o, y) is then o + y). */
 static int add_kind(const TsNode *u, size_t at, TsIrValue **other)
 {
     double alpha;
     if (ts_node_num_inputs(u) != 3 || !const_number(ts_node_input(u, 2), &alpha) || alpha != 1)
         return 0;
     int kind = is(u, "aten::add") ? (at == 0 ? DN_ADD : DN_ADD_FIRST)
-               : is(u, "aten::add_") && at == 0 ? DN_ADD_INPLACE
-                                                : 0;
+               : !is(u, "aten::add_") ? 0
+               : at == 0 ? DN_ADD_INPLACE
+               : dead_after(ts_node_input(u, 0), u) ? DN_ADD_FIRST
+                                                      : 0;
     *other = ts_node_input(u, at == 0 ? 1 : 0);
     const TsIrValue *y = ts_node_input(u, at);
     return kind && *other != y && ts_type_kind(ts_irvalue_type(*other)) == TS_TYPE_TENSOR &&
@@ -421,7 +444,7 @@ static bool inputs_available(const TsAliasDb *db, const Pair *p, const TsNode *n
  * of its result, then the add, each the only use of what came before but shape queries;
  * left as it was when something between them writes what they read, or when shape queries
  * need it early and what it reads is not there yet. Returns the chain's last node. */
-static TsNode *chain(const TsAliasDb *db, TsBlock *b, Pair *p)
+static TsNode *chain(const TsAliasDb *db, TsBlock *b, Pair *p, const Proven *taken)
 {
     size_t at;
     bool shapes = false;
@@ -432,7 +455,7 @@ static TsNode *chain(const TsAliasDb *db, TsBlock *b, Pair *p)
         u = main_use(last, b, &at, &shapes);
     }
     TsIrValue *other = NULL;
-    if (u && (p->add_kind = add_kind(u, at, &other)))
+    if (u && !proven(taken, ts_node_output(u, 0)) && (p->add_kind = add_kind(u, at, &other)))
         p->add = last = u;
     p->early = shapes;
     if (shapes && p->add && !available(db, other, p->producer, false, 0))
@@ -461,7 +484,7 @@ static int find(const TsAliasDb *db, const Proven *pv, TsBlock *b, Pairs *ps, Pr
             proven(taken, out))
             continue;
         Pair p = { n, NULL, NULL, NULL, 0, false, nd, 0, NULL };
-        TsNode *last = nd ? chain(db, b, &p) : n;
+        TsNode *last = nd ? chain(db, b, &p, taken) : n;
         size_t at;
         TsNode *r = sole_use(last, b, &at);
         p.post = r && at == 0 ? relu_kind(r) : 0;
@@ -470,7 +493,9 @@ static int find(const TsAliasDb *db, const Proven *pv, TsBlock *b, Pairs *ps, Pr
         p.relu = p.post ? r : NULL;
         if ((p.post || nd) && push(ps, p, err))
             return -1;
-        if (p.bn && prove(taken, ts_node_output(p.bn, 0), err))   /* not a producer of its own */
+        /* a batch norm taken is not a producer of its own, an add not another chain's */
+        if ((p.bn && prove(taken, ts_node_output(p.bn, 0), err)) ||
+            (p.add && prove(taken, ts_node_output(p.add, 0), err)))
             return -1;
     }
     return 0;
@@ -541,13 +566,6 @@ static int fuse(TsGraph *g, Pairs *ps, Pair *p, TsError *err)
 
 /* ---- the layout of a convolution's result ------------------------------------------------ */
 
-static bool named(const TsNode *n, const char *const *kinds)
-{
-    for (int i = 0; kinds[i]; i++)
-        if (is(n, kinds[i]))
-            return true;
-    return false;
-}
 
 /* Whether v, a 4-d tensor, may be channels-last rather than contiguous without anything the
  * program sees changing but strides nobody reads: each use reads only its sizes, or computes

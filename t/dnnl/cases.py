@@ -290,6 +290,14 @@ def residual_cases():
     h = F.relu(h + x)
     h = h + F.batch_norm(F.conv2d(h, data([8, 8, 1, 1], 114), None), rm, rv, None, None, False)
     show("res_chain", h)
+    # resnet's downsampling block: the shape query makes the first chain stand early, where
+    # the identity is not computed yet; the second takes the add_ onto the first's result
+    y = F.conv2d(x, data([8, 8, 3, 3], 115), None, 1, 1)
+    if y.dim() != 4:
+        raise ValueError("expected 4-d")
+    out = F.batch_norm(y, rm, rv, g, be, False)
+    out += F.batch_norm(F.conv2d(x, data([8, 8, 1, 1], 116), None), rm, rv, None, None, False)
+    show("res_downsample", F.relu(out))
     print("res_chain_strides", h.stride())
 
 def forked_block(x: torch.Tensor, w: torch.Tensor, rm: torch.Tensor,
