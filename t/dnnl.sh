@@ -58,13 +58,13 @@ check $? "... and 6 batch norms with their relu, one of them into the convolutio
 # to broadcast, the result and what it adds left alone between them), and the relu after
 "$tscript" --config "$tmp/dnnl.yaml" graph --optimized "$cases" -f residual_cases >"$tmp/graph" 2>&1
 [ "$(grep -c ' = dnnl::conv_add(' "$tmp/graph")" = 8 ] &&
-    [ "$(grep -c ' = dnnl::conv_bn(' "$tmp/graph")" = 9 ] &&
+    [ "$(grep -c ' = dnnl::conv_bn(' "$tmp/graph")" = 10 ] &&
     [ "$(grep -c ' = dnnl::conv(' "$tmp/graph")" = 8 ] &&
     [ "$(grep -c '^  %[^ ]* : \(Tensor\|Float([^)]*)\) = aten::add(' "$tmp/graph")" = 8 ] &&
     [ "$(grep -c ' = aten::add_(' "$tmp/graph")" = 2 ]
-check $? "the pass fuses the residual adds of residual_cases (downsampling too; not alpha 2, broadcasting, a result used twice, add_ onto a tensor the program reads, an input written between, training)" "$tmp/graph"
+check $? "the pass fuses the residual adds of residual_cases (downsampling too, a training flag known when it runs; not alpha 2, broadcasting, a result used twice, add_ onto a tensor the program reads, an input written between, training)" "$tmp/graph"
 ONEDNN_VERBOSE=1 "$tscript" --config "$tmp/dnnl.yaml" run "$cases" -f residual_cases >"$tmp/res" 2>&1
-[ "$(grep -c '^onednn_verbose,exec,cpu,convolution,.*attr-post-ops:sum' "$tmp/res")" -ge 13 ]
+[ "$(grep -c '^onednn_verbose,exec,cpu,convolution,.*attr-post-ops:sum' "$tmp/res")" -ge 14 ]
 check $? "... run as oneDNN's sum post-op" "$tmp/res"
 "$tscript" --config "$tmp/cpu.yaml" graph --optimized "$cases" -f fused_cases >"$tmp/graph" 2>&1
 ! grep -q 'dnnl::' "$tmp/graph"

@@ -377,7 +377,7 @@ static bool inputs_kept(const TsAliasDb *db, const Pair *p, const TsNode *last)
 
 static bool shape_query(const TsNode *n)
 {
-    return is(n, "aten::dim") || is(n, "aten::size");
+    return is(n, "aten::dim") || is(n, "aten::size") || is(n, "aten::numel");
 }
 
 /* The only use of n's one output that is not a shape query, when it is in block b (its input

@@ -278,6 +278,14 @@ def residual_cases():
     show("res_bn_training", F.relu(F.batch_norm(F.conv2d(x, data([8, 8, 1, 1], 107), None), trm,
                                                 trv, g, be, True) + xt))
     show("res_bn_training_stats", torch.cat([trm, trv]))
+    # the training flag known only when it runs (as a module's): fused, in training unfused
+    for train in [x.sum().item() > 1e9, x.sum().item() > -1e9]:
+        frm = rm.clone()
+        frv = rv.clone()
+        f = F.batch_norm(F.conv2d(x, data([8, 8, 3, 3], 117), b, 1, 1), frm, frv, g, be, train)
+        f += xt
+        show("res_bn_flag_" + str(train), F.relu(f))
+        show("res_bn_flag_stats_" + str(train), torch.cat([frm, frv]))
     show("res_unbatched", F.relu(F.conv2d(x[0], data([8, 8, 3, 3], 108), b, 1, 1) + x[0]))
     xl = data([2, 9, 10, 8], 89).permute(0, 3, 1, 2)
     res_last = F.relu(F.conv2d(xl, data([8, 8, 3, 3], 109), b, 1, 1) + xl)
