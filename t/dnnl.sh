@@ -7,8 +7,9 @@
 # another way) passes with it; the config order it needs; a channels-last input gives a
 # channels-last result, as PyTorch's; a convolution with the batch norm, the residual add
 # and the relu after it fused, and what must stay apart; resnet18, mobilenet_v2 and
-# squeezenet1_1 saved by PyTorch give its results; oneDNN is loaded by the first convolution only, and a missing
-# library ($TSCRIPT_DNNL) leaves every call to aten-cpu. Skipped where oneDNN is not built.
+# squeezenet1_1 saved by PyTorch give its results; oneDNN is loaded by the first
+# convolution only, and a missing library ($TSCRIPT_DNNL) leaves every call to aten-cpu.
+# Skipped where oneDNN is not built.
 srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$srcdir/t/dnnl/setup.sh"
 cases=$srcdir/t/dnnl/cases.py

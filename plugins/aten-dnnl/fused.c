@@ -86,7 +86,7 @@ static bool fold(DnConv *cv, const TsValue *bn, float **ab)
 static int unfused(TsCall *c, size_t n, bool bn, int nd, int post, int add)
 {
     TsStack *s = c->stack;
-    TsValue tail[11];                  /* nd, post, other, add, then the batch norm's */
+    TsValue tail[12];                  /* nd, post, other, add, then the batch norm's 8 */
     size_t nt = n - 7, used = 4;       /* tail[used..nt): still ours to release */
     memcpy(tail, ts_stack_arg(s, n, 7), nt * sizeof *tail);
     s->len -= nt;
