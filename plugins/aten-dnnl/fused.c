@@ -9,11 +9,9 @@
  * add says how the graph added other (alpha 1): DN_ADD_NONE, DN_ADD (aten::add(y, other)),
  * DN_ADD_FIRST (aten::add(other, y)) or DN_ADD_INPLACE (aten::add_(y, other)).
  *
- * A batch norm in inference is y * a + b per channel (norm.c's map): in bfloat16 the weight
- * is scaled by a per output channel (weight.c keeps the scaled weight, keyed by a's values)
- * and the bias becomes bias * a + b, in float32. In float32 it is not folded (the folded
- * weights round differently, and the optimizer changes no result): the convolution runs on
- * oneDNN, then the batch norm, the add and the relu as the nodes did. The add is oneDNN's sum post-op:
+ * A batch norm in inference is y * a + b per channel (norm.c's map): the weight is scaled by
+ * a per output channel (weight.c keeps the scaled weight, keyed by a's values) and the bias
+ * becomes bias * a + b, in float32 (for bfloat16 too). The add is oneDNN's sum post-op:
  * other, of the result's sizes and dtype, is copied into the destination before the
  * convolution (reordered into its layout), or is the destination where the call holds its
  * last reference and it has the result's layout (dn_may_reuse: nobody else sees it
@@ -92,12 +90,7 @@ static int unfused(TsCall *c, size_t n, bool bn, int nd, int post, int add)
     size_t nt = n - 7, used = 4;       /* tail[used..nt): still ours to release */
     memcpy(tail, ts_stack_arg(s, n, 7), nt * sizeof *tail);
     s->len -= nt;
-    /* the convolution on oneDNN as dnnl::conv runs it (aten-cpu's when oneDNN hands on) */
-    DnConv cv;
-    int rc = dn_conv_read_fused(c, 7, nd, 0, &cv) ? dn_conv_call(c, &cv, 7)
-                                                                   : DN_HAND_ON;
-    if (rc == DN_HAND_ON)
-        rc = dn_conv_replaced(c, nd);
+    int rc = dn_conv_replaced(c, nd);
     for (; !rc && bn && used < nt; used++)
         rc = ts_stack_push(s, tail[used], c->error);
     if (!rc && bn)
@@ -143,12 +136,7 @@ static int fused_call(TsCall *c, size_t n, bool bn)
     int add = (int)v[10].u.i;
     DnConv cv;
     float *ab = NULL;
-    /* float32 folds no batch norm: the folded weights round differently from the
-     * convolution followed by the batch norm, and the optimizer must not change what a
-     * program computes (t/opt_diff.sh: byte for byte); bfloat16 rounds its result once
-     * either way, within its precision */
-    if (dn_conv_read_fused(c, n, nd, post, &cv) &&
-        (!bn || (cv.key.dt != dnnl_f32 && fold(&cv, v + 11, &ab))) &&
+    if (dn_conv_read_fused(c, n, nd, post, &cv) && (!bn || fold(&cv, v + 11, &ab)) &&
         (add == DN_ADD_NONE || sum_fits(&cv, other))) {
         if (add != DN_ADD_NONE) {
             cv.sum = other;
