@@ -13,7 +13,7 @@ plugins_aten_dnnl_aten_dnnl_la_SOURCES = plugins/aten-dnnl/dn.h plugins/aten-dnn
 	plugins/aten-dnnl/weight.c plugins/aten-dnnl/conv.c plugins/aten-dnnl/matmul.c \
 	plugins/aten-dnnl/attention.c \
 	plugins/aten-dnnl/pool.c plugins/aten-dnnl/norm.c plugins/aten-dnnl/fuse.c \
-	plugins/aten-dnnl/lib.c plugins/aten-dnnl/fused.c
+	plugins/aten-dnnl/lib.c
 plugins_aten_dnnl_aten_dnnl_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) $(DNNL_CPPFLAGS) \
 	-I$(top_srcdir)/plugins/aten-common
 plugins_aten_dnnl_aten_dnnl_la_CFLAGS = $(AM_CFLAGS)

@@ -10,9 +10,7 @@
  * tensor in PyTorch's layout
  * (channels-last for a channels-last call, as PyTorch's mkldnn path gives). The buffers
  * between the steps are the thread's scratch memory. dnnl::conv hands a call oneDNN does not
- * take to aten-cpu's conv{nd}d, then applies its relu to the result. A call with a tensor to
- * add (DnConv.sum, fused.c) copies it into the convolution's destination first, in that
- * layout, or writes the result over it where it is the call's to take.
+ * take to aten-cpu's conv{nd}d, then applies its relu to the result.
  */
 #include <stdatomic.h>
 #include <string.h>
@@ -37,16 +35,9 @@ static dnnl_status_t run_reorder(dnnl_primitive_t r, dnnl_stream_t s, dnnl_memor
     return dn_lib.primitive_execute(r, s, 2, args);
 }
 
-/* A new tensor for the result: the key's layout, without the batch dim when unbatched; or
- * the tensor the sum post-op adds, where it is the call's to take and has that layout. */
-static TsTensor *result(TsCall *c, const DnConv *cv, const DnPrim *p)
+/* A new tensor for the result: the key's layout, without the batch dim when unbatched. */
+static TsTensor *result(TsCall *c, const DnConv *cv)
 {
-    if (cv->sum && p->sum_in_place && dn_may_reuse(c, cv->sum)) {
-        TsTensor *o = cv->sum;
-        ts_tensor_retain(o);
-        o->flags = (o->flags & ~DN_FLAG_CHOSEN_LAST) | (cv->chosen_last ? DN_FLAG_CHOSEN_LAST : 0);
-        return o;
-    }
     int64_t sizes[5], strides[5];
     int dims = cv->key.nd + 2, skip = dims - cv->out_dim;
     dn_out_layout(&cv->key, sizes, strides);
@@ -68,8 +59,7 @@ static size_t round64(size_t n) { return (n + 63) & ~(size_t)63; }
 TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt)
 {
     TsError *err = c->error;
-    TsTensor *o = result(c, cv, p);
-    bool copy_sum = cv->sum && o != cv->sum;
+    TsTensor *o = result(c, cv);
     dnnl_stream_t s = o ? dn_stream(err) : NULL;
     size_t scratch = round64(p->scratch_bytes), src = round64(p->src_bytes);
     char *buf = s ? dn_scratch(scratch + src + p->dst_bytes + 64, err) : NULL;
@@ -79,7 +69,7 @@ TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt)
         return NULL;
     }
     void *src_buf = buf + scratch, *dst_buf = buf + scratch + src;
-    void *bias = cv->bias_f32 ? (void *)cv->bias_f32 : cv->b ? ts_tensor_data(cv->b) : NULL;
+    void *bias = cv->b ? ts_tensor_data(cv->b) : NULL;
     dnnl_status_t st = dnnl_success;
     dnnl_memory_t m_user_src = mem(&p->user_src_md, ts_tensor_data(cv->x), &st);
     dnnl_memory_t m_src = p->src_reorder ? mem(&p->src_md, src_buf, &st) : m_user_src;
@@ -88,11 +78,8 @@ TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt)
     dnnl_memory_t m_user_dst = mem(&p->user_dst_md, ts_tensor_data(o), &st);
     dnnl_memory_t m_dst = p->dst_reorder ? mem(&p->dst_md, dst_buf, &st) : m_user_dst;
     dnnl_memory_t m_scratch = mem(&p->scratch_md, buf, &st);
-    dnnl_memory_t m_sum = copy_sum ? mem(&p->user_sum_md, ts_tensor_data(cv->sum), &st) : NULL;
     if (st == dnnl_success && p->src_reorder)
         st = run_reorder(p->src_reorder, s, m_user_src, m_src);
-    if (st == dnnl_success && copy_sum)   /* the sum post-op adds what dst holds */
-        st = run_reorder(p->sum_reorder, s, m_sum, m_dst);
     if (st == dnnl_success) {
         dnnl_exec_arg_t args[5] = { { DNNL_ARG_SRC, m_src }, { DNNL_ARG_WEIGHTS, m_wei },
                                     { DNNL_ARG_DST, m_dst }, { DNNL_ARG_SCRATCHPAD, m_scratch },
@@ -103,9 +90,9 @@ TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt)
         st = run_reorder(p->dst_reorder, s, m_dst, m_user_dst);
     if (st == dnnl_success)
         st = dn_lib.stream_wait(s);
-    dnnl_memory_t all[8] = { m_user_src, p->src_reorder ? m_src : NULL, m_wei, m_bias,
-                             m_user_dst, p->dst_reorder ? m_dst : NULL, m_scratch, m_sum };
-    for (int i = 0; i < 8; i++)
+    dnnl_memory_t all[7] = { m_user_src, p->src_reorder ? m_src : NULL, m_wei, m_bias,
+                             m_user_dst, p->dst_reorder ? m_dst : NULL, m_scratch };
+    for (int i = 0; i < 7; i++)
         if (all[i])
             dn_lib.memory_destroy(all[i]);
     if (st != dnnl_success) {
@@ -139,9 +126,13 @@ static const DnOpInfo aten_ops[] = {
  * same functions each time). */
 static _Atomic(TsKernelFn) replaced[N_ATEN_OPS];
 
-#define HAND_ON DN_HAND_ON
+/* run_call's answer when oneDNN cannot make what a call needs: nothing is touched, and the
+ * caller hands the call on. */
+#define HAND_ON (-1)
 
-int dn_conv_call(TsCall *c, DnConv *cv, size_t n)
+/* Runs cv to its end: 0 and the result pushed in place of the n arguments, or an error code;
+ * HAND_ON. */
+static int run_call(TsCall *c, DnConv *cv, size_t n)
 {
     if (!dn_lib_open())
         return HAND_ON;
@@ -151,7 +142,7 @@ int dn_conv_call(TsCall *c, DnConv *cv, size_t n)
     DnPrim *p = dn_prim_get(&cv->key, &quiet);
     dnnl_memory_desc_t user;
     DnWeight *wt = p && dn_conv_weight_md(&p->key, cv->w, &user) == dnnl_success
-                       ? dn_weight_get(&user, &p->wei_md, cv->w, cv->scale, &quiet)
+                       ? dn_weight_get(&user, &p->wei_md, cv->w, &quiet)
                        : NULL;
     ts_error_clear(&quiet);
     if (!wt) {
@@ -177,7 +168,7 @@ static int aten_conv(TsCall *c, size_t i)
     DnConv cv;
     if (!n || !dn_read_conv(c, &aten_ops[i], n, &cv))
         return prev(c);
-    int rc = dn_conv_call(c, &cv, n);
+    int rc = run_call(c, &cv, n);
     return rc == HAND_ON ? prev(c) : rc;
 }
 
@@ -192,56 +183,34 @@ static const TsKernelFn aten_kernels[N_ATEN_OPS] = { k_0, k_1, k_2, k_3, k_4, k_
 
 /* dnnl::conv(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding,
  *            int[] dilation, int groups, int nd, int post) -> Tensor: conv{nd}d's arguments
- * (aten_ops[2 * (nd - 1)] says where they are), then what follows it. The fused nodes of
- * fused.c begin with the same nine. */
-
-int dn_conv_nd_post(TsCall *c, size_t n, int allowed, int *nd, int *post)
-{
-    const char *name = c->op ? ts_operator_name(c->op) : "dnnl::conv";
-    if (c->stack->len < n)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "%s: too few arguments", name);
-    const TsValue *v = ts_stack_arg(c->stack, n, 0);
-    if (v[7].tag != TS_TAG_INT || v[8].tag != TS_TAG_INT || v[7].u.i < 1 || v[7].u.i > 3 ||
-        (v[8].u.i & ~(DN_POST_RELU | DN_POST_RELU6 | DN_MAY_LAST | allowed)))
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "%s: bad nd %lld or post %lld", name,
-                            (long long)v[7].u.i, (long long)v[8].u.i);
-    *nd = (int)v[7].u.i;
-    *post = (int)v[8].u.i;
-    return 0;
-}
-
-bool dn_conv_read_fused(TsCall *c, size_t n, int nd, int post, DnConv *cv)
-{
-    if (!dn_read_conv(c, &aten_ops[2 * (nd - 1)], n, cv))
-        return false;
-    cv->key.post = (uint8_t)(post & ~DN_MAY_LAST);
-    /* channels-last where the pass allows it: the layout the consumers share */
-    if ((post & DN_MAY_LAST) && cv->out_dim == 4 && !cv->key.out_last)
-        cv->key.out_last = cv->chosen_last = true;
-    return true;
-}
-
-int dn_conv_replaced(TsCall *c, int nd)
-{
-    size_t i = (size_t)(2 * (nd - 1));
-    return dn_call_replaced(c, aten_ops[i].qualname, "",
-                            atomic_load_explicit(&replaced[i], memory_order_relaxed));
-}
-
+ * (aten_ops[2 * (nd - 1)] says where they are), then what follows it. */
 static int k_dnnl_conv(TsCall *c)
 {
-    int nd, post;
-    int rc = dn_conv_nd_post(c, 9, 0, &nd, &post);
+    if (c->stack->len < 9)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "dnnl::conv: too few arguments");
+    const TsValue *v = ts_stack_arg(c->stack, 9, 0);
+    int64_t nd = v[7].u.i, post = v[8].u.i;
+    if (nd < 1 || nd > 3 || (post & ~(DN_POST_RELU | DN_POST_RELU6 | DN_MAY_LAST)))
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "dnnl::conv: bad nd %lld or post %lld",
+                            (long long)nd, (long long)post);
+    size_t i = (size_t)(2 * (nd - 1));
+    DnConv cv;
+    if (dn_read_conv(c, &aten_ops[i], 9, &cv)) {
+        cv.key.post = (uint8_t)(post & ~DN_MAY_LAST);
+        /* channels-last where the pass allows it: the layout the consumers share */
+        if ((post & DN_MAY_LAST) && cv.out_dim == 4 && !cv.key.out_last)
+            cv.key.out_last = cv.chosen_last = true;
+        int rc = run_call(c, &cv, 9);
+        if (rc != HAND_ON)
+            return rc;
+    }
+    c->stack->len -= 2;                /* nd and post: ints */
+    int rc = dn_call_replaced(c, aten_ops[i].qualname, "",
+                              atomic_load_explicit(&replaced[i], memory_order_relaxed));
     if (rc)
         return rc;
-    DnConv cv;
-    if (dn_conv_read_fused(c, 9, nd, post, &cv) && (rc = dn_conv_call(c, &cv, 9)) != HAND_ON)
-        return rc;
-    c->stack->len -= 2;                /* nd and post: ints */
-    if ((rc = dn_conv_replaced(c, nd)))
-        return rc;
     TsValue out = *ts_stack_arg(c->stack, 1, 0);
-    return post & ~DN_MAY_LAST ? dn_post_apply((TsTensor *)out.u.p, post, c->error) : 0;
+    return post & ~DN_MAY_LAST ? dn_post_apply((TsTensor *)out.u.p, (int)post, c->error) : 0;
 }
 
 int dn_register_conv(TsRegistry *r, TsError *err)

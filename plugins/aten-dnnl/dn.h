@@ -17,16 +17,13 @@
  *   prim.c    the primitives of a DnConv, made once and cached by its key
  *   weight.c  weights reordered into the primitive's layout once, cached by storage version
  *   conv.c    running a convolution; the kernels of the aten operators and of dnnl::conv
- *   fused.c   dnnl::conv_add and dnnl::conv_bn: a batch norm folded in, a residual add and a
- *             relu as post-ops
  *   matmul.c  linear, matmul, mm, bmm and addmm on oneDNN's matmul (bfloat16)
  *   attention.c  bfloat16 multi-head attention and transformer encoder layers on matmul.c's
  *             products and loops of its own
  *   pool.c    max_pool2d on oneDNN
  *   norm.c    batch_norm in inference (and dnnl::batch_norm), a pass over memory of its own
- *   fuse.c    the optimizer pass: convolutions and batch norms take the relu after them,
- *             convolutions the batch norm and the add after them, and chains of them stay
- *             channels-last
+ *   fuse.c    the optimizer pass: convolutions and batch norms take the relu after them, and
+ *             chains of them stay channels-last
  *
  * A DnConv is both the description of a call and (its key, a DnKey) the key of the primitive
  * cache: everything that changes the primitive is in the key, nothing else is.
@@ -49,11 +46,7 @@ enum {
     DN_POST_RELU = 2,          /* max(x, 0) */
     DN_POST_RELU6 = 4,         /* min(max(x, 0), 6) */
     DN_MAY_LAST = 8,           /* not a post-op: dnnl::conv's result may be channels-last */
-    DN_POST_SUM = 16,          /* before the relu: + another tensor (oneDNN's sum post-op) */
 };
-
-/* DnKey.bias: none, of the call's data type, or float32 (a batch norm folded in, fused.c). */
-enum { DN_BIAS_NONE, DN_BIAS_DT, DN_BIAS_F32 };
 
 /* TsTensor.flags bit (the cpu backend's bits: aten-cpu uses 0x1 and 0x2): the tensor is
  * channels-last because aten-dnnl chose that layout where the program would not see it
@@ -92,9 +85,7 @@ typedef struct DnKey {
     int64_t in[3], k[3], out[3];
     int64_t stride[3], dil[3], pad_l[3], pad_r[3];
     int64_t src_strides[5];    /* the input as given ([n, c, spatial...], elements) */
-    int64_t sum_strides[5];    /* DN_POST_SUM: the tensor added, as the input's */
-    uint8_t transposed, bias, out_last, post;  /* bias: DN_BIAS_*; out_last: the output is
-                                                  channels-last */
+    uint8_t transposed, bias, out_last, post;  /* out_last: the output is channels-last */
     uint8_t dt;                /* the tensors' dnnl_data_type_t: dnnl_f32 or dnnl_bf16 */
     DnMatKey mm;
 } DnKey;
@@ -105,11 +96,6 @@ typedef struct DnConv {
     TsTensor *x, *w, *b;
     int out_dim;               /* the result's dims: nd + 2, or nd + 1 unbatched */
     bool chosen_last;          /* the result is channels-last by DN_MAY_LAST alone */
-    /* what fused.c adds: the tensor the sum post-op adds (written over when it is the
-     * call's to take), a per-output-channel scale of the weight and a float32 bias in place
-     * of b (a batch norm folded in), or NULL */
-    TsTensor *sum;
-    const float *scale, *bias_f32;
 } DnConv;
 
 /* ---- args.c ------------------------------------------------------------------------ */
@@ -178,7 +164,6 @@ typedef struct DnLib {
     __typeof__(dnnl_memory_destroy) *memory_destroy;
     __typeof__(dnnl_pooling_v2_forward_desc_init) *pooling_v2_forward_desc_init;
     __typeof__(dnnl_post_ops_append_eltwise) *post_ops_append_eltwise;
-    __typeof__(dnnl_post_ops_append_sum) *post_ops_append_sum;
     __typeof__(dnnl_post_ops_create) *post_ops_create;
     __typeof__(dnnl_post_ops_destroy) *post_ops_destroy;
     __typeof__(dnnl_primitive_attr_create) *primitive_attr_create;
@@ -247,10 +232,7 @@ typedef struct DnPrim {
     dnnl_primitive_t op;       /* the convolution or the pooling */
     dnnl_primitive_t src_reorder;  /* the input into conv's layout; NULL when it is one */
     dnnl_primitive_t dst_reorder;  /* conv's result into the output's; NULL when the same */
-    dnnl_primitive_t sum_reorder;  /* DN_POST_SUM: the tensor added into conv's dst, a copy */
     dnnl_memory_desc_t src_md, wei_md, dst_md, user_src_md, user_dst_md, bias_md, scratch_md;
-    dnnl_memory_desc_t user_sum_md;    /* DN_POST_SUM: the tensor added, as the call has it */
-    bool sum_in_place;         /* the tensor added has the output's layout: it may be the dst */
     size_t src_bytes, dst_bytes, scratch_bytes;  /* the buffers a call needs */
     uint64_t used;             /* the cache's clock at its last use (under its lock) */
     unsigned refs;             /* the calls running it (under the cache's lock) */
@@ -277,11 +259,9 @@ typedef struct DnWeight DnWeight;
 const void *dn_weight_data(const DnWeight *w);
 
 /* The weight w, read as user describes it, reordered into layout md, from the cache when w's
- * storage has not changed since; NULL with err. scale: NULL, or one factor per output
- * channel (w's dim 0; w contiguous) that multiplies the weight first (a batch norm folded
- * into a convolution, rounded once to w's dtype). */
+ * storage has not changed since; NULL with err. */
 DnWeight *dn_weight_get(const dnnl_memory_desc_t *user, const dnnl_memory_desc_t *md,
-                        const TsTensor *w, const float *scale, TsError *err);
+                        const TsTensor *w, TsError *err);
 /* How a convolution of key k reads its weight w: oneDNN's dims [g,] out, in, spatial, and
  * w's strides for them (PyTorch's forward weight is [out, in / g, ...], its transposed one
  * [in, out / g, ...]). */
@@ -291,23 +271,8 @@ void dn_weight_clear(void);
 
 /* ---- conv.c ------------------------------------------------------------------------ */
 
-/* Runs cv (its primitive p, its weight wt) into a new tensor (or over cv->sum, where that is
- * the call's to take); NULL with err set. */
+/* Runs cv (its primitive p, its weight wt) into a new tensor; NULL with err set. */
 TsTensor *dn_conv_run(TsCall *c, const DnConv *cv, DnPrim *p, DnWeight *wt);
-/* dn_conv_call's answer when oneDNN cannot make what a call needs: nothing is touched, and
- * the caller hands the call on. */
-#define DN_HAND_ON (-1)
-/* Runs cv to its end: 0 and the result pushed in place of the n arguments, or an error code;
- * DN_HAND_ON. */
-int dn_conv_call(TsCall *c, DnConv *cv, size_t n);
-/* The fused nodes' arguments 7 and 8 (nd, post: DN_POST_* and DN_MAY_LAST, and the bits of
- * allowed) of the n on the stack, checked: 0, or an error naming the operator. */
-int dn_conv_nd_post(TsCall *c, size_t n, int allowed, int *nd, int *post);
-/* Reads the convolution of the n arguments on the stack (conv{nd}d's seven first) into *cv,
- * its post-ops post (the layout DN_MAY_LAST allows); false when oneDNN is not for it. */
-bool dn_conv_read_fused(TsCall *c, size_t n, int nd, int post, DnConv *cv);
-/* aten-cpu's conv{nd}d of the 7 arguments on top of the stack: its result in their place. */
-int dn_conv_replaced(TsCall *c, int nd);
 /* Registers the kernels: the replacements of aten-cpu's and dnnl::conv's. */
 int dn_register_conv(TsRegistry *r, TsError *err);
 
@@ -348,22 +313,6 @@ int dn_register_attention(TsRegistry *r, TsError *err);
 
 int dn_register_pool(TsRegistry *r, TsError *err);
 int dn_register_norm(TsRegistry *r, TsError *err);
-/* Whether the batch norm arguments p (weight, bias, running_mean, running_var, training,
- * momentum, eps) are an inference of ch channels that norm.c computes for an input of data
- * type dt; its map y = x * a + b per channel into a[0..ch), b[0..ch) (made in double,
- * rounded once, as aten-cpu's). */
-bool dn_bn_fits(const TsValue *p, int64_t ch, dnnl_data_type_t dt);
-void dn_bn_map(const TsValue *p, int64_t ch, float *a, float *b);
-/* The kernel of aten::batch_norm: norm.c's, else aten-cpu's. */
-int dn_batch_norm(TsCall *c);
-
-/* ---- fused.c ----------------------------------------------------------------------- */
-
-/* How the graph added a tensor to a convolution's (or its batch norm's) result y. */
-enum { DN_ADD_NONE, DN_ADD, DN_ADD_FIRST, DN_ADD_INPLACE };   /* add(y, o), add(o, y), add_ */
-
-/* Registers dnnl::conv_add and dnnl::conv_bn (and reaches aten-cpu's add and add_). */
-int dn_register_fused(TsRegistry *r, TsError *err);
 
 /* ---- fuse.c ------------------------------------------------------------------------ */
 

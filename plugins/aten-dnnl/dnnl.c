@@ -26,8 +26,6 @@ static int init(TsRegistry *r, TsError *err)
     if (!rc)
         rc = dn_register_attention(r, err);
     if (!rc)
-        rc = dn_register_fused(r, err);
-    if (!rc)
         rc = ts_register_optimizer_pass(r, "aten-dnnl", dn_fuse_pass, NULL, err);
     if (!rc)
         atomic_fetch_add(&runtimes, 1);

@@ -16,25 +16,6 @@
  * analysis allows (nothing between them may read or write what it writes); the fused node
  * stands where the producer stood, with its source position for tracebacks.
  *
- * Chains. A convolution whose result only a batch norm takes (not in training by the graph),
- * and then an add of another tensor with alpha 1 (add(y, o), add(o, y), add_(y, o) onto
- * the result, and add_(o, y) only where o is a convolution's or batch norm's result nothing
- * else reads, as in resnet's downsampling blocks; not one the types show to broadcast or to
- * mix dtypes), each the only use of what came before but shape queries, become one
- * dnnl::conv_bn or dnnl::conv_add with the relu after them (fused.c):
- *
- *     %y = aten::conv2d(...)                       %r = dnnl::conv_bn(conv2d's, 2, RELU,
- *     %z = aten::batch_norm(%y, %g, %b, %m, %v, ...)            %o, ADD_INPLACE, %g, %b,
- *     %s = aten::add_(%z, %o, 1)                  ->             %m, %v, ...)
- *     %r = aten::relu_(%s)
- *
- * The fused node reads everything at once: where the last of them stood, or where the
- * convolution stood when shape queries read its result on the way (a scripted nn.BatchNorm
- * checks its input's dims; the batch norm's parameters, module attributes, are then read
- * earlier: their prim::GetAttr move up). No node between may write what the chain reads (the
- * alias analysis; nn.BatchNorm's count of batches in training excepted: counts_batches), and
- * what it reads must be defined where it stands; else the chain is left to the pairs above.
- *
  * Layouts. PyTorch's contiguous NCHW is not oneDNN's: each convolution would reorder its
  * input and its result. A 2-d convolution whose result only other convolutions, batch norms,
  * max pools (aten-dnnl's, which keep their input's layout) and shape queries see may give it
@@ -48,15 +29,9 @@
 
 #include "dn.h"
 
-/* A producer and the relu that takes its result (none: a convolution alone); a
- * convolution's, the batch norm and the add between them too. */
+/* A producer and the relu that takes its result (none: a convolution alone). */
 typedef struct Pair {
     TsNode *producer, *relu;
-    TsNode *bn, *add;          /* or NULL */
-    int add_kind;              /* DN_ADD_*: add's input 1 is what it adds, or 0 (DN_ADD_FIRST) */
-    bool early;                /* the fused node stands where the producer stood (shape
-                                  queries read the chain's values), else where the last
-                                  node of bn and add stood */
     int nd;                    /* a convolution's spatial dims; 0: a batch norm */
     int post;
     TsNode *fused;             /* what replaced them */
@@ -66,7 +41,6 @@ typedef struct Pairs {
     Pair *p;
     size_t n, cap;
     TsIrValue *ints[16];       /* the constants the fused nodes take, made once each */
-    TsIrValue *none;
 } Pairs;
 
 static bool is(const TsNode *n, const char *kind) { return strcmp(ts_node_kind(n), kind) == 0; }
@@ -79,7 +53,6 @@ static bool keeps_input(const TsNode *n)
     static const char *const kinds[] = {
         "aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::batch_norm", "aten::max_pool2d",
         "aten::relu", "aten::relu6", "aten::hardtanh", "dnnl::conv", "dnnl::batch_norm",
-        "dnnl::conv_add", "dnnl::conv_bn",
         "aten::adaptive_avg_pool2d", "aten::dropout", NULL
     };
     const char *k = ts_node_kind(n);
@@ -251,251 +224,28 @@ static int push(Pairs *ps, Pair p, TsError *err)
     return 0;
 }
 
-/* The only use of n's one output, when it is in block b (its input index in *at). */
-static TsNode *sole_use(const TsNode *n, const TsBlock *b, size_t *at)
-{
-    TsIrValue *out = ts_node_num_outputs(n) == 1 ? ts_node_output(n, 0) : NULL;
-    TsNode *u = out && ts_irvalue_num_uses(out) == 1 ? ts_irvalue_use(out, 0, at) : NULL;
-    return u && ts_node_owning_block(u) == b ? u : NULL;
-}
-
-static bool const_true(const TsIrValue *v)
-{
-    const TsNode *d = ts_irvalue_node(v);
-    TsValue c;
-    if (!is(d, "prim::Constant") || ts_constant_value(d, &c, NULL))
-        return false;
-    bool yes = c.tag == TS_TAG_BOOL && c.u.b;
-    ts_value_release(c);
-    return yes;
-}
-
-/* Whether the shapes or dtypes of a and b are known to differ (a broadcasting add). */
-static bool differ(const TsIrValue *a, const TsIrValue *b)
-{
-    const TsTensorTypeInfo *x = ts_type_tensor_info(ts_irvalue_type(a));
-    const TsTensorTypeInfo *y = ts_type_tensor_info(ts_irvalue_type(b));
-    if (x->dtype >= 0 && y->dtype >= 0 && x->dtype != y->dtype)
-        return true;
-    if (x->dim < 0 || y->dim < 0)
-        return false;
-    if (x->dim != y->dim)
-        return true;
-    for (int i = 0; x->sizes && y->sizes && i < x->dim; i++)
-        if (x->sizes[i] >= 0 && y->sizes[i] >= 0 && x->sizes[i] != y->sizes[i])
-            return true;
-    return false;
-}
-
-static bool named(const TsNode *n, const char *const *kinds)
-{
-    for (int i = 0; kinds[i]; i++)
-        if (is(n, kinds[i]))
-            return true;
-    return false;
-}
-
-/* Whether v is fresh memory that only n reads: the result of a convolution or a batch norm
- * that nothing else uses, so that nobody sees n write it. */
-static bool dead_after(const TsIrValue *v, const TsNode *n)
-{
-    static const char *const fresh[] = { "aten::batch_norm", "aten::conv1d", "aten::conv2d",
-                                         "aten::conv3d", NULL };
-    size_t at;
-    return ts_irvalue_num_uses(v) == 1 && ts_irvalue_use(v, 0, &at) == n &&
-           named(ts_irvalue_node(v), fresh);
-}
-
-/* How u, the use of y at input at, adds another tensor to y with alpha 1 (DN_ADD_*, the
- * tensor in *other), or 0: not one known to broadcast or to be of another dtype (fused.c
- * checks the rest when it runs). In place onto y; or onto the other tensor where nobody sees
- * it written (add_(o, y) is then o + y). */
-static int add_kind(const TsNode *u, size_t at, TsIrValue **other)
-{
-    double alpha;
-    if (ts_node_num_inputs(u) != 3 || !const_number(ts_node_input(u, 2), &alpha) || alpha != 1)
-        return 0;
-    int kind = is(u, "aten::add") ? (at == 0 ? DN_ADD : DN_ADD_FIRST)
-               : !is(u, "aten::add_") ? 0
-               : at == 0 ? DN_ADD_INPLACE
-               : dead_after(ts_node_input(u, 0), u) ? DN_ADD_FIRST
-                                                      : 0;
-    *other = ts_node_input(u, at == 0 ? 1 : 0);
-    const TsIrValue *y = ts_node_input(u, at);
-    return kind && *other != y && ts_type_kind(ts_irvalue_type(*other)) == TS_TYPE_TENSOR &&
-                   !differ(*other, y)
-               ? kind
-               : 0;
-}
-
-/* Whether n is a prim::GetAttr of attribute name. */
-static bool get_attr(const TsNode *n, const char *name)
-{
-    const char *s;
-    return is(n, "prim::GetAttr") && !ts_attr_get_str(n, "name", &s, NULL) && strcmp(s, name) == 0;
-}
-
-/* Whether m is how nn.BatchNorm counts batches before p's batch norm: "if training:
- * num_batches_tracked.add_(1)" on the batch norm's own training flag. It writes a module
- * attribute, which the alias analysis cannot tell from the others (the weights, the running
- * stats); but when the flag is false the branch does not run, and when it is true the fused
- * kernel runs the nodes unfused (fused.c), reading the weights and the running stats, never
- * num_batches_tracked, a buffer of its own. */
-static bool counts_batches(const TsNode *m, const Pair *p)
-{
-    if (!p->bn || !is(m, "prim::If") || ts_node_num_blocks(m) != 2 ||
-        ts_node_input(m, 0) != ts_node_input(p->bn, 5) || ts_block_first_node(ts_node_block(m, 1)))
-        return false;
-    for (const TsNode *n = ts_block_first_node(ts_node_block(m, 0)); n; n = ts_node_next(n))
-        if (!get_attr(n, "num_batches_tracked") &&
-            !(is(n, "aten::add_") && get_attr(ts_irvalue_node(ts_node_input(n, 0)),
-                                              "num_batches_tracked")))
-            return false;
-    return true;
-}
-
-/* Whether the nodes between where each of p's nodes reads its inputs and where the fused
- * node will (p's producer when early, else last), but p's own, leave them alone. */
-static bool inputs_kept(const TsAliasDb *db, const Pair *p, const TsNode *last)
-{
-    const TsNode *chain[3] = { p->producer, p->bn, p->add };
-    for (int c = 0; c < 3; c++) {
-        if (!chain[c])
-            continue;
-        size_t k = ts_node_num_inputs(chain[c]);
-        TsIrValue *in[9];
-        for (size_t i = 0; i < k; i++)
-            in[i] = ts_node_input(chain[c], i);
-        const TsNode *from = p->early ? p->producer : chain[c], *to = p->early ? chain[c] : last;
-        for (const TsNode *m = from == to ? to : ts_node_next(from); m != to; m = ts_node_next(m))
-            if (m != p->bn && m != p->add && !counts_batches(m, p) &&
-                ts_alias_writes_to_alias(db, m, (const TsIrValue *const *)in, k))
-                return false;
-    }
-    return true;
-}
-
-static bool shape_query(const TsNode *n)
-{
-    return is(n, "aten::dim") || is(n, "aten::size") || is(n, "aten::numel");
-}
-
-/* The only use of n's one output that is not a shape query, when it is in block b (its input
- * index in *at); *shapes set when there are shape queries. */
-static TsNode *main_use(const TsNode *n, const TsBlock *b, size_t *at, bool *shapes)
-{
-    TsIrValue *out = ts_node_num_outputs(n) == 1 ? ts_node_output(n, 0) : NULL;
-    TsNode *u = NULL;
-    for (size_t i = 0; out && i < ts_irvalue_num_uses(out); i++) {
-        size_t k;
-        TsNode *m = ts_irvalue_use(out, i, &k);
-        if (shape_query(m)) {
-            *shapes = true;
-        } else if (u) {
-            return NULL;
-        } else {
-            u = m;
-            *at = k;
-        }
-    }
-    return u && ts_node_owning_block(u) == b ? u : NULL;
-}
-
-/* Whether a node from first up to last (of one block), or one in their blocks, sets an
- * attribute (prim::SetAttr). */
-static bool sets_attr(const TsNode *first, const TsNode *last)
-{
-    for (const TsNode *n = first; n && n != last; n = ts_node_next(n)) {
-        if (is(n, "prim::SetAttr"))
-            return true;
-        for (size_t i = 0; i < ts_node_num_blocks(n); i++)
-            if (sets_attr(ts_block_first_node(ts_node_block(n, i)), NULL))
-                return true;
-    }
-    return false;
-}
-
-/* Whether v can be read at node at (of block b): defined before it, or by a prim::GetAttr
- * of such a value (hoist: moved before it, when the alias analysis allows, or when no node
- * between sets an attribute: a GetAttr reads which object an attribute holds, not what the
- * object holds, and the analysis counts any write to a module's tensors against it). */
-static bool available(const TsAliasDb *db, TsIrValue *v, TsNode *at, bool hoist, int depth)
-{
-    TsNode *d = ts_irvalue_node(v);
-    if (ts_node_owning_block(d) != ts_node_owning_block(at) || ts_node_is_before(d, at))
-        return true;
-    if (depth > 4 || !is(d, "prim::GetAttr") || ts_node_num_inputs(d) != 1 ||
-        !available(db, ts_node_input(d, 0), at, hoist, depth + 1))
-        return false;
-    return !hoist || ts_alias_move_before_topologically_valid(db, d, at) ||
-           (!sets_attr(at, d) && !ts_node_place_before(d, at, NULL));
-}
-
-/* Whether the inputs of n but its first can be read where p's producer stands. */
-static bool inputs_available(const TsAliasDb *db, const Pair *p, const TsNode *n, bool hoist)
-{
-    for (size_t i = 1; n && i < ts_node_num_inputs(n); i++)
-        if (!available(db, ts_node_input(n, i), p->producer, hoist, 0))
-            return false;
-    return true;
-}
-
-/* A convolution's chain: the batch norm (not in training by the graph) that is the only use
- * of its result, then the add, each the only use of what came before but shape queries;
- * left as it was when something between them writes what they read, or when shape queries
- * need it early and what it reads is not there yet. Returns the chain's last node. */
-static TsNode *chain(const TsAliasDb *db, TsBlock *b, Pair *p, const Proven *taken)
-{
-    size_t at;
-    bool shapes = false;
-    TsNode *last = p->producer, *u = main_use(last, b, &at, &shapes);
-    if (u && at == 0 && is(u, "aten::batch_norm") && ts_node_num_inputs(u) == 9 &&
-        !const_true(ts_node_input(u, 5))) {
-        p->bn = last = u;
-        u = main_use(last, b, &at, &shapes);
-    }
-    TsIrValue *other = NULL;
-    if (u && !proven(taken, ts_node_output(u, 0)) && (p->add_kind = add_kind(u, at, &other)))
-        p->add = last = u;
-    p->early = shapes;
-    if (shapes && p->add && !available(db, other, p->producer, false, 0))
-        p->add = NULL;
-    if ((shapes && !inputs_available(db, p, p->bn, false)) || !inputs_kept(db, p, last))
-        p->bn = p->add = NULL;
-    if (shapes && (!inputs_available(db, p, p->bn, true) ||
-                   (p->add && !available(db, other, p->producer, true, 0))))
-        p->bn = p->add = NULL;
-    if (!p->add)
-        p->add_kind = 0;
-    return p->add ? p->add : p->bn ? p->bn : p->producer;
-}
-
 /* The pairs of block b and the blocks inside it, each relu moved next to its producer. */
-static int find(const TsAliasDb *db, const Proven *pv, TsBlock *b, Pairs *ps, Proven *taken,
-                TsError *err)
+static int find(const TsAliasDb *db, const Proven *pv, TsBlock *b, Pairs *ps, TsError *err)
 {
     for (TsNode *n = ts_block_first_node(b); n; n = ts_node_next(n)) {
         for (size_t i = 0; i < ts_node_num_blocks(n); i++)
-            if (find(db, pv, ts_node_block(n, i), ps, taken, err))
+            if (find(db, pv, ts_node_block(n, i), ps, err))
                 return -1;
         int nd;
         TsIrValue *out = ts_node_num_outputs(n) == 1 ? ts_node_output(n, 0) : NULL;
-        if (!out || !producer(pv, n, &nd) || ts_irvalue_num_uses(out) == 0 ||
-            proven(taken, out))
+        if (!out || !producer(pv, n, &nd) || ts_irvalue_num_uses(out) == 0)
             continue;
-        Pair p = { n, NULL, NULL, NULL, 0, false, nd, 0, NULL };
-        TsNode *last = nd ? chain(db, b, &p, taken) : n;
+        if (ts_irvalue_num_uses(out) > 1) {
+            if (nd && push(ps, (Pair){ n, NULL, nd, 0, NULL }, err))
+                return -1;
+            continue;
+        }
         size_t at;
-        TsNode *r = sole_use(last, b, &at);
-        p.post = r && at == 0 ? relu_kind(r) : 0;
-        if (p.post && !ts_alias_move_after_topologically_valid(db, r, last))
-            p.post = 0;
-        p.relu = p.post ? r : NULL;
-        if ((p.post || nd) && push(ps, p, err))
-            return -1;
-        /* a batch norm taken is not a producer of its own, an add not another chain's */
-        if ((p.bn && prove(taken, ts_node_output(p.bn, 0), err)) ||
-            (p.add && prove(taken, ts_node_output(p.add, 0), err)))
+        TsNode *r = ts_irvalue_use(out, 0, &at);
+        int post = at == 0 && ts_node_owning_block(r) == b ? relu_kind(r) : 0;
+        if (post && !ts_alias_move_after_topologically_valid(db, r, n))
+            post = 0;
+        if ((post || nd) && push(ps, (Pair){ n, post ? r : NULL, nd, post, NULL }, err))
             return -1;
     }
     return 0;
@@ -511,21 +261,12 @@ static TsIrValue *int_constant(TsGraph *g, Pairs *ps, int i, TsError *err)
     return ps->ints[i];
 }
 
-static TsIrValue *none_constant(TsGraph *g, Pairs *ps, TsError *err)
-{
-    if (!ps->none) {
-        TsBlock *top = ts_graph_block(g);
-        ps->none = ts_constant_insert(top, ts_block_first_node(top), ts_none(), err);
-    }
-    return ps->none;
-}
-
 /* Replaces the pair by one node: the producer's inputs, then (a convolution) its spatial dims,
- * then the post-op; a chain's then what it adds, how, and the batch norm's arguments. */
+ * then the post-op. */
 static int fuse(TsGraph *g, Pairs *ps, Pair *p, TsError *err)
 {
-    TsNode *n = p->producer, *end = p->add ? p->add : p->bn ? p->bn : n;
-    TsIrValue *in[19];
+    TsNode *n = p->producer;
+    TsIrValue *in[11];
     size_t k = ts_node_num_inputs(n);
     for (size_t i = 0; i < k; i++)
         in[i] = ts_node_input(n, i);
@@ -533,39 +274,30 @@ static int fuse(TsGraph *g, Pairs *ps, Pair *p, TsError *err)
         return -1;
     if (!(in[k++] = int_constant(g, ps, p->post, err)))
         return -1;
-    if (p->bn || p->add) {
-        TsIrValue *other = !p->add ? none_constant(g, ps, err)
-                           : ts_node_input(p->add, p->add_kind == DN_ADD_FIRST ? 0 : 1);
-        if (!(in[k++] = other) ||
-            !(in[k++] = int_constant(g, ps, p->add_kind, err)))
-            return -1;
-        for (size_t i = 1; p->bn && i < 9; i++)
-            in[k++] = ts_node_input(p->bn, i);
-    }
-    const char *kind = p->bn ? "dnnl::conv_bn" : p->add ? "dnnl::conv_add"
-                       : p->nd ? "dnnl::conv" : "dnnl::batch_norm";
-    TsNode *f = ts_node_create(g, kind, in, k, err);
-    TsIrValue *o = f ? ts_node_add_output(f, ts_irvalue_type(ts_node_output(end, 0)), err)
-                     : NULL;
-    TsNode *at = p->early ? n : end;
-    if (!o || ts_node_place_before(f, at, err) || ts_node_copy_source(f, end, err)) {
+    TsNode *f = ts_node_create(g, p->nd ? "dnnl::conv" : "dnnl::batch_norm", in, k, err);
+    TsIrValue *o = f ? ts_node_add_output(f, ts_irvalue_type(ts_node_output(n, 0)), err) : NULL;
+    if (!o || ts_node_place_before(f, n, err) || ts_node_copy_source(f, n, err)) {
         if (f)
             ts_node_destroy(f, NULL);
         return -1;
     }
-    TsNode *gone[4] = { p->relu, p->add, p->bn, n };
-    for (int i = 0; i < 4; i++)        /* the result, then the shape queries of the others */
-        if (gone[i] && ts_irvalue_replace_uses(ts_node_output(gone[i], 0), o, err))
-            return -1;
-    for (int i = 0; i < 4; i++)
-        if (gone[i] && ts_node_destroy(gone[i], err))
-            return -1;
+    TsNode *last = p->relu ? p->relu : n;
+    if (ts_irvalue_replace_uses(ts_node_output(last, 0), o, err) ||
+        (p->relu && ts_node_destroy(p->relu, err)) || ts_node_destroy(n, err))
+        return -1;
     p->fused = f;
     return 0;
 }
 
 /* ---- the layout of a convolution's result ------------------------------------------------ */
 
+static bool named(const TsNode *n, const char *const *kinds)
+{
+    for (int i = 0; kinds[i]; i++)
+        if (is(n, kinds[i]))
+            return true;
+    return false;
+}
 
 /* Whether v, a 4-d tensor, may be channels-last rather than contiguous without anything the
  * program sees changing but strides nobody reads: each use reads only its sizes, or computes
@@ -577,11 +309,8 @@ static bool may_be_last(const TsIrValue *v, int depth)
 {
     static const char *const shape_only[] = { "aten::dim", "aten::size", "aten::len", NULL };
     /* (aten-cpu's adaptive_avg_pool2d gives a contiguous result whatever its input's) */
-    static const char *const own_layout[] = { "dnnl::conv", "dnnl::conv_add", "dnnl::conv_bn",
-                                              "aten::conv2d", "aten::flatten",
+    static const char *const own_layout[] = { "dnnl::conv", "aten::conv2d", "aten::flatten",
                                               "aten::adaptive_avg_pool2d", NULL };
-    /* the tensor a fused node adds: read in any layout (fused.c reorders it) */
-    static const char *const adds[] = { "dnnl::conv_add", "dnnl::conv_bn", NULL };
     /* aten-dnnl's kernels, which keep a channels-last input's layout (aten-cpu's, which they
      * hand some calls, give contiguous results) */
     static const char *const follow[] = { "dnnl::batch_norm", "aten::batch_norm",
@@ -591,8 +320,7 @@ static bool may_be_last(const TsIrValue *v, int depth)
     for (size_t i = 0; i < ts_irvalue_num_uses(v); i++) {
         size_t at;
         const TsNode *u = ts_irvalue_use(v, i, &at);
-        if (named(u, shape_only) || (at == 0 && named(u, own_layout)) ||
-            (at == 9 && named(u, adds)))
+        if (named(u, shape_only) || (at == 0 && named(u, own_layout)))
             continue;
         if (at == 0 && named(u, follow)) {
             if (ts_node_num_outputs(u) == 1 && may_be_last(ts_node_output(u, 0), depth + 1))
@@ -628,15 +356,14 @@ static int layouts(TsGraph *g, Pairs *ps, TsError *err)
 int dn_fuse_pass(TsGraph *g, void *ctx, TsError *err)
 {
     (void)ctx;
-    Pairs ps = { NULL, 0, 0, { NULL }, NULL };
-    Proven pv = { NULL, 0, 0 }, taken = { NULL, 0, 0 };
+    Pairs ps = { NULL, 0, 0, { NULL } };
+    Proven pv = { NULL, 0, 0 };
     TsAliasDb *db = ts_alias_db_new(g, err);
     int rc = db ? prove_block(&pv, ts_graph_block(g), err) : -1;
     if (!rc)
-        rc = find(db, &pv, ts_graph_block(g), &ps, &taken, err);
+        rc = find(db, &pv, ts_graph_block(g), &ps, err);
     ts_alias_db_free(db);
     free(pv.slot);
-    free(taken.slot);
     for (size_t i = 0; !rc && i < ps.n; i++)
         rc = fuse(g, &ps, &ps.p[i], err);
     if (!rc)

@@ -44,7 +44,6 @@ static const struct {
     { "dnnl_memory_destroy", offsetof(DnLib, memory_destroy) },
     { "dnnl_pooling_v2_forward_desc_init", offsetof(DnLib, pooling_v2_forward_desc_init) },
     { "dnnl_post_ops_append_eltwise", offsetof(DnLib, post_ops_append_eltwise) },
-    { "dnnl_post_ops_append_sum", offsetof(DnLib, post_ops_append_sum) },
     { "dnnl_post_ops_create", offsetof(DnLib, post_ops_create) },
     { "dnnl_post_ops_destroy", offsetof(DnLib, post_ops_destroy) },
     { "dnnl_primitive_attr_create", offsetof(DnLib, primitive_attr_create) },

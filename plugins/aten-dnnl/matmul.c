@@ -389,7 +389,7 @@ int dn_matmul_exec(const DnKey *key, const DnMatArgs *a, TsError *err)
     DnWeight *wt = NULL;
     dnnl_memory_desc_t user;
     if (p && key->mm.wei_any && user_weights(key, &user) == dnnl_success)
-        wt = dn_weight_get(&user, &p->wei_md, a->w, NULL, &quiet);
+        wt = dn_weight_get(&user, &p->wei_md, a->w, &quiet);
     ts_error_clear(&quiet);
     int rc = 1;
     if (p && (wt || !key->mm.wei_any))

@@ -95,12 +95,11 @@ static bool vec_ok(TsValue v, int64_t ch, bool optional, dnnl_data_type_t dt)
     return v.tag == TS_TAG_TENSOR && dn_dtype(t) == dt && t->dim == 1 && t->sizes[0] == ch;
 }
 
-/* Whether the parameters p[0..3] (weight, bias, running_mean, running_var) are of ch
- * elements of data type dt each. */
-static bool params_of(const TsValue *p, int64_t ch, dnnl_data_type_t dt)
+/* Whether the parameters v[1..4] are of ch elements of data type dt each. */
+static bool params_of(const TsValue *v, int64_t ch, dnnl_data_type_t dt)
 {
-    return vec_ok(p[0], ch, true, dt) && vec_ok(p[1], ch, true, dt) &&
-           vec_ok(p[2], ch, false, dt) && vec_ok(p[3], ch, false, dt);
+    return vec_ok(v[1], ch, true, dt) && vec_ok(v[2], ch, true, dt) &&
+           vec_ok(v[3], ch, false, dt) && vec_ok(v[4], ch, false, dt);
 }
 
 static double vec_at(TsValue v, int64_t i, double none)
@@ -114,37 +113,24 @@ static double vec_at(TsValue v, int64_t i, double none)
     return ((const float *)ts_tensor_data(t))[at];
 }
 
-bool dn_bn_fits(const TsValue *p, int64_t ch, dnnl_data_type_t dt)
-{
-    return p[4].tag == TS_TAG_BOOL && !p[4].u.b && p[6].tag == TS_TAG_DOUBLE &&
-           (params_of(p, ch, dt) || (dt == dnnl_bf16 && params_of(p, ch, dnnl_f32)));
-}
-
-void dn_bn_map(const TsValue *p, int64_t ch, float *a, float *b)
-{
-    double eps = p[6].u.d;
-    for (int64_t k = 0; k < ch; k++) {
-        double s = vec_at(p[0], k, 1.0) / sqrt(vec_at(p[3], k, 0) + eps);
-        a[k] = (float)s;
-        b[k] = (float)(vec_at(p[1], k, 0.0) - vec_at(p[2], k, 0) * s);
-    }
-}
-
 /* The batch norm of the 10 or 9 arguments v (input, weight, bias, running_mean, running_var,
  * training, momentum, eps, cudnn_enabled) in inference, with post: false when it is not
  * for this file; else 0 and *out the result, or an error. */
 static bool run(TsCall *c, const TsValue *v, int post, TsTensor **out, int *rc)
 {
     *rc = 0;
-    if (v[0].tag != TS_TAG_TENSOR)
+    if (v[0].tag != TS_TAG_TENSOR || v[5].tag != TS_TAG_BOOL || v[5].u.b ||
+        v[7].tag != TS_TAG_DOUBLE)
         return false;
     TsTensor *x = (TsTensor *)v[0].u.p;
     bool last = dn_is_channels_last(x);
     dnnl_data_type_t dt = dn_dtype(x);
     if (dt == dnnl_data_type_undef || x->dim < 2 || ts_tensor_numel(x) == 0 ||
-        (!ts_tensor_is_contiguous(x) && !last) || !dn_bn_fits(v + 1, x->sizes[1], dt))
+        (!ts_tensor_is_contiguous(x) && !last))
         return false;
     int64_t ch = x->sizes[1];
+    if (!params_of(v, ch, dt) && !(dt == dnnl_bf16 && params_of(v, ch, dnnl_f32)))
+        return false;
     TsError *err = c->error;
     Affine m = { ts_tensor_data(x), NULL, dt, malloc((size_t)ch * 2 * sizeof(float)), NULL, ch,
                  0, post ? 0.0f : -INFINITY, post & DN_POST_RELU6 ? 6.0f : INFINITY };
@@ -154,7 +140,12 @@ static bool run(TsCall *c, const TsValue *v, int post, TsTensor **out, int *rc)
         return true;
     }
     m.b = m.a + ch;
-    dn_bn_map(v + 1, ch, m.a, m.b);
+    double eps = v[7].u.d;
+    for (int64_t k = 0; k < ch; k++) {
+        double a = vec_at(v[1], k, 1.0) / sqrt(vec_at(v[4], k, 0) + eps);
+        m.a[k] = (float)a;
+        m.b[k] = (float)(vec_at(v[2], k, 0.0) - vec_at(v[3], k, 0) * a);
+    }
     if (dn_may_reuse(c, x)) {
         ts_tensor_retain(x);
         o = x;
@@ -211,7 +202,7 @@ static int batch_norm_call(TsCall *c, size_t extra, int post)
 
 /* aten::batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
  *   Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) */
-int dn_batch_norm(TsCall *c) { return batch_norm_call(c, 0, 0); }
+static int k_batch_norm(TsCall *c) { return batch_norm_call(c, 0, 0); }
 
 /* dnnl::batch_norm(..., bool cudnn_enabled, int post) -> Tensor */
 static int k_dnnl_batch_norm(TsCall *c)
@@ -225,7 +216,7 @@ static int k_dnnl_batch_norm(TsCall *c)
 int dn_register_norm(TsRegistry *r, TsError *err)
 {
     TsKernelFn prev = NULL;
-    int rc = ts_override_kernel(r, "aten::batch_norm", "", "cpu", dn_batch_norm, &prev, err);
+    int rc = ts_override_kernel(r, "aten::batch_norm", "", "cpu", k_batch_norm, &prev, err);
     if (rc)
         return rc;
     atomic_store_explicit(&replaced, prev, memory_order_relaxed);

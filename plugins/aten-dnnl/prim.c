@@ -41,8 +41,8 @@ static uint64_t key_hash(const DnKey *k)
 
 static void prim_free(DnPrim *p)
 {
-    dnnl_primitive_t ps[4] = { p->op, p->src_reorder, p->dst_reorder, p->sum_reorder };
-    for (int i = 0; i < 4; i++)
+    dnnl_primitive_t ps[3] = { p->op, p->src_reorder, p->dst_reorder };
+    for (int i = 0; i < 3; i++)
         if (ps[i])
             dn_lib.primitive_destroy(ps[i]);
     free(p);
@@ -100,8 +100,6 @@ static dnnl_status_t make_attr(const DnKey *k, dnnl_primitive_attr_t *attr)
         st = dn_lib.primitive_attr_set_scratchpad_mode(*attr, dnnl_scratchpad_mode_user);
     if (st == dnnl_success && k->post)
         st = dn_lib.post_ops_create(&ops);
-    if (st == dnnl_success && (k->post & DN_POST_SUM))
-        st = dn_lib.post_ops_append_sum(ops, 1.0f);
     if (st == dnnl_success && (k->post & DN_POST_RELU))
         st = dn_lib.post_ops_append_eltwise(ops, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f);
     if (st == dnnl_success && (k->post & DN_POST_RELU6))
@@ -146,8 +144,7 @@ static dnnl_status_t conv_pd(const DnKey *k, dnnl_engine_t eng, dnnl_alg_kind_t 
         st = dn_lib.memory_desc_init_by_tag(&wei_md, nd + (g ? 3 : 2), wei, dt,
                                           dnnl_format_tag_any);
     if (st == dnnl_success && k->bias)
-        st = dn_lib.memory_desc_init_by_tag(&bias_md, 1, bias,
-                                            k->bias == DN_BIAS_F32 ? dnnl_f32 : dt, dnnl_a);
+        st = dn_lib.memory_desc_init_by_tag(&bias_md, 1, bias, dt, dnnl_a);
     if (st != dnnl_success)
         return st;
     const dnnl_memory_desc_t *b = k->bias ? &bias_md : NULL;
@@ -247,22 +244,6 @@ static dnnl_status_t user_mds(const DnKey *k, dnnl_memory_desc_t *src, dnnl_memo
     return st == dnnl_success ? plain_md(dst, k->nd + 2, sizes, strides, dt) : st;
 }
 
-/* DN_POST_SUM: the tensor added, as the call has it, and its copy into the convolution's
- * dst (where the sum post-op reads it). */
-static dnnl_status_t sum_prep(dnnl_engine_t eng, DnPrim *p)
-{
-    const DnKey *k = &p->key;
-    int64_t sizes[5], strides[5];
-    dn_out_layout(k, sizes, strides);
-    dnnl_status_t st = plain_md(&p->user_sum_md, k->nd + 2, sizes, k->sum_strides,
-                                (dnnl_data_type_t)k->dt);
-    const dnnl_memory_desc_t *to = p->dst_reorder ? &p->dst_md : &p->user_dst_md;
-    if (st == dnnl_success)
-        st = reorder(eng, &p->user_sum_md, to, true, &p->sum_reorder);
-    p->sum_in_place = !p->dst_reorder && dn_lib.memory_desc_equal(&p->user_sum_md, to);
-    return st;
-}
-
 static DnPrim *prim_make(const DnKey *k, TsError *err)
 {
     dnnl_engine_t eng = dn_engine(err);
@@ -314,10 +295,6 @@ static DnPrim *prim_make(const DnKey *k, TsError *err)
     if (st == dnnl_success) {
         what = "reordering the output";
         st = reorder(eng, &p->dst_md, &p->user_dst_md, false, &p->dst_reorder);
-    }
-    if (st == dnnl_success && (k->post & DN_POST_SUM)) {
-        what = "copying the tensor added";
-        st = sum_prep(eng, p);
     }
     if (st != dnnl_success) {
         dn_fail(err, what, st);

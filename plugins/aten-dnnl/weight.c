@@ -10,9 +10,6 @@
  * is reordered again), its offset, sizes and strides, how oneDNN was told to read it (the
  * user's descriptor: a linear's weight is read transposed, a grouped convolution's split)
  * and the layout it was reordered into (oneDNN memory descriptors: the data type with them).
- * A convolution with a batch norm folded in (fused.c) reads its weight scaled per output
- * channel: the scale is part of the key too (its values, compared exactly), and the entry
- * holds the scaled weight, reordered.
  *
  * Entries are shared and reference-counted like the primitives (prim.c); the table holds at
  * most MAX_BYTES of reordered weights, the least recently used unreferenced ones going
@@ -39,8 +36,6 @@ struct DnWeight {
     Src src;
     dnnl_memory_desc_t user;   /* the weight as it was read */
     dnnl_memory_desc_t md;     /* the primitive's weight layout */
-    float *scale;              /* per output channel (n_scale of them), or NULL */
-    int64_t n_scale;
     void *raw, *data;          /* data: raw aligned to 64 */
     size_t bytes;
     uint64_t hash, used;
@@ -80,7 +75,6 @@ static void weight_free(DnWeight *w)
 {
     if (w->src.storage)
         ts_storage_release(w->src.storage);
-    free(w->scale);
     free(w->raw);
     free(w);
 }
@@ -116,53 +110,23 @@ dnnl_status_t dn_conv_weight_md(const DnKey *k, const TsTensor *w, dnnl_memory_d
     return dn_lib.memory_desc_init_by_strides(md, at, d, (dnnl_data_type_t)k->dt, s);
 }
 
-/* A copy of w (contiguous, float32 or bfloat16) with each output channel o (dim 0) times
- * scale[o], rounded once; NULL when out of memory. */
-static void *scaled_copy(const TsTensor *w, const float *scale)
-{
-    int64_t n = ts_tensor_numel(w), per = n / w->sizes[0];
-    bool bf16 = w->dtype == TS_BFLOAT16;
-    void *out = malloc((size_t)n * (bf16 ? 2 : 4));
-    if (!out)
-        return NULL;
-    const void *in = ts_tensor_data(w);
-    for (int64_t i = 0; i < n; i++) {
-        float s = scale[i / per];
-        if (bf16) {
-            float v = dn_bf16_to_float(((const uint16_t *)in)[i]);
-            ((uint16_t *)out)[i] = dn_float_to_bf16(v * s);
-        } else {
-            ((float *)out)[i] = ((const float *)in)[i] * s;
-        }
-    }
-    return out;
-}
-
-/* Reorders w, read as user says (scaled when scale is not NULL), into a new entry of layout
- * md; NULL with err. */
+/* Reorders w, read as user says, into a new entry of layout md; NULL with err. */
 static DnWeight *weight_make(const dnnl_memory_desc_t *user, const dnnl_memory_desc_t *md,
-                             const TsTensor *w, const float *scale, TsError *err)
+                             const TsTensor *w, TsError *err)
 {
     DnWeight *e = calloc(1, sizeof *e);
-    void *scaled = NULL;
     if (e) {
         e->user = *user;
         e->md = *md;
         e->bytes = dn_lib.memory_desc_get_size(md);
         e->raw = malloc(e->bytes + 64);
-        e->n_scale = scale ? w->sizes[0] : 0;
-        e->scale = scale ? malloc((size_t)e->n_scale * sizeof *scale) : NULL;
-        scaled = scale ? scaled_copy(w, scale) : NULL;
     }
-    if (!e || !e->raw || (scale && (!e->scale || !scaled))) {
+    if (!e || !e->raw) {
         if (e)
-            weight_free(e);
-        free(scaled);
+            free(e);
         ts_error_set(err, TS_ERR_NOMEM, "oneDNN: out of memory for a reordered weight");
         return NULL;
     }
-    if (scale)
-        memcpy(e->scale, scale, (size_t)e->n_scale * sizeof *scale);
     e->data = (void *)(((uintptr_t)e->raw + 63) & ~(uintptr_t)63);
     dnnl_engine_t eng = dn_engine(err);
     dnnl_stream_t stream = eng ? dn_stream(err) : NULL;
@@ -175,7 +139,7 @@ static DnWeight *weight_make(const dnnl_memory_desc_t *user, const dnnl_memory_d
     if (st == dnnl_success)
         st = dn_lib.primitive_create(&r, pd);
     if (st == dnnl_success)
-        st = dn_lib.memory_create(&m_from, user, eng, scaled ? scaled : ts_tensor_data(w));
+        st = dn_lib.memory_create(&m_from, user, eng, ts_tensor_data(w));
     if (st == dnnl_success)
         st = dn_lib.memory_create(&m_to, md, eng, e->data);
     if (st == dnnl_success) {
@@ -192,11 +156,11 @@ static DnWeight *weight_make(const dnnl_memory_desc_t *user, const dnnl_memory_d
         dn_lib.primitive_destroy(r);
     if (pd)
         dn_lib.primitive_desc_destroy(pd);
-    free(scaled);
     if (st != dnnl_success) {
         if (stream)
             dn_fail(err, "reordering a weight", st);
-        weight_free(e);
+        free(e->raw);
+        free(e);
         return NULL;
     }
     src_of(&e->src, w);
@@ -233,22 +197,14 @@ static void make_room(size_t need)
     }
 }
 
-/* Whether e's weight was scaled by scale (n_scale values; NULL: not scaled). */
-static bool same_scale(const DnWeight *e, const float *scale, int64_t n_scale)
-{
-    return e->n_scale == n_scale &&
-           (!scale || memcmp(e->scale, scale, (size_t)n_scale * sizeof *scale) == 0);
-}
-
-/* The entry for src read as user in layout md (scaled by scale), taken (refs + 1); an entry
- * of the same weight whose version moved is dropped from the table. The caller holds the
- * lock. */
+/* The entry for src read as user in layout md, taken (refs + 1); an entry of the same weight
+ * whose version moved is dropped from the table. The caller holds the lock. */
 static DnWeight *lookup(size_t bucket, const Src *src, const dnnl_memory_desc_t *user,
-                        const dnnl_memory_desc_t *md, const float *scale, int64_t n_scale)
+                        const dnnl_memory_desc_t *md)
 {
     for (DnWeight *e = buckets[bucket]; e; e = e->next) {
         if (!same_place(&e->src, src) || !dn_lib.memory_desc_equal(&e->md, md) ||
-            !dn_lib.memory_desc_equal(&e->user, user) || !same_scale(e, scale, n_scale))
+            !dn_lib.memory_desc_equal(&e->user, user))
             continue;
         if (e->src.version != src->version) {  /* written since: its users keep it alive */
             unlink_entry(e);
@@ -262,26 +218,23 @@ static DnWeight *lookup(size_t bucket, const Src *src, const dnnl_memory_desc_t 
 }
 
 DnWeight *dn_weight_get(const dnnl_memory_desc_t *user, const dnnl_memory_desc_t *md,
-                        const TsTensor *w, const float *scale, TsError *err)
+                        const TsTensor *w, TsError *err)
 {
     Src src;
     src_of(&src, w);
-    int64_t n_scale = scale ? w->sizes[0] : 0;
     uint64_t h = (uint64_t)(uintptr_t)w->storage * 0x9e3779b97f4a7c15u ^ (uint64_t)w->offset;
     size_t bucket = h % N_BUCKETS;
     pthread_mutex_lock(&lock);
-    DnWeight *e = lookup(bucket, &src, user, md, scale, n_scale);
+    DnWeight *e = lookup(bucket, &src, user, md);
     pthread_mutex_unlock(&lock);
     if (e)
         return e;
-    /* outside the lock: it takes a while */
-    DnWeight *made = weight_make(user, md, w, scale, err);
+    DnWeight *made = weight_make(user, md, w, err);   /* outside the lock: it takes a while */
     if (!made)
         return NULL;
     made->hash = h;
     pthread_mutex_lock(&lock);
-    /* another thread made it meanwhile */
-    if ((e = lookup(bucket, &src, user, md, scale, n_scale))) {
+    if ((e = lookup(bucket, &src, user, md))) {   /* another thread made it meanwhile */
         pthread_mutex_unlock(&lock);
         weight_free(made);
         return e;

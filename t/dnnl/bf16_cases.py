@@ -9,7 +9,6 @@
 # max_pool2d; the matrix products: linear with and without bias (batched input too), matmul
 # 2-d, 3-d batched, 3-d by 2-d and 1-d, bmm, mm, addmm with a bias row, alpha and beta, a
 # linear's weight read another way and changed in place (oneDNN's reordered copy); and
-# a convolution with the batch norm, the residual add and the relu after it fused; and
 # the err_* functions, the mixed dtypes PyTorch refuses, with its messages (t/cases.sh).
 #     /usr/bin/python3 t/dnnl/bf16_cases.py        prints PyTorch's
 from typing import List, Optional
@@ -179,28 +178,6 @@ def attention_cases():
             show("encoder_layer_gelu_" + str(gelu) + "_norm_first_" + str(norm_first), y)
 
 
-def residual_cases():
-    # a convolution with the batch norm (bfloat16 or float32 parameters) folded in, the
-    # residual add and the relu after it, in one oneDNN convolution; an add that broadcasts
-    # stays apart
-    x = data([2, 16, 9, 10], 100)
-    b = data([16], 101)
-    rm = data([16], 102)
-    rv = data([16], 103).abs() + 0.5
-    g = data([16], 104)
-    be = data([16], 105)
-    out = F.batch_norm(F.conv2d(x, data([16, 16, 3, 3], 106), None, 1, 1), rm, rv, g, be,
-                       False, 0.1, 1e-5)
-    out += x
-    show("res_conv_bn_add_relu", F.relu(out))
-    show("res_conv_add_relu", F.relu(F.conv2d(x, data([16, 16, 3, 3], 107), b, 1, 1) + x))
-    show("res_add_first", x + F.batch_norm(F.conv2d(x, data([16, 16, 1, 1], 108), None),
-                                           rm.float(), rv.float(), g.float(), be.float(), False))
-    show("res_conv_bn_relu6", F.relu6(F.batch_norm(F.conv2d(x, data([16, 16, 3, 3], 109), b, 2,
-                                                            1), rm, rv, None, None, False)))
-    show("res_broadcast", F.relu(F.conv2d(x, data([16, 16, 1, 1], 110), b) + x[:, :, :1, :]))
-
-
 def main(ref: bool = False):
     conv_cases()
     transposed_cases(ref)
@@ -209,7 +186,6 @@ def main(ref: bool = False):
     matmul_cases()
     weight_cases()
     attention_cases()
-    residual_cases()
 
 
 def err_conv_bias_dtype():

@@ -221,93 +221,6 @@ def chain_cases():
     print("chain_strides", z.stride(), y.stride())
 
 
-def residual_cases():
-    # the pass takes the batch norm and the add after a convolution into it (dnnl::conv_bn,
-    # dnnl::conv_add), the relu after them too: torchvision's resnet and mobilenet_v2 blocks.
-    # Each convolution has a weight of its own (the optimizer would share equal ones).
-    x = data([2, 8, 9, 10], 80)
-    b = data([8], 83)
-    rm = data([8], 84)
-    rv = data([8], 85).abs() + 0.5
-    g = data([8], 86)
-    be = data([8], 87)
-    out = F.batch_norm(F.conv2d(x, data([8, 8, 3, 3], 90), None, 1, 1), rm, rv, g, be, False,
-                       0.1, 1e-5)
-    out += x
-    show("res_conv_bn_add_relu", F.relu(out))
-    show("res_conv_add_relu", F.relu(F.conv2d(x, data([8, 8, 3, 3], 91), b, 1, 1) + x))
-    show("res_conv_add", F.conv2d(x, data([8, 8, 1, 1], 92), b) + x * 2)
-    show("res_add_first", x + F.batch_norm(F.conv2d(x, data([8, 8, 1, 1], 93), None), rm, rv,
-                                           g, be, False))
-    show("res_add_inplace", torch.relu_(F.conv2d(x, data([8, 8, 3, 3], 94), b, 1, 1).add_(x)))
-    show("res_conv_bn_relu6", F.relu6(F.batch_norm(F.conv2d(x, data([8, 8, 3, 3], 95), b, 1, 1),
-                                                  rm, rv, None, None, False, 0.1, 1e-3)))
-    show("res_conv_bn", F.batch_norm(F.conv2d(x, data([8, 8, 1, 1], 96), b), rm, rv, g, be,
-                                     False))
-    # and what it must not take, or must take and still give PyTorch's results
-    show("res_alpha", F.relu(torch.add(F.conv2d(x, data([8, 8, 3, 3], 97), b, 1, 1), x,
-                                       alpha=2)))
-    show("res_broadcast", F.relu(F.conv2d(x, data([8, 8, 3, 3], 98), b, 1, 1) + x[:, :, :1, :]))
-    xb = data([2, 8, 1, 10], 99)
-    show("res_broadcast_unknown", F.relu(F.conv2d(xb, data([8, 8, 1, 1], 100), b) + x))
-    shared = F.conv2d(x, data([8, 8, 1, 1], 101), b)
-    show("res_used_twice", F.relu(shared + x) + shared)
-    other = x * 3
-    y = F.conv2d(x, data([8, 8, 3, 3], 102), b, 1, 1)
-    other.add_(1.0)
-    show("res_other_written_before", F.relu(y + other))
-    z = F.conv2d(x, data([8, 8, 1, 1], 103), b) + other
-    other.mul_(2.0)
-    show("res_other_written_after", torch.cat([z, other]))
-    show("res_other_self_", F.relu(other.add_(F.conv2d(x, data([8, 8, 1, 1], 104), b))))
-    show("res_other_kept", other)
-    xi = x * 1.0
-    v = F.conv2d(x, data([8, 8, 3, 3], 105), b, 1, 1)
-    xi[0, 0, 0, 0] = 5.0
-    show("res_other_written_between", v + xi)
-    xc = x * 1.0
-    wc = data([8, 8, 1, 1], 106)
-    u = F.conv2d(xc, wc, b)
-    xc.mul_(2.0)
-    wc.mul_(3.0)
-    show("res_input_written_between", F.relu(u + x))
-    show("res_input_written", torch.cat([xc.flatten(), wc.flatten()]))
-    xt = data([2, 8, 9, 10], 88)
-    trm = rm.clone()
-    trv = rv.clone()
-    show("res_bn_training", F.relu(F.batch_norm(F.conv2d(x, data([8, 8, 1, 1], 107), None), trm,
-                                                trv, g, be, True) + xt))
-    show("res_bn_training_stats", torch.cat([trm, trv]))
-    # the training flag known only when it runs (as a module's): fused, in training unfused
-    for train in [x.sum().item() > 1e9, x.sum().item() > -1e9]:
-        frm = rm.clone()
-        frv = rv.clone()
-        f = F.batch_norm(F.conv2d(x, data([8, 8, 3, 3], 117), b, 1, 1), frm, frv, g, be, train)
-        f += xt
-        show("res_bn_flag_" + str(train), F.relu(f))
-        show("res_bn_flag_stats_" + str(train), torch.cat([frm, frv]))
-    show("res_unbatched", F.relu(F.conv2d(x[0], data([8, 8, 3, 3], 108), b, 1, 1) + x[0]))
-    xl = data([2, 9, 10, 8], 89).permute(0, 3, 1, 2)
-    res_last = F.relu(F.conv2d(xl, data([8, 8, 3, 3], 109), b, 1, 1) + xl)
-    show("res_channels_last", res_last)
-    show("res_double", F.relu(F.conv2d(x.double(), data([8, 8, 3, 3], 110).double(), None, 1, 1)
-                              + x.double()))
-    show("res_other_double", F.conv2d(x, data([8, 8, 1, 1], 111), b) + x.double())
-    h = F.relu(F.batch_norm(F.conv2d(x, data([8, 8, 1, 1], 112), None), rm, rv, g, be, False))
-    h = F.batch_norm(F.conv2d(h, data([8, 8, 3, 3], 113), None, 1, 1), rm, rv, g, be, False)
-    h = F.relu(h + x)
-    h = h + F.batch_norm(F.conv2d(h, data([8, 8, 1, 1], 114), None), rm, rv, None, None, False)
-    show("res_chain", h)
-    # resnet's downsampling block: the shape query makes the first chain stand early, where
-    # the identity is not computed yet; the second takes the add_ onto the first's result
-    y = F.conv2d(x, data([8, 8, 3, 3], 115), None, 1, 1)
-    if y.dim() != 4:
-        raise ValueError("expected 4-d")
-    out = F.batch_norm(y, rm, rv, g, be, False)
-    out += F.batch_norm(F.conv2d(x, data([8, 8, 1, 1], 116), None), rm, rv, None, None, False)
-    show("res_downsample", F.relu(out))
-    print("res_chain_strides", h.stride())
-
 def forked_block(x: torch.Tensor, w: torch.Tensor, rm: torch.Tensor,
                  rv: torch.Tensor) -> torch.Tensor:
     y = F.relu(F.batch_norm(F.conv2d(x, w, None, 1, 1), rm, rv, None, None, False))
@@ -339,7 +252,6 @@ def main():
     norm_cases()
     pool_cases()
     chain_cases()
-    residual_cases()
     fork_cases()
 
 
