@@ -72,8 +72,10 @@ static inline uint16_t ts_vh_float_to_half(float f)
 
 /* The run converters are compiled for baseline x86-64 and for AVX2 and AVX-512 machines
  * too, picked at load time (GCC's target_clones: an ifunc): baseline SSE2 rounds a float to
- * bfloat16 at a third of AVX-512's speed. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
+ * bfloat16 at a third of AVX-512's speed. Not under ThreadSanitizer, whose runtime is not
+ * up yet when the dynamic loader runs an executable's ifunc resolvers (they crash it). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
+    !defined(__SANITIZE_THREAD__)
 #define TS_VH_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define TS_VH_CLONES
