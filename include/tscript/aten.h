@@ -115,9 +115,6 @@ int ts_aten_format_strides(int64_t mf, int dim, const int64_t *sizes, int64_t *s
                            TsError *err);
 /* PyTorch's t.is_contiguous(memory_format=mf): size-1 dims' strides do not count. */
 bool ts_aten_is_contiguous_as(const TsTensor *t, int64_t mf);
-/* The format t is laid out in, as PyTorch's suggest_memory_format answers for a dense
- * tensor: contiguous when it is (or when it is in none), else a channels-last one. */
-int64_t ts_aten_suggest_memory_format(const TsTensor *t);
 
 /* The out= rule: gives out the shape (contiguous) when it has another, with new storage
  * from allocator when its own is too small; nothing changes when it has the shape already.

@@ -68,14 +68,3 @@ bool ts_aten_is_contiguous_as(const TsTensor *t, int64_t mf)
     }
     return true;
 }
-
-int64_t ts_aten_suggest_memory_format(const TsTensor *t)
-{
-    if (ts_tensor_is_contiguous(t))
-        return TS_ATEN_MF_CONTIGUOUS;
-    if (ts_aten_is_contiguous_as(t, TS_ATEN_MF_CHANNELS_LAST))
-        return TS_ATEN_MF_CHANNELS_LAST;
-    if (ts_aten_is_contiguous_as(t, TS_ATEN_MF_CHANNELS_LAST_3D))
-        return TS_ATEN_MF_CHANNELS_LAST_3D;
-    return TS_ATEN_MF_CONTIGUOUS;
-}
