@@ -301,9 +301,10 @@ void *ts_optable_cache(const TsOpTable *t, void *(*make)(const TsOpTable *t, TsE
     void *fresh = make(t, err), *expected = NULL;
     if (!fresh)
         return NULL;
-    m->cache_free = destroy;
-    if (atomic_compare_exchange_strong(&m->cache, &expected, fresh))
+    if (atomic_compare_exchange_strong(&m->cache, &expected, fresh)) {
+        m->cache_free = destroy;       /* by the one thread that stored it: no race */
         return fresh;
+    }
     destroy(fresh);                    /* another thread made it first */
     return expected;
 }
