@@ -87,6 +87,28 @@ EOF
 printf '[168, 1, 28, 4] False 27.\n[36, 1, 12, 3]\n' | cmp -s - "$tmp/last"
 check $? "a channels-last input gives a channels-last result (PyTorch's strides)" "$tmp/last"
 
+# float32 encoder layers and self-attentions on oneDNN (attention.c): PyTorch's results, and
+# oneDNN ran their products (of the 4 heads of 8 over 10 keys: scores and values, 7 models
+# with 2 sequences each), as aten-cpu's kernel does without the plugin
+if [ $torch = yes ]; then
+    ONEDNN_VERBOSE=1 "$py" "$srcdir/t/dnnl/attention_f32.py" "$tscript" "$tmp/dnnl.yaml" \
+        "$tmp/attn_log" >"$tmp/attn" 2>&1
+    grep -q "^ok 10 " "$tmp/attn" && ! grep -q "^not ok" "$tmp/attn"
+    check $? "float32 encoder layers, attentions and TransformerEncoders give PyTorch's results" \
+        "$tmp/attn"
+    [ "$(grep -c '^onednn_verbose,exec,cpu,matmul,.*src_f32:.*,4x10x8:4x8x10:4x10x10' "$tmp/attn_log")" -ge 14 ] &&
+        [ "$(grep -c '^onednn_verbose,exec,cpu,matmul,.*src_f32:.*,4x10x10:4x10x8:4x10x8' "$tmp/attn_log")" -ge 14 ]
+    check $? "... oneDNN ran their heads' products" "$tmp/attn_log"
+    "$py" "$srcdir/t/dnnl/attention_f32.py" "$tscript" "$tmp/cpu.yaml" >"$tmp/attn" 2>&1
+    grep -q "^ok 10 " "$tmp/attn" && ! grep -q "^not ok" "$tmp/attn"
+    check $? "... and so does aten-cpu without the plugin" "$tmp/attn"
+else
+    skip "float32 encoder layers, attentions and TransformerEncoders give PyTorch's results" \
+        "python3 has no torch"
+    skip "... oneDNN ran their heads' products" "python3 has no torch"
+    skip "... and so does aten-cpu without the plugin" "python3 has no torch"
+fi
+
 if [ $torch = yes ] && "$py" -c 'import torchvision' >/dev/null 2>&1; then
     "$py" "$srcdir/t/models/check_models.py" "$tscript" --config "$tmp/dnnl.yaml" resnet18 \
         mobilenet_v2 squeezenet1_1 >"$tmp/model" 2>&1

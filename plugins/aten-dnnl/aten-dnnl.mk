@@ -25,5 +25,5 @@ endif
 # Its results against aten-cpu's and PyTorch's, the config switch (t/dnnl.sh says what), and
 # in bfloat16 (t/dnnl_bf16.sh).
 TESTS += t/dnnl.sh t/dnnl_bf16.sh
-EXTRA_DIST += t/dnnl.sh t/dnnl/setup.sh t/dnnl/cases.py t/dnnl_bf16.sh t/dnnl/bf16_cases.py \
+EXTRA_DIST += t/dnnl.sh t/dnnl/setup.sh t/dnnl/cases.py t/dnnl_bf16.sh t/dnnl/bf16_cases.py t/dnnl/attention_f32.py \
 	t/dnnl/bf16cmp.py t/dnnl/bf16_model.py

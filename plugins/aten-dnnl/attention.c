@@ -1,16 +1,19 @@
 /* attention.c — the fused fast paths of nn.MultiheadAttention and TransformerEncoderLayer
- * in bfloat16 on oneDNN: aten-cpu's kernels of aten::_native_multi_head_attention and
+ * on oneDNN: aten-cpu's kernels of aten::_native_multi_head_attention and
  * aten::_transformer_encoder_layer_fwd (its nn/attention.c says what they compute) replaced
- * (ts_override_kernel) for calls whose tensors are all bfloat16, which aten-cpu widens to
- * float32 for OpenBLAS.
+ * (ts_override_kernel) for calls whose tensors are all bfloat16 (which aten-cpu widens to
+ * float32 for OpenBLAS) or all float32 (where oneDNN's products, their weights reordered
+ * once, took 0.6-0.9 of OpenBLAS's time, and these loops are vectorized for the machine's
+ * widest vectors).
  *
- * The products are matmul.c's (bfloat16 operands, float32 accumulation, weights reordered
+ * The products are matmul.c's (the tensors' dtype, float32 accumulation, weights reordered
  * once and cached): the packed in-projection with its bias into rows of q, k and v
  * ([rows, 3E]); per batch entry, the scores q k^T of every head in one batched product read
  * in place from those rows, into float32; the probabilities by v the same way; the
  * out-projection and the feed-forward linears with their biases, the first one's relu a
  * oneDNN post-op. The rest are loops here over contiguous rows in float32, each result
- * rounded once to bfloat16 where PyTorch's own kernels round theirs: the softmax of the
+ * rounded once to bfloat16 (in a bfloat16 call) where PyTorch's own kernels round theirs:
+ * the softmax of the
  * scaled scores (the mask's entries -inf first; a row with every key masked is NaN, as in
  * PyTorch), the heads gathered back into rows, exact gelu (erfc below, to float32's
  * precision), and the residual adds, each fused with the layer norm that reads it.
@@ -36,6 +39,8 @@ enum { P_QKV_W, P_QKV_B, P_PROJ_W, P_PROJ_B, P_N1W, P_N1B, P_N2W, P_N2B, P_F1W, 
 /* A call this file takes. */
 typedef struct Attn {
     const TsTensor *x;                 /* [B, L, E], contiguous */
+    dnnl_data_type_t dt;               /* every tensor's: dnnl_bf16 or dnnl_f32 */
+    bool f32;                          /* dt is dnnl_f32 */
     const TsTensor *p[P_COUNT];        /* borrowed from the stack */
     const TsTensor *mask;              /* or NULL */
     int64_t mask_st[4];                /* its strides over [b, h, l, s], 0 where broadcast */
@@ -51,11 +56,11 @@ static const TsTensor *as_tensor(TsValue v)
     return v.tag == TS_TAG_TENSOR ? (const TsTensor *)v.u.p : NULL;
 }
 
-/* v when it is a bfloat16 cpu tensor of dim dims, sizes s0 (and s1), else NULL. */
-static const TsTensor *bf16_of(TsValue v, int dim, int64_t s0, int64_t s1)
+/* v when it is a cpu tensor of a's dtype, of dim dims, sizes s0 (and s1), else NULL. */
+static const TsTensor *param_of(const Attn *a, TsValue v, int dim, int64_t s0, int64_t s1)
 {
     const TsTensor *t = as_tensor(v);
-    if (!t || dn_dtype(t) != dnnl_bf16 || t->dim != dim || t->sizes[0] != s0 ||
+    if (!t || dn_dtype(t) != a->dt || t->dim != dim || t->sizes[0] != s0 ||
         (dim == 2 && t->sizes[1] != s1))
         return NULL;
     return t;
@@ -107,18 +112,26 @@ static bool read_mask(TsValue m, TsValue type, Attn *a)
 static bool read_common(TsValue x, TsValue e, TsValue h, const TsValue *v, Attn *a)
 {
     const TsTensor *t = as_tensor(x);
-    if (!t || dn_dtype(t) != dnnl_bf16 || t->dim != 3 || !ts_tensor_is_contiguous(t) ||
+    if (!t || t->dim != 3 || !ts_tensor_is_contiguous(t) ||
         (t->flags & DN_FLAG_CPU_NESTED) || !int_of(e, &a->E) || !int_of(h, &a->H) ||
         t->sizes[2] != a->E || a->H <= 0 || a->E % a->H || t->sizes[0] * t->sizes[1] == 0)
         return false;
+    a->dt = dn_dtype(t);
+    if (a->dt != dnnl_bf16 && a->dt != dnnl_f32)
+        return false;
+    a->f32 = a->dt == dnnl_f32;
     a->x = t;
     a->B = t->sizes[0];
     a->L = t->sizes[1];
     int64_t E = a->E;
-    a->p[P_QKV_W] = bf16_of(v[0], 2, 3 * E, E);
-    a->p[P_QKV_B] = bf16_of(v[1], 1, 3 * E, 0);
-    a->p[P_PROJ_W] = bf16_of(v[2], 2, E, E);
-    a->p[P_PROJ_B] = bf16_of(v[3], 1, E, 0);
+    /* float32 products go to oneDNN from 4 rows and columns (matmul.c's f32_faster): a call
+     * with fewer is aten-cpu's whole, not half done here */
+    if (a->f32 && (a->B * a->L < 4 || a->L < 4 || E / a->H < 4 || E < 4))
+        return false;
+    a->p[P_QKV_W] = param_of(a, v[0], 2, 3 * E, E);
+    a->p[P_QKV_B] = param_of(a, v[1], 1, 3 * E, 0);
+    a->p[P_PROJ_W] = param_of(a, v[2], 2, E, E);
+    a->p[P_PROJ_B] = param_of(a, v[3], 1, E, 0);
     return a->p[P_QKV_W] && a->p[P_QKV_B] && a->p[P_PROJ_W] && a->p[P_PROJ_B];
 }
 
@@ -147,12 +160,13 @@ static bool read_layer(const TsValue *v, Attn *a)
         v[8].tag != TS_TAG_BOOL || v[9].tag != TS_TAG_DOUBLE)
         return false;
     int64_t E = a->E;
-    const TsTensor *f1 = bf16_of(v[14], 2, as_tensor(v[14]) ? as_tensor(v[14])->sizes[0] : 0, E);
+    const TsTensor *f1 = param_of(a, v[14], 2,
+                                  as_tensor(v[14]) ? as_tensor(v[14])->sizes[0] : 0, E);
     a->F = f1 ? f1->sizes[0] : 0;
-    const TsTensor *q[] = { bf16_of(v[10], 1, E, 0), bf16_of(v[11], 1, E, 0),
-                            bf16_of(v[12], 1, E, 0), bf16_of(v[13], 1, E, 0), f1,
-                            bf16_of(v[15], 1, a->F, 0), bf16_of(v[16], 2, E, a->F),
-                            bf16_of(v[17], 1, E, 0) };
+    const TsTensor *q[] = { param_of(a, v[10], 1, E, 0), param_of(a, v[11], 1, E, 0),
+                            param_of(a, v[12], 1, E, 0), param_of(a, v[13], 1, E, 0), f1,
+                            param_of(a, v[15], 1, a->F, 0), param_of(a, v[16], 2, E, a->F),
+                            param_of(a, v[17], 1, E, 0) };
     for (int i = 0; i < 8; i++)
         if (!(a->p[P_N1W + i] = q[i]))
             return false;
@@ -160,7 +174,7 @@ static bool read_layer(const TsValue *v, Attn *a)
     a->gelu = v[7].u.b;
     a->norm_first = v[8].u.b;
     a->eps = (float)v[9].u.d;
-    return a->F > 0 && read_mask(v[18], v[19], a);
+    return a->F >= (a->f32 ? 4 : 1) && read_mask(v[18], v[19], a);
 }
 
 /* ---- loops over rows -------------------------------------------------------------------- */
@@ -226,8 +240,21 @@ static void mask_row(const Attn *a, int64_t b, int64_t h, int64_t l, float *sc)
             sc[s] = -INFINITY;
 }
 
-/* The softmax of a row of n scores sc times scale (sc overwritten) into p. */
-static DN_VECTORIZE void softmax_row(float *sc, int64_t n, float scale, uint16_t *p)
+/* n floats of x into out, a row of float32 (f32) or bfloat16 (each rounded once). */
+static inline void store_row(const float *x, int64_t n, bool f32, void *out)
+{
+    if (f32) {
+        memcpy(out, x, (size_t)n * sizeof *x);
+        return;
+    }
+    uint16_t *o = out;
+    for (int64_t i = 0; i < n; i++)
+        o[i] = dn_float_to_bf16(x[i]);
+}
+
+/* The softmax of a row of n scores sc times scale (sc overwritten) into p (float32 when
+ * f32, else bfloat16). */
+static DN_VECTORIZE void softmax_row(float *sc, int64_t n, float scale, bool f32, void *p)
 {
     for (int64_t i = 0; i < n; i++)
         sc[i] *= scale;
@@ -236,7 +263,8 @@ static DN_VECTORIZE void softmax_row(float *sc, int64_t n, float scale, uint16_t
         sc[i] = ts_expf(sc[i] - mx);
     float inv = 1.0f / sum_of(sc, n);
     for (int64_t i = 0; i < n; i++)
-        p[i] = dn_float_to_bf16(sc[i] * inv);
+        sc[i] *= inv;
+    store_row(sc, n, f32, p);
 }
 
 /* erfc(z) for z >= 0 to a relative 1.2e-7 (the Chebyshev fit of Numerical Recipes' erfcc),
@@ -256,14 +284,24 @@ static inline float erfc_pos(float z)
     return t * ts_expf(r - z * z);
 }
 
-static DN_VECTORIZE void gelu_rows(uint16_t *h, int64_t n)
+static inline float gelu_of(float x)
 {
-    for (int64_t i = 0; i < n; i++) {
-        float x = dn_bf16_to_float(h[i]);
-        float q = 0.5f * erfc_pos(ts_vm_float(ts_vm_bits(x) & 0x7fffffffu) * 0.70710678118654752f);
-        float cdf = ts_vm_pick(-(uint32_t)(x >= 0), 1.0f - q, q);
-        h[i] = dn_float_to_bf16(x * cdf);
+    float q = 0.5f * erfc_pos(ts_vm_float(ts_vm_bits(x) & 0x7fffffffu) * 0.70710678118654752f);
+    return x * ts_vm_pick(-(uint32_t)(x >= 0), 1.0f - q, q);
+}
+
+/* gelu of n values at h in place, float32 (f32) or bfloat16 */
+static DN_VECTORIZE void gelu_rows(void *h, int64_t n, bool f32)
+{
+    if (f32) {
+        float *x = h;
+        for (int64_t i = 0; i < n; i++)
+            x[i] = gelu_of(x[i]);
+        return;
     }
+    uint16_t *x = h;
+    for (int64_t i = 0; i < n; i++)
+        x[i] = dn_float_to_bf16(gelu_of(dn_bf16_to_float(x[i])));
 }
 
 /* A layer norm's weight and bias as float32, and its eps. */
@@ -272,8 +310,9 @@ typedef struct Norm {
     float eps;
 } Norm;
 
-/* s (n) rounded to bfloat16 as a sum PyTorch keeps is; its layer norm into out. */
-static DN_VECTORIZE void norm_row(const float *s, int64_t n, const Norm *nm, uint16_t *out)
+/* s (n), rounded to the call's dtype as a sum PyTorch keeps is; its layer norm into out
+ * (float32 when f32, else bfloat16); s is overwritten. */
+static DN_VECTORIZE void norm_row(float *s, int64_t n, const Norm *nm, bool f32, void *out)
 {
     float mean = sum_of(s, n) / (float)n;
     float d[LANES] = { 0 }, var = 0;
@@ -286,44 +325,61 @@ static DN_VECTORIZE void norm_row(const float *s, int64_t n, const Norm *nm, uin
     var += sum_of(d, LANES);
     float inv = 1.0f / sqrtf(var / (float)n + nm->eps);
     for (i = 0; i < n; i++)
-        out[i] = dn_float_to_bf16((s[i] - mean) * inv * nm->w[i] + nm->b[i]);
+        s[i] = (s[i] - mean) * inv * nm->w[i] + nm->b[i];
+    store_row(s, n, f32, out);
 }
 
-/* rows of n: s = x + y (y NULL: x) rounded to bfloat16, into sum when not NULL, its layer
- * norm into out when nm is not NULL; tmp: n floats. */
-static DN_VECTORIZE void add_norm(const uint16_t *x, const uint16_t *y, int64_t rows, int64_t n,
-                                  uint16_t *sum, const Norm *nm, uint16_t *out, float *tmp)
+/* Row r of n of x (+ y, y NULL: x alone) into tmp, the sum rounded once to bfloat16 in a
+ * bfloat16 call. */
+static inline void add_row(const void *x, const void *y, int64_t r, int64_t n, bool f32,
+                           float *tmp)
 {
-    for (int64_t r = 0; r < rows; r++, x += n) {
-        if (y) {
+    if (f32) {
+        const float *a = (const float *)x + r * n, *b = y ? (const float *)y + r * n : NULL;
+        if (b)
             for (int64_t i = 0; i < n; i++)
-                tmp[i] = dn_bf16_to_float(dn_float_to_bf16(dn_bf16_to_float(x[i]) +
-                                                           dn_bf16_to_float(y[i])));
-            y += n;
-        } else {
-            for (int64_t i = 0; i < n; i++)
-                tmp[i] = dn_bf16_to_float(x[i]);
-        }
+                tmp[i] = a[i] + b[i];
+        else
+            memcpy(tmp, a, (size_t)n * sizeof *tmp);
+        return;
+    }
+    const uint16_t *a = (const uint16_t *)x + r * n, *b = y ? (const uint16_t *)y + r * n : NULL;
+    if (b)
+        for (int64_t i = 0; i < n; i++)
+            tmp[i] = dn_bf16_to_float(dn_float_to_bf16(dn_bf16_to_float(a[i]) +
+                                                       dn_bf16_to_float(b[i])));
+    else
+        for (int64_t i = 0; i < n; i++)
+            tmp[i] = dn_bf16_to_float(a[i]);
+}
+
+/* rows of n of the call's dtype (float32 when f32, else bfloat16): s = x + y (y NULL: x),
+ * into sum when not NULL, its layer norm into out when nm is not NULL; tmp: n floats. */
+static DN_VECTORIZE void add_norm(const void *x, const void *y, int64_t rows, int64_t n,
+                                  bool f32, void *sum, const Norm *nm, void *out, float *tmp)
+{
+    size_t es = f32 ? 4 : 2;
+    for (int64_t r = 0; r < rows; r++) {
+        add_row(x, y, r, n, f32, tmp);
         if (sum)
-            for (int64_t i = 0; i < n; i++)
-                sum[r * n + i] = dn_float_to_bf16(tmp[i]);
+            store_row(tmp, n, f32, (char *)sum + (size_t)(r * n) * es);
         if (nm)
-            norm_row(tmp, n, nm, out + r * n);
+            norm_row(tmp, n, nm, f32, (char *)out + (size_t)(r * n) * es);
     }
 }
 
 /* ---- the products --------------------------------------------------------------------------- */
 
-/* A call's buffers, carved from one block: bfloat16 but where said. */
+/* A call's buffers, carved from one block: of the call's dtype but where said. */
 typedef struct Work {
-    uint16_t *qkv;             /* [rows, 3E] */
+    char *qkv;                 /* [rows, 3E] */
     float *scores;             /* [H, L, L], float32 */
-    uint16_t *probs;           /* [H, L, L] */
-    uint16_t *heads;           /* [H, L, d] */
-    uint16_t *ctx;             /* [rows, E], the heads side by side */
-    uint16_t *att;             /* [rows, E], attention's result */
-    uint16_t *y, *x1, *f;      /* [rows, E]: a norm's output, the first residual, the ffn's */
-    uint16_t *hid;             /* [rows, F] */
+    char *probs;               /* [H, L, L] */
+    char *heads;               /* [H, L, d] */
+    char *ctx;                 /* [rows, E], the heads side by side */
+    char *att;                 /* [rows, E], attention's result */
+    char *y, *x1, *f;          /* [rows, E]: a norm's output, the first residual, the ffn's */
+    char *hid;                 /* [rows, F] */
     float *norms;              /* 4 x E: the layer norms' weights and biases */
     float *tmp;                /* E */
     void *block;
@@ -331,14 +387,14 @@ typedef struct Work {
 } Work;
 
 /* x (rows of in) @ w^T + b into out (rows of w's rows), post after. */
-static int linear(int nthr, const uint16_t *x, int64_t rows, const TsTensor *w,
-                  const TsTensor *b, int post, uint16_t *out, TsError *err)
+static int linear(const Attn *a, int nthr, const void *x, int64_t rows, const TsTensor *w,
+                  const TsTensor *b, int post, void *out, TsError *err)
 {
     DnMat xm = { 1, rows, w->sizes[1], 0, w->sizes[1], 1 };
     DnMat wm = { 1, w->sizes[1], w->sizes[0], 0, w->strides[1], w->strides[0] };
     DnMat bm = { 1, 1, b->sizes[0], 0, 0, b->strides[0] };
     DnKey k;
-    if (!dn_matmul_key(&k, dnnl_bf16, xm, wm, &bm, true))
+    if (!dn_matmul_key(&k, a->dt, xm, wm, &bm, true))
         return 1;
     k.nthr = nthr;
     k.post = (uint8_t)post;
@@ -347,90 +403,106 @@ static int linear(int nthr, const uint16_t *x, int64_t rows, const TsTensor *w,
 }
 
 /* The product of H batches: s (H of m x k, strides ss) @ w (H of k x n, strides ws) into
- * dst, dense, float32 when f32. */
-static int heads_product(int nthr, const uint16_t *s, DnMat sm, const uint16_t *w, DnMat wm,
-                         bool f32, void *dst, TsError *err)
+ * dst, dense, float32 when f32 (as it is in a float32 call). */
+static int heads_product(const Attn *a, int nthr, const void *s, DnMat sm, const void *w,
+                         DnMat wm, bool f32, void *dst, TsError *err)
 {
     DnKey k;
-    if (!dn_matmul_key(&k, dnnl_bf16, sm, wm, NULL, false))
+    if (!dn_matmul_key(&k, a->dt, sm, wm, NULL, false))
         return 1;
     k.nthr = nthr;
-    k.mm.acc_f32 = f32;
+    k.mm.acc_f32 = f32 && !a->f32;
     DnMatArgs args = { s, w, NULL, NULL, dst };
     return dn_matmul_exec(&k, &args, err);
 }
 
 /* Self-attention of x (rows of E) into w->att. */
-static int attention(const Attn *a, int nthr, const uint16_t *x, Work *w, TsError *err)
+static int attention(const Attn *a, int nthr, const void *x, Work *w, TsError *err)
 {
     int64_t B = a->B, L = a->L, E = a->E, H = a->H, d = E / H;
-    int rc = linear(nthr, x, B * L, a->p[P_QKV_W], a->p[P_QKV_B], 0, w->qkv, err);
+    size_t es = a->f32 ? 4 : 2;
+    int rc = linear(a, nthr, x, B * L, a->p[P_QKV_W], a->p[P_QKV_B], 0, w->qkv, err);
     float scale = (float)(1 / sqrt((double)d));
     for (int64_t b = 0; b < B && !rc; b++) {
-        const uint16_t *q = w->qkv + b * L * 3 * E;
+        const char *q = w->qkv + (size_t)(b * L * 3 * E) * es;
         DnMat qm = { H, L, d, d, 3 * E, 1 }, kt = { H, d, L, d, 1, 3 * E };
-        rc = heads_product(nthr, q, qm, q + E, kt, true, w->scores, err);
+        rc = heads_product(a, nthr, q, qm, q + (size_t)E * es, kt, true, w->scores, err);
         for (int64_t h = 0; h < H && !rc; h++)
             for (int64_t l = 0; l < L; l++) {
                 float *sc = w->scores + (h * L + l) * L;
                 if (a->mask)
                     mask_row(a, b, h, l, sc);
-                softmax_row(sc, L, scale, w->probs + (h * L + l) * L);
+                softmax_row(sc, L, scale, a->f32, w->probs + (size_t)((h * L + l) * L) * es);
             }
         DnMat pm = { H, L, L, L * L, L, 1 }, vm = { H, L, d, d, 3 * E, 1 };
         if (!rc)
-            rc = heads_product(nthr, w->probs, pm, q + 2 * E, vm, false, w->heads, err);
+            rc = heads_product(a, nthr, w->probs, pm, q + (size_t)(2 * E) * es, vm, false,
+                               w->heads, err);
         for (int64_t h = 0; h < H && !rc; h++)
             for (int64_t l = 0; l < L; l++)
-                memcpy(w->ctx + (b * L + l) * E + h * d, w->heads + (h * L + l) * d,
-                       (size_t)d * sizeof *w->ctx);
+                memcpy(w->ctx + (size_t)((b * L + l) * E + h * d) * es,
+                       w->heads + (size_t)((h * L + l) * d) * es, (size_t)d * es);
     }
-    return rc ? rc : linear(nthr, w->ctx, B * L, a->p[P_PROJ_W], a->p[P_PROJ_B], 0, w->att,
+    return rc ? rc : linear(a, nthr, w->ctx, B * L, a->p[P_PROJ_W], a->p[P_PROJ_B], 0, w->att,
                             err);
+}
+
+/* Element j of t, a float32 or bfloat16 vector, as float32. */
+static float param_at(const TsTensor *t, int64_t j)
+{
+    const char *p = (const char *)ts_tensor_data(t);
+    if (t->dtype == TS_FLOAT32) {
+        float f;
+        memcpy(&f, p + j * t->strides[0] * 4, sizeof f);
+        return f;
+    }
+    uint16_t b;
+    memcpy(&b, p + j * t->strides[0] * 2, sizeof b);
+    return dn_bf16_to_float(b);
 }
 
 /* A layer norm's parameters p[i], p[i + 1] as float32 at f. */
 static Norm norm_of(const Attn *a, int i, float *f)
 {
     const TsTensor *nw = a->p[i], *nb = a->p[i + 1];
-    const uint16_t *wd = ts_tensor_data(nw), *bd = ts_tensor_data(nb);
     for (int64_t j = 0; j < a->E; j++) {
-        f[j] = dn_bf16_to_float(wd[j * nw->strides[0]]);
-        f[a->E + j] = dn_bf16_to_float(bd[j * nb->strides[0]]);
+        f[j] = param_at(nw, j);
+        f[a->E + j] = param_at(nb, j);
     }
     return (Norm){ f, f + a->E, a->eps };
 }
 
 /* The encoder layer of x into out, as aten-cpu's: attention, residual, norm and the
  * feed-forward block, in norm_first order or not. */
-static int encoder_layer(const Attn *a, int nthr, const uint16_t *x, Work *w, uint16_t *out,
+static int encoder_layer(const Attn *a, int nthr, const void *x, Work *w, void *out,
                          TsError *err)
 {
     int64_t rows = a->B * a->L, E = a->E;
+    bool f32 = a->f32;
     Norm n1 = norm_of(a, P_N1W, w->norms), n2 = norm_of(a, P_N2W, w->norms + 2 * E);
     int rc = 0;
     if (a->norm_first) {
-        add_norm(x, NULL, rows, E, NULL, &n1, w->y, w->tmp);
+        add_norm(x, NULL, rows, E, f32, NULL, &n1, w->y, w->tmp);
         rc = attention(a, nthr, w->y, w, err);
         if (!rc)
-            add_norm(x, w->att, rows, E, w->x1, &n2, w->y, w->tmp);
+            add_norm(x, w->att, rows, E, f32, w->x1, &n2, w->y, w->tmp);
     } else {
         rc = attention(a, nthr, x, w, err);
         if (!rc)
-            add_norm(x, w->att, rows, E, NULL, &n1, w->x1, w->tmp);
+            add_norm(x, w->att, rows, E, f32, NULL, &n1, w->x1, w->tmp);
     }
-    const uint16_t *in = a->norm_first ? w->y : w->x1;
+    const void *in = a->norm_first ? w->y : w->x1;
     if (!rc)
-        rc = linear(nthr, in, rows, a->p[P_F1W], a->p[P_F1B], a->gelu ? 0 : DN_POST_RELU,
+        rc = linear(a, nthr, in, rows, a->p[P_F1W], a->p[P_F1B], a->gelu ? 0 : DN_POST_RELU,
                     w->hid, err);
     if (!rc && a->gelu)
-        gelu_rows(w->hid, rows * a->F);
+        gelu_rows(w->hid, rows * a->F, f32);
     if (!rc)
-        rc = linear(nthr, w->hid, rows, a->p[P_F2W], a->p[P_F2B], 0, w->f, err);
+        rc = linear(a, nthr, w->hid, rows, a->p[P_F2W], a->p[P_F2B], 0, w->f, err);
     if (!rc && a->norm_first)
-        add_norm(w->x1, w->f, rows, E, out, NULL, NULL, w->tmp);
+        add_norm(w->x1, w->f, rows, E, f32, out, NULL, NULL, w->tmp);
     else if (!rc)
-        add_norm(w->x1, w->f, rows, E, NULL, &n2, out, w->tmp);
+        add_norm(w->x1, w->f, rows, E, f32, NULL, &n2, out, w->tmp);
     return rc;
 }
 
@@ -439,10 +511,10 @@ static int encoder_layer(const Attn *a, int nthr, const uint16_t *x, Work *w, ui
 /* The buffers of a, from the cpu allocator; false when out of memory. */
 static bool work_get(TsAllocator *alloc, const Attn *a, Work *w)
 {
-    int64_t rows = a->B * a->L, E = a->E, LL = a->H * a->L * a->L;
-    int64_t sizes[] = { rows * 3 * E * 2, LL * 4, LL * 2, rows * E * 2, rows * E * 2,
-                        rows * E * 2, rows * E * 2, rows * E * 2, rows * E * 2,
-                        rows * a->F * 2, 4 * E * 4, E * 4 };
+    int64_t rows = a->B * a->L, E = a->E, LL = a->H * a->L * a->L, es = a->f32 ? 4 : 2;
+    int64_t sizes[] = { rows * 3 * E * es, LL * 4, LL * es, rows * E * es, rows * E * es,
+                        rows * E * es, rows * E * es, rows * E * es, rows * E * es,
+                        rows * a->F * es, 4 * E * 4, E * 4 };
     void **at[] = { (void **)&w->qkv, (void **)&w->scores, (void **)&w->probs,
                     (void **)&w->heads, (void **)&w->ctx, (void **)&w->att, (void **)&w->y,
                     (void **)&w->x1, (void **)&w->f, (void **)&w->hid, (void **)&w->norms,
@@ -474,17 +546,18 @@ static int run(TsCall *c, const Attn *a, TsTensor **o)
     *o = NULL;
     if (!work_get(alloc, a, &w))
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-    *o = ts_tensor_empty(alloc, cpu, TS_BFLOAT16, 3, a->x->sizes, err);
+    *o = ts_tensor_empty(alloc, cpu, a->f32 ? TS_FLOAT32 : TS_BFLOAT16, 3, a->x->sizes, err);
     int rc = *o ? 0 : (int)err->code;
     if (!rc) {
         int nthr = dn_threads_begin();
-        const uint16_t *x = ts_tensor_data(a->x);
+        const void *x = ts_tensor_data(a->x);
         if (a->layer) {
             rc = encoder_layer(a, nthr, x, &w, ts_tensor_data(*o), err);
         } else {
             rc = attention(a, nthr, x, &w, err);
             if (!rc)
-                memcpy(ts_tensor_data(*o), w.att, (size_t)(a->B * a->L * a->E) * 2);
+                memcpy(ts_tensor_data(*o), w.att,
+                       (size_t)(a->B * a->L * a->E) * (a->f32 ? 4 : 2));
         }
         dn_threads_end(nthr);
     }

@@ -114,25 +114,31 @@ def check(tscript, config, name, tmp):
     return (None if diff <= allowed else summary + ", allowed %.4g" % allowed), summary
 
 
-def main():
-    tscript, config = sys.argv[1], sys.argv[2]
-    names = sys.argv[3:] or ["resnet18"]
-    if names == ["transformers"]:
-        names = list(TRANSFORMERS)
+def tap(names, check, what):
+    """Runs check(name, tmp) -> (why not, summary) for each name as a TAP test "NAME WHAT";
+    the exit status."""
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for n, name in enumerate(names, 1):
-            why, summary = check(tscript, config, name, tmp)
+            why, summary = check(name, tmp)
             if why is None:
-                print("ok %d - %s in bfloat16 runs as in PyTorch (%s)" % (n, name, summary))
+                print("ok %d - %s %s (%s)" % (n, name, what, summary))
             else:
                 failed += 1
-                print("not ok %d - %s in bfloat16 runs as in PyTorch" % (n, name))
+                print("not ok %d - %s %s" % (n, name, what))
                 for line in why.splitlines():
                     print("# " + line)
     print("1..%d" % len(names))
     return 1 if failed else 0
 
+
+def main():
+    tscript, config = sys.argv[1], sys.argv[2]
+    names = sys.argv[3:] or ["resnet18"]
+    if names == ["transformers"]:
+        names = list(TRANSFORMERS)
+    return tap(names, lambda name, tmp: check(tscript, config, name, tmp),
+               "in bfloat16 runs as in PyTorch")
 
 if __name__ == "__main__":
     sys.exit(main())
