@@ -82,12 +82,12 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 
 # The ops under TorchScript, results and errors as PyTorch gives them (t/cases.sh runs a file).
 TESTS += t/scatter_cases.sh t/arrange_cases.sh t/memory_format_cases.sh t/compose_cases.sh t/interleave_cases.sh \
-	t/bucket_cases.sh t/unique_cases.sh
+	t/bucket_cases.sh t/unique_cases.sh t/mixed_dtype_cases.sh
 EXTRA_DIST += t/cases.sh t/casedriver.py t/scatter_cases.sh t/scatter_cases.py t/arrange_cases.sh \
 	t/memory_format_cases.sh t/memory_format_cases.py \
 	t/arrange_cases.py t/compose_cases.sh t/compose_cases.py t/interleave_cases.sh \
 	t/interleave_cases.py t/bucket_cases.sh t/bucket_cases.py t/unique_cases.sh \
-	t/unique_cases.py
+	t/unique_cases.py t/mixed_dtype_cases.sh t/mixed_dtype_cases.py
 
 # The TorchScript cases of the pointwise ops (t/aten_sweep_cases.py) and of the second
 # sweep's finds (t/aten_sweep2_cases.py), run by `tscript test`.

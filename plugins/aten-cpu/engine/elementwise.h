@@ -64,6 +64,9 @@ void ts_cpu_ew_iterate(int nop, TsTensor *const *t, TsCpuLoop loop, TsCpuEwArgs 
 
 /* A new tensor a * b with PyTorch's promotion and broadcasting (binary.c). */
 int ts_cpu_mul(TsTensor *a, TsTensor *b, TsTensor **out, TsError *err);
+/* self += other in place (add_ with alpha 1): other broadcast to self's shape and cast to
+ * its dtype, with PyTorch's errors where it cannot be. */
+int ts_cpu_add_(TsTensor *self, TsTensor *other, TsError *err);
 
 /* ---- conversion (convert.c) -------------------------------------------------- */
 

@@ -477,6 +477,29 @@ static int k_dot(TsCall *c) { return binary_kernel(c, do_dot); }
 /* aten::mv(Tensor self, Tensor vec) -> Tensor */
 static int k_mv(TsCall *c) { return binary_kernel(c, do_mv); }
 
+/* A bias of another dtype than the input's, as PyTorch's linear takes it: a 2-d input (or a
+ * contiguous 3-d one, folded into rows) goes to addmm, whose checks refuse it; any other
+ * input's product gets the bias added in place (add_: cast to the product's dtype where a
+ * cast may, broadcast to its shape). */
+static TsTensor *linear_mixed_bias(TsError *err, TsTensor *x, Operand *ox, TsTensor *w,
+                                   Operand *ow, TsTensor *bias)
+{
+    if (x->dim == 2 || (x->dim == 3 && ts_tensor_is_contiguous(x))) {
+        if (x->dtype != w->dtype)
+            ts_error_set(err, TS_ERR_RUNTIME, "expected scalar type %s but found %s",
+                         ts_dtype_type_name(x->dtype), ts_dtype_type_name(w->dtype));
+        else
+            ts_error_set(err, TS_ERR_RUNTIME, "self and mat2 must have the same dtype");
+        return NULL;
+    }
+    TsTensor *o = matmul(err, "addmm_impl_cpu_", x, ox, w, ow, NULL);
+    if (o && ts_cpu_add_(o, bias, err)) {
+        ts_tensor_release(o);
+        o = NULL;
+    }
+    return o;
+}
+
 /* aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor:
  * input @ weight.t() + bias, weight read transposed in place. */
 static int k_linear(TsCall *c)
@@ -497,8 +520,7 @@ static int k_linear(TsCall *c)
             ow.strides = strides;
         }
         if (bias && bias->dtype != x->dtype)
-            ts_error_set(c->error, TS_ERR_RUNTIME, "expected scalar type %s but found %s",
-                         ts_dtype_type_name(x->dtype), ts_dtype_type_name(bias->dtype));
+            o = linear_mixed_bias(c->error, x, &ox, w, &ow, bias);
         else
             o = matmul(c->error, "addmm_impl_cpu_", x, &ox, w, &ow, bias);
     }

@@ -100,6 +100,17 @@ static const char *cxx_type(int dtype)
     }
 }
 
+/* A tensor's type as mkldnn's checks print it: Python's legacy name where the dtype has one
+ * there (torch.FloatTensor), the C++ one for bfloat16 (CPUBFloat16Type). */
+static const char *legacy_type(int dtype, char *buf, size_t n)
+{
+    if (dtype == TS_BFLOAT16)
+        snprintf(buf, n, "CPUBFloat16Type");
+    else
+        snprintf(buf, n, "torch.%sTensor", ts_dtype_type_name(dtype));
+    return buf;
+}
+
 /* The dtype checks of the backend PyTorch would pick. A bias of another dtype is an error for
  * 2-d, transposed and mkldnn convolutions; the slow 1-d and 3-d kernels convert it, which
  * *cast_bias asks for. */
@@ -107,33 +118,36 @@ static int check_dtypes(TsCall *c, const TsConvArgs *a, const TsTensor *x, const
                         const TsTensor *b, bool *cast_bias)
 {
     /* PyTorch sends float32 1-d and 2-d convolutions that are worth it to mkldnn, whose
-     * check speaks of types: grouped, batched, big, or with kernels over 3x3 */
+     * check speaks of types: grouped, batched, big, or with kernels over 3x3; and every
+     * bfloat16 one (on a CPU with AVX-512, as PyTorch's reference runs were) */
     bool mkldnn = !a->transposed && x->dtype == TS_FLOAT32 && (x->dim == 3 || x->dim == 4) &&
                   w->dim == x->dim;
     if (mkldnn) {
         bool big_kernel = x->dim == 4 && w->sizes[2] > 3 && w->sizes[3] > 3;
         mkldnn = a->groups > 1 || big_kernel || x->sizes[0] > 1 || ts_tensor_numel(x) > 20480;
     }
+    mkldnn = mkldnn || x->dtype == TS_BFLOAT16;
+    char tx[32], tw[32];
     *cast_bias = false;
     if (x->dtype != w->dtype && mkldnn)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (torch.%sTensor) and weight "
-                            "type (torch.%sTensor) should be the same or input should be a "
-                            "MKLDNN tensor and weight is a dense tensor",
-                            ts_dtype_type_name(x->dtype), ts_dtype_type_name(w->dtype));
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (%s) and weight type (%s) "
+                            "should be the same or input should be a MKLDNN tensor and weight "
+                            "is a dense tensor", legacy_type(x->dtype, tx, sizeof tx),
+                            legacy_type(w->dtype, tw, sizeof tw));
     if (x->dtype != w->dtype)
         return ts_nn_same_dtype(c, x, w);
     if (!b || b->dtype == x->dtype)
         return 0;
-    if (a->transposed)
+    if (a->transposed && !mkldnn)
         return ts_nn_same_dtype(c, x, b);
-    if (w->dim == 4)
+    if (w->dim == 4 && !a->transposed)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (%s) and bias type (%s) "
                             "should be the same", cxx_type(x->dtype), cxx_type(b->dtype));
     if (mkldnn)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (torch.%sTensor) and bias "
-                            "type (torch.%sTensor) should be the same or input should be a "
-                            "MKLDNN tensor and bias is a dense tensor",
-                            ts_dtype_type_name(x->dtype), ts_dtype_type_name(b->dtype));
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (%s) and bias type (%s) "
+                            "should be the same or input should be a MKLDNN tensor and bias "
+                            "is a dense tensor", legacy_type(x->dtype, tx, sizeof tx),
+                            legacy_type(b->dtype, tw, sizeof tw));
     *cast_bias = true;
     return 0;
 }

@@ -638,6 +638,13 @@ int ts_cpu_mul(TsTensor *a, TsTensor *b, TsTensor **out, TsError *err)
     return ts_cpu_ew(&ew_mul, 2, in, out, TS_EW_NEW, NULL, err);
 }
 
+int ts_cpu_add_(TsTensor *self, TsTensor *other, TsError *err)
+{
+    TsTensor *in[2] = { self, other }, *out = self;
+    TsCpuEwArgs args = { .d = { 1 }, .i = { 1 } };
+    return ts_cpu_ew(&ew_add, 2, in, &out, TS_EW_INPLACE, &args, err);
+}
+
 /* aten::outer(Tensor self, Tensor vec2) -> Tensor, ger (its other name) and their out=
  * forms: self as a column times vec2 as a row, broadcast by the engine. */
 static int outer_call(TsCall *c, bool out_form)
