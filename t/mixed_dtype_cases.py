@@ -1,5 +1,7 @@
 # t/mixed_dtype_cases.py — products whose operands differ in dtype, as PyTorch 1.13 takes
-# them. linear with a bias of another dtype: a 2-d input, or a contiguous 3-d one, goes to
+# them. addmm with beta and alpha of 1 is self + mat1.mm(mat2) in a scripted function (the
+# executor's DecomposeOps, core/ir/passes/decompose_ops.c): add's promotion and errors, where
+# addmm itself refuses a self of another dtype. linear with a bias of another dtype: a 2-d input, or a contiguous 3-d one, goes to
 # addmm, which refuses it; any other input's product gets the bias added in place (cast to
 # the product's dtype, so a bfloat16 product stays bfloat16). Convolutions of bfloat16
 # inputs go to mkldnn on PyTorch's reference machines (AVX-512), whose checks word a weight
@@ -39,6 +41,31 @@ def test_linear_other_ranks_add_in_place():
 def test_linear_same_dtypes():
     r = F.linear(torch.ones(2, 3), third([4, 3], torch.float64).float(), third([4], torch.float32))
     assert r.dtype == torch.float32 and abs(r[1, 3].item() - 4.0 / 3.0) < 1e-6
+
+
+def test_addmm_decomposed():
+    bf = torch.bfloat16
+    s, m1, m2 = third([2, 4], torch.float32), third([2, 3], bf), torch.ones(3, 4, dtype=bf)
+    r = torch.addmm(s, m1, m2)
+    # the product rounds to bfloat16 (1.0), then float32's 1/3 is added
+    assert r.dtype == torch.float32 and torch.equal(r, s + m1.mm(m2))
+    assert abs(r[1, 3].item() - 4.0 / 3.0) < 1e-6
+    r = torch.addmm(s.to(bf), m1.float(), m2.float(), beta=1, alpha=1.0)
+    assert r.dtype == torch.float32 and abs(r[0, 0].item() - 1.3359375) < 1e-6
+    r = torch.addmm(third([4], torch.float64), m1.float(), m2.float())
+    assert r.dtype == torch.float64 and r.shape == [2, 4]
+
+
+def err_addmm_alpha_2():
+    # raises: self and mat2 must have the same dtype
+    bf = torch.bfloat16
+    return torch.addmm(third([2, 4], torch.float32), third([2, 3], bf), torch.ones(3, 4, dtype=bf),
+                       alpha=2)
+
+
+def err_addmm_self_shape():
+    # raises: The size of tensor a (5) must match the size of tensor b (4) at non-singleton dimension 1
+    return torch.addmm(torch.ones(5), torch.ones(2, 3), torch.ones(3, 4))
 
 
 def err_linear_2d_bias():

@@ -56,6 +56,7 @@ const char *ts_pass_name(size_t i);
 /* The passes, one per file of this folder (pipeline.c orders them). */
 int ts_pass_dead_code(TsGraph *g, const TsPassEnv *env, TsError *err);   /* dead_code.c */
 int ts_pass_cse(TsGraph *g, const TsPassEnv *env, TsError *err);         /* cse.c */
+int ts_pass_decompose_ops(TsGraph *g, const TsPassEnv *env, TsError *err);
 int ts_pass_constant_prop(TsGraph *g, const TsPassEnv *env, TsError *err);
 int ts_pass_constant_pooling(TsGraph *g, const TsPassEnv *env, TsError *err);
 int ts_pass_peephole(TsGraph *g, const TsPassEnv *env, TsError *err);

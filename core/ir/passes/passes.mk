@@ -18,6 +18,7 @@ libtscript_core_la_SOURCES += \
 	core/ir/passes/loop_unroll.c \
 	core/ir/passes/dead_code.c \
 	core/ir/passes/cse.c \
+	core/ir/passes/decompose_ops.c \
 	core/ir/passes/shape.h \
 	core/ir/passes/shape_prop.c \
 	core/ir/passes/shape_rules.c \

@@ -19,6 +19,8 @@ typedef struct PassEntry {
 static const PassEntry pipeline[] = {
     { "inline", ts_pass_inline },
     { "dead_code", ts_pass_dead_code },
+    /* as PyTorch's profiling-insensitive passes: before the others see the graph */
+    { "decompose_ops", ts_pass_decompose_ops },
     { "cse", ts_pass_cse },
     /* the tensors' types from the inputs' (a specialized graph's) and the constants', which
      * peephole's rules on sizes and dtypes read */
