@@ -26,6 +26,7 @@
  */
 #include <math.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dn.h"
@@ -353,19 +354,93 @@ static inline void add_row(const void *x, const void *y, int64_t r, int64_t n, b
             tmp[i] = dn_bf16_to_float(a[i]);
 }
 
-/* rows of n of the call's dtype (float32 when f32, else bfloat16): s = x + y (y NULL: x),
- * into sum when not NULL, its layer norm into out when nm is not NULL; tmp: n floats. */
-static DN_VECTORIZE void add_norm(const void *x, const void *y, int64_t rows, int64_t n,
-                                  bool f32, void *sum, const Norm *nm, void *out, float *tmp)
+/* ---- the loops on the runtime's threads ------------------------------------------------- */
+
+/* The rows between the products go to ts_parallel_for in chunks of about this many elements
+ * (some tens of microseconds each: a thread's wake-up is worth it); one thread runs them all
+ * in place. */
+enum { CHUNK_ELEMS = 16384 };
+
+static int64_t grain_of(int64_t per_row) { return CHUNK_ELEMS / (per_row > 0 ? per_row : 1) + 1; }
+
+/* What add_norm's chunks share: rows of n of the call's dtype, s = x + y (y NULL: x), into
+ * sum when not NULL, its layer norm into out when nm is not NULL. */
+typedef struct AddNorm {
+    const void *x, *y;
+    int64_t n;
+    bool f32;
+    void *sum, *out;
+    const Norm *nm;
+} AddNorm;
+
+static DN_VECTORIZE void add_norm_rows(const AddNorm *j, int64_t r0, int64_t r1, float *tmp)
 {
-    size_t es = f32 ? 4 : 2;
-    for (int64_t r = 0; r < rows; r++) {
-        add_row(x, y, r, n, f32, tmp);
-        if (sum)
-            store_row(tmp, n, f32, (char *)sum + (size_t)(r * n) * es);
-        if (nm)
-            norm_row(tmp, n, nm, f32, (char *)out + (size_t)(r * n) * es);
+    size_t es = j->f32 ? 4 : 2;
+    int64_t n = j->n;
+    for (int64_t r = r0; r < r1; r++) {
+        add_row(j->x, j->y, r, n, j->f32, tmp);
+        if (j->sum)
+            store_row(tmp, n, j->f32, (char *)j->sum + (size_t)(r * n) * es);
+        if (j->nm)
+            norm_row(tmp, n, j->nm, j->f32, (char *)j->out + (size_t)(r * n) * es);
     }
+}
+
+static int add_norm_chunk(void *ctx, int64_t r0, int64_t r1, TsError *err)
+{
+    const AddNorm *j = ctx;
+    float *tmp = malloc((size_t)j->n * sizeof *tmp);
+    if (!tmp)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    add_norm_rows(j, r0, r1, tmp);
+    free(tmp);
+    return 0;
+}
+
+static int add_norm(const void *x, const void *y, int64_t rows, int64_t n, bool f32, void *sum,
+                    const Norm *nm, void *out, TsError *err)
+{
+    AddNorm j = { x, y, n, f32, sum, out, nm };
+    return ts_parallel_for(0, rows, grain_of(n), add_norm_chunk, &j, err);
+}
+
+/* gelu of n values of the call's dtype at h, in place. */
+typedef struct Gelu {
+    char *h;
+    bool f32;
+} Gelu;
+
+static int gelu_chunk(void *ctx, int64_t i0, int64_t i1, TsError *err)
+{
+    (void)err;
+    const Gelu *j = ctx;
+    gelu_rows(j->h + (size_t)i0 * (j->f32 ? 4 : 2), i1 - i0, j->f32);
+    return 0;
+}
+
+/* The softmax of batch entry b's scores, row r of [H, L] at scores + r L, into probs. */
+typedef struct Softmax {
+    const Attn *a;
+    float *scores;
+    char *probs;
+    int64_t b;
+    float scale;
+} Softmax;
+
+static int softmax_chunk(void *ctx, int64_t r0, int64_t r1, TsError *err)
+{
+    (void)err;
+    const Softmax *j = ctx;
+    const Attn *a = j->a;
+    int64_t L = a->L;
+    size_t es = a->f32 ? 4 : 2;
+    for (int64_t r = r0; r < r1; r++) {
+        float *sc = j->scores + r * L;
+        if (a->mask)
+            mask_row(a, j->b, r / L, r % L, sc);
+        softmax_row(sc, L, j->scale, a->f32, j->probs + (size_t)(r * L) * es);
+    }
+    return 0;
 }
 
 /* ---- the products --------------------------------------------------------------------------- */
@@ -381,7 +456,6 @@ typedef struct Work {
     char *y, *x1, *f;          /* [rows, E]: a norm's output, the first residual, the ffn's */
     char *hid;                 /* [rows, F] */
     float *norms;              /* 4 x E: the layer norms' weights and biases */
-    float *tmp;                /* E */
     void *block;
     size_t bytes;
 } Work;
@@ -427,13 +501,9 @@ static int attention(const Attn *a, int nthr, const void *x, Work *w, TsError *e
         const char *q = w->qkv + (size_t)(b * L * 3 * E) * es;
         DnMat qm = { H, L, d, d, 3 * E, 1 }, kt = { H, d, L, d, 1, 3 * E };
         rc = heads_product(a, nthr, q, qm, q + (size_t)E * es, kt, true, w->scores, err);
-        for (int64_t h = 0; h < H && !rc; h++)
-            for (int64_t l = 0; l < L; l++) {
-                float *sc = w->scores + (h * L + l) * L;
-                if (a->mask)
-                    mask_row(a, b, h, l, sc);
-                softmax_row(sc, L, scale, a->f32, w->probs + (size_t)((h * L + l) * L) * es);
-            }
+        Softmax sm = { a, w->scores, w->probs, b, scale };
+        if (!rc)
+            rc = ts_parallel_for(0, H * L, grain_of(L), softmax_chunk, &sm, err);
         DnMat pm = { H, L, L, L * L, L, 1 }, vm = { H, L, d, d, 3 * E, 1 };
         if (!rc)
             rc = heads_product(a, nthr, w->probs, pm, q + (size_t)(2 * E) * es, vm, false,
@@ -482,27 +552,29 @@ static int encoder_layer(const Attn *a, int nthr, const void *x, Work *w, void *
     Norm n1 = norm_of(a, P_N1W, w->norms), n2 = norm_of(a, P_N2W, w->norms + 2 * E);
     int rc = 0;
     if (a->norm_first) {
-        add_norm(x, NULL, rows, E, f32, NULL, &n1, w->y, w->tmp);
-        rc = attention(a, nthr, w->y, w, err);
+        rc = add_norm(x, NULL, rows, E, f32, NULL, &n1, w->y, err);
         if (!rc)
-            add_norm(x, w->att, rows, E, f32, w->x1, &n2, w->y, w->tmp);
+            rc = attention(a, nthr, w->y, w, err);
+        if (!rc)
+            rc = add_norm(x, w->att, rows, E, f32, w->x1, &n2, w->y, err);
     } else {
         rc = attention(a, nthr, x, w, err);
         if (!rc)
-            add_norm(x, w->att, rows, E, f32, NULL, &n1, w->x1, w->tmp);
+            rc = add_norm(x, w->att, rows, E, f32, NULL, &n1, w->x1, err);
     }
     const void *in = a->norm_first ? w->y : w->x1;
     if (!rc)
         rc = linear(a, nthr, in, rows, a->p[P_F1W], a->p[P_F1B], a->gelu ? 0 : DN_POST_RELU,
                     w->hid, err);
+    Gelu g = { w->hid, f32 };
     if (!rc && a->gelu)
-        gelu_rows(w->hid, rows * a->F, f32);
+        rc = ts_parallel_for(0, rows * a->F, CHUNK_ELEMS, gelu_chunk, &g, err);
     if (!rc)
         rc = linear(a, nthr, w->hid, rows, a->p[P_F2W], a->p[P_F2B], 0, w->f, err);
     if (!rc && a->norm_first)
-        add_norm(w->x1, w->f, rows, E, f32, out, NULL, NULL, w->tmp);
+        rc = add_norm(w->x1, w->f, rows, E, f32, out, NULL, NULL, err);
     else if (!rc)
-        add_norm(w->x1, w->f, rows, E, f32, NULL, &n2, out, w->tmp);
+        rc = add_norm(w->x1, w->f, rows, E, f32, NULL, &n2, out, err);
     return rc;
 }
 
@@ -514,11 +586,10 @@ static bool work_get(TsAllocator *alloc, const Attn *a, Work *w)
     int64_t rows = a->B * a->L, E = a->E, LL = a->H * a->L * a->L, es = a->f32 ? 4 : 2;
     int64_t sizes[] = { rows * 3 * E * es, LL * 4, LL * es, rows * E * es, rows * E * es,
                         rows * E * es, rows * E * es, rows * E * es, rows * E * es,
-                        rows * a->F * es, 4 * E * 4, E * 4 };
+                        rows * a->F * es, 4 * E * 4 };
     void **at[] = { (void **)&w->qkv, (void **)&w->scores, (void **)&w->probs,
                     (void **)&w->heads, (void **)&w->ctx, (void **)&w->att, (void **)&w->y,
-                    (void **)&w->x1, (void **)&w->f, (void **)&w->hid, (void **)&w->norms,
-                    (void **)&w->tmp };
+                    (void **)&w->x1, (void **)&w->f, (void **)&w->hid, (void **)&w->norms };
     size_t n = sizeof sizes / sizeof *sizes, bytes = 0;
     for (size_t i = 0; i < n; i++)
         bytes += ((size_t)sizes[i] + 63) & ~(size_t)63;
