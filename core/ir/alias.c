@@ -677,8 +677,12 @@ static void spread_wildcards(TsAliasDb *db)
         changed = false;
         for (size_t r = 0; r < db->n_req && !db->failed; r++) {
             const uint64_t *m = mlocs(db, db->wild_req[r]);
-            for (size_t e = CLS__COUNT; m && e < db->n_elems; e++)
-                if (bit_test(m, e)) {
+            /* the set bits, a word at a time: most words of a big graph's set are zero */
+            for (size_t w = 0; m && w < db->words; w++)
+                for (uint64_t bits = m[w]; bits; bits &= bits - 1) {
+                    size_t e = w * 64 + (size_t)__builtin_ctzll(bits);
+                    if (e < CLS__COUNT || e >= db->n_elems)
+                        continue;
                     point_to_wildcard(db, e);
                     changed = true;
                 }

@@ -308,20 +308,21 @@ static bool block_encloses(const TsBlock *b, const TsNode *n)
 static int check_input(Lint *L, const TsNode *n, size_t i)
 {
     const TsIrValue *v = n->inputs[i];
-    char ubuf[96];
-    const char *user = user_name(n, ubuf, sizeof ubuf);
+    char ubuf[96];             /* the user's name, made only for a message */
     Name a;
     uintptr_t idx;
     if (!ts_ptrmap_get(&L->values, v, &idx))
         return fail(L, n, "value %%%s used by %s is not defined in this graph (its node "
-                    "was removed or never inserted)", vname(v, &a), user);
+                    "was removed or never inserted)", vname(v, &a),
+                    user_name(n, ubuf, sizeof ubuf));
     ValueInfo *info = &L->infos[idx];
     const TsBlock *home = v->node->owning_block;
     if (info->state == DEF_DEAD || (info->state == DEF_PENDING && !block_encloses(home, n)))
         return fail(L, n, "value %%%s defined in a block of %s is used outside it by %s",
-                    vname(v, &a), block_owner(home), user);
+                    vname(v, &a), block_owner(home), user_name(n, ubuf, sizeof ubuf));
     if (info->state == DEF_PENDING)
-        return fail(L, n, "value %%%s used by %s before its definition", vname(v, &a), user);
+        return fail(L, n, "value %%%s used by %s before its definition", vname(v, &a),
+                    user_name(n, ubuf, sizeof ubuf));
     info->refs++;
     return 0;
 }
@@ -376,16 +377,16 @@ static int check_value_uses(Lint *L, const ValueInfo *info, TsPtrMap *used)
         if (!u->user || !ts_ptrmap_get(&L->nodes, u->user, NULL))
             return fail(L, v->node, "value %%%s has a dangling use by %s, a node that is not "
                         "in the graph", vname(v, &a), u->user ? kind(u->user) : "NULL");
-        const char *user = user_name(u->user, ubuf, sizeof ubuf);
         if (u->offset >= u->user->n_inputs || u->user->inputs[u->offset] != v)
             return fail(L, u->user, "value %%%s's use list names input %zu of %s, which is "
-                        "not that value", vname(v, &a), u->offset, user);
+                        "not that value", vname(v, &a), u->offset,
+                        user_name(u->user, ubuf, sizeof ubuf));
         int rc = ts_ptrmap_put(used, &u->user->inputs[u->offset], 0);
         if (rc < 0)
             return nomem(L);
         if (rc > 0)
             return fail(L, u->user, "value %%%s's use list names input %zu of %s twice",
-                        vname(v, &a), u->offset, user);
+                        vname(v, &a), u->offset, user_name(u->user, ubuf, sizeof ubuf));
     }
     if (v->n_uses != info->refs)
         return report_missing_use(L, info, used);

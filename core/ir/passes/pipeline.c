@@ -5,6 +5,9 @@
  * constant trip counts and makes more constants), and a final round of cleanups. A pass that
  * lands adds its line here.
  */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/log.h"
@@ -50,42 +53,70 @@ const char *ts_pass_name(size_t i)
     return i < sizeof pipeline / sizeof *pipeline ? pipeline[i].name : NULL;
 }
 
-/* One pass, then the verifier: a pass that breaks the graph is a bug of ours, reported as
- * such rather than run. */
-static int run_entry(const PassEntry *p, TsGraph *g, const TsPassEnv *env, TsError *err)
+/* Whether the verifier runs after every pass ($TSCRIPT_LINT=1: the test suite sets it, so
+ * that a pass that breaks a graph is named) or once on the optimized graph (the default:
+ * verifying a big inlined graph after each of some twenty passes was an eighth of a
+ * model's first call). Read once per process. */
+static bool lint_each_pass(void)
+{
+    static _Atomic int each = -1;
+    int e = atomic_load_explicit(&each, memory_order_relaxed);
+    if (e < 0) {
+        const char *v = getenv("TSCRIPT_LINT");
+        e = v && strcmp(v, "1") == 0;
+        atomic_store_explicit(&each, e, memory_order_relaxed);
+    }
+    return e;
+}
+
+/* The verifier: a pass that breaks the graph is a bug of ours, reported as such rather than
+ * run. who: the pass, or NULL for the pipeline as a whole. */
+static int lint(TsGraph *g, const TsPassEnv *env, const char *who, TsError *err)
+{
+    if (!ts_graph_lint(g, err))
+        return 0;
+    const char *fn = env->fn_name ? env->fn_name : "a function";
+    if (who)
+        ts_error_prefix(err, "internal error: the %s pass left a malformed graph of %s: ", who,
+                        fn);
+    else
+        ts_error_prefix(err, "internal error: the optimizer left a malformed graph of %s "
+                        "(TSCRIPT_LINT=1 names the pass): ", fn);
+    return -1;
+}
+
+/* One pass, then the verifier when each pass is checked (always for a pass run alone). */
+static int run_entry(const PassEntry *p, TsGraph *g, const TsPassEnv *env, bool check,
+                     TsError *err)
 {
     if (p->fn(g, env, err))
         return -1;
-    if (ts_graph_lint(g, err)) {
-        ts_error_prefix(err, "internal error: the %s pass left a malformed graph of %s: ",
-                        p->name, env->fn_name ? env->fn_name : "a function");
-        return -1;
-    }
-    return 0;
+    return check ? lint(g, env, p->name, err) : 0;
 }
 
 int ts_optimize_graph(TsGraph *g, const TsPassEnv *env, TsError *err)
 {
+    bool each = lint_each_pass();
     for (const PassEntry *p = pipeline; p->name; p++)
-        if (run_entry(p, g, env, err))
+        if (run_entry(p, g, env, each, err))
             return -1;
     /* then the plugins' (fusers): they see the graph the core made, types specialized */
     if (env->ops && ts_optable_run_passes(env->ops, TS_PASS_OPTIMIZER, g,
                                   env->fn_name ? env->fn_name : "a function", err))
         return -1;
     for (const PassEntry *p = late; p->name; p++)
-        if (run_entry(p, g, env, err))
+        if (run_entry(p, g, env, each, err))
             return -1;
-    return 0;
+    return each ? 0 : lint(g, env, NULL, err);
 }
 
 int ts_run_pass(const char *name, TsGraph *g, const TsPassEnv *env, TsError *err)
 {
     for (const PassEntry *p = pipeline; p->name; p++)
         if (strcmp(p->name, name) == 0)
-            return run_entry(p, g, env, err);
+            return run_entry(p, g, env, true, err);
     for (const PassEntry *p = late; p->name; p++)
         if (strcmp(p->name, name) == 0)
-            return run_entry(p, g, env, err);
+            return run_entry(p, g, env, true, err);
     return ts_error_set(err, TS_ERR_KEY, "no pass named '%s'", name);
 }
