@@ -82,6 +82,15 @@ static inline float ts_expf(float x)
     return p * ts_vm_float((uint32_t)(a + 127) << 23) * ts_vm_float((uint32_t)(b + 127) << 23);
 }
 
+/* The logistic sigmoid 1 / (1 + e^-x) through ts_expf, so that loops over it vectorize:
+ * PyTorch's own vectorized sigmoid is the same expression over Sleef's 1-ulp expf. Past
+ * x = 88.8 below zero e^-x is inf and the result 0; a NaN stays NaN. aten-cpu's sigmoid and
+ * the CPU fuser's both use it, so fused and unfused results stay bit for bit the same. */
+static inline float ts_sigmoidf(float x)
+{
+    return 1.0f / (1.0f + ts_expf(-x));
+}
+
 /* tanh: an odd polynomial below 0.625, 1 - 2 / (e^2|x| + 1) above (|x| past 9.1 rounds to 1). */
 static inline float ts_tanhf(float x)
 {

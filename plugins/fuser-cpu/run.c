@@ -48,7 +48,18 @@ typedef struct Call {
 
 /* ---- the arithmetic ------------------------------------------------------------------- */
 
-TS_VM_VECTORIZE static void eval(const FuInstr *in, float *o, const float *a, const float *b,
+/* eval is compiled for AVX-512 and AVX2 machines too, picked at load (GCC's target_clones),
+ * without contracting a * b + c into one fused multiply-add: aten-cpu's loops (baseline
+ * x86-64, no FMA) round each operation, and a fused result must equal theirs bit for bit.
+ * Vector width alone changes no element's result. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
+#define FU_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), \
+                                 optimize("vect-cost-model=dynamic", "fp-contract=off")))
+#else
+#define FU_CLONES TS_VM_VECTORIZE
+#endif
+
+FU_CLONES static void eval(const FuInstr *in, float *o, const float *a, const float *b,
                            const float *alpha_block, int64_t n)
 {
     switch ((FuOpCode)in->op) {
@@ -67,7 +78,7 @@ TS_VM_VECTORIZE static void eval(const FuInstr *in, float *o, const float *a, co
     case FU_MUL: for (int64_t k = 0; k < n; k++) o[k] = a[k] * b[k]; return;
     case FU_DIV: for (int64_t k = 0; k < n; k++) o[k] = a[k] / b[k]; return;
     case FU_NEG: for (int64_t k = 0; k < n; k++) o[k] = -a[k]; return;
-    case FU_SIGMOID: for (int64_t k = 0; k < n; k++) o[k] = 1 / (1 + expf(-a[k])); return;
+    case FU_SIGMOID: for (int64_t k = 0; k < n; k++) o[k] = ts_sigmoidf(a[k]); return;
     case FU_TANH: for (int64_t k = 0; k < n; k++) o[k] = ts_tanhf(a[k]); return;
     case FU_RELU:
         for (int64_t k = 0; k < n; k++)

@@ -92,7 +92,10 @@ DEF_FLOAT(tan, tan(x))
 DEF_FLOAT(tanh, TANH(x))
 DEF_FLOAT(erf, erf(x))
 DEF_FLOAT(reciprocal, 1 / x)
-DEF_FLOAT(sigmoid, 1 / (1 + exp(-x)))
+/* float32 sigmoid through vmath.h too (the fuser's is the same), double through libm */
+#define SIGMOID(x) _Generic((x), float: ts_sigmoidf, default: sigmoid_d)(x)
+static inline double sigmoid_d(double x) { return 1 / (1 + exp(-x)); }
+DEF_FLOAT(sigmoid, SIGMOID(x))
 DEF_FLOAT(silu, x / (1 + exp(-x)))
 DEF_FLOAT(gelu, x * (scalar_t)0.5 * (1 + erf(x * (scalar_t)0.70710678118654752440)))
 DEF_FLOAT(gelu_tanh, (scalar_t)0.5 * x * (1 + tanh((scalar_t)0.79788456080286535588 *
