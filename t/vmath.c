@@ -1,5 +1,5 @@
-/* vmath.c — the vectorizable float32 tanh and exp of plugins/aten-common/vmath.h against
- * double tanh and exp.
+/* vmath.c — the vectorizable float32 tanh, exp and sigmoid of plugins/aten-common/vmath.h
+ * against double tanh, exp and 1 / (1 + exp(-x)).
  *
  * Every 997th float (about 4.3 million, spread over every exponent) is within 1.5 ulp of the
  * double result (exp: 1 ulp, where the result is a normal float; a subnormal result within
@@ -91,5 +91,33 @@ int main(void)
        "exp(0) is 1 and exp(1) rounds as e does");
     ok(ts_expf(88.72f) < INFINITY && ts_expf(88.73f) == INFINITY,
        "exp overflows where float exp does");
+
+    /* sigmoid: 1 / (1 + e^-x) over ts_expf, three roundings after it (PyTorch's over
+     * Sleef's expf is the same expression) */
+    worst = 0;
+    for (uint64_t b = 0; b < 0x100000000ull; b += 997) {
+        float x = from_bits((uint32_t)b);
+        if (isnan(x))
+            continue;
+        double exact = 1 / (1 + exp(-(double)x));
+        float want = (float)exact;
+        if (want < FLT_MIN)
+            continue;          /* below -87: the subnormal tail, where the float expression
+                                  gives 0 once e^-x overflows (so does expf's) */
+        double e = fabs((double)ts_sigmoidf(x) - exact) / ulp_of(want);
+        if (e > worst) {
+            worst = e;
+            worst_x = x;
+        }
+    }
+    ok(worst <= 2.5, "sigmoid is within 2.5 ulp of the exact value (worst %.3f ulp at %a)",
+       worst, (double)worst_x);
+    r = ts_sigmoidf(nan);
+    ok(isnan(r), "sigmoid of NaN is NaN");
+    ok(ts_sigmoidf(INFINITY) == 1.0f && ts_sigmoidf(-INFINITY) == 0.0f &&
+       ts_sigmoidf(100.0f) == 1.0f && ts_sigmoidf(-100.0f) == 0.0f &&
+       ts_sigmoidf(-87.0f) > 0.0f && ts_sigmoidf(-89.0f) == 0.0f,
+       "sigmoid of +-inf and far values is 1 or 0 (0 where e^-x overflows, as with expf)");
+    ok(ts_sigmoidf(0.0f) == 0.5f && ts_sigmoidf(-0.0f) == 0.5f, "sigmoid(0) is 0.5");
     return done_testing();
 }
