@@ -89,23 +89,27 @@ check $? "a channels-last input gives a channels-last result (PyTorch's strides)
 
 # float32 encoder layers and self-attentions on oneDNN (attention.c): PyTorch's results, and
 # oneDNN ran their products (of the 4 heads of 8 over 10 keys: scores and values, 7 models
-# with 2 sequences each), as aten-cpu's kernel does without the plugin
+# with 2 sequences each; the padded encoder's in-projection over the 11 rows its two
+# sequences have, 7 and 4, in each of its 2 layers), as aten-cpu's kernel does without the
+# plugin
 if [ $torch = yes ]; then
     ONEDNN_VERBOSE=1 "$py" "$srcdir/t/dnnl/attention_f32.py" "$tscript" "$tmp/dnnl.yaml" \
         "$tmp/attn_log" >"$tmp/attn" 2>&1
-    grep -q "^ok 10 " "$tmp/attn" && ! grep -q "^not ok" "$tmp/attn"
+    grep -q "^ok 11 " "$tmp/attn" && ! grep -q "^not ok" "$tmp/attn"
     check $? "float32 encoder layers, attentions and TransformerEncoders give PyTorch's results" \
         "$tmp/attn"
     [ "$(grep -c '^onednn_verbose,exec,cpu,matmul,.*src_f32:.*,4x10x8:4x8x10:4x10x10' "$tmp/attn_log")" -ge 14 ] &&
-        [ "$(grep -c '^onednn_verbose,exec,cpu,matmul,.*src_f32:.*,4x10x10:4x10x8:4x10x8' "$tmp/attn_log")" -ge 14 ]
-    check $? "... oneDNN ran their heads' products" "$tmp/attn_log"
+        [ "$(grep -c '^onednn_verbose,exec,cpu,matmul,.*src_f32:.*,4x10x10:4x10x8:4x10x8' "$tmp/attn_log")" -ge 14 ] &&
+        [ "$(grep -c '^onednn_verbose,exec,cpu,matmul,.*src_f32:.*,1x11x32:1x32x96:1x11x96' "$tmp/attn_log")" -ge 2 ]
+    check $? "... oneDNN ran their heads' products, and a padded batch's rows alone" "$tmp/attn_log"
     "$py" "$srcdir/t/dnnl/attention_f32.py" "$tscript" "$tmp/cpu.yaml" >"$tmp/attn" 2>&1
-    grep -q "^ok 10 " "$tmp/attn" && ! grep -q "^not ok" "$tmp/attn"
+    grep -q "^ok 11 " "$tmp/attn" && ! grep -q "^not ok" "$tmp/attn"
     check $? "... and so does aten-cpu without the plugin" "$tmp/attn"
 else
     skip "float32 encoder layers, attentions and TransformerEncoders give PyTorch's results" \
         "python3 has no torch"
-    skip "... oneDNN ran their heads' products" "python3 has no torch"
+    skip "... oneDNN ran their heads' products, and a padded batch's rows alone" \
+        "python3 has no torch"
     skip "... and so does aten-cpu without the plugin" "python3 has no torch"
 fi
 

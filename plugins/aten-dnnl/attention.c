@@ -18,11 +18,18 @@
  * PyTorch), the heads gathered back into rows, exact gelu (erfc below, to float32's
  * precision), and the residual adds, each fused with the layer norm that reads it.
  *
+ * An encoder layer given a nested input (what nn.TransformerEncoder makes of a padded batch
+ * without grad: aten-cpu's stand-in, nested.h) runs its products and row loops over the rows
+ * the sequences have, packed one after another (PyTorch's nested kernels do as much work),
+ * and only attention's core over the padded layout, each sequence's keys past its length
+ * masked; the result is nested too, its padding rows zero.
+ *
  * Everything else goes to aten-cpu's kernel with the stack untouched, so that its results
  * and PyTorch's errors stay: other dtypes and mixed ones, need_weights, cross attention
- * (query, key and value not one tensor), nested inputs (aten-cpu's padded batches), inputs
- * not contiguous or empty, masks other than aten-cpu's kinds in bool, float32 or bfloat16,
- * any shape or argument PyTorch refuses, and a call whose product oneDNN cannot make.
+ * (query, key and value not one tensor), a nested input to self-attention alone or with a
+ * mask besides, inputs not contiguous or empty, masks other than aten-cpu's kinds in bool,
+ * float32 or bfloat16, any shape or argument PyTorch refuses, and a call whose product
+ * oneDNN cannot make.
  */
 #include <math.h>
 #include <stdatomic.h>
@@ -48,7 +55,23 @@ typedef struct Attn {
     int64_t B, L, E, H, F;
     bool layer, gelu, norm_first;
     float eps;
+    /* An encoder layer's nested input (aten-cpu's stand-in, DN_FLAG_CPU_NESTED: the B
+     * sequences' lengths as int64 just past the elements in x's storage, rows past them
+     * zero): the lengths' bytes, else NULL. The products and loops then run over the R
+     * rows the sequences have, packed; only attention's core reads the padded layout. */
+    const char *lengths;
+    int64_t R;                         /* the rows computed: B * L, or the lengths' sum */
 } Attn;
+
+/* Sequence b's length: L, or its nested length. */
+static int64_t seq_len(const Attn *a, int64_t b)
+{
+    if (!a->lengths)
+        return a->L;
+    int64_t n;
+    memcpy(&n, a->lengths + b * (int64_t)sizeof n, sizeof n);
+    return n;
+}
 
 /* ---- reading a call -------------------------------------------------------------------- */
 
@@ -108,14 +131,33 @@ static bool read_mask(TsValue m, TsValue type, Attn *a)
     return true;
 }
 
-/* The input x ([B, L, E], contiguous, not nested), the heads and the attention's parameters
+/* A nested x's lengths (aten-cpu's layout: nested.h), each within [0, L], not all 0; false
+ * for anything else (aten-cpu then takes the call). */
+static bool read_nested(const TsTensor *t, Attn *a)
+{
+    size_t data = (size_t)ts_tensor_numel(t) * ts_dtype_size(t->dtype);
+    if (t->offset != 0 || !t->storage ||
+        t->storage->nbytes != data + (size_t)a->B * sizeof(int64_t))
+        return false;
+    a->lengths = (const char *)t->storage->data + data;
+    a->R = 0;
+    for (int64_t b = 0; b < a->B; b++) {
+        int64_t n = seq_len(a, b);
+        if (n < 0 || n > a->L)
+            return false;
+        a->R += n;
+    }
+    return a->R > 0;
+}
+
+/* The input x ([B, L, E], contiguous, or nested), the heads and the attention's parameters
  * v[0..3] (qkv_weight, qkv_bias, proj_weight, proj_bias). */
 static bool read_common(TsValue x, TsValue e, TsValue h, const TsValue *v, Attn *a)
 {
     const TsTensor *t = as_tensor(x);
-    if (!t || t->dim != 3 || !ts_tensor_is_contiguous(t) ||
-        (t->flags & DN_FLAG_CPU_NESTED) || !int_of(e, &a->E) || !int_of(h, &a->H) ||
-        t->sizes[2] != a->E || a->H <= 0 || a->E % a->H || t->sizes[0] * t->sizes[1] == 0)
+    if (!t || t->dim != 3 || !ts_tensor_is_contiguous(t) || !int_of(e, &a->E) ||
+        !int_of(h, &a->H) || t->sizes[2] != a->E || a->H <= 0 || a->E % a->H ||
+        t->sizes[0] * t->sizes[1] == 0)
         return false;
     a->dt = dn_dtype(t);
     if (a->dt != dnnl_bf16 && a->dt != dnnl_f32)
@@ -124,10 +166,13 @@ static bool read_common(TsValue x, TsValue e, TsValue h, const TsValue *v, Attn 
     a->x = t;
     a->B = t->sizes[0];
     a->L = t->sizes[1];
+    a->R = a->B * a->L;
+    if ((t->flags & DN_FLAG_CPU_NESTED) && !read_nested(t, a))
+        return false;
     int64_t E = a->E;
     /* float32 products go to oneDNN from 4 rows and columns (matmul.c's f32_faster): a call
      * with fewer is aten-cpu's whole, not half done here */
-    if (a->f32 && (a->B * a->L < 4 || a->L < 4 || E / a->H < 4 || E < 4))
+    if (a->f32 && (a->R < 4 || a->L < 4 || E / a->H < 4 || E < 4))
         return false;
     a->p[P_QKV_W] = param_of(a, v[0], 2, 3 * E, E);
     a->p[P_QKV_B] = param_of(a, v[1], 1, 3 * E, 0);
@@ -146,7 +191,7 @@ static bool read_mha(const TsValue *v, Attn *a)
     return v[0].tag == TS_TAG_TENSOR && v[1].u.p == v[0].u.p && v[2].u.p == v[0].u.p &&
            v[1].tag == TS_TAG_TENSOR && v[2].tag == TS_TAG_TENSOR &&
            v[10].tag == TS_TAG_BOOL && !v[10].u.b && read_common(v[0], v[3], v[4], v + 5, a) &&
-           read_mask(v[9], v[12], a);
+           !a->lengths && read_mask(v[9], v[12], a);
 }
 
 /* aten::_transformer_encoder_layer_fwd(Tensor src, int embed_dim, int num_heads,
@@ -175,7 +220,9 @@ static bool read_layer(const TsValue *v, Attn *a)
     a->gelu = v[7].u.b;
     a->norm_first = v[8].u.b;
     a->eps = (float)v[9].u.d;
-    return a->F >= (a->f32 ? 4 : 1) && read_mask(v[18], v[19], a);
+    /* a nested input with a mask besides is aten-cpu's */
+    return a->F >= (a->f32 ? 4 : 1) && read_mask(v[18], v[19], a) &&
+           !(a->lengths && a->mask);
 }
 
 /* ---- loops over rows -------------------------------------------------------------------- */
@@ -434,10 +481,13 @@ static int softmax_chunk(void *ctx, int64_t r0, int64_t r1, TsError *err)
     const Attn *a = j->a;
     int64_t L = a->L;
     size_t es = a->f32 ? 4 : 2;
+    int64_t keys = seq_len(a, j->b);
     for (int64_t r = r0; r < r1; r++) {
         float *sc = j->scores + r * L;
         if (a->mask)
             mask_row(a, j->b, r / L, r % L, sc);
+        for (int64_t s = keys; s < L; s++)   /* a nested sequence's padding */
+            sc[s] = -INFINITY;
         softmax_row(sc, L, j->scale, a->f32, j->probs + (size_t)(r * L) * es);
     }
     return 0;
@@ -447,18 +497,41 @@ static int softmax_chunk(void *ctx, int64_t r0, int64_t r1, TsError *err)
 
 /* A call's buffers, carved from one block: of the call's dtype but where said. */
 typedef struct Work {
-    char *qkv;                 /* [rows, 3E] */
+    char *qkv;                 /* [R, 3E] */
     float *scores;             /* [H, L, L], float32 */
     char *probs;               /* [H, L, L] */
     char *heads;               /* [H, L, d] */
-    char *ctx;                 /* [rows, E], the heads side by side */
-    char *att;                 /* [rows, E], attention's result */
-    char *y, *x1, *f;          /* [rows, E]: a norm's output, the first residual, the ffn's */
-    char *hid;                 /* [rows, F] */
+    char *ctx;                 /* [R, E], the heads side by side */
+    char *att;                 /* [R, E], attention's result */
+    char *y, *x1, *f;          /* [R, E]: a norm's output, the first residual, the ffn's */
+    char *hid;                 /* [R, F] */
     float *norms;              /* 4 x E: the layer norms' weights and biases */
+    /* a nested call's: q, k, v and the heads in the padded layout attention's core reads
+     * ([B L, 3E], [B L, E]; else the packed ones themselves), its input and result packed */
+    char *qkv_pad, *ctx_pad, *xp, *outp;
     void *block;
     size_t bytes;
 } Work;
+
+/* Rows of width elements between a's padded layout ([B, L]) and its packed one (the
+ * sequences' rows one after another); padding rows become zero. */
+static void pack_rows(const Attn *a, const char *pad, char *packed, int64_t width)
+{
+    size_t row = (size_t)width * (a->f32 ? 4 : 2);
+    for (int64_t b = 0, at = 0; b < a->B; at += seq_len(a, b), b++)
+        memcpy(packed + (size_t)at * row, pad + (size_t)(b * a->L) * row,
+               (size_t)seq_len(a, b) * row);
+}
+
+static void unpack_rows(const Attn *a, const char *packed, char *pad, int64_t width)
+{
+    size_t row = (size_t)width * (a->f32 ? 4 : 2);
+    for (int64_t b = 0, at = 0; b < a->B; at += seq_len(a, b), b++) {
+        int64_t n = seq_len(a, b);
+        memcpy(pad + (size_t)(b * a->L) * row, packed + (size_t)at * row, (size_t)n * row);
+        memset(pad + (size_t)(b * a->L + n) * row, 0, (size_t)(a->L - n) * row);
+    }
+}
 
 /* x (rows of in) @ w^T + b into out (rows of w's rows), post after. */
 static int linear(const Attn *a, int nthr, const void *x, int64_t rows, const TsTensor *w,
@@ -495,10 +568,12 @@ static int attention(const Attn *a, int nthr, const void *x, Work *w, TsError *e
 {
     int64_t B = a->B, L = a->L, E = a->E, H = a->H, d = E / H;
     size_t es = a->f32 ? 4 : 2;
-    int rc = linear(a, nthr, x, B * L, a->p[P_QKV_W], a->p[P_QKV_B], 0, w->qkv, err);
+    int rc = linear(a, nthr, x, a->R, a->p[P_QKV_W], a->p[P_QKV_B], 0, w->qkv, err);
+    if (!rc && a->lengths)
+        unpack_rows(a, w->qkv, w->qkv_pad, 3 * E);
     float scale = (float)(1 / sqrt((double)d));
     for (int64_t b = 0; b < B && !rc; b++) {
-        const char *q = w->qkv + (size_t)(b * L * 3 * E) * es;
+        const char *q = w->qkv_pad + (size_t)(b * L * 3 * E) * es;
         DnMat qm = { H, L, d, d, 3 * E, 1 }, kt = { H, d, L, d, 1, 3 * E };
         rc = heads_product(a, nthr, q, qm, q + (size_t)E * es, kt, true, w->scores, err);
         Softmax sm = { a, w->scores, w->probs, b, scale };
@@ -510,10 +585,12 @@ static int attention(const Attn *a, int nthr, const void *x, Work *w, TsError *e
                                w->heads, err);
         for (int64_t h = 0; h < H && !rc; h++)
             for (int64_t l = 0; l < L; l++)
-                memcpy(w->ctx + (size_t)((b * L + l) * E + h * d) * es,
+                memcpy(w->ctx_pad + (size_t)((b * L + l) * E + h * d) * es,
                        w->heads + (size_t)((h * L + l) * d) * es, (size_t)d * es);
     }
-    return rc ? rc : linear(a, nthr, w->ctx, B * L, a->p[P_PROJ_W], a->p[P_PROJ_B], 0, w->att,
+    if (!rc && a->lengths)
+        pack_rows(a, w->ctx_pad, w->ctx, E);
+    return rc ? rc : linear(a, nthr, w->ctx, a->R, a->p[P_PROJ_W], a->p[P_PROJ_B], 0, w->att,
                             err);
 }
 
@@ -547,7 +624,13 @@ static Norm norm_of(const Attn *a, int i, float *f)
 static int encoder_layer(const Attn *a, int nthr, const void *x, Work *w, void *out,
                          TsError *err)
 {
-    int64_t rows = a->B * a->L, E = a->E;
+    int64_t rows = a->R, E = a->E;
+    void *padded_out = out;
+    if (a->lengths) {          /* the layer runs over the packed rows */
+        pack_rows(a, x, w->xp, E);
+        x = w->xp;
+        out = w->outp;
+    }
     bool f32 = a->f32;
     Norm n1 = norm_of(a, P_N1W, w->norms), n2 = norm_of(a, P_N2W, w->norms + 2 * E);
     int rc = 0;
@@ -575,6 +658,8 @@ static int encoder_layer(const Attn *a, int nthr, const void *x, Work *w, void *
         rc = add_norm(w->x1, w->f, rows, E, f32, out, NULL, NULL, err);
     else if (!rc)
         rc = add_norm(w->x1, w->f, rows, E, f32, NULL, &n2, out, err);
+    if (!rc && a->lengths)
+        unpack_rows(a, w->outp, padded_out, E);
     return rc;
 }
 
@@ -583,13 +668,17 @@ static int encoder_layer(const Attn *a, int nthr, const void *x, Work *w, void *
 /* The buffers of a, from the cpu allocator; false when out of memory. */
 static bool work_get(TsAllocator *alloc, const Attn *a, Work *w)
 {
-    int64_t rows = a->B * a->L, E = a->E, LL = a->H * a->L * a->L, es = a->f32 ? 4 : 2;
-    int64_t sizes[] = { rows * 3 * E * es, LL * 4, LL * es, rows * E * es, rows * E * es,
+    int64_t rows = a->R, E = a->E, LL = a->H * a->L * a->L, es = a->f32 ? 4 : 2;
+    int64_t pad = a->lengths ? a->B * a->L : 0;   /* the nested call's padded buffers */
+    int64_t sizes[] = { rows * 3 * E * es, LL * 4, LL * es, a->L * E * es, rows * E * es,
                         rows * E * es, rows * E * es, rows * E * es, rows * E * es,
-                        rows * a->F * es, 4 * E * 4 };
+                        rows * a->F * es, 4 * E * 4, pad * 3 * E * es, pad * E * es,
+                        (pad ? rows : 0) * E * es, (pad ? rows : 0) * E * es };
     void **at[] = { (void **)&w->qkv, (void **)&w->scores, (void **)&w->probs,
                     (void **)&w->heads, (void **)&w->ctx, (void **)&w->att, (void **)&w->y,
-                    (void **)&w->x1, (void **)&w->f, (void **)&w->hid, (void **)&w->norms };
+                    (void **)&w->x1, (void **)&w->f, (void **)&w->hid, (void **)&w->norms,
+                    (void **)&w->qkv_pad, (void **)&w->ctx_pad, (void **)&w->xp,
+                    (void **)&w->outp };
     size_t n = sizeof sizes / sizeof *sizes, bytes = 0;
     for (size_t i = 0; i < n; i++)
         bytes += ((size_t)sizes[i] + 63) & ~(size_t)63;
@@ -603,7 +692,29 @@ static bool work_get(TsAllocator *alloc, const Attn *a, Work *w)
         *at[i] = p;
         p += ((size_t)sizes[i] + 63) & ~(size_t)63;
     }
+    if (!pad) {                /* one layout: the core reads the packed rows as they are */
+        w->qkv_pad = w->qkv;
+        w->ctx_pad = w->ctx;
+    }
     return true;
+}
+
+/* A nested result of a's shape, dtype and lengths (aten-cpu's layout, its flag set). */
+static TsTensor *nested_new(TsAllocator *alloc, const Attn *a, TsError *err)
+{
+    TsDevice cpu = { TS_DEV_CPU, -1 };
+    size_t data = (size_t)(a->B * a->L * a->E) * (a->f32 ? 4 : 2);
+    size_t lens = (size_t)a->B * sizeof(int64_t);
+    TsStorage *st = ts_storage_new(alloc, data + lens, cpu, err);
+    if (!st)
+        return NULL;
+    memcpy((char *)st->data + data, a->lengths, lens);
+    TsTensor *t = ts_tensor_new(st, a->f32 ? TS_FLOAT32 : TS_BFLOAT16, 3, a->x->sizes, NULL, 0,
+                                err);
+    ts_storage_release(st);
+    if (t)
+        t->flags |= DN_FLAG_CPU_NESTED;
+    return t;
 }
 
 /* The result of a into a new tensor *o: 0, 1 when oneDNN cannot make a product (nothing
@@ -617,7 +728,9 @@ static int run(TsCall *c, const Attn *a, TsTensor **o)
     *o = NULL;
     if (!work_get(alloc, a, &w))
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-    *o = ts_tensor_empty(alloc, cpu, a->f32 ? TS_FLOAT32 : TS_BFLOAT16, 3, a->x->sizes, err);
+    *o = a->lengths ? nested_new(alloc, a, err)
+                    : ts_tensor_empty(alloc, cpu, a->f32 ? TS_FLOAT32 : TS_BFLOAT16, 3,
+                                      a->x->sizes, err);
     int rc = *o ? 0 : (int)err->code;
     if (!rc) {
         int nthr = dn_threads_begin();

@@ -56,7 +56,8 @@ enum {
 #define DN_FLAG_CHOSEN_LAST 0x100u
 
 /* TsTensor.flags bit: aten-cpu's nested tensor (its nn/nested.h: the lengths of a padded
- * batch past the elements), which only aten-cpu's kernels read: calls of them go there. */
+ * batch, int64, just past the elements in its storage). Calls with one go to aten-cpu's
+ * kernels, but for the encoder layer (attention.c), which reads and makes them. */
 #define DN_FLAG_CPU_NESTED 0x2u
 
 /* A matrix product's shapes (DN_MATMUL; zero in the other keys): src [batch, m, k] @

@@ -49,6 +49,23 @@ class Attention(torch.nn.Module):
         return self.mha(x, x, x, key_padding_mask=self.mask, need_weights=False)[0]
 
 
+class EncoderPadded(torch.nn.Module):
+    """nn.TransformerEncoder over a padded batch, its mask a key padding mask, without grad:
+    PyTorch's fast path makes a nested tensor of it (aten-cpu's stand-in here), each layer
+    runs over the sequences' own rows and the result comes back padded with zeros."""
+    mask: torch.Tensor
+
+    def __init__(self, mask: torch.Tensor, **kw):
+        super().__init__()
+        layer = torch.nn.TransformerEncoderLayer(32, 4, 64, 0.0, batch_first=True, **kw)
+        self.enc = torch.nn.TransformerEncoder(layer, 2)
+        self.mask = mask
+
+    def forward(self, x):
+        with torch.no_grad():
+            return self.enc(x, src_key_padding_mask=self.mask)
+
+
 def padding():
     """Keys past 7 of the first sequence and past 4 of the second are padding."""
     return torch.arange(10).expand(2, 10) >= torch.tensor([[7], [4]])
@@ -64,6 +81,7 @@ TRANSFORMERS = {
     "encoder_layer_gelu": lambda: Layer(None, activation="gelu"),
     "attention": lambda: Attention(None),
     "attention_masked": lambda: Attention(padding()),
+    "transformer_encoder_padded": lambda: EncoderPadded(padding()),
     "transformer_encoder": lambda: torch.nn.TransformerEncoder(
         torch.nn.TransformerEncoderLayer(64, 8, 256, 0.0, batch_first=True), 2),
 }
