@@ -1,7 +1,7 @@
 /* dn.h — what the files of the aten-dnnl plugin share (prefix dn_).
  *
  * aten-dnnl runs aten-cpu's convolutions (and max_pool2d, batch_norm in inference, the
- * matrix products, and in bfloat16 the fused attention) on oneDNN 2.x, in float32 and
+ * matrix products and the fused attention) on oneDNN 2.x, in float32 and
  * bfloat16: it replaces aten-cpu's cpu kernels of those operators
  * (ts_override_kernel) and hands back to them every call it does not take (other dtypes,
  * mixed ones, empty inputs, malformed arguments: aten-cpu then answers with PyTorch's
@@ -17,9 +17,10 @@
  *   prim.c    the primitives of a DnConv, made once and cached by its key
  *   weight.c  weights reordered into the primitive's layout once, cached by storage version
  *   conv.c    running a convolution; the kernels of the aten operators and of dnnl::conv
- *   matmul.c  linear, matmul, mm, bmm and addmm on oneDNN's matmul (bfloat16)
- *   attention.c  bfloat16 multi-head attention and transformer encoder layers on matmul.c's
- *             products and loops of its own
+ *   matmul.c  linear, matmul, mm, bmm and addmm on oneDNN's matmul (bfloat16, and float32
+ *             where it beats OpenBLAS)
+ *   attention.c  multi-head attention and transformer encoder layers (a padded batch's
+ *             too) on matmul.c's products and loops of its own
  *   pool.c    max_pool2d on oneDNN
  *   norm.c    batch_norm in inference (and dnnl::batch_norm), a pass over memory of its own
  *   fuse.c    the optimizer pass: convolutions and batch norms take the relu after them, and
