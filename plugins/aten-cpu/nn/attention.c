@@ -532,6 +532,28 @@ static int feed_forward(TsError *err, int dt, void *x, const void *y, int64_t ro
     return 0;
 }
 
+/* A nested batch's rows (m->lengths) between its padded layout in x ([B, L] rows of E) and
+ * the sequences' rows one after another at its front, in place: packing moves each
+ * sequence to an offset no later than its own, and never past the next one's start, so
+ * going forward overwrites nothing unread; unpacking goes backward for the same reason. */
+static int64_t pack_nested(const Mha *m, char *x, size_t row)
+{
+    int64_t at = 0;
+    for (int64_t b = 0; b < m->B; b++) {
+        memmove(x + (size_t)at * row, x + (size_t)(b * m->L) * row, (size_t)m->lengths[b] * row);
+        at += m->lengths[b];
+    }
+    return at;
+}
+
+static void unpack_nested(const Mha *m, char *x, size_t row, int64_t packed)
+{
+    for (int64_t b = m->B, at = packed; b-- > 0;) {
+        at -= m->lengths[b];
+        memmove(x + (size_t)(b * m->L) * row, x + (size_t)at * row, (size_t)m->lengths[b] * row);
+    }
+}
+
 static int encoder_layer(TsError *err, Mha *m, const TsTensor *const *p, bool gelu,
                          bool norm_first, double eps, void *x)
 {
@@ -553,13 +575,19 @@ static int encoder_layer(TsError *err, Mha *m, const TsTensor *const *p, bool ge
         add_into(dt, x, att, rows * E);
         if (!norm_first)
             layer_norm(dt, x, rows, E, p[L_N1W], p[L_N1B], eps);
-        memcpy(y, x, bytes - 1);
+        /* row by row from here: a nested batch's padding rows need not be computed (the
+         * caller zeroes them), so its sequences' rows go first, packed */
+        if (m->lengths)
+            rows = pack_nested(m, x, (size_t)E * es);
+        memcpy(y, x, (size_t)(rows * E) * es);
         if (norm_first)
             layer_norm(dt, y, rows, E, p[L_N2W], p[L_N2B], eps);
         rc = feed_forward(err, dt, x, y, rows, E, p, gelu, hid, att);
     }
     if (!rc && !norm_first)
         layer_norm(dt, x, rows, E, p[L_N2W], p[L_N2B], eps);
+    if (!rc && m->lengths)
+        unpack_nested(m, x, (size_t)E * es, rows);
     ts_cpu_block_free(y, bytes);
     ts_cpu_block_free(att, bytes);
     ts_cpu_block_free(hid, hid_bytes);
