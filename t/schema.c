@@ -374,6 +374,16 @@ static void test_vararg_returns_types(void)
               "__torch__.torch.classes.quantized.LinearPackedParamsBase") == 0,
        "a custom class type by qualified name");
     ts_schema_free(s);
+
+    /* blanks and a comment between a class name's tokens are not part of the name (the
+     * fuzzer's find: the printed schema did not parse back) */
+    s = parse("c10d::f(__torch__.a . # note \xff\n b[] x) -> ()");
+    char *printed = s ? ts_schema_to_string(s) : NULL;
+    ok(s && strcmp(ts_type_name(ts_type_elem(s->args[0].type, 0)), "__torch__.a.b") == 0 &&
+       printed && strcmp(printed, "c10d::f(__torch__.a.b[] x) -> ()") == 0,
+       "a class name is its tokens joined by dots: %s", printed ? printed : "(none)");
+    free(printed);
+    ts_schema_free(s);
 }
 
 static void test_namespace(void)

@@ -639,24 +639,36 @@ static int parse_type_list(Parser *P, int depth, size_t n_min, size_t n_max,
  * nobody defined yet is created, so the schema can name it before its methods exist. */
 static int parse_class_name(Parser *P, const TsType **out)
 {
-    size_t start = P->cur.off, end = P->cur.off + P->cur.len;
-    advance(P);
-    if (expect(P, '.'))
-        return -1;
-    do {
-        if (P->cur.kind != TK_IDENT)
-            return fail_expected(P, "a class name component");
-        end = P->cur.off + P->cur.len;
-        advance(P);
-    } while (accept(P, '.'));
-    char *name = malloc(end - start + 1);
+    /* The name is its tokens joined by dots, whatever blanks or comments the text has
+     * between them (the printer writes it back without any, and must read the same). */
+    size_t n = P->cur.len, cap = n + 64;
+    char *name = malloc(cap);
     if (!name)
         return fail_nomem(P);
-    /* Copy without any blanks the tokens were written with. */
-    size_t n = 0;
-    for (size_t i = start; i < end; i++)
-        if (!is_space(P->text[i]))
-            name[n++] = P->text[i];
+    memcpy(name, P->text + P->cur.off, n);
+    advance(P);
+    if (expect(P, '.')) {
+        free(name);
+        return -1;
+    }
+    do {
+        if (P->cur.kind != TK_IDENT) {
+            free(name);
+            return fail_expected(P, "a class name component");
+        }
+        if (cap - n < P->cur.len + 2) {
+            char *grown = realloc(name, cap = 2 * (n + P->cur.len + 2));
+            if (!grown) {
+                free(name);
+                return fail_nomem(P);
+            }
+            name = grown;
+        }
+        name[n++] = '.';
+        memcpy(name + n, P->text + P->cur.off, P->cur.len);
+        n += P->cur.len;
+        advance(P);
+    } while (accept(P, '.'));
     name[n] = '\0';
     const TsType *t = ts_type_lookup(name);
     if (!t) {
