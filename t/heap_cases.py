@@ -142,6 +142,18 @@ def test_int_sort_in_place():
     same = [5, 5, 5, 5]
     same.sort(reverse=True)
     assert same == [5, 5, 5, 5]
+    # keys that differ in the low digits only (the high ones shared, never counted) and in
+    # a high digit only (counted by a pass of their own)
+    low: List[int] = []
+    high: List[int] = []
+    for i in range(3000):
+        low.append(-1125899906842624 + (i * 7919) % 3001)
+        high.append(((i * 7919) % 3001) * 17592186044416 - 1152921504606846976)
+    low.sort()
+    high.sort()
+    for i in range(len(low) - 1):
+        assert low[i] <= low[i + 1] and high[i] <= high[i + 1]
+    assert low[0] == -1125899906842624 and high[-1] == 3000 * 17592186044416 - 1152921504606846976
 
 
 def fill(d: Dict[str, int], xs: List[str], base: int) -> int:

@@ -229,9 +229,9 @@ static void reindex(TsDict *d)
 }
 
 /* Rebuilds entries (without tombstones) and index with room for at least need entries.
- * The entries are squeezed in place and then resized by realloc: a big dict's array moves
- * by remapping, not by copying into fresh pages. The squeeze comes first, as the new array
- * may be smaller than the old one's used part (after many deletes). On failure the dict
+ * The entries are squeezed in place and then resized (ts_big_realloc): a big dict's array
+ * moves by remapping, not by copying into fresh pages. The squeeze comes first, as the new
+ * array may be smaller than the old one's used part (after many deletes). On failure the dict
  * holds what it held (perhaps squeezed), with an index to match. */
 static int rebuild(TsDict *d, size_t need, TsError *err)
 {
@@ -242,7 +242,7 @@ static int rebuild(TsDict *d, size_t need, TsError *err)
         nslots *= 2;
     }
     size_t cap = nslots / 3 * 2;
-    uint32_t *index = malloc(nslots * sizeof *index);
+    uint32_t *index = ts_big_realloc(NULL, 0, nslots * sizeof *index);
     if (!index)
         goto nomem;
     size_t n = 0;
@@ -250,14 +250,15 @@ static int rebuild(TsDict *d, size_t need, TsError *err)
         if (is_live(&d->entries[i]))
             d->entries[n++] = d->entries[i];
     d->used = n;
-    DictEntry *entries = realloc(d->entries, cap * sizeof *entries);
+    DictEntry *entries = ts_big_realloc(d->entries, d->cap * sizeof *entries,
+                                        cap * sizeof *entries);
     if (!entries) {
-        free(index);
+        ts_big_free(index, nslots * sizeof *index);
         if (d->nslots)
             reindex(d);        /* the old index, over the squeezed entries */
         goto nomem;
     }
-    free(d->index);
+    ts_big_free(d->index, d->nslots * sizeof *d->index);
     d->entries = entries;
     d->index = index;
     d->nslots = nslots;
@@ -327,8 +328,8 @@ bool ts_dict_delete(TsDict *d, TsValue key, TsValue *out)
 void ts_dict_clear(TsDict *d)
 {
     DictEntry *entries = d->entries;
-    size_t used = d->used;
-    free(d->index);
+    size_t used = d->used, cap = d->cap;
+    ts_big_free(d->index, d->nslots * sizeof *d->index);
     d->entries = NULL;
     d->index = NULL;
     d->len = d->used = d->cap = d->nslots = 0;
@@ -338,7 +339,7 @@ void ts_dict_clear(TsDict *d)
             ts_value_release(entries[i].value);
         }
     }
-    free(entries);
+    ts_big_free(entries, cap * sizeof *entries);
 }
 
 bool ts_dict_next(const TsDict *d, size_t *pos, TsValue *key, TsValue *value)
@@ -364,7 +365,7 @@ void ts_dict_destroy(TsDict *d, TsFreeList *fl)
             ts_value_drop(fl, d->entries[i].value);
         }
     }
-    free(d->entries);
-    free(d->index);
+    ts_big_free(d->entries, d->cap * sizeof *d->entries);
+    ts_big_free(d->index, d->nslots * sizeof *d->index);
     ts_small_free(d, sizeof *d);
 }

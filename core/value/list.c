@@ -37,7 +37,7 @@ int ts_list_reserve(TsList *l, size_t cap, TsError *err)
         return 0;
     if (cap > LIST_MAX)
         return ts_error_set(err, TS_ERR_LIMIT, "list of %zu elements is too long", cap);
-    TsValue *items = realloc(l->items, cap * sizeof *items);
+    TsValue *items = ts_big_realloc(l->items, l->cap * sizeof *items, cap * sizeof *items);
     if (!items)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory growing a list to %zu elements",
                             cap);
@@ -136,10 +136,10 @@ int ts_list_pop(TsList *l, int64_t index, TsValue *out, TsError *err)
 void ts_list_clear(TsList *l)
 {
     TsValue *items = l->items;
-    size_t n = l->len;
+    size_t n = l->len, cap = l->cap;
     l->items = NULL;
     l->len = l->cap = 0;
     for (size_t i = 0; i < n; i++)
         ts_value_release(items[i]);
-    free(items);
+    ts_big_free(items, cap * sizeof *items);
 }

@@ -79,7 +79,7 @@ static void destroy(TsHeap *h, TsFreeList *fl)
         TsList *l = (TsList *)h;
         for (size_t i = 0; i < l->len; i++)
             ts_value_drop(fl, l->items[i]);
-        free(l->items);
+        ts_big_free(l->items, l->cap * sizeof *l->items);
         break;
     }
     case TS_TAG_DICT:

@@ -10,6 +10,7 @@ libtscript_core_la_SOURCES += \
 	core/value/print.c \
 	core/value/print.h \
 	core/value/list.c \
+	core/value/bigmem.c \
 	core/value/dict.c \
 	core/value/share.c \
 	core/value/object.c \
@@ -18,10 +19,11 @@ libtscript_core_la_SOURCES += \
 	core/value/objcache.c \
 	core/value/objcache.h
 
-check_PROGRAMS += t/types.t t/value.t t/dict.t t/tensor.t t/print.t
+check_PROGRAMS += t/types.t t/value.t t/dict.t t/tensor.t t/print.t t/bigmem.t
 t_types_t_SOURCES = t/types.c t/tap.h
 t_value_t_SOURCES = t/value.c t/tap.h
 t_dict_t_SOURCES = t/dict.c t/tap.h
+t_bigmem_t_SOURCES = t/bigmem.c t/tap.h
 t_tensor_t_SOURCES = t/tensor.c t/tap.h
 t_print_t_SOURCES = t/print.c t/tap.h
 EXTRA_t_print_t_DEPENDENCIES = $(pkglib_LTLIBRARIES)

@@ -260,25 +260,34 @@ static int sort_ints(TsValue *items, size_t n, bool reverse, TsError *err)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory sorting a list");
     _Static_assert(sizeof(TsValue) == 2 * sizeof(uint64_t), "a value holds two keys");
     uint64_t first = (uint64_t)items[0].u.i, differ = 0;
-    /* key i goes to the 8 bytes at i, which belong to value i / 2, read already */
+    /* key i goes to the 8 bytes at i, which belong to value i / 2, read already; the same
+     * pass counts the three low digits, all most lists need (ints below 2**33 apart) */
     for (size_t i = 0; i < n; i++) {
-        uint64_t v = (uint64_t)items[i].u.i;
+        uint64_t v = (uint64_t)items[i].u.i, k = v ^ sign;
         differ |= v ^ first;   /* the bits in which some key differs from the first */
-        key_put(items, i, v ^ sign);
+        key_put(items, i, k);
+        count[0][k & mask]++;
+        count[1][(k >> DIGIT_BITS) & mask]++;
+        count[2][(k >> (2 * DIGIT_BITS)) & mask]++;
     }
     uint64_t *src = (uint64_t *)(void *)items, *dst = src + n;
+    if (differ >> (3 * DIGIT_BITS)) {  /* the high digits too */
+        for (size_t i = 0; i < n; i++) {
+            uint64_t k = src[i];
+            for (int d = 3; d < N_DIGITS; d++)
+                count[d][(k >> (DIGIT_BITS * d)) & mask]++;
+        }
+    }
     unsigned shifts[N_DIGITS];  /* the digits some keys differ in: the only passes needed */
+    size_t *counts[N_DIGITS];
     int na = 0;
     for (int d = 0; d < N_DIGITS; d++)
-        if ((differ >> (DIGIT_BITS * d) & mask) != 0)
+        if ((differ >> (DIGIT_BITS * d) & mask) != 0) {
+            counts[na] = count[d];
             shifts[na++] = (unsigned)(DIGIT_BITS * d);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t k = src[i];
-        for (int d = 0; d < na; d++)
-            count[d][(k >> shifts[d]) & mask]++;
-    }
+        }
     for (int d = 0; d < na; d++) {
-        size_t *c = count[d], sum = 0;
+        size_t *c = counts[d], sum = 0;
         unsigned shift = shifts[d];
         for (size_t v = 0; v < RADIX; v++) {
             size_t t = c[v];
@@ -388,8 +397,7 @@ static int sort_list(TsCall *c, TsList *l, bool reverse)
         l->len = l->cap = 0;
         rc = merge_sort(c, &o, items, tmp, n, reverse);
         if (l->items || l->len) {
-            ts_list_clear(l);
-            free(l->items);
+            ts_list_clear(l);     /* frees what the comparisons appended */
             if (!rc)
                 rc = ts_error_set(c->error, TS_ERR_VALUE, "list modified during sort");
         }
