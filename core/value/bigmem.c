@@ -1,17 +1,20 @@
-/* bigmem.c — the arrays of big lists and dicts, in huge pages where the kernel has them.
+/* bigmem.c — big blocks (lists' and dicts' arrays, tensors' storage, cached weights) in
+ * huge pages where the kernel has them.
  *
  * A list of 300k values is 4.8 MB: from malloc it is a fresh mapping whose 1,200 pages the
- * kernel faults in and zeroes one at a time, and on a virtual machine each fault costs
- * microseconds (a 5 MB array: 4-7 ms of faults here against 0.8 ms in 2 MB pages). Arrays
- * of TS_BIG_MIN bytes and more therefore live in mappings of their own, aligned to 2 MB,
- * sized in whole 2 MB units and marked MADV_HUGEPAGE, so that with transparent huge pages
- * on "always" or "madvise" (Linux's default) each 2 MB is one fault. Growing moves the
- * page tables (mremap), never the bytes. Smaller arrays stay with malloc, and so does
- * everything under AddressSanitizer, which must see each block. Where the kernel has no
- * huge pages the mappings still work, in small pages, as malloc's would.
+ * kernel faults in and zeroes one at a time, and on a virtual machine each fault costs a
+ * microsecond or more (a 5 MB array: 2-7 ms of faults here against 0.8 ms in 2 MB pages);
+ * a model's first call faults in every activation and every reordered weight the same way.
+ * Blocks of TS_BIG_MIN bytes and more therefore live in mappings of their own, starting at
+ * a 2 MB boundary and marked MADV_HUGEPAGE, so that with transparent huge pages on "always"
+ * or "madvise" (Linux's default) each whole 2 MB inside is one fault; the tail past the
+ * last whole 2 MB stays in small pages, so no block holds a huge page it mostly does not
+ * use. Growing moves the page tables (mremap), never the bytes. Smaller blocks stay with
+ * malloc, and so does everything under AddressSanitizer, which must see each block. Where
+ * the kernel has no huge pages the mappings still work, in small pages, as malloc's would.
  *
- * The caller passes the size it allocated with (a list's cap times the size of a value)
- * back on every call: that size alone says which allocator owns the block.
+ * The caller passes the size it allocated with back on every call: that size alone says
+ * which allocator owns the block.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE          /* mremap */
@@ -20,8 +23,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "value/heap.h"
+#include "tscript/value.h"
 
 #ifdef __has_feature                      /* clang's way of saying it */
 #if __has_feature(address_sanitizer)
@@ -42,15 +46,22 @@ static bool is_big(size_t n)
     return n >= TS_BIG_MIN;
 }
 
-/* n rounded up to whole huge pages; 0 when that overflows. */
-static size_t round_big(size_t n)
+/* n rounded up to whole pages, the length of its mapping; 0 when that overflows. Only the
+ * 2 MB stretches inside a mapping get huge pages, so its tail is small pages rather than
+ * a huge page mostly unused. */
+static size_t round_pages(size_t n)
 {
-    if (n > SIZE_MAX - (HUGE_PAGE - 1))
+    static size_t page;
+    if (!page) {
+        long ps = sysconf(_SC_PAGESIZE);
+        page = ps > 0 && ((size_t)ps & ((size_t)ps - 1)) == 0 ? (size_t)ps : 4096;
+    }
+    if (n > SIZE_MAX - (page - 1))
         return 0;
-    return (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    return (n + page - 1) & ~(page - 1);
 }
 
-/* A fresh mapping of len bytes (whole huge pages) at a huge page boundary. */
+/* A fresh mapping of len bytes (whole pages) at a huge page boundary. */
 static void *map_aligned(size_t len)
 {
     if (len == 0 || len > SIZE_MAX - HUGE_PAGE)
@@ -71,6 +82,13 @@ static void *map_aligned(size_t len)
     return (void *)at;
 }
 
+void *ts_big_alloc(size_t n)
+{
+    if (!is_big(n))
+        return malloc(n ? n : 1);
+    return map_aligned(round_pages(n));
+}
+
 void *ts_big_realloc(void *p, size_t old_size, size_t new_size)
 {
     if (!p)
@@ -79,7 +97,7 @@ void *ts_big_realloc(void *p, size_t old_size, size_t new_size)
     if (!was_big && !big)
         return realloc(p, new_size ? new_size : 1);
     if (!was_big) {
-        void *q = map_aligned(round_big(new_size));
+        void *q = ts_big_alloc(new_size);
         if (!q)
             return NULL;
         if (p)
@@ -87,7 +105,7 @@ void *ts_big_realloc(void *p, size_t old_size, size_t new_size)
         free(p);
         return q;
     }
-    size_t had = round_big(old_size);
+    size_t had = round_pages(old_size);
     if (!big) {
         void *q = malloc(new_size ? new_size : 1);
         if (!q)
@@ -96,7 +114,7 @@ void *ts_big_realloc(void *p, size_t old_size, size_t new_size)
         munmap(p, had);
         return q;
     }
-    size_t want = round_big(new_size);
+    size_t want = round_pages(new_size);
     if (want == 0)
         return NULL;
     if (want <= had) {
@@ -123,11 +141,16 @@ void ts_big_free(void *p, size_t size)
     if (!p)
         return;
     if (is_big(size))
-        munmap(p, round_big(size));
+        munmap(p, round_pages(size));
     else
         free(p);
 }
 #else
+void *ts_big_alloc(size_t n)
+{
+    return malloc(n ? n : 1);
+}
+
 void *ts_big_realloc(void *p, size_t old_size, size_t new_size)
 {
     (void)old_size;

@@ -32,13 +32,6 @@ static inline void ts_value_drop(TsFreeList *fl, TsValue v)
  * (completing it later marks the value, the future being flagged by then). */
 bool ts_future_value_for_share(TsFuture *f, TsValue *out);
 
-/* The arrays of lists and dicts (bigmem.c): blocks of TS_BIG_MIN bytes and more are
- * mappings in huge pages, smaller ones malloc's. size is always the size the block was
- * allocated with (0 for NULL); realloc returns NULL, p untouched, when out of memory. */
-#define TS_BIG_MIN ((size_t)2 << 20)
-void *ts_big_realloc(void *p, size_t old_size, size_t new_size);
-void ts_big_free(void *p, size_t size);
-
 /* Destroy functions of the kinds whose layout is private to their file. */
 void ts_dict_destroy(TsDict *d, TsFreeList *fl);
 /* Gives a dead string's block back (str.c). */

@@ -75,6 +75,17 @@ typedef struct TsComplex {
     double re, im;
 } TsComplex;
 
+/* ---- big blocks ----------------------------------------------------------------------
+ * Memory for blocks that may be big (arrays, tensor data, caches): n >= TS_BIG_MIN bytes
+ * come from a mapping of their own at a 2 MB boundary, advised into transparent huge pages
+ * (one page fault per 2 MB instead of 512), smaller ones from malloc. Each call takes the
+ * size the block was allocated with (0 with NULL). NULL when out of memory; realloc then
+ * leaves p as it was. Big blocks are aligned to 2 MB, small ones as malloc aligns. */
+#define TS_BIG_MIN ((size_t)2 << 20)
+TS_API void *ts_big_alloc(size_t n);
+TS_API void *ts_big_realloc(void *p, size_t old_size, size_t new_size);
+TS_API void ts_big_free(void *p, size_t size);
+
 typedef struct TsList {
     TsHeap h;
     const TsType *elem_type;

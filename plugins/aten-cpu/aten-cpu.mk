@@ -61,8 +61,7 @@ t_vmath_t_LDADD = -lm
 # The allocator's cache of large blocks (block_cache.c), compiled into the test alone.
 t_block_cache_t_SOURCES = t/block_cache.c t/tap.h plugins/aten-cpu/engine/block_cache.c \
 	plugins/aten-cpu/engine/block_cache.h
-t_block_cache_t_CPPFLAGS = -I$(srcdir)/plugins/aten-cpu
-t_block_cache_t_LDADD = -lm
+t_block_cache_t_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/plugins/aten-cpu
 
 # Indexed writes (scatter.c), ops composed from other kernels
 # (compose.c), repeats and products (interleave.c), strided copies (strided.c), binning

@@ -30,7 +30,7 @@ static dnnl_status_t engine_status;
 static pthread_key_t thread_key;
 static bool key_ok;
 
-/* A thread's own: its stream and scratch buffer (malloc'd, aligned by hand). */
+/* A thread's own: its stream and scratch buffer (ts_big_alloc'd, aligned by hand). */
 typedef struct DnThread {
     dnnl_stream_t stream;
     void *raw, *scratch;
@@ -42,7 +42,7 @@ static void thread_free(void *p)
     DnThread *t = p;
     if (t->stream)
         dn_lib.stream_destroy(t->stream);
-    free(t->raw);
+    ts_big_free(t->raw, t->cap ? t->cap + 64 : 0);
     free(t);
 }
 
@@ -105,13 +105,13 @@ void *dn_scratch(size_t nbytes, TsError *err)
         return NULL;
     if (nbytes > t->cap) {
         size_t cap = nbytes + nbytes / 4;
-        void *raw = cap < SIZE_MAX - 64 ? malloc(cap + 64) : NULL;
+        void *raw = cap < SIZE_MAX - 64 ? ts_big_alloc(cap + 64) : NULL;
         if (!raw) {
             ts_error_set(err, TS_ERR_NOMEM, "oneDNN: out of memory for %zu bytes of scratch",
                          nbytes);
             return NULL;
         }
-        free(t->raw);
+        ts_big_free(t->raw, t->cap ? t->cap + 64 : 0);
         t->raw = raw;
         t->scratch = (void *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
         t->cap = cap;

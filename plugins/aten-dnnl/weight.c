@@ -75,7 +75,7 @@ static void weight_free(DnWeight *w)
 {
     if (w->src.storage)
         ts_storage_release(w->src.storage);
-    free(w->raw);
+    ts_big_free(w->raw, w->bytes + 64);
     free(w);
 }
 
@@ -119,7 +119,7 @@ static DnWeight *weight_make(const dnnl_memory_desc_t *user, const dnnl_memory_d
         e->user = *user;
         e->md = *md;
         e->bytes = dn_lib.memory_desc_get_size(md);
-        e->raw = malloc(e->bytes + 64);
+        e->raw = e->bytes < SIZE_MAX - 64 ? ts_big_alloc(e->bytes + 64) : NULL;
     }
     if (!e || !e->raw) {
         if (e)
@@ -159,7 +159,7 @@ static DnWeight *weight_make(const dnnl_memory_desc_t *user, const dnnl_memory_d
     if (st != dnnl_success) {
         if (stream)
             dn_fail(err, "reordering a weight", st);
-        free(e->raw);
+        ts_big_free(e->raw, e->bytes + 64);
         free(e);
         return NULL;
     }

@@ -13,6 +13,8 @@
  * block is freed), and are emptied when an allocation fails, before it is retried, and when
  * the plugin unloads. One lock guards the lists: only large blocks pass through it, a few
  * per operator call. Off under AddressSanitizer, which must see each block freed.
+ * Blocks of TS_BIG_MIN bytes and more come from ts_big_alloc (core/value/bigmem.c), in
+ * huge pages, so that even a model's first call faults once per 2 MB of activations.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 
 #include "engine/block_cache.h"
+#include "tscript/value.h"
 
 #ifdef __has_feature                      /* clang's way of saying it */
 #if __has_feature(address_sanitizer)
@@ -64,6 +67,13 @@ static int class_of(size_t n, size_t *size)
     return (k - MIN_LOG2) * 4 + (int)q;
 }
 
+/* The size of class c's blocks. */
+static size_t class_size(int c)
+{
+    size_t base = (size_t)1 << (c / 4 + MIN_LOG2);
+    return base + (size_t)(c % 4) * (base / 4);
+}
+
 void *ts_cpu_block_alloc(size_t n)
 {
     size_t size = n;
@@ -79,10 +89,10 @@ void *ts_cpu_block_alloc(size_t n)
         if (f)
             return f;
     }
-    void *p = malloc(size);
+    void *p = ts_big_alloc(size);
     if (!p && cached) {
         ts_cpu_block_drain();
-        p = malloc(size);
+        p = ts_big_alloc(size);
     }
     return p;
 }
@@ -104,7 +114,7 @@ void ts_cpu_block_free(void *p, size_t n)
         if (room)
             return;
     }
-    free(p);
+    ts_big_free(p, size);
 }
 
 size_t ts_cpu_block_cached(void)
@@ -128,7 +138,7 @@ void ts_cpu_block_drain(void)
     for (int c = 0; c < N_CLASSES; c++)
         while (all[c]) {
             Free *next = all[c]->next;
-            free(all[c]);
+            ts_big_free(all[c], class_size(c));
             all[c] = next;
         }
 }
