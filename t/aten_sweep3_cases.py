@@ -7,6 +7,7 @@
 # `# raises:` line. t/aten_sweep3_cases.sh runs both kinds through tscript; they behave the
 # same under PyTorch:
 #     /usr/bin/python3 t/aten_sweep3_cases.py     (scripts and runs each one)
+import math
 from typing import List
 
 import torch
@@ -182,6 +183,60 @@ def test_isin():
     assert m.shape == [2, 3] and torch.equal(m, torch.tensor([[False, False, True], [False, True, False]]))
 
 
+
+def test_windows():
+    assert torch.allclose(torch.hann_window(5), torch.tensor([0.0, 0.3454915, 0.9045085, 0.9045085, 0.3454915]))
+    assert torch.allclose(torch.hamming_window(4, periodic=False), torch.tensor([0.08, 0.77, 0.77, 0.08]))
+    assert torch.allclose(torch.blackman_window(5), torch.tensor([0.0, 0.2007701, 0.8492299, 0.8492299, 0.2007701]), atol=1e-6)
+    assert torch.allclose(torch.bartlett_window(6), torch.tensor([0.0, 1 / 3, 2 / 3, 1.0, 2 / 3, 1 / 3]))
+    assert torch.allclose(torch.kaiser_window(5), torch.tensor([5.2773e-05, 1.0172e-01, 7.9294e-01, 7.9294e-01, 1.0172e-01]), rtol=1e-4)
+    assert torch.allclose(torch.kaiser_window(6, False, 5.0), torch.tensor([0.0367, 0.4149, 0.9138, 0.9138, 0.4149, 0.0367]), atol=1e-4)
+    w = torch.bartlett_window(5, False, dtype=torch.float64)
+    assert w.dtype == torch.float64 and torch.equal(w, torch.tensor([0.0, 0.5, 1.0, 0.5, 0.0], dtype=torch.float64))
+    assert torch.equal(torch.hann_window(1), torch.ones(1)) and torch.hann_window(0).shape == [0]
+    h = torch.hamming_window(7, True, 0.6, 0.3, dtype=torch.float64)
+    assert abs(h[0].item() - 0.3) < 1e-12 and abs(h[4].item() - (0.6 - 0.3 * math.cos(8 * math.pi / 7))) < 1e-12
+
+
+def test_resize():
+    x = torch.arange(6.)
+    x.resize_(2, 3)
+    assert torch.equal(x, torch.tensor([[0., 1., 2.], [3., 4., 5.]]))
+    y = torch.arange(4)
+    y.resize_(6)                # grows: the old elements stay in front
+    assert y.shape == [6] and torch.equal(y[:4], torch.tensor([0, 1, 2, 3]))
+    z = torch.arange(6.).reshape(2, 3).t()
+    z.resize_(3, 2)             # the same sizes: strides left as they are
+    assert z.stride() == [1, 3]
+    z.resize_(2, 3)
+    assert z.stride() == [3, 1]
+    w = torch.zeros(5)
+    w.resize_as_(torch.zeros(2, 2))
+    assert w.shape == [2, 2]
+
+
+def test_put():
+    a = torch.zeros(2, 3)
+    a.put_(torch.tensor([0, 4]), torch.tensor([9., 8.]))
+    assert torch.equal(a, torch.tensor([[9., 0., 0.], [0., 8., 0.]]))
+    b = torch.zeros(3, dtype=torch.int64)
+    b.put_(torch.tensor([1, 1, -1]), torch.tensor([4, 5, 7]), accumulate=True)
+    assert torch.equal(b, torch.tensor([0, 9, 7]))
+    t = torch.zeros(2, 2).t()   # positions count over the shape, not the memory
+    assert torch.equal(t.put(torch.tensor([1]), torch.tensor([9.])), torch.tensor([[0., 9.], [0., 0.]]))
+    assert torch.equal(t, torch.zeros(2, 2))
+
+
+def test_scatter_views():
+    assert torch.equal(torch.select_scatter(torch.zeros(2, 3), torch.ones(3), 0, 1),
+                       torch.tensor([[0., 0., 0.], [1., 1., 1.]]))
+    s = torch.slice_scatter(torch.zeros(3, 4), torch.ones(3, 2), 1, 1, 4, 2)
+    assert torch.equal(s[0], torch.tensor([0., 1., 0., 1.])) and s.sum().item() == 6.0
+    d = torch.diagonal_scatter(torch.zeros(3, 3), torch.arange(2.), 1)
+    assert torch.equal(d, torch.tensor([[0., 0., 0.], [0., 0., 1.], [0., 0., 0.]]))
+    assert torch.equal(torch.as_strided_scatter(torch.zeros(4), torch.ones(2), [2], [2], 1),
+                       torch.tensor([0., 1., 0., 1.]))
+
 def err_t_inplace_3d():
     # raises: t_() expects a tensor with <= 2 dimensions, but self is 3D
     return torch.zeros(2, 2, 2).t_()
@@ -250,6 +305,36 @@ def err_take_along_dim_float_index():
 def err_logcumsumexp_long():
     # raises: "logcumsumexp_out_cpu" not implemented for 'Long'
     return torch.logcumsumexp(torch.tensor([1, 2]), 0)
+
+
+def err_window_dtype():
+    # raises: hann_window expects floating point dtypes, got: TensorOptions(dtype=long int, device=cpu, layout=Strided (default), requires_grad=false (default), pinned_memory=false, memory_format=(nullopt))
+    return torch.hann_window(3, dtype=torch.int64)
+
+
+def err_window_length():
+    # raises: hann_window requires non-negative window_length, got window_length=-1
+    return torch.hann_window(-1)
+
+
+def err_put_dtype():
+    # raises: put_(): self and source expected to have the same dtype, but got self.dtype = Float and source.dtype = Long
+    return torch.zeros(3).put_(torch.tensor([1]), torch.tensor([1]))
+
+
+def err_put_out_of_range():
+    # raises: out of range: tried to access index -4 on a tensor of 3 elements.
+    return torch.zeros(3).put_(torch.tensor([-4]), torch.tensor([1.]))
+
+
+def err_put_counts():
+    # raises: put_(): Expected source and index to have the same number of elements, but got source.numel() = 1, index.numel() = 2
+    return torch.zeros(3).put_(torch.tensor([0, 1]), torch.tensor([1.]))
+
+
+def err_select_scatter_shape():
+    # raises: expected src to have a size equal to the slice of self. src size = [2], slice size = [3]
+    return torch.select_scatter(torch.zeros(2, 3), torch.ones(2), 0, 1)
 
 
 if __name__ == "__main__":

@@ -89,10 +89,12 @@ EXTRA_DIST += t/cases.sh t/casedriver.py t/scatter_cases.sh t/scatter_cases.py t
 	t/unique_cases.py t/mixed_dtype_cases.sh t/mixed_dtype_cases.py
 
 # Ops derived from others: in-place forms, other names, composites (derived.c); isin
-# (isin.c); the third
+# (isin.c), the signal windows (window.c), writes through views and put (scatter_views.c),
+# resize_ (resize.c); the third
 # sweep's ops under TorchScript (t/aten_sweep3_cases.py).
 plugins_aten_cpu_aten_cpu_la_SOURCES += plugins/aten-cpu/shape/derived.c \
-	plugins/aten-cpu/pointwise/isin.c
+	plugins/aten-cpu/pointwise/isin.c plugins/aten-cpu/create/window.c \
+	plugins/aten-cpu/shape/scatter_views.c plugins/aten-cpu/shape/resize.c
 TESTS += t/aten_sweep3_cases.sh
 EXTRA_DIST += t/aten_sweep3_cases.sh t/aten_sweep3_cases.py
 

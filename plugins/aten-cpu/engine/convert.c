@@ -347,3 +347,17 @@ int ts_cpu_check_dtype(int dtype, TsError *err)
                             ts_dtype_type_name(dtype));
     return 0;
 }
+
+const char *ts_cpu_cxx_type(int dtype)
+{
+    switch (dtype) {
+    case TS_UINT8: return "unsigned char";
+    case TS_INT8: return "signed char";
+    case TS_INT16: return "short int";
+    case TS_INT32: return "int";
+    case TS_INT64: return "long int";
+    case TS_FLOAT16: return "c10::Half";
+    case TS_BFLOAT16: return "c10::BFloat16";
+    default: return ts_dtype_name(dtype);
+    }
+}

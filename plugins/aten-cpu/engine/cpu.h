@@ -47,6 +47,9 @@ extern const TsCpuTable ts_cpu_scatter_table;   /* scatter.c: scatter*, index_ad
 extern const TsCpuTable ts_cpu_compose_table;   /* compose.c: rot90, vstack, diff, trace, ... */
 extern const TsCpuTable ts_cpu_derived_table;   /* derived.c: tril_, concat, take_along_dim, ... */
 extern const TsCpuTable ts_cpu_isin_table;      /* isin.c */
+extern const TsCpuTable ts_cpu_window_table;    /* window.c: hann, hamming, ... windows */
+extern const TsCpuTable ts_cpu_scatter_views_table; /* scatter_views.c: select_scatter, put_ */
+extern const TsCpuTable ts_cpu_resize_table;    /* resize.c: resize_, resize_as_ */
 extern const TsCpuTable ts_cpu_strided_table;   /* strided.c: narrow.Tensor, narrow_copy, ... */
 extern const TsCpuTable ts_cpu_interleave_table; /* interleave.c: repeat_interleave, kron, ... */
 extern const TsCpuTable ts_cpu_bucket_table;    /* bucket.c: searchsorted, bincount, histc */

@@ -79,6 +79,9 @@ TsTensor *ts_cpu_cast(const TsTensor *src, int dtype, TsError *err);
 /* Copies src (broadcast to dst's shape, any dtypes) into dst; dst must not partly overlap
  * src (callers copy first). */
 void ts_cpu_copy_into(TsTensor *dst, const TsTensor *src);
+/* The C++ name of a dtype's element type, as PyTorch's messages print it ("long int",
+ * "c10::Half"; float, double and bool as themselves). */
+const char *ts_cpu_cxx_type(int dtype);
 /* Element i of a contiguous run of dtype as a double (printing, item). */
 double ts_cpu_load_double(int dtype, const void *p);
 /* Stores d as one element of dtype at p (rounded, or wrapped as a cast would). */

@@ -85,20 +85,6 @@ static void fmt_spatial(char *buf, size_t size, int nd, const int64_t *v)
 
 /* ---- checks ----------------------------------------------------------------------------- */
 
-/* The C++ name of a dtype's element type, as PyTorch's bias check prints it. */
-static const char *cxx_type(int dtype)
-{
-    switch (dtype) {
-    case TS_UINT8: return "unsigned char";
-    case TS_INT8: return "signed char";
-    case TS_INT16: return "short int";
-    case TS_INT32: return "int";
-    case TS_INT64: return "long int";
-    case TS_FLOAT16: return "c10::Half";
-    case TS_BFLOAT16: return "c10::BFloat16";
-    default: return ts_dtype_name(dtype);
-    }
-}
 
 /* A tensor's type as mkldnn's checks print it: Python's legacy name where the dtype has one
  * there (torch.FloatTensor), the C++ one for bfloat16 (CPUBFloat16Type). */
@@ -142,7 +128,8 @@ static int check_dtypes(TsCall *c, const TsConvArgs *a, const TsTensor *x, const
         return ts_nn_same_dtype(c, x, b);
     if (w->dim == 4 && !a->transposed)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (%s) and bias type (%s) "
-                            "should be the same", cxx_type(x->dtype), cxx_type(b->dtype));
+                            "should be the same", ts_cpu_cxx_type(x->dtype),
+                            ts_cpu_cxx_type(b->dtype));
     if (mkldnn)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (%s) and bias type (%s) "
                             "should be the same or input should be a MKLDNN tensor and bias "
