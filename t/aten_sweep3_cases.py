@@ -237,6 +237,23 @@ def test_scatter_views():
     assert torch.equal(torch.as_strided_scatter(torch.zeros(4), torch.ones(2), [2], [2], 1),
                        torch.tensor([0., 1., 0., 1.]))
 
+
+def test_float_to_narrow_ints_as_x86():
+    # to int32 and narrower the conversion is x86's 32-bit one (out of range and nan give
+    # INT32_MIN), then wraps; to int64 out of range gives INT64_MIN
+    x = torch.tensor([1e10, -1e10, 3e9, 300.0, -129.5, float("nan"), 65537.0, -1.0, 255.7])
+    i32 = torch.tensor([-2147483648, -2147483648, -2147483648, 300, -129, -2147483648, 65537,
+                        -1, 255], dtype=torch.int32)
+    assert torch.equal(x.to(torch.int32), i32)
+    i16 = torch.tensor([0, 0, 0, 300, -129, 0, 1, -1, 255], dtype=torch.int16)
+    assert torch.equal(x.to(torch.int16), i16)
+    i8 = torch.tensor([0, 0, 0, 44, 127, 0, 1, -1, -1], dtype=torch.int8)
+    assert torch.equal(x.to(torch.int8), i8)
+    u8 = torch.tensor([0, 0, 0, 44, 127, 0, 1, 255, 255], dtype=torch.uint8)
+    assert torch.equal(x.double().to(torch.uint8), u8)
+    assert torch.equal(x[:3].to(torch.int64), torch.tensor([10000000000, -10000000000, 3000000000]))
+
+
 def err_t_inplace_3d():
     # raises: t_() expects a tensor with <= 2 dimensions, but self is 3D
     return torch.zeros(2, 2, 2).t_()

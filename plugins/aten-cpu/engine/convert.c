@@ -5,9 +5,11 @@
  * integral (or bool) dtypes goes through int64, so no integer loses bits; any other goes
  * through double, which holds every float32, float16, bfloat16 and int32 value exactly.
  * float16 and bfloat16 are stored as their bits and converted with round-to-nearest-even.
- * Float to integer follows what PyTorch does on x86: truncation toward zero, and values out
- * of int64's range (and nan) become INT64_MIN, then wrap to the narrower type (300.0 as int8
- * is 44), without ever executing an undefined C conversion.
+ * Float to integer follows what PyTorch does on x86: truncation toward zero; to int64, values
+ * out of its range (and nan) become INT64_MIN; to the narrower types the conversion is
+ * int32's (x86's 32-bit one: out of int32's range and nan give INT32_MIN), then wraps to the
+ * type (300.0 as int8 is 44, 1e10 as int16 is 0), without ever executing an undefined C
+ * conversion.
  */
 #include <math.h>
 #include <string.h>
@@ -24,6 +26,13 @@ static int64_t double_to_i64(double d)
     return (int64_t)d;
 }
 
+static int64_t double_to_i32(double d)
+{
+    if (!(d >= -2147483648.0 && d < 2147483648.0))
+        return INT32_MIN;
+    return (int64_t)d;
+}
+
 typedef struct Converters {
     void (*load_d)(const char *p, int64_t s, int64_t n, double *out);
     void (*load_i)(const char *p, int64_t s, int64_t n, int64_t *out);
@@ -35,13 +44,13 @@ typedef struct Converters {
  * storage); v is the stored value. */
 #define CONV_TYPES(X) \
     X(TS_BOOL, bool, (double)v, (int64_t)v, d != 0, i != 0) \
-    X(TS_UINT8, uint8_t, (double)v, (int64_t)v, (uint8_t)(uint64_t)double_to_i64(d), \
+    X(TS_UINT8, uint8_t, (double)v, (int64_t)v, (uint8_t)(uint64_t)double_to_i32(d), \
       (uint8_t)(uint64_t)i) \
-    X(TS_INT8, int8_t, (double)v, (int64_t)v, (int8_t)(uint64_t)double_to_i64(d), \
+    X(TS_INT8, int8_t, (double)v, (int64_t)v, (int8_t)(uint64_t)double_to_i32(d), \
       (int8_t)(uint64_t)i) \
-    X(TS_INT16, int16_t, (double)v, (int64_t)v, (int16_t)(uint64_t)double_to_i64(d), \
+    X(TS_INT16, int16_t, (double)v, (int64_t)v, (int16_t)(uint64_t)double_to_i32(d), \
       (int16_t)(uint64_t)i) \
-    X(TS_INT32, int32_t, (double)v, (int64_t)v, (int32_t)(uint64_t)double_to_i64(d), \
+    X(TS_INT32, int32_t, (double)v, (int64_t)v, (int32_t)(uint64_t)double_to_i32(d), \
       (int32_t)(uint64_t)i) \
     X(TS_INT64, int64_t, (double)v, v, double_to_i64(d), i) \
     X(TS_FLOAT32, float, (double)v, double_to_i64(v), (float)d, (float)i) \
