@@ -533,7 +533,7 @@ static bool same_constant(const TsNode *a, const TsNode *b)
         return false;
     switch (x->kind) {
     case TS_ATTR_INT: return x->u.i == y->u.i;
-    case TS_ATTR_FLOAT: return memcmp(&x->u.f, &y->u.f, sizeof x->u.f) == 0;
+    case TS_ATTR_FLOAT: return x->u.f == y->u.f;   /* as PyTorch: 0.0 is -0.0, NaN no NaN */
     case TS_ATTR_STR: return strcmp(x->u.s, y->u.s) == 0;
     default: return false;
     }

@@ -7,8 +7,10 @@
  * (constant_prop's folds, an If's inlined branch). Constants keep the order they first
  * appear in.
  *
- * Equal means of the same type with the same attribute, floats compared by their bits (0.0
- * and -0.0 print differently; NaN is one constant). Constants of mutable types (lists,
+ * Equal means of the same type with the same attribute, floats compared by value as
+ * PyTorch's pooling compares them: -0.0 merges into an earlier 0.0 (and 0.0 into -0.0), so
+ * torch.tensor([-0.0]) after a 0.0 elsewhere in the graph holds 0.0, as in PyTorch; a NaN
+ * merges with nothing. Constants of mutable types (lists,
  * dicts, tensors, objects) are hoisted but never merged: without AliasDb nothing proves
  * that no one tells two of them apart, which PyTorch asks AliasDb before it merges them.
  */
@@ -28,12 +30,7 @@ typedef struct Pool {
     TsError *err;
 } Pool;
 
-static bool same_bits(const void *a, const void *b, size_t size)
-{
-    return memcmp(a, b, size) == 0;
-}
-
-/* Equal immutable values, floats by their bits. */
+/* Equal immutable values, floats by value. */
 static bool same_value(TsValue a, TsValue b)
 {
     if (a.tag != b.tag)
@@ -46,7 +43,7 @@ static bool same_value(TsValue a, TsValue b)
     case TS_TAG_BOOL:
         return a.u.b == b.u.b;
     case TS_TAG_DOUBLE:
-        return same_bits(&a.u.d, &b.u.d, sizeof a.u.d);
+        return a.u.d == b.u.d;
     case TS_TAG_DEVICE:
         return ts_value_equal(a, b);
     case TS_TAG_STR: {
@@ -55,7 +52,7 @@ static bool same_value(TsValue a, TsValue b)
     }
     case TS_TAG_COMPLEX: {
         const TsComplex *x = (const TsComplex *)a.u.p, *y = (const TsComplex *)b.u.p;
-        return same_bits(&x->re, &y->re, sizeof x->re) && same_bits(&x->im, &y->im, sizeof x->im);
+        return x->re == y->re && x->im == y->im;
     }
     case TS_TAG_TUPLE: {
         const TsTuple *x = (const TsTuple *)a.u.p, *y = (const TsTuple *)b.u.p;
@@ -79,9 +76,9 @@ static bool same_attr(const TsAttr *x, const TsAttr *y)
     case TS_ATTR_INT:
         return x->u.i == y->u.i;
     case TS_ATTR_FLOAT:
-        return same_bits(&x->u.f, &y->u.f, sizeof x->u.f);
+        return x->u.f == y->u.f;
     case TS_ATTR_COMPLEX:
-        return same_bits(x->u.c, y->u.c, sizeof x->u.c);
+        return x->u.c[0] == y->u.c[0] && x->u.c[1] == y->u.c[1];
     case TS_ATTR_STR:
         return strcmp(x->u.s, y->u.s) == 0;
     case TS_ATTR_TYPE:
