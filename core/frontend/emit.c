@@ -51,9 +51,14 @@ static int unpack(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRang
     TsTypeKind k = ts_type_kind(v->type);
     if (k == TS_TYPE_TUPLE) {
         size_t have = ts_type_num_elems(v->type);
-        if ((starred == n && have != n) || (starred < n && have < n - 1))
-            return ts_emit_error(e, r, "%s values to unpack: need %zu but found %zu",
-                                 have < n ? "not enough" : "too many", n, have);
+        /* the counts are wrong at the targets, as PyTorch says */
+        if (starred == n && have > n)
+            return ts_emit_error(e, target->range, "too many values to unpack: need %zu but "
+                                 "found %zu", n, have);
+        if (have < n - (starred < n))
+            return ts_emit_error(e, target->range, "need %s%zu values to unpack but found "
+                                 "only %zu",
+                                 starred < n ? "at least " : "", n - (starred < n), have);
         TsNode *u = ts_emit_node(e, "prim::TupleUnpack", 1, &v, have, r);
         if (!u)
             return -1;
@@ -157,6 +162,11 @@ static int assign_to(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceR
             TsIrValue *list, *view = ts_emit_tensor_index_target(e, obj, target, &list);
             return view ? tensor_store(e, view, list, v, r) : -1;
         }
+        if (ts_type_kind(obj->type) == TS_TYPE_TUPLE) {
+            char buf[256];
+            return ts_emit_error(e, target->range, "%s does not support subscripted "
+                                 "assignment", ts_type_text(obj->type, buf, sizeof buf));
+        }
         if (target->n_kids != 2 || target->kids[1]->kind == TS_TREE_SLICE)
             return ts_emit_error(e, target->range, "Sliced expression not yet supported for "
                                  "subscripted assignment. File a bug if you want this");
@@ -187,12 +197,14 @@ static int emit_assign(TsEmitter *e, const TsTree *s)
     /* `f = len`, `h = g`, `m = math`: PyTorch names what is not a value too */
     if (s->n_kids == 2 && s->kids[0]->kind == TS_TREE_NAME &&
         (sv.kind == TS_SV_BUILTIN || sv.kind == TS_SV_FUNCTION || sv.kind == TS_SV_METHOD ||
-         sv.kind == TS_SV_MODULE || sv.kind == TS_SV_CLASS))
+         sv.kind == TS_SV_MODULE || sv.kind == TS_SV_CLASS || sv.kind == TS_SV_EXCEPTION))
         return ts_env_bind_sugar(e, ts_symbol(s->kids[0]->str), &sv);
     if (!(v = ts_sugar_as_value(e, &sv, value->range)))
         return -1;
+    /* PyTorch places an unpacking's errors at the value unpacked */
     for (size_t i = 0; i + 1 < s->n_kids; i++)
-        if (assign_to(e, s->kids[i], v, s->range) != 0)
+        if (assign_to(e, s->kids[i], v, s->kids[i]->kind == TS_TREE_TUPLE ? value->range
+                                                                          : s->range) != 0)
             return -1;
     return 0;
 }
@@ -370,31 +382,50 @@ static int emit_return(TsEmitter *e, const TsTree *s)
     return v ? emit_return_value(e, v, s->range) : -1;
 }
 
-/* raise E("msg") -> prim::RaiseException("msg", "builtins.E"); cls is the class when no
- * exception is written (AssertionError for a failed assert). */
-static int emit_raise_msg(TsEmitter *e, const TsTree *exc, const TsTree *msg_tree,
-                          const char *cls, TsSourceRange r)
+/* prim::RaiseException(msg, cls): cls the qualified class name, or NULL for none (the
+ * error is then a RuntimeError carrying msg alone). */
+static int emit_raise_node(TsEmitter *e, TsIrValue *msg, const char *cls, TsSourceRange r)
 {
-    const TsTree *arg = msg_tree;
-    if (exc) {
-        const TsTree *f = exc->kind == TS_TREE_CALL ? exc->kids[0] : exc;
-        if (f->kind == TS_TREE_NAME)
-            cls = f->str;
-        else if (f->kind == TS_TREE_ATTR)
-            cls = f->kids[1]->str;
-        if (exc->kind == TS_TREE_CALL && exc->n_kids > 1)
-            arg = exc->kids[1];
-    }
-    TsIrValue *msg = arg ? ts_emit_expr(e, arg, NULL) : ts_emit_str_const(e, "", r);
-    if (msg && ts_type_kind(msg->type) != TS_TYPE_STR)
-        msg = ts_emit_op2(e, "aten::str", msg, NULL, r);
-    char q[256];
-    snprintf(q, sizeof q, "builtins.%s", cls);
-    TsIrValue *cv = msg ? ts_emit_str_const(e, q, r) : NULL;
+    TsIrValue *cv = !msg ? NULL : cls ? ts_emit_str_const(e, cls, r)
+                                      : ts_emit_const(e, ts_none(), r);
     TsIrValue *in[2] = { msg, cv };
     if (!cv || !ts_emit_node(e, "prim::RaiseException", 2, in, 0, r))
         return -1;
     return ts_env_mark_exit(e, e->env->block);
+}
+
+/* An AssertionError is raised as PyTorch raises it: a RuntimeError whose message is
+ * "AssertionError: " and the exception's message. */
+static int emit_raise_assertion(TsEmitter *e, TsIrValue *msg, TsSourceRange r)
+{
+    TsIrValue *prefix = msg ? ts_emit_str_const(e, "AssertionError: ", r) : NULL;
+    TsIrValue *full = prefix ? ts_emit_op2(e, "aten::add", prefix, msg, r) : NULL;
+    return full ? emit_raise_node(e, full, NULL, r) : -1;
+}
+
+/* raise E("msg") -> prim::RaiseException("msg", "builtins.E"); a class raised without a
+ * call carries no message and no class, as in PyTorch. */
+static int emit_raise(TsEmitter *e, const TsTree *s)
+{
+    TsSugared sv;
+    if (ts_emit_sugared(e, s->kids[0], NULL, &sv) != 0)
+        return -1;
+    if (sv.kind != TS_SV_EXCEPTION)
+        return ts_emit_error(e, s->range, "exceptions must derive from BaseException");
+    if (!sv.value)
+        return emit_raise_node(e, ts_emit_str_const(e, "", s->range), NULL, s->range);
+    if (strcmp(sv.name, "builtins.AssertionError") == 0)
+        return emit_raise_assertion(e, sv.value, s->range);
+    return emit_raise_node(e, sv.value, sv.name, s->range);
+}
+
+/* A failed assert raises AssertionError(msg): msg as str() writes it, "" when none. */
+static int emit_assert_failure(TsEmitter *e, const TsTree *msg_tree, TsSourceRange r)
+{
+    TsIrValue *msg = msg_tree ? ts_emit_expr(e, msg_tree, NULL) : ts_emit_str_const(e, "", r);
+    if (msg && ts_type_kind(msg->type) != TS_TYPE_STR)
+        msg = ts_emit_op2(e, "aten::str", msg, NULL, r);
+    return msg ? emit_raise_assertion(e, msg, r) : -1;
 }
 
 static int emit_if_blocks(TsEmitter *e, const TsCond *c, const TsTree *then_b,
@@ -458,8 +489,7 @@ static TsFrame *emit_branch(TsEmitter *e, TsBlock *b, const TsRefineSet *refine,
     if (rc == 0 && stmts)
         rc = ts_emit_block(e, stmts);
     if (rc == 0 && assert_msg)
-        rc = emit_raise_msg(e, NULL, assert_msg->kind == TS_TREE_ASSERT ? NULL : assert_msg,
-                            "AssertionError", r);
+        rc = emit_assert_failure(e, assert_msg->kind == TS_TREE_ASSERT ? NULL : assert_msg, r);
     TsFrame *f = e->env;
     e->env = f->next;
     f->next = NULL;
@@ -878,7 +908,7 @@ static int emit_stmt(TsEmitter *e, const TsTree *s)
             return ts_emit_error(e, s->range, "a bare raise (re-raising the current "
                                  "exception) is not supported: there is no exception to "
                                  "re-raise in TorchScript");
-        return emit_raise_msg(e, s->kids[0], NULL, "Exception", s->range);
+        return emit_raise(e, s);
     case TS_TREE_ASSERT:
         return emit_assert(e, s);
     case TS_TREE_DELETE:
@@ -1140,7 +1170,8 @@ static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
         e->declared_return = ts_type_none();
     }
     if (e->d->is_unused) {
-        if (emit_raise_msg(e, NULL, NULL, "Exception", def->range) != 0)
+        if (emit_raise_node(e, ts_emit_str_const(e, "", def->range), "builtins.Exception",
+                            def->range) != 0)
             return -1;
     } else if (ts_emit_block(e, e->d->impl ? e->d->impl->def->kids[4] : def->kids[4]) != 0) {
         return -1;

@@ -173,7 +173,10 @@ typedef enum TsSugarKind {
     TS_SV_METHOD,              /* value.name(...): self = value */
     TS_SV_CLASS,               /* a class of the file: cls (constructor, statics, enum) */
     TS_SV_TYPE,                /* a type used as a value (int, List[int], ...): type */
-    TS_SV_NONE_TYPE            /* nothing (the result of a call returning nothing) */
+    TS_SV_NONE_TYPE,           /* nothing (the result of a call returning nothing) */
+    TS_SV_EXCEPTION            /* an exception class (value NULL) or one made by calling it
+                                * (value: its message): name is the class's qualified name
+                                * ("builtins.ValueError") */
 } TsSugarKind;
 
 typedef struct TsSugared {

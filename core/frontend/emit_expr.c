@@ -1059,10 +1059,14 @@ static TsIrValue *tuple_index_dynamic(TsEmitter *e, TsIrValue *v, TsIrValue *idx
     const TsType *t = n ? ts_type_elem(v->type, 0) : NULL;
     for (size_t i = 1; t && i < n; i++)
         t = ts_type_unify(t, ts_type_elem(v->type, i), false);
-    if (!t || ts_type_kind(idx->type) != TS_TYPE_INT)
-        return ts_emit_error(e, r, "Unsupported index type for tuple: a tuple indexed by a "
-                             "value known only at run time needs elements of one type and "
-                             "an int index"), NULL;
+    if (ts_type_kind(idx->type) != TS_TYPE_INT)
+        return ts_emit_error(e, r, "tuple index must be an integer"), NULL;
+    if (!t) {
+        char buf[256];
+        return ts_emit_error(e, r, "Cannot index into a %s with a non-integer literal because "
+                             "we cannot resolve the output type",
+                             ts_type_text(v->type, buf, sizeof buf)), NULL;
+    }
     TsIrValue *in[2] = { v, idx };
     TsNode *node = ts_emit_node(e, "prim::TupleIndex", 2, in, 1, r);
     if (!node)
@@ -1110,6 +1114,11 @@ TsIrValue *ts_emit_subscript_value(TsEmitter *e, TsIrValue *v, TsIrValue *idx, T
         TsIrValue *list = opt ? ts_emit_list(e, ts_type_optional(ts_type_tensor()), 1, &opt, r)
                               : NULL;
         return list ? ts_emit_op2(e, "aten::index", v, list, r) : NULL;
+    }
+    if (k != TS_TYPE_LIST && k != TS_TYPE_STR && k != TS_TYPE_DICT) {
+        char buf[256];
+        return ts_emit_error(e, r, "'%s' object is not subscriptable",
+                             ts_type_text(v->type, buf, sizeof buf)), NULL;
     }
     return ts_emit_op2(e, "aten::__getitem__", v, idx, r);
 }
@@ -1418,6 +1427,7 @@ static TsIrValue *emit_simple(TsEmitter *e, const TsTree *t, const TsType *expec
     case TS_TREE_DICT:
         return emit_dict_literal(e, t, expected);
     case TS_TREE_LIST_COMP:
+    case TS_TREE_GENERATOR:     /* PyTorch's frontend reads (x for ...) as [x for ...] */
     case TS_TREE_DICT_COMP:
         return emit_comprehension(e, t, expected);
     case TS_TREE_SET:

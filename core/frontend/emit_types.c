@@ -236,9 +236,15 @@ static const TsType *parse_type(TsCompiler *c, const TsTree *t, TsError *err, in
     default:
         break;
     }
+    /* PyTorch's names of the kinds */
+    const char *kind = t->kind == TS_TREE_ELLIPSIS ? "dots"
+                     : t->kind == TS_TREE_INT || t->kind == TS_TREE_FLOAT ? "const"
+                     : t->kind == TS_TREE_STRING ? "string"
+                     : t->kind == TS_TREE_LIST ? "list-literal"
+                     : t->kind == TS_TREE_DICT ? "dict-literal"
+                     : t->kind == TS_TREE_CALL ? "apply" : ts_tree_kind_name(t->kind);
     return type_error(err, t, "Expression of type %s cannot be used in a type expression",
-                      t->kind == TS_TREE_ELLIPSIS ? "dots"   /* PyTorch's name of the kind */
-                                                  : ts_tree_kind_name(t->kind));
+                      kind);
 }
 
 const TsType *ts_compiler_type(TsCompiler *c, const TsTree *ann, TsError *err)

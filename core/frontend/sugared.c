@@ -65,6 +65,68 @@ static const char *const builtins[] = {
     "super", "tuple", NULL
 };
 
+/* The exception classes of Python's builtins module: the class a name is (an alias names
+ * the class it stands for), or NULL. */
+static const char *builtin_exception(const char *name)
+{
+    static const char *const names[] = {
+        "BaseException", "Exception", "ArithmeticError", "AssertionError", "AttributeError",
+        "BufferError", "EOFError", "FloatingPointError", "GeneratorExit", "ImportError",
+        "ModuleNotFoundError", "IndexError", "KeyError", "KeyboardInterrupt", "LookupError",
+        "MemoryError", "NameError", "NotImplementedError", "OSError", "OverflowError",
+        "RecursionError", "ReferenceError", "RuntimeError", "StopIteration",
+        "StopAsyncIteration", "SyntaxError", "IndentationError", "TabError", "SystemError",
+        "SystemExit", "TypeError", "UnboundLocalError", "UnicodeError", "UnicodeEncodeError",
+        "UnicodeDecodeError", "UnicodeTranslateError", "ValueError", "ZeroDivisionError",
+        "BlockingIOError", "ChildProcessError", "ConnectionError", "BrokenPipeError",
+        "ConnectionAbortedError", "ConnectionRefusedError", "ConnectionResetError",
+        "FileExistsError", "FileNotFoundError", "InterruptedError", "IsADirectoryError",
+        "NotADirectoryError", "PermissionError", "ProcessLookupError", "TimeoutError",
+        "Warning", "UserWarning", "DeprecationWarning", "PendingDeprecationWarning",
+        "SyntaxWarning", "RuntimeWarning", "FutureWarning", "ImportWarning", "UnicodeWarning",
+        "BytesWarning", "ResourceWarning", NULL
+    };
+    if (strcmp(name, "EnvironmentError") == 0 || strcmp(name, "IOError") == 0)
+        return "OSError";
+    for (size_t i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return names[i];
+    return NULL;
+}
+
+/* Functions of Python's builtins module that TorchScript has no meaning for (those it has
+ * are in builtins[]): PyTorch names them as it finds them. */
+static bool python_builtin_function(const char *name)
+{
+    static const char *const names[] = {
+        "ascii", "breakpoint", "callable", "compile", "delattr", "dir", "eval", "exec",
+        "format", "globals", "id", "input", "issubclass", "iter", "aiter", "anext", "locals",
+        "next", "open", "repr", "setattr", "vars", "__import__", "__build_class__", NULL
+    };
+    for (size_t i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* A class of the file deriving (directly or through others of the file) from an exception
+ * class: raising it names it "__main__.Name", as Python qualifies a script's classes. */
+static bool is_exception_class(TsCompiler *c, const TsClassInfo *ci, int depth)
+{
+    const TsTree *bases = ci->kind == TS_CLASS_SCRIPT && ci->tree->kind == TS_TREE_CLASS
+                              ? ci->tree->kids[2] : NULL;
+    for (size_t i = 0; bases && i < bases->n_kids && depth < 32; i++) {
+        const TsTree *b = bases->kids[i];
+        if (b->kind != TS_TREE_NAME)
+            continue;
+        const TsGlobal *g = ts_compiler_global(c, ts_symbol(b->str));
+        if (g ? g->kind == TS_GLOBAL_CLASS && is_exception_class(c, g->cls, depth + 1)
+              : builtin_exception(b->str) != NULL)
+            return true;
+    }
+    return false;
+}
+
 /* The special forms of an archive's code (the printer's spellings of torch.jit.annotate,
  * fork and casts PyTorch's type checker cannot see, and the infinite floats): 0 when name is
  * one (or -1 on an error), 1 when it is not. */
@@ -90,7 +152,7 @@ static int archive_name(TsEmitter *e, const char *name, TsSourceRange r, TsSugar
 static int named(TsEmitter *e, int rc, const TsSugared *out)
 {
     if (rc == 0 && !out->name && (out->kind == TS_SV_BUILTIN || out->kind == TS_SV_MODULE ||
-                                  out->kind == TS_SV_METHOD))
+                                  out->kind == TS_SV_METHOD || out->kind == TS_SV_EXCEPTION))
         return ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
     return rc;
 }
@@ -116,6 +178,13 @@ static int sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
             out->def = gl->def;
             return 0;
         case TS_GLOBAL_CLASS:
+            if (!e->c->archive && is_exception_class(e->c, gl->cls, 0)) {
+                char q[300];
+                snprintf(q, sizeof q, "__main__.%s", gl->cls->name);
+                out->kind = TS_SV_EXCEPTION;
+                out->name = ts_symbol(q);
+                return 0;
+            }
             out->kind = TS_SV_CLASS;
             out->cls = gl->cls;
             return ts_compiler_class(e->c, gl->cls, t->range, e->err);
@@ -150,11 +219,17 @@ static int sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
             out->name = name;
             return 0;
         }
-    if (strstr(name, "Error") || strcmp(name, "Exception") == 0) {
-        out->kind = TS_SV_BUILTIN;
-        out->name = ts_symbol("$exception");
+    const char *exc = builtin_exception(name);
+    if (exc) {
+        char q[64];
+        snprintf(q, sizeof q, "builtins.%s", exc);
+        out->kind = TS_SV_EXCEPTION;
+        out->name = ts_symbol(q);
         return 0;
     }
+    if (python_builtin_function(name))
+        return ts_emit_error(e, t->range, "Python builtin <built-in function %s> is currently "
+                             "not supported in Torchscript", name);
     return ts_emit_error(e, t->range, "undefined value %s", name);
 }
 
@@ -566,8 +641,8 @@ int ts_sugar_set_attr(TsEmitter *e, TsIrValue *obj, const char *attr, TsIrValue 
     const TsType *t = obj->type;
     char a[256], b[256];
     if (!ts_is_object_type(t))
-        return ts_emit_error(e, r, "Tried to set an attribute on a value of type %s",
-                             describe(t, a, sizeof a));
+        return ts_emit_error(e, r, "Tried to set an attribute: %s on a non-class: %s", attr,
+                             ts_type_text(t, a, sizeof a));
     long idx = ts_type_field_index(t, attr);
     if (idx < 0) {
         bool in_init = e->d->cls && e->d->cls->type == t &&
@@ -594,6 +669,25 @@ int ts_sugar_set_attr(TsEmitter *e, TsIrValue *obj, const char *attr, TsIrValue 
     return n ? ts_node_set_str(n, ts_symbol("attr::name"), attr, e->err) : -1;
 }
 
+/* What PyTorch calls a builtin used as a value: the conversions are their magic methods,
+ * some have a form of their own, the rest are a "builtin". */
+static const char *builtin_kind(const char *name)
+{
+    static const char *const kinds[][2] = {
+        { "int", "__int__" }, { "float", "__float__" }, { "bool", "__bool__" },
+        { "str", "__str__" }, { "len", "__len__" }, { "complex", "__complex__" },
+        { "hex", "__hex__" }, { "oct", "__oct__" }, { "round", "__round__" },
+        { "getattr", "GetAttr" }, { "hasattr", "HasAttr" }, { "tuple", "TupleConstruct" },
+        { "torch.jit.annotate", "annotate" }, { "print", "print" }, { "range", "range" },
+        { "list", "list" }, { "dict", "dict" }, { "zip", "zip" }, { "enumerate", "enumerate" },
+        { "isinstance", "isinstance" },
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(kinds[i][0], name) == 0)
+            return kinds[i][1];
+    return strchr(name, '.') && strncmp(name, "aten::", 6) != 0 ? name : "builtin";
+}
+
 TsIrValue *ts_sugar_as_value(TsEmitter *e, const TsSugared *sv, TsSourceRange r)
 {
     switch (sv->kind) {
@@ -608,7 +702,9 @@ TsIrValue *ts_sugar_as_value(TsEmitter *e, const TsSugared *sv, TsSourceRange r)
         ts_emit_error(e, r, "method cannot be used as a value");
         return NULL;
     case TS_SV_MODULE:
-        ts_emit_error(e, r, "Module %s cannot be used as a value", sv->name);
+        ts_emit_error(e, r, "python value of type 'module' cannot be used as a value. "
+                      "Perhaps it is a closed over global variable? If so, please consider "
+                      "passing it in as an argument or use a local varible instead.");
         return NULL;
     case TS_SV_CLASS:
         if (sv->cls->kind == TS_CLASS_ENUM)
@@ -616,9 +712,15 @@ TsIrValue *ts_sugar_as_value(TsEmitter *e, const TsSugared *sv, TsSourceRange r)
         else
             ts_emit_error(e, r, "class %s cannot be used as a value", sv->cls->name);
         return NULL;
-    default:
+    case TS_SV_EXCEPTION:
         ts_emit_error(e, r, "%s cannot be used as a value",
-                      sv->kind == TS_SV_BUILTIN ? sv->name : "type");
+                      sv->value ? "exception message" : "Python exception");
+        return NULL;
+    case TS_SV_BUILTIN:
+        ts_emit_error(e, r, "%s cannot be used as a value", builtin_kind(sv->name));
+        return NULL;
+    default:
+        ts_emit_error(e, r, "type cannot be used as a value");
         return NULL;
     }
 }
@@ -1021,7 +1123,7 @@ static int emit_annotate(TsEmitter *e, const TsTree *call, TsSugared *out)
          * PyTorch's annotate converts: matched against the signature annotate(T x) -> T */
         TsArg arg = { .name = "x", .type = t };
         TsArg ret = { .type = t };
-        TsSchema sig = { .name = "annotate", .n_args = 1, .args = &arg, .n_returns = 1,
+        TsSchema sig = { .name = "annotate", .overload = "", .n_args = 1, .args = &arg, .n_returns = 1,
                          .returns = &ret };
         TsNamedValue a = { NULL, v, call->kids[2]->range };
         TsIrValue **in = NULL;
@@ -1036,8 +1138,9 @@ static int emit_annotate(TsEmitter *e, const TsTree *call, TsSugared *out)
     }
     if (!ts_type_is_subtype_of(v->type, t)) {
         char a[256], b[256];
-        return ts_emit_error(e, call->range, "expected an expression of type %s but found %s",
-                             ts_type_text(t, a, sizeof a), ts_type_text(v->type, b, sizeof b));
+        return ts_emit_error(e, call->kids[2]->range, "expected an expression of type %s but "
+                             "found %s", ts_type_text(t, a, sizeof a),
+                             ts_type_text(v->type, b, sizeof b));
     }
     if (v->type != t && ts_type_kind(v->type) == TS_TYPE_NONE) {
         TsNode *n = ts_emit_node(e, "prim::Constant", 0, NULL, 1, call->range);
@@ -1467,7 +1570,7 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
     if (strcmp(name, "range") == 0 || strcmp(name, "enumerate") == 0 ||
         strcmp(name, "zip") == 0)
         return emit_iter_list(e, call, out);
-    if (strcmp(name, "super") == 0 || strcmp(name, "$exception") == 0) {
+    if (strcmp(name, "super") == 0) {
         out->kind = TS_SV_NONE_TYPE;
         return 0;
     }
@@ -1583,13 +1686,40 @@ static int emit_archive_form(TsEmitter *e, const TsSugared *fn, const TsTree *ca
     return value_of(out, n->outputs[0]);
 }
 
+/* E(args): the exception with its message, as PyTorch makes it: none is "", one is the
+ * argument as str() writes it, more are the tuple of them as str() writes it. */
+static int exception_message(TsEmitter *e, const TsSugared *fn, const TsTree *call,
+                             TsSugared *out)
+{
+    TsIrValue *items[MAX_ARGS];
+    size_t n = call->n_kids - 1;
+    if (n > MAX_ARGS)
+        return ts_emit_error(e, call->range, "too many arguments");
+    for (size_t i = 0; i < n; i++) {
+        if (call->kids[i + 1]->kind == TS_TREE_KWARG)
+            return ts_emit_error(e, call->kids[i + 1]->range, "Keyword argument %s unknown.",
+                                 call->kids[i + 1]->str);
+        if (!(items[i] = ts_emit_expr(e, call->kids[i + 1], NULL)))
+            return -1;
+    }
+    TsIrValue *msg = n == 0 ? ts_emit_str_const(e, "", call->range)
+                   : n == 1 ? items[0] : ts_emit_tuple(e, n, items, call->range);
+    if (msg && ts_type_kind(msg->type) != TS_TYPE_STR)
+        msg = ts_emit_op2(e, "aten::str", msg, NULL, call->range);
+    if (!msg)
+        return -1;
+    *out = *fn;
+    out->value = msg;
+    return 0;
+}
+
 int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const TsType *expected,
                   TsSugared *out)
 {
     memset(out, 0, sizeof *out);
     switch (fn->kind) {
     case TS_SV_BUILTIN:
-        if (fn->name[0] == '$' && strcmp(fn->name, "$exception") != 0)
+        if (fn->name[0] == '$')
             return emit_archive_form(e, fn, call, out);
         return emit_builtin(e, fn->name, call, expected, out);
     case TS_SV_FUNCTION:
@@ -1631,8 +1761,17 @@ int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const T
     case TS_SV_NONE_TYPE:
         out->kind = TS_SV_NONE_TYPE;   /* super().__init__() and the like */
         return 0;
+    case TS_SV_EXCEPTION:
+        if (!fn->value)
+            return exception_message(e, fn, call, out);
+        break;
     default:
         break;
+    }
+    if (fn->kind == TS_SV_VALUE) {
+        char buf[256];
+        return ts_emit_error(e, call->kids[0]->range, "cannot call a value of type '%s'",
+                             ts_type_text(fn->value->type, buf, sizeof buf));
     }
     return ts_emit_error(e, call->range, "this value cannot be called");
 }
@@ -1703,18 +1842,24 @@ int ts_sugar_iter(TsEmitter *e, const TsTree *iter, TsIterable *it)
     bool ok_name = iter->kind == TS_TREE_CALL && iter->kids[0]->kind == TS_TREE_NAME &&
                    !ts_env_find(e, ts_symbol(iter->kids[0]->str));
     if (ok_name && is_builtin_call(iter, "range")) {
-        size_t n = iter->n_kids - 1;
-        if (n < 1 || n > 3)
+        /* PyTorch counts the positional arguments only (keywords are not looked at) */
+        const TsTree *pos[3];
+        size_t n = 0;
+        for (size_t i = 1; i < iter->n_kids; i++)
+            if (iter->kids[i]->kind != TS_TREE_KWARG && n++ < 3)
+                pos[n - 1] = iter->kids[i];
+        if (n < 1)
+            return ts_emit_error(e, r, "range expected at least 1 arguments, got 0");
+        if (n > 3)
             return ts_emit_error(e, r, "range expected at most 3 arguments, got %zu", n);
         TsIrValue *a[3];
         for (size_t i = 0; i < n; i++) {
-            if (!(a[i] = ts_emit_expr(e, iter->kids[1 + i], NULL)))
+            if (!(a[i] = ts_emit_expr(e, pos[i], NULL)))
                 return -1;
             if (ts_type_kind(a[i]->type) != TS_TYPE_INT) {
                 char b[256];
-                return ts_emit_error(e, iter->kids[1 + i]->range, "range() expected an int "
-                                     "argument but found %s",
-                                     ts_type_text(a[i]->type, b, sizeof b));
+                return ts_emit_error(e, r, "all inputs of range must be ints, found %s in "
+                                     "argument %zu", ts_type_text(a[i]->type, b, sizeof b), i);
             }
         }
         it->kind = IT_RANGE;
@@ -1740,6 +1885,10 @@ int ts_sugar_iter(TsEmitter *e, const TsTree *iter, TsIterable *it)
         size_t n_tuples = 0;
         for (size_t i = 0; i < n; i++) {
             const TsTree *k = iter->kids[1 + i];
+            if (k->kind == TS_TREE_KWARG && (!en || !k->str || strcmp(k->str, "start") != 0))
+                return ts_emit_error(e, r, en ? "enumerate expected kwarg name 'start', got "
+                                     "'%s'" : "zip does not take keyword arguments, got '%s'",
+                                     k->str ? k->str : "**");
             if (k->kind == TS_TREE_KWARG)
                 k = k->kids[0];
             if (!(vals[i] = ts_emit_expr(e, k, NULL)))

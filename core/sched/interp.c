@@ -1223,7 +1223,7 @@ static int run_loop(TsInterp *st, void *const **labels_out)
             if (i < 0)
                 i += (int64_t)t->len;
             if (i < 0 || i >= (int64_t)t->len) {
-                ts_error_set(&st->err, TS_ERR_INDEX, "tuple index out of range");
+                ts_error_set(&st->err, TS_ERR_INDEX, "Tuple list index out of range");
                 goto fail;
             }
             TsValue item = t->items[i];

@@ -147,7 +147,7 @@ static int run_prim(const TsNode *n, const TsValue *in, TsValue *out, TsError *e
         const TsTuple *tup = (const TsTuple *)in[0].u.p;
         int64_t i = in[1].u.i < 0 ? in[1].u.i + (int64_t)tup->len : in[1].u.i;
         if (i < 0 || (uint64_t)i >= tup->len)
-            return ts_error_set(err, TS_ERR_INDEX, "tuple index out of range");
+            return ts_error_set(err, TS_ERR_INDEX, "Tuple list index out of range");
         ts_value_retain(tup->items[i]);
         out[0] = tup->items[i];
         return 0;
