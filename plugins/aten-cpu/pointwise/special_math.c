@@ -205,21 +205,19 @@ double ts_sp_ndtri(double p)
         return -INFINITY;
     if (p == 1)
         return INFINITY;
-    /* a first guess from the logistic-like tails, then Newton on ndtr in log space */
-    double q = p < 0.5 ? p : 1 - p;
-    double t = sqrt(-2 * log(q));
-    double x = t - (2.515517 + 0.802853 * t + 0.010328 * t * t) /
-                   (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
-    x = p < 0.5 ? -x : x;
-    for (int i = 0; i < 6; i++) {
-        /* f(x) = ndtr(x) - p, from the nearer tail to keep relative accuracy */
-        double f = p < 0.5 ? ts_sp_ndtr(x) - p : (1 - p) - ts_sp_ndtr(-x);
-        if (p >= 0.5)
-            f = -f;
+    if (p == 0.5)
+        return 0;
+    if (p > 0.5)            /* 1 - p is exact here: the upper tail by symmetry */
+        return -ts_sp_ndtri(1 - p);
+    /* a rational first guess, then Newton's steps on ndtr(x) - p (lower tail) */
+    double t = sqrt(-2 * log(p));
+    double x = -(t - (2.515517 + 0.802853 * t + 0.010328 * t * t) /
+                     (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t));
+    for (int i = 0; i < 8; i++) {
         double dens = exp(-0.5 * x * x) / sqrt(2 * PI);
         if (dens == 0)
             break;
-        double step = f / dens;
+        double step = (ts_sp_ndtr(x) - p) / dens;
         x -= step;
         if (fabs(step) < 1e-16 * fabs(x))
             break;
