@@ -110,11 +110,6 @@ def err_mvlgamma_p():
     return torch.mvlgamma(torch.tensor([2.5]), 0)
 
 
-def err_mvlgamma_domain():
-    # raises: All elements must be greater than (p-1)/2
-    return torch.mvlgamma(torch.tensor([0.5]), 3)
-
-
 def err_igamma_int():
     # raises: "igamma_cpu" not implemented for 'Long'
     return torch.igamma(torch.tensor([1]), torch.tensor([2]))
