@@ -196,6 +196,19 @@ def test_a_value_name_rebound_to_a_function_and_used_in_loops():
     assert n == 9
 
 
+def _truthy(x: torch.Tensor) -> int:
+    if x.item():
+        return 1
+    return 0
+
+
+def test_a_scalar_condition_goes_through_int():
+    # t.item() is a Scalar (number): PyTorch tests it as int(x) != 0, so 0.5 is false
+    assert _truthy(torch.tensor(0.5)) == 0 and _truthy(torch.tensor(1.5)) == 1
+    assert _truthy(torch.tensor(0)) == 0 and _truthy(torch.tensor(-2)) == 1
+    n = torch.tensor(0.25).item()
+    assert not n
+
 def err_function_name_bound_in_both_branches_stays_there():
     # raises: undefined value h
     if bool(torch.rand(1) > 2.0):

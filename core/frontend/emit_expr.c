@@ -193,6 +193,11 @@ TsIrValue *ts_emit_to_bool(TsEmitter *e, TsIrValue *v, TsSourceRange range)
     }
     if (k == TS_TYPE_INT || k == TS_TYPE_FLOAT || k == TS_TYPE_TENSOR)
         return ts_emit_op2(e, "aten::Bool", v, NULL, range);
+    if (k == TS_TYPE_NUMBER) {
+        /* PyTorch goes through int: a Scalar 0.5 (t.item() of a float tensor) is false */
+        TsIrValue *i = ts_emit_op2(e, "aten::Int", v, NULL, range);
+        return i ? ts_emit_op2(e, "aten::Bool", i, NULL, range) : NULL;
+    }
     if (k == TS_TYPE_STR || k == TS_TYPE_LIST || k == TS_TYPE_DICT) {
         /* a container is true when it is not empty */
         TsIrValue *len = ts_emit_op2(e, "aten::len", v, NULL, range);

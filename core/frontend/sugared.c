@@ -474,6 +474,12 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             return value_of(out, ts_emit_op2(e, "aten::dim", v, NULL, r));
         if (strcmp(attr, "T") == 0)
             return value_of(out, ts_emit_op2(e, "aten::numpy_T", v, NULL, r));
+        if (strcmp(attr, "mT") == 0 || strcmp(attr, "mH") == 0) {
+            snprintf(buf, sizeof buf, "aten::%s", attr);
+            return value_of(out, ts_emit_op2(e, buf, v, NULL, r));
+        }
+        if (strcmp(attr, "H") == 0)
+            return value_of(out, ts_emit_op2(e, "aten::matrix_H", v, NULL, r));
     }
     if (k == TS_TYPE_DEVICE && strcmp(attr, "type") == 0)
         return value_of(out, prim1(e, "prim::type", v, ts_type_str(), r));

@@ -13,7 +13,7 @@ plugins_aten_common_libtscript_aten_la_SOURCES = plugins/aten-common/args.c \
 	plugins/aten-common/scalar.c plugins/aten-common/shape.c plugins/aten-common/to.c \
 	plugins/aten-common/backend.c plugins/aten-common/view.c plugins/aten-common/views.h \
 	plugins/aten-common/meta.c plugins/aten-common/reshape.c plugins/aten-common/slice.c \
-	plugins/aten-common/dims.c plugins/aten-common/expand.c \
+	plugins/aten-common/dims.c plugins/aten-common/expand.c plugins/aten-common/matrix_views.c \
 	plugins/aten-common/matmul.c plugins/aten-common/conv_check.c \
 	plugins/aten-common/reduce_args.c plugins/aten-common/norm_check.c \
 	plugins/aten-common/join_check.c plugins/aten-common/index_check.c \

@@ -18,6 +18,17 @@ static int pop_tensor(TsCall *c, TsArgs *a, TsTensor **t)
     return rc ? rc : ts_args_tensor(a, 0, t);
 }
 
+/* The in-place forms (squeeze_, unsqueeze_, t_) end here: t takes the new header and is
+ * the result (argument 0); else a view of t with it. */
+static int reshaped(TsArgs *a, TsTensor *t, int n, const int64_t *sizes,
+                    const int64_t *strides, bool inplace, TsError *err)
+{
+    if (!inplace)
+        return ts_args_return_tensor(a, 0, ts_aten_view(t, n, sizes, strides, t->offset, err));
+    int rc = ts_tensor_set_shape(t, n, sizes, strides, t->offset, err);
+    return ts_args_return_arg(a, rc, 0);
+}
+
 /* ---- reordering dims ------------------------------------------------------------------ */
 
 /* t with dims d0 and d1 swapped, as a view or (in place) on t itself. */
@@ -66,19 +77,28 @@ static TsTensor *reversed(const TsTensor *t, TsError *err)
     return ts_aten_view(t, t->dim, sizes, strides, t->offset, err);
 }
 
-/* aten::t(Tensor(a) self) -> Tensor(a) */
-int ts_aten_k_t(TsCall *c)
+/* aten::t(Tensor(a) self) -> Tensor(a), and t_ (Tensor(a!) self) -> Tensor(a!) in place */
+static int t_kernel(TsCall *c, bool inplace)
 {
     TsArgs a;
-    TsTensor *t, *v = NULL;
+    TsTensor *t;
     int rc = pop_tensor(c, &a, &t);
     if (!rc && t->dim > 2)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME,
-                          "t() expects a tensor with <= 2 dimensions, but self is %dD", t->dim);
-    else if (!rc)
-        v = reversed(t, c->error);
-    return ts_args_return_tensor(&a, rc, v);
+                          "%s expects a tensor with <= 2 dimensions, but self is %dD",
+                          inplace ? "t_()" : "t()", t->dim);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    int64_t sizes[2], strides[2];
+    for (int d = 0; d < t->dim; d++) {
+        sizes[d] = t->sizes[t->dim - 1 - d];
+        strides[d] = t->strides[t->dim - 1 - d];
+    }
+    return reshaped(&a, t, t->dim, sizes, strides, inplace, c->error);
 }
+
+int ts_aten_k_t(TsCall *c) { return t_kernel(c, false); }
+int ts_aten_k_t_(TsCall *c) { return t_kernel(c, true); }
 
 /* aten::numpy_T(Tensor(a) self) -> Tensor(a): t.T, every dim reversed. (PyTorch warns that
  * it may reject dims other than 2 one day; 1.13 reverses them all.) */
@@ -197,42 +217,40 @@ int ts_aten_k_movedim_int(TsCall *c) { return movedim(c, false); }
 
 /* ---- squeeze and unsqueeze ------------------------------------------------------------ */
 
-/* t without its size-1 dims (only dim `only` when it is >= 0). */
-static TsTensor *squeeze_view(const TsTensor *t, int only, TsError *err)
+/* squeeze and squeeze.dim (only: the dim, else -1), and their in-place forms: t without
+ * its size-1 dims. */
+static int squeeze(TsCall *c, bool has_dim, bool inplace)
 {
+    TsArgs a;
     int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
+    int only = -1;
+    TsTensor *t;
+    int rc = pop_tensor(c, &a, &t);
+    if (!rc && has_dim) rc = ts_args_dim(&a, 1, t->dim, true, &only);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    if (has_dim && t->dim == 0)
+        only = 0;
     int n = 0;
     for (int k = 0; k < t->dim; k++)
         if (t->sizes[k] != 1 || (only >= 0 && k != only)) {
             sizes[n] = t->sizes[k];
             strides[n++] = t->strides[k];
         }
-    return ts_aten_view(t, n, sizes, strides, t->offset, err);
+    return reshaped(&a, t, n, sizes, strides, inplace, c->error);
 }
 
-/* aten::squeeze(Tensor(a) self) -> Tensor(a) */
-int ts_aten_k_squeeze(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *t;
-    int rc = pop_tensor(c, &a, &t);
-    return ts_args_return_tensor(&a, rc, rc ? NULL : squeeze_view(t, -1, c->error));
-}
+/* aten::squeeze(Tensor(a) self) -> Tensor(a)
+ * aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)
+ * aten::squeeze_(Tensor(a!) self) -> Tensor(a!)
+ * aten::squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!) */
+int ts_aten_k_squeeze(TsCall *c) { return squeeze(c, false, false); }
+int ts_aten_k_squeeze_dim(TsCall *c) { return squeeze(c, true, false); }
+int ts_aten_k_squeeze_(TsCall *c) { return squeeze(c, false, true); }
+int ts_aten_k_squeeze_dim_(TsCall *c) { return squeeze(c, true, true); }
 
-/* aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
-int ts_aten_k_squeeze_dim(TsCall *c)
-{
-    TsArgs a;
-    int d;
-    TsTensor *t, *r = NULL;
-    int rc = pop_tensor(c, &a, &t);
-    if (!rc) rc = ts_args_dim(&a, 1, t->dim, true, &d);
-    if (!rc) r = squeeze_view(t, t->dim ? d : 0, c->error);
-    return ts_args_return_tensor(&a, rc, r);
-}
-
-/* aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
-int ts_aten_k_unsqueeze(TsCall *c)
+/* unsqueeze(Tensor(a) self, int dim) -> Tensor(a), and unsqueeze_ in place. */
+static int unsqueeze(TsCall *c, bool inplace)
 {
     TsArgs a;
     int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
@@ -254,9 +272,11 @@ int ts_aten_k_unsqueeze(TsCall *c)
             strides[k] = t->strides[n++];
         }
     }
-    return ts_args_return_tensor(&a, 0, ts_aten_view(t, t->dim + 1, sizes, strides, t->offset,
-                                                     c->error));
+    return reshaped(&a, t, t->dim + 1, sizes, strides, inplace, c->error);
 }
+
+int ts_aten_k_unsqueeze(TsCall *c) { return unsqueeze(c, false); }
+int ts_aten_k_unsqueeze_(TsCall *c) { return unsqueeze(c, true); }
 
 /* t with at least n (1, 2 or 3) dims, as numpy adds them: [] -> [1]*n, [a] -> [1, a] or
  * [1, a, 1], [a, b] -> [a, b, 1]; new dims take unsqueeze's strides. */

@@ -1,5 +1,5 @@
-/* reshape.c — new sizes over the same elements: view, view_as, reshape, reshape_as, flatten
- * and unflatten.
+/* reshape.c — new sizes over the same elements: view, view_as, reshape, reshape_as, flatten,
+ * unflatten and ravel.
  *
  * view fails where no strides can express the new sizes over the old memory; reshape and
  * flatten then copy, which only the backend can do: the copy comes from the hook the backend
@@ -51,6 +51,18 @@ static int view_kernel(TsCall *c, bool reshape)
 int ts_aten_k_view(TsCall *c) { return view_kernel(c, false); }
 /* aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a) */
 int ts_aten_k_reshape(TsCall *c) { return view_kernel(c, true); }
+
+/* aten::ravel(Tensor(a) self) -> Tensor(a): reshape(-1) */
+int ts_aten_k_ravel(TsCall *c)
+{
+    TsArgs a;
+    int64_t all = -1;
+    TsTensor *t, *r = NULL;
+    int rc = ts_args_pop_same_device(c, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &t);
+    if (!rc) r = view_as_sizes(c, t, 1, &all, true);
+    return ts_args_return_tensor(&a, rc, r);
+}
 
 /* view_as and reshape_as: (Tensor(a) self, Tensor other) -> Tensor(a) */
 static int as_kernel(TsCall *c, bool reshape)

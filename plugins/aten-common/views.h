@@ -33,13 +33,15 @@
     /* reshape.c: new sizes over the same elements */ \
     X("aten::view", "", view) X("aten::view_as", "", view_as) X("aten::reshape", "", reshape) \
     X("aten::reshape_as", "", reshape_as) X("aten::flatten", "using_ints", flatten) \
-    X("aten::unflatten", "int", unflatten) \
+    X("aten::unflatten", "int", unflatten) X("aten::ravel", "", ravel) \
     /* slice.c: parts of a tensor */ \
     X("aten::slice", "Tensor", slice) X("aten::select", "int", select) \
     X("aten::narrow", "", narrow) X("aten::unbind", "int", unbind) \
     X("aten::split", "Tensor", split) X("aten::split", "sizes", split_sizes) \
     X("aten::split", "", split_sizes) X("aten::split_with_sizes", "", split_sizes) \
     X("aten::chunk", "", chunk) X("aten::diagonal", "", diagonal) \
+    X("aten::unsafe_chunk", "", chunk) X("aten::unsafe_split", "Tensor", split) \
+    X("aten::unsafe_split_with_sizes", "", split_sizes) \
     X("aten::tensor_split", "sections", tensor_split_sections) \
     X("aten::tensor_split", "indices", tensor_split_indices) \
     X("aten::tensor_split", "tensor_indices_or_sections", tensor_split_tensor) \
@@ -54,13 +56,23 @@
     X("aten::swapaxes", "", swapaxes) X("aten::swapaxes_", "", swapaxes_) \
     X("aten::swapdims", "", swapaxes) X("aten::swapdims_", "", swapaxes_) \
     X("aten::squeeze", "", squeeze) X("aten::squeeze", "dim", squeeze_dim) \
-    X("aten::unsqueeze", "", unsqueeze) \
+    X("aten::unsqueeze", "", unsqueeze) X("aten::squeeze_", "", squeeze_) \
+    X("aten::squeeze_", "dim", squeeze_dim_) X("aten::unsqueeze_", "", unsqueeze_) \
+    X("aten::t_", "", t_) X("aten::transpose_", "", swapaxes_) \
     X("aten::atleast_1d", "", atleast_1d) X("aten::atleast_2d", "", atleast_2d) \
     X("aten::atleast_3d", "", atleast_3d) X("aten::atleast_1d", "Sequence", atleast_1d_seq) \
     X("aten::atleast_2d", "Sequence", atleast_2d_seq) \
     X("aten::atleast_3d", "Sequence", atleast_3d_seq) \
     X("aten::detach", "", alias) X("aten::alias", "", alias) \
     X("aten::as_strided", "", as_strided) X("aten::as_strided_", "", as_strided_) \
+    /* matrix_views.c: matrix transposes, windows, real tensors' conjugates, facts */ \
+    X("aten::mT", "", mT) X("aten::mT", "a", mT) X("aten::mH", "", mH) X("aten::mH", "a", mH) \
+    X("aten::matrix_H", "", matrix_H) X("aten::matrix_H", "a", matrix_H) \
+    X("aten::adjoint", "", adjoint) X("aten::unfold", "", unfold) \
+    X("aten::conj", "", self) X("aten::resolve_conj", "", self) \
+    X("aten::resolve_neg", "", self) X("aten::is_conj", "", false_flag) \
+    X("aten::is_neg", "", false_flag) X("aten::is_same_size", "", is_same_size) \
+    X("aten::get_device", "", get_device) \
     /* expand.c: broadcasting as views */ \
     X("aten::expand", "", expand) X("aten::expand_as", "", expand_as) \
     X("aten::broadcast_to", "", expand) X("aten::broadcast_tensors", "", broadcast_tensors) \

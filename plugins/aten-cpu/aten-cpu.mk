@@ -88,6 +88,14 @@ EXTRA_DIST += t/cases.sh t/casedriver.py t/scatter_cases.sh t/scatter_cases.py t
 	t/interleave_cases.py t/bucket_cases.sh t/bucket_cases.py t/unique_cases.sh \
 	t/unique_cases.py t/mixed_dtype_cases.sh t/mixed_dtype_cases.py
 
+# Ops derived from others: in-place forms, other names, composites (derived.c); isin
+# (isin.c); the third
+# sweep's ops under TorchScript (t/aten_sweep3_cases.py).
+plugins_aten_cpu_aten_cpu_la_SOURCES += plugins/aten-cpu/shape/derived.c \
+	plugins/aten-cpu/pointwise/isin.c
+TESTS += t/aten_sweep3_cases.sh
+EXTRA_DIST += t/aten_sweep3_cases.sh t/aten_sweep3_cases.py
+
 # The TorchScript cases of the pointwise ops (t/aten_sweep_cases.py) and of the second
 # sweep's finds (t/aten_sweep2_cases.py), run by `tscript test`.
 TESTS += t/aten_sweep_cases.sh t/aten_sweep2_cases.sh

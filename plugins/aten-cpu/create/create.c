@@ -253,6 +253,66 @@ static int arange_kernel(TsCall *c, int nums)
     return ts_args_return_tensor(&a, rc, r);
 }
 
+/* aten::range(Scalar start, Scalar end, ...) and range.step(Scalar start, Scalar end, Scalar
+ * step=1, ...) with arange's tail: torch.range, end included, the size truncated from
+ * (end - start) / step + 1 and each value start + k * step computed in double (int64 for
+ * integer dtypes), as PyTorch's cpu kernel does; float32 unless dtype= says otherwise. */
+static int range_kernel(TsCall *c, int nums)
+{
+    TsArgs a;
+    Num v[3] = { { false, 0, 0 }, { false, 0, 0 }, { false, 1, 1 } };
+    TsTensor *r = NULL;
+    int dtype = TS_FLOAT32;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    for (int k = 0; !rc && k < nums; k++)
+        rc = read_num(&a, (size_t)k, &v[k]);
+    if (!rc)
+        rc = ts_cpu_factory_args(&a, (size_t)nums, &dtype);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    bool integral = !ts_dtype_is_floating(dtype);
+    double s = v[0].d, e = v[1].d, st = v[2].d;
+    if (integral) {
+        s = (double)v[0].i;
+        e = (double)v[1].i;
+        st = (double)v[2].i;
+    }
+    if (st == 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "step must be nonzero");
+    else if (!isfinite(s) || !isfinite(e)) {
+        char b1[64], b2[64];
+        num_str(&v[0], b1, sizeof b1);
+        num_str(&v[1], b2, sizeof b2);
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "unsupported range: %s -> %s", b1, b2);
+    } else if (!((st > 0 && e >= s) || (st < 0 && e <= s)))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "upper bound and lower bound inconsistent "
+                          "with step sign");
+    double size_d = integral ? (double)((v[1].i - v[0].i) / v[2].i) + 1 : (e - s) / st + 1;
+    if (!rc && !(size_d >= 0 && size_d < 9.2e18))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "invalid size, possible overflow?");
+    int64_t n = rc ? 0 : (int64_t)size_d;
+    TsTensor *tmp = rc ? NULL : ts_cpu_empty(integral ? TS_INT64 : TS_FLOAT64, 1, &n, c->error);
+    if (!rc && !tmp)
+        rc = c->error->code;
+    if (tmp) {
+        if (integral)
+            for (int64_t k = 0; k < n; k++)
+                ((int64_t *)ts_tensor_data(tmp))[k] = (int64_t)((uint64_t)v[0].i +
+                                                                (uint64_t)v[2].i * (uint64_t)k);
+        else
+            for (int64_t k = 0; k < n; k++)
+                ((double *)ts_tensor_data(tmp))[k] = s + (double)k * st;
+        r = tmp->dtype == dtype ? tmp : ts_cpu_cast(tmp, dtype, c->error);
+        if (r != tmp)
+            ts_tensor_release(tmp);
+        rc = r ? 0 : (int)c->error->code;
+    }
+    return ts_args_return_tensor(&a, rc, r);
+}
+
+static int k_range(TsCall *c) { return range_kernel(c, 2); }
+static int k_range_step(TsCall *c) { return range_kernel(c, 3); }
+
 static int k_arange(TsCall *c) { return arange_kernel(c, 1); }
 static int k_arange_start(TsCall *c) { return arange_kernel(c, 2); }
 static int k_arange_step(TsCall *c) { return arange_kernel(c, 3); }
@@ -775,6 +835,8 @@ static const TsCpuOp ops[] = {
     { "aten::randn_like", "", k_randn_like },
     { "aten::randint_like", "", k_randint_like },
     { "aten::randint_like", "low_dtype", k_randint_like_low },
+    { "aten::range", "", k_range },
+    { "aten::range", "step", k_range_step },
     { "aten::arange", "", k_arange },
     { "aten::arange", "start", k_arange_start },
     { "aten::arange", "start_step", k_arange_step },

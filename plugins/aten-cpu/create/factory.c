@@ -222,6 +222,60 @@ static int k_new_zeros(TsCall *c) { return new_factory(c, NEW_ZEROS); }
 static int k_new_ones(TsCall *c) { return new_factory(c, NEW_ONES); }
 static int k_new_full(TsCall *c) { return new_factory(c, NEW_FULL); }
 
+/* empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None,
+ *     Device? device=None, bool? pin_memory=None) -> Tensor, and new_empty_strided with self
+ *     first (self's dtype by default): storage for the furthest element the strides reach,
+ *     the tensor over it with those strides (ts_tensor_new checks they stay inside). */
+static int empty_strided(TsCall *c, bool method)
+{
+    TsArgs a;
+    TsTensor *self = NULL, *t = NULL;
+    int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
+    int dim = 0, nstrides = 0, dtype = TS_FLOAT32;
+    size_t at = method ? 1 : 0;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc && method) rc = ts_args_tensor(&a, 0, &self);
+    if (!rc && self) dtype = self->dtype;
+    if (!rc) rc = read_sizes(&a, at, &dim, sizes);
+    if (!rc) rc = read_sizes(&a, at + 1, &nstrides, strides);
+    if (!rc) rc = read_dtype(&a, at + 2, &dtype);
+    if (!rc) rc = check_placement(&a, at + 2);
+    if (!rc && nstrides != dim)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "mismatch in length of strides and shape");
+    /* the elements it spans: 1 + sum((size - 1) * stride), none when a size is 0 */
+    int64_t span = 1;
+    for (int k = 0; !rc && k < dim; k++) {
+        int64_t step;
+        if (sizes[k] < 0)
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Trying to create tensor with negative "
+                              "dimension %lld: [%lld]", (long long)sizes[k], (long long)sizes[k]);
+        else if (strides[k] < 0)
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "%s: negative strides are not supported",
+                              ts_args_op_name(&a));
+        else if (sizes[k] == 0)
+            span = 0;
+        else if (span && (__builtin_mul_overflow(sizes[k] - 1, strides[k], &step) ||
+                          __builtin_add_overflow(span, step, &span)))
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Storage size calculation overflowed "
+                              "with sizes=[...] and strides=[...]");
+    }
+    size_t es = ts_dtype_size(dtype), bytes = 0;
+    if (!rc && __builtin_mul_overflow((size_t)span, es, &bytes))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Storage size calculation overflowed");
+    if (!rc) {
+        TsDevice cpu = { TS_DEV_CPU, -1 };
+        TsStorage *st = ts_storage_new(&ts_cpu_allocator, bytes, cpu, c->error);
+        t = st ? ts_tensor_new(st, dtype, dim, sizes, strides, 0, c->error) : NULL;
+        if (st)
+            ts_storage_release(st);
+        rc = t ? 0 : (int)c->error->code;
+    }
+    return ts_args_return_tensor(&a, rc, t);
+}
+
+static int k_empty_strided(TsCall *c) { return empty_strided(c, false); }
+static int k_new_empty_strided(TsCall *c) { return empty_strided(c, true); }
+
 /* aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
 static int k_fill(TsCall *c)
 {
@@ -265,6 +319,8 @@ static const TsCpuOp ops[] = {
     { "aten::new_zeros", "", k_new_zeros },
     { "aten::new_ones", "", k_new_ones },
     { "aten::new_full", "", k_new_full },
+    { "aten::empty_strided", "", k_empty_strided },
+    { "aten::new_empty_strided", "", k_new_empty_strided },
     { "aten::fill_", "Scalar", k_fill },
     { "aten::zero_", "", k_zero },
 };

@@ -36,6 +36,15 @@ int ts_cpu_call_kernel(TsCall *c, const TsCpuTable *table, const char *qualname,
     return 0;
 }
 
+TsTensor *ts_cpu_call_tensor(TsCall *c, const TsCpuTable *table, const char *qualname,
+                             const char *overload, size_t n, TsValue *args)
+{
+    TsValue r;
+    if (ts_cpu_call_kernel(c, table, qualname, overload, n, args, &r))
+        return NULL;
+    return (TsTensor *)r.u.p;
+}
+
 int ts_cpu_store_out(TsTensor *out, const TsTensor *result, TsError *err)
 {
     if (ts_aten_resize_out(out, result->dim, result->sizes, &ts_cpu_allocator, err))

@@ -66,6 +66,7 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_query_table, &ts_cpu_close_table,
     &ts_cpu_scatter_table, &ts_cpu_compose_table,
     &ts_cpu_strided_table, &ts_cpu_interleave_table, &ts_cpu_bucket_table, &ts_cpu_cumext_table,
+    &ts_cpu_derived_table, &ts_cpu_isin_table,
     &ts_cpu_unique_table, &ts_cpu_order_table,
     &ts_cpu_conv_transpose_table, &ts_cpu_rnn_layers_table, &ts_cpu_embedding_bag_table,
     &ts_cpu_attention_table, &ts_cpu_random_table, &ts_cpu_einsum_table,

@@ -45,6 +45,8 @@ extern const TsCpuTable ts_cpu_query_table;     /* query.c: Int/Float/Bool.Tenso
 extern const TsCpuTable ts_cpu_close_table;     /* close.c: isclose, allclose, equal */
 extern const TsCpuTable ts_cpu_scatter_table;   /* scatter.c: scatter*, index_add/fill/copy */
 extern const TsCpuTable ts_cpu_compose_table;   /* compose.c: rot90, vstack, diff, trace, ... */
+extern const TsCpuTable ts_cpu_derived_table;   /* derived.c: tril_, concat, take_along_dim, ... */
+extern const TsCpuTable ts_cpu_isin_table;      /* isin.c */
 extern const TsCpuTable ts_cpu_strided_table;   /* strided.c: narrow.Tensor, narrow_copy, ... */
 extern const TsCpuTable ts_cpu_interleave_table; /* interleave.c: repeat_interleave, kron, ... */
 extern const TsCpuTable ts_cpu_bucket_table;    /* bucket.c: searchsorted, bincount, histc */
@@ -75,6 +77,9 @@ extern TsAllocator ts_cpu_allocator;
  * failure, error set). */
 int ts_cpu_call_kernel(TsCall *c, const TsCpuTable *table, const char *qualname,
                        const char *overload, size_t n, TsValue *args, TsValue *out);
+/* The same for a kernel that returns one tensor: it, or NULL with the error set. */
+TsTensor *ts_cpu_call_tensor(TsCall *c, const TsCpuTable *table, const char *qualname,
+                             const char *overload, size_t n, TsValue *args);
 /* Writes result into the out= tensor out, resized to result's shape and cast to its dtype
  * (as sum.out does; PyTorch's stricter dtype checks of some out= forms are not made). */
 int ts_cpu_store_out(TsTensor *out, const TsTensor *result, TsError *err);

@@ -1,5 +1,5 @@
 /* scan.c — operations along one dim whose result has the input's shape: cumsum, cumprod,
- * softmax and log_softmax.
+ * logcumsumexp, softmax and log_softmax.
  *
  * Each row along the dim is gathered into a buffer (double for floating dtypes, int64 for
  * integral ones, so integer cumsums wrap like PyTorch's int64), computed and scattered into
@@ -14,7 +14,17 @@
 #include "reduce/reduce.h"
 #include "vhalf.h"
 
-typedef enum ScanKind { S_CUMSUM, S_CUMPROD, S_SOFTMAX, S_LOG_SOFTMAX } ScanKind;
+typedef enum ScanKind { S_CUMSUM, S_CUMPROD, S_LOGCUMSUMEXP, S_SOFTMAX, S_LOG_SOFTMAX } ScanKind;
+
+/* log(exp(x) + exp(y)) without overflow; the running value y may be nan (it stays nan), and
+ * two equal infinities give themselves (inf - inf would be nan). */
+static double log_add_exp(double x, double y)
+{
+    double lo = isnan(y) ? y : x < y ? x : y, hi = isnan(y) ? y : x < y ? y : x;
+    if (lo != hi || isfinite(lo))
+        return hi + log1p(exp(lo - hi));
+    return x;
+}
 
 static void scan_d(ScanKind k, double *x, int64_t n)
 {
@@ -26,6 +36,12 @@ static void scan_d(ScanKind k, double *x, int64_t n)
     if (k == S_CUMPROD) {
         for (int64_t i = 1; i < n; i++)
             x[i] *= x[i - 1];
+        return;
+    }
+    if (k == S_LOGCUMSUMEXP) {
+        double run = -INFINITY;
+        for (int64_t i = 0; i < n; i++)
+            x[i] = run = log_add_exp(x[i], run);
         return;
     }
     double m = -INFINITY, s = 0;
@@ -160,6 +176,7 @@ static TsTensor *scan(ScanKind k, TsTensor *x, int d, int dtype, TsError *err)
 #define SCAN_KERNELS(X) \
     X(k_cumsum, S_CUMSUM, false) X(k_cumsum_out, S_CUMSUM, true) \
     X(k_cumprod, S_CUMPROD, false) X(k_cumprod_out, S_CUMPROD, true) \
+    X(k_logcumsumexp, S_LOGCUMSUMEXP, false) X(k_logcumsumexp_out, S_LOGCUMSUMEXP, true) \
     X(k_softmax, S_SOFTMAX, false) X(k_softmax_out, S_SOFTMAX, true) \
     X(k_log_softmax, S_LOG_SOFTMAX, false) X(k_log_softmax_out, S_LOG_SOFTMAX, true)
 
@@ -175,6 +192,10 @@ static int result_dtype(TsCall *c, ScanKind k, const TsTensor *x, int d, int dty
                             "'%s'", d == x->dim - 1 || x->dim == 0 ?
                             (k == S_SOFTMAX ? "softmax_lastdim" : "log_softmax_lastdim") :
                             "softmax", ts_dtype_type_name(dt));
+    /* logcumsumexp: floating dtypes but float16 */
+    if (k == S_LOGCUMSUMEXP && (!ts_dtype_is_floating(dt) || dt == TS_FLOAT16))
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "\"logcumsumexp_out_cpu\" not "
+                            "implemented for '%s'", ts_dtype_type_name(dt));
     /* nor a float16 cumsum or cumprod (the other dim kernel serves log_softmax too) */
     if (!soft && dt == TS_FLOAT16)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s_out_cpu\" not implemented for "
@@ -185,22 +206,24 @@ static int result_dtype(TsCall *c, ScanKind k, const TsTensor *x, int d, int dty
     return 0;
 }
 
-/* (Tensor self, int dim, ScalarType? dtype=None), with Tensor(a!) out after them in the
- * out= form (out_form). */
+/* (Tensor self, int dim, ScalarType? dtype=None) (logcumsumexp: no dtype), with Tensor(a!)
+ * out after them in the out= form (out_form). */
 static int run(TsCall *c, ScanKind k, bool out_form)
 {
     TsArgs a;
     TsTensor *x = NULL, *o = NULL, *in = NULL, *out = NULL;
     int64_t dim = 0;
     int d = 0, dtype = -1, result = 0;
+    bool has_dtype = k != S_LOGCUMSUMEXP;     /* logcumsumexp(self, dim[, out]) has none */
+    size_t out_at = has_dtype ? 3 : 2;
     int st = ts_args_pop(c, TS_DEV_CPU, &a);
     if (!st)
         st = ts_args_tensor(&a, 0, &x);
     if (!st && out_form)
-        st = ts_args_tensor(&a, 3, &out);
+        st = ts_args_tensor(&a, out_at, &out);
     if (!st && (ts_cpu_strict_int(&a, 1, &dim) ||
                 ts_aten_wrap_dim(dim, x->dim, true, &d, c->error) ||
-                ts_cpu_dtype_arg(&a, 2, &dtype) ||
+                (has_dtype && ts_cpu_dtype_arg(&a, 2, &dtype)) ||
                 result_dtype(c, k, x, d, dtype, &result)))
         st = c->error->code;
     if (!st) {
@@ -221,7 +244,7 @@ static int run(TsCall *c, ScanKind k, bool out_form)
         st = ts_cpu_store_out(out, o, c->error);
     if (o)
         ts_tensor_release(o);
-    return ts_args_return_arg(&a, st, 3);
+    return ts_args_return_arg(&a, st, out_at);
 }
 
 #define DEFINE(FN, KIND, OUT) \
@@ -232,6 +255,8 @@ SCAN_KERNELS(DEFINE)
 static const TsCpuOp ops[] = {
     { "aten::cumsum", "", k_cumsum }, { "aten::cumsum", "out", k_cumsum_out },
     { "aten::cumprod", "", k_cumprod }, { "aten::cumprod", "out", k_cumprod_out },
+    { "aten::logcumsumexp", "", k_logcumsumexp },
+    { "aten::logcumsumexp", "out", k_logcumsumexp_out },
     { "aten::softmax", "int", k_softmax }, { "aten::softmax", "int_out", k_softmax_out },
     { "aten::log_softmax", "int", k_log_softmax },
     { "aten::log_softmax", "int_out", k_log_softmax_out },

@@ -32,16 +32,6 @@ static TsValue int_list(TsError *err, int n, const int64_t *v)
     return l ? ts_obj_value(l, TS_TAG_LIST) : ts_none();
 }
 
-/* Calls a kernel that returns one tensor; NULL with the error set on failure. */
-static TsTensor *call(TsCall *c, const TsCpuTable *table, const char *qualname,
-                      const char *overload, size_t n, TsValue *args)
-{
-    TsValue r;
-    if (ts_cpu_call_kernel(c, table, qualname, overload, n, args, &r))
-        return NULL;
-    return (TsTensor *)r.u.p;
-}
-
 static TsTensor *flip(TsCall *c, TsTensor *t, int n, const int64_t *dims)
 {
     TsValue a[2] = { tval(t), int_list(c->error, n, dims) };
@@ -49,7 +39,7 @@ static TsTensor *flip(TsCall *c, TsTensor *t, int n, const int64_t *dims)
         ts_value_release(a[0]);
         return NULL;
     }
-    return call(c, &ts_cpu_join_table, "aten::flip", "", 2, a);
+    return ts_cpu_call_tensor(c, &ts_cpu_join_table, "aten::flip", "", 2, a);
 }
 
 /* ---- flips and rotations ---------------------------------------------------------------- */
@@ -106,7 +96,7 @@ static int rot90(TsCall *c, bool out)
         k = ((k % 4) + 4) % 4;
         if (k == 0) {
             TsValue ca[2] = { tval(t), ts_none() };
-            r = call(c, &ts_cpu_copy_table, "aten::clone", "", 2, ca);
+            r = ts_cpu_call_tensor(c, &ts_cpu_copy_table, "aten::clone", "", 2, ca);
         } else if (k == 2) {
             r = flip(c, t, 2, dims);
         } else {
@@ -114,7 +104,7 @@ static int rot90(TsCall *c, bool out)
             if (f) {
                 TsValue ta[3] = { ts_obj_value(f, TS_TAG_TENSOR), ts_int(dims[0]),
                                   ts_int(dims[1]) };
-                r = call(c, &ts_aten_view_table, "aten::transpose", "int", 3, ta);
+                r = ts_cpu_call_tensor(c, &ts_aten_view_table, "aten::transpose", "int", 3, ta);
             }
         }
     }
@@ -143,7 +133,7 @@ static int k_tile(TsCall *c)
         if (ra[1].tag == TS_TAG_NONE)
             ts_value_release(ra[0]);
         else
-            r = call(c, &ts_cpu_join_table, "aten::repeat", "", 2, ra);
+            r = ts_cpu_call_tensor(c, &ts_cpu_join_table, "aten::repeat", "", 2, ra);
     }
     return ts_args_return_tensor(&a, rc, r);
 }
@@ -199,7 +189,7 @@ static TsTensor *stack_tensors(TsArgs *a, Stack kind, const char *name)
     if (kind == ST_H && ((const TsTensor *)pl->items[0].u.p)->dim == 1)
         dim = 0;
     TsValue ca[2] = { parts, ts_int(dim) };
-    return call(c, &ts_cpu_join_table, "aten::cat", "", 2, ca);
+    return ts_cpu_call_tensor(c, &ts_cpu_join_table, "aten::cat", "", 2, ca);
 }
 
 static int stack_kernel(TsCall *c, Stack kind, const char *name, bool out)
@@ -283,10 +273,10 @@ static int diff(TsCall *c, bool out)
                 l = NULL;
             }
         TsValue ca[2] = { l ? ts_obj_value(l, TS_TAG_LIST) : ts_none(), ts_int(d) };
-        r = l ? call(c, &ts_cpu_join_table, "aten::cat", "", 2, ca) : NULL;
+        r = l ? ts_cpu_call_tensor(c, &ts_cpu_join_table, "aten::cat", "", 2, ca) : NULL;
     } else {
         TsValue ca[2] = { tval(t), ts_none() };
-        r = call(c, &ts_cpu_copy_table, "aten::clone", "", 2, ca);
+        r = ts_cpu_call_tensor(c, &ts_cpu_copy_table, "aten::clone", "", 2, ca);
     }
     /* bools differ by `!=` (PyTorch's logical_xor); the rest subtract */
     for (int64_t i = 0; r && i < order && r->sizes[d] > 0; i++) {
@@ -303,8 +293,8 @@ static int diff(TsCall *c, bool out)
         bool is_bool = hi->dtype == TS_BOOL;
         TsValue sa[3] = { ts_obj_value(hi, TS_TAG_TENSOR), ts_obj_value(lo, TS_TAG_TENSOR),
                           ts_int(1) };
-        r = call(c, &ts_cpu_binary_table, is_bool ? "aten::ne" : "aten::sub", "Tensor",
-                 is_bool ? 2 : 3, sa);
+        r = ts_cpu_call_tensor(c, &ts_cpu_binary_table, is_bool ? "aten::ne" : "aten::sub",
+                               "Tensor", is_bool ? 2 : 3, sa);
     }
     return ts_cpu_return_out(&a, 0, r, out);
 }
@@ -333,7 +323,7 @@ static int trace(TsCall *c, bool out)
         TsTensor *diag = ts_aten_view(t, 1, &len, &stride, t->offset, c->error);
         if (diag) {
             TsValue sa[2] = { ts_obj_value(diag, TS_TAG_TENSOR), ts_none() };
-            r = call(c, &ts_cpu_reduce_table, "aten::sum", "", 2, sa);
+            r = ts_cpu_call_tensor(c, &ts_cpu_reduce_table, "aten::sum", "", 2, sa);
         }
     }
     return ts_cpu_return_out(&a, rc, r, out);

@@ -595,6 +595,7 @@ static const TsCpuOp ops[] = {
     { "aten::index_select", "", k_index_select },
     { "aten::masked_select", "", k_masked_select },
     { "aten::nonzero", "", k_nonzero },
+    { "aten::argwhere", "", k_nonzero },
 };
 
 const TsCpuTable ts_cpu_index_table = { ops, sizeof ops / sizeof ops[0] };

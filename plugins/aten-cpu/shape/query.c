@@ -215,6 +215,7 @@ static const TsCpuOp ops[] = {
     { "aten::Int", "Tensor", k_int },
     { "aten::Float", "Tensor", k_float },
     { "aten::Bool", "Tensor", k_bool },
+    { "aten::is_nonzero", "", k_bool },
     { "aten::IntImplicit", "", k_int_implicit },
     { "aten::FloatImplicit", "", k_float_implicit },
     { "aten::ScalarImplicit", "", k_scalar_implicit },
