@@ -45,9 +45,13 @@ static double mvl_sum(double x, int64_t p)
 }
 
 DEF_U(digamma, ts_sp_digamma((double)x))
-DEF_U(polygamma, ts_sp_polygamma(args->i[0], (double)x))
+#define TRIGAMMA_T(v) _Generic((v), float: ts_sp_trigammaf, default: ts_sp_trigamma)(v)
+DEF_U(polygamma, args->i[0] == 1 ? TRIGAMMA_T(x) : ts_sp_polygamma(args->i[0], (double)x))
 DEF_U(mvlgamma, args->d[0] + mvl_sum((double)x, args->i[0]))
-DEF_U(ndtr, ts_sp_ndtr((double)x))
+/* ndtr in the element type, (1 + erf(x / sqrt 2)) / 2 as PyTorch's: its float32 lower tail
+ * is float's rounding of 1 + erf, which double arithmetic would not reproduce. */
+#define ERF_T(v) _Generic((v), float: erff, default: erf)(v)
+DEF_U(ndtr, (scalar_t)0.5 * ((scalar_t)1 + ERF_T(x * (scalar_t)0.70710678118654752440)))
 DEF_U(ndtri, ts_sp_ndtri((double)x))
 DEF_U(log_ndtr, ts_sp_log_ndtr((double)x))
 DEF_U(erfcx, ts_sp_erfcx((double)x))
@@ -62,6 +66,9 @@ DEF_U(k0e, ts_sp_bessel_k(0, (double)x, 1))
 DEF_U(k1e, ts_sp_bessel_k(1, (double)x, 1))
 DEF_U(j0, ts_sp_bessel_j(0, (double)x))
 DEF_U(j1, ts_sp_bessel_j(1, (double)x))
+DEF_U(y0, ts_sp_bessel_y(0, (double)x))
+DEF_U(y1, ts_sp_bessel_y(1, (double)x))
+DEF_U(airy_ai, ts_sp_airy_ai((double)x))
 DEF_U(sph_j0, ts_sp_spherical_j0((double)x))
 DEF_B(zeta, ts_sp_zeta((double)x, (double)y))
 DEF_B(xlog1py, ts_sp_xlog1py((double)x, (double)y))
@@ -81,7 +88,9 @@ DEF_POLY(herm_h, 'H') DEF_POLY(herm_he, 'E') DEF_POLY(lag_l, 'L') DEF_POLY(leg_p
     X(i1e, "i1e", TS_EW_FLOAT) X(k0, "modified_bessel_k0", TS_EW_FLOAT) \
     X(k1, "modified_bessel_k1", TS_EW_FLOAT) X(k0e, "scaled_modified_bessel_k0", TS_EW_FLOAT) \
     X(k1e, "scaled_modified_bessel_k1", TS_EW_FLOAT) X(j0, "bessel_j0", TS_EW_FLOAT) \
-    X(j1, "bessel_j1", TS_EW_FLOAT) X(sph_j0, "spherical_bessel_j0", TS_EW_FLOAT)
+    X(j1, "bessel_j1", TS_EW_FLOAT) X(sph_j0, "spherical_bessel_j0", TS_EW_FLOAT) \
+    X(y0, "bessel_y0", TS_EW_FLOAT) X(y1, "bessel_y1", TS_EW_FLOAT) \
+    X(airy_ai, "airy_ai", TS_EW_FLOAT)
 #define EW_BINARY_OPS(X) \
     X(zeta, "zeta", TS_EW_FLOAT) X(xlog1py, "xlog1py", TS_EW_FLOAT) \
     X(igamma, "igamma", TS_EW_SAME) X(igammac, "igammac", TS_EW_SAME) \
@@ -215,6 +224,8 @@ static const TsCpuOp ops[] = {
     { "aten::special_scaled_modified_bessel_k1", "", k_u_k1e },
     { "aten::special_bessel_j0", "", k_u_j0 }, { "aten::special_bessel_j1", "", k_u_j1 },
     { "aten::special_spherical_bessel_j0", "", k_u_sph_j0 },
+    { "aten::special_bessel_y0", "", k_u_y0 }, { "aten::special_bessel_y1", "", k_u_y1 },
+    { "aten::special_airy_ai", "", k_u_airy_ai },
     { "aten::special_zeta", "", k_b_zeta }, { "aten::special_zeta", "other_scalar", k_b_zeta },
     { "aten::special_zeta", "self_scalar", k_b_zeta },
     { "aten::special_xlog1py", "", k_b_xlog1py },

@@ -4,11 +4,8 @@
  * values to about 1e-15 relative: the gamma family by recurrence to large arguments and the
  * asymptotic series; Hurwitz zeta by Euler-Maclaurin summation; the incomplete gamma ratios
  * by the power series below a + 1 and the continued fraction above; the normal quantile by a
- * rational first guess polished by Newton's steps on erfc. The modified Bessel functions take
- * their power series (I) or the trapezoid rule on exp(-x cosh t) cosh(nu t), which converges
- * geometrically for these analytic integrands (K); J_n is the trapezoid rule on the periodic
- * Bessel integral, exact to rounding once the points outnumber |x|, and the asymptotic
- * Hankel series past 40.
+ * rational first guess polished by Newton's steps on erfc. The Bessel functions are in
+ * bessel.c.
  */
 #include <math.h>
 #include <stdint.h>
@@ -64,6 +61,8 @@ double ts_sp_zeta(double s, double q)
         if (s != floor(s))
             return NAN;
     }
+    if (isinf(q))
+        return NAN;            /* PyTorch's tail term is 0 * inf there */
     const int N = 9;
     double sum = 0;
     for (int k = 0; k < N; k++)
@@ -81,17 +80,37 @@ double ts_sp_zeta(double s, double q)
     return sum;
 }
 
+/* psi'(x) in the type T: reflection below 1/2, six steps of the recurrence, then the
+ * asymptotic series 1/x + 1/(2x^2) + 1/(6x^3) - 1/(30x^5) + 1/(42x^7). Float32 runs in
+ * float as PyTorch's does, so its values at the poles (where sin(pi x) rounds to non-zero)
+ * are PyTorch's too. */
+#define TRIGAMMA(NAME, T, SIN) \
+    T NAME(T x) \
+    { \
+        T sign = 1, r = 0; \
+        if (x < (T)0.5) { \
+            T s = SIN((T)PI * x); \
+            r = -((T)PI * (T)PI) / (s * s); \
+            sign = -1; \
+            x = 1 - x; \
+        } \
+        for (int i = 0; i < 6; i++) { \
+            r += 1 / (x * x); \
+            x += 1; \
+        } \
+        T ixx = 1 / (x * x); \
+        r += (1 + 1 / (2 * x) + ixx * ((T)1 / 6 - ixx * ((T)1 / 30 - ixx * ((T)1 / 42)))) / x; \
+        return sign * r; \
+    }
+TRIGAMMA(ts_sp_trigamma, double, sin)
+TRIGAMMA(ts_sp_trigammaf, float, sinf)
+
 double ts_sp_polygamma(int64_t n, double x)
 {
     if (n == 0)
         return ts_sp_digamma(x);
-    if (n == 1) {
-        if (x < 0.5) {
-            double s = sin(PI * x);
-            return PI * PI / (s * s) - ts_sp_zeta(2, 1 - x);
-        }
-        return ts_sp_zeta(2, x);
-    }
+    if (n == 1)
+        return ts_sp_trigamma(x);
     /* (-1)^(n+1) n! zeta(n+1, x) */
     double f = ((n % 2) ? 1.0 : -1.0) * exp(lgamma((double)n + 1.0));
     return f * ts_sp_zeta((double)n + 1, x);
@@ -136,7 +155,8 @@ static double igamc_fraction(double a, double x)
 
 double ts_sp_igamma(double a, double x)
 {
-    if (a < 0 || x < 0 || isnan(a) || isnan(x))
+    /* PyTorch's order of cases: a nan meets them last (igamma(inf, nan) is 0) */
+    if (a < 0 || x < 0)
         return NAN;
     if (a == 0)
         return x > 0 ? 1 : NAN;
@@ -146,12 +166,15 @@ double ts_sp_igamma(double a, double x)
         return isinf(x) ? NAN : 0;
     if (isinf(x))
         return 1;
+    if (isnan(a) || isnan(x))
+        return NAN;
     return x < a + 1 ? igam_series(a, x) : 1 - igamc_fraction(a, x);
 }
 
 double ts_sp_igammac(double a, double x)
 {
-    if (a < 0 || x < 0 || isnan(a) || isnan(x))
+    /* PyTorch's order of cases: a nan meets them last (igamma(inf, nan) is 0) */
+    if (a < 0 || x < 0)
         return NAN;
     if (a == 0)
         return x > 0 ? 0 : NAN;
@@ -161,12 +184,14 @@ double ts_sp_igammac(double a, double x)
         return isinf(x) ? NAN : 1;
     if (isinf(x))
         return 0;
+    if (isnan(a) || isnan(x))
+        return NAN;
     return x < a + 1 ? 1 - igam_series(a, x) : igamc_fraction(a, x);
 }
 
 double ts_sp_ndtr(double x)
 {
-    return 0.5 * erfc(-x / sqrt(2.0));
+    return 0.5 * erfc(-x / sqrt(2.0));     /* ndtri's Newton steps need the exact tail */
 }
 
 double ts_sp_erfcx(double x)
@@ -255,99 +280,6 @@ double ts_sp_spherical_j0(double x)
                (1 - x2 / 156)))));
     }
     return sin(x) / x;
-}
-
-double ts_sp_bessel_i(int nu, double x, int scaled)
-{
-    if (isnan(x))
-        return x;
-    double ax = fabs(x), r;
-    if (isinf(x))
-        return scaled ? 0 : (nu && x < 0 ? -INFINITY : INFINITY);
-    if (ax <= 30) {
-        /* sum (x/2)^(2k+nu) / (k! (k+nu)!) */
-        double h = ax / 2, q = h * h, term = nu ? h : 1, s = term;
-        for (int k = 1; k < 500; k++) {
-            term *= q / ((double)k * (k + nu));
-            s += term;
-            if (term < s * 1e-17)
-                break;
-        }
-        r = scaled ? s * exp(-ax) : s;
-    } else {
-        /* e^x / sqrt(2 pi x) sum (-1)^k a_k(nu) / x^k */
-        double mu = 4.0 * nu * nu, term = 1, s = 1;
-        for (int k = 1; k < 30; k++) {
-            double t = term * -(mu - (2.0 * k - 1) * (2.0 * k - 1)) / (k * 8.0 * ax);
-            if (fabs(t) > fabs(term))
-                break;
-            term = t;
-            s += term;
-            if (fabs(term) < 1e-17 * fabs(s))
-                break;
-        }
-        r = s / sqrt(2 * PI * ax);
-        if (!scaled)
-            r *= exp(ax);     /* overflows to inf past ~709, as it must */
-    }
-    return nu && x < 0 ? -r : r;
-}
-
-double ts_sp_bessel_k(int nu, double x, int scaled)
-{
-    if (isnan(x) || x < 0)
-        return NAN;
-    if (x == 0)
-        return INFINITY;
-    if (isinf(x))
-        return 0;
-    /* integral over t >= 0 of exp(-x (cosh t - 1)) cosh(nu t), then times exp(-x) */
-    const double h = 0.125;
-    double s = 0.5;          /* t = 0: exp(0) cosh(0), half weight */
-    for (int k = 1; k < 4000; k++) {
-        double t = k * h, c = cosh(t);
-        double f = exp(-x * (c - 1)) * (nu ? c : 1);
-        s += f;
-        if (f < 1e-18 * s)
-            break;
-    }
-    s *= h;
-    return scaled ? s : s * exp(-x);
-}
-
-double ts_sp_bessel_j(int nu, double x)
-{
-    if (isnan(x))
-        return x;
-    double ax = fabs(x), r;
-    if (isinf(x))
-        return 0;
-    if (ax <= 40) {
-        /* (1/M) sum cos(nu t_k - x sin t_k), t_k = 2 pi k / M */
-        int m = 2 * (int)(ax + 40);
-        double s = 0;
-        for (int k = 0; k < m; k++) {
-            double t = 2 * PI * k / m;
-            s += cos(nu * t - ax * sin(t));
-        }
-        r = s / m;
-    } else {
-        /* Hankel: sqrt(2/(pi x)) (P cos(chi) - Q sin(chi)), chi = x - (2 nu + 1) pi / 4 */
-        double mu = 4.0 * nu * nu, p = 1, q = 0, term = 1;
-        for (int k = 1; k < 40; k++) {
-            double t = term * (mu - (2.0 * k - 1) * (2.0 * k - 1)) / (k * 8.0 * ax);
-            if (fabs(t) > fabs(term) && k > 2)
-                break;
-            term = t;
-            if (k % 4 == 1) q += term;
-            else if (k % 4 == 2) p -= term;
-            else if (k % 4 == 3) q -= term;
-            else p += term;
-        }
-        double chi = ax - (2.0 * nu + 1) * PI / 4;
-        r = sqrt(2 / (PI * ax)) * (p * cos(chi) - q * sin(chi));
-    }
-    return nu && x < 0 ? -r : r;
 }
 
 double ts_sp_poly(int kind, double x, double nd)

@@ -8,6 +8,8 @@
 double ts_sp_digamma(double x);
 double ts_sp_zeta(double s, double q);
 double ts_sp_polygamma(int64_t n, double x);
+double ts_sp_trigamma(double x);
+float ts_sp_trigammaf(float x);
 double ts_sp_igamma(double a, double x);
 double ts_sp_igammac(double a, double x);
 double ts_sp_ndtr(double x);
@@ -17,12 +19,14 @@ double ts_sp_erfcx(double x);
 double ts_sp_entr(double x);
 double ts_sp_xlog1py(double x, double y);
 double ts_sp_spherical_j0(double x);
-/* I_nu(x) for nu 0 or 1; scaled: times exp(-|x|) */
+/* I_nu(x) for nu 0 or 1; scaled: times exp(-|x|) (bessel.c) */
 double ts_sp_bessel_i(int nu, double x, int scaled);
 /* K_nu(x) for nu 0 or 1; scaled: times exp(x) */
 double ts_sp_bessel_k(int nu, double x, int scaled);
-/* J_nu(x) for nu 0 or 1 */
+/* J_nu(x), Y_nu(x) for nu 0 or 1 (bessel.c, as the ones above) */
 double ts_sp_bessel_j(int nu, double x);
+double ts_sp_bessel_y(int nu, double x);
+double ts_sp_airy_ai(double x);
 /* kind: 'T','U','V','W' (Chebyshev), 't','u','v','w' (shifted), 'H', 'E' (He), 'L', 'P' */
 double ts_sp_poly(int kind, double x, double n);
 
