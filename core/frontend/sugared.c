@@ -331,7 +331,7 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
     if (strcmp(mod, "torch") == 0) {
         if (strcmp(attr, "jit") == 0 || strcmp(attr, "nn") == 0 || strcmp(attr, "ops") == 0 ||
             strcmp(attr, "autograd") == 0 || strcmp(attr, "cuda") == 0 ||
-            strcmp(attr, "linalg") == 0) {
+            strcmp(attr, "linalg") == 0 || strcmp(attr, "special") == 0) {
             snprintf(buf, sizeof buf, "torch.%s", attr);
             out->kind = TS_SV_MODULE;
             out->name = ts_symbol(buf);
@@ -379,6 +379,11 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
     }
     if (strcmp(mod, "torch.linalg") == 0) {    /* torch.linalg.vector_norm: linalg_vector_norm */
         snprintf(buf, sizeof buf, "aten::linalg_%s", attr);
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    if (strcmp(mod, "torch.special") == 0) {   /* torch.special.expit: special_expit */
+        snprintf(buf, sizeof buf, "aten::special_%s", attr);
         out->name = ts_symbol(buf);
         return 0;
     }

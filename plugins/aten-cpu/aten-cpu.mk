@@ -163,3 +163,21 @@ t_blas_core_t_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/aten-cpu
 t_blas_core_t_LDADD =
 TESTS += t/openblas_core.sh
 EXTRA_DIST += t/openblas_core.sh
+
+# torch.linalg on the LAPACK of the OpenBLAS already loaded (linalg/lapack.[ch]: decomp.c for
+# the LU and Cholesky family, spectral.c for QR, SVD, eigh, lstsq, pinv and rank,
+# linalg_extra.c for norms, cond, powers, exp, multi_dot, cross) and torch.special
+# (pointwise/special.c, special_math.c, bessel.c), with their TorchScript cases.
+plugins_aten_cpu_aten_cpu_la_SOURCES += \
+	plugins/aten-cpu/linalg/lapack.c \
+	plugins/aten-cpu/linalg/lapack.h \
+	plugins/aten-cpu/linalg/decomp.c \
+	plugins/aten-cpu/linalg/spectral.c \
+	plugins/aten-cpu/linalg/linalg_extra.c \
+	plugins/aten-cpu/pointwise/special.c \
+	plugins/aten-cpu/pointwise/special_math.c \
+	plugins/aten-cpu/pointwise/bessel.c \
+	plugins/aten-cpu/pointwise/special_math.h
+dist_pkgschema_DATA += schemas/aten_linalg.yaml schemas/aten_special.yaml
+TESTS += t/linalg_cases.sh t/special_cases.sh
+EXTRA_DIST += t/linalg_cases.sh t/linalg_cases.py t/special_cases.sh t/special_cases.py

@@ -65,6 +65,9 @@ extern const TsCpuTable ts_cpu_random_table;    /* random.c: randperm */
 extern const TsCpuTable ts_cpu_einsum_table;    /* einsum.c */
 extern const TsCpuTable ts_cpu_grid_sample_table; /* grid_sample.c: grid_sampler, affine grids */
 extern const TsCpuTable ts_cpu_nested_table;    /* nested.c: nested tensors from masks */
+/* torch.linalg on LAPACK (linalg/lapack.h) and torch.special (pointwise/special.c): */
+extern const TsCpuTable ts_cpu_decomp_table, ts_cpu_spectral_table, ts_cpu_linalg_extra_table,
+    ts_cpu_special_table;
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;

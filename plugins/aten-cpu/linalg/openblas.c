@@ -348,6 +348,13 @@ const TsCpuBlas *ts_cpu_blas(TsError *err)
     return &lib.blas;
 }
 
+void *ts_cpu_blas_symbol(const char *name, TsError *err)
+{
+    if (!ts_cpu_blas(err))
+        return NULL;
+    return dlsym(lib.handle, name);
+}
+
 int ts_cpu_blas_check_setting(TsError *err)
 {
     char core[32], where[WHERE_MAX], names[512];

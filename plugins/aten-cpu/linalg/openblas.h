@@ -29,6 +29,10 @@ typedef struct TsCpuBlas {
  * the blas_core setting the library does not honour); every later call fails the same. */
 const TsCpuBlas *ts_cpu_blas(TsError *err);
 
+/* Another routine of the loaded library (LAPACK's sgetrf_, ...: linalg/lapack.c), loading
+ * it first; NULL when the library cannot be loaded (err set) or lacks the name (err not). */
+void *ts_cpu_blas_symbol(const char *name, TsError *err);
+
 /* Checks the config's blas_core (ts_config_setting), if set: a core type OpenBLAS knows
  * whose instructions this CPU has. 0, or TS_ERR_CONFIG with a message that starts with
  * where the config sets it. aten-cpu's init calls it, so a bad value stops the runtime from
