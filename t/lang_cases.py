@@ -209,6 +209,22 @@ def test_a_scalar_condition_goes_through_int():
     n = torch.tensor(0.25).item()
     assert not n
 
+
+def _max0(x: torch.Tensor):
+    return torch.max(x, 0)
+
+
+def test_an_operators_named_returns_are_fields():
+    # an op whose returns are all named gives a tuple with those field names
+    x = torch.tensor([[3., 1.], [2., 4.]])
+    r = torch.max(x, 0)
+    assert torch.equal(r.values, torch.tensor([3., 4.])) and torch.equal(r.indices, torch.tensor([0, 1]))
+    assert torch.equal(x.sort(1).indices, torch.tensor([[1, 0], [0, 1]]))
+    assert torch.equal(torch.topk(x.flatten(), 2).values, torch.tensor([4., 3.]))
+    assert torch.equal(_max0(x).indices, r[1])   # through an unannotated return
+    v, i = x.min(dim=1)
+    assert torch.equal(v, x.min(dim=1).values) and len(r) == 2
+
 def err_function_name_bound_in_both_branches_stays_there():
     # raises: undefined value h
     if bool(torch.rand(1) > 2.0):
@@ -281,6 +297,14 @@ def test_enum_members_with_negative_values():
         n += lv.value
     assert n == 1
 
+
+
+def err_named_returns_are_lost_in_a_plain_tuple():
+    # raises: object has no attribute or method 'values'
+    t: Tuple[torch.Tensor, torch.Tensor] = (torch.ones(1), torch.ones(1))
+    if bool(torch.ones(1) > 0):
+        t = torch.max(torch.ones(2, 2), 0)
+    return t.values
 
 if __name__ == "__main__":
     import casedriver

@@ -46,6 +46,9 @@ TsIrValue *ts_emit_str_const(TsEmitter *e, const char *s, TsSourceRange range)
     return str ? ts_emit_const(e, ts_str_value(str), range) : NULL;
 }
 
+/* Returns an operator may name and still get a named tuple (schemas have at most a few). */
+#define MAX_NAMED_RETURNS 16
+
 TsIrValue *ts_emit_op(TsEmitter *e, const char *op, size_t n, const TsNamedValue *args,
                       TsSourceRange range)
 {
@@ -56,8 +59,27 @@ TsIrValue *ts_emit_op(TsEmitter *e, const char *op, size_t n, const TsNamedValue
         return ts_emit_const(e, ts_none(), range);
     if (node->n_outputs == 1)
         return node->outputs[0];
-    /* several returns: PyTorch packs them into a tuple */
-    return ts_emit_tuple(e, node->n_outputs, node->outputs, range);
+    /* several returns: PyTorch packs them into a tuple, whose elements have the returns'
+     * names when all of them have one (torch.max(x, 0).values) */
+    TsIrValue *tup = ts_emit_tuple(e, node->n_outputs, node->outputs, range);
+    const TsSchema *s = node->op ? ((const TsOperator *)node->op)->schema : NULL;
+    if (!tup || !s || s->n_returns != node->n_outputs)
+        return tup;
+    const char *names[MAX_NAMED_RETURNS];
+    const TsType *types[MAX_NAMED_RETURNS];
+    for (size_t i = 0; i < s->n_returns; i++) {
+        if (i >= MAX_NAMED_RETURNS || !s->returns[i].name)
+            return tup;
+        names[i] = s->returns[i].name;
+        types[i] = node->outputs[i]->type;
+    }
+    const TsType *t = ts_type_tuple_fields(s->n_returns, names, types);
+    if (!t) {
+        ts_error_set(e->err, TS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    tup->type = t;
+    return tup;
 }
 
 TsIrValue *ts_emit_op2(TsEmitter *e, const char *op, TsIrValue *a, TsIrValue *b,

@@ -505,7 +505,7 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
         return ts_emit_error(e, r, "Tried to access nonexistent attribute or method '%s' of "
                              "type '%s'.", attr, describe(t, buf, sizeof buf));
     }
-    if (k == TS_TYPE_TUPLE && ts_type_name(t)) {
+    if (k == TS_TYPE_TUPLE && ts_type_num_fields(t)) {
         long idx = ts_type_field_index(t, attr);
         if (idx >= 0) {
             TsIrValue *i = ts_emit_const(e, ts_int(idx), r);

@@ -128,6 +128,8 @@ static uint32_t hash_key(const TsType *k)
         h = hash_bytes(h, &k->elems[i], sizeof k->elems[i]);
     if (k->name)
         h = hash_bytes(h, k->name, strlen(k->name));
+    for (size_t i = 0; i < k->nfields; i++)       /* an op's named returns */
+        h = hash_bytes(h, k->fields[i].name, strlen(k->fields[i].name) + 1);
     if (k->kind == TS_TYPE_TENSOR) {
         const TsTensorTypeInfo *ti = &k->tinfo;
         int head[5] = { ti->dtype, ti->device_type, ti->device_index, ti->dim,
@@ -169,6 +171,11 @@ static bool key_equal(const TsType *a, const TsType *b)
         return false;
     if (a->name && strcmp(a->name, b->name) != 0)
         return false;
+    if (a->nfields != b->nfields)
+        return false;
+    for (size_t i = 0; i < a->nfields; i++)
+        if (strcmp(a->fields[i].name, b->fields[i].name) != 0)
+            return false;
     return a->kind != TS_TYPE_TENSOR || tinfo_equal(&a->tinfo, &b->tinfo);
 }
 
@@ -285,6 +292,16 @@ static const TsType *intern(const TsType *k)
             t->name = dup_str(k->name);
             fail |= !t->name;
         }
+        if (k->nfields) {
+            t->fields = calloc(k->nfields, sizeof *t->fields);
+            fail |= !t->fields;
+            for (size_t i = 0; t->fields && i < k->nfields; i++) {
+                t->fields[i].type = k->fields[i].type;
+                fail |= !(t->fields[i].name = dup_str(k->fields[i].name));
+            }
+            if (t->fields)
+                t->nfields = t->fields_cap = k->nfields;
+        }
         if (k->kind == TS_TYPE_TENSOR && k->tinfo.dim > 0) {
             t->tinfo.sizes = dup_dims(k->tinfo.sizes, k->tinfo.dim);
             fail |= !t->tinfo.sizes;
@@ -332,6 +349,31 @@ const TsType *ts_type_dict(const TsType *key, const TsType *value)
 const TsType *ts_type_tuple(size_t n, const TsType *const *elems)
 {
     return make(TS_TYPE_TUPLE, n, elems);
+}
+
+const TsType *ts_type_tuple_fields(size_t n, const char *const *names,
+                                   const TsType *const *elems)
+{
+    if (n == 0 || !names)
+        return ts_type_tuple(n, elems);
+    TsTypeField small[8];
+    TsTypeField *f = n <= 8 ? small : malloc(n * sizeof *f);
+    if (!f || !elems)
+        return NULL;
+    const TsType *t = NULL;
+    size_t i;
+    for (i = 0; i < n && elems[i] && names[i]; i++) {
+        f[i].name = names[i];
+        f[i].type = elems[i];
+    }
+    if (i == n) {
+        TsType k = { .kind = TS_TYPE_TUPLE, .n = n, .elems = (const TsType **)elems,
+                     .fields = f, .nfields = n };
+        t = intern(&k);
+    }
+    if (f != small)
+        free(f);
+    return t;
 }
 
 const TsType *ts_type_optional(const TsType *elem)
@@ -1002,9 +1044,9 @@ static bool tuple_subtype(const TsType *a, const TsType *b)
 {
     if (a->n != b->n)
         return false;
-    if (b->name) {
+    if (b->nfields) {
         /* A named tuple accepts only tuples with the same field names. */
-        if (!a->name || a->nfields != b->nfields)
+        if (a->nfields != b->nfields)
             return false;
         for (size_t i = 0; i < b->nfields; i++)
             if (strcmp(a->fields[i].name, b->fields[i].name) != 0)
@@ -1340,11 +1382,11 @@ static void out_union(Out *o, const TsType *t, PrintMode mode)
 
 static void out_tuple(Out *o, const TsType *t, PrintMode mode)
 {
-    if (t->name) {
-        if (mode == PRINT_ANNOT) {
-            out_str(o, t->name);
-            return;
-        }
+    if (t->name && mode == PRINT_ANNOT) {
+        out_str(o, t->name);
+        return;
+    }
+    if (t->nfields && mode != PRINT_ANNOT) {   /* an op's named returns have no name */
         out_str(o, "NamedTuple(");
         for (size_t i = 0; i < t->n; i++) {
             if (i)

@@ -109,6 +109,13 @@ TS_API const TsType *ts_type_any_enum(void);
 TS_API const TsType *ts_type_list(const TsType *elem);
 TS_API const TsType *ts_type_dict(const TsType *key, const TsType *value);
 TS_API const TsType *ts_type_tuple(size_t n, const TsType *const *elems);
+/* A tuple whose elements have names but that has no name itself: the result of an operator
+ * whose returns are all named, as max.dim's (Tensor values, Tensor indices). It prints as a
+ * tuple ("Tuple[Tensor, Tensor]" as an annotation, "NamedTuple(values : Tensor, ...)" in
+ * graphs), t.values reads a field, and it is a subtype of the plain tuple of its elements.
+ * names NULL (or n 0): the plain tuple. */
+TS_API const TsType *ts_type_tuple_fields(size_t n, const char *const *names,
+                                          const TsType *const *elems);
 TS_API const TsType *ts_type_optional(const TsType *elem);   /* Optional[Optional[T]] is T? */
 TS_API const TsType *ts_type_future(const TsType *elem);
 TS_API const TsType *ts_type_rref(const TsType *elem);
