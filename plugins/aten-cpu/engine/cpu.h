@@ -62,6 +62,9 @@ extern const TsCpuTable ts_cpu_random_table;    /* random.c: randperm */
 extern const TsCpuTable ts_cpu_einsum_table;    /* einsum.c */
 extern const TsCpuTable ts_cpu_grid_sample_table; /* grid_sample.c: grid_sampler, affine grids */
 extern const TsCpuTable ts_cpu_nested_table;    /* nested.c: nested tensors from masks */
+/* The losses, distances and contractions of schemas/aten_loss.yaml: */
+extern const TsCpuTable ts_cpu_loss_more_table, ts_cpu_ctc_table, ts_cpu_distance_table,
+    ts_cpu_unpool_table, ts_cpu_tensordot_table;
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;
