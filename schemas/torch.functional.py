@@ -1,7 +1,8 @@
 # torch.functional.py — the torch.* functions PyTorch writes in Python, as TorchScript shipped
 # by the aten plugins.
 #
-# PyTorch defines torch.norm, torch.unique and torch.unique_consecutive in torch/functional.py
+# PyTorch defines torch.norm, torch.unique, torch.unique_consecutive, torch.tensordot and
+# torch.cdist in torch/functional.py
 # and imports them into torch; scripting a call compiles the Python. tscript's frontend does
 # the same with this file (core/frontend/library.c): torch.X is looked up here first, compiled on its
 # first call and inlined, where the caller's constants decide the branches. Written from
@@ -167,3 +168,72 @@ _consecutive_return_inverse_true = boolean_dispatch('return_counts', 1, False,
 unique_consecutive = boolean_dispatch('return_inverse', 2, False,
                                       _consecutive_return_inverse_true,
                                       _consecutive_return_inverse_false)
+
+
+# ---- torch.tensordot ---------------------------------------------------------------------
+# dims is a count (the last dims of a against the first of b), a pair of dim lists, or a
+# tensor holding either.
+
+@torch.jit._overload
+def tensordot(a, b, dims=2, out=None):
+    # type: (Tensor, Tensor, int, Optional[Tensor]) -> Tensor
+    pass
+
+
+@torch.jit._overload
+def tensordot(a, b, dims=2, out=None):
+    # type: (Tensor, Tensor, Tuple[List[int], List[int]], Optional[Tensor]) -> Tensor
+    pass
+
+
+@torch.jit._overload
+def tensordot(a, b, dims=2, out=None):
+    # type: (Tensor, Tensor, List[List[int]], Optional[Tensor]) -> Tensor
+    pass
+
+
+@torch.jit._overload
+def tensordot(a, b, dims=2, out=None):
+    # type: (Tensor, Tensor, Tensor, Optional[Tensor]) -> Tensor
+    pass
+
+
+def tensordot(a, b, dims=2, out=None):
+    dims_a: List[int] = []
+    dims_b: List[int] = []
+    if isinstance(dims, (tuple, list)):
+        dims_a, dims_b = dims
+    if isinstance(dims, torch.Tensor):
+        if dims.numel() > 1:
+            assert dims.size()[0] == 2
+            dims_a = torch.jit.annotate(List[int], dims[0].tolist())
+            dims_b = torch.jit.annotate(List[int], dims[1].tolist())
+        else:
+            count = int(dims.item())
+            if count < 0:
+                raise RuntimeError("tensordot expects dims >= 0, but got dims={}".format(dims))
+            dims_a = list(range(-count, 0))
+            dims_b = list(range(count))
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError("tensordot expects dims >= 0, but got dims={}".format(dims))
+        dims_a = list(range(-dims, 0))
+        dims_b = list(range(dims))
+    if out is None:
+        return torch.ops.aten.tensordot(a, b, dims_a, dims_b)
+    return torch.ops.aten.tensordot(a, b, dims_a, dims_b, out=out)
+
+
+# ---- torch.cdist -------------------------------------------------------------------------
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
+          compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    # the mode names PyTorch's int compute_mode: None picks by size, 1 always, 2 never
+    if compute_mode == "use_mm_for_euclid_dist_if_necessary":
+        return torch.ops.aten.cdist(x1, x2, p, None)
+    elif compute_mode == "use_mm_for_euclid_dist":
+        return torch.ops.aten.cdist(x1, x2, p, 1)
+    elif compute_mode == "donot_use_mm_for_euclid_dist":
+        return torch.ops.aten.cdist(x1, x2, p, 2)
+    else:
+        raise ValueError("{} is not a valid value for compute_mode".format(compute_mode))

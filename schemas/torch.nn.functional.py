@@ -796,3 +796,306 @@ def upsample_bilinear(input: Tensor, size: Optional[List[int]] = None,
 def upsample_bilinear(input: Tensor, size: Optional[int] = None,
                       scale_factor: Optional[float] = None) -> Tensor:
     return interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)
+
+
+# ---- more losses (aten kernels: schemas/aten_loss.yaml) --------------------------------------
+
+def _reduction_string(size_average: Optional[bool], reduce: Optional[bool], reduction: str) -> str:
+    # the deprecated size_average and reduce as a reduction string, when either is given
+    if size_average is None and reduce is None:
+        return reduction
+    enum = _legacy_reduction_enum(size_average, reduce)
+    if enum == 0:
+        return 'none'
+    if enum == 1:
+        return 'mean'
+    return 'sum'
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                          size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+                          reduction: str = 'mean') -> Tensor:
+    return torch.cosine_embedding_loss(input1, input2, target, margin,
+                                       _loss_reduction(size_average, reduce, reduction))
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
+                         size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+                         reduction: str = 'mean') -> Tensor:
+    return torch.hinge_embedding_loss(input, target, margin,
+                                      _loss_reduction(size_average, reduce, reduction))
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                        size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+                        reduction: str = 'mean') -> Tensor:
+    reduction_enum = _loss_reduction(size_average, reduce, reduction)
+    # the three must have one rank (their sizes may still broadcast)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
+                           "but got sizes: input1: {}, input2: {}, target: {} ".format(
+                               input1.size(), input2.size(), target.size()))
+    return torch.margin_ranking_loss(input1, input2, target, margin, reduction_enum)
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
+                     reduce: Optional[bool] = None, reduction: str = 'mean') -> Tensor:
+    return torch.soft_margin_loss(input, target, _loss_reduction(size_average, reduce, reduction))
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0,
+                        p: float = 2.0, eps: float = 1e-6, swap: bool = False,
+                        size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+                        reduction: str = 'mean') -> Tensor:
+    return torch.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
+                                     _loss_reduction(size_average, reduce, reduction))
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
+                     size_average: Optional[bool] = None, eps: float = 1e-8,
+                     reduce: Optional[bool] = None, reduction: str = 'mean') -> Tensor:
+    reduction = _reduction_string(size_average, reduce, reduction)
+    if reduction != 'none' and reduction != 'mean' and reduction != 'sum':
+        raise ValueError(reduction + " is not valid")
+    return torch.poisson_nll_loss(input, target, log_input, full, eps, _reduction_enum(reduction))
+
+
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor, full: bool = False,
+                      eps: float = 1e-6, reduction: str = 'mean') -> Tensor:
+    # var is input's size (heteroscedastic), or input's without the last dim, or that with a
+    # last dim of 1 (one variance per sample: homoscedastic)
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = torch.unsqueeze(var, -1)
+        elif input.size()[:-1] == var.size()[:-1] and var.size(-1) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction != 'none' and reduction != 'mean' and reduction != 'sum':
+        raise ValueError(reduction + " is not valid")
+    if torch.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    var = var.clone()
+    var.clamp_(min=eps)
+    loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    if reduction == 'mean':
+        return loss.mean()
+    elif reduction == 'sum':
+        return loss.sum()
+    return loss
+
+
+def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0,
+                      weight: Optional[Tensor] = None, size_average: Optional[bool] = None,
+                      reduce: Optional[bool] = None, reduction: str = 'mean') -> Tensor:
+    reduction_enum = _loss_reduction(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None:
+        if weight.dim() != 1:
+            raise ValueError("weight must be one-dimensional")
+    return torch.multi_margin_loss(input, target, p, margin, weight, reduction_enum)
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
+                           reduce: Optional[bool] = None, reduction: str = 'mean') -> Tensor:
+    return torch.multilabel_margin_loss(input, target,
+                                        _loss_reduction(size_average, reduce, reduction))
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
+                                size_average: Optional[bool] = None,
+                                reduce: Optional[bool] = None,
+                                reduction: str = 'mean') -> Tensor:
+    reduction = _reduction_string(size_average, reduce, reduction)
+    # the binary logistic loss of each class, averaged over the classes (the last dim)
+    loss = -(target * torch.log_sigmoid(input) + (1 - target) * torch.log_sigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    num_classes = input.size(class_dim)
+    loss = loss.sum(dim=class_dim) / num_classes
+    if reduction == 'none':
+        ret = loss
+    elif reduction == 'mean':
+        ret = loss.mean()
+    elif reduction == 'sum':
+        ret = loss.sum()
+    else:
+        ret = input
+        raise ValueError(reduction + " is not valid")
+    return ret
+
+
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Tensor, target_lengths: Tensor,
+             blank: int = 0, reduction: str = 'mean', zero_infinity: bool = False) -> Tensor:
+    return torch.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+                          _reduction_enum(reduction), zero_infinity)
+
+
+# ---- local response norm, power-average pools, max unpooling ---------------------------------
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                        k: float = 1.0) -> Tensor:
+    # each element over (k + alpha * mean of the squares of `size` neighbouring channels)^beta
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError("Expected 3D or higher dimensionality                          "
+                         "input (got {} dimensions)".format(dim))
+    if input.numel() == 0:
+        return input
+    div = input.mul(input).unsqueeze(1)
+    if dim == 3:
+        div = torch.constant_pad_nd(div, [0, 0, size // 2, (size - 1) // 2], 0.0)
+        div = torch.avg_pool2d(div, [size, 1], [1, 1]).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = torch.constant_pad_nd(div, [0, 0, 0, 0, size // 2, (size - 1) // 2], 0.0)
+        div = torch.avg_pool3d(div, [size, 1, 1], [1, 1, 1]).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def lp_pool2d(input: Tensor, norm_type: float, kernel_size: BroadcastingList2[int],
+              stride: Optional[BroadcastingList2[int]] = None, ceil_mode: bool = False) -> Tensor:
+    # the p-norm of each window: (window mean of x^p * window size)^(1/p)
+    kw = kernel_size[0]
+    kh = kernel_size[1]
+    if stride is not None:
+        out = torch.avg_pool2d(input.pow(norm_type), kernel_size, stride, [0, 0], ceil_mode)
+    else:
+        out = torch.avg_pool2d(input.pow(norm_type), kernel_size, kernel_size, [0, 0], ceil_mode)
+    return (torch.sign(out) * torch.relu(torch.abs(out))).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int,
+              stride: Optional[BroadcastingList1[int]] = None, ceil_mode: bool = False) -> Tensor:
+    if stride is not None:
+        out = torch.avg_pool1d(input.pow(norm_type), [kernel_size], stride, [0], ceil_mode)
+    else:
+        out = torch.avg_pool1d(input.pow(norm_type), [kernel_size], [kernel_size], [0],
+                               ceil_mode)
+    return (torch.sign(out) * torch.relu(torch.abs(out))).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def _unpool_output_size(input: Tensor, kernel_size: List[int], stride: List[int],
+                        padding: List[int], output_size: Optional[List[int]]) -> List[int]:
+    # the size each spatial dim had before pooling; an explicit one must be within a stride
+    input_size = input.size()
+    default_size = torch.jit.annotate(List[int], [])
+    for d in range(len(kernel_size)):
+        default_size.append((input_size[-len(kernel_size) + d] - 1) * stride[d]
+                            + kernel_size[d] - 2 * padding[d])
+    if output_size is None:
+        ret = default_size
+    else:
+        if len(output_size) == len(kernel_size) + 2:
+            output_size = output_size[2:]
+        if len(output_size) != len(kernel_size):
+            raise ValueError("output_size should be a sequence containing {} or {} elements, but "
+                             "it has a length of '{}'".format(len(kernel_size),
+                                                              len(kernel_size) + 2,
+                                                              len(output_size)))
+        for d in range(len(kernel_size)):
+            min_size = default_size[d] - stride[d]
+            max_size = default_size[d] + stride[d]
+            if not (min_size < output_size[d] < max_size):
+                raise ValueError('invalid output_size "{}" (dim {} must be between {} and {})'
+                                 .format(output_size, d, min_size, max_size))
+        ret = output_size
+    return ret
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: BroadcastingList1[int],
+                 stride: Optional[BroadcastingList1[int]] = None,
+                 padding: BroadcastingList1[int] = 0,
+                 output_size: Optional[BroadcastingList1[int]] = None) -> Tensor:
+    # max_unpool2d over a trailing dim of 1
+    if stride is not None:
+        _stride = stride
+    else:
+        _stride = kernel_size
+    size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    size = size + [1]
+    return torch.max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), size).squeeze(-1)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: BroadcastingList2[int],
+                 stride: Optional[BroadcastingList2[int]] = None,
+                 padding: BroadcastingList2[int] = 0,
+                 output_size: Optional[BroadcastingList2[int]] = None) -> Tensor:
+    if stride is not None:
+        _stride = stride
+    else:
+        _stride = kernel_size
+    size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return torch.max_unpool2d(input, indices, size)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: BroadcastingList3[int],
+                 stride: Optional[BroadcastingList3[int]] = None,
+                 padding: BroadcastingList3[int] = 0,
+                 output_size: Optional[BroadcastingList3[int]] = None) -> Tensor:
+    if stride is not None:
+        _stride = stride
+    else:
+        _stride = kernel_size
+    size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return torch.max_unpool3d(input, indices, size, _stride, padding)
+
+
+# ---- sampling grids ------------------------------------------------------------------------
+
+def affine_grid(theta: Tensor, size: List[int], align_corners: Optional[bool] = None) -> Tensor:
+    if align_corners is None:
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError("Expected theta to have floating point type, but got {}"
+                         .format(theta.dtype))
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError("Expected a batch of 2D affine matrices of shape Nx2x3 for size {}. "
+                             "Got {}.".format(size, theta.shape))
+        spatial_size = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError("Expected a batch of 3D affine matrices of shape Nx3x4 for size {}. "
+                             "Got {}.".format(size, theta.shape))
+        spatial_size = size[-3:]
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  "affine transforms, respectively. Got size {}.".format(size))
+    if align_corners and min(spatial_size) == 1:
+        pass    # PyTorch only warns: unit-size grids changed meaning in 1.3.0
+    elif min(size) <= 0:
+        raise ValueError("Expected non-zero, positive output size. Got {}".format(size))
+    return torch.affine_grid_generator(theta, size, align_corners)
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = 'bilinear',
+                padding_mode: str = 'zeros', align_corners: Optional[bool] = None) -> Tensor:
+    if mode != 'bilinear' and mode != 'nearest' and mode != 'bicubic':
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         "'nearest' or 'bicubic', but got: '{}'".format(mode))
+    if padding_mode != 'zeros' and padding_mode != 'border' and padding_mode != 'reflection':
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         "'border', or 'reflection', but got: '{}'".format(padding_mode))
+    if mode == 'bilinear':
+        mode_enum = 0
+    elif mode == 'nearest':
+        mode_enum = 1
+    else:
+        mode_enum = 2
+    if padding_mode == 'zeros':
+        padding_mode_enum = 0
+    elif padding_mode == 'border':
+        padding_mode_enum = 1
+    else:
+        padding_mode_enum = 2
+    if align_corners is None:
+        align_corners = False
+    return torch.grid_sampler(input, grid, mode_enum, padding_mode_enum, align_corners)

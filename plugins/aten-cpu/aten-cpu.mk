@@ -181,3 +181,19 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 dist_pkgschema_DATA += schemas/aten_linalg.yaml schemas/aten_special.yaml
 TESTS += t/linalg_cases.sh t/special_cases.sh
 EXTRA_DIST += t/linalg_cases.sh t/linalg_cases.py t/special_cases.sh t/special_cases.py
+
+# The losses, distances and contractions of schemas/aten_loss.yaml: composites as chains of
+# kernel calls (engine/chain.[ch]: loss_more.c, distance.c's _euclidean_dist, tensordot.c),
+# the per-sample margin losses, ctc, pdist/cdist, max unpooling, channel shuffle, bilinear;
+# their TorchScript cases (t/loss_cases.py, with the F.* functions of torch.nn.functional.py).
+plugins_aten_cpu_aten_cpu_la_SOURCES += \
+	plugins/aten-cpu/engine/chain.c \
+	plugins/aten-cpu/engine/chain.h \
+	plugins/aten-cpu/nn/ctc.c \
+	plugins/aten-cpu/nn/distance.c \
+	plugins/aten-cpu/nn/loss_more.c \
+	plugins/aten-cpu/nn/unpool.c \
+	plugins/aten-cpu/linalg/tensordot.c
+dist_pkgschema_DATA += schemas/aten_loss.yaml
+TESTS += t/loss_cases.sh
+EXTRA_DIST += t/loss_cases.sh t/loss_cases.py

@@ -72,6 +72,8 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_conv_transpose_table, &ts_cpu_rnn_layers_table, &ts_cpu_embedding_bag_table,
     &ts_cpu_attention_table, &ts_cpu_random_table, &ts_cpu_einsum_table,
     &ts_cpu_grid_sample_table, &ts_cpu_nested_table,
+    &ts_cpu_loss_more_table, &ts_cpu_ctc_table, &ts_cpu_distance_table, &ts_cpu_unpool_table,
+    &ts_cpu_tensordot_table,
     &ts_cpu_openblas_table,
     &ts_cpu_decomp_table, &ts_cpu_spectral_table, &ts_cpu_linalg_extra_table,
     &ts_cpu_special_table,
@@ -122,6 +124,7 @@ static int init(TsRegistry *r, TsError *err)
 
 static const char *const schema_files[] = { "aten.yaml", "aten_nn.yaml", "aten_shape.yaml", "aten_reduce.yaml", "aten_tensor.yaml",
                                             "aten_layers.yaml", "aten_linalg.yaml", "aten_special.yaml",
+                                            "aten_loss.yaml",
                                             "torch.nn.functional.py", "torch.functional.py",
                                             NULL };
 

@@ -68,6 +68,9 @@ extern const TsCpuTable ts_cpu_nested_table;    /* nested.c: nested tensors from
 /* torch.linalg on LAPACK (linalg/lapack.h) and torch.special (pointwise/special.c): */
 extern const TsCpuTable ts_cpu_decomp_table, ts_cpu_spectral_table, ts_cpu_linalg_extra_table,
     ts_cpu_special_table;
+/* The losses, distances and contractions of schemas/aten_loss.yaml: */
+extern const TsCpuTable ts_cpu_loss_more_table, ts_cpu_ctc_table, ts_cpu_distance_table,
+    ts_cpu_unpool_table, ts_cpu_tensordot_table;
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;
