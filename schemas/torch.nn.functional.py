@@ -911,7 +911,7 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Optional[
                                 reduction: str = 'mean') -> Tensor:
     reduction = _reduction_string(size_average, reduce, reduction)
     # the binary logistic loss of each class, averaged over the classes (the last dim)
-    loss = -(target * torch.log_sigmoid(input) + (1 - target) * torch.log_sigmoid(-input))
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
     class_dim = input.dim() - 1

@@ -192,7 +192,12 @@ static int place(Inliner *in, const TsNode *n)
                 return ts_error_set(in->err, TS_ERR_LIMIT, "too many arguments to inline");
             for (size_t i = 0; i < n->n_inputs; i++)
                 args[i] = mapped(in, n->inputs[i]);
-            return map(in, n->outputs[0], inline_graph(in, fn, args));
+            /* a map of its own: the callee's values are copied afresh at each call (two
+             * calls of one function in a body must not share the first one's copies) */
+            Inliner sub = { in->g, in->lib, { 0 }, in->err, in->depth };
+            TsIrValue *out = inline_graph(&sub, fn, args);
+            ts_ptrmap_free(&sub.map);
+            return map(in, n->outputs[0], out);
         }
     }
     if (is(n, "prim::unchecked_cast")) {
