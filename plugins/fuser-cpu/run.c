@@ -85,7 +85,10 @@ FU_CLONES static void eval(const FuInstr *in, float *o, const float *a, const fl
             o[k] = a[k] > 0 || a[k] != a[k] ? a[k] : 0;
         return;
     case FU_EXP: for (int64_t k = 0; k < n; k++) o[k] = expf(a[k]); return;
-    case FU_LOG: for (int64_t k = 0; k < n; k++) o[k] = logf(a[k]); return;
+    case FU_LOG:      /* +NaN below 0, as aten-cpu's log (PyTorch's sign) */
+        for (int64_t k = 0; k < n; k++)
+            o[k] = a[k] < 0 ? NAN : logf(a[k]);
+        return;
     case FU_SQRT: for (int64_t k = 0; k < n; k++) o[k] = sqrtf(a[k]); return;
     case FU_RSQRT: for (int64_t k = 0; k < n; k++) o[k] = 1 / sqrtf(a[k]); return;
     case FU_RECIPROCAL: for (int64_t k = 0; k < n; k++) o[k] = 1 / a[k]; return;

@@ -77,8 +77,12 @@ static double erfinv_d(double y)
         EW_INT_TYPES(EW_ENTRY, OP) EW_FLOAT_TYPES(EW_ENTRY, OP) EW_BOOL_TYPES(EW_ENTRY, OP) };
 
 DEF_FLOAT(exp, exp(x))
-DEF_FLOAT(log, log(x))
-DEF_FLOAT(log2, log2(x))
+/* The sign of the NaN out of a domain is PyTorch's (its vectorized kernels', not libm's,
+ * which print differently: "nan" against "-nan"): log and log2 of a negative give +NaN,
+ * acos out of [-1, 1] the x86 default NaN (-NaN), asin there a NaN of the sign opposite
+ * to x's. */
+DEF_FLOAT(log, x < 0 ? (scalar_t)NAN : log(x))
+DEF_FLOAT(log2, x < 0 ? (scalar_t)NAN : log2(x))
 DEF_FLOAT(log10, log10(x))
 DEF_FLOAT(log1p, log1p(x))
 DEF_FLOAT(expm1, expm1(x))
@@ -111,8 +115,8 @@ DEF_FLOAT(frac, x - trunc(x))
 DEF_FLOAT(round_dec, args->i[0] ? nearbyint(x / (scalar_t)args->d[0]) * (scalar_t)args->d[0]
                                 : nearbyint(x * (scalar_t)args->d[0]) / (scalar_t)args->d[0])
 DEF_NUM(relu, x > 0 ? x : 0, x > 0 || x != x ? x : 0)
-DEF_FLOAT(asin, asin(x))
-DEF_FLOAT(acos, acos(x))
+DEF_FLOAT(asin, x > 1 ? (scalar_t)-NAN : x < -1 ? (scalar_t)NAN : asin(x))
+DEF_FLOAT(acos, x > 1 || x < -1 ? (scalar_t)-NAN : acos(x))
 DEF_FLOAT(atan, atan(x))
 DEF_FLOAT(sinh, sinh(x))
 DEF_FLOAT(cosh, cosh(x))
