@@ -78,19 +78,11 @@ TsDefInfo *ts_compiler_add_def(TsCompiler *c, const TsTree *def, TsClassInfo *cl
     if (ts_compiler_grow((void **)&c->defs, c->n_defs, &c->cap_defs, sizeof *c->defs, err))
         return NULL;
     TsDefInfo *d = calloc(1, sizeof *d);
-    size_t len = strlen(def->kids[0]->str) + (cls ? strlen(cls->name) + 1 : 0) +
-                 (module ? strlen(module) : 0) + 16;
-    char *q = malloc(len);
-    if (!d || !q) {
-        free(d);
-        free(q);
+    if (!d) {
         ts_error_set(err, TS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    snprintf(q, len, "%s.%s%s%s", module ? module : "__torch__", cls ? cls->name : "",
-             cls ? "." : "", def->kids[0]->str);
     d->def = def;
-    d->qualname = q;
     d->cls = cls;
     const TsTree *decos = def->kids[1];
     for (size_t i = 0; decos && i < decos->n_kids; i++) {
@@ -107,7 +99,26 @@ TsDefInfo *ts_compiler_add_def(TsCompiler *c, const TsTree *def, TsClassInfo *cl
             d->is_unused = true;
         else if (strcmp(n, "_overload") == 0)
             d->is_overload = true;
+        else if (cls && dt->kind == TS_TREE_NAME && strcmp(n, "property") == 0)
+            d->property = 'g';
+        else if (cls && dt->kind == TS_TREE_ATTR && strcmp(n, "setter") == 0)
+            d->property = 's';
     }
+    /* a property's getter and setter are the methods __NAME_getter and __NAME_setter, as
+     * PyTorch names them (and an archive calls them) */
+    const char *name = def->kids[0]->str;
+    size_t len = strlen(name) + (cls ? strlen(cls->name) + 1 : 0) +
+                 (module ? strlen(module) : 0) + 32;
+    char *q = malloc(len);
+    if (!q) {
+        free(d);
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    snprintf(q, len, "%s.%s%s%s%s%s", module ? module : "__torch__", cls ? cls->name : "",
+             cls ? "." : "", d->property ? "__" : "", name,
+             d->property == 'g' ? "_getter" : d->property == 's' ? "_setter" : "");
+    d->qualname = q;
     c->defs[c->n_defs++] = d;
     return d;
 }
@@ -137,10 +148,16 @@ TsClassInfo *ts_compiler_add_class(TsCompiler *c, const char *name, const char *
     return ci;
 }
 
+const char *ts_def_name(const TsDefInfo *d)
+{
+    const char *dot = strrchr(d->qualname, '.');
+    return dot ? dot + 1 : d->qualname;
+}
+
 TsDefInfo *ts_class_method(const TsClassInfo *ci, const char *name)
 {
     for (size_t i = 0; ci && i < ci->n_methods; i++)
-        if (strcmp(ci->methods[i]->def->kids[0]->str, name) == 0)
+        if (strcmp(ts_def_name(ci->methods[i]), name) == 0)
             return ci->methods[i];
     return NULL;
 }
@@ -611,7 +628,7 @@ static int build_script_class(TsCompiler *c, TsClassInfo *ci, TsError *err)
         return -1;
     for (size_t i = 0; i < ci->n_methods; i++)
         if (!ci->methods[i]->is_static &&
-            ts_type_class_add_method((TsType *)ci->type, ci->methods[i]->def->kids[0]->str,
+            ts_type_class_add_method((TsType *)ci->type, ts_def_name(ci->methods[i]),
                                      err) != 0)
             return -1;
     TsDefInfo *init = ts_class_method(ci, "__init__");

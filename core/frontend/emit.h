@@ -40,6 +40,7 @@ typedef struct TsDefInfo {
     bool is_static;
     bool is_ignored;           /* @torch.jit.ignore: calling it is an error */
     bool is_unused;            /* @torch.jit.unused: compiles to a raise */
+    char property;             /* 'g' a class's @property getter, 's' its setter, or 0 */
     /* torch.jit._overload (compile.c): a declaration (body `pass` or `...`) is compiled with
      * its own parameters and return type and the body of the implementation, the next def
      * of the name without the decorator; a call of the implementation picks an overload */
@@ -162,6 +163,7 @@ int ts_compiler_callees(TsCompiler *c, TsDefInfo *d, TsSourceRange use, TsFuncti
 int ts_compiler_class(TsCompiler *c, TsClassInfo *ci, TsSourceRange use, TsError *err);
 TsClassInfo *ts_compiler_class_of_type(const TsCompiler *c, const TsType *t);
 TsDefInfo *ts_class_method(const TsClassInfo *ci, const char *name);
+const char *ts_def_name(const TsDefInfo *d);   /* a method's name: "m", "__p_getter" */
 
 /* ---- sugared values (sugared.c) --------------------------------------------------- */
 

@@ -392,7 +392,12 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             return value_of(out, get_attr_node(e, v, attr, ts_type_field(t, (size_t)idx)->type,
                                                r));
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, t);
-        TsDefInfo *m = ci ? ts_class_method(ci, attr) : NULL;
+        char getter[256];
+        snprintf(getter, sizeof getter, "__%s_getter", attr);
+        TsDefInfo *m = ci ? ts_class_method(ci, getter) : NULL;
+        if (m && m->property)   /* a @property: its getter's result */
+            return ts_sugar_call_method(e, v, getter, 0, NULL, r, out);
+        m = ci ? ts_class_method(ci, attr) : NULL;
         if (m && !m->is_static) {   /* a static method is the class's, not an object's */
             out->kind = TS_SV_METHOD;
             out->value = v;
@@ -563,12 +568,24 @@ int ts_sugar_set_attr(TsEmitter *e, TsIrValue *obj, const char *attr, TsIrValue 
         return ts_emit_error(e, r, "Tried to set an attribute on a value of type %s",
                              describe(t, a, sizeof a));
     long idx = ts_type_field_index(t, attr);
+    char setter[256];
+    snprintf(setter, sizeof setter, "__%s_setter", attr);
+    TsClassInfo *ci = idx < 0 ? ts_compiler_class_of_type(e->c, t) : NULL;
+    TsDefInfo *d = ci ? ts_class_method(ci, setter) : NULL;
+    if (d && d->property) {   /* a @property's setter */
+        TsNamedValue arg = { NULL, v, r };
+        TsSugared ignored;
+        return ts_sugar_call_method(e, obj, setter, 1, &arg, r, &ignored);
+    }
     if (idx < 0) {
         bool in_init = e->d->cls && e->d->cls->type == t &&
                        strcmp(e->d->def->kids[0]->str, "__init__") == 0;
         if (!in_init)
             return ts_emit_error(e, r, "Tried to set nonexistent attribute: %s. Did you forget "
                                  "to initialize it in __init__()?", attr);
+        if (e->env->block->owning_node)   /* the class's declaration may not depend on a branch */
+            return ts_emit_error(e, r, "First assignment cannot be in a control-flow block. "
+                                 "Initialize the field at the top level first");
         /* a field of the class's own type would make its values cyclic, which PyTorch
          * refuses (and reference counting could not free) */
         if (contains_type(v->type, t, 0))
@@ -1527,12 +1544,19 @@ static int emit_upgraded(TsEmitter *e, const char *op, const TsTree *call, TsSug
     CallArgs ca;
     if (emit_args(e, call, NULL, 0, &ca) != 0)
         return -1;
+    /* only the tensor overloads changed: torch.div(float, int) is the scalar operator */
+    bool div = strcmp(op, "div") == 0 || strcmp(op, "div_") == 0;
+    if (div && (ca.n == 0 || ts_type_kind(ca.a[1].value->type) != TS_TYPE_TENSOR)) {
+        char plain[64];
+        snprintf(plain, sizeof plain, "aten::%s", op);
+        return value_of(out, ts_emit_op(e, plain, ca.n, ca.a + 1, call->range));
+    }
     char variant[64];
     bool with_out = false, scalar = ca.n > 1 && ca.a[2].name == NULL &&
                                     ts_type_kind(ca.a[2].value->type) != TS_TYPE_TENSOR;
     for (size_t i = 0; i < ca.n; i++)
         with_out = with_out || (ca.a[1 + i].name && strcmp(ca.a[1 + i].name, "out") == 0);
-    if (strcmp(op, "div") == 0 || strcmp(op, "div_") == 0)
+    if (div)
         snprintf(variant, sizeof variant, "%s_%s", op,
                  with_out ? "out" : scalar ? "Scalar" : "Tensor");
     else
