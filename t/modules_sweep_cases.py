@@ -62,6 +62,13 @@ def test_class_property_read_in_its_own_methods():
     assert [x.cells for x in gs] == [1, 4]
 
 
+def err_class_property_without_a_setter_is_read_only():
+    # raises: Tried to set read-only attribute: cells
+    g = Grid(2)
+    g.cells = 5
+    print(g.cells)
+
+
 class Branchy:
     def __init__(self, a: int):
         if a > 0:

@@ -163,7 +163,10 @@ int ts_compiler_callees(TsCompiler *c, TsDefInfo *d, TsSourceRange use, TsFuncti
 int ts_compiler_class(TsCompiler *c, TsClassInfo *ci, TsSourceRange use, TsError *err);
 TsClassInfo *ts_compiler_class_of_type(const TsCompiler *c, const TsType *t);
 TsDefInfo *ts_class_method(const TsClassInfo *ci, const char *name);
-const char *ts_def_name(const TsDefInfo *d);   /* a method's name: "m", "__p_getter" */
+const char *ts_def_name(const TsDefInfo *d);
+/* Whether an int literal too big for int64 is 2**63, which negated is INT64_MIN
+ * (emit_default.c). */
+bool ts_literal_is_2_63(const TsTree *t);   /* a method's name: "m", "__p_getter" */
 
 /* ---- sugared values (sugared.c) --------------------------------------------------- */
 

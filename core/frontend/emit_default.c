@@ -37,7 +37,7 @@ static int not_constant(DefaultCtx *c, const TsTree *t)
 
 /* An int literal's magnitude when it is too big for int64: only 2**63 (negated, INT64_MIN)
  * is representable. */
-static bool literal_is_2_63(const TsTree *t)
+bool ts_literal_is_2_63(const TsTree *t)
 {
     char digits[128];
     size_t n = 0;
@@ -170,7 +170,7 @@ static int64_t as_int(TsValue v)
 static int eval_unary(DefaultCtx *c, const TsTree *t, TsValue *out)
 {
     const TsTree *x = t->kids[0];
-    if (t->op == TS_TK_NEG && x->kind == TS_TREE_INT && x->flag && literal_is_2_63(x)) {
+    if (t->op == TS_TK_NEG && x->kind == TS_TREE_INT && x->flag && ts_literal_is_2_63(x)) {
         *out = ts_int(INT64_MIN);
         return 0;
     }

@@ -759,6 +759,11 @@ static TsIrValue *emit_unary(TsEmitter *e, const TsTree *t)
         return ts_emit_const(e, ts_int((int64_t)(0 - (uint64_t)x->ival)), t->range);
     if (t->op == TS_TK_NEG && x->kind == TS_TREE_FLOAT)
         return ts_emit_const(e, ts_double(-x->fval), t->range);
+    /* an archive's printer writes INT64_MIN as -9223372036854775808, which PyTorch's parser
+     * reads as one literal (a program's source may not: it is out of range there) */
+    if (t->op == TS_TK_NEG && x->kind == TS_TREE_INT && x->flag && e->c->archive &&
+        ts_literal_is_2_63(x))
+        return ts_emit_const(e, ts_int(INT64_MIN), t->range);
     TsIrValue *v = ts_emit_expr(e, x, NULL);
     if (!v || t->op == TS_TK_POS)
         return v;

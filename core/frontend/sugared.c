@@ -577,6 +577,10 @@ int ts_sugar_set_attr(TsEmitter *e, TsIrValue *obj, const char *attr, TsIrValue 
         TsSugared ignored;
         return ts_sugar_call_method(e, obj, setter, 1, &arg, r, &ignored);
     }
+    char getter[256];
+    snprintf(getter, sizeof getter, "__%s_getter", attr);
+    if (ci && (d = ts_class_method(ci, getter)) && d->property)
+        return ts_emit_error(e, r, "Tried to set read-only attribute: %s", attr);
     if (idx < 0) {
         bool in_init = e->d->cls && e->d->cls->type == t &&
                        strcmp(e->d->def->kids[0]->str, "__init__") == 0;
@@ -1431,7 +1435,8 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
         return emit_fork(e, call, out);
     if (strcmp(name, "torch.jit.wait") == 0 || strcmp(name, "aten::wait") == 0)
         return emit_wait(e, call, out);   /* the printer writes torch.wait(fut) */
-    if (strcmp(name, "torch.jit._unwrap_optional") == 0)
+    if (strcmp(name, "torch.jit._unwrap_optional") == 0 ||
+        strcmp(name, "aten::_unwrap_optional") == 0)   /* the printer writes torch._unwrap_optional */
         return emit_unwrap_optional(e, call, out);
     if (strcmp(name, "torch.device") == 0)
         return builtin_op(e, "aten::device", call, out);
