@@ -69,6 +69,28 @@ def err_class_property_without_a_setter_is_read_only():
     print(g.cells)
 
 
+class Acc:
+    def __init__(self, k: int):
+        self.k = k
+        self.log: List[int] = []
+
+    def add(self, x: int, y: int = 1) -> int:
+        return x + self.k * y
+
+    def note(self, x: int):
+        self.log.append(x)
+
+
+def test_fork_of_a_class_method():
+    # the subgraph's inputs are the object and the arguments; defaults and keywords bind
+    a = Acc(10)
+    f = torch.jit.fork(a.add, 5, y=3)
+    g = torch.jit.fork(a.note, 7)
+    torch.jit.wait(g)
+    assert torch.jit.wait(f) == 35 and a.log == [7]
+    assert torch.jit.wait(torch.jit.fork(a.add, 1)) == 11
+
+
 class Branchy:
     def __init__(self, a: int):
         if a > 0:

@@ -163,10 +163,10 @@ int ts_compiler_callees(TsCompiler *c, TsDefInfo *d, TsSourceRange use, TsFuncti
 int ts_compiler_class(TsCompiler *c, TsClassInfo *ci, TsSourceRange use, TsError *err);
 TsClassInfo *ts_compiler_class_of_type(const TsCompiler *c, const TsType *t);
 TsDefInfo *ts_class_method(const TsClassInfo *ci, const char *name);
-const char *ts_def_name(const TsDefInfo *d);
+const char *ts_def_name(const TsDefInfo *d);   /* a method's name: "m", "__p_getter" */
 /* Whether an int literal too big for int64 is 2**63, which negated is INT64_MIN
  * (emit_default.c). */
-bool ts_literal_is_2_63(const TsTree *t);   /* a method's name: "m", "__p_getter" */
+bool ts_literal_is_2_63(const TsTree *t);
 
 /* ---- sugared values (sugared.c) --------------------------------------------------- */
 
@@ -178,6 +178,7 @@ typedef enum TsSugarKind {
     TS_SV_METHOD,              /* value.name(...): self = value */
     TS_SV_CLASS,               /* a class of the file: cls (constructor, statics, enum) */
     TS_SV_TYPE,                /* a type used as a value (int, List[int], ...): type */
+    TS_SV_CLOSURE,             /* an archive's nested def (what fork runs): tree */
     TS_SV_NONE_TYPE            /* nothing (the result of a call returning nothing) */
 } TsSugarKind;
 
@@ -188,6 +189,7 @@ typedef struct TsSugared {
     TsDefInfo *def;
     TsClassInfo *cls;
     const TsType *type;
+    const TsTree *tree;        /* CLOSURE: the DEF */
 } TsSugared;
 
 /* ---- refinements and conditions ---------------------------------------------------- */
@@ -296,6 +298,10 @@ int ts_emit_default(TsEmitter *e, const TsTree *t, const char *param, const TsTy
 
 /* statements (emit.c) */
 int ts_emit_block(TsEmitter *e, const TsTree *block);
+/* The graph of closure def (no parameters) in e's scope: the outer values it reads are
+ * its inputs, their values in e's graph set in captured[0, *n) (at most max). */
+TsGraph *ts_emit_closure(TsEmitter *e, const TsTree *def, TsIrValue **captured, size_t max,
+                         size_t *n, const TsType **ret);
 TsGraph *ts_emit_function(TsCompiler *c, TsDefInfo *d, TsSchema **schema, TsError *err);
 
 /* expressions (emit_expr.c) */

@@ -1064,17 +1064,32 @@ static int emit_annotate(TsEmitter *e, const TsTree *call, TsSugared *out)
     return value_of(out, v);
 }
 
+/* prim::fork of subgraph sub (taken, freed on failure) with the n inputs, its future of
+ * ret the value of out. */
+static int fork_node(TsEmitter *e, TsGraph *sub, size_t n, TsIrValue *const *inputs,
+                     const TsType *ret, TsSourceRange r, TsSugared *out)
+{
+    TsNode *fk = ts_emit_node(e, "prim::fork", n, (TsIrValue **)inputs, 1, r);
+    if (!fk) {
+        ts_graph_free(sub);
+        return -1;
+    }
+    fk->outputs[0]->type = ts_type_future(ret);
+    if (ts_node_set_graph(fk, ts_symbol("attr::Subgraph"), sub, e->err) != 0)
+        return -1;
+    return value_of(out, fk->outputs[0]);
+}
+
 /* torch.jit.fork(torch.add, a, b): the subgraph runs the operator, matched by schema
  * against the arguments' types as a direct call would be. */
-static int emit_fork_op(TsEmitter *e, const char *op, const TsTree *call, TsSugared *out)
+/* The arguments of fork after the callee: names and ranges in args, values in outer. */
+static int fork_args(TsEmitter *e, const TsTree *call, TsNamedValue *args, TsIrValue **outer,
+                     size_t max, size_t *n)
 {
-    TsSourceRange r = call->range;
-    size_t n = call->n_kids - 2;
-    TsNamedValue args[MAX_ARGS];
-    TsIrValue *outer[MAX_ARGS];
-    if (n > MAX_ARGS)
-        return ts_emit_error(e, r, "too many arguments");
-    for (size_t i = 0; i < n; i++) {
+    *n = call->n_kids - 2;
+    if (*n > max)
+        return ts_emit_error(e, call->range, "too many arguments");
+    for (size_t i = 0; i < *n; i++) {
         const TsTree *k = call->kids[2 + i];
         args[i].name = k->kind == TS_TREE_KWARG ? ts_symbol(k->str) : NULL;
         args[i].range = k->range;
@@ -1083,6 +1098,17 @@ static int emit_fork_op(TsEmitter *e, const char *op, const TsTree *call, TsSuga
         if (!(outer[i] = ts_emit_expr(e, k->kind == TS_TREE_KWARG ? k->kids[0] : k, NULL)))
             return -1;
     }
+    return 0;
+}
+
+static int emit_fork_op(TsEmitter *e, const char *op, const TsTree *call, TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    size_t n;
+    TsNamedValue args[MAX_ARGS];
+    TsIrValue *outer[MAX_ARGS];
+    if (fork_args(e, call, args, outer, MAX_ARGS, &n) != 0)
+        return -1;
     TsGraph *sub = ts_graph_new(e->err);
     if (!sub)
         return -1;
@@ -1102,19 +1128,63 @@ static int emit_fork_op(TsEmitter *e, const char *op, const TsTree *call, TsSuga
         ts_graph_free(sub);
         return -1;
     }
-    TsNode *fk = ts_emit_node(e, "prim::fork", n, outer, 1, r);
-    if (!fk) {
-        ts_graph_free(sub);
-        return -1;
-    }
-    fk->outputs[0]->type = ts_type_future(res->type);
-    if (ts_node_set_graph(fk, ts_symbol("attr::Subgraph"), sub, e->err) != 0)
-        return -1;
-    return value_of(out, fk->outputs[0]);
+    return fork_node(e, sub, n, outer, res->type, r, out);
 }
 
 static int fork_call(TsEmitter *e, TsFunction *f, TsIrValue *const *args, size_t n,
                      TsSourceRange r, TsSugared *out);
+
+/* fork(f) of an archive's closure f: prim::fork of the closure's graph, whose inputs are
+ * the values it reads from the enclosing scope. */
+static int fork_closure(TsEmitter *e, const TsTree *def, TsSourceRange r, TsSugared *out)
+{
+    TsIrValue *captured[MAX_ARGS];
+    size_t n;
+    const TsType *ret;
+    TsNode *at = ts_graph_insert_point(e->g);
+    TsGraph *sub = ts_emit_closure(e, def, captured, MAX_ARGS, &n, &ret);
+    ts_graph_set_insert_point(e->g, at);
+    return sub ? fork_node(e, sub, n, captured, ret, r, out) : -1;
+}
+
+/* torch.jit.fork(obj.method, args...): prim::fork of a subgraph whose inputs are the
+ * object and the arguments, calling the method. */
+static int fork_method(TsEmitter *e, TsIrValue *self, const char *name, const TsTree *call,
+                       TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    size_t n;
+    TsNamedValue args[MAX_ARGS];
+    TsIrValue *outer[MAX_ARGS];
+    outer[0] = self;
+    if (fork_args(e, call, args, outer + 1, MAX_ARGS - 1, &n) != 0)
+        return -1;
+    TsGraph *sub = ts_graph_new(e->err);
+    if (!sub)
+        return -1;
+    TsIrValue *in_self = ts_graph_add_input(sub, NULL, self->type, e->err);
+    int rc = in_self ? 0 : -1;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = (args[i].value = ts_graph_add_input(sub, NULL, outer[1 + i]->type, e->err)) ? 0
+                                                                                        : -1;
+    TsGraph *g = e->g;
+    TsNode *at = ts_graph_insert_point(g);
+    TsSugared res = { 0 };
+    if (rc == 0) {
+        e->g = sub;
+        rc = ts_sugar_call_method(e, in_self, name, n, args, r, &res);
+        e->g = g;
+        ts_graph_set_insert_point(g, at);
+    }
+    TsIrValue *v = rc == 0 && res.kind == TS_SV_VALUE ? res.value : NULL;
+    if (rc == 0 && !v)
+        ts_emit_error(e, r, "fork expects a method that returns a value");
+    if (!v || ts_graph_add_output(sub, v, e->err) != 0) {
+        ts_graph_free(sub);
+        return -1;
+    }
+    return fork_node(e, sub, n + 1, outer, v->type, r, out);
+}
 
 /* torch.jit.fork(fn, args...): prim::fork with a subgraph calling fn. */
 static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
@@ -1126,6 +1196,10 @@ static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
         return -1;
     if (fn.kind == TS_SV_BUILTIN && strstr(fn.name, "::"))
         return emit_fork_op(e, fn.name, call, out);
+    if (fn.kind == TS_SV_CLOSURE && call->n_kids == 2)
+        return fork_closure(e, fn.tree, call->range, out);
+    if (fn.kind == TS_SV_METHOD && ts_is_object_type(fn.value->type))
+        return fork_method(e, fn.value, fn.name, call, out);
     if (fn.kind != TS_SV_FUNCTION)
         return ts_emit_error(e, call->kids[1]->range, "fork expects a function of the file "
                              "or an operator");
@@ -1133,19 +1207,12 @@ static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
     if (!f)
         return -1;
     TsNamedValue named[MAX_ARGS];
-    size_t n_named = call->n_kids - 2;
-    if (n_named > MAX_ARGS)
-        return ts_emit_error(e, call->range, "too many arguments");
-    for (size_t i = 0; i < n_named; i++) {
-        const TsTree *k = call->kids[2 + i];
-        if (k->kind == TS_TREE_KWARG && !k->str)
-            return ts_emit_error(e, k->range, "**kwargs are not supported");
-        named[i].name = k->kind == TS_TREE_KWARG ? ts_symbol(k->str) : NULL;
-        named[i].range = k->range;
-        if (!(named[i].value = ts_emit_expr(e, k->kind == TS_TREE_KWARG ? k->kids[0] : k,
-                                            NULL)))
-            return -1;
-    }
+    TsIrValue *values[MAX_ARGS];
+    size_t n_named;
+    if (fork_args(e, call, named, values, MAX_ARGS, &n_named) != 0)
+        return -1;
+    for (size_t i = 0; i < n_named; i++)
+        named[i].value = values[i];
     /* the arguments bind to the function's parameters as in a call: keywords, defaults */
     TsIrValue **args = NULL;
     const TsType **rets = NULL;
@@ -1189,15 +1256,11 @@ static int fork_call(TsEmitter *e, TsFunction *f, TsIrValue *const *args, size_t
     } else {
         rc = -1;
     }
-    TsNode *fk = rc == 0 ? ts_emit_node(e, "prim::fork", n, args, 1, r) : NULL;
-    if (!fk) {
+    if (rc != 0) {
         ts_graph_free(sub);
         return -1;
     }
-    fk->outputs[0]->type = ts_type_future(f->schema->returns[0].type);
-    if (ts_node_set_graph(fk, ts_symbol("attr::Subgraph"), sub, e->err) != 0)
-        return -1;
-    return value_of(out, fk->outputs[0]);
+    return fork_node(e, sub, n, args, f->schema->returns[0].type, r, out);
 }
 
 /* torch.jit.wait(fut): the interpreter runs aten::wait itself (it may suspend), so the node
