@@ -5,7 +5,7 @@
 # t/cases.sh; they pass under PyTorch too:
 #     /usr/bin/python3 t/modules_sweep_cases.py
 # The err_* functions fail with the message of their `# raises:` line.
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 import torch
 
@@ -89,6 +89,102 @@ def test_fork_of_a_class_method():
     torch.jit.wait(g)
     assert torch.jit.wait(f) == 35 and a.log == [7]
     assert torch.jit.wait(torch.jit.fork(a.add, 1)) == 11
+
+
+class Num:
+    def __init__(self, v: int):
+        self.v = v
+        self.log: Dict[int, int] = {}
+
+    def __isub__(self, o: int) -> "Num":
+        self.v -= o
+        return self
+
+    def __imul__(self, o: int) -> "Num":
+        self.v *= o
+        return self
+
+    def __itruediv__(self, o: int) -> "Num":
+        self.v = self.v // o
+        return self
+
+    def __imod__(self, o: int) -> "Num":
+        self.v = self.v % o
+        return self
+
+    def __mul__(self, o: int) -> "Num":
+        return Num(self.v * o * 100)
+
+    def __invert__(self) -> "Num":
+        return Num(-self.v - 1)
+
+    def __setitem__(self, k: int, v: int):
+        self.log[k] = v
+
+    def __delitem__(self, k: int):
+        del self.log[k]
+
+
+class Plain:
+    def __init__(self, v: int):
+        self.v = v
+
+    def __add__(self, o: int) -> "Plain":
+        return Plain(self.v + o)
+
+    def __mod__(self, o: int) -> "Plain":
+        return Plain(self.v % o + 100)
+
+
+def test_class_in_place_operators_and_their_fallbacks():
+    # += -= *= /= %= call __iadd__ ... __imod__ (in place), else __add__ ... __mod__
+    n = m = Num(20)
+    n -= 2
+    n /= 4
+    n %= 3
+    n *= 5
+    assert n.v == 5 and m.v == 5 and n is m
+    p = q = Plain(7)
+    p += 1
+    p %= 5
+    assert p.v == 103 and q.v == 7
+
+
+def test_class_invert_and_delitem():
+    n = Num(4)
+    assert (~n).v == -5
+    n[1] = 10
+    n[2] = 20
+    del n[1]
+    assert len(n.log) == 1 and n.log[2] == 20 and 1 not in n.log
+
+
+def err_class_aug_assign_or_has_no_magic_method():
+    # raises: Unknown augmented assignment: |
+    p = Plain(1)
+    p |= 2
+    print(p.v)
+
+
+def err_class_aug_assign_pow():
+    # raises: Unknown augmented assignment: pow operator
+    p = Plain(1)
+    p **= 2
+    print(p.v)
+
+
+def err_class_matmul_is_not_a_magic_method():
+    # raises: Arguments for call are not valid
+    a = Mat(1)
+    print((a @ a).v)
+
+
+class Mat:
+    def __init__(self, v: int):
+        self.v = v
+
+    def __matmul__(self, o: "Mat") -> "Mat":
+        return Mat(self.v * o.v)
 
 
 class Branchy:

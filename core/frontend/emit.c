@@ -439,6 +439,12 @@ static int emit_delete(TsEmitter *e, const TsTree *s)
         if (!idx)
             return -1;
         TsNamedValue a[2] = { { NULL, obj, t->range }, { NULL, idx, t->range } };
+        if (ts_is_object_type(obj->type)) {   /* del x[k] of an object: x.__delitem__(k) */
+            TsSugared out;
+            if (ts_sugar_call_method(e, obj, "__delitem__", 1, a + 1, t->range, &out) != 0)
+                return -1;
+            continue;
+        }
         if (!ts_emit_op(e, "aten::Delete", 2, a, t->range))
             return -1;
     }

@@ -589,13 +589,26 @@ static const char *magic_name(int op)
     case '^': return "__xor__";
     case TS_TK_LSHIFT: return "__lshift__";
     case TS_TK_RSHIFT: return "__rshift__";
-    case '@': return "__matmul__";
     case TS_TK_EQ: return "__eq__";
     case TS_TK_NE: return "__ne__";
     case '<': return "__lt__";
     case TS_TK_LE: return "__le__";
     case '>': return "__gt__";
     case TS_TK_GE: return "__ge__";
+    default: return NULL;
+    }
+}
+
+/* The in-place method an augmented assignment to an object calls (x += y: x.__iadd__(y),
+ * or x.__add__(y) when its class has no __iadd__); PyTorch has one for these five only. */
+static const char *aug_magic_name(int op)
+{
+    switch (op) {
+    case '+': return "__iadd__";
+    case '-': return "__isub__";
+    case '*': return "__imul__";
+    case '/': return "__itruediv__";
+    case '%': return "__imod__";
     default: return NULL;
     }
 }
@@ -682,10 +695,16 @@ TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSou
     if (op == '%' && !inplace && ts_type_kind(a->type) == TS_TYPE_STR)
         return percent_format(e, a, b, r);
     if (ts_is_object_type(a->type)) {
-        const char *m = inplace && op == '+' ? "__iadd__" : magic_name(op);
+        const char *m = inplace ? aug_magic_name(op) : magic_name(op);
+        if (inplace && !m) {
+            ts_emit_error(e, r, "Unknown augmented assignment: %s", op == TS_TK_POW
+                          ? "pow operator" : op == TS_TK_LSHIFT ? "<<" : op == TS_TK_RSHIFT
+                          ? ">>" : op == '&' ? "&" : op == '|' ? "|" : op == '^' ? "^" : "?");
+            return NULL;
+        }
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, a->type);
-        if (inplace && op == '+' && ci && !ts_class_method(ci, m))
-            m = "__add__";
+        if (inplace && ci && !ts_class_method(ci, m))
+            m = magic_name(op);   /* without the in-place method, the plain one */
         if (m && ci) {   /* PyTorch looks the method up: a missing one is its error */
             TsNamedValue arg = { NULL, b, r };
             TsSugared out;
@@ -767,9 +786,10 @@ static TsIrValue *emit_unary(TsEmitter *e, const TsTree *t)
     TsIrValue *v = ts_emit_expr(e, x, NULL);
     if (!v || t->op == TS_TK_POS)
         return v;
-    if (ts_is_object_type(v->type) && t->op == TS_TK_NEG) {
+    if (ts_is_object_type(v->type)) {   /* -x and ~x of an object: __neg__, __invert__ */
         TsSugared out;
-        if (ts_sugar_call_method(e, v, "__neg__", 0, NULL, t->range, &out) != 0)
+        if (ts_sugar_call_method(e, v, t->op == TS_TK_NEG ? "__neg__" : "__invert__", 0, NULL,
+                                 t->range, &out) != 0)
             return NULL;
         return ts_sugar_as_value(e, &out, t->range);
     }
