@@ -5,7 +5,7 @@
 # t/cases.sh; they pass under PyTorch too:
 #     /usr/bin/python3 t/modules_sweep_cases.py
 # The err_* functions fail with the message of their `# raises:` line.
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import torch
 
@@ -185,6 +185,31 @@ class Mat:
 
     def __matmul__(self, o: "Mat") -> "Mat":
         return Mat(self.v * o.v)
+
+
+class Conf:
+    def __init__(self, name: str = "n", sizes: Tuple[int, int] = (1, 2), scale: float = 1.0,
+                 dev: torch.device = torch.device("cpu"), dt: Optional[torch.dtype] = None):
+        self.name = name
+        self.sizes = sizes
+        self.scale = scale
+        self.dev = dev
+        self.dt = dt
+
+
+def make(n: int, dev: torch.device = torch.device("cpu"),
+         dt: torch.dtype = torch.float64) -> torch.Tensor:
+    return torch.ones(n, device=dev, dtype=dt)
+
+
+def test_device_defaults_of_constructors_and_functions():
+    # a default is evaluated as Python evaluates it: torch.device("cpu") is a device
+    c = Conf()
+    assert c.name == "n" and c.sizes == (1, 2) and c.dev == torch.device("cpu") and c.dt is None
+    d = Conf("m", (3, 4), dt=torch.float16)
+    dt = d.dt
+    assert d.sizes[1] == 4 and dt is not None and dt == torch.float16
+    assert make(2).dtype == torch.float64 and make(1, torch.device("cpu"), torch.int32).dtype == torch.int32
 
 
 class Branchy:
