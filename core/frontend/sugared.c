@@ -513,7 +513,9 @@ static int class_attr(TsEmitter *e, TsClassInfo *ci, const char *attr, TsSourceR
             }
     }
     TsDefInfo *d = ts_class_method(ci, attr);
-    if (d && d->is_static) {
+    /* a static method; or in an archive, a method called with its object as the first
+     * argument (Cls.hook(obj, ...): how the printer calls a module's forward hooks) */
+    if (d && (d->is_static || e->c->archive)) {
         out->kind = TS_SV_FUNCTION;
         out->def = d;
         return 0;
@@ -1669,6 +1671,21 @@ static int emit_archive_form(TsEmitter *e, const TsSugared *fn, const TsTree *ca
     return value_of(out, n->outputs[0]);
 }
 
+/* Cls.method(obj, args...): the method called on obj. */
+static int call_unbound(TsEmitter *e, TsDefInfo *d, const TsTree *call, TsSugared *out)
+{
+    CallArgs ca;
+    if (emit_args(e, call, NULL, 0, &ca) != 0)
+        return -1;
+    if (ca.n == 0 || ca.a[1].name || ca.a[1].value->type != d->cls->type)
+        return ts_emit_error(e, call->range, "%s expects its object as the first argument",
+                             d->qualname);
+    TsIrValue *self = ca.a[1].value;
+    memmove(ca.a + 1, ca.a + 2, (ca.n - 1) * sizeof ca.a[0]);
+    ca.n--;
+    return call_function(e, d, self, NULL, &ca, call->range, out);
+}
+
 int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const TsType *expected,
                   TsSugared *out)
 {
@@ -1679,6 +1696,8 @@ int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const T
             return emit_archive_form(e, fn, call, out);
         return emit_builtin(e, fn->name, call, expected, out);
     case TS_SV_FUNCTION:
+        if (fn->def->cls && !fn->def->is_static)
+            return call_unbound(e, fn->def, call, out);
         return call_function(e, fn->def, NULL, call, NULL, call->range, out);
     case TS_SV_CLASS:
         return construct(e, fn->cls, call, out);
