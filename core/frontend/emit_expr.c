@@ -1369,7 +1369,24 @@ TsIrValue *ts_emit_tensor_index_target(TsEmitter *e, TsIrValue *v, const TsTree 
     return v;
 }
 
-static TsIrValue *emit_subscript(TsEmitter *e, const TsTree *t)
+/* m : Iface = container[key]: a ModuleList's (int key) or ModuleDict's (str key) submodule
+ * picked at run time, which only a module interface can type (prim::ModuleContainerIndex). */
+static TsIrValue *emit_container_index(TsEmitter *e, TsIrValue *v, const TsTree *t,
+                                       const TsType *iface)
+{
+    if (t->n_kids != 2 || t->kids[1]->kind == TS_TREE_SLICE)
+        return ts_emit_error(e, t->range, "a module container takes one index"), NULL;
+    TsIrValue *i = ts_emit_expr(e, t->kids[1], NULL);
+    if (!i)
+        return NULL;
+    TsNamedValue a[2] = { { NULL, v, t->range }, { NULL, i, t->range } };
+    TsIrValue *m = ts_emit_op(e, "prim::ModuleContainerIndex", 2, a, t->range);
+    if (m)
+        m->type = iface;
+    return m;
+}
+
+static TsIrValue *emit_subscript(TsEmitter *e, const TsTree *t, const TsType *expected)
 {
     TsSugared base;
     if (ts_emit_sugared(e, t->kids[0], NULL, &base) != 0)
@@ -1377,6 +1394,9 @@ static TsIrValue *emit_subscript(TsEmitter *e, const TsTree *t)
     if (base.kind == TS_SV_TYPE || base.kind == TS_SV_MODULE)
         return ts_emit_error(e, t->range, "types cannot be used as values here"), NULL;
     TsIrValue *v = ts_sugar_as_value(e, &base, t->kids[0]->range);
+    if (v && ts_type_kind(v->type) == TS_TYPE_MODULE &&
+        ts_type_kind(expected) == TS_TYPE_INTERFACE)
+        return emit_container_index(e, v, t, expected);
     return v ? ts_emit_index_of(e, v, t) : NULL;
 }
 
@@ -1430,7 +1450,7 @@ static TsIrValue *emit_simple(TsEmitter *e, const TsTree *t, const TsType *expec
     case TS_TREE_IF_EXPR:
         return emit_ternary(e, t, expected);
     case TS_TREE_SUBSCRIPT:
-        return emit_subscript(e, t);
+        return emit_subscript(e, t, expected);
     case TS_TREE_LIST:
         return emit_list_literal(e, t, expected);
     case TS_TREE_TUPLE:
