@@ -179,6 +179,13 @@ def err_class_matmul_is_not_a_magic_method():
     print((a @ a).v)
 
 
+def err_class_aug_assign_to_a_list_item_takes_no_magic_method():
+    # raises: Arguments for call are not valid
+    ps = [Plain(1)]
+    ps[0] += 2
+    print(ps[0].v)
+
+
 class Mat:
     def __init__(self, v: int):
         self.v = v

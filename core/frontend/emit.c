@@ -326,9 +326,19 @@ static int emit_aug_assign(TsEmitter *e, const TsTree *s)
         TsIrValue *cur = idx ? ts_emit_subscript_value(e, obj, idx, target->range) : NULL;
         if (!cur || !(rhs = ts_emit_expr(e, s->kids[1], NULL)))
             return -1;
-        /* a dict's item takes the plain operator, a list's aug_op (PyTorch 1.13) */
-        TsIrValue *r = k == TS_TYPE_DICT ? ts_emit_binop(e, s->op, cur, rhs, s->range, true)
-                                         : aug_value(e, s->op, cur, rhs, s->range);
+        /* a dict's item takes the plain operator, a list's aug_op (PyTorch 1.13); an
+         * object item the operator too, not its class's magic methods (none matches it) */
+        TsIrValue *r;
+        if (ts_is_object_type(cur->type)) {
+            char name[32];
+            snprintf(name, sizeof name, "%s", aug_op(s->op) ? aug_op(s->op) : "aten::add");
+            if (name[strlen(name) - 1] == '_')
+                name[strlen(name) - 1] = '\0';
+            r = ts_emit_op2(e, name, cur, rhs, s->range);
+        } else {
+            r = k == TS_TYPE_DICT ? ts_emit_binop(e, s->op, cur, rhs, s->range, true)
+                                  : aug_value(e, s->op, cur, rhs, s->range);
+        }
         return r ? set_item(e, obj, idx, r, s->range) : -1;
     }
     return ts_emit_error(e, target->range, "unsupported target of an augmented assignment");
