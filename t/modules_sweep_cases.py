@@ -5,6 +5,7 @@
 # t/cases.sh; they pass under PyTorch too:
 #     /usr/bin/python3 t/modules_sweep_cases.py
 # The err_* functions fail with the message of their `# raises:` line.
+from enum import Enum
 from typing import Dict, List, Optional, Tuple
 
 import torch
@@ -217,6 +218,25 @@ def test_device_defaults_of_constructors_and_functions():
     dt = d.dt
     assert d.sizes[1] == 4 and dt is not None and dt == torch.float16
     assert make(2).dtype == torch.float64 and make(1, torch.device("cpu"), torch.int32).dtype == torch.int32
+
+
+class Dup(Enum):
+    A = 1
+    B = 1
+    C = 2
+
+
+def test_enum_alias_is_not_a_member():
+    # Python makes B an alias of A; PyTorch's enum has the members iteration yields
+    names: List[str] = []
+    for e in Dup:
+        names.append(e.name)
+    assert names == ["A", "C"] and Dup.C.value == 2
+
+
+def err_enum_alias_is_no_attribute():
+    # raises: has no attribute 'B'
+    print(Dup.B.name)
 
 
 class Branchy:

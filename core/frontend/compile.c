@@ -605,6 +605,14 @@ static int build_enum(TsCompiler *c, TsClassInfo *ci, TsError *err)
                                "types are not supported.");
         }
         vt = t;
+        /* B = 1 after A = 1 is Python's alias of A, which PyTorch does not see as a member */
+        bool alias = false;
+        for (size_t k = 0; k < n && !alias; k++)
+            alias = ts_value_equal(ci->enum_values[k], val);
+        if (alias) {
+            ts_value_release(val);
+            continue;
+        }
         ci->enum_values[n] = val;
         names[n++] = s->kids[0]->str;
         ci->n_enum_values = n;

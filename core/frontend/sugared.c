@@ -512,6 +512,9 @@ static int class_attr(TsEmitter *e, TsClassInfo *ci, const char *attr, TsSourceR
                 return value_of(out, ts_emit_const(e, ts_obj_value(en, TS_TAG_ENUM), r));
             }
     }
+    if (ci->kind == TS_CLASS_ENUM)   /* PyTorch's message, unbalanced quote included */
+        return ts_emit_error(e, r, "Enum<%s>' has no attribute '%s'", ts_type_name(ci->type),
+                             attr);
     TsDefInfo *d = ts_class_method(ci, attr);
     /* a static method; or in an archive, a method called with its object as the first
      * argument (Cls.hook(obj, ...): how the printer calls a module's forward hooks) */
