@@ -5,6 +5,7 @@
 # t/cases.sh; they pass under PyTorch too:
 #     /usr/bin/python3 t/modules_sweep_cases.py
 # The err_* functions fail with the message of their `# raises:` line.
+import enum
 from enum import Enum
 from typing import Dict, List, Optional, Tuple
 
@@ -237,6 +238,46 @@ def test_enum_alias_is_not_a_member():
 def err_enum_alias_is_no_attribute():
     # raises: has no attribute 'B'
     print(Dup.B.name)
+
+
+class Auto(Enum):
+    A = 5
+    B = enum.auto()
+    C = enum.auto()
+
+
+def test_enum_auto_numbers_after_the_member_before():
+    assert Auto.B.value == 6 and Auto.C.value == 7 and Auto.A.value == 5
+
+
+class Flags(Enum):
+    ON = True
+    OFF = False
+
+
+def err_enum_of_bool_values():
+    # raises: Cannot create Enum with value type 'bool', only int, float and string are supported
+    print(Flags.ON.value)
+
+
+class Pairs(Enum):
+    A = (1, 2)
+    B = (3, 4)
+
+
+def err_enum_of_tuple_values():
+    # raises: Cannot create Enum with value type 'Any'
+    print(Pairs.A.name)
+
+
+class Mixed(Enum):
+    A = 1
+    B = "b"
+
+
+def err_enum_of_mixed_values():
+    # raises: Could not unify type list since element 1 of type int did not match the types before it (str)
+    print(Mixed.A.name)
 
 
 class Branchy:
