@@ -280,6 +280,21 @@ def err_enum_of_mixed_values():
     print(Mixed.A.name)
 
 
+class Tabled:
+    table = torch.zeros(2)
+
+    def __init__(self):
+        self.n = 0
+
+    def get(self) -> torch.Tensor:
+        return self.table
+
+
+def err_class_variable_read_through_an_object():
+    # raises: 'table' is defined as a class attribute which currently is not supported
+    print(Tabled().get())
+
+
 class Branchy:
     def __init__(self, a: int):
         if a > 0:

@@ -380,6 +380,20 @@ static int has_method(TsEmitter *e, const char *name, const TsType *self)
     }
 }
 
+/* Whether a class of the program assigns name in its body (`kind = "shape"`): a class
+ * variable, which TorchScript does not support. */
+static bool class_variable(const TsClassInfo *ci, const char *name)
+{
+    const TsTree *body = ci->tree->kind == TS_TREE_CLASS ? ci->tree->kids[3] : NULL;
+    for (size_t i = 0; body && i < body->n_kids; i++) {
+        const TsTree *st = body->kids[i];
+        if ((st->kind == TS_TREE_ASSIGN || (st->kind == TS_TREE_ANN_ASSIGN && st->kids[2])) &&
+            st->kids[0]->kind == TS_TREE_NAME && strcmp(st->kids[0]->str, name) == 0)
+            return true;
+    }
+    return false;
+}
+
 static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRange r,
                       TsSugared *out)
 {
@@ -415,6 +429,11 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             TsIrValue *kv = kt ? ts_emit_expr(e, decl->kids[2], kt) : NULL;
             return value_of(out, kv ? ts_emit_convert(e, kv, kt, r) : NULL);
         }
+        if (ci && !ci->qualname && class_variable(ci, attr))
+            return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'. '%s' is "
+                                 "defined as a class attribute which currently is not "
+                                 "supported. Consider converting this to an instance "
+                                 "attribute.", describe(t, buf, sizeof buf), attr, attr);
         return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'. Did you "
                              "forget to initialize an attribute in __init__()?",
                              describe(t, buf, sizeof buf), attr);
