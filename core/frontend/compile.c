@@ -78,19 +78,11 @@ TsDefInfo *ts_compiler_add_def(TsCompiler *c, const TsTree *def, TsClassInfo *cl
     if (ts_compiler_grow((void **)&c->defs, c->n_defs, &c->cap_defs, sizeof *c->defs, err))
         return NULL;
     TsDefInfo *d = calloc(1, sizeof *d);
-    size_t len = strlen(def->kids[0]->str) + (cls ? strlen(cls->name) + 1 : 0) +
-                 (module ? strlen(module) : 0) + 16;
-    char *q = malloc(len);
-    if (!d || !q) {
-        free(d);
-        free(q);
+    if (!d) {
         ts_error_set(err, TS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    snprintf(q, len, "%s.%s%s%s", module ? module : "__torch__", cls ? cls->name : "",
-             cls ? "." : "", def->kids[0]->str);
     d->def = def;
-    d->qualname = q;
     d->cls = cls;
     const TsTree *decos = def->kids[1];
     for (size_t i = 0; decos && i < decos->n_kids; i++) {
@@ -107,7 +99,26 @@ TsDefInfo *ts_compiler_add_def(TsCompiler *c, const TsTree *def, TsClassInfo *cl
             d->is_unused = true;
         else if (strcmp(n, "_overload") == 0)
             d->is_overload = true;
+        else if (cls && dt->kind == TS_TREE_NAME && strcmp(n, "property") == 0)
+            d->property = 'g';
+        else if (cls && dt->kind == TS_TREE_ATTR && strcmp(n, "setter") == 0)
+            d->property = 's';
     }
+    /* a property's getter and setter are the methods __NAME_getter and __NAME_setter, as
+     * PyTorch names them (and an archive calls them) */
+    const char *name = def->kids[0]->str;
+    size_t len = strlen(name) + (cls ? strlen(cls->name) + 1 : 0) +
+                 (module ? strlen(module) : 0) + 32;
+    char *q = malloc(len);
+    if (!q) {
+        free(d);
+        ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    snprintf(q, len, "%s.%s%s%s%s%s", module ? module : "__torch__", cls ? cls->name : "",
+             cls ? "." : "", d->property ? "__" : "", name,
+             d->property == 'g' ? "_getter" : d->property == 's' ? "_setter" : "");
+    d->qualname = q;
     c->defs[c->n_defs++] = d;
     return d;
 }
@@ -137,10 +148,16 @@ TsClassInfo *ts_compiler_add_class(TsCompiler *c, const char *name, const char *
     return ci;
 }
 
+const char *ts_def_name(const TsDefInfo *d)
+{
+    const char *dot = strrchr(d->qualname, '.');
+    return dot ? dot + 1 : d->qualname;
+}
+
 TsDefInfo *ts_class_method(const TsClassInfo *ci, const char *name)
 {
     for (size_t i = 0; ci && i < ci->n_methods; i++)
-        if (strcmp(ci->methods[i]->def->kids[0]->str, name) == 0)
+        if (strcmp(ts_def_name(ci->methods[i]), name) == 0)
             return ci->methods[i];
     return NULL;
 }
@@ -548,6 +565,55 @@ static int build_namedtuple(TsCompiler *c, TsClassInfo *ci, TsError *err)
     return ci->type ? 0 : -1;
 }
 
+/* The type of an Enum member's value as PyTorch names it in its messages, for the literals
+ * a member may be ("int", "bool", ...; a tuple, list or dict is "Any": PyTorch's type of a
+ * Python type it cannot convert); NULL if unknown. */
+static const char *literal_type(const TsTree *v)
+{
+    switch (v->kind) {
+    case TS_TREE_INT: return "int";
+    case TS_TREE_FLOAT: return "float";
+    case TS_TREE_STRING: return "str";
+    case TS_TREE_TRUE:
+    case TS_TREE_FALSE: return "bool";
+    case TS_TREE_NONE: return "NoneType";
+    case TS_TREE_IMAG: return "complex";
+    case TS_TREE_TUPLE:
+    case TS_TREE_LIST:
+    case TS_TREE_DICT: return "Any";
+    case TS_TREE_UNARY:
+        return v->op == TS_TK_NEG && v->n_kids == 1 &&
+               (v->kids[0]->kind == TS_TREE_INT || v->kids[0]->kind == TS_TREE_FLOAT)
+               ? literal_type(v->kids[0]) : NULL;
+    default: return NULL;
+    }
+}
+
+/* enum.auto() (or auto()): the next int, as Python's Enum numbers them. */
+static bool is_auto(const TsTree *v)
+{
+    const TsTree *f = v->kind == TS_TREE_CALL && v->n_kids == 1 ? v->kids[0] : NULL;
+    return f && ((f->kind == TS_TREE_NAME && strcmp(f->str, "auto") == 0) ||
+                 (f->kind == TS_TREE_ATTR && strcmp(f->kids[1]->str, "auto") == 0));
+}
+
+/* Members of two value types: PyTorch unifies the set of the values' Python types, which
+ * its Python iterates in the order of this table (float, str, bool, int, ...), and names
+ * the second as the one that does not match. */
+static int mixed_enum(const char *a, const char *b, TsSourceRange r, TsError *err)
+{
+    static const char *const order[] = { "float", "str", "bool", "int", "NoneType", "complex",
+                                         "Any" };
+    size_t ra = 0, rb = 0;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        ra = strcmp(order[i], a) == 0 ? i : ra;
+        rb = strcmp(order[i], b) == 0 ? i : rb;
+    }
+    return ts_error_at(err, TS_ERR_RUNTIME, r, "Could not unify type list since element 1 of "
+                       "type %s did not match the types before it (%s)", ra < rb ? b : a,
+                       ra < rb ? a : b);
+}
+
 static int build_enum(TsCompiler *c, TsClassInfo *ci, TsError *err)
 {
     const TsTree *body = ci->tree->kids[3];
@@ -556,27 +622,41 @@ static int build_enum(TsCompiler *c, TsClassInfo *ci, TsError *err)
     if (!ci->enum_values)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     const TsType *vt = NULL;
+    const char *first = NULL;   /* the first member's type, as PyTorch unifies them */
     size_t n = 0;
     for (size_t i = 0; i < body->n_kids && n < MAX_FIELDS; i++) {
         const TsTree *s = body->kids[i];
         if (s->kind != TS_TREE_ASSIGN || s->kids[0]->kind != TS_TREE_NAME)
             continue;
         const TsTree *v = s->kids[1];
+        const char *tname = is_auto(v) ? "int" : literal_type(v);
+        if (!first && tname)
+            first = tname;
+        else if (first && tname && strcmp(first, tname) != 0)
+            return mixed_enum(first, tname, v->range, err);
         /* LOW = -1: a negated number is a number */
         bool neg = v->kind == TS_TREE_UNARY && v->op == TS_TK_NEG && v->n_kids == 1 &&
                    (v->kids[0]->kind == TS_TREE_INT || v->kids[0]->kind == TS_TREE_FLOAT);
         if (neg)
             v = v->kids[0];
         TsValue val;
-        if (v->kind == TS_TREE_INT)
+        if (is_auto(v)) {   /* 1, or one more than the member before */
+            if (n && ci->enum_values[n - 1].tag != TS_TAG_INT)
+                return ts_error_at(err, TS_ERR_RUNTIME, v->range, "auto() follows a member "
+                                   "whose value is not an int");
+            val = ts_int(n ? ci->enum_values[n - 1].u.i + 1 : 1);
+        } else if (v->kind == TS_TREE_INT) {
             val = ts_int(neg ? (int64_t)(0 - (uint64_t)v->ival) : v->ival);
-        else if (v->kind == TS_TREE_FLOAT)
+        } else if (v->kind == TS_TREE_FLOAT) {
             val = ts_double(neg ? -v->fval : v->fval);
-        else if (v->kind == TS_TREE_STRING) {
+        } else if (v->kind == TS_TREE_STRING) {
             TsStr *str = ts_str_new(v->str, v->len, err);
             if (!str)
                 return -1;
             val = ts_str_value(str);
+        } else if (tname) {
+            return ts_error_at(err, TS_ERR_RUNTIME, v->range, "Cannot create Enum with value "
+                               "type '%s', only int, float and string are supported", tname);
         } else {
             return ts_error_at(err, TS_ERR_RUNTIME, v->range, "Cannot create Enum with value "
                                "type other than int, float or str");
@@ -588,6 +668,14 @@ static int build_enum(TsCompiler *c, TsClassInfo *ci, TsError *err)
                                "types are not supported.");
         }
         vt = t;
+        /* B = 1 after A = 1 is Python's alias of A, which PyTorch does not see as a member */
+        bool alias = false;
+        for (size_t k = 0; k < n && !alias; k++)
+            alias = ts_value_equal(ci->enum_values[k], val);
+        if (alias) {
+            ts_value_release(val);
+            continue;
+        }
         ci->enum_values[n] = val;
         names[n++] = s->kids[0]->str;
         ci->n_enum_values = n;
@@ -611,7 +699,7 @@ static int build_script_class(TsCompiler *c, TsClassInfo *ci, TsError *err)
         return -1;
     for (size_t i = 0; i < ci->n_methods; i++)
         if (!ci->methods[i]->is_static &&
-            ts_type_class_add_method((TsType *)ci->type, ci->methods[i]->def->kids[0]->str,
+            ts_type_class_add_method((TsType *)ci->type, ts_def_name(ci->methods[i]),
                                      err) != 0)
             return -1;
     TsDefInfo *init = ts_class_method(ci, "__init__");

@@ -338,9 +338,19 @@ static int emit_aug_assign(TsEmitter *e, const TsTree *s)
         TsIrValue *cur = idx ? ts_emit_subscript_value(e, obj, idx, target->range) : NULL;
         if (!cur || !(rhs = ts_emit_expr(e, s->kids[1], NULL)))
             return -1;
-        /* a dict's item takes the plain operator, a list's aug_op (PyTorch 1.13) */
-        TsIrValue *r = k == TS_TYPE_DICT ? ts_emit_binop(e, s->op, cur, rhs, s->range, true)
-                                         : aug_value(e, s->op, cur, rhs, s->range);
+        /* a dict's item takes the plain operator, a list's aug_op (PyTorch 1.13); an
+         * object item the operator too, not its class's magic methods (none matches it) */
+        TsIrValue *r;
+        if (ts_is_object_type(cur->type)) {
+            char name[32];
+            snprintf(name, sizeof name, "%s", aug_op(s->op) ? aug_op(s->op) : "aten::add");
+            if (name[strlen(name) - 1] == '_')
+                name[strlen(name) - 1] = '\0';
+            r = ts_emit_op2(e, name, cur, rhs, s->range);
+        } else {
+            r = k == TS_TYPE_DICT ? ts_emit_binop(e, s->op, cur, rhs, s->range, true)
+                                  : aug_value(e, s->op, cur, rhs, s->range);
+        }
         return r ? set_item(e, obj, idx, r, s->range) : -1;
     }
     return ts_emit_error(e, target->range, "unsupported target of an augmented assignment");
@@ -470,6 +480,12 @@ static int emit_delete(TsEmitter *e, const TsTree *s)
         if (!idx)
             return -1;
         TsNamedValue a[2] = { { NULL, obj, t->range }, { NULL, idx, t->range } };
+        if (ts_is_object_type(obj->type)) {   /* del x[k] of an object: x.__delitem__(k) */
+            TsSugared out;
+            if (ts_sugar_call_method(e, obj, "__delitem__", 1, a + 1, t->range, &out) != 0)
+                return -1;
+            continue;
+        }
         if (!ts_emit_op(e, "aten::Delete", 2, a, t->range))
             return -1;
     }
@@ -927,6 +943,11 @@ static int emit_stmt(TsEmitter *e, const TsTree *s)
     case TS_TREE_WITH:
         return emit_with(e, s);
     case TS_TREE_DEF:
+        /* an archive's printer writes what fork runs as a closure: def f(): ... fork(f) */
+        if (e->c->archive && s->kids[2] && s->kids[2]->n_kids == 0) {
+            TsSugared closure = { .kind = TS_SV_CLOSURE, .tree = s };
+            return ts_env_bind_sugar(e, ts_symbol(s->kids[0]->str), &closure);
+        }
         return ts_emit_error(e, s->range, "function definitions aren't supported");
     case TS_TREE_CLASS:
         return ts_emit_error(e, s->range, "class definitions aren't supported");
@@ -1154,6 +1175,8 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
     return 0;
 }
 
+static int finish_body(TsEmitter *e, const TsTree *def);
+
 static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -1176,6 +1199,13 @@ static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
     } else if (ts_emit_block(e, e->d->impl ? e->d->impl->def->kids[4] : def->kids[4]) != 0) {
         return -1;
     }
+    return finish_body(e, def);
+}
+
+/* After the body: the return of None where it may end without one, and the graph's
+ * output, of the type the returns agree on. */
+static int finish_body(TsEmitter *e, const TsTree *def)
+{
     TsBlock *top = ts_graph_block(e->g);
     if (!ts_env_is_exit(e, top)) {
         if (e->declared_return && ts_type_kind(e->declared_return) != TS_TYPE_NONE)
@@ -1195,9 +1225,80 @@ static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
     return ts_graph_add_output(e->g, ph->outputs[0], e->err);
 }
 
+/* Frees the emitter's scopes and, when the body was emitted (rc 0), turns its graph into
+ * SSA form without early exits. */
+static int finish_graph(TsEmitter *e, int rc)
+{
+    ts_env_free(e->env);
+    free(e->exit_blocks);
+    free(e->bound);
+    if (rc == 0)
+        rc = ts_convert_to_ssa(e->g, e->err);
+    if (rc == 0)
+        rc = ts_transform_exits(e->g, e->err);
+    if (rc == 0)
+        rc = ts_emit_cleanup(e->g, e->err);
+    return rc;
+}
+
+/* The names a tree reads (at most max, deduplicated). */
+static void names_read(const TsTree *t, const char **names, size_t max, size_t *n)
+{
+    if (!t)
+        return;
+    if (t->kind == TS_TREE_NAME) {
+        const char *s = ts_symbol(t->str);
+        for (size_t i = 0; i < *n; i++)
+            if (names[i] == s)
+                return;
+        if (s && *n < max)
+            names[(*n)++] = s;
+        return;
+    }
+    for (size_t i = 0; i < t->n_kids; i++)
+        names_read(t->kids[i], names, max, n);
+}
+
+TsGraph *ts_emit_closure(TsEmitter *e, const TsTree *def, TsIrValue **captured, size_t max,
+                         size_t *n, const TsType **ret)
+{
+    const char *names[256];
+    size_t n_names = 0;
+    names_read(def->kids[4], names, 256, &n_names);
+    TsEmitter in = { .c = e->c, .d = e->d, .err = e->err };
+    if (!(in.g = ts_graph_new(e->err)))
+        return NULL;
+    int rc = ts_env_push(&in, ts_graph_block(in.g), false);
+    *n = 0;
+    for (size_t i = 0; i < n_names && rc == 0; i++) {
+        const TsVar *v = ts_env_find(e, names[i]);
+        if (!v || !v->type || v->sugar)   /* not a value of the enclosing scope */
+            continue;
+        if (*n >= max)
+            rc = ts_emit_error(e, def->range, "a closure reads too many values");
+        else if (!(captured[*n] = ts_env_load(e, names[i], def->range)))
+            rc = -1;
+        TsIrValue *p = rc == 0 ? ts_graph_add_input(in.g, names[i], captured[*n]->type,
+                                                    e->err) : NULL;
+        if (rc == 0 && (!p || ts_env_store(&in, names[i], p, def->range) != 0))
+            rc = -1;
+        (*n)++;
+    }
+    if (rc == 0)
+        rc = ts_emit_block(&in, def->kids[4]);
+    if (rc == 0)
+        rc = finish_body(&in, def);
+    *ret = in.merged_return;
+    if (finish_graph(&in, rc) != 0) {
+        ts_graph_free(in.g);
+        return NULL;
+    }
+    return in.g;
+}
+
 TsGraph *ts_emit_function(TsCompiler *c, TsDefInfo *d, TsSchema **schema, TsError *err)
 {
-    if (ts_parse_check_def(d->def, err) != 0 ||
+    if (ts_parse_check_code_def(d->def, c->archive, err) != 0 ||
         (d->impl && ts_parse_check_def(d->impl->def, err) != 0))
         return NULL;
     TsEmitter e = { .c = c, .d = d, .err = err };
@@ -1212,15 +1313,8 @@ TsGraph *ts_emit_function(TsCompiler *c, TsDefInfo *d, TsSchema **schema, TsErro
         rc = collect_params(&e, d->def, &p, &n);
     if (rc == 0)
         rc = emit_body(&e, d->def, p, n);
-    ts_env_free(e.env);
-    free(e.exit_blocks);
-    free(e.bound);
-    if (rc == 0)
-        rc = ts_convert_to_ssa(e.g, err);
-    if (rc == 0)
-        rc = ts_transform_exits(e.g, err);
-    if (rc == 0)
-        rc = ts_emit_cleanup(e.g, err);
+    if (finish_graph(&e, rc) != 0)
+        rc = -1;
     if (rc == 0 && !(*schema = make_schema(&e, p, n, e.merged_return)))
         rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     free_params(p, n);

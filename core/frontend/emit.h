@@ -40,6 +40,7 @@ typedef struct TsDefInfo {
     bool is_static;
     bool is_ignored;           /* @torch.jit.ignore: calling it is an error */
     bool is_unused;            /* @torch.jit.unused: compiles to a raise */
+    char property;             /* 'g' a class's @property getter, 's' its setter, or 0 */
     /* torch.jit._overload (compile.c): a declaration (body `pass` or `...`) is compiled with
      * its own parameters and return type and the body of the implementation, the next def
      * of the name without the decorator; a call of the implementation picks an overload */
@@ -162,6 +163,10 @@ int ts_compiler_callees(TsCompiler *c, TsDefInfo *d, TsSourceRange use, TsFuncti
 int ts_compiler_class(TsCompiler *c, TsClassInfo *ci, TsSourceRange use, TsError *err);
 TsClassInfo *ts_compiler_class_of_type(const TsCompiler *c, const TsType *t);
 TsDefInfo *ts_class_method(const TsClassInfo *ci, const char *name);
+const char *ts_def_name(const TsDefInfo *d);   /* a method's name: "m", "__p_getter" */
+/* Whether an int literal too big for int64 is 2**63, which negated is INT64_MIN
+ * (emit_default.c). */
+bool ts_literal_is_2_63(const TsTree *t);
 
 /* ---- sugared values (sugared.c) --------------------------------------------------- */
 
@@ -173,6 +178,7 @@ typedef enum TsSugarKind {
     TS_SV_METHOD,              /* value.name(...): self = value */
     TS_SV_CLASS,               /* a class of the file: cls (constructor, statics, enum) */
     TS_SV_TYPE,                /* a type used as a value (int, List[int], ...): type */
+    TS_SV_CLOSURE,             /* an archive's nested def (what fork runs): tree */
     TS_SV_NONE_TYPE,           /* nothing (the result of a call returning nothing) */
     TS_SV_EXCEPTION            /* an exception class (value NULL) or one made by calling it
                                 * (value: its message): name is the class's qualified name
@@ -186,6 +192,7 @@ typedef struct TsSugared {
     TsDefInfo *def;
     TsClassInfo *cls;
     const TsType *type;
+    const TsTree *tree;        /* CLOSURE: the DEF */
 } TsSugared;
 
 /* ---- refinements and conditions ---------------------------------------------------- */
@@ -294,6 +301,10 @@ int ts_emit_default(TsEmitter *e, const TsTree *t, const char *param, const TsTy
 
 /* statements (emit.c) */
 int ts_emit_block(TsEmitter *e, const TsTree *block);
+/* The graph of closure def (no parameters) in e's scope: the outer values it reads are
+ * its inputs, their values in e's graph set in captured[0, *n) (at most max). */
+TsGraph *ts_emit_closure(TsEmitter *e, const TsTree *def, TsIrValue **captured, size_t max,
+                         size_t *n, const TsType **ret);
 TsGraph *ts_emit_function(TsCompiler *c, TsDefInfo *d, TsSchema **schema, TsError *err);
 
 /* expressions (emit_expr.c) */

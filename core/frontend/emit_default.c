@@ -37,7 +37,7 @@ static int not_constant(DefaultCtx *c, const TsTree *t)
 
 /* An int literal's magnitude when it is too big for int64: only 2**63 (negated, INT64_MIN)
  * is representable. */
-static bool literal_is_2_63(const TsTree *t)
+bool ts_literal_is_2_63(const TsTree *t)
 {
     char digits[128];
     size_t n = 0;
@@ -151,6 +151,28 @@ static int eval_attr(DefaultCtx *c, const TsTree *t, TsValue *out)
     return not_constant(c, t);
 }
 
+/* torch.device("cpu"): a device (the only call whose value is a constant here). */
+static int eval_call(DefaultCtx *c, const TsTree *t, TsValue *out)
+{
+    const TsTree *f = t->kids[0];
+    const TsGlobal *g = f->kind == TS_TREE_ATTR && f->kids[0]->kind == TS_TREE_NAME
+                        ? ts_compiler_global(c->e->c, f->kids[0]->str) : NULL;
+    if (!g || g->kind != TS_GLOBAL_MODULE || strcmp(g->str, "torch") != 0 ||
+        strcmp(f->kids[1]->str, "device") != 0 || t->n_kids != 2 ||
+        t->kids[1]->kind != TS_TREE_STRING)
+        return not_constant(c, t);
+    TsDevice d;
+    if (ts_device_parse_n(t->kids[1]->str, t->kids[1]->len, &d, c->e->err) != 0) {
+        char *msg = c->e->err->msg ? strdup(c->e->err->msg) : NULL;
+        ts_error_clear(c->e->err);
+        ts_emit_error(c->e, t->range, "%s", msg ? msg : "invalid device");
+        free(msg);
+        return -1;
+    }
+    *out = ts_device(d);
+    return 0;
+}
+
 static bool is_number(TsValue v)
 {
     return v.tag == TS_TAG_INT || v.tag == TS_TAG_DOUBLE || v.tag == TS_TAG_BOOL;
@@ -170,7 +192,7 @@ static int64_t as_int(TsValue v)
 static int eval_unary(DefaultCtx *c, const TsTree *t, TsValue *out)
 {
     const TsTree *x = t->kids[0];
-    if (t->op == TS_TK_NEG && x->kind == TS_TREE_INT && x->flag && literal_is_2_63(x)) {
+    if (t->op == TS_TK_NEG && x->kind == TS_TREE_INT && x->flag && ts_literal_is_2_63(x)) {
         *out = ts_int(INT64_MIN);
         return 0;
     }
@@ -377,6 +399,7 @@ static int eval(DefaultCtx *c, const TsTree *t, TsValue *out)
     case TS_TREE_BINARY: return eval_binary(c, t, out);
     case TS_TREE_NAME: return eval_global(c, t, out);
     case TS_TREE_ATTR: return eval_attr(c, t, out);
+    case TS_TREE_CALL: return eval_call(c, t, out);
     default: return not_constant(c, t);
     }
 }
@@ -465,6 +488,9 @@ static bool convert(TsValue v, const TsType *type, TsError *err, TsValue *out)
         return v.tag == TS_TAG_TUPLE && convert_tuple(v, type, err, out);
     case TS_TYPE_LIST:
         return v.tag == TS_TAG_LIST && convert_list(v, type, err, out);
+    case TS_TYPE_DEVICE:
+        *out = v;
+        return v.tag == TS_TAG_DEVICE;
     case TS_TYPE_ENUM:
         if (v.tag != TS_TAG_ENUM || ((const TsEnumValue *)v.u.p)->type != type)
             return false;

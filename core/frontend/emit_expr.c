@@ -616,13 +616,26 @@ static const char *magic_name(int op)
     case '^': return "__xor__";
     case TS_TK_LSHIFT: return "__lshift__";
     case TS_TK_RSHIFT: return "__rshift__";
-    case '@': return "__matmul__";
     case TS_TK_EQ: return "__eq__";
     case TS_TK_NE: return "__ne__";
     case '<': return "__lt__";
     case TS_TK_LE: return "__le__";
     case '>': return "__gt__";
     case TS_TK_GE: return "__ge__";
+    default: return NULL;
+    }
+}
+
+/* The in-place method an augmented assignment to an object calls (x += y: x.__iadd__(y),
+ * or x.__add__(y) when its class has no __iadd__); PyTorch has one for these five only. */
+static const char *aug_magic_name(int op)
+{
+    switch (op) {
+    case '+': return "__iadd__";
+    case '-': return "__isub__";
+    case '*': return "__imul__";
+    case '/': return "__itruediv__";
+    case '%': return "__imod__";
     default: return NULL;
     }
 }
@@ -709,10 +722,16 @@ TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSou
     if (op == '%' && !inplace && ts_type_kind(a->type) == TS_TYPE_STR)
         return percent_format(e, a, b, r);
     if (ts_is_object_type(a->type)) {
-        const char *m = inplace && op == '+' ? "__iadd__" : magic_name(op);
+        const char *m = inplace ? aug_magic_name(op) : magic_name(op);
+        if (inplace && !m) {
+            ts_emit_error(e, r, "Unknown augmented assignment: %s", op == TS_TK_POW
+                          ? "pow operator" : op == TS_TK_LSHIFT ? "<<" : op == TS_TK_RSHIFT
+                          ? ">>" : op == '&' ? "&" : op == '|' ? "|" : op == '^' ? "^" : "?");
+            return NULL;
+        }
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, a->type);
-        if (inplace && op == '+' && ci && !ts_class_method(ci, m))
-            m = "__add__";
+        if (inplace && ci && !ts_class_method(ci, m))
+            m = magic_name(op);   /* without the in-place method, the plain one */
         if (m && ci) {   /* PyTorch looks the method up: a missing one is its error */
             TsNamedValue arg = { NULL, b, r };
             TsSugared out;
@@ -786,12 +805,18 @@ static TsIrValue *emit_unary(TsEmitter *e, const TsTree *t)
         return ts_emit_const(e, ts_int((int64_t)(0 - (uint64_t)x->ival)), t->range);
     if (t->op == TS_TK_NEG && x->kind == TS_TREE_FLOAT)
         return ts_emit_const(e, ts_double(-x->fval), t->range);
+    /* an archive's printer writes INT64_MIN as -9223372036854775808, which PyTorch's parser
+     * reads as one literal (a program's source may not: it is out of range there) */
+    if (t->op == TS_TK_NEG && x->kind == TS_TREE_INT && x->flag && e->c->archive &&
+        ts_literal_is_2_63(x))
+        return ts_emit_const(e, ts_int(INT64_MIN), t->range);
     TsIrValue *v = ts_emit_expr(e, x, NULL);
     if (!v || t->op == TS_TK_POS)
         return v;
-    if (ts_is_object_type(v->type) && t->op == TS_TK_NEG) {
+    if (ts_is_object_type(v->type)) {   /* -x and ~x of an object: __neg__, __invert__ */
         TsSugared out;
-        if (ts_sugar_call_method(e, v, "__neg__", 0, NULL, t->range, &out) != 0)
+        if (ts_sugar_call_method(e, v, t->op == TS_TK_NEG ? "__neg__" : "__invert__", 0, NULL,
+                                 t->range, &out) != 0)
             return NULL;
         return ts_sugar_as_value(e, &out, t->range);
     }
@@ -1380,7 +1405,24 @@ TsIrValue *ts_emit_tensor_index_target(TsEmitter *e, TsIrValue *v, const TsTree 
     return v;
 }
 
-static TsIrValue *emit_subscript(TsEmitter *e, const TsTree *t)
+/* m : Iface = container[key]: a ModuleList's (int key) or ModuleDict's (str key) submodule
+ * picked at run time, which only a module interface can type (prim::ModuleContainerIndex). */
+static TsIrValue *emit_container_index(TsEmitter *e, TsIrValue *v, const TsTree *t,
+                                       const TsType *iface)
+{
+    if (t->n_kids != 2 || t->kids[1]->kind == TS_TREE_SLICE)
+        return ts_emit_error(e, t->range, "a module container takes one index"), NULL;
+    TsIrValue *i = ts_emit_expr(e, t->kids[1], NULL);
+    if (!i)
+        return NULL;
+    TsNamedValue a[2] = { { NULL, v, t->range }, { NULL, i, t->range } };
+    TsIrValue *m = ts_emit_op(e, "prim::ModuleContainerIndex", 2, a, t->range);
+    if (m)
+        m->type = iface;
+    return m;
+}
+
+static TsIrValue *emit_subscript(TsEmitter *e, const TsTree *t, const TsType *expected)
 {
     TsSugared base;
     if (ts_emit_sugared(e, t->kids[0], NULL, &base) != 0)
@@ -1388,6 +1430,9 @@ static TsIrValue *emit_subscript(TsEmitter *e, const TsTree *t)
     if (base.kind == TS_SV_TYPE || base.kind == TS_SV_MODULE)
         return ts_emit_error(e, t->range, "types cannot be used as values here"), NULL;
     TsIrValue *v = ts_sugar_as_value(e, &base, t->kids[0]->range);
+    if (v && ts_type_kind(v->type) == TS_TYPE_MODULE &&
+        ts_type_kind(expected) == TS_TYPE_INTERFACE)
+        return emit_container_index(e, v, t, expected);
     return v ? ts_emit_index_of(e, v, t) : NULL;
 }
 
@@ -1441,7 +1486,7 @@ static TsIrValue *emit_simple(TsEmitter *e, const TsTree *t, const TsType *expec
     case TS_TREE_IF_EXPR:
         return emit_ternary(e, t, expected);
     case TS_TREE_SUBSCRIPT:
-        return emit_subscript(e, t);
+        return emit_subscript(e, t, expected);
     case TS_TREE_LIST:
         return emit_list_literal(e, t, expected);
     case TS_TREE_TUPLE:

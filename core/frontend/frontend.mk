@@ -54,6 +54,11 @@ EXTRA_DIST += t/lang_cases.sh t/lang_cases.py t/lang_print.sh t/gradmode_cases.s
 TESTS += t/errors_sweep_cases.sh
 EXTRA_DIST += t/errors_sweep_cases.sh t/errors_sweep_cases.py
 
+# Script classes and modules, from a sweep of variations on the class and module cases: the
+# modules are saved by PyTorch at test time (skipped without torch).
+TESTS += t/modules_sweep_cases.sh t/modules_sweep.sh
+EXTRA_DIST += t/modules_sweep_cases.sh t/modules_sweep_cases.py t/modules_sweep.sh t/modules_sweep
+
 # The libFuzzer targets are not built by default: t/fuzz/build.sh builds them and
 # t/fuzz/ci.sh runs them briefly (t/fuzz/README); what they found is in t/data/fuzz/,
 # compiled by t/emit.t. The directory ships whole: targets, seeds, dictionary, record.

@@ -311,9 +311,17 @@ static int declare(TsCompiler *c, TsClassInfo *ci, const TsTree *s, TsError *err
     }
     if (s->kind == TS_TREE_ASSIGN && s->n_kids == 2) {
         const TsTree *lhs = s->kids[0];
+        /* which attributes are parameters and buffers, and which methods are the forward
+         * hooks (the printer calls them where the module is called) */
         if (lhs->kind == TS_TREE_NAME && (strcmp(lhs->str, "__parameters__") == 0 ||
-                                          strcmp(lhs->str, "__buffers__") == 0))
+                                          strcmp(lhs->str, "__buffers__") == 0 ||
+                                          strcmp(lhs->str, "__forward_pre_hooks__") == 0 ||
+                                          strcmp(lhs->str, "__forward_hooks__") == 0))
             return check_name_list(c, s, err);
+        /* `__annotations__ = []` opens the list the lines below fill */
+        if (lhs->kind == TS_TREE_NAME && strcmp(lhs->str, "__annotations__") == 0 &&
+            s->kids[1]->kind == TS_TREE_LIST && s->kids[1]->n_kids == 0)
+            return 0;
         /* __annotations__["0"] = T: an attribute whose name is not an identifier */
         if (lhs->kind == TS_TREE_SUBSCRIPT && lhs->n_kids == 2 &&
             lhs->kids[0]->kind == TS_TREE_NAME &&

@@ -1792,6 +1792,7 @@ TsTree *ts_parse_expression(TsSource *source, size_t start, size_t end, TsError 
 typedef struct Checker {
     TsError *err;
     const char *def_name;
+    bool closures;             /* an archive's code: a def without parameters inside a def */
 } Checker;
 
 static int refuse(Checker *c, const TsTree *t, size_t width, const char *msg)
@@ -1838,6 +1839,8 @@ static int check(Checker *c, const TsTree *t)
         return 0;
     switch (t->kind) {
     case TS_TREE_DEF:
+        if (c->closures && !t->flag && t->kids[2]->n_kids == 0)
+            break;   /* its body is checked below */
         return refuse(c, t, t->flag ? 9 : 3, t->flag ? "async function definitions aren't supported"
                                                      : "function definitions aren't supported");
     case TS_TREE_CLASS: return refuse(c, t, 5, "class definitions aren't supported");
@@ -1950,9 +1953,14 @@ static int check(Checker *c, const TsTree *t)
 
 int ts_parse_check_def(const TsTree *def, TsError *err)
 {
+    return ts_parse_check_code_def(def, false, err);
+}
+
+int ts_parse_check_code_def(const TsTree *def, bool archive, TsError *err)
+{
     if (!def || def->kind != TS_TREE_DEF)
         return 0;
-    Checker c = {err, def->kids[0]->str};
+    Checker c = {err, def->kids[0]->str, archive};
     if (def->flag)
         return refuse(&c, def, 9, "async function definitions aren't supported");
     int rc = check_params(&c, def->kids[2]);

@@ -32,5 +32,8 @@ TsTree *ts_parse_expression(TsSource *source, size_t start, size_t end, TsError 
  * frontend rejects, with PyTorch's message ("try blocks aren't supported", "Lambda aren't
  * supported", ...). Returns 0 when there is none. */
 int ts_parse_check_def(const TsTree *def, TsError *err);
+/* The same for a def of an archive's code when archive is true, where the printer writes
+ * what fork runs as a closure: a def without parameters inside the def. */
+int ts_parse_check_code_def(const TsTree *def, bool archive, TsError *err);
 
 #endif

@@ -460,6 +460,20 @@ static int has_method(TsEmitter *e, const char *name, const TsType *self)
     }
 }
 
+/* Whether a class of the program assigns name in its body (`kind = "shape"`): a class
+ * variable, which TorchScript does not support. */
+static bool class_variable(const TsClassInfo *ci, const char *name)
+{
+    const TsTree *body = ci->tree->kind == TS_TREE_CLASS ? ci->tree->kids[3] : NULL;
+    for (size_t i = 0; body && i < body->n_kids; i++) {
+        const TsTree *st = body->kids[i];
+        if ((st->kind == TS_TREE_ASSIGN || (st->kind == TS_TREE_ANN_ASSIGN && st->kids[2])) &&
+            st->kids[0]->kind == TS_TREE_NAME && strcmp(st->kids[0]->str, name) == 0)
+            return true;
+    }
+    return false;
+}
+
 static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRange r,
                       TsSugared *out)
 {
@@ -472,7 +486,12 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             return value_of(out, get_attr_node(e, v, attr, ts_type_field(t, (size_t)idx)->type,
                                                r));
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, t);
-        TsDefInfo *m = ci ? ts_class_method(ci, attr) : NULL;
+        char getter[256];
+        snprintf(getter, sizeof getter, "__%s_getter", attr);
+        TsDefInfo *m = ci ? ts_class_method(ci, getter) : NULL;
+        if (m && m->property)   /* a @property: its getter's result */
+            return ts_sugar_call_method(e, v, getter, 0, NULL, r, out);
+        m = ci ? ts_class_method(ci, attr) : NULL;
         if (m && !m->is_static) {   /* a static method is the class's, not an object's */
             out->kind = TS_SV_METHOD;
             out->value = v;
@@ -490,6 +509,11 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             TsIrValue *kv = kt ? ts_emit_expr(e, decl->kids[2], kt) : NULL;
             return value_of(out, kv ? ts_emit_convert(e, kv, kt, r) : NULL);
         }
+        if (ci && !ci->qualname && class_variable(ci, attr))
+            return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'. '%s' is "
+                                 "defined as a class attribute which currently is not "
+                                 "supported. Consider converting this to an instance "
+                                 "attribute.", describe(t, buf, sizeof buf), attr, attr);
         return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'. Did you "
                              "forget to initialize an attribute in __init__()?",
                              describe(t, buf, sizeof buf), attr);
@@ -593,8 +617,13 @@ static int class_attr(TsEmitter *e, TsClassInfo *ci, const char *attr, TsSourceR
                 return value_of(out, ts_emit_const(e, ts_obj_value(en, TS_TAG_ENUM), r));
             }
     }
+    if (ci->kind == TS_CLASS_ENUM)   /* PyTorch's message, unbalanced quote included */
+        return ts_emit_error(e, r, "Enum<%s>' has no attribute '%s'", ts_type_name(ci->type),
+                             attr);
     TsDefInfo *d = ts_class_method(ci, attr);
-    if (d && d->is_static) {
+    /* a static method; or in an archive, a method called with its object as the first
+     * argument (Cls.hook(obj, ...): how the printer calls a module's forward hooks) */
+    if (d && (d->is_static || e->c->archive)) {
         out->kind = TS_SV_FUNCTION;
         out->def = d;
         return 0;
@@ -649,12 +678,28 @@ int ts_sugar_set_attr(TsEmitter *e, TsIrValue *obj, const char *attr, TsIrValue 
         return ts_emit_error(e, r, "Tried to set an attribute: %s on a non-class: %s", attr,
                              ts_type_text(t, a, sizeof a));
     long idx = ts_type_field_index(t, attr);
+    char setter[256];
+    snprintf(setter, sizeof setter, "__%s_setter", attr);
+    TsClassInfo *ci = idx < 0 ? ts_compiler_class_of_type(e->c, t) : NULL;
+    TsDefInfo *d = ci ? ts_class_method(ci, setter) : NULL;
+    if (d && d->property) {   /* a @property's setter */
+        TsNamedValue arg = { NULL, v, r };
+        TsSugared ignored;
+        return ts_sugar_call_method(e, obj, setter, 1, &arg, r, &ignored);
+    }
+    char getter[256];
+    snprintf(getter, sizeof getter, "__%s_getter", attr);
+    if (ci && (d = ts_class_method(ci, getter)) && d->property)
+        return ts_emit_error(e, r, "Tried to set read-only attribute: %s", attr);
     if (idx < 0) {
         bool in_init = e->d->cls && e->d->cls->type == t &&
                        strcmp(e->d->def->kids[0]->str, "__init__") == 0;
         if (!in_init)
             return ts_emit_error(e, r, "Tried to set nonexistent attribute: %s. Did you forget "
                                  "to initialize it in __init__()?", attr);
+        if (e->env->block->owning_node)   /* the class's declaration may not depend on a branch */
+            return ts_emit_error(e, r, "First assignment cannot be in a control-flow block. "
+                                 "Initialize the field at the top level first");
         /* a field of the class's own type would make its values cyclic, which PyTorch
          * refuses (and reference counting could not free) */
         if (contains_type(v->type, t, 0))
@@ -1157,17 +1202,32 @@ static int emit_annotate(TsEmitter *e, const TsTree *call, TsSugared *out)
     return value_of(out, v);
 }
 
+/* prim::fork of subgraph sub (taken, freed on failure) with the n inputs, its future of
+ * ret the value of out. */
+static int fork_node(TsEmitter *e, TsGraph *sub, size_t n, TsIrValue *const *inputs,
+                     const TsType *ret, TsSourceRange r, TsSugared *out)
+{
+    TsNode *fk = ts_emit_node(e, "prim::fork", n, (TsIrValue **)inputs, 1, r);
+    if (!fk) {
+        ts_graph_free(sub);
+        return -1;
+    }
+    fk->outputs[0]->type = ts_type_future(ret);
+    if (ts_node_set_graph(fk, ts_symbol("attr::Subgraph"), sub, e->err) != 0)
+        return -1;
+    return value_of(out, fk->outputs[0]);
+}
+
 /* torch.jit.fork(torch.add, a, b): the subgraph runs the operator, matched by schema
  * against the arguments' types as a direct call would be. */
-static int emit_fork_op(TsEmitter *e, const char *op, const TsTree *call, TsSugared *out)
+/* The arguments of fork after the callee: names and ranges in args, values in outer. */
+static int fork_args(TsEmitter *e, const TsTree *call, TsNamedValue *args, TsIrValue **outer,
+                     size_t max, size_t *n)
 {
-    TsSourceRange r = call->range;
-    size_t n = call->n_kids - 2;
-    TsNamedValue args[MAX_ARGS];
-    TsIrValue *outer[MAX_ARGS];
-    if (n > MAX_ARGS)
-        return ts_emit_error(e, r, "too many arguments");
-    for (size_t i = 0; i < n; i++) {
+    *n = call->n_kids - 2;
+    if (*n > max)
+        return ts_emit_error(e, call->range, "too many arguments");
+    for (size_t i = 0; i < *n; i++) {
         const TsTree *k = call->kids[2 + i];
         args[i].name = k->kind == TS_TREE_KWARG ? ts_symbol(k->str) : NULL;
         args[i].range = k->range;
@@ -1176,6 +1236,17 @@ static int emit_fork_op(TsEmitter *e, const char *op, const TsTree *call, TsSuga
         if (!(outer[i] = ts_emit_expr(e, k->kind == TS_TREE_KWARG ? k->kids[0] : k, NULL)))
             return -1;
     }
+    return 0;
+}
+
+static int emit_fork_op(TsEmitter *e, const char *op, const TsTree *call, TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    size_t n;
+    TsNamedValue args[MAX_ARGS];
+    TsIrValue *outer[MAX_ARGS];
+    if (fork_args(e, call, args, outer, MAX_ARGS, &n) != 0)
+        return -1;
     TsGraph *sub = ts_graph_new(e->err);
     if (!sub)
         return -1;
@@ -1195,19 +1266,63 @@ static int emit_fork_op(TsEmitter *e, const char *op, const TsTree *call, TsSuga
         ts_graph_free(sub);
         return -1;
     }
-    TsNode *fk = ts_emit_node(e, "prim::fork", n, outer, 1, r);
-    if (!fk) {
-        ts_graph_free(sub);
-        return -1;
-    }
-    fk->outputs[0]->type = ts_type_future(res->type);
-    if (ts_node_set_graph(fk, ts_symbol("attr::Subgraph"), sub, e->err) != 0)
-        return -1;
-    return value_of(out, fk->outputs[0]);
+    return fork_node(e, sub, n, outer, res->type, r, out);
 }
 
 static int fork_call(TsEmitter *e, TsFunction *f, TsIrValue *const *args, size_t n,
                      TsSourceRange r, TsSugared *out);
+
+/* fork(f) of an archive's closure f: prim::fork of the closure's graph, whose inputs are
+ * the values it reads from the enclosing scope. */
+static int fork_closure(TsEmitter *e, const TsTree *def, TsSourceRange r, TsSugared *out)
+{
+    TsIrValue *captured[MAX_ARGS];
+    size_t n;
+    const TsType *ret;
+    TsNode *at = ts_graph_insert_point(e->g);
+    TsGraph *sub = ts_emit_closure(e, def, captured, MAX_ARGS, &n, &ret);
+    ts_graph_set_insert_point(e->g, at);
+    return sub ? fork_node(e, sub, n, captured, ret, r, out) : -1;
+}
+
+/* torch.jit.fork(obj.method, args...): prim::fork of a subgraph whose inputs are the
+ * object and the arguments, calling the method. */
+static int fork_method(TsEmitter *e, TsIrValue *self, const char *name, const TsTree *call,
+                       TsSugared *out)
+{
+    TsSourceRange r = call->range;
+    size_t n;
+    TsNamedValue args[MAX_ARGS];
+    TsIrValue *outer[MAX_ARGS];
+    outer[0] = self;
+    if (fork_args(e, call, args, outer + 1, MAX_ARGS - 1, &n) != 0)
+        return -1;
+    TsGraph *sub = ts_graph_new(e->err);
+    if (!sub)
+        return -1;
+    TsIrValue *in_self = ts_graph_add_input(sub, NULL, self->type, e->err);
+    int rc = in_self ? 0 : -1;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = (args[i].value = ts_graph_add_input(sub, NULL, outer[1 + i]->type, e->err)) ? 0
+                                                                                        : -1;
+    TsGraph *g = e->g;
+    TsNode *at = ts_graph_insert_point(g);
+    TsSugared res = { 0 };
+    if (rc == 0) {
+        e->g = sub;
+        rc = ts_sugar_call_method(e, in_self, name, n, args, r, &res);
+        e->g = g;
+        ts_graph_set_insert_point(g, at);
+    }
+    TsIrValue *v = rc == 0 && res.kind == TS_SV_VALUE ? res.value : NULL;
+    if (rc == 0 && !v)
+        ts_emit_error(e, r, "fork expects a method that returns a value");
+    if (!v || ts_graph_add_output(sub, v, e->err) != 0) {
+        ts_graph_free(sub);
+        return -1;
+    }
+    return fork_node(e, sub, n + 1, outer, v->type, r, out);
+}
 
 /* torch.jit.fork(fn, args...): prim::fork with a subgraph calling fn. */
 static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
@@ -1219,6 +1334,10 @@ static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
         return -1;
     if (fn.kind == TS_SV_BUILTIN && strstr(fn.name, "::"))
         return emit_fork_op(e, fn.name, call, out);
+    if (fn.kind == TS_SV_CLOSURE && call->n_kids == 2)
+        return fork_closure(e, fn.tree, call->range, out);
+    if (fn.kind == TS_SV_METHOD && ts_is_object_type(fn.value->type))
+        return fork_method(e, fn.value, fn.name, call, out);
     if (fn.kind != TS_SV_FUNCTION)
         return ts_emit_error(e, call->kids[1]->range, "fork expects a function of the file "
                              "or an operator");
@@ -1226,19 +1345,12 @@ static int emit_fork(TsEmitter *e, const TsTree *call, TsSugared *out)
     if (!f)
         return -1;
     TsNamedValue named[MAX_ARGS];
-    size_t n_named = call->n_kids - 2;
-    if (n_named > MAX_ARGS)
-        return ts_emit_error(e, call->range, "too many arguments");
-    for (size_t i = 0; i < n_named; i++) {
-        const TsTree *k = call->kids[2 + i];
-        if (k->kind == TS_TREE_KWARG && !k->str)
-            return ts_emit_error(e, k->range, "**kwargs are not supported");
-        named[i].name = k->kind == TS_TREE_KWARG ? ts_symbol(k->str) : NULL;
-        named[i].range = k->range;
-        if (!(named[i].value = ts_emit_expr(e, k->kind == TS_TREE_KWARG ? k->kids[0] : k,
-                                            NULL)))
-            return -1;
-    }
+    TsIrValue *values[MAX_ARGS];
+    size_t n_named;
+    if (fork_args(e, call, named, values, MAX_ARGS, &n_named) != 0)
+        return -1;
+    for (size_t i = 0; i < n_named; i++)
+        named[i].value = values[i];
     /* the arguments bind to the function's parameters as in a call: keywords, defaults */
     TsIrValue **args = NULL;
     const TsType **rets = NULL;
@@ -1282,15 +1394,11 @@ static int fork_call(TsEmitter *e, TsFunction *f, TsIrValue *const *args, size_t
     } else {
         rc = -1;
     }
-    TsNode *fk = rc == 0 ? ts_emit_node(e, "prim::fork", n, args, 1, r) : NULL;
-    if (!fk) {
+    if (rc != 0) {
         ts_graph_free(sub);
         return -1;
     }
-    fk->outputs[0]->type = ts_type_future(f->schema->returns[0].type);
-    if (ts_node_set_graph(fk, ts_symbol("attr::Subgraph"), sub, e->err) != 0)
-        return -1;
-    return value_of(out, fk->outputs[0]);
+    return fork_node(e, sub, n, args, f->schema->returns[0].type, r, out);
 }
 
 /* torch.jit.wait(fut): the interpreter runs aten::wait itself (it may suspend), so the node
@@ -1528,7 +1636,8 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
         return emit_fork(e, call, out);
     if (strcmp(name, "torch.jit.wait") == 0 || strcmp(name, "aten::wait") == 0)
         return emit_wait(e, call, out);   /* the printer writes torch.wait(fut) */
-    if (strcmp(name, "torch.jit._unwrap_optional") == 0)
+    if (strcmp(name, "torch.jit._unwrap_optional") == 0 ||
+        strcmp(name, "aten::_unwrap_optional") == 0)   /* the printer writes torch._unwrap_optional */
         return emit_unwrap_optional(e, call, out);
     if (strcmp(name, "torch.device") == 0)
         return builtin_op(e, "aten::device", call, out);
@@ -1641,12 +1750,19 @@ static int emit_upgraded(TsEmitter *e, const char *op, const TsTree *call, TsSug
     CallArgs ca;
     if (emit_args(e, call, NULL, 0, &ca) != 0)
         return -1;
+    /* only the tensor overloads changed: torch.div(float, int) is the scalar operator */
+    bool div = strcmp(op, "div") == 0 || strcmp(op, "div_") == 0;
+    if (div && (ca.n == 0 || ts_type_kind(ca.a[1].value->type) != TS_TYPE_TENSOR)) {
+        char plain[64];
+        snprintf(plain, sizeof plain, "aten::%s", op);
+        return value_of(out, ts_emit_op(e, plain, ca.n, ca.a + 1, call->range));
+    }
     char variant[64];
     bool with_out = false, scalar = ca.n > 1 && ca.a[2].name == NULL &&
                                     ts_type_kind(ca.a[2].value->type) != TS_TYPE_TENSOR;
     for (size_t i = 0; i < ca.n; i++)
         with_out = with_out || (ca.a[1 + i].name && strcmp(ca.a[1 + i].name, "out") == 0);
-    if (strcmp(op, "div") == 0 || strcmp(op, "div_") == 0)
+    if (div)
         snprintf(variant, sizeof variant, "%s_%s", op,
                  with_out ? "out" : scalar ? "Scalar" : "Tensor");
     else
@@ -1718,6 +1834,21 @@ static int exception_message(TsEmitter *e, const TsSugared *fn, const TsTree *ca
     return 0;
 }
 
+/* Cls.method(obj, args...): the method called on obj. */
+static int call_unbound(TsEmitter *e, TsDefInfo *d, const TsTree *call, TsSugared *out)
+{
+    CallArgs ca;
+    if (emit_args(e, call, NULL, 0, &ca) != 0)
+        return -1;
+    if (ca.n == 0 || ca.a[1].name || ca.a[1].value->type != d->cls->type)
+        return ts_emit_error(e, call->range, "%s expects its object as the first argument",
+                             d->qualname);
+    TsIrValue *self = ca.a[1].value;
+    memmove(ca.a + 1, ca.a + 2, (ca.n - 1) * sizeof ca.a[0]);
+    ca.n--;
+    return call_function(e, d, self, NULL, &ca, call->range, out);
+}
+
 int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const TsType *expected,
                   TsSugared *out)
 {
@@ -1728,6 +1859,8 @@ int ts_sugar_call(TsEmitter *e, const TsSugared *fn, const TsTree *call, const T
             return emit_archive_form(e, fn, call, out);
         return emit_builtin(e, fn->name, call, expected, out);
     case TS_SV_FUNCTION:
+        if (fn->def->cls && !fn->def->is_static)
+            return call_unbound(e, fn->def, call, out);
         return call_function(e, fn->def, NULL, call, NULL, call->range, out);
     case TS_SV_CLASS:
         return construct(e, fn->cls, call, out);

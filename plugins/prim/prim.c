@@ -17,6 +17,7 @@ static const TsPrimTable *const tables[] = {
     &ts_prim_iter_table,
     &ts_prim_hash_table,
     &ts_prim_env_table,
+    &ts_prim_module_table,
 };
 
 static int init(TsRegistry *r, TsError *err)

@@ -34,6 +34,7 @@ extern const TsPrimTable ts_prim_str_table;     /* str.c: str operators and meth
 extern const TsPrimTable ts_prim_iter_table;    /* iter.c: range loops, enum comparison */
 extern const TsPrimTable ts_prim_hash_table;    /* hash.c: hash() */
 extern const TsPrimTable ts_prim_env_table;     /* env.c: grad mode, autocast, device type */
+extern const TsPrimTable ts_prim_module_table;  /* modules.c: module containers' items */
 /* env.c: aten::warn, whose kernel keeps a flag per node (a factory). */
 int ts_prim_env_register_factories(TsRegistry *r, TsError *err);
 /* str.c: str.format and %-formatting, whose kernels bind their input count (factories). */

@@ -1,11 +1,12 @@
 # plugins/prim/prim.mk — the prim plugin (arithmetic on scalars, lists, dicts, strings,
-# math, iteration, hashing, the runtime questions of env.c), its schema sets and its tests;
-# included by the top Makefile.am. The plugin sees only the public headers.
+# math, iteration, hashing, the runtime questions of env.c, module containers' items), its
+# schema sets and its tests; included by the top Makefile.am. The plugin sees only the
+# public headers.
 pkglib_LTLIBRARIES += plugins/prim/prim.la
 plugins_prim_prim_la_SOURCES = plugins/prim/prim.c plugins/prim/prim.h plugins/prim/arith.c \
 	plugins/prim/lists.c plugins/prim/args.c plugins/prim/list_order.c plugins/prim/dicts.c \
 	plugins/prim/math.c plugins/prim/str.c plugins/prim/iter.c plugins/prim/hash.c \
-	plugins/prim/env.c
+	plugins/prim/env.c plugins/prim/modules.c
 plugins_prim_prim_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
 plugins_prim_prim_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_prim_prim_la_LIBADD = libtscript.la -lm
