@@ -134,6 +134,8 @@ def test_facts():
     assert torch.zeros(2, 3).is_same_size(torch.ones(2, 3))
     assert not torch.zeros(2, 3).is_same_size(torch.ones(3, 2))
     assert torch.zeros(2).get_device() == -1
+    s = torch.Size([2, 3])
+    assert s == torch.zeros(2, 3).shape and len(s) == 2 and s[1] == 3
 
 
 def test_range():

@@ -209,6 +209,14 @@ static int k_copy(TsCall *c)
     return push_list(c, r);
 }
 
+/* aten::Size(int[] sizes) -> int[]: torch.Size([...]) is the list itself, as in PyTorch,
+ * whose kernel does nothing: the argument stays on the stack as the result. */
+static int k_size(TsCall *c)
+{
+    (void)c;
+    return 0;
+}
+
 /* aten::add.t(t[] a, t[] b) -> t[]: a new list, a's items then b's. */
 static int k_concat(TsCall *c)
 {
@@ -367,6 +375,7 @@ static const TsPrimOp ops[] = {
     { "aten::reverse", k_reverse, { "t" } },
     { "aten::copy", k_copy, { "t" } },
     { "aten::list", k_copy, { "t" } },
+    { "aten::Size", k_size, { "" } },
     { "aten::add", k_concat, { "t" } },
     { "aten::add_", k_add_inplace, { "t" } },
     { "aten::mul", k_mul_left, { "left_t" } },
