@@ -211,7 +211,12 @@ static int archive_constant(TsEmitter *e, const char *attr, TsSourceRange r, TsS
                              "%zu entries)", k, l->n_constants);
     TsValue v = l->constants[k];
     ts_value_retain(v);
-    return value_of(out, ts_emit_const(e, v, r));
+    TsIrValue *c = ts_emit_const(e, v, r);
+    /* typed Tensor, as PyTorch's loader types it, not refined by the table's dtype: a
+     * frozen RNN's `[CONSTANTS.c0, ...]` is then the List[Tensor] aten::lstm takes */
+    if (c && v.tag == TS_TAG_TENSOR)
+        c->type = ts_type_tensor();
+    return value_of(out, c);
 }
 
 /* Whether PyTorch writes qualname in Python: 1 when the library defines it (or a library
