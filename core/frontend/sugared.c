@@ -1537,6 +1537,11 @@ static int emit_upgraded(TsEmitter *e, const char *op, const TsTree *call, TsSug
                                     ts_type_kind(ca.a[2].value->type) != TS_TYPE_TENSOR;
     for (size_t i = 0; i < ca.n; i++)
         with_out = with_out || (ca.a[1 + i].name && strcmp(ca.a[1 + i].name, "out") == 0);
+    /* torch.div of two numbers (aten::div.int, .float, (Scalar, Scalar)) kept its meaning:
+     * only the tensor variants have upgraders */
+    if (strcmp(op, "div") == 0 && ca.n > 0 && ca.a[1].name == NULL &&
+        ts_type_kind(ca.a[1].value->type) != TS_TYPE_TENSOR)
+        return value_of(out, ts_emit_op(e, "aten::div", ca.n, ca.a + 1, call->range));
     if (strcmp(op, "div") == 0 || strcmp(op, "div_") == 0)
         snprintf(variant, sizeof variant, "%s_%s", op,
                  with_out ? "out" : scalar ? "Scalar" : "Tensor");

@@ -2,7 +2,8 @@
  * swapaxes, squeeze, unsqueeze, atleast_1d/2d/3d), new headers over the same elements
  * (detach, alias), and as_strided, which names its strides itself.
  *
- * Every result shares self's storage; the in-place forms (swapaxes_, as_strided_) change
+ * Every result shares self's storage; the in-place forms (transpose_, swapaxes_, t_,
+ * squeeze_, unsqueeze_, as_strided_) change
  * self's own sizes and strides. as_strided is the one op that lets a program name any
  * strides and offset; every view it makes is checked to stay inside the storage (PyTorch's
  * setStorage rule, computed with overflow checks), so no later kernel can be led outside it.
@@ -20,6 +21,21 @@ static int pop_tensor(TsCall *c, TsArgs *a, TsTensor **t)
 
 /* ---- reordering dims ------------------------------------------------------------------ */
 
+/* t's elements under new sizes and strides: a view, or (in place) t itself reshaped. */
+static TsTensor *restrided(TsTensor *t, int dim, const int64_t *sizes, const int64_t *strides,
+                           bool inplace, TsError *err)
+{
+    if (!inplace)
+        return ts_aten_view(t, dim, sizes, strides, t->offset, err);
+    return ts_tensor_set_shape(t, dim, sizes, strides, t->offset, err) ? NULL : t;
+}
+
+/* An in-place kernel's return: self, which r is when it succeeded. */
+static int return_self(TsArgs *a, TsTensor *r, TsError *err)
+{
+    return ts_args_return_arg(a, r ? 0 : err->code, 0);
+}
+
 /* t with dims d0 and d1 swapped, as a view or (in place) on t itself. */
 static TsTensor *swap_dims(TsTensor *t, int d0, int d1, bool inplace, TsError *err)
 {
@@ -32,9 +48,7 @@ static TsTensor *swap_dims(TsTensor *t, int d0, int d1, bool inplace, TsError *e
         strides[d0] = t->strides[d1];
         strides[d1] = t->strides[d0];
     }
-    if (!inplace)
-        return ts_aten_view(t, t->dim, sizes, strides, t->offset, err);
-    return ts_tensor_set_shape(t, t->dim, sizes, strides, t->offset, err) ? NULL : t;
+    return restrided(t, t->dim, sizes, strides, inplace, err);
 }
 
 /* transpose.int, swapaxes and swapdims (self, int dim0, int dim1), and the in-place forms. */
@@ -48,37 +62,40 @@ static int swap(TsCall *c, bool inplace)
     if (!rc) rc = ts_args_dim(&a, 2, t->dim, true, &d1);
     if (rc || !inplace)
         return ts_args_return_tensor(&a, rc, rc ? NULL : swap_dims(t, d0, d1, false, c->error));
-    return ts_args_return_arg(&a, swap_dims(t, d0, d1, true, c->error) ? 0 : c->error->code, 0);
+    return return_self(&a, swap_dims(t, d0, d1, true, c->error), c->error);
 }
 
 int ts_aten_k_transpose(TsCall *c) { return swap(c, false); }
 int ts_aten_k_swapaxes(TsCall *c) { return swap(c, false); }
 int ts_aten_k_swapaxes_(TsCall *c) { return swap(c, true); }
 
-/* t with every dim reversed. */
-static TsTensor *reversed(const TsTensor *t, TsError *err)
+/* t with every dim reversed, as a view or (in place) on t itself. */
+static TsTensor *reversed(TsTensor *t, bool inplace, TsError *err)
 {
     int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
     for (int d = 0; d < t->dim; d++) {
         sizes[d] = t->sizes[t->dim - 1 - d];
         strides[d] = t->strides[t->dim - 1 - d];
     }
-    return ts_aten_view(t, t->dim, sizes, strides, t->offset, err);
+    return restrided(t, t->dim, sizes, strides, inplace, err);
 }
 
-/* aten::t(Tensor(a) self) -> Tensor(a) */
-int ts_aten_k_t(TsCall *c)
+/* aten::t(Tensor(a) self) -> Tensor(a) and aten::t_(Tensor(a!) self) -> Tensor(a!) */
+static int transpose_2d(TsCall *c, bool inplace)
 {
     TsArgs a;
-    TsTensor *t, *v = NULL;
+    TsTensor *t;
     int rc = pop_tensor(c, &a, &t);
     if (!rc && t->dim > 2)
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME,
-                          "t() expects a tensor with <= 2 dimensions, but self is %dD", t->dim);
-    else if (!rc)
-        v = reversed(t, c->error);
-    return ts_args_return_tensor(&a, rc, v);
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "%s expects a tensor with <= 2 dimensions, "
+                          "but self is %dD", inplace ? "t_()" : "t()", t->dim);
+    if (rc || !inplace)
+        return ts_args_return_tensor(&a, rc, rc ? NULL : reversed(t, false, c->error));
+    return return_self(&a, reversed(t, true, c->error), c->error);
 }
+
+int ts_aten_k_t(TsCall *c) { return transpose_2d(c, false); }
+int ts_aten_k_t_(TsCall *c) { return transpose_2d(c, true); }
 
 /* aten::numpy_T(Tensor(a) self) -> Tensor(a): t.T, every dim reversed. (PyTorch warns that
  * it may reject dims other than 2 one day; 1.13 reverses them all.) */
@@ -87,7 +104,7 @@ int ts_aten_k_numpy_t(TsCall *c)
     TsArgs a;
     TsTensor *t;
     int rc = pop_tensor(c, &a, &t);
-    return ts_args_return_tensor(&a, rc, rc ? NULL : reversed(t, c->error));
+    return ts_args_return_tensor(&a, rc, rc ? NULL : reversed(t, false, c->error));
 }
 
 /* t with its dims in the order perm (n entries, checked by the caller). */
@@ -197,8 +214,9 @@ int ts_aten_k_movedim_int(TsCall *c) { return movedim(c, false); }
 
 /* ---- squeeze and unsqueeze ------------------------------------------------------------ */
 
-/* t without its size-1 dims (only dim `only` when it is >= 0). */
-static TsTensor *squeeze_view(const TsTensor *t, int only, TsError *err)
+/* t without its size-1 dims (only dim `only` when it is >= 0), as a view or (in place) on t
+ * itself. */
+static TsTensor *squeezed(TsTensor *t, int only, bool inplace, TsError *err)
 {
     int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
     int n = 0;
@@ -207,32 +225,34 @@ static TsTensor *squeeze_view(const TsTensor *t, int only, TsError *err)
             sizes[n] = t->sizes[k];
             strides[n++] = t->strides[k];
         }
-    return ts_aten_view(t, n, sizes, strides, t->offset, err);
+    return restrided(t, n, sizes, strides, inplace, err);
 }
 
-/* aten::squeeze(Tensor(a) self) -> Tensor(a) */
-int ts_aten_k_squeeze(TsCall *c)
+/* aten::squeeze(Tensor(a) self) -> Tensor(a), aten::squeeze.dim(Tensor(a) self, int dim) ->
+ * Tensor(a) and their in-place forms squeeze_ and squeeze_.dim. */
+static int squeeze(TsCall *c, bool one_dim, bool inplace)
 {
     TsArgs a;
+    int d = -1;
     TsTensor *t;
     int rc = pop_tensor(c, &a, &t);
-    return ts_args_return_tensor(&a, rc, rc ? NULL : squeeze_view(t, -1, c->error));
+    if (!rc && one_dim) {
+        rc = ts_args_dim(&a, 1, t->dim, true, &d);
+        d = t->dim ? d : 0;
+    }
+    if (rc || !inplace)
+        return ts_args_return_tensor(&a, rc, rc ? NULL : squeezed(t, d, false, c->error));
+    return return_self(&a, squeezed(t, d, true, c->error), c->error);
 }
 
-/* aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
-int ts_aten_k_squeeze_dim(TsCall *c)
-{
-    TsArgs a;
-    int d;
-    TsTensor *t, *r = NULL;
-    int rc = pop_tensor(c, &a, &t);
-    if (!rc) rc = ts_args_dim(&a, 1, t->dim, true, &d);
-    if (!rc) r = squeeze_view(t, t->dim ? d : 0, c->error);
-    return ts_args_return_tensor(&a, rc, r);
-}
+int ts_aten_k_squeeze(TsCall *c) { return squeeze(c, false, false); }
+int ts_aten_k_squeeze_dim(TsCall *c) { return squeeze(c, true, false); }
+int ts_aten_k_squeeze_(TsCall *c) { return squeeze(c, false, true); }
+int ts_aten_k_squeeze__dim(TsCall *c) { return squeeze(c, true, true); }
 
-/* aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
-int ts_aten_k_unsqueeze(TsCall *c)
+/* aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a) and
+ * aten::unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!) */
+static int unsqueeze(TsCall *c, bool inplace)
 {
     TsArgs a;
     int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS];
@@ -254,9 +274,14 @@ int ts_aten_k_unsqueeze(TsCall *c)
             strides[k] = t->strides[n++];
         }
     }
-    return ts_args_return_tensor(&a, 0, ts_aten_view(t, t->dim + 1, sizes, strides, t->offset,
-                                                     c->error));
+    if (!inplace)
+        return ts_args_return_tensor(&a, 0, restrided(t, t->dim + 1, sizes, strides, false,
+                                                      c->error));
+    return return_self(&a, restrided(t, t->dim + 1, sizes, strides, true, c->error), c->error);
 }
+
+int ts_aten_k_unsqueeze(TsCall *c) { return unsqueeze(c, false); }
+int ts_aten_k_unsqueeze_(TsCall *c) { return unsqueeze(c, true); }
 
 /* t with at least n (1, 2 or 3) dims, as numpy adds them: [] -> [1]*n, [a] -> [1, a] or
  * [1, a, 1], [a, b] -> [a, b, 1]; new dims take unsqueeze's strides. */

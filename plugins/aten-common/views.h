@@ -47,14 +47,16 @@
     X("aten::vsplit", "int", vsplit_int) X("aten::vsplit", "array", vsplit_array) \
     X("aten::dsplit", "int", dsplit_int) X("aten::dsplit", "array", dsplit_array) \
     /* dims.c: dims reordered, added, removed; aliases and explicit strides */ \
-    X("aten::transpose", "int", transpose) X("aten::permute", "", permute) X("aten::t", "", t) \
+    X("aten::transpose", "int", transpose) X("aten::transpose_", "", swapaxes_) \
+    X("aten::permute", "", permute) X("aten::t", "", t) X("aten::t_", "", t_) \
     X("aten::numpy_T", "", numpy_t) X("aten::numpy_T", "a", numpy_t) \
     X("aten::movedim", "intlist", movedim_intlist) X("aten::movedim", "int", movedim_int) \
     X("aten::moveaxis", "intlist", movedim_intlist) X("aten::moveaxis", "int", movedim_int) \
     X("aten::swapaxes", "", swapaxes) X("aten::swapaxes_", "", swapaxes_) \
     X("aten::swapdims", "", swapaxes) X("aten::swapdims_", "", swapaxes_) \
     X("aten::squeeze", "", squeeze) X("aten::squeeze", "dim", squeeze_dim) \
-    X("aten::unsqueeze", "", unsqueeze) \
+    X("aten::squeeze_", "", squeeze_) X("aten::squeeze_", "dim", squeeze__dim) \
+    X("aten::unsqueeze", "", unsqueeze) X("aten::unsqueeze_", "", unsqueeze_) \
     X("aten::atleast_1d", "", atleast_1d) X("aten::atleast_2d", "", atleast_2d) \
     X("aten::atleast_3d", "", atleast_3d) X("aten::atleast_1d", "Sequence", atleast_1d_seq) \
     X("aten::atleast_2d", "Sequence", atleast_2d_seq) \
