@@ -93,6 +93,19 @@ def raft_small():
     return torchvision.models.optical_flow.raft_small(weights=None)
 
 
+def transforms(*make):
+    """torchvision's tensor transforms, scripted as a preprocessing module is: each transform
+    built by make(T, InterpolationMode), applied in turn. Random ones are given ranges of
+    one value (an angle of 30 to 30 degrees), so that PyTorch and tscript draw alike."""
+    import torchvision.transforms as T
+    from torchvision.transforms import InterpolationMode
+    return lambda: nn.Sequential(*[m(T, InterpolationMode) for m in make])
+
+
+def uint8_image(size=(70, 90)):
+    return ((torch.rand(3, *size) * 255).to(torch.uint8),)
+
+
 def frozen(build):
     """The model as torch.jit.freeze leaves it: attributes folded into the code as
     CONSTANTS.cN, batch norms into convolutions."""
@@ -211,6 +224,29 @@ MODELS = {
         lambda: ([torch.rand(3, 120, 160)],), True),
     "ssd300_vgg16": (tvd("ssd300_vgg16"), lambda: ([torch.rand(3, 120, 160)],), True),
     "mobilenet_v2_frozen": (frozen(tv("mobilenet_v2")), lambda: image(), False),
+    "transforms_classification": (
+        lambda: __import__("torchvision").transforms._presets.ImageClassification(
+            crop_size=32, resize_size=40),
+        lambda: (torch.rand(2, 3, 70, 90),), False),
+    "transforms_resize_crop_uint8": (
+        transforms(lambda T, I: T.Resize([33, 41]), lambda T, I: T.CenterCrop(24),
+                   lambda T, I: T.ConvertImageDtype(torch.float)),
+        uint8_image, False),
+    "transforms_resize_bicubic": (
+        transforms(lambda T, I: T.Resize([33], I.BICUBIC, antialias=True)),
+        lambda: (torch.rand(2, 3, 70, 90),), False),
+    "transforms_ten_crop": (lambda: __import__("torchvision").transforms.TenCrop(20),
+                            lambda: (torch.rand(2, 3, 50, 60),), False),
+    "transforms_color": (
+        transforms(lambda T, I: T.Grayscale(3), lambda T, I: T.ColorJitter(hue=(0.2, 0.2)),
+                   lambda T, I: T.GaussianBlur(5, 1.3), lambda T, I: T.RandomInvert(1.0),
+                   lambda T, I: T.RandomAdjustSharpness(2.0, 1.0)),
+        lambda: (torch.rand(2, 3, 40, 50),), False),
+    "transforms_geometry": (
+        transforms(lambda T, I: T.RandomAffine((30, 30), scale=(1.2, 1.2), shear=(10, 10)),
+                   lambda T, I: T.RandomRotation((25, 25), expand=True),
+                   lambda T, I: T.Pad([2, 3, 4, 1], padding_mode="reflect")),
+        lambda: (torch.rand(2, 3, 40, 50),), False),
     "transformer_encoder": (Encoder, lambda: (torch.randn(2, 7, 32), no_mask(2, 7)), False),
     "transformer_decoder_layer": (Decoder, lambda: (torch.randn(5, 2, 32),
                                                     torch.randn(7, 2, 32)), False),
