@@ -1,9 +1,11 @@
 # t/models_ops_cases.py — what real models (torchvision's models and its scripted transforms,
 # saved by PyTorch 1.13: t/models/check_models.py) needed, each checked here without the
 # model: the in-place dim views (unsqueeze_ builds the affine grid of RandomAffine,
-# RandomRotation and the AutoAugment family), float's bilinear and antialiased resize weights
-# to PyTorch's bit (a resized uint8 image rounds as in PyTorch), and the optimizer keeping a
-# shape's unpacked dims when an item of their list is taken (rgb_to_grayscale crashed it).
+# RandomRotation and the AutoAugment family), torch.tensor of a number (Scalar) as a float
+# tensor, torch._C._nn.* and the other bindings model code calls, float's bilinear and
+# antialiased resize weights to PyTorch's bit (a resized uint8 image rounds as in PyTorch),
+# and the optimizer keeping a shape's unpacked dims when an item of their list is taken
+# (rgb_to_grayscale crashed it).
 # t/models_ops_cases.sh runs them with `tscript test`; they pass under PyTorch 1.13 too:
 #     /usr/bin/python3 t/models_ops_cases.py
 from typing import List
@@ -82,6 +84,17 @@ def test_tensor_of_a_number_is_float():
     assert u.dtype == torch.float64 and u.item() == 2.5
     assert torch.as_tensor(s * 1.5).item() == 3.75
     assert torch.tensor(3).dtype == torch.int64
+
+
+def test_torch_c_bindings():
+    # the bindings torch.nn.functional calls, called by model code directly, are the aten
+    # operators; torch._C._get_tracing_state() is False when scripted
+    x = torch.tensor([[[[0.0, 1.0], [2.0, 3.0]]]])
+    y = torch._C._nn.upsample_bilinear2d(x, [4, 4], True, None)
+    assert y.shape == [1, 1, 4, 4] and abs(y[0, 0, 3, 3].item() - 3.0) < 1e-6
+    assert torch.allclose(torch._C._nn.gelu(x), F.gelu(x))
+    assert torch._C._linalg.linalg_vector_norm(x, 1.0, None, False).item() == 6.0
+    assert not torch._C._get_tracing_state()
 
 
 def test_bilinear_weights_of_float():

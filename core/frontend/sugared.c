@@ -261,7 +261,7 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
     if (strcmp(mod, "torch") == 0) {
         if (strcmp(attr, "jit") == 0 || strcmp(attr, "nn") == 0 || strcmp(attr, "ops") == 0 ||
             strcmp(attr, "autograd") == 0 || strcmp(attr, "cuda") == 0 ||
-            strcmp(attr, "linalg") == 0) {
+            strcmp(attr, "linalg") == 0 || strcmp(attr, "_C") == 0) {
             snprintf(buf, sizeof buf, "torch.%s", attr);
             out->kind = TS_SV_MODULE;
             out->name = ts_symbol(buf);
@@ -299,6 +299,22 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
             return -1;
         if (!py)
             snprintf(buf, sizeof buf, "aten::%s", attr);
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    if (strcmp(mod, "torch._C") == 0 && (strcmp(attr, "_nn") == 0 || strcmp(attr, "_fft") == 0 ||
+                                         strcmp(attr, "_linalg") == 0 ||
+                                         strcmp(attr, "_special") == 0)) {
+        snprintf(buf, sizeof buf, "torch._C.%s", attr);
+        out->kind = TS_SV_MODULE;
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    /* torch._C._nn.gelu, torch._C._fft.fft_rfft, torch._C._linalg.linalg_norm, ...: the
+     * bindings torch.nn.functional and torch.fft call are the aten operators themselves;
+     * torch._C._get_tracing_state is aten::_get_tracing_state */
+    if (strncmp(mod, "torch._C", 8) == 0 && (mod[8] == '\0' || mod[8] == '.')) {
+        snprintf(buf, sizeof buf, "aten::%s", attr);
         out->name = ts_symbol(buf);
         return 0;
     }
