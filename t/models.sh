@@ -1,6 +1,7 @@
 #!/bin/sh
-# models.sh — the models people ship (torchvision's classifiers, segmenters, detectors and
-# video network; torch.nn's Transformer layers, RNNs, attention, ...), saved by PyTorch 1.13
+# models.sh — the models people ship (torchvision's classifiers, segmenters, detectors,
+# keypoint and mask networks, video networks and optical flow, its scripted image transforms;
+# torch.nn's Transformer layers, RNNs, attention, ...; some frozen), saved by PyTorch 1.13
 # with random weights and run by tscript to PyTorch's results: t/models/check_models.py does
 # it and prints TAP. Skipped where python3 has no torch and torchvision (CI installs them).
 srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}

@@ -457,6 +457,34 @@ def err_interpolate_bicubic_of_5d():
     return F.interpolate(torch.ones(1, 1, 2, 2, 2), scale_factor=2.0, mode="bicubic")
 
 
+
+# float16 normalization: PyTorch 1.13's cpu kernels lack it (bfloat16 they have); each is
+# refused with the kernel's name, after the shape checks (reading float16 as double ran past
+# the input before)
+def err_layer_norm_float16():
+    # raises: "LayerNormKernelImpl" not implemented for 'Half'
+    return F.layer_norm(torch.ones(2, 3).half(), [3])
+
+
+def err_group_norm_float16():
+    # raises: "GroupNormKernelImpl" not implemented for 'Half'
+    return F.group_norm(torch.ones(2, 4, 3).half(), 2)
+
+
+def err_batch_norm_float16():
+    # raises: "batch_norm" not implemented for 'Half'
+    return F.batch_norm(torch.ones(2, 4, 3).half(), None, None, training=True)
+
+
+def err_instance_norm_float16():
+    # raises: "batch_norm" not implemented for 'Half'
+    return F.instance_norm(torch.ones(2, 4, 3).half())
+
+
+def err_layer_norm_float16_shape_first():
+    # raises: Given normalized_shape=[4], expected input with shape [*, 4]
+    return F.layer_norm(torch.ones(2, 3).half(), [4])
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())

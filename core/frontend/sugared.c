@@ -286,7 +286,12 @@ static int archive_constant(TsEmitter *e, const char *attr, TsSourceRange r, TsS
                              "%zu entries)", k, l->n_constants);
     TsValue v = l->constants[k];
     ts_value_retain(v);
-    return value_of(out, ts_emit_const(e, v, r));
+    TsIrValue *c = ts_emit_const(e, v, r);
+    /* typed Tensor, as PyTorch's loader types it, not refined by the table's dtype: a
+     * frozen RNN's `[CONSTANTS.c0, ...]` is then the List[Tensor] aten::lstm takes */
+    if (c && v.tag == TS_TAG_TENSOR)
+        c->type = ts_type_tensor();
+    return value_of(out, c);
 }
 
 /* Whether PyTorch writes qualname in Python: 1 when the library defines it (or a library
@@ -331,7 +336,8 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
     if (strcmp(mod, "torch") == 0) {
         if (strcmp(attr, "jit") == 0 || strcmp(attr, "nn") == 0 || strcmp(attr, "ops") == 0 ||
             strcmp(attr, "autograd") == 0 || strcmp(attr, "cuda") == 0 ||
-            strcmp(attr, "linalg") == 0 || strcmp(attr, "special") == 0) {
+            strcmp(attr, "linalg") == 0 || strcmp(attr, "special") == 0 ||
+            strcmp(attr, "_C") == 0) {
             snprintf(buf, sizeof buf, "torch.%s", attr);
             out->kind = TS_SV_MODULE;
             out->name = ts_symbol(buf);
@@ -369,6 +375,22 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
             return -1;
         if (!py)
             snprintf(buf, sizeof buf, "aten::%s", attr);
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    if (strcmp(mod, "torch._C") == 0 && (strcmp(attr, "_nn") == 0 || strcmp(attr, "_fft") == 0 ||
+                                         strcmp(attr, "_linalg") == 0 ||
+                                         strcmp(attr, "_special") == 0)) {
+        snprintf(buf, sizeof buf, "torch._C.%s", attr);
+        out->kind = TS_SV_MODULE;
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    /* torch._C._nn.gelu, torch._C._fft.fft_rfft, torch._C._linalg.linalg_norm, ...: the
+     * bindings torch.nn.functional and torch.fft call are the aten operators themselves;
+     * torch._C._get_tracing_state is aten::_get_tracing_state */
+    if (strncmp(mod, "torch._C", 8) == 0 && (mod[8] == '\0' || mod[8] == '.')) {
+        snprintf(buf, sizeof buf, "aten::%s", attr);
         out->name = ts_symbol(buf);
         return 0;
     }

@@ -109,6 +109,11 @@ EXTRA_DIST += t/aten_sweep2_cases.sh t/aten_sweep2_cases.py
 TESTS += t/nn_ops_cases.sh
 EXTRA_DIST += t/nn_ops_cases.sh t/nn_ops_cases.py
 
+# What real models (t/models.sh) needed, checked without them: in-place dim views, float's
+# resize weights, torch.tensor of a number, a shape's unpacked dims under the optimizer.
+TESTS += t/models_ops_cases.sh
+EXTRA_DIST += t/models_ops_cases.sh t/models_ops_cases.py
+
 # bfloat16 and float16 (the engine's staging, the casts, the widened GEMMs and convolutions)
 # against PyTorch 1.13 itself, op by op and on whole bfloat16 models without aten-dnnl.
 TESTS += t/half_ops.sh

@@ -1,5 +1,6 @@
 /* env.c — what a program asks of the runtime around it: grad mode (torch.is_grad_enabled,
  * torch.set_grad_enabled), autocast (torch.is_autocast_enabled, is_autocast_cpu_enabled),
+ * tracing (torch._C._get_tracing_state: never),
  * warnings (warnings.warn, which TorchScript compiles to aten::warn), and what a device is
  * (x.device.type, .index, device == device).
  *
@@ -39,7 +40,8 @@ static int k_set_grad_enabled(TsCall *c)
     return 0;
 }
 
-/* aten::is_autocast_enabled() -> bool, aten::is_autocast_cpu_enabled() -> bool */
+/* aten::is_autocast_enabled() -> bool, aten::is_autocast_cpu_enabled() -> bool, and
+ * aten::_get_tracing_state() -> bool (torch._C._get_tracing_state(): nothing traces here) */
 static int k_autocast_off(TsCall *c)
 {
     return ts_stack_push(c->stack, ts_bool(false), c->error);
@@ -124,6 +126,7 @@ static const TsPrimOp ops[] = {
     { "aten::set_grad_enabled", k_set_grad_enabled, { "" } },
     { "aten::is_autocast_enabled", k_autocast_off, { "" } },
     { "aten::is_autocast_cpu_enabled", k_autocast_off, { "" } },
+    { "aten::_get_tracing_state", k_autocast_off, { "" } },
     { "prim::type", k_type, { "" } },
     { "prim::index", k_index, { "" } },
     { "aten::eq", k_eq_device, { "device" } },

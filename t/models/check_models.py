@@ -1,8 +1,10 @@
 # check_models.py — models people ship, saved by PyTorch 1.13 and run by tscript: each is
 # built with random weights (torch.manual_seed(0); torchvision ships no weights offline),
-# scripted, saved with torch.jit.save, run by PyTorch on a seeded input and by
-# `tscript run MODEL.pt @INPUT... --output OUT.pt`, and the two results compared
-# (rel 1e-4, with an absolute floor relative to the output's scale). Prints TAP.
+# scripted (some then frozen by torch.jit.freeze), saved with torch.jit.save, run by
+# PyTorch on a seeded input and by `tscript run MODEL.pt @INPUT... --output OUT.pt`, and
+# the two results compared (rel 1e-4 unless the model says otherwise, with an absolute
+# floor relative to the output's scale). Prints TAP. Sizes are small (a few seconds each):
+# a model too big for its builder's own sizes is built from its class with fewer layers.
 #
 #     /usr/bin/python3 t/models/check_models.py TSCRIPT [--config FILE] [NAME...]
 #
@@ -50,9 +52,64 @@ def vit():
                              hidden_dim=32, mlp_dim=64, num_classes=10)
 
 
-def r3d():
+def video(name, **kw):
     import torchvision
-    return torchvision.models.video.r3d_18(weights=None)
+    return lambda: getattr(torchvision.models.video, name)(weights=None, **kw)
+
+
+def vit_b_32():
+    """vit_b_32's patch and width, two of its twelve layers, at a 64x64 image."""
+    from torchvision.models.vision_transformer import VisionTransformer
+    return VisionTransformer(image_size=64, patch_size=32, num_layers=2, num_heads=12,
+                             hidden_dim=768, mlp_dim=3072, num_classes=10)
+
+
+def maxvit():
+    """maxvit_t's blocks (MBConv, block and grid attention) at a 64x64 image: two stages
+    of one layer, partitions of 2."""
+    from torchvision.models.maxvit import MaxVit
+    return MaxVit(input_size=(64, 64), stem_channels=16, partition_size=2,
+                  block_channels=[16, 32], block_layers=[1, 1], head_dim=8,
+                  stochastic_depth_prob=0.2, num_classes=10)
+
+
+def mvit():
+    """mvit_v2_s's blocks (pooled attention with relative positions, residual pooling) for a
+    4x32x32 clip: three of its sixteen, one of them downsampling."""
+    from torchvision.models.video.mvit import MViT, MSBlockConfig
+    blocks = [MSBlockConfig(num_heads=h, input_channels=i, output_channels=o,
+                            kernel_q=[3, 3, 3], kernel_kv=[3, 3, 3], stride_q=sq,
+                            stride_kv=skv)
+              for h, i, o, sq, skv in [(1, 24, 24, [1, 1, 1], [1, 2, 2]),
+                                       (2, 24, 48, [1, 2, 2], [1, 2, 2]),
+                                       (2, 48, 48, [1, 1, 1], [1, 1, 1])]]
+    return MViT(spatial_size=(32, 32), temporal_size=4, block_setting=blocks,
+                residual_pool=True, residual_with_cls_embed=False, rel_pos_embed=True,
+                proj_after_attn=True, stochastic_depth_prob=0.2, num_classes=10)
+
+
+def raft_small():
+    import torchvision
+    return torchvision.models.optical_flow.raft_small(weights=None)
+
+
+def transforms(*make):
+    """torchvision's tensor transforms, scripted as a preprocessing module is: each transform
+    built by make(T, InterpolationMode), applied in turn. Random ones are given ranges of
+    one value (an angle of 30 to 30 degrees), so that PyTorch and tscript draw alike."""
+    import torchvision.transforms as T
+    from torchvision.transforms import InterpolationMode
+    return lambda: nn.Sequential(*[m(T, InterpolationMode) for m in make])
+
+
+def uint8_image(size=(70, 90)):
+    return ((torch.rand(3, *size) * 255).to(torch.uint8),)
+
+
+def frozen(build):
+    """The model as torch.jit.freeze leaves it: attributes folded into the code as
+    CONSTANTS.cN, batch norms into convolutions."""
+    return lambda: torch.jit.freeze(torch.jit.script(build().eval()))
 
 
 class Encoder(nn.Module):
@@ -102,7 +159,8 @@ def no_mask(n, s):
     return m
 
 
-# name: (builder, inputs, needs torchvision's operators, train mode)
+# name: (builder, inputs, needs torchvision's operators[, relative tolerance]); a builder
+# returns the nn.Module to script, or a ScriptModule to save as it is.
 MODELS = {
     "resnet18": (tv("resnet18"), lambda: image(), False),
     "mobilenet_v2": (tv("mobilenet_v2"), lambda: image(), False),
@@ -127,7 +185,68 @@ MODELS = {
     "ssdlite320_mobilenet_v3_large": (
         tvd("ssdlite320_mobilenet_v3_large"),
         lambda: ([torch.rand(3, 120, 160)],), True),
-    "r3d_18": (r3d, lambda: (torch.randn(1, 3, 4, 32, 32),), False),
+    "r3d_18": (video("r3d_18"), lambda: (torch.randn(1, 3, 4, 32, 32),), False),
+    "inception_v3": (tv("inception_v3", aux_logits=False, init_weights=False),
+                     lambda: image(size=80), False),
+    "alexnet": (tv("alexnet"), lambda: image(size=64), False),
+    "resnext50_32x4d": (tv("resnext50_32x4d"), lambda: image(size=32), False),
+    "mobilenet_v3_large": (tv("mobilenet_v3_large"), lambda: image(size=64), False),
+    "efficientnet_v2_s": (tv("efficientnet_v2_s"), lambda: image(size=32), False),
+    "regnet_x_400mf": (tv("regnet_x_400mf"), lambda: image(size=64), False),
+    "swin_t": (tv("swin_t"), lambda: (torch.randn(1, 3, 75, 53),), False),
+    "swin_v2_t": (tv("swin_v2_t"), lambda: image(size=64), False),
+    "maxvit": (maxvit, lambda: image(size=64), False),
+    "vit_b_32": (vit_b_32, lambda: image(2, 64), False),
+    "mc3_18": (video("mc3_18"), lambda: (torch.randn(1, 3, 4, 32, 32),), False),
+    "r2plus1d_18": (video("r2plus1d_18"), lambda: (torch.randn(1, 3, 4, 32, 32),), False),
+    "s3d": (video("s3d"), lambda: (torch.randn(1, 3, 16, 224, 224),), False),
+    "mvit": (mvit, lambda: (torch.randn(1, 3, 4, 32, 32),), False),
+    "fcn_resnet50": (tvs("fcn_resnet50", aux_loss=True), lambda: image(size=64), False),
+    "deeplabv3_resnet50": (tvs("deeplabv3_resnet50", aux_loss=False), lambda: image(size=64),
+                           False),
+    "raft_small": (raft_small, lambda: (torch.rand(1, 3, 64, 64), torch.rand(1, 3, 64, 64)),
+                   False),
+    "retinanet_resnet50_fpn": (
+        tvd("retinanet_resnet50_fpn", min_size=128, max_size=160, score_thresh=0.005,
+            detections_per_img=20),
+        lambda: ([torch.rand(3, 120, 160)],), True),
+    "fcos_resnet50_fpn": (
+        tvd("fcos_resnet50_fpn", min_size=128, max_size=160, score_thresh=0.01,
+            detections_per_img=20),
+        lambda: ([torch.rand(3, 120, 160)],), True),
+    # its masks are probabilities resampled from 28x28: PyTorch's own float32 masks differ
+    # from its float64 ones by 2e-4
+    "maskrcnn_resnet50_fpn": (
+        tvd("maskrcnn_resnet50_fpn", min_size=128, max_size=160, box_detections_per_img=10),
+        lambda: ([torch.rand(3, 120, 160)],), True, 1e-3),
+    "keypointrcnn_resnet50_fpn": (
+        tvd("keypointrcnn_resnet50_fpn", min_size=128, max_size=160),
+        lambda: ([torch.rand(3, 120, 160)],), True),
+    "ssd300_vgg16": (tvd("ssd300_vgg16"), lambda: ([torch.rand(3, 120, 160)],), True),
+    "mobilenet_v2_frozen": (frozen(tv("mobilenet_v2")), lambda: image(), False),
+    "transforms_classification": (
+        lambda: __import__("torchvision").transforms._presets.ImageClassification(
+            crop_size=32, resize_size=40),
+        lambda: (torch.rand(2, 3, 70, 90),), False),
+    "transforms_resize_crop_uint8": (
+        transforms(lambda T, I: T.Resize([33, 41]), lambda T, I: T.CenterCrop(24),
+                   lambda T, I: T.ConvertImageDtype(torch.float)),
+        uint8_image, False),
+    "transforms_resize_bicubic": (
+        transforms(lambda T, I: T.Resize([33], I.BICUBIC, antialias=True)),
+        lambda: (torch.rand(2, 3, 70, 90),), False),
+    "transforms_ten_crop": (lambda: __import__("torchvision").transforms.TenCrop(20),
+                            lambda: (torch.rand(2, 3, 50, 60),), False),
+    "transforms_color": (
+        transforms(lambda T, I: T.Grayscale(3), lambda T, I: T.ColorJitter(hue=(0.2, 0.2)),
+                   lambda T, I: T.GaussianBlur(5, 1.3), lambda T, I: T.RandomInvert(1.0),
+                   lambda T, I: T.RandomAdjustSharpness(2.0, 1.0)),
+        lambda: (torch.rand(2, 3, 40, 50),), False),
+    "transforms_geometry": (
+        transforms(lambda T, I: T.RandomAffine((30, 30), scale=(1.2, 1.2), shear=(10, 10)),
+                   lambda T, I: T.RandomRotation((25, 25), expand=True),
+                   lambda T, I: T.Pad([2, 3, 4, 1], padding_mode="reflect")),
+        lambda: (torch.rand(2, 3, 40, 50),), False),
     "transformer_encoder": (Encoder, lambda: (torch.randn(2, 7, 32), no_mask(2, 7)), False),
     "transformer_decoder_layer": (Decoder, lambda: (torch.randn(5, 2, 32),
                                                     torch.randn(7, 2, 32)), False),
@@ -136,6 +255,9 @@ MODELS = {
     "gru_batch_first": (lambda: Recurrent(nn.GRU(8, 12, num_layers=3, batch_first=True,
                                                  bidirectional=True)),
                         lambda: (torch.randn(2, 6, 8),), False),
+    "lstm_frozen": (frozen(lambda: Recurrent(nn.LSTM(8, 16, num_layers=2,
+                                                     bidirectional=True))),
+                    lambda: (torch.randn(5, 3, 8),), False),
     "multihead_attention": (Attention, lambda: (torch.randn(4, 2, 16), torch.randn(6, 2, 16),
                                                 torch.randn(6, 2, 16)), False),
     "embedding_bag": (lambda: nn.EmbeddingBag(20, 6, mode="mean"),
@@ -166,7 +288,7 @@ def flatten(v, out):
     return out
 
 
-def compare(want, got):
+def compare(want, got, rel=1e-4):
     """None when got matches want, else what differs."""
     a, b = flatten(want, []), flatten(got, [])
     if len(a) != len(b):
@@ -182,17 +304,19 @@ def compare(want, got):
             continue
         scale = float(x.abs().max())
         diff = (x - y).abs()
-        bad = diff > (1e-4 * x.abs() + 1e-4 * max(scale, 1e-3))
+        bad = diff > (rel * x.abs() + rel * max(scale, 1e-3))
         if bool(bad.any()):
             return "item %d: max difference %g (scale %g)" % (i, float(diff.max()), scale)
     return None
 
 
 def check(tscript, name, tmp, config):
-    builder, inputs, needs_tv = MODELS[name]
+    builder, inputs, needs_tv = MODELS[name][:3]
+    rel = MODELS[name][3] if len(MODELS[name]) > 3 else 1e-4
     torch.manual_seed(0)
-    model = builder().eval()
-    scripted = torch.jit.script(model)
+    model = builder()
+    scripted = (model if isinstance(model, torch.jit.ScriptModule)
+                else torch.jit.script(model.eval()))
     path = os.path.join(tmp, name + ".pt")
     torch.jit.save(scripted, path)
     torch.manual_seed(1)
@@ -217,7 +341,7 @@ def check(tscript, name, tmp, config):
     if r.returncode != 0:
         return "tscript exited %d: %s" % (r.returncode, r.stderr[-1500:]), took
     got = torch.load(out)
-    return compare(want, got), took
+    return compare(want, got, rel), took
 
 
 def main():

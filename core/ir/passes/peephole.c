@@ -159,6 +159,16 @@ static bool is_dead(const TsNode *n)
     return n->n_outputs && !n->n_blocks && ts_node_is_pure(n);
 }
 
+/* Whether the work list holds m: a node with several outputs (a ListUnpack) used by one
+ * dead node is queued once, not destroyed again through a second entry. */
+static bool queued(TsNode *const *work, size_t len, const TsNode *m)
+{
+    for (size_t i = 0; i < len; i++)
+        if (work[i] == m)
+            return true;
+    return false;
+}
+
 /* Destroys n, whose outputs nothing uses any more, and then what only n used (the operand
  * of a double negation, a list whose length was taken, their constants): PyTorch's peephole
  * ends with dead-code elimination; this one removes only what its own rewrites killed. */
@@ -181,7 +191,8 @@ static int destroy_dead(Peep *P, TsNode *n)
             cap = c;
         }
         for (size_t i = 0; i < m->n_inputs; i++)
-            if (m->inputs[i]->node != n && m->inputs[i]->n_uses == 1)
+            if (m->inputs[i]->node != n && m->inputs[i]->n_uses == 1 &&
+                !queued(work, len, m->inputs[i]->node))
                 work[len++] = m->inputs[i]->node;
         rc = ts_node_destroy(m, P->err) ? -1 : 0;
     }

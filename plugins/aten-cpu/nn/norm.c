@@ -68,7 +68,9 @@ TS_VM_VECTORIZE static void affine_f32(const float *x, float *out, int64_t n, fl
 static TsTensor *batch_norm(TsCall *c, TsTensor *x, TsTensor *const *v, bool training,
                             double momentum, double eps)
 {
-    if (ts_aten_check_batch_norm(x, v, training, c->error))
+    /* float16, which PyTorch's cpu kernels lack (bfloat16 is float here by now) */
+    if (ts_aten_check_batch_norm(x, v, training, c->error) ||
+        ts_nn_check_float(c, "batch_norm", x))
         return NULL;
     TsTensor *cx = ts_nn_contiguous(x, c->error);
     TsTensor *o = cx ? ts_cpu_empty(x->dtype, x->dim, x->sizes, c->error) : NULL;
@@ -288,7 +290,8 @@ static TsTensor *prepare(TsError *err, TsTensor *x, TsTensor **cx)
 static TsTensor *layer_norm(TsCall *c, TsTensor *x, int nd, const int64_t *ns, TsTensor *w,
                             TsTensor *b, double eps)
 {
-    if (ts_aten_check_layer_norm(x, nd, ns, w, b, c->error))
+    if (ts_aten_check_layer_norm(x, nd, ns, w, b, c->error) ||
+        ts_nn_check_float(c, "LayerNormKernelImpl", x))
         return NULL;
     TsTensor *cw = w ? ts_nn_contiguous(w, c->error) : NULL;
     TsTensor *cb = b ? ts_nn_contiguous(b, c->error) : NULL;
@@ -348,7 +351,8 @@ static int k_layer_norm(TsCall *c)
 static TsTensor *group_norm(TsCall *c, TsTensor *x, int64_t groups, TsTensor *w, TsTensor *b,
                             double eps)
 {
-    if (ts_aten_check_group_norm(x, groups, w, b, c->error))
+    if (ts_aten_check_group_norm(x, groups, w, b, c->error) ||
+        ts_nn_check_float(c, "GroupNormKernelImpl", x))
         return NULL;
     int64_t ch = x->sizes[1];
     TsTensor *cx, *o = prepare(c->error, x, &cx);

@@ -499,13 +499,12 @@ static double scale_value(bool single, bool align, double user, int64_t in, int6
 }
 
 /* PyTorch's area_pixel_compute_source_index: the source position of output index o (linear
- * clamps it at 0, cubic does not). */
-static double source_pos(bool single, bool align, bool cubic, double s, int64_t o)
+ * clamps it at 0, cubic does not). float's scale s (rounded by scale_value) is taken in its
+ * accumulate type, double (acc_type<float> on the CPU): float's positions and weights are
+ * double's rounded once, not float products, whose weights differ by up to 4e-6 (a resized
+ * uint8 image's pixel by 1). */
+static double source_pos(bool align, bool cubic, double s, int64_t o)
 {
-    if (single) {
-        float f = align ? (float)s * (float)o : (float)s * ((float)o + 0.5f) - 0.5f;
-        return !align && !cubic && f < 0 ? 0 : f;
-    }
     double d = align ? s * (double)o : s * ((double)o + 0.5) - 0.5;
     return !align && !cubic && d < 0 ? 0 : d;
 }
@@ -526,11 +525,11 @@ static void taps_of(const InterpOp *op, bool single, bool align, double user, in
         return;
     }
     double s = scale_value(single, align, user, in, out);
-    double src = source_pos(single, align, op->cubic, s, o);
+    double src = source_pos(align, op->cubic, s, o);
     if (!op->cubic) {
         /* a user scale that does not fit the sizes could point past the input: clamp there */
         int64_t i0 = (int64_t)src < in - 1 ? (int64_t)src : in - 1;
-        double w1 = single ? (double)((float)src - (float)i0) : src - (double)i0;
+        double w1 = single ? (double)(float)(src - (double)i0) : src - (double)i0;
         t->idx[0] = i0;
         t->idx[1] = i0 + (i0 < in - 1 ? 1 : 0);
         t->w[0] = single ? (double)(1.0f - (float)w1) : 1 - w1;
@@ -673,14 +672,43 @@ static double aa_filter(bool cubic, double x)
     return 0;
 }
 
+/* The window and weights of output index o in float, as PyTorch computes them for float
+ * (its scalar type): the centre and each filter argument are computed in double (C++'s 0.5)
+ * and rounded to float, the filter's value rounded to float, the sum and the normalization
+ * in float (bilinear's weights are then PyTorch's to the bit, bicubic's within an ulp). */
+static void aa_weights_float(bool cubic, float scale, float support, float inv, int64_t o,
+                             int64_t n, int64_t taps, double *w, int64_t *lo, int64_t *cnt)
+{
+    float center = (float)((double)scale * ((double)o + 0.5)), total = 0;
+    int64_t a = (int64_t)((double)(center - support) + 0.5);
+    int64_t b = (int64_t)((double)(center + support) + 0.5);
+    a = a < 0 ? 0 : a;
+    b = b > n ? n : b;
+    *lo = a;
+    *cnt = b - a < taps ? b - a : taps;
+    for (int64_t j = 0; j < *cnt; j++) {
+        float x = (float)(((double)((float)(j + a) - center) + 0.5) * (double)inv);
+        float v = (float)aa_filter(cubic, x);
+        w[j] = v;
+        total += v;
+    }
+    for (int64_t j = 0; j < *cnt && total != 0; j++)
+        w[j] = (float)w[j] / total;
+}
+
 /* One pass along a dim of n -> m entries: rows runs of `inner` contiguous elements each, the
  * dim being the middle one of [outer, n, inner] (src) and [outer, m, inner] (dst). */
 static int aa_pass(TsError *err, const AaOp *op, int dt, const void *src, void *dst,
                    int64_t outer, int64_t n, int64_t m, int64_t inner, bool align, double user)
 {
-    double scale = scale_value(dt == TS_FLOAT32, align, user, n, m);
+    bool single = dt == TS_FLOAT32;
+    double scale = scale_value(single, align, user, n, m);
     double support = (op->cubic ? 2.0 : 1.0) * (scale >= 1 ? scale : 1);
     double inv = scale >= 1 ? 1 / scale : 1;
+    if (single) {
+        support = (float)((op->cubic ? 2.0 : 1.0) * (scale >= 1 ? scale : 1));
+        inv = scale >= 1 ? (float)(1.0 / scale) : 1;
+    }
     int64_t taps = (int64_t)ceil(support) * 2 + 1;
     double *w = malloc((size_t)(m * taps) * sizeof *w + 1);
     int64_t *lo = malloc((size_t)m * sizeof *lo + 1), *cnt = malloc((size_t)m * sizeof *cnt + 1);
@@ -690,7 +718,10 @@ static int aa_pass(TsError *err, const AaOp *op, int dt, const void *src, void *
         free(cnt);
         return ts_error_set(err, TS_ERR_NOMEM, "%s: out of memory", op->name);
     }
-    for (int64_t o = 0; o < m; o++) {
+    for (int64_t o = 0; o < m && single; o++)
+        aa_weights_float(op->cubic, (float)scale, (float)support, (float)inv, o, n, taps,
+                         w + o * taps, &lo[o], &cnt[o]);
+    for (int64_t o = 0; o < m && !single; o++) {
         double center = scale * ((double)o + 0.5), total = 0;
         int64_t a = (int64_t)(center - support + 0.5), b = (int64_t)(center + support + 0.5);
         a = a < 0 ? 0 : a;

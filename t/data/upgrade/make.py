@@ -3,7 +3,7 @@
 # linspace, logspace), with its version record rewritten to older versions PyTorch 1.13
 # still loads (3, 4, 7), and what PyTorch 1.13 prints for each: its upgraders give each call
 # its old meaning (integer division truncates up to version 3, full of an int fills floats
-# up to 4).
+# up to 4; torch.div of two numbers is aten::div.int/.float, which no upgrader touches).
 #     /usr/bin/python3 t/data/upgrade/make.py
 import io
 import os
@@ -24,7 +24,8 @@ class Ops(torch.nn.Module):
         c = a.float()
         c.div_(b)
         return (torch.div(a, b), a.div(2), torch.div(a.float(), 4), c, torch.full([2], 7),
-                torch.linspace(0, 1, 3), torch.logspace(0, 2, 3))
+                torch.linspace(0, 1, 3), torch.logspace(0, 2, 3),
+                (torch.div(a.size(0), 2), torch.div(7.5, 2)))
 
 
 class OldOps(torch.nn.Module):
@@ -37,10 +38,11 @@ class OldOps(torch.nn.Module):
         d = a.clone()
         d.div_(-2)
         return (torch.div(a, b), a.div(2), torch.div(a.float(), 4), c, torch.full([2], 7),
-                d, torch.logspace(0, 2, 3))
+                d, torch.logspace(0, 2, 3), (torch.div(a.size(0), 2), torch.div(7.5, 2)))
 
 
-def show(r: Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]):
+def show(r: Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor,
+                  Tuple[float, float]]):
     print(r)
 
 
