@@ -6,6 +6,8 @@
 # are programs near them that PyTorch accepts.
 from typing import Dict, List, Optional, Tuple
 
+import math
+
 import torch
 
 
@@ -497,6 +499,26 @@ def err_select_out_of_range():
     t = torch.ones(2, 3)
     print(t.select(1, 5))
 
+
+
+def err_unknown_torch_function():
+    # raises: object has no attribute summ
+    return torch.summ(torch.ones(2))
+
+
+def err_unknown_functional():
+    # raises: object has no attribute relux
+    return torch.nn.functional.relux(torch.ones(2))
+
+
+def err_unknown_math_function():
+    # raises: object has no attribute sqrtt
+    return math.sqrtt(2.0)
+
+
+def err_math_function_torchscript_lacks():
+    # raises: Python builtin <built-in function isclose> is currently not supported in Torchscript
+    return math.isclose(1.0, 1.0)
 
 if __name__ == "__main__":
     import casedriver

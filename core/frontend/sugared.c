@@ -251,6 +251,51 @@ static const struct { const char *name; int value; } dtypes[] = {
     { "channels_last_3d", 3 },
 };
 
+/* 1 when some operator is called name (the plugins loaded as needed), else PyTorch's error
+ * for a module attribute that does not exist ("object has no attribute summ") and -1. The
+ * frontend's own forms named like operators count as operators. */
+static int operator_named(TsEmitter *e, const char *name, TsSourceRange r)
+{
+    static const char *const forms[] = { "aten::wait", "aten::_unwrap_optional", NULL };
+    for (size_t i = 0; forms[i]; i++)
+        if (strcmp(forms[i], name) == 0)
+            return 1;
+    for (;;) {
+        const TsOperator *ops[1];
+        if (ts_optable_overloads(e->c->ops, name, ops, 1) > 0)
+            return 1;
+        if (ts_optable_settled(e->c->ops))
+            break;
+        if (ts_optable_complete(e->c->ops, e->err))
+            return -1;
+    }
+    const char *attr = strstr(name, "::");
+    ts_emit_error(e, r, "object has no attribute %s", attr ? attr + 2 : name);
+    return -1;
+}
+
+/* What the math module's attr is to TorchScript: 1 a function PyTorch maps to an operator,
+ * -1 a function of Python's math module it does not support, 0 no function of math. */
+static int math_function(const char *attr)
+{
+    static const char *const mapped[] = {
+        "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "ceil", "copysign", "cos",
+        "cosh", "degrees", "erf", "erfc", "exp", "expm1", "fabs", "factorial", "floor", "fmod",
+        "frexp", "gamma", "gcd", "isfinite", "isinf", "isnan", "ldexp", "lgamma", "log",
+        "log10", "log1p", "modf", "pow", "radians", "remainder", "sin", "sinh", "sqrt", "tan",
+        "tanh", NULL };
+    static const char *const python_only[] = {
+        "cbrt", "comb", "dist", "exp2", "fsum", "hypot", "isclose", "isqrt", "lcm", "log2",
+        "nextafter", "perm", "prod", "trunc", "ulp", NULL };
+    for (size_t i = 0; mapped[i]; i++)
+        if (strcmp(mapped[i], attr) == 0)
+            return 1;
+    for (size_t i = 0; python_only[i]; i++)
+        if (strcmp(python_only[i], attr) == 0)
+            return -1;
+    return 0;
+}
+
 bool ts_module_constant(const char *mod, const char *attr, TsValue *out)
 {
     static const struct { const char *n; double v; } math[] = {
@@ -360,6 +405,8 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
             return -1;
         if (!py)
             snprintf(buf, sizeof buf, "aten::%s", attr);
+        if (!py && operator_named(e, buf, r) != 1)
+            return -1;
         out->name = ts_symbol(buf);
         return 0;
     }
@@ -375,6 +422,8 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
             return -1;
         if (!py)
             snprintf(buf, sizeof buf, "aten::%s", attr);
+        if (!py && operator_named(e, buf, r) != 1)
+            return -1;
         out->name = ts_symbol(buf);
         return 0;
     }
@@ -429,6 +478,12 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
         return 0;
     }
     if (strcmp(mod, "math") == 0) {
+        int known = math_function(attr);
+        if (known == 0)
+            return ts_emit_error(e, r, "object has no attribute %s", attr);
+        if (known < 0)
+            return ts_emit_error(e, r, "Python builtin <built-in function %s> is currently "
+                                 "not supported in Torchscript", attr);
         /* math.remainder is IEEE remainder, not the % of aten::remainder */
         snprintf(buf, sizeof buf, "aten::%s",
                  strcmp(attr, "remainder") == 0 ? "mathremainder" : attr);
