@@ -266,6 +266,61 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None,
     return torch.embedding(weight, input, pad, scale_grad_by_freq, sparse)
 
 
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = None,
+                  max_norm: Optional[float] = None, norm_type: float = 2.0,
+                  scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Optional[Tensor] = None,
+                  include_last_offset: bool = False,
+                  padding_idx: Optional[int] = None) -> Tensor:
+    # a 2-d input is a batch of bags of equal length: flattened, with one offset per row
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError("embedding_bag: If per_sample_weights ({}) is not None, then it must "
+                         "have the same shape as the input ({})".format(
+                             per_sample_weights.shape, input.shape))
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
+                             "is a mini-batch of fixed length sequences. However, found "
+                             "offsets of type <unknown>")
+        bags = torch.arange(0, input.numel(), input.size(1), dtype=input.dtype,
+                            device=input.device)
+        flat = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        bags = offsets
+        if bags.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+        flat = input
+    else:
+        raise ValueError("input has to be 1D or 2D Tensor, but got Tensor of dimension {}".format(
+            input.dim()))
+    if mode == "sum":
+        mode_enum = 0
+    elif mode == "mean":
+        mode_enum = 1
+    elif mode == "max":
+        mode_enum = 2
+        if scale_grad_by_freq:
+            raise ValueError("max mode does not support scaling the gradient by the frequency")
+        if sparse:
+            raise ValueError("max mode does not support sparse weights")
+    else:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if max_norm is not None:
+        raise RuntimeError("F.embedding_bag with max_norm is not supported")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. "
+                                  "per_sample_weights is only supported for mode='sum' "
+                                  "(got mode='{}'). Please open a feature request on "
+                                  "GitHub.".format(mode))
+    ret, _, _, _ = torch.embedding_bag(weight, flat, bags, scale_grad_by_freq, mode_enum, sparse,
+                                       per_sample_weights, include_last_offset, padding_idx)
+    return ret
+
 # ---- activations: inplace=True is the op_ variant ----------------------------------------
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:

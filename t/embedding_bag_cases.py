@@ -9,6 +9,7 @@
 from typing import List, Tuple
 
 import torch
+import torch.nn.functional as F
 
 
 def weight() -> torch.Tensor:
@@ -174,6 +175,34 @@ def err_one_dim_weight():
     w, i, o = args()
     return torch.embedding_bag(w[0], i, o, False, 1, False, None, False)
 
+
+
+def test_functional_embedding_bag():
+    # F.embedding_bag as PyTorch writes it: a 2-d input is a batch of equal bags, modes by name
+    w = torch.arange(12.).reshape(4, 3)
+    assert torch.equal(F.embedding_bag(torch.tensor([0, 2, 1, 3]), w, torch.tensor([0, 2])),
+                       torch.tensor([[3., 4., 5.], [6., 7., 8.]]))
+    assert torch.equal(F.embedding_bag(torch.tensor([[0, 2], [1, 3]]), w, mode="max"),
+                       torch.tensor([[6., 7., 8.], [9., 10., 11.]]))
+    s = F.embedding_bag(torch.tensor([0, 2, 1, 3]), w, torch.tensor([0, 1]), mode="sum",
+                        per_sample_weights=torch.tensor([1., 2., 3., 4.]))
+    assert torch.equal(s, torch.tensor([[0., 1., 2.], [57., 66., 75.]]))
+
+
+def err_functional_embedding_bag_without_offsets():
+    # raises: offsets has to be a 1D Tensor but got None
+    return F.embedding_bag(torch.tensor([0, 2]), torch.ones(4, 3))
+
+
+def err_functional_embedding_bag_mode():
+    # raises: mode has to be one of sum, mean or max
+    return F.embedding_bag(torch.tensor([0, 2]), torch.ones(4, 3), torch.tensor([0]), mode="min")
+
+
+def err_functional_embedding_bag_weights_need_sum():
+    # raises: per_sample_weights is only supported for mode='sum' (got mode='mean')
+    return F.embedding_bag(torch.tensor([0, 2]), torch.ones(4, 3), torch.tensor([0]),
+                           per_sample_weights=torch.ones(2))
 
 if __name__ == "__main__":
     import casedriver
