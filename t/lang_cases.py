@@ -225,6 +225,20 @@ def test_an_operators_named_returns_are_fields():
     v, i = x.min(dim=1)
     assert torch.equal(v, x.min(dim=1).values) and len(r) == 2
 
+
+def test_constant_objects_are_distinct():
+    # PyTorch folds each of these into a constant of its own before its CSE runs, so equal
+    # ones are not merged: identity and tensor dict keys tell them apart
+    a = [1, 2]
+    b = [1, 2]
+    x = torch.zeros(2)
+    y = torch.zeros(2)
+    e: List[int] = []
+    f: List[int] = []
+    assert a is not b and x is not y and e is not f
+    d: Dict[torch.Tensor, int] = {torch.tensor(1): 5}
+    assert torch.tensor(1) not in d
+
 def err_function_name_bound_in_both_branches_stays_there():
     # raises: undefined value h
     if bool(torch.rand(1) > 2.0):

@@ -6,8 +6,10 @@
  * attributes and outputs of the same types. The earlier one must be in the same block or an
  * enclosing one (a block's table is dropped when the walk leaves it). Never merged: nodes
  * with side effects or random numbers (ir/alias.h), nodes with blocks (their blocks are
- * walked instead), new objects, and any node one of whose inputs or outputs some node of the
- * graph writes (AliasDb: ts_alias_node_has_writers) — so nothing is merged across an
+ * walked instead), new objects, nodes of constant inputs whose outputs are mutable (PyTorch
+ * folds each into a constant object of its own first: own_constant), and any node one of
+ * whose inputs or outputs some node of the graph writes (AliasDb:
+ * ts_alias_node_has_writers) — so nothing is merged across an
  * `add_`, an `append` or an `index_put_` of memory it may alias. prim::Enter and prim::Exit
  * (a `with` statement: torch.no_grad()) start a new context: nodes of different contexts are
  * never merged, as gradient mode may differ.
@@ -19,6 +21,7 @@
 #include "ir/alias.h"
 #include "ir/log.h"
 #include "ir/passes/passes.h"
+#include "ir/passes/pure.h"
 
 typedef struct Entry {
     uint64_t hash;
@@ -95,11 +98,28 @@ static bool same_node(const TsNode *a, const TsNode *b)
     return true;
 }
 
+/* A node PyTorch's constant propagation, which runs before its CSE, would have made a
+ * constant of its own: all its inputs constants (or none) and an output of a mutable type
+ * (a tensor, list, dict). Each such node gives a distinct object there — two
+ * torch.tensor(1) are two keys of a dict, [1, 2] is not [1, 2] — so it is never merged. */
+static bool own_constant(const TsNode *n)
+{
+    bool mutable_out = false;
+    for (size_t i = 0; i < n->n_outputs; i++)
+        mutable_out = mutable_out || !ts_type_is_immutable(n->outputs[i]->type);
+    if (!mutable_out)
+        return false;
+    for (size_t i = 0; i < n->n_inputs; i++)
+        if (n->inputs[i]->node->kind != ts_symbol("prim::Constant"))
+            return false;
+    return true;
+}
+
 static bool mergeable(const TsAliasDb *db, const TsNode *n)
 {
     return n->n_outputs > 0 && n->n_blocks == 0 && n->kind != ts_symbol("prim::CreateObject") &&
            n->kind != ts_symbol("prim::Uninitialized") && !ts_alias_node_has_side_effects(n) &&
-           !ts_alias_node_has_writers(db, n);
+           !own_constant(n) && !ts_alias_node_has_writers(db, n);
 }
 
 static TsNode *lookup(const Table *t, const TsNode *n, uint64_t h)
