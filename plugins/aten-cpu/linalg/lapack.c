@@ -180,7 +180,8 @@ TsTensor *ts_lap_batch_tensor(const TsLapBatch *b, int dtype, int nextra, const 
 {
     int64_t sizes[TS_LAP_MAX_DIM + 2];
     memcpy(sizes, b->bsizes, sizeof(int64_t) * (size_t)b->nb);
-    memcpy(sizes + b->nb, extra, sizeof(int64_t) * (size_t)nextra);
+    if (nextra)     /* extra may be NULL then */
+        memcpy(sizes + b->nb, extra, sizeof(int64_t) * (size_t)nextra);
     return ts_cpu_empty(dtype, b->nb + nextra, sizes, err);
 }
 
