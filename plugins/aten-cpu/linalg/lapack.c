@@ -101,6 +101,8 @@ static size_t esize(int dtype) { return dtype == TS_FLOAT64 ? 8 : 4; }
 
 void *ts_lap_mat(const TsLapBatch *b, int64_t i)
 {
+    if (!b->data)      /* an empty batch has no memory: no offset into NULL */
+        return NULL;
     return b->data + (size_t)(i * b->rows * b->cols) * esize(b->dtype);
 }
 
