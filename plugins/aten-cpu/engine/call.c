@@ -36,6 +36,17 @@ int ts_cpu_call_kernel(TsCall *c, const TsCpuTable *table, const char *qualname,
     return 0;
 }
 
+TsValue ts_cpu_int_list(TsError *err, int n, const int64_t *v)
+{
+    TsList *l = ts_list_new(ts_type_int(), (size_t)n, err);
+    for (int i = 0; l && i < n; i++)
+        if (ts_list_append(l, ts_int(v[i]), err)) {
+            ts_heap_release(&l->h);
+            l = NULL;
+        }
+    return l ? ts_obj_value(l, TS_TAG_LIST) : ts_none();
+}
+
 TsTensor *ts_cpu_call_tensor(TsCall *c, const TsCpuTable *table, const char *qualname,
                              const char *overload, size_t n, TsValue *args)
 {

@@ -95,16 +95,8 @@ static int build_args(TsChain *k, const char *fmt, va_list ap, TsValue *v)
         case 'l': {
             int len = va_arg(ap, int);
             const int64_t *vals = va_arg(ap, const int64_t *);
-            TsList *l = ts_list_new(ts_type_int(), (size_t)len, k->c->error);
-            for (int i = 0; l && i < len; i++)
-                if (ts_list_append(l, ts_int(vals[i]), k->c->error)) {
-                    ts_heap_release(&l->h);
-                    l = NULL;
-                }
-            if (l)
-                x = ts_obj_value(l, TS_TAG_LIST);
-            else
-                ok = false;
+            x = ts_cpu_int_list(k->c->error, len, vals);
+            ok = x.tag != TS_TAG_NONE;
             break;
         }
         default: ok = false; break;

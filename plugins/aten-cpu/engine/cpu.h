@@ -83,6 +83,9 @@ extern TsAllocator ts_cpu_allocator;
  * failure, error set). */
 int ts_cpu_call_kernel(TsCall *c, const TsCpuTable *table, const char *qualname,
                        const char *overload, size_t n, TsValue *args, TsValue *out);
+/* An int[] value of the n ints (the argument a called kernel takes); None with err set when
+ * out of memory. */
+TsValue ts_cpu_int_list(TsError *err, int n, const int64_t *v);
 /* The same for a kernel that returns one tensor: it, or NULL with the error set. */
 TsTensor *ts_cpu_call_tensor(TsCall *c, const TsCpuTable *table, const char *qualname,
                              const char *overload, size_t n, TsValue *args);

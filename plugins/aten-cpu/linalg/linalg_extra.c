@@ -222,17 +222,11 @@ static int vector_norm(TsCall *c, TsTensor *x, TsValue ord, const int64_t *dims,
     args[1] = ord;
     args[2] = ts_none();
     if (dims) {
-        TsList *l = ts_list_new(ts_type_int(), (size_t)nd, c->error);
-        for (int i = 0; l && i < nd; i++)
-            if (ts_list_append(l, ts_int(dims[i]), c->error)) {
-                ts_heap_release(&l->h);
-                l = NULL;
-            }
-        if (!l) {
+        args[2] = ts_cpu_int_list(c->error, nd, dims);
+        if (args[2].tag == TS_TAG_NONE) {
             ts_value_release(args[0]);
             return c->error->code;
         }
-        args[2] = ts_obj_value(l, TS_TAG_LIST);
     }
     args[3] = ts_bool(keep);
     args[4] = dtype >= 0 ? ts_int(dtype) : ts_none();
@@ -701,16 +695,13 @@ static int k_vecdot(TsCall *c)
                           ts_dtype_type_name(x->dtype), ts_dtype_type_name(y->dtype));
     if (!rc) rc = ts_cpu_mul(x, y, &p, c->error);
     if (!rc) {
-        TsValue args[4], r;
-        TsList *l = ts_list_new(ts_type_int(), 1, c->error);
-        if (!l || ts_list_append(l, ts_int(dim), c->error)) {
-            if (l)
-                ts_heap_release(&l->h);
+        TsValue args[4], r, l = ts_cpu_int_list(c->error, 1, &dim);
+        if (l.tag == TS_TAG_NONE) {
             rc = c->error->code;
         } else {
             args[0] = ts_obj_value(p, TS_TAG_TENSOR);
             p = NULL;
-            args[1] = ts_obj_value(l, TS_TAG_LIST);
+            args[1] = l;
             args[2] = ts_bool(false);
             args[3] = ts_none();
             rc = ts_cpu_call_kernel(c, &ts_cpu_reduce_table, "aten::sum", "dim_IntList", 4, args,

@@ -20,21 +20,9 @@ static TsValue tval(TsTensor *t)
     return ts_obj_value(t, TS_TAG_TENSOR);
 }
 
-/* An int[] value of the n ints; None (error set) when out of memory. */
-static TsValue int_list(TsError *err, int n, const int64_t *v)
-{
-    TsList *l = ts_list_new(ts_type_int(), (size_t)n, err);
-    for (int i = 0; l && i < n; i++)
-        if (ts_list_append(l, ts_int(v[i]), err)) {
-            ts_heap_release(&l->h);
-            l = NULL;
-        }
-    return l ? ts_obj_value(l, TS_TAG_LIST) : ts_none();
-}
-
 static TsTensor *flip(TsCall *c, TsTensor *t, int n, const int64_t *dims)
 {
-    TsValue a[2] = { tval(t), int_list(c->error, n, dims) };
+    TsValue a[2] = { tval(t), ts_cpu_int_list(c->error, n, dims) };
     if (a[1].tag == TS_TAG_NONE) {
         ts_value_release(a[0]);
         return NULL;
@@ -129,7 +117,7 @@ static int k_tile(TsCall *c)
         memmove(dims + pad, dims, sizeof dims[0] * (size_t)nd);
         for (int i = 0; i < pad; i++)
             dims[i] = 1;
-        TsValue ra[2] = { tval(t), int_list(c->error, nd + pad, dims) };
+        TsValue ra[2] = { tval(t), ts_cpu_int_list(c->error, nd + pad, dims) };
         if (ra[1].tag == TS_TAG_NONE)
             ts_value_release(ra[0]);
         else

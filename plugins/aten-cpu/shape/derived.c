@@ -22,14 +22,11 @@ static TsValue tval(TsTensor *t)
 /* t.reshape(-1): a view where one exists, else a copy; NULL with the error set. */
 static TsTensor *flat(TsCall *c, TsTensor *t)
 {
-    TsList *shape = ts_list_new(ts_type_int(), 1, c->error);
-    if (shape && ts_list_append(shape, ts_int(-1), c->error)) {
-        ts_heap_release(&shape->h);
-        shape = NULL;
-    }
-    if (!shape)
+    int64_t all = -1;
+    TsValue shape = ts_cpu_int_list(c->error, 1, &all);
+    if (shape.tag == TS_TAG_NONE)
         return NULL;
-    TsValue ra[2] = { tval(t), ts_obj_value(shape, TS_TAG_LIST) };
+    TsValue ra[2] = { tval(t), shape };
     return ts_cpu_call_tensor(c, &ts_aten_view_table, "aten::reshape", "", 2, ra);
 }
 
@@ -115,15 +112,10 @@ static int k_diagflat(TsCall *c)
 /* t broadcast to sizes (dim of them) as a view; NULL with expand's error. */
 static TsTensor *broadcast(TsCall *c, TsTensor *t, int dim, const int64_t *sizes)
 {
-    TsList *l = ts_list_new(ts_type_int(), (size_t)dim, c->error);
-    for (int i = 0; l && i < dim; i++)
-        if (ts_list_append(l, ts_int(sizes[i]), c->error)) {
-            ts_heap_release(&l->h);
-            l = NULL;
-        }
-    if (!l)
+    TsValue l = ts_cpu_int_list(c->error, dim, sizes);
+    if (l.tag == TS_TAG_NONE)
         return NULL;
-    TsValue ea[3] = { tval(t), ts_obj_value(l, TS_TAG_LIST), ts_bool(false) };
+    TsValue ea[3] = { tval(t), l, ts_bool(false) };
     return ts_cpu_call_tensor(c, &ts_aten_view_table, "aten::expand", "", 3, ea);
 }
 
@@ -220,22 +212,19 @@ static int k_sum_to_size(TsCall *c)
         return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "size {%s} is not "
                                              "expandable to size {%s}.", want, got));
     }
-    int lead = t->dim - n;
-    TsList *dims = ts_list_new(ts_type_int(), (size_t)t->dim, c->error);
-    for (int k = 0; dims && k < t->dim; k++)
-        if ((k < lead || (size[k - lead] == 1 && t->sizes[k] != 1)) &&
-            ts_list_append(dims, ts_int(k), c->error)) {
-            ts_heap_release(&dims->h);
-            dims = NULL;
-        }
-    if (!dims)
-        return ts_args_fail(&a, c->error->code);
-    if (dims->len == 0) {
-        ts_heap_release(&dims->h);
+    int lead = t->dim - n, nd = 0;
+    int64_t summed[TS_TENSOR_MAX_DIMS];
+    for (int k = 0; k < t->dim; k++)
+        if (k < lead || (size[k - lead] == 1 && t->sizes[k] != 1))
+            summed[nd++] = k;
+    if (nd == 0) {
         ts_tensor_retain(t);
         return ts_args_return_tensor(&a, 0, t);
     }
-    TsValue sa[4] = { tval(t), ts_obj_value(dims, TS_TAG_LIST), ts_bool(true), ts_none() };
+    TsValue dims = ts_cpu_int_list(c->error, nd, summed);
+    if (dims.tag == TS_TAG_NONE)
+        return ts_args_fail(&a, c->error->code);
+    TsValue sa[4] = { tval(t), dims, ts_bool(true), ts_none() };
     TsTensor *s = ts_cpu_call_tensor(c, &ts_cpu_reduce_table, "aten::sum", "dim_IntList", 4, sa);
     if (s && lead > 0) {           /* the leading dims summed were kept as 1s: drop them */
         int64_t strides[TS_TENSOR_MAX_DIMS];
