@@ -51,11 +51,8 @@ static bool is_big(size_t n)
  * a huge page mostly unused. */
 static size_t round_pages(size_t n)
 {
-    static size_t page;
-    if (!page) {
-        long ps = sysconf(_SC_PAGESIZE);
-        page = ps > 0 && ((size_t)ps & ((size_t)ps - 1)) == 0 ? (size_t)ps : 4096;
-    }
+    long ps = sysconf(_SC_PAGESIZE);   /* asked each time: only big blocks come here */
+    size_t page = ps > 0 && ((size_t)ps & ((size_t)ps - 1)) == 0 ? (size_t)ps : 4096;
     if (n > SIZE_MAX - (page - 1))
         return 0;
     return (n + page - 1) & ~(page - 1);
