@@ -1069,6 +1069,10 @@ int ts_sugar_call_method(TsEmitter *e, TsIrValue *self, const char *name, size_t
         TsDefInfo *d = ci ? ts_class_method(ci, name) : NULL;
         if (!d) {
             char b[256];
+            if (ts_is_object_type(self->type))   /* PyTorch's wording for a missing magic method */
+                return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'. Did "
+                                     "you forget to initialize an attribute in __init__()?",
+                                     describe(self->type, b, sizeof b), name);
             return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'",
                                  describe(self->type, b, sizeof b), name);
         }

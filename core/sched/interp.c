@@ -1313,7 +1313,10 @@ static int run_loop(TsInterp *st, void *const **labels_out)
                 in++;
                 VM_NEXT();
             }
-            if (ts_list_append((TsList *)lv.u.p, take(R, K, a[1]), &st->err))
+            TsList *l = (TsList *)lv.u.p;
+            if (l->len < l->cap)    /* room: the common case, no call */
+                l->items[l->len++] = take(R, K, a[1]);
+            else if (ts_list_append(l, take(R, K, a[1]), &st->err))
                 goto fail;
             if (in->d > 0)
                 consume(R, a[0]);   /* no output: the list's count is left alone */

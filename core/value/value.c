@@ -71,14 +71,23 @@ static void destroy_tensor(TsTensor *t, TsFreeList *fl)
         free(t->sizes);
 }
 
+/* Whether a list of element type t holds only unboxed numbers: none of its items needs a
+ * drop, and a big list of ints is freed without a walk over it. */
+static bool holds_plain_scalars(const TsType *t)
+{
+    TsTypeKind k = ts_type_kind(t);
+    return k == TS_TYPE_INT || k == TS_TYPE_FLOAT || k == TS_TYPE_BOOL;
+}
+
 /* Drops h's children (onto fl) and frees h itself. */
 static void destroy(TsHeap *h, TsFreeList *fl)
 {
     switch ((TsTag)h->kind) {
     case TS_TAG_LIST: {
         TsList *l = (TsList *)h;
-        for (size_t i = 0; i < l->len; i++)
-            ts_value_drop(fl, l->items[i]);
+        if (!holds_plain_scalars(l->elem_type))
+            for (size_t i = 0; i < l->len; i++)
+                ts_value_drop(fl, l->items[i]);
         ts_big_free(l->items, l->cap * sizeof *l->items);
         break;
     }
