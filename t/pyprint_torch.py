@@ -18,6 +18,8 @@ usage: /usr/bin/python3 pyprint_torch.py BUILDDIR SRCDIR
    (`t/pyprint_archive.t --save`, ts_save_module): its main in PyTorch prints what PyTorch
    prints for the original after PyTorch's own load and save (the same number of
    __setstate__ runs), or fails as that does.
+4. Modules of this file (RESAVED) scripted and saved by PyTorch, saved again by `tscript
+   save`: forward gives PyTorch's result on the archive tscript wrote.
 Prints TAP.
 """
 import contextlib
@@ -125,6 +127,76 @@ def judge(want, phrase, got, err):
     return first_difference(want, got)
 
 
+# Modules whose archives tscript must save again: interfaces (a class interface naming a
+# parameter's type only, a module interface attribute, an interface-typed local), script
+# classes built by no call before the save.
+RESAVED = {
+    "interfaces": """
+import torch
+from torch import nn
+
+@torch.jit.interface
+class Scorer(object):
+    def score(self, x: torch.Tensor, k: int) -> torch.Tensor:
+        pass
+
+@torch.jit.script
+class Square(object):
+    def __init__(self):
+        self.scale = 2.0
+    def score(self, x: torch.Tensor, k: int) -> torch.Tensor:
+        return x * x * self.scale + k
+
+@torch.jit.interface
+class Step(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        pass
+
+class AddOne(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + 1
+
+class Model(nn.Module):
+    step: Step
+    def __init__(self):
+        super().__init__()
+        self.step = AddOne()
+        self.steps = nn.ModuleDict({"a": AddOne(), "b": AddOne()})
+    def use(self, s: Scorer, x: torch.Tensor) -> torch.Tensor:
+        return s.score(x, 3)
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        m: Step = self.steps["a"]
+        return self.use(Square(), x) + m.forward(x) + self.step.forward(x)
+""",
+}
+
+
+def resave_tests(builddir, tmp, report_one):
+    """Part 4: each RESAVED module through torch.jit.save, `tscript save`, torch.jit.load."""
+    import importlib.util
+    tscript = os.path.join(builddir, "tscript")
+    x = torch.arange(4.0)
+    for name, source in RESAVED.items():
+        src = os.path.join(tmp, "resaved_%s.py" % name)
+        with open(src, "w") as f:
+            f.write(source)
+        spec = importlib.util.spec_from_file_location("resaved_" + name, src)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod
+        spec.loader.exec_module(mod)
+        first, second = src[:-3] + ".pt", src[:-3] + ".tscript.pt"
+        torch.jit.save(torch.jit.script(mod.Model()), first)
+        want = torch.jit.load(first)(x)
+        p = subprocess.run([tscript, "save", "-o", second, first], capture_output=True,
+                           text=True)
+        what = "%s: tscript saves it again and PyTorch runs that" % name
+        if p.returncode != 0:
+            report_one(False, what, p.stderr)
+            continue
+        got = torch.jit.load(second)(x)
+        report_one(torch.allclose(want, got), what, "want %s, got %s" % (want, got))
+
+
 def resaved(path):
     """The archive PyTorch writes when it loads path and saves it again."""
     out = io.BytesIO()
@@ -221,6 +293,12 @@ def main():
             if (want_err is None) != (err is None) or (err and err != want_err):
                 problem = "PyTorch's own save: %r, tscript's: %r" % (want_err, err)
             report(not problem, what, problem)
+
+        def report_one(passed, what, problem):
+            nonlocal n
+            n += 1
+            report(passed, what, problem)
+        resave_tests(builddir, tmp, report_one)
     print("1..%d" % n)
     sys.exit(1 if failed else 0)
 

@@ -493,7 +493,16 @@ int ts_save_describe_classes(TsPyPrinter *p, TsCompiler *c, TsSchemaList *schema
                              TsError *err)
 {
     for (size_t i = 0; i < c->n_classes; i++) {
-        const TsClassInfo *ci = c->classes[i];
+        TsClassInfo *ci = c->classes[i];
+        /* An archive's classes are built on first use, and printing the code may use one
+         * no call has (an interface naming a parameter's type): build them now, so each
+         * is described before it is printed. One that does not build is left out: the
+         * code that uses it did not compile either. */
+        if (!ci->type && ci->qualname && ci->tree->kind == TS_TREE_CLASS) {
+            TsError ignore = TS_ERROR_INIT;
+            if (ts_compiler_class(c, ci, ci->tree->range, &ignore))
+                ts_error_clear(&ignore);
+        }
         if (!ci->type || ci->tree->kind != TS_TREE_CLASS)
             continue;
         Decls d;
