@@ -7,6 +7,7 @@
 #
 #     /usr/bin/python3 t/nn_modules_sweep.py TSCRIPT [NAME...]
 import os
+import subprocess
 import sys
 import tempfile
 import warnings
@@ -20,7 +21,9 @@ from torch import Tensor
 warnings.simplefilter("ignore")
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "models"))
+sys.path.insert(0, HERE)
 from check_models import compare, run_both  # noqa: E402
+from outcmp import first_difference  # noqa: E402
 
 
 def r(*shape):
@@ -314,8 +317,9 @@ def act(m, *shape):
 
 
 # name: (builder, inputs[, mode]); a builder returns the nn.Module to script, inputs the
-# forward's arguments; mode is "eval" (the default), "train", or "frozen" (eval, then
-# torch.jit.freeze).
+# forward's arguments; mode is "eval" (the default), "train", "frozen" (eval, then
+# torch.jit.freeze), or "main": an exported main() that prints, run by `tscript run -f main`
+# and compared as printed.
 CASES = {
     # convolutions
     "conv1d_stride_dil": (lambda: Call(nn.Conv1d(4, 6, 3, stride=2, padding=2, dilation=2)),
@@ -704,6 +708,63 @@ CASES = {
     "frozen_linear_bn1d": (lambda: Call(nn.Sequential(nn.Linear(5, 4), bn_stats(nn.BatchNorm1d(4)),
                                                       nn.Hardswish(), nn.Linear(4, 2))),
                            lambda: (r(3, 5),), "frozen"),
+    "encoder_nested_default": (lambda: EncoderNested(False), lambda: (r(3, 5, 16),)),
+    "encoder_nested_norm_first": (lambda: EncoderNested(True), lambda: (r(3, 5, 16),)),
+    "transformer_all_masks": (lambda: TransformerMasks(), lambda: (r(5, 2, 16), r(4, 2, 16))),
+    "dropout_train_extremes": (lambda: Call2(TwoActs(nn.Dropout(0.0), nn.Dropout(1.0))),
+                               lambda: (r(3, 4), r(3, 4)), "train"),
+    "rrelu_train_fixed": act(lambda: nn.RReLU(0.25, 0.25), 3, 4),
+    "lstm_train_no_dropout": (lambda: Call(nn.LSTM(3, 4, num_layers=2)), lambda: (r(5, 2, 3),),
+                              "train"),
+    "loss_cross_entropy_3d_ignore": (lambda: Losses(lambda red: nn.CrossEntropyLoss(
+        reduction=red, weight=torch.rand(4) + 0.2, ignore_index=2, label_smoothing=0.15)),
+        lambda: (r(2, 4, 3, 2), idx(10, 4, 2, 3, 2))),
+    "loss_nll_ignore_default": (lambda: Losses(lambda red: nn.NLLLoss(reduction=red,
+                                                                      ignore_index=-100)),
+                                lambda: (torch.log_softmax(r(5, 3), 1),
+                                         torch.tensor([0, -100, 2, 1, -100]))),
+    "loss_kldiv_mean": (lambda: Losses(lambda red: nn.KLDivLoss(reduction=red)),
+                        lambda: (torch.log_softmax(r(3, 4), 1), torch.softmax(r(3, 4), 1))),
+    "loss_smoothl1_beta0_huber": (lambda: Call2(TwoActs2(nn.SmoothL1Loss(beta=0.0),
+                                                         nn.HuberLoss(reduction="none",
+                                                                      delta=2.0))),
+                                  lambda: (r(3, 4) * 3, r(3, 4))),
+    "loss_bce_logits_3d": (lambda: Losses(lambda red: nn.BCEWithLogitsLoss(
+        reduction=red, weight=torch.rand(3, 1), pos_weight=torch.rand(4) + 0.5)),
+        lambda: (r(2, 3, 4), probs(2, 3, 4))),
+    "loss_multilabel_soft_weight": (lambda: Losses(lambda red: nn.MultiLabelSoftMarginLoss(
+        weight=torch.rand(4), reduction=red)), lambda: (r(3, 4), (r(3, 4) > 0).float())),
+    "loss_triplet_default": (lambda: Call3(nn.TripletMarginLoss()),
+                             lambda: (r(4, 6), r(4, 6), r(4, 6))),
+    "loss_gaussian_homoscedastic": (lambda: Call3(nn.GaussianNLLLoss()),
+                                    lambda: (r(4, 3), r(4, 3), probs(4, 1))),
+    "loss_poisson_full_log": (lambda: Losses(lambda red: nn.PoissonNLLLoss(
+        log_input=True, full=True, reduction=red)), lambda: (r(3, 4), (probs(3, 4) * 5).round())),
+    "loss_ctc_concat_inf": (lambda: CtcLoss(), lambda: (torch.log_softmax(r(4, 2, 5), 2),
+                                                         torch.tensor([1, 1, 1, 2, 3]),
+                                                         torch.tensor([4, 4]),
+                                                         torch.tensor([3, 2]))),
+    "fold_unbatched": (lambda: Call(nn.Fold((4, 5), 2, padding=1)), lambda: (r(12, 30),)),
+    "unfold_padding": (lambda: Call(nn.Unfold(3, padding=2, stride=2)), lambda: (r(2, 2, 5, 4),)),
+    "layernorm_double_strided": (lambda: Call(Transposed(affine(nn.LayerNorm(3)).double())),
+                                 lambda: (r(2, 3, 5).double(),)),
+    "groupnorm_channels_last": (lambda: Call(ChannelsLast(affine(nn.GroupNorm(2, 6)))),
+                                lambda: (r(2, 6, 3, 4),)),
+    "instancenorm_channels_last": (lambda: Call(ChannelsLast(affine(nn.InstanceNorm2d(
+        3, affine=True)))), lambda: (r(2, 3, 4, 5),)),
+    "localresponsenorm_5d": (lambda: Call(nn.LocalResponseNorm(4, alpha=0.1, beta=0.5)),
+                             lambda: (r(1, 6, 2, 3, 3),)),
+    "adaptive_avg1d_unbatched": (lambda: Call(nn.AdaptiveAvgPool1d(4)), lambda: (r(3, 9),)),
+    "interp_area_scale": (lambda: Interp("area", scale=[0.5, 0.34]), lambda: (r(1, 2, 8, 9),)),
+    "interp_bicubic_antialias_up": (lambda: Interp("bicubic", scale=[1.5, 1.2], antialias=True),
+                                    lambda: (r(1, 2, 5, 6),)),
+    "interp_nearest_exact_recompute": (lambda: Interp("nearest-exact", scale=[0.6],
+                                                      recompute=True),
+                                       lambda: (r(1, 2, 9),)),
+    "interp_nearest_3d_size": (lambda: Interp("nearest", size=[3, 5, 2]),
+                               lambda: (r(1, 2, 4, 3, 5),)),
+    "print_hyperparameters": (lambda: Hyper(), None, "main"),
+    "print_hyperparameters_train": (lambda: hyper_train(), None, "main"),
     "frozen_transformer_layer": (lambda: EncoderMasks(False, "gelu", True),
                                  lambda: (r(2, 5, 16),), "frozen"),
     # losses, each reduction
@@ -824,6 +885,42 @@ class SelfAttention(nn.Module):
         return self.m(x, x, x, key_padding_mask=pad, need_weights=False)[0]
 
 
+class EncoderNested(nn.Module):
+    """nn.TransformerEncoder as users build it (enable_nested_tensor left True) given a
+    padding mask in eval mode under no_grad: the nested-tensor fast path (padded rows come
+    out zero). With grad enabled (tscript's default, as PyTorch's) it takes the slow path."""
+
+    def __init__(self, norm_first: bool):
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(16, 4, 32, batch_first=True, norm_first=norm_first)
+        self.enc = nn.TransformerEncoder(layer, 2)
+
+    def forward(self, x: Tensor):
+        pad = torch.zeros(x.size(0), x.size(1), dtype=torch.bool)
+        pad[0, -2:] = True
+        pad[2, -1] = True
+        with torch.no_grad():
+            y = self.enc(x, src_key_padding_mask=pad)
+        return y
+
+
+class TransformerMasks(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.t = nn.Transformer(16, 4, 1, 2, 24, dropout=0.3, activation="gelu", norm_first=True)
+
+    def forward(self, src: Tensor, tgt: Tensor):
+        tmask = torch.triu(torch.full((tgt.size(0), tgt.size(0)), float("-inf")), 1)
+        smask = torch.zeros(src.size(0), src.size(0))
+        smask[0, 1] = float("-inf")
+        spad = torch.zeros(src.size(1), src.size(0), dtype=torch.bool)
+        spad[1, -1] = True
+        tpad = torch.zeros(tgt.size(1), tgt.size(0), dtype=torch.bool)
+        tpad[0, -1] = True
+        return self.t(src, tgt, src_mask=smask, tgt_mask=tmask, src_key_padding_mask=spad,
+                      tgt_key_padding_mask=tpad, memory_key_padding_mask=spad)
+
+
 class DecoderStack(nn.Module):
     def __init__(self):
         super().__init__()
@@ -904,6 +1001,46 @@ class CtcLoss(nn.Module):
         return self.mean(lp, targets, il, tl), self.none(lp, targets, il, tl)
 
 
+class Hyper(nn.Module):
+    """A main() printing the hyperparameters and states the archive keeps of its modules."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, (3, 2), stride=2, padding=(1, 2), padding_mode="reflect")
+        self.bn = nn.BatchNorm2d(4, momentum=None)
+        self.lstm = nn.LSTM(3, 5, num_layers=2, bidirectional=True, proj_size=2)
+        self.ln = nn.LayerNorm([4, 5], eps=1e-3)
+        self.drop = nn.Dropout(0.25)
+        self.up = nn.Upsample(scale_factor=2.0, mode="bilinear")
+        self.pool = nn.MaxPool2d(3, 2, ceil_mode=True)
+        self.emb = nn.Embedding(7, 3, padding_idx=-2)
+        self.mha = nn.MultiheadAttention(8, 2, batch_first=True)
+
+    @torch.jit.export
+    def main(self):
+        c = self.conv
+        print(c.stride, c.padding, c.kernel_size, c.padding_mode, c.in_channels, c.groups)
+        print(c._reversed_padding_repeated_twice, c.weight.shape, c.bias is None)
+        print(self.bn.momentum, self.bn.eps, self.bn.num_features, self.bn.training,
+              self.training, self.bn.track_running_stats, int(self.bn.num_batches_tracked))
+        print(self.lstm.hidden_size, self.lstm.proj_size, self.lstm.bidirectional,
+              self.lstm.num_layers, self.lstm.batch_first, len(self.lstm._flat_weights))
+        print(self.ln.normalized_shape, self.ln.eps, self.drop.p, self.drop.training)
+        print(self.up.mode, self.up.scale_factor, self.up.size, self.up.align_corners)
+        print(self.pool.kernel_size, self.pool.stride, self.pool.ceil_mode)
+        print(self.emb.padding_idx, self.emb.num_embeddings, self.emb.max_norm)
+        print(self.mha.embed_dim, self.mha.num_heads, self.mha.head_dim, self.mha.batch_first,
+              self.mha._qkv_same_embed_dim)
+        y = self.pool(self.up(self.bn(self.conv(torch.ones(2, 3, 7, 6)))))
+        print(y.shape, y.dtype)
+
+
+def hyper_train():
+    m = Hyper().train()
+    m.drop.eval()
+    return m
+
+
 def bn_stats(m):
     """Running statistics and affine parameters away from their defaults."""
     with torch.no_grad():
@@ -939,6 +1076,8 @@ def check(tscript, name, tmp):
     mode = case[2] if len(case) > 2 else "eval"
     torch.manual_seed(0)
     model = builder()
+    if mode == "main":
+        return check_main(tscript, name, torch.jit.script(model), tmp)
     model = model.train() if mode == "train" else model.eval()
     scripted = torch.jit.script(model)
     if mode == "frozen":
@@ -950,6 +1089,24 @@ def check(tscript, name, tmp):
     if a != b:
         return "types %s, tscript returned %s" % (a, b)
     return compare(want, got)
+
+
+def check_main(tscript, name, scripted, tmp):
+    """The printed output of the saved module's main() in PyTorch (a child python: what
+    TorchScript prints goes to the process's stdout) and in tscript, as t/outcmp.py
+    compares them."""
+    path = os.path.join(tmp, name + ".pt")
+    torch.jit.save(scripted, path)
+    run = "import sys, torch; torch.jit.load(sys.argv[1]).main()"
+    ref = subprocess.run([sys.executable, "-c", run, path], capture_output=True, text=True,
+                         timeout=300)
+    if ref.returncode != 0:
+        return "PyTorch exited %d: %s" % (ref.returncode, ref.stderr[-800:])
+    got = subprocess.run([tscript, "run", path, "-f", "main"], capture_output=True, text=True,
+                         timeout=300)
+    if got.returncode != 0:
+        return "tscript exited %d: %s" % (got.returncode, got.stderr[-1500:])
+    return first_difference(ref.stdout, got.stdout)
 
 
 def main():
