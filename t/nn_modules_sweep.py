@@ -316,10 +316,10 @@ def act(m, *shape):
     return (lambda: Call(m()), lambda: (r(*shape) * 3,))
 
 
-# name: (builder, inputs[, mode]); a builder returns the nn.Module to script, inputs the
-# forward's arguments; mode is "eval" (the default), "train", "frozen" (eval, then
-# torch.jit.freeze), or "main": an exported main() that prints, run by `tscript run -f main`
-# and compared as printed.
+# name: (builder, inputs[, mode[, phrase]]); a builder returns the nn.Module to script,
+# inputs the forward's arguments; mode is "eval" (the default), "train", "frozen" (eval,
+# then torch.jit.freeze), or "main": an exported main() that prints, run by `tscript run -f
+# main` and compared as printed. With a phrase both must raise, their errors holding it.
 CASES = {
     # convolutions
     "conv1d_stride_dil": (lambda: Call(nn.Conv1d(4, 6, 3, stride=2, padding=2, dilation=2)),
@@ -763,6 +763,53 @@ CASES = {
                                        lambda: (r(1, 2, 9),)),
     "interp_nearest_3d_size": (lambda: Interp("nearest", size=[3, 5, 2]),
                                lambda: (r(1, 2, 4, 3, 5),)),
+    "optimized_linear_gelu": (lambda: Call(nn.Sequential(nn.Linear(6, 8), nn.GELU(),
+                                                         nn.LayerNorm(8), nn.Linear(8, 2))),
+                              lambda: (r(4, 6),), "optimized"),
+    "tied_weights_max_norm": (lambda: Tied(), lambda: (idx(11, 10, 2, 5),)),
+    "shared_submodule_attrs": (lambda: Shared(), lambda: (r(3, 4),)),
+    # errors users meet, in PyTorch's words
+    "err_bn_train_one_value": (lambda: Call(nn.BatchNorm1d(3)), lambda: (r(1, 3),), "train",
+                               "Expected more than 1 value per channel when training"),
+    "err_conv_channels": (lambda: Call(nn.Conv2d(3, 4, 3)), lambda: (r(1, 2, 5, 5),), "eval",
+                          "expected input[1, 2, 5, 5] to have 3 channels, but got 2 channels "
+                          "instead"),
+    "err_lstm_input_size": (lambda: Call(nn.LSTM(3, 4)), lambda: (r(5, 2, 4),), "eval",
+                            "input.size(-1) must be equal to input_size. Expected 3, got 4"),
+    "err_lstm_dims": (lambda: Call(nn.GRU(3, 4)), lambda: (r(5, 2, 2, 3),), "eval",
+                      "input must have 3 dimensions, got 5"),
+    "err_lstm_hidden": (lambda: LstmState(nn.LSTM(3, 4)), lambda: (r(5, 2, 3), r(1, 3, 4),
+                                                                   r(1, 2, 4)), "eval",
+                        "Expected hidden[0] size (1, 2, 4), got [1, 3, 4]"),
+    "err_embedding_index": (lambda: Call(nn.Embedding(5, 2)), lambda: (torch.tensor([1, 5]),),
+                            "eval", "index out of range in self"),
+    "err_packed_unsorted": (lambda: PackedSorted(nn.RNN(3, 4)),
+                            lambda: (r(5, 3, 3), torch.tensor([3, 5, 2])), "eval",
+                            "`lengths` array must be sorted in decreasing order"),
+    "err_linear_shapes": (lambda: Call(nn.Linear(4, 2)), lambda: (r(3, 5),), "eval",
+                          "mat1 and mat2 shapes cannot be multiplied (3x5 and 4x2)"),
+    "err_mha_embed": (lambda: Call3(nn.MultiheadAttention(8, 2)),
+                      lambda: (r(3, 2, 6), r(3, 2, 6), r(3, 2, 6)), "eval",
+                      "was expecting embedding dimension of 8, but got 6"),
+    "err_interp_mode": (lambda: Interp("bilinear", size=[4]), lambda: (r(1, 2, 5),), "eval",
+                        "Got 3D input, but bilinear mode needs 4D input"),
+    "err_pixelshuffle": (lambda: Call(nn.PixelShuffle(3)), lambda: (r(1, 4, 2, 2),), "eval",
+                         "pixel_shuffle expects its input's 'channel' dimension to be divisible "
+                         "by the square of upscale_factor, but input.size(-3)=4 is not divisible "
+                         "by 9"),
+    "err_groupnorm_groups": (lambda: Call(nn.GroupNorm(4, 4, affine=False)),
+                             lambda: (r(1, 6, 3),), "eval",
+                             "Expected number of channels in input to be divisible by num_groups"),
+    "err_cross_entropy_target": (lambda: Call2(nn.CrossEntropyLoss()),
+                                 lambda: (r(3, 4), torch.tensor([0, 4, 1])), "eval",
+                                 "Target 4 is out of bounds."),
+    "err_reflect_pad_size": (lambda: Call(nn.ReflectionPad1d(3)), lambda: (r(1, 2, 3),), "eval",
+                             "Argument #4: Padding size should be less than the corresponding "
+                             "input dimension, but got: padding (3, 3) at dimension 2 of input"),
+    "err_groupnorm_weight": (lambda: Call(nn.GroupNorm(2, 4)), lambda: (r(1, 6, 3),), "eval",
+                             "Expected weight to be a vector of size equal to the number of "
+                             "channels in input, but got weight of shape [4] and input of shape "
+                             "[1, 6, 3]"),
     "print_hyperparameters": (lambda: Hyper(), None, "main"),
     "print_hyperparameters_train": (lambda: hyper_train(), None, "main"),
     "frozen_transformer_layer": (lambda: EncoderMasks(False, "gelu", True),
@@ -1001,6 +1048,44 @@ class CtcLoss(nn.Module):
         return self.mean(lp, targets, il, tl), self.none(lp, targets, il, tl)
 
 
+class Tied(nn.Module):
+    """A language model's tied weights: the output layer's weight is the embedding's, which
+    max_norm renormalizes in place, so that the output layer sees the change."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 6, max_norm=0.5)
+        self.rnn = nn.GRU(6, 6, batch_first=True)
+        self.out = nn.Linear(6, 10)
+        self.out.weight = self.emb.weight
+
+    def forward(self, i: Tensor):
+        h, _ = self.rnn(self.emb(i))
+        return self.out(h), self.out.weight, self.emb.weight
+
+
+class Shared(nn.Module):
+    """A submodule called twice and mutated in between, a buffer that is not persistent,
+    and attributes of container types."""
+
+    def __init__(self):
+        super().__init__()
+        self.block = nn.Sequential(nn.Linear(4, 4), nn.Tanh())
+        self.register_buffer("scale", torch.full((4,), 0.5), persistent=False)
+        self.sizes = [1, 2]
+        self.table = {"shift": torch.arange(4.0)}
+        self.pair = (3, 0.25)
+        self.maybe = None
+
+    def forward(self, x: Tensor):
+        y = self.block(self.block(x)) * self.scale + self.table["shift"]
+        if self.maybe is not None:
+            y = y + self.maybe
+        self.block[0].weight.data.mul_(2.0)
+        z = self.block(x)
+        return y * float(self.pair[0]) + self.pair[1], z, self.sizes
+
+
 class Hyper(nn.Module):
     """A main() printing the hyperparameters and states the archive keeps of its modules."""
 
@@ -1082,9 +1167,17 @@ def check(tscript, name, tmp):
     scripted = torch.jit.script(model)
     if mode == "frozen":
         scripted = torch.jit.freeze(scripted)
-    want, got, why = run_both([tscript], scripted, inputs, tmp, name, timeout=300)
+    if mode == "optimized":
+        scripted = torch.jit.optimize_for_inference(scripted)
+    phrase = case[3] if len(case) > 3 else None
+    want, got, why = run_both([tscript], scripted, inputs, tmp, name, timeout=300,
+                              raises=phrase is not None)
     if why:
         return why
+    if phrase is not None:
+        if phrase not in str(want):
+            return "PyTorch's error lacks %r: %s" % (phrase, str(want)[-400:])
+        return None if phrase in got else "tscript's error lacks %r: %s" % (phrase, got[-800:])
     a, b = dtypes(want, []), dtypes(got, [])
     if a != b:
         return "types %s, tscript returned %s" % (a, b)
