@@ -810,6 +810,26 @@ CASES = {
                              "Expected weight to be a vector of size equal to the number of "
                              "channels in input, but got weight of shape [4] and input of shape "
                              "[1, 6, 3]"),
+    "err_pad_packed_total_length": (lambda: PackedSorted(nn.RNN(3, 4), 4),
+                                    lambda: (r(5, 3, 3), torch.tensor([5, 3, 2])), "eval",
+                                    "Expected total_length to be at least the length of the "
+                                    "longest sequence in input, but got total_length=4 and max "
+                                    "sequence length being 5"),
+    # sizes of real layers, and statistics of data far from zero
+    "big_conv": (lambda: Call(nn.Sequential(nn.Conv2d(32, 64, 3, padding=1), nn.ReLU(),
+                                            nn.Conv2d(64, 64, 3, stride=2, groups=4))),
+                 lambda: (r(2, 32, 28, 28),)),
+    "big_lstm": (lambda: Call(nn.LSTM(64, 128, num_layers=2, batch_first=True)),
+                 lambda: (r(3, 20, 64),)),
+    "big_encoder": (lambda: Call(nn.TransformerEncoderLayer(64, 8, 256, batch_first=True)),
+                    lambda: (r(2, 16, 64),)),
+    "batchnorm_train_offset": (lambda: Stats(nn.BatchNorm2d(4)),
+                               lambda: (r(8, 4, 6, 6) + 20.0,), "train"),
+    "layernorm_offset": (lambda: Call(nn.LayerNorm(256)), lambda: (r(4, 256) + 20.0,)),
+    "groupnorm_offset": (lambda: Call(nn.GroupNorm(2, 8)), lambda: (r(2, 8, 16) + 20.0,)),
+    "instancenorm_offset_train": (lambda: Stats(nn.InstanceNorm1d(3, track_running_stats=True)),
+                                  lambda: (r(2, 3, 50) + 20.0,), "train"),
+    "softmax_large": act(lambda: nn.Sequential(nn.Softmax(-1)), 3, 100),
     "print_hyperparameters": (lambda: Hyper(), None, "main"),
     "print_hyperparameters_train": (lambda: hyper_train(), None, "main"),
     "frozen_transformer_layer": (lambda: EncoderMasks(False, "gelu", True),
@@ -908,14 +928,16 @@ class ThreeActs(nn.Module):
 class PackedSorted(nn.Module):
     """pack_padded_sequence of sorted lengths (enforce_sorted) on a time-major batch."""
 
-    def __init__(self, m: nn.Module):
+    def __init__(self, m: nn.Module, total_length: int = 6):
         super().__init__()
         self.m = m
+        self.total_length = total_length
 
     def forward(self, x: Tensor, lengths: Tensor):
         p = nn.utils.rnn.pack_padded_sequence(x, lengths)
         out, h = self.m(p)
-        y, n = nn.utils.rnn.pad_packed_sequence(out, padding_value=-1.0, total_length=6)
+        y, n = nn.utils.rnn.pad_packed_sequence(out, padding_value=-1.0,
+                                                total_length=self.total_length)
         return y, n, h, out.data, out.batch_sizes
 
 
