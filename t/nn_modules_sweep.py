@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 import warnings
-from typing import List, Optional, Tuple
+from typing import Final, List, Optional, Tuple
 
 import torch
 import torch.nn as nn
@@ -235,6 +235,38 @@ class Containers(nn.Module):
         for k, m in self.heads.items():
             outs.append(m(h))
         return self.head(h), outs, len(self.seq)
+
+
+class Containers2(nn.Module):
+    """More container forms: ModuleList negative indices, ModuleDict keys(),
+    values() and literal keys, a Sequential of Sequentials, constants."""
+    __constants__ = ["scale"]
+    depth: Final[int]
+
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(5, 5) for _ in range(4)])
+        self.named = nn.ModuleDict({"relu": nn.ReLU(), "gelu": nn.GELU(), "elu": nn.ELU()})
+        self.nested = nn.Sequential(nn.Sequential(nn.Linear(5, 5), nn.Tanh()),
+                                    nn.Sequential(nn.Linear(5, 3)))
+        self.scale = 0.5
+        self.depth = 2
+
+    @torch.jit.export
+    def trunk(self, x: Tensor) -> Tensor:
+        for i, layer in enumerate(self.layers):
+            if i > 0 and i < self.depth + 1:
+                x = layer(x)
+        return self.layers[-1](x) * self.scale
+
+    def forward(self, x: Tensor):
+        names: List[str] = []
+        for k in self.named.keys():
+            names.append(k)
+        for act in self.named.values():
+            x = act(x)
+        x = self.named["gelu"](self.layers[0](x))
+        return self.nested[1](self.nested[0](self.trunk(x))) * self.depth, names, len(self.layers)
 
 
 class TrainFlags(nn.Module):
@@ -556,6 +588,7 @@ CASES = {
                                                  nn.FeatureAlphaDropout(0.1))),
                       lambda: (r(2, 3, 4, 5),)),
     "containers": (Containers, lambda: (r(3, 6),)),
+    "containers_more": (lambda: Containers2(), lambda: (r(3, 5),)),
     "train_flags": (train_flags, lambda: (r(5, 4),), "train"),
     "bilinear": (Bilinear, lambda: (r(3, 5), r(3, 4))),
     "cosine_pairwise": (lambda: Call2(TwoActs2(nn.CosineSimilarity(dim=1, eps=1e-6),
