@@ -269,6 +269,28 @@ class Containers2(nn.Module):
         return self.nested[1](self.nested[0](self.trunk(x))) * self.depth, names, len(self.layers)
 
 
+class Unused(nn.Module):
+    """A training-only method marked @torch.jit.unused (its saved body raises) behind
+    self.training, and an ignored Python helper never reached in eval mode."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 3)
+
+    @torch.jit.unused
+    def train_only(self, x: Tensor) -> Tensor:
+        return x.numpy()
+
+    @torch.jit.ignore
+    def python_only(self, x: Tensor) -> Tensor:
+        return x
+
+    def forward(self, x: Tensor):
+        if self.training:
+            return self.python_only(self.train_only(x))
+        return self.lin(x)
+
+
 class TrainFlags(nn.Module):
     """Submodules saved in different states: model.train() then one submodule .eval()."""
 
@@ -464,6 +486,8 @@ CASES = {
                     lambda: (r(3, 5, 3), torch.tensor([5, 2, 4]))),
     "gru_packed": (lambda: Packed(nn.GRU(3, 4, batch_first=True, num_layers=2)),
                    lambda: (r(3, 5, 3), torch.tensor([3, 5, 1]))),
+    "packed_strided_lengths": (lambda: PackedStrided(),
+                               lambda: (r(4, 3, 3), torch.tensor([4, 0, 3, 0, 1, 0]))),
     "lstmcell": (lambda: Call(nn.LSTMCell(3, 4)), lambda: (r(2, 3),)),
     "grucell_state": (lambda: Call2(nn.GRUCell(3, 4)), lambda: (r(2, 3), r(2, 4))),
     "rnncell_relu": (lambda: Call2(nn.RNNCell(3, 4, nonlinearity="relu")),
@@ -589,6 +613,7 @@ CASES = {
                       lambda: (r(2, 3, 4, 5),)),
     "containers": (Containers, lambda: (r(3, 6),)),
     "containers_more": (lambda: Containers2(), lambda: (r(3, 5),)),
+    "unused_training_branch": (lambda: Unused(), lambda: (r(2, 4),)),
     "train_flags": (train_flags, lambda: (r(5, 4),), "train"),
     "bilinear": (Bilinear, lambda: (r(3, 5), r(3, 4))),
     "cosine_pairwise": (lambda: Call2(TwoActs2(nn.CosineSimilarity(dim=1, eps=1e-6),
@@ -956,6 +981,21 @@ class ThreeActs(nn.Module):
 
     def forward(self, x: Tensor, y: Tensor, z: Tensor):
         return self.a(x), self.b(y), self.c(z)
+
+
+class PackedStrided(nn.Module):
+    """Packed sequences whose lengths (every other entry of a tensor) and batch sizes come
+    as strided views."""
+
+    def __init__(self):
+        super().__init__()
+        self.m = nn.GRU(3, 4)
+
+    def forward(self, x: Tensor, lengths: Tensor):
+        data, sizes = torch._VF._pack_padded_sequence(x, lengths[::2], False)
+        out, h = self.m(nn.utils.rnn.PackedSequence(data, sizes, None, None))
+        wide = torch.stack([out.batch_sizes, out.batch_sizes], 1)
+        return torch._VF._pad_packed_sequence(out.data, wide[:, 1], False, 0.5, -1), h
 
 
 class PackedSorted(nn.Module):

@@ -11,7 +11,7 @@
 #include "nn/nn.h"
 
 /* 'lengths' (or batch_sizes, which PyTorch checks with the same words) as a 1-d int64
- * tensor. */
+ * tensor. The kernels read a contiguous copy of it. */
 static int check_lengths(TsCall *c, const TsTensor *t)
 {
     if (t->dim == 1 && t->dtype == TS_INT64)
@@ -105,7 +105,12 @@ static int k_pack_padded_sequence(TsCall *c)
     if (!rc) rc = ts_args_tensor(&a, 1, &lengths);
     if (!rc) rc = ts_args_bool(&a, 2, &batch_first);
     if (!rc) rc = check_lengths(c, lengths);
-    if (!rc) rc = pack(c, x, lengths, batch_first, &out[0], &out[1]);
+    TsTensor *lc = rc ? NULL : ts_nn_contiguous(lengths, c->error);
+    if (!rc && !lc)
+        rc = (int)c->error->code;
+    if (!rc) rc = pack(c, x, lc, batch_first, &out[0], &out[1]);
+    if (lc)
+        ts_tensor_release(lc);
     return ts_args_return_tensors(&a, rc, 2, out);
 }
 
@@ -201,7 +206,12 @@ static int k_pad_packed_sequence(TsCall *c)
     if (!rc) rc = ts_args_bool(&a, 2, &batch_first);
     if (!rc) rc = ts_args_int(&a, 4, &total_length);
     if (!rc) rc = check_lengths(c, bs);
-    if (!rc) rc = unpack(c, data, bs, batch_first, a.v[3], total_length, &out[0], &out[1]);
+    TsTensor *bc = rc ? NULL : ts_nn_contiguous(bs, c->error);
+    if (!rc && !bc)
+        rc = (int)c->error->code;
+    if (!rc) rc = unpack(c, data, bc, batch_first, a.v[3], total_length, &out[0], &out[1]);
+    if (bc)
+        ts_tensor_release(bc);
     return ts_args_return_tensors(&a, rc, 2, out);
 }
 
