@@ -137,6 +137,32 @@ class MhaFloatMask(nn.Module):
         return self.m(q, k, v, attn_mask=mask, need_weights=False)
 
 
+class Mha3dMask(nn.Module):
+    """A per-head 3-d float attn_mask and a float key padding mask."""
+
+    def __init__(self):
+        super().__init__()
+        self.m = nn.MultiheadAttention(8, 2, batch_first=True, dropout=0.5)
+
+    def forward(self, q: Tensor, kv: Tensor):
+        n, L, S = q.size(0), q.size(1), kv.size(1)
+        mask = torch.cos(torch.arange(n * 2 * L * S).float()).view(n * 2, L, S)
+        pad = torch.zeros(n, S)
+        pad[0, 0] = float("-inf")
+        return self.m(q, kv, kv, attn_mask=mask, key_padding_mask=pad)
+
+
+class MaskedFill(nn.Module):
+    """masked_fill given masks that are not bool, as attention code passes them: PyTorch
+    1.13 reads each element's first byte as the bool (0 or 1, else an error)."""
+
+    def forward(self, x: Tensor, mask: Tensor):
+        return (x.masked_fill(mask, 5.0), x.masked_fill(mask.double(), 6.0),
+                x.masked_fill((mask > 0.5).long() * 257, -1.0),
+                x.clone().masked_fill_((mask == 1.0).int().t(), 2.0),
+                x.masked_fill(torch.tensor([1.0000001, 0.0, 1.0]), torch.tensor(3.0)))
+
+
 class EncoderMasks(nn.Module):
     def __init__(self, norm_first: bool, activation: str, batch_first: bool):
         super().__init__()
@@ -488,6 +514,10 @@ CASES = {
                    lambda: (r(3, 5, 3), torch.tensor([3, 5, 1]))),
     "packed_strided_lengths": (lambda: PackedStrided(),
                                lambda: (r(4, 3, 3), torch.tensor([4, 0, 3, 0, 1, 0]))),
+    "embedding_int32": (lambda: Call(nn.Embedding(10, 3, padding_idx=1)),
+                        lambda: (idx(12, 10, 2, 4).int(),)),
+    "embeddingbag_int32": (lambda: Call2(nn.EmbeddingBag(10, 3, mode="sum")),
+                           lambda: (idx(13, 10, 6).int(), torch.tensor([0, 2, 2], dtype=torch.int32))),
     "lstmcell": (lambda: Call(nn.LSTMCell(3, 4)), lambda: (r(2, 3),)),
     "grucell_state": (lambda: Call2(nn.GRUCell(3, 4)), lambda: (r(2, 3), r(2, 4))),
     "rnncell_relu": (lambda: Call2(nn.RNNCell(3, 4, nonlinearity="relu")),
@@ -498,6 +528,14 @@ CASES = {
     "mha_batch_first_heads": (lambda: MhaMasks(True, False, embed_dim=8, num_heads=4),
                              lambda: (r(2, 4, 8), r(2, 5, 8), r(2, 5, 8))),
     "mha_bias_kv_float_mask": (MhaFloatMask, lambda: (r(3, 2, 8), r(4, 2, 8), r(4, 2, 8))),
+    "mha_3d_float_masks": (lambda: Mha3dMask(), lambda: (r(2, 3, 8), r(2, 4, 8))),
+    "masked_fill_non_bool_masks": (lambda: MaskedFill(),
+                                   lambda: (r(3, 3), torch.tensor([[0.0, 1.0, float("-inf")],
+                                                                   [2.0, 0.0, 1.0],
+                                                                   [1.0, 0.0, 0.0]]))),
+    "err_masked_fill_mask_values": (lambda: Call2(MaskedFill()),
+                                    lambda: (r(3, 3), torch.full((3, 3), 2.8026e-45)), "eval",
+                                    "Mask tensor can take 0 and 1 values only"),
     "mha_self_batch_first": (lambda: Call3(nn.MultiheadAttention(8, 2, batch_first=True)),
                              lambda: (lambda x: (x, x, x))(r(2, 5, 8))),
     "encoder_norm_first_gelu": (lambda: EncoderMasks(True, "gelu", False),
