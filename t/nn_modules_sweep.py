@@ -524,6 +524,11 @@ CASES = {
     "rnn_relu_packed_bidir": (lambda: Packed(nn.RNN(3, 4, nonlinearity="relu", batch_first=True,
                                                     bidirectional=True)),
                               lambda: (r(3, 4, 3), torch.tensor([4, 4, 2]))),
+    "pad_and_pack_sequence": (lambda: PadSequence(), lambda: (r(8, 3),)),
+    "pad_sequence_dtypes_broadcast": (lambda: PadVariants(), lambda: (r(4, 3) * 3, r(3, 1))),
+    "err_pad_sequence_shapes": (lambda: PadVariants(), lambda: (r(4, 3), r(3, 2)), "eval",
+                                "The size of tensor a (3) must match the size of tensor b (2) "
+                                "at non-singleton dimension 1"),
     "lstmcell": (lambda: Call(nn.LSTMCell(3, 4)), lambda: (r(2, 3),)),
     "grucell_state": (lambda: Call2(nn.GRUCell(3, 4)), lambda: (r(2, 3), r(2, 4))),
     "rnncell_relu": (lambda: Call2(nn.RNNCell(3, 4, nonlinearity="relu")),
@@ -1040,6 +1045,33 @@ class PackedStrided(nn.Module):
         out, h = self.m(nn.utils.rnn.PackedSequence(data, sizes, None, None))
         wide = torch.stack([out.batch_sizes, out.batch_sizes], 1)
         return torch._VF._pad_packed_sequence(out.data, wide[:, 1], False, 0.5, -1), h
+
+
+class PadSequence(nn.Module):
+    """nn.utils.rnn.pad_sequence and pack_sequence over sequences cut from the input, and
+    unpack_sequence's inverse by hand."""
+
+    def __init__(self):
+        super().__init__()
+        self.m = nn.LSTM(3, 2)
+
+    def forward(self, x: Tensor):
+        seqs = [x[:4], x[4:5], x[5:8]]
+        padded = nn.utils.rnn.pad_sequence(seqs, batch_first=True, padding_value=-2.0)
+        packed = nn.utils.rnn.pack_sequence(seqs, enforce_sorted=False)
+        out, _ = self.m(packed)
+        y, n = nn.utils.rnn.pad_packed_sequence(out)
+        return padded, nn.utils.rnn.pad_sequence(seqs), y, n, packed.sorted_indices
+
+
+class PadVariants(nn.Module):
+    """pad_sequence's copies: other dtypes converted to the first one's, a size-1 trailing
+    dim broadcast."""
+
+    def forward(self, x: Tensor, col: Tensor):
+        return (nn.utils.rnn.pad_sequence([x[:2], x[2:3].double()], False, 0.5),
+                nn.utils.rnn.pad_sequence([x[:2].int(), x[2:4]], True, 1.5),
+                nn.utils.rnn.pad_sequence([x[:1], col], True, -1.0))
 
 
 class PackedSorted(nn.Module):

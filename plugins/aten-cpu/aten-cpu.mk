@@ -124,7 +124,8 @@ EXTRA_DIST += t/half_ops.sh t/half_ops.py
 # (t/models/check_models.py runs them against PyTorch); both need python3-torch.
 #   conv.h, conv_transpose.c   convolutions of every rank, transposed and generic (conv.c)
 #   rnn_layers.c               multi-layer lstm/gru/rnn_tanh/rnn_relu, padded and packed
-#   packed.c                   packed sequences: _pack_padded_sequence, _pad_packed_sequence
+#   packed.c                   packed sequences (_pack_padded_sequence, _pad_packed_sequence),
+#                              pad_sequence
 #   embedding_bag.c            nn.EmbeddingBag
 #   attention.c, nested.[ch]   the MultiheadAttention/TransformerEncoder fast paths
 #   einsum.c, grid_sample.c    einsum; grid_sampler and affine grids

@@ -1,7 +1,8 @@
-/* packed.c — packed sequences (torch.nn.utils.rnn's PackedSequence): a padded batch packed
- * into the rows of its sequences by time step with the batch size of each step
- * (_pack_padded_sequence), and back (_pad_packed_sequence). The recurrent layers' .data
- * overloads (rnn_layers.c) run on what the first makes.
+/* packed.c — torch.nn.utils.rnn's sequences: a padded batch packed into the rows of its
+ * sequences by time step with the batch size of each step (_pack_padded_sequence), and back
+ * (_pad_packed_sequence), and a list of sequences padded into one batch (pad_sequence, which
+ * pack_sequence calls first). The recurrent layers' .data overloads (rnn_layers.c) run on
+ * what _pack_padded_sequence makes.
  *
  * A packed batch keeps, at time step t, the first batch_sizes[t] sequences: the lengths are
  * sorted in decreasing order (pack_padded_sequence sorts them and keeps the permutation).
@@ -215,7 +216,85 @@ static int k_pad_packed_sequence(TsCall *c)
     return ts_args_return_tensors(&a, rc, 2, out);
 }
 
+/* aten::pad_sequence(Tensor[] sequences, bool batch_first=False, float padding_value=0.)
+ *     -> Tensor: the sequences (L_i x *) as one max(L_i) x B x * tensor (B x max(L_i) x *
+ * when batch_first) of the first one's dtype, padding_value past each one's end. Each is
+ * copied in as copy_ copies: broadcast to the first one's trailing sizes, converted. */
+static int k_pad_sequence(TsCall *c)
+{
+    TsArgs a;
+    const TsList *seqs;
+    bool batch_first = false;
+    double pad = 0;
+    TsTensor *o = NULL, *fill = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor_list(&a, 0, &seqs);
+    if (!rc) rc = ts_args_bool(&a, 1, &batch_first);
+    if (!rc) rc = ts_args_float(&a, 2, &pad);
+    if (!rc && seqs->len == 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "received an empty list of sequences");
+    int64_t steps = 0, batch = rc ? 0 : (int64_t)seqs->len;
+    for (int64_t i = 0; !rc && i < batch; i++) {
+        const TsTensor *t = (const TsTensor *)seqs->items[i].u.p;
+        if (t->dim == 0)
+            rc = ts_error_set(c->error, TS_ERR_INDEX, "Dimension specified as 0 but tensor has "
+                              "no dimensions");
+        else if (t->sizes[0] > steps)
+            steps = t->sizes[0];
+    }
+    const TsTensor *first = rc ? NULL : (const TsTensor *)seqs->items[0].u.p;
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
+    if (!rc && first->dim + 1 > TS_TENSOR_MAX_DIMS)
+        rc = ts_error_set(c->error, TS_ERR_LIMIT, "pad_sequence: too many dimensions");
+    if (!rc) {
+        sizes[batch_first ? 0 : 1] = batch;
+        sizes[batch_first ? 1 : 0] = steps;
+        for (int d = 1; d < first->dim; d++)
+            sizes[d + 1] = first->sizes[d];
+        if (!(o = ts_cpu_empty(first->dtype, first->dim + 1, sizes, c->error)) ||
+            !(fill = ts_cpu_scalar_tensor(ts_double(pad), first->dtype, c->error)))
+            rc = (int)c->error->code;
+    }
+    if (!rc)
+        ts_cpu_copy_into(o, fill);
+    /* each sequence into its slot: a view of o of the sequence's length */
+    for (int64_t i = 0; !rc && i < batch; i++) {
+        TsTensor *t = (TsTensor *)seqs->items[i].u.p, *slot;
+        int64_t ss[TS_TENSOR_MAX_DIMS], st[TS_TENSOR_MAX_DIMS], bs[TS_TENSOR_MAX_DIMS];
+        int bd = 0;
+        for (int d = 1; d < o->dim; d++) {
+            ss[d - 1] = o->sizes[d > 1 ? d : 0];
+            st[d - 1] = o->strides[d > 1 ? d : 0];
+        }
+        int tdim = batch_first ? 1 : 0;
+        ss[0] = t->sizes[0];
+        st[0] = o->strides[tdim];
+        slot = ts_aten_view(o, o->dim - 1, ss, st, o->offset + i * o->strides[1 - tdim],
+                            c->error);
+        if (!slot) {
+            rc = (int)c->error->code;
+            break;
+        }
+        TsTensor *pair[2] = { slot, t };
+        rc = ts_aten_broadcast_shape(2, pair, &bd, bs, c->error);
+        if (!rc && !ts_aten_same_shape(slot, bd, bs)) {
+            char want[256], got[256];
+            ts_aten_format_sizes(want, sizeof want, slot->dim, slot->sizes);
+            ts_aten_format_sizes(got, sizeof got, bd, bs);
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "output with shape %s doesn't match the "
+                              "broadcast shape %s", want, got);
+        }
+        if (!rc)
+            ts_cpu_copy_into(slot, t);
+        ts_tensor_release(slot);
+    }
+    if (fill)
+        ts_tensor_release(fill);
+    return ts_args_return_tensor(&a, rc, o);
+}
+
 static const TsCpuOp ops[] = {
+    { "aten::pad_sequence", "", k_pad_sequence },
     { "aten::_pack_padded_sequence", "", k_pack_padded_sequence },
     { "aten::_pad_packed_sequence", "", k_pad_packed_sequence },
 };
