@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nn/nn.h"
+#include "shape/shape_ops.h"
 
 /* 'lengths' (or batch_sizes, which PyTorch checks with the same words) as a 1-d int64
  * tensor. The kernels read a contiguous copy of it. */
@@ -260,8 +261,7 @@ static int k_pad_sequence(TsCall *c)
     /* each sequence into its slot: a view of o of the sequence's length */
     for (int64_t i = 0; !rc && i < batch; i++) {
         TsTensor *t = (TsTensor *)seqs->items[i].u.p, *slot;
-        int64_t ss[TS_TENSOR_MAX_DIMS], st[TS_TENSOR_MAX_DIMS], bs[TS_TENSOR_MAX_DIMS];
-        int bd = 0;
+        int64_t ss[TS_TENSOR_MAX_DIMS], st[TS_TENSOR_MAX_DIMS];
         for (int d = 1; d < o->dim; d++) {
             ss[d - 1] = o->sizes[d > 1 ? d : 0];
             st[d - 1] = o->strides[d > 1 ? d : 0];
@@ -275,17 +275,7 @@ static int k_pad_sequence(TsCall *c)
             rc = (int)c->error->code;
             break;
         }
-        TsTensor *pair[2] = { slot, t };
-        rc = ts_aten_broadcast_shape(2, pair, &bd, bs, c->error);
-        if (!rc && !ts_aten_same_shape(slot, bd, bs)) {
-            char want[256], got[256];
-            ts_aten_format_sizes(want, sizeof want, slot->dim, slot->sizes);
-            ts_aten_format_sizes(got, sizeof got, bd, bs);
-            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "output with shape %s doesn't match the "
-                              "broadcast shape %s", want, got);
-        }
-        if (!rc)
-            ts_cpu_copy_into(slot, t);
+        rc = ts_cpu_copy_checked(c->error, slot, t);
         ts_tensor_release(slot);
     }
     if (fill)
