@@ -300,6 +300,17 @@ def err_conv2d_bias_dtype():
     return F.conv2d(torch.zeros(1, 4, 5, 5).long(), torch.zeros(6, 4, 3, 3).long(), torch.zeros(6))
 
 
+def err_conv2d_bias_before_weight():
+    # raises: Input type (float) and bias type (double) should be the same
+    return F.conv2d(torch.zeros(1, 4, 5, 5), torch.zeros(6, 4, 3, 3).long(), torch.zeros(6).double())
+
+
+def err_conv2d_bias_before_mkldnn_weight():
+    # raises: Input type (float) and bias type (double) should be the same
+    return F.conv2d(torch.zeros(2, 4, 5, 5), torch.zeros(6, 4, 3, 3).double(),
+                    torch.zeros(6).double())
+
+
 def err_conv2d_weight_empty():
     # raises: Given groups=1, expected weight to be at least 1 at dimension 0, but got weight of size [0, 4, 3, 3] instead
     return F.conv2d(torch.zeros(1, 4, 5, 5), torch.zeros(0, 4, 3, 3))

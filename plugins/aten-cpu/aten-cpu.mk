@@ -124,6 +124,8 @@ EXTRA_DIST += t/half_ops.sh t/half_ops.py
 # (t/models/check_models.py runs them against PyTorch); both need python3-torch.
 #   conv.h, conv_transpose.c   convolutions of every rank, transposed and generic (conv.c)
 #   rnn_layers.c               multi-layer lstm/gru/rnn_tanh/rnn_relu, padded and packed
+#   packed.c                   packed sequences (_pack_padded_sequence, _pad_packed_sequence),
+#                              pad_sequence
 #   embedding_bag.c            nn.EmbeddingBag
 #   attention.c, nested.[ch]   the MultiheadAttention/TransformerEncoder fast paths
 #   einsum.c, grid_sample.c    einsum; grid_sampler and affine grids
@@ -142,6 +144,7 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/create/random.h \
 	plugins/aten-cpu/create/factory.h \
 	plugins/aten-cpu/nn/rnn_layers.c \
+	plugins/aten-cpu/nn/packed.c \
 	plugins/aten-cpu/engine/stl_order.h
 
 # The ops under TorchScript, checked against the same results computed another way, and
@@ -153,6 +156,11 @@ LAYERS_CASES = t/conv_cases.sh t/env_cases.sh t/rnn_layers_cases.sh t/embedding_
 TESTS += $(LAYERS_CASES)
 EXTRA_DIST += $(LAYERS_CASES) $(LAYERS_CASES:.sh=.py) \
 	t/models/opcheck.py
+
+# torch.nn's modules in the configurations real models use, saved by PyTorch and run to its
+# results (needs python3-torch; reuses t/models/check_models.py's comparison).
+TESTS += t/nn_modules_sweep.sh
+EXTRA_DIST += t/nn_modules_sweep.sh t/nn_modules_sweep.py
 
 # The torch.* and F.* functions PyTorch writes in Python, shipped as TorchScript
 # (schemas/torch.functional.py, schemas/torch.nn.functional.py), against PyTorch's results.

@@ -317,31 +317,52 @@ def check(tscript, name, tmp, config):
     model = builder()
     scripted = (model if isinstance(model, torch.jit.ScriptModule)
                 else torch.jit.script(model.eval()))
-    path = os.path.join(tmp, name + ".pt")
-    torch.jit.save(scripted, path)
-    torch.manual_seed(1)
-    args = inputs()
-    with torch.no_grad():
-        want = torch.jit.load(path)(*args)
-    files = []
-    for k, a in enumerate(args):
-        f = os.path.join(tmp, "%s_in%d.pt" % (name, k))
-        torch.save(a, f)
-        files.append("@" + f)
-    out = os.path.join(tmp, name + "_out.pt")
     cmd = [tscript]
     if needs_tv:
         cmd += ["--config", TV_CONFIG]
     elif config:
         cmd += ["--config", config]
-    cmd += ["run", path, "--output", out] + files
     start = time.time()
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    want, got, why = run_both(cmd, scripted, inputs, tmp, name)
     took = time.time() - start
+    return (why if why else compare(want, got, rel)), took
+
+
+def run_both(cmd, scripted, inputs, tmp, name, timeout=600, raises=False):
+    """Saves the ScriptModule scripted, runs its forward on inputs() (drawn after
+    torch.manual_seed(1)) in PyTorch after torch.jit.load and in tscript (the command cmd,
+    then `run MODEL.pt --output OUT.pt @INPUT...`): (PyTorch's result, tscript's, None), or
+    None, None and why tscript failed. With raises, both must fail: (PyTorch's exception,
+    tscript's stderr, None), or None, None and why not."""
+    path = os.path.join(tmp, name + ".pt")
+    torch.jit.save(scripted, path)
+    torch.manual_seed(1)
+    args = inputs()
+    files = []
+    for k, a in enumerate(args):
+        f = os.path.join(tmp, "%s_in%d.pt" % (name, k))
+        torch.save(a, f)
+        files.append("@" + f)
+    try:
+        with torch.no_grad():
+            want = torch.jit.load(path)(*args)
+    except Exception as e:
+        if not raises:
+            raise
+        want = e
+    else:
+        if raises:
+            return None, None, "PyTorch did not raise"
+    out = os.path.join(tmp, name + "_out.pt")
+    r = subprocess.run(cmd + ["run", path, "--output", out] + files, capture_output=True,
+                       text=True, timeout=timeout)
+    if raises:
+        if r.returncode == 0:
+            return None, None, "tscript did not fail (PyTorch raised %s)" % str(want)[-300:]
+        return want, r.stderr, None
     if r.returncode != 0:
-        return "tscript exited %d: %s" % (r.returncode, r.stderr[-1500:]), took
-    got = torch.load(out)
-    return compare(want, got, rel), took
+        return None, None, "tscript exited %d: %s" % (r.returncode, r.stderr[-1500:])
+    return want, torch.load(out), None
 
 
 def main():

@@ -59,6 +59,7 @@ extern const TsCpuTable ts_cpu_order_table;     /* order.c: mode, nanmedian, mso
 /* The layers of schemas/aten_layers.yaml (layers.mk): */
 extern const TsCpuTable ts_cpu_conv_transpose_table; /* conv_transpose.c */
 extern const TsCpuTable ts_cpu_rnn_layers_table; /* rnn_layers.c: lstm, gru, rnn_* layers */
+extern const TsCpuTable ts_cpu_packed_table;    /* packed.c: packed and padded sequences */
 extern const TsCpuTable ts_cpu_embedding_bag_table; /* embedding_bag.c */
 extern const TsCpuTable ts_cpu_attention_table; /* attention.c: MHA and encoder fast paths */
 extern const TsCpuTable ts_cpu_random_table;    /* random.c: randperm */

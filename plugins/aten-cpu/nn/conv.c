@@ -115,6 +115,11 @@ static int check_dtypes(TsCall *c, const TsConvArgs *a, const TsTensor *x, const
     mkldnn = mkldnn || x->dtype == TS_BFLOAT16;
     char tx[32], tw[32];
     *cast_bias = false;
+    /* a 2-d convolution checks its bias before its weight, whichever backend runs it */
+    if (b && b->dtype != x->dtype && w->dim == 4 && !a->transposed)
+        return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (%s) and bias type (%s) "
+                            "should be the same", ts_cpu_cxx_type(x->dtype),
+                            ts_cpu_cxx_type(b->dtype));
     if (x->dtype != w->dtype && mkldnn)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (%s) and weight type (%s) "
                             "should be the same or input should be a MKLDNN tensor and weight "
@@ -126,10 +131,6 @@ static int check_dtypes(TsCall *c, const TsConvArgs *a, const TsTensor *x, const
         return 0;
     if (a->transposed && !mkldnn)
         return ts_nn_same_dtype(c, x, b);
-    if (w->dim == 4 && !a->transposed)
-        return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (%s) and bias type (%s) "
-                            "should be the same", ts_cpu_cxx_type(x->dtype),
-                            ts_cpu_cxx_type(b->dtype));
     if (mkldnn)
         return ts_error_set(c->error, TS_ERR_RUNTIME, "Input type (%s) and bias type (%s) "
                             "should be the same or input should be a MKLDNN tensor and bias "

@@ -3,7 +3,8 @@
  * elements.
  *
  * where promotes self and other like a binary op and needs a bool condition; masked_fill
- * keeps self's dtype (the value is converted with PyTorch's overflow check); clamp promotes
+ * keeps self's dtype (the value is converted with PyTorch's overflow check) and reads a mask
+ * of another dtype as PyTorch's cpu kernel does (mask_as_bool); clamp promotes
  * self with its bounds (an int tensor clamped to 0.5 is float) and keeps nan. All of them
  * run through the elementwise engine, so they broadcast, take any strides and write through
  * views in their in-place forms.
@@ -101,6 +102,34 @@ static int k_where_out(TsCall *c) { return where_call(c, true); }
 
 /* ---- masked_fill ------------------------------------------------------------------ */
 
+/* The bool mask masked_fill reads from a mask of another dtype: PyTorch 1.13's cpu kernel
+ * reads the first byte of each element as a bool, so that 0 is false, 1 true and any other
+ * byte an error (a float mask of 1.0, whose first byte is 0, fills nothing). */
+static TsTensor *mask_as_bool(TsCall *c, const TsTensor *mask)
+{
+    TsTensor *src = ts_cpu_cast(mask, mask->dtype, c->error);    /* a contiguous copy */
+    TsTensor *b = src ? ts_cpu_empty(TS_BOOL, mask->dim, mask->sizes, c->error) : NULL;
+    if (b) {
+        size_t es = ts_dtype_size(mask->dtype);
+        const unsigned char *in = ts_tensor_data(src);
+        bool *out = ts_tensor_data(b);
+        for (int64_t i = 0, n = ts_tensor_numel(mask); i < n; i++) {
+            unsigned char first = in[(size_t)i * es];
+            if (first > 1) {
+                ts_error_set(c->error, TS_ERR_RUNTIME, "Mask tensor can take 0 and 1 values "
+                             "only");
+                ts_tensor_release(b);
+                b = NULL;
+                break;
+            }
+            out[i] = first == 1;
+        }
+    }
+    if (src)
+        ts_tensor_release(src);
+    return b;
+}
+
 /* Fills self where mask is true; self must already have the broadcast shape. */
 static int masked_fill_into(TsCall *c, TsTensor *self, TsTensor *mask, TsValue value)
 {
@@ -116,7 +145,7 @@ static int masked_fill_into(TsCall *c, TsTensor *self, TsTensor *mask, TsValue v
         v = ts_cpu_scalar_tensor(value, self->dtype, c->error);
     }
     if (v)
-        m = mask->dtype == TS_BOOL ? mask : ts_cpu_cast(mask, TS_BOOL, c->error);
+        m = mask->dtype == TS_BOOL ? mask : mask_as_bool(c, mask);
     int rc = m ? 0 : (int)c->error->code;
     if (!rc) {
         TsTensor *in[3] = { m, v, self };

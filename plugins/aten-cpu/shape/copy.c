@@ -50,8 +50,7 @@ static int k_clone(TsCall *c)
     return ts_args_return_tensor(&a, rc, r);
 }
 
-/* Copies src into dst (broadcasting, converting); fails when the shapes do not broadcast. */
-static int copy_checked(TsError *err, TsTensor *dst, const TsTensor *src)
+int ts_cpu_copy_checked(TsError *err, TsTensor *dst, const TsTensor *src)
 {
     /* copy_ of a tensor onto itself does nothing (PyTorch returns at once) */
     if (dst != src && ts_cpu_check_internal_overlap(dst, err))
@@ -88,7 +87,7 @@ static int k_copy(TsCall *c)
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (!rc) rc = ts_args_tensor(&a, 0, &t);
     if (!rc) rc = ts_args_tensor(&a, 1, &s);
-    if (!rc) rc = copy_checked(c->error, t, s);
+    if (!rc) rc = ts_cpu_copy_checked(c->error, t, s);
     return ts_args_return_arg(&a, rc, 0);
 }
 
@@ -102,7 +101,7 @@ static int k_copy_scalar(TsCall *c)
     if (!rc) rc = ts_args_tensor(&a, 0, &t);
     if (!rc && !(s = ts_cpu_wrap_scalar(a.v[1], c->error)))
         rc = c->error->code;
-    if (!rc) rc = copy_checked(c->error, t, s);
+    if (!rc) rc = ts_cpu_copy_checked(c->error, t, s);
     if (s)
         ts_tensor_release(s);
     return ts_args_return_arg(&a, rc, 0);

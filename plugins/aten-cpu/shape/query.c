@@ -179,6 +179,33 @@ static int k_device(TsCall *c)
     return ts_args_return(&a, rc, rc ? ts_none() : ts_device(d));
 }
 
+/* aten::_infer_size(int[] a, int[] b) -> int[]: the shape two shapes broadcast to
+ * (F.binary_cross_entropy checks its weight with it), with broadcasting's error. */
+static int k_infer_size(TsCall *c)
+{
+    TsArgs a;
+    TsTensor shape[2];
+    int64_t given[2][TS_TENSOR_MAX_DIMS];
+    memset(shape, 0, sizeof shape);
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    for (int i = 0; !rc && i < 2; i++) {
+        int n = 0;
+        rc = ts_args_int_list(&a, (size_t)i, given[i], &n, TS_TENSOR_MAX_DIMS);
+        shape[i].sizes = given[i];
+        shape[i].dim = n;
+    }
+    int dim = 0;
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
+    /* the broadcast reads only the headers' sizes */
+    if (!rc)
+        rc = ts_aten_broadcast_shape(2, (TsTensor *const[]){ &shape[0], &shape[1] }, &dim,
+                                     sizes, c->error);
+    TsValue r = rc ? ts_none() : ts_cpu_int_list(c->error, dim, sizes);
+    if (!rc && r.tag == TS_TAG_NONE)
+        rc = c->error->code;
+    return ts_args_return(&a, rc, r);
+}
+
 /* ---- torch.result_type ------------------------------------------------------------ */
 
 /* The result dtype of the two arguments, each a tensor or a Scalar (wrapped as a Python
@@ -212,6 +239,7 @@ static int result_type(TsCall *c)
 static const TsCpuOp ops[] = {
     { "aten::promote_types", "", k_promote_types },
     { "aten::can_cast", "", k_can_cast },
+    { "aten::_infer_size", "", k_infer_size },
     { "aten::Int", "Tensor", k_int },
     { "aten::Float", "Tensor", k_float },
     { "aten::Bool", "Tensor", k_bool },

@@ -18,6 +18,10 @@ TsTensor *ts_cpu_empty_like(const TsTensor *t, int dtype, TsError *err);
 TsTensor *ts_cpu_empty_format(int dtype, int dim, const int64_t *sizes, int64_t mf,
                               TsError *err);
 
+/* copy_ (copy.c): src copied into dst, broadcast and converted, with copy_'s errors when
+ * the shapes do not broadcast to dst's or the two overlap. */
+int ts_cpu_copy_checked(TsError *err, TsTensor *dst, const TsTensor *src);
+
 /* Steps idx (dim entries, starting at zeros) to the next index of sizes in row-major order;
  * false after the last. */
 bool ts_cpu_next_index(int dim, const int64_t *sizes, int64_t *idx);
