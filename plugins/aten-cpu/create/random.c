@@ -10,20 +10,26 @@
  * ts_aten_random_fill (factory.c, create.c). A Generator argument other than None is refused
  * by the frontend (no Generator values exist).
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "nn/nn.h"
 #include "create/factory.h"
 #include "create/random.h"
 
+static double round_to(int dtype, double v);
+
+/* As PyTorch's dropout: a noise of bernoulli_(1 - p) draws divided by 1 - p in the dtype,
+ * multiplied in (a dropped element is x * 0: -0 or NaN stay). */
 void ts_cpu_dropout_data(int dtype, void *data, int64_t n, double p)
 {
-    double scale = p < 1 ? 1 / (1 - p) : 0;
-    uint64_t base = ts_random_reserve((uint64_t)n);
+    double keep = round_to(dtype, 1 / round_to(dtype, 1 - p));
+    ts_random_lock();
     for (int64_t i = 0; i < n; i++) {
-        bool drop = ts_random_bernoulli(ts_random_draw(base, (uint64_t)i + 1), p);
-        ts_nn_set(dtype, data, i, drop ? 0 : ts_nn_get(dtype, data, i) * scale);
+        double noise = ts_random_mt_double() < 1 - p ? keep : 0;
+        ts_nn_set(dtype, data, i, ts_nn_get(dtype, data, i) * noise);
     }
+    ts_random_unlock();
 }
 
 /* ---- the random hooks (TsAtenBackend) --------------------------------------------------- */
@@ -42,15 +48,161 @@ int ts_cpu_random_copy_into(TsTensor *dst, const TsTensor *src, TsError *err)
     return 0;
 }
 
+/* ---- PyTorch's cpu draws ------------------------------------------------------------- */
+
+/* v rounded to dtype's precision. */
+static double round_to(int dtype, double v)
+{
+    char elem[16];
+    ts_cpu_store_double(dtype, elem, v);
+    return ts_cpu_load_double(dtype, elem);
+}
+
+/* PyTorch's uniform_real_distribution<scalar_t>(0, 1): as many low bits of a draw as dtype
+ * has mantissa digits (53 of 64 for double, 24 of 32 for float, 11 for half, 8 for
+ * bfloat16), scaled into [0, 1). */
+static double unit(int dtype)
+{
+    switch (dtype) {
+    case TS_FLOAT64: return ts_random_mt_double();
+    case TS_FLOAT16: return (double)(ts_random_mt32() & 0x7ff) / 2048;
+    case TS_BFLOAT16: return (double)(ts_random_mt32() & 0xff) / 256;
+    default: return (double)(ts_random_mt32() & 0xffffff) / 16777216;
+    }
+}
+
+/* Uniform in [from, to) as uniform_ computes it: in double for double, else in float with
+ * the bounds first rounded to dtype. */
+static double uniform(int dtype, double from, double to)
+{
+    if (dtype == TS_FLOAT64)
+        return unit(dtype) * (to - from) + from;
+    float f = (float)round_to(dtype, from), t = (float)round_to(dtype, to);
+    float x = (float)unit(dtype);
+    return x * (t - f) + f;
+}
+
+/* Box-Muller over v[0..16): pairs (v[j], v[j + 8]) of uniforms become two normals, in the
+ * precision PyTorch's normal_fill computes them (its float kernel multiplies by std and adds
+ * the mean in one fused step). */
+static void normal_16(int dtype, double *v, double mean, double std)
+{
+    for (int j = 0; j < 8; j++) {
+        if (dtype == TS_FLOAT64) {
+            double radius = sqrt(-2 * log(1 - v[j]));
+            double theta = 2.0f * 3.14159265358979323846 * v[j + 8];
+            v[j] = radius * cos(theta) * std + mean;
+            v[j + 8] = radius * sin(theta) * std + mean;
+        } else if (dtype == TS_FLOAT32) {
+            float radius = sqrtf(-2.0f * logf(1.0f - (float)v[j]));
+            float theta = 6.2831855f * (float)v[j + 8];
+            v[j] = fmaf(radius * cosf(theta), (float)std, (float)mean);
+            v[j + 8] = fmaf(radius * sinf(theta), (float)std, (float)mean);
+        } else {
+            /* half and bfloat16 arithmetic: each operation in float, rounded to the dtype
+             * (bfloat16's cos and sin too; half's return a float) */
+            bool bf = dtype == TS_BFLOAT16;
+            double u1 = round_to(dtype, 1.0f - (float)v[j]), l = logf((float)u1);
+            double r2 = bf ? round_to(dtype, -2.0f * (float)round_to(dtype, l)) : -2.0f * (float)l;
+            double radius = round_to(dtype, sqrtf((float)r2));
+            double theta = round_to(dtype, 6.283185307179586 * v[j + 8]);
+            float s = (float)round_to(dtype, std), m = (float)round_to(dtype, mean);
+            for (int k = 0; k < 2; k++) {
+                float trig = k ? sinf((float)theta) : cosf((float)theta);
+                double x = bf ? round_to(dtype, (float)radius * (float)round_to(dtype, trig))
+                              : (float)radius * trig;
+                x = bf ? round_to(dtype, (float)x * s) : (float)x * s;
+                v[j + 8 * k] = round_to(dtype, (float)x + m);
+            }
+        }
+    }
+}
+
+/* normal_ of n elements into v: PyTorch's normal_fill for 16 contiguous elements or more
+ * (all uniforms drawn first; a tail short of 16 redoes the last 16 from fresh uniforms),
+ * else (fewer, or strided) one double normal each from the generator's pairs. */
+static void normal_values(int dtype, double *v, int64_t n, double mean, double std,
+                          bool strided)
+{
+    if (n < 16 || strided) {
+        for (int64_t i = 0; i < n; i++)
+            v[i] = ts_random_mt_normal() * std + mean;
+        return;
+    }
+    for (int64_t i = 0; i < n; i++)
+        v[i] = unit(dtype);
+    for (int64_t i = 0; i + 16 <= n; i += 16)
+        normal_16(dtype, v + i, mean, std);
+    if (n % 16) {
+        for (int64_t i = n - 16; i < n; i++)
+            v[i] = unit(dtype);
+        normal_16(dtype, v + n - 16, mean, std);
+    }
+}
+
+/* An integer in [lo, hi) as random_from_to draws it: 32 bits modulo the range when it fits
+ * in them, else 64. */
+static int64_t int_in(int64_t lo, int64_t hi)
+{
+    uint64_t range = (uint64_t)hi - (uint64_t)lo;
+    uint64_t r = range >= ((uint64_t)1 << 32) ? ts_random_mt64() % range
+                                              : ts_random_mt32() % range;
+    return (int64_t)((uint64_t)lo + r);
+}
+
+/* Element i of a fill with d (not a normal) in PyTorch's cpu order and transforms. */
+static double draw_one(int dtype, const TsAtenDraw *d, const double *p, int64_t i)
+{
+    switch (d->kind) {
+    case TS_ATEN_DRAW_UNIFORM:
+        return uniform(dtype, d->a, d->b);
+    case TS_ATEN_DRAW_INT:
+        return (double)int_in(d->lo, d->hi);
+    case TS_ATEN_DRAW_BERNOULLI:
+        if (!p)
+            return ts_random_mt_double() < d->a;
+        if (d->p_dtype == TS_FLOAT64)
+            return ts_random_mt_double() < p[i];
+        return (float)unit(TS_FLOAT32) < (float)p[i];
+    case TS_ATEN_DRAW_EXPONENTIAL:
+        return -1.0 / d->a * log1p(-ts_random_mt_double());
+    case TS_ATEN_DRAW_CAUCHY:
+        return d->a + d->b * tan(3.14159265358979323846 * (ts_random_mt_double() - 0.5));
+    case TS_ATEN_DRAW_LOG_NORMAL:
+        return exp(ts_random_mt_normal() * d->b + d->a);
+    case TS_ATEN_DRAW_GEOMETRIC:
+        return ceil(log(ts_random_mt_double()) / log1p(-d->a));
+    default:
+        return ts_random_mt_normal() * d->b + d->a;
+    }
+}
+
+/* The cpu's fills draw from PyTorch's generator, not from the block at base (which the GPU
+ * backends use), so that a seeded program prints PyTorch's numbers. t is contiguous. */
 int ts_cpu_random_draw(TsTensor *t, const TsAtenDraw *d, uint64_t base, const double *p,
                        TsError *err)
 {
-    (void)err;
+    (void)base;
     int64_t n = ts_tensor_numel(t);
     size_t es = ts_dtype_size(t->dtype);
     char *out = ts_tensor_data(t);
-    for (int64_t i = 0; i < n; i++)
-        ts_cpu_store_double(t->dtype, out + i * (int64_t)es, ts_aten_draw_value(d, base, i, p));
+    double *v = NULL;
+    if (d->kind == TS_ATEN_DRAW_NORMAL && !(v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v)))
+        return ts_error_set(err, TS_ERR_NOMEM, "normal_: out of memory");
+    ts_random_lock();
+    if (v)
+        normal_values(t->dtype, v, n, d->a, d->b, d->strided);
+    for (int64_t i = 0; i < n; i++) {
+        char *o = out + i * (int64_t)es;
+        if (v)
+            ts_cpu_store_double(t->dtype, o, v[i]);
+        else if (d->kind == TS_ATEN_DRAW_INT && t->dtype == TS_INT64)
+            *(int64_t *)o = int_in(d->lo, d->hi);     /* exact beyond 2^53 */
+        else
+            ts_cpu_store_double(t->dtype, o, draw_one(t->dtype, d, p, i));
+    }
+    ts_random_unlock();
+    free(v);
     return 0;
 }
 
@@ -93,8 +245,250 @@ static int k_randperm(TsCall *c)
     return ts_args_return_tensor(&a, rc, o);
 }
 
+/* ---- normal with tensor arguments ----------------------------------------------------- */
+
+/* t broadcast to sizes as a new contiguous float64 tensor; NULL with err set. */
+static TsTensor *as_doubles(const TsTensor *t, int dim, const int64_t *sizes, TsError *err)
+{
+    TsTensor *d = ts_cpu_empty(TS_FLOAT64, dim, sizes, err);
+    if (d)
+        ts_cpu_copy_into(d, t);
+    return d;
+}
+
+/* normal.Tensor_float(Tensor mean, float std=1.), normal.float_Tensor(float mean, Tensor std)
+ * and normal.Tensor_Tensor(Tensor mean, Tensor std): as PyTorch composes them, a standard
+ * normal tensor of the tensor arguments' broadcast shape and the dtype of mean (of std when
+ * mean is a float), times std plus mean, with its checks of std first. */
+static int normal_tensors(TsCall *c, bool mean_tensor, bool std_tensor)
+{
+    TsArgs a;
+    TsTensor *in[2] = { NULL, NULL }, *o = NULL, *m = NULL, *s = NULL;
+    int dim = 0;
+    int64_t sizes[TS_TENSOR_MAX_DIMS];
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    int n = 0;
+    if (!rc && mean_tensor)
+        rc = ts_args_tensor(&a, 0, &in[n++]);
+    if (!rc && std_tensor)
+        rc = ts_args_tensor(&a, 1, &in[n++]);
+    if (!rc && !std_tensor && !(ts_nn_double(a.v[1]) >= 0))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "normal expects std >= 0.0, but found std %g",
+                          ts_nn_double(a.v[1]));
+    if (!rc)
+        rc = ts_aten_broadcast_shape(n, in, &dim, sizes, c->error);
+    if (!rc && !(o = ts_cpu_empty(in[0]->dtype, dim, sizes, c->error)))
+        rc = c->error->code;
+    if (!rc && mean_tensor && !(m = as_doubles(in[0], dim, sizes, c->error)))
+        rc = c->error->code;
+    if (!rc && std_tensor && !(s = as_doubles(in[n - 1], dim, sizes, c->error)))
+        rc = c->error->code;
+    const double *sd = s ? ts_tensor_data(s) : NULL, *md = m ? ts_tensor_data(m) : NULL;
+    int64_t numel = ts_tensor_numel(o ? o : in[0]);
+    for (int64_t i = 0; !rc && sd && i < numel; i++)
+        if (!(sd[i] >= 0))
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME,
+                              "normal expects all elements of std >= 0.0");
+    if (!rc) {
+        TsAtenDraw d = ts_aten_draw(TS_ATEN_DRAW_NORMAL, NULL, 0);
+        rc = ts_aten_random_fill(o, &d, c->error);
+    }
+    if (!rc) {
+        double mean = md ? 0 : ts_nn_double(a.v[0]), std = sd ? 0 : ts_nn_double(a.v[1]);
+        size_t es = ts_dtype_size(o->dtype);
+        char *od = ts_tensor_data(o);
+        for (int64_t i = 0; i < numel; i++) {
+            double z = ts_cpu_load_double(o->dtype, od + i * (int64_t)es);
+            ts_cpu_store_double(o->dtype, od + i * (int64_t)es,
+                                z * (sd ? sd[i] : std) + (md ? md[i] : mean));
+        }
+    }
+    if (m)
+        ts_tensor_release(m);
+    if (s)
+        ts_tensor_release(s);
+    if (rc && o) {
+        ts_tensor_release(o);
+        o = NULL;
+    }
+    return ts_args_return_tensor(&a, rc, o);
+}
+
+static int k_normal_tensor_float(TsCall *c) { return normal_tensors(c, true, false); }
+static int k_normal_float_tensor(TsCall *c) { return normal_tensors(c, false, true); }
+static int k_normal_tensor_tensor(TsCall *c) { return normal_tensors(c, true, true); }
+
+/* ---- multinomial ---------------------------------------------------------------------- */
+
+/* PyTorch's checks of multinomial's arguments, in its order. */
+static int check_multinomial(const TsTensor *p, int64_t n_sample, bool replacement, TsError *err)
+{
+    if (p->dim < 1 || p->dim > 2)
+        return ts_error_set(err, TS_ERR_RUNTIME, "prob_dist must be 1 or 2 dim");
+    if (!ts_dtype_is_floating(p->dtype))
+        return ts_error_set(err, TS_ERR_RUNTIME, "multinomial only supports floating-point "
+                            "dtypes for input, got: %s", ts_dtype_type_name(p->dtype));
+    if (n_sample <= 0)
+        return ts_error_set(err, TS_ERR_RUNTIME, "cannot sample n_sample <= 0 samples");
+    int64_t n_cat = p->sizes[p->dim - 1];
+    if (!replacement && n_sample > n_cat)
+        return ts_error_set(err, TS_ERR_RUNTIME, "cannot sample n_sample > prob_dist.size(-1) "
+                            "samples without replacement");
+    if (n_cat > ((int64_t)1 << 24))
+        return ts_error_set(err, TS_ERR_RUNTIME, "number of categories cannot exceed 2^24");
+    return 0;
+}
+
+/* A category and its key: the sort of sample_distinct. */
+typedef struct Keyed {
+    double key;
+    int64_t index;
+} Keyed;
+
+/* Larger keys first; equal keys by index. */
+static int by_key(const void *x, const void *y)
+{
+    const Keyed *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key > b->key ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* Without replacement (or one sample): PyTorch's Gumbel trick, the n_sample largest of
+ * p / q with q exponential (1) per category (all rows' drawn first, in dtype), largest
+ * first. */
+static int sample_distinct(int dtype, const double *p, int64_t rows, int64_t n_cat,
+                           int64_t n_sample, int64_t *out, TsError *err)
+{
+    for (int64_t i = 0; i < rows * n_cat; i++)
+        if (!(p[i] >= 0 && p[i] < INFINITY))
+            return ts_error_set(err, TS_ERR_RUNTIME, "probability tensor contains either `inf`, "
+                                "`nan` or element < 0");
+    for (int64_t r = 0; r < rows; r++) {
+        double sum = 0;
+        for (int64_t j = 0; j < n_cat; j++)
+            sum += p[r * n_cat + j];
+        if (sum == 0)
+            return ts_error_set(err, TS_ERR_RUNTIME, "invalid multinomial distribution (sum of "
+                                "probabilities <= 0)");
+    }
+    Keyed *k = malloc((size_t)(n_cat > 0 ? n_cat : 1) * sizeof *k);
+    if (!k)
+        return ts_error_set(err, TS_ERR_NOMEM, "multinomial: out of memory");
+    ts_random_lock();
+    for (int64_t r = 0; r < rows; r++) {
+        for (int64_t j = 0; j < n_cat; j++) {
+            double q = round_to(dtype, -log1p(-ts_random_mt_double()));
+            k[j].key = round_to(dtype, p[r * n_cat + j] / q);
+            k[j].index = j;
+        }
+        qsort(k, (size_t)n_cat, sizeof *k, by_key);
+        for (int64_t s = 0; s < n_sample; s++)
+            out[r * n_sample + s] = k[s].index;
+    }
+    ts_random_unlock();
+    free(k);
+    return 0;
+}
+
+/* With replacement: each row's cumulative distribution (summed and normalized in dtype),
+ * searched for a double uniform draw per sample (the first category whose cumulative
+ * probability reaches it). */
+static int sample_replaced(int dtype, const double *p, int64_t rows, int64_t n_cat,
+                           int64_t n_sample, int64_t *out, TsError *err)
+{
+    double *cum = malloc((size_t)(n_cat > 0 ? n_cat : 1) * sizeof *cum);
+    if (!cum)
+        return ts_error_set(err, TS_ERR_NOMEM, "multinomial: out of memory");
+    int rc = 0;
+    ts_random_lock();
+    for (int64_t r = 0; r < rows && !rc; r++) {
+        double sum = 0;
+        for (int64_t j = 0; j < n_cat && !rc; j++) {
+            double v = p[r * n_cat + j];
+            if (!(v >= 0))
+                rc = ts_error_set(err, TS_ERR_RUNTIME, "invalid multinomial distribution "
+                                  "(encountering probability entry < 0)");
+            else if (!isfinite(v))
+                rc = ts_error_set(err, TS_ERR_RUNTIME, "invalid multinomial distribution "
+                                  "(encountering probability entry = infinity or NaN)");
+            sum = round_to(dtype, sum + v);
+            cum[j] = sum;
+        }
+        if (!rc && !(sum > 0))
+            rc = ts_error_set(err, TS_ERR_RUNTIME, "invalid multinomial distribution (sum of "
+                              "probabilities <= 0)");
+        if (rc)
+            break;
+        for (int64_t j = 0; j < n_cat; j++)
+            cum[j] = round_to(dtype, cum[j] / sum);
+        cum[n_cat - 1] = 1;
+        for (int64_t k = 0; k < n_sample; k++) {
+            double u = ts_random_mt_double();
+            int64_t lo = 0, hi = n_cat;
+            while (hi > lo) {
+                int64_t mid = lo + (hi - lo) / 2;
+                if (cum[mid] < u)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            out[r * n_sample + k] = lo;
+        }
+    }
+    ts_random_unlock();
+    free(cum);
+    return rc;
+}
+
+/* multinomial(Tensor self, int num_samples, bool replacement=False, *,
+ *             Generator? generator=None) -> Tensor: int64 category indices, one row of
+ * num_samples per row of self's probabilities (which need not sum to 1). */
+static int k_multinomial(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *p, *q = NULL, *o = NULL;
+    int64_t n_sample = 0;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &p);
+    if (!rc)
+        rc = ts_args_int(&a, 1, &n_sample);
+    bool replacement = !rc && a.v[2].tag == TS_TAG_BOOL && a.v[2].u.b;
+    if (!rc)
+        rc = check_multinomial(p, n_sample, replacement, c->error);
+    int64_t n_cat = rc ? 0 : p->sizes[p->dim - 1], rows = rc || p->dim == 1 ? 1 : p->sizes[0];
+    if (!rc && replacement && n_sample > 1 && p->dtype == TS_FLOAT16)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "multinomial is not implemented for half "
+                          "on CPU");
+    int64_t sizes[2] = { rows, n_sample };
+    if (!rc && !(o = ts_cpu_empty(TS_INT64, p->dim, p->dim == 1 ? sizes + 1 : sizes, c->error)))
+        rc = c->error->code;
+    if (!rc && !(q = ts_cpu_cast(p, TS_FLOAT64, c->error)))
+        rc = c->error->code;
+    if (!rc && ts_tensor_numel(o) > 0) {
+        if (!replacement || n_sample == 1)
+            rc = sample_distinct(p->dtype, ts_tensor_data(q), rows, n_cat, n_sample, ts_tensor_data(o),
+                                 c->error);
+        else
+            rc = sample_replaced(p->dtype, ts_tensor_data(q), rows, n_cat, n_sample, ts_tensor_data(o),
+                                 c->error);
+    }
+    if (q)
+        ts_tensor_release(q);
+    if (rc && o) {
+        ts_tensor_release(o);
+        o = NULL;
+    }
+    return ts_args_return_tensor(&a, rc, o);
+}
+
 static const TsCpuOp ops[] = {
     { "aten::randperm", "", k_randperm },
+    { "aten::normal", "Tensor_float", k_normal_tensor_float },
+    { "aten::normal", "float_Tensor", k_normal_float_tensor },
+    { "aten::normal", "Tensor_Tensor", k_normal_tensor_tensor },
+    { "aten::multinomial", "", k_multinomial },
 };
 
 const TsCpuTable ts_cpu_random_table = { ops, sizeof ops / sizeof ops[0] };
