@@ -23,11 +23,25 @@ static double round_to(int dtype, double v);
  * multiplied in (a dropped element is x * 0: -0 or NaN stay). */
 void ts_cpu_dropout_data(int dtype, void *data, int64_t n, double p)
 {
-    double keep = round_to(dtype, 1 / round_to(dtype, 1 - p));
+    ts_cpu_noise_dropout(dtype, data, n, 1, p, false);
+}
+
+void ts_cpu_noise_dropout(int dtype, void *data, int64_t n, int64_t group, double p,
+                          bool alpha)
+{
+    /* alpha dropout's affine correction keeps SELU's mean and variance */
+    const double alpha_selu = 1.7580993408473766;
+    double a = 1 / sqrt((alpha_selu * alpha_selu * p + 1) * (1 - p));
+    double keep = alpha ? round_to(dtype, a) : round_to(dtype, 1 / round_to(dtype, 1 - p));
+    double slope = round_to(dtype, alpha_selu * a), shift = round_to(dtype, alpha_selu * a * p);
     ts_random_lock();
-    for (int64_t i = 0; i < n; i++) {
-        double noise = ts_random_mt_double() < 1 - p ? keep : 0;
-        ts_nn_set(dtype, data, i, ts_nn_get(dtype, data, i) * noise);
+    for (int64_t g = 0; g * group < n; g++) {
+        bool kept = ts_random_mt_double() < 1 - p;
+        double b = round_to(dtype, (kept ? 0 : -1) * slope + shift);
+        for (int64_t i = g * group; i < n && i < (g + 1) * group; i++) {
+            double x = round_to(dtype, ts_nn_get(dtype, data, i) * (kept ? keep : 0));
+            ts_nn_set(dtype, data, i, alpha ? x + b : x);
+        }
     }
     ts_random_unlock();
 }
