@@ -531,6 +531,30 @@ def test_random_strided_fills():
     assert r == ' 0.4963  0.6341  0.3489  0.5185\n 0.7682  0.4901  0.4017  0.6977\n 0.0885  0.8964  0.0223  0.8000\n 0.1320  0.4556  0.1689  0.1610\n 0.3074  0.6323  0.2939  0.2823\n[ CPUFloatType{5,4} ]-0.5966\n 0.1820\n-0.8567\n 1.1006\n-1.0712\n 0.1227\n-0.5663\n 0.3731\n-0.8920\n-1.5091\n 0.3704\n 1.4565\n 0.9398\n 0.7748\n 0.1919\n 1.2638\n-1.2904\n-0.7911\n-0.0209\n-0.7185\n[ CPUFloatType{20} ] 0  0  0\n 0  1  0\n 1  0  1\n 0  0  1\n[ CPUFloatType{4,3} ]', r
 
 
+def test_random_poisson():
+    torch.manual_seed(0)
+    r = str(torch.poisson(torch.tensor([1.0, 5.0, 0.0, 12.0, 30.0, 3.5]))) + str(torch.poisson(torch.full((2, 3), 100.0, dtype=torch.float64)))
+    assert r == '  2\n  6\n  0\n 11\n 28\n  3\n[ CPUFloatType{6} ] 105   91   85\n  91  102  108\n[ CPUDoubleType{2,3} ]', r
+
+
+def test_random_binomial():
+    torch.manual_seed(0)
+    r = str(torch.binomial(torch.tensor([10.0, 5.0, 100.0, 40.0, 7.0]), torch.tensor([0.3, 1.0, 0.4, 0.8, 0.9]))) + str(torch.binomial(torch.full((4,), 50.0, dtype=torch.float64), torch.full((4,), 0.5, dtype=torch.float64)))
+    assert r == '  6\n  5\n 38\n 32\n  5\n[ CPUFloatType{5} ] 27\n 25\n 26\n 27\n[ CPUDoubleType{4} ]', r
+
+
+def test_random_standard_gamma():
+    torch.manual_seed(0)
+    r = str(torch._standard_gamma(torch.tensor([1.0, 2.0, 0.5, 10.0]))) + str(torch._standard_gamma(torch.tensor([0.3, 3.0], dtype=torch.float64)))
+    assert r == ' 2.8824\n 1.3158\n 0.1699\n 7.9011\n[ CPUFloatType{4} ] 0.1580\n 2.9751\n[ CPUDoubleType{2} ]', r
+
+
+def test_random_sample_dirichlet():
+    torch.manual_seed(0)
+    r = str(torch._sample_dirichlet(torch.tensor([1.0, 2.0, 3.0]))) + str(torch._sample_dirichlet(torch.tensor([[0.5, 0.5], [2.0, 5.0]], dtype=torch.float64)))
+    assert r == ' 0.5282\n 0.2411\n 0.2307\n[ CPUFloatType{3} ] 0.2194  0.7806\n 0.4134  0.5866\n[ CPUDoubleType{2,2} ]', r
+
+
 def err_multinomial_too_many():
     # raises: cannot sample n_sample > prob_dist.size(-1) samples without replacement
     print(torch.multinomial(torch.tensor([0.5, 0.5]), 3))
@@ -690,6 +714,11 @@ def err_bool_subtraction():
 def err_bool_negation():
     # raises: Negation, the `-` operator, on a bool tensor is not supported.
     print(-torch.tensor([True, False]))
+
+
+def err_poisson_negative_rate():
+    # raises: invalid Poisson rate, expected rate to be non-negative
+    print(torch.poisson(torch.tensor([-1.0])))
 
 
 if __name__ == "__main__":

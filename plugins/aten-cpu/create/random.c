@@ -497,7 +497,241 @@ static int k_multinomial(TsCall *c)
     return ts_args_return_tensor(&a, rc, o);
 }
 
+/* ---- poisson, binomial, gamma, dirichlet ------------------------------------------------ */
+
+/* x in the precision of the samplers' scalar_t: float unless dtype is double. */
+static double in_dtype(int dtype, double x)
+{
+    return dtype == TS_FLOAT64 ? x : (double)(float)x;
+}
+
+/* PyTorch's sample_poisson: products of uniforms below rate 10, else Hoermann's transformed
+ * rejection (PTRS). */
+static double sample_poisson(double lambda)
+{
+    if (lambda >= 10) {
+        double slam = sqrt(lambda), loglam = log(lambda);
+        double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+        double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+        for (;;) {
+            double u = ts_random_mt_double() - 0.5, v = ts_random_mt_double();
+            double us = 0.5 - fabs(u);
+            int64_t k = (int64_t)floor((2 * a / us + b) * u + lambda + 0.43);
+            if (us >= 0.07 && v <= vr)
+                return (double)k;
+            if (k < 0 || (us < 0.013 && v > us))
+                continue;
+            if (log(v) + log(invalpha) - log(a / (us * us) + b) <=
+                -lambda + (double)k * loglam - lgamma((double)k + 1))
+                return (double)k;
+        }
+    }
+    if (lambda == 0)
+        return 0;
+    double enlam = exp(-lambda), prod = 1;
+    int64_t x = 0;
+    for (;;) {
+        prod *= ts_random_mt_double();
+        if (prod <= enlam)
+            return (double)x;
+        x++;
+    }
+}
+
+/* Stirling's series' tail of log(k!), tabulated below 10 (BTRS). */
+static double stirling_tail(double k)
+{
+    static const double small[10] = {
+        0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+        0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+        0.00925546218271273, 0.00833056343336287 };
+    if (k <= 9)
+        return small[(int)k];
+    double kp1sq = (k + 1) * (k + 1);
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1);
+}
+
+/* Binomial by inversion: geometric gaps summed until they pass count. */
+static double binomial_inversion(int dtype, double count, double prob)
+{
+    double geom_sum = 0, num = 0, logprob = log1p(-prob);
+    for (;;) {
+        geom_sum += ceil(log(ts_random_mt_double()) / logprob);
+        if (geom_sum > count)
+            return num;
+        num++;
+    }
+    (void)dtype;
+}
+
+/* Binomial by Hoermann's transformed rejection (BTRS), count * prob >= 10. */
+static double binomial_btrs(int dtype, double count, double prob)
+{
+    double stddev = in_dtype(dtype, sqrt(in_dtype(dtype, in_dtype(dtype, count * prob) *
+                                                         in_dtype(dtype, 1 - prob))));
+    double b = 1.15 + 2.53 * stddev, a = -0.0873 + 0.0248 * b + 0.01 * prob;
+    double c = in_dtype(dtype, count * prob) + 0.5, v_r = 0.92 - 4.2 / b;
+    double r = in_dtype(dtype, prob / in_dtype(dtype, 1 - prob));
+    double alpha = (2.83 + 5.1 / b) * stddev;
+    double m = floor(in_dtype(dtype, in_dtype(dtype, count + 1) * prob));
+    for (;;) {
+        double u = ts_random_mt_double() - 0.5, v = ts_random_mt_double();
+        double us = 0.5 - fabs(u);
+        double k = in_dtype(dtype, floor((2 * a / us + b) * u + c));
+        if (k < 0 || k > count)
+            continue;
+        if (us >= 0.07 && v <= v_r)
+            return k;
+        v = log(v * alpha / (a / (us * us) + b));
+        double upper = (m + 0.5) * log((m + 1) / (r * (count - m + 1))) +
+                       (count + 1) * log((count - m + 1) / (count - k + 1)) +
+                       (k + 0.5) * log(r * (count - k + 1) / (k + 1)) +
+                       stirling_tail(m) + stirling_tail(count - m) - stirling_tail(k) -
+                       stirling_tail(count - k);
+        if (v <= upper)
+            return k;
+    }
+}
+
+/* PyTorch's sample_binomial over count and prob in dtype's precision. */
+static double sample_binomial(int dtype, double count, double prob)
+{
+    if (count <= 0 || prob <= 0)
+        return 0;
+    if (prob >= 1)
+        return count;
+    if (prob <= 0.5)
+        return in_dtype(dtype, count * prob) >= 10 ? binomial_btrs(dtype, count, prob)
+                                                   : binomial_inversion(dtype, count, prob);
+    if (prob > 0.5) {
+        double q = in_dtype(dtype, 1 - prob);
+        return count - (in_dtype(dtype, count * q) >= 10 ? binomial_btrs(dtype, count, q)
+                                                         : binomial_inversion(dtype, count, q));
+    }
+    return NAN;
+}
+
+/* PyTorch's sample_gamma: Marsaglia and Tsang's rejection, alpha below 1 boosted by one
+ * with a power of a uniform; alpha held in dtype (its float constants as PyTorch's). */
+static double sample_gamma(int dtype, double alpha)
+{
+    double scale = 1;
+    if (alpha < 1) {
+        if (alpha == 0)
+            return 0;
+        scale *= pow(1 - ts_random_mt_double(), 1.0f / alpha);
+        alpha = in_dtype(dtype, alpha + 1.0f);
+    }
+    double d = in_dtype(dtype, alpha - 1.0f / 3.0f), c = 1.0f / sqrt(9.0f * d);
+    for (;;) {
+        double x, y;
+        do {
+            x = ts_random_mt_normal();
+            y = 1.0f + c * x;
+        } while (y <= 0);
+        double v = y * y * y, u = 1 - ts_random_mt_double(), xx = x * x;
+        if (u < 1.0f - 0.0331f * xx * xx)
+            return scale * d * v;
+        if (log(u) < 0.5f * xx + d * (1.0f - v + log(v)))
+            return scale * d * v;
+    }
+}
+
+/* The smallest positive normal value of a floating dtype (the samplers' floor). */
+static double tiny(int dtype)
+{
+    switch (dtype) {
+    case TS_FLOAT64: return 2.2250738585072014e-308;
+    case TS_FLOAT16: return 6.103515625e-05;
+    default: return 1.1754943508222875e-38;
+    }
+}
+
+typedef enum Sampler { S_POISSON, S_GAMMA, S_DIRICHLET, S_BINOMIAL } Sampler;
+
+/* poisson(Tensor self, Generator? generator=None), _standard_gamma(Tensor self, ...),
+ * _sample_dirichlet(Tensor self, ...) and binomial(Tensor count, Tensor prob, ...): a new
+ * tensor of self's shape and dtype, one sample per element in order. */
+static int sampler_call(TsCall *c, Sampler kind)
+{
+    TsArgs a;
+    TsTensor *t, *prob = NULL, *x = NULL, *px = NULL, *o = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && kind == S_BINOMIAL)
+        rc = ts_args_tensor(&a, 1, &prob);
+    static const char *const names[] = { "poisson_cpu", "gamma_cpu", "dirichlet", "binomial_cpu" };
+    if (!rc && (!ts_dtype_is_floating(t->dtype) ||
+                (kind == S_DIRICHLET && t->dtype != TS_FLOAT32 && t->dtype != TS_FLOAT64)))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "\"%s\" not implemented for '%s'",
+                          names[kind], ts_dtype_type_name(t->dtype));
+    if (!rc && prob && !ts_aten_same_shape(prob, t->dim, t->sizes))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "binomial: count and prob must have the "
+                          "same shape");
+    if (!rc && !(x = ts_cpu_cast(t, TS_FLOAT64, c->error)))
+        rc = c->error->code;
+    if (!rc && prob && !(px = ts_cpu_cast(prob, TS_FLOAT64, c->error)))
+        rc = c->error->code;
+    if (!rc && !(o = ts_cpu_empty(t->dtype, t->dim, t->sizes, c->error)))
+        rc = c->error->code;
+    int64_t n = rc ? 0 : ts_tensor_numel(t);
+    const double *xv = x ? ts_tensor_data(x) : NULL, *pv = px ? ts_tensor_data(px) : NULL;
+    double *v = NULL;
+    if (!rc && !(v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v)))
+        rc = ts_error_set(c->error, TS_ERR_NOMEM, "out of memory");
+    for (int64_t i = 0; !rc && kind == S_POISSON && i < n; i++)
+        if (!(xv[i] >= 0))
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "invalid Poisson rate, expected rate "
+                              "to be non-negative");
+    if (!rc) {
+        int dt = t->dtype;
+        ts_random_lock();
+        for (int64_t i = 0; i < n; i++) {
+            switch (kind) {
+            case S_POISSON: v[i] = sample_poisson(xv[i]); break;
+            case S_BINOMIAL: v[i] = sample_binomial(dt, xv[i], pv[i]); break;
+            case S_GAMMA: v[i] = fmax(tiny(dt), round_to(dt, sample_gamma(dt, xv[i]))); break;
+            case S_DIRICHLET: v[i] = fmax(tiny(TS_FLOAT64), sample_gamma(TS_FLOAT64, xv[i]));
+            }
+        }
+        ts_random_unlock();
+        /* dirichlet: each gamma over its row's sum (the last dim), kept inside (0, 1) */
+        int64_t row = t->dim ? t->sizes[t->dim - 1] : 1;
+        for (int64_t r0 = 0; kind == S_DIRICHLET && row > 0 && r0 < n; r0 += row) {
+            double sum = 0;
+            for (int64_t j = 0; j < row; j++)
+                sum += v[r0 + j];
+            double below_one = dt == TS_FLOAT64 ? nextafter(1.0, 0.0) : nextafterf(1.0f, 0.0f);
+            for (int64_t j = 0; j < row; j++)
+                v[r0 + j] = fmin(below_one, fmax(tiny(dt), round_to(dt, v[r0 + j] / sum)));
+        }
+        size_t es = ts_dtype_size(dt);
+        for (int64_t i = 0; i < n; i++)
+            ts_cpu_store_double(dt, (char *)ts_tensor_data(o) + i * (int64_t)es, v[i]);
+    }
+    free(v);
+    if (x)
+        ts_tensor_release(x);
+    if (px)
+        ts_tensor_release(px);
+    if (rc && o) {
+        ts_tensor_release(o);
+        o = NULL;
+    }
+    return ts_args_return_tensor(&a, rc, o);
+}
+
+static int k_poisson(TsCall *c) { return sampler_call(c, S_POISSON); }
+static int k_standard_gamma(TsCall *c) { return sampler_call(c, S_GAMMA); }
+static int k_sample_dirichlet(TsCall *c) { return sampler_call(c, S_DIRICHLET); }
+static int k_binomial(TsCall *c) { return sampler_call(c, S_BINOMIAL); }
+
 static const TsCpuOp ops[] = {
+    { "aten::poisson", "", k_poisson },
+    { "aten::_standard_gamma", "", k_standard_gamma },
+    { "aten::_sample_dirichlet", "", k_sample_dirichlet },
+    { "aten::binomial", "", k_binomial },
     { "aten::randperm", "", k_randperm },
     { "aten::normal", "Tensor_float", k_normal_tensor_float },
     { "aten::normal", "float_Tensor", k_normal_float_tensor },
