@@ -555,6 +555,27 @@ def test_random_sample_dirichlet():
     assert r == ' 0.5282\n 0.2411\n 0.2307\n[ CPUFloatType{3} ] 0.2194  0.7806\n 0.4134  0.5866\n[ CPUDoubleType{2,2} ]', r
 
 
+def test_index_list_of_bools_and_floats():
+    a = torch.arange(6).reshape(2, 3)
+    r = str(a[[True, False]]) + str(a[:, [False, True, True]]) + str(a[[1.0, 0.0]])
+    assert r == ' 3  4  5\n 0  1  2\n[ CPULongType{2,3} ] 0  1  1\n 3  4  4\n[ CPULongType{2,3} ] 3  4  5\n 0  1  2\n[ CPULongType{2,3} ]', r
+
+
+def test_random_int64_full_range():
+    torch.manual_seed(0)
+    x: List[int] = torch.zeros(12, dtype=torch.int64).random_().tolist()
+    y: List[int] = torch.zeros(4, dtype=torch.int64).random_(-5, None).tolist()
+    z: List[int] = torch.randint(-1099511627776, 1099511627776, (3,)).tolist()
+    r = str(x) + str(y) + str(z)
+    assert r == '[900450186894289455, 3969543146641149120, 1895649597198586619, 827948490035658087, 7815051614634499795, 2691271404617651954, 8072059273656089175, 7226936298635050456, 8553068346248842636, 7073247613084517057, 5381377035038509607, 533017224590379182][1255200654889945927, 7850872175371829775, 1310383996493862979, 1607251845270378383][-604008803376, -51723624763, 1091524495183]', r
+
+
+def test_random_default_ranges():
+    torch.manual_seed(0)
+    r = str(torch.zeros(3, dtype=torch.int32).random_()) + str(torch.zeros(3).random_()) + str(torch.zeros(3, dtype=torch.float64).random_()) + str(torch.zeros(4, dtype=torch.bool).random_()) + str(torch.zeros(3, dtype=torch.int8).random_()) + str(torch.zeros(3, dtype=torch.float16).random_()) + str(torch.zeros(3, dtype=torch.uint8).random_(200, None))
+    assert r == '2.09652e+08\n3.98765e+08\n9.24231e+08\n[ CPUIntType{3} ]2.21489e+06\n5.15754e+06\n1.06379e+07\n[ CPUFloatType{3} ] 8.2934e+15\n 5.8099e+15\n 7.1260e+15\n[ CPUDoubleType{3} ] 0\n 1\n 0\n 0\n[ CPUBoolType{4} ] 88\n 12\n 58\n[ CPUCharType{3} ] 930\n 833\n  29\n[ CPUHalfType{3} ] 239\n 230\n 232\n[ CPUByteType{3} ]', r
+
+
 def err_multinomial_too_many():
     # raises: cannot sample n_sample > prob_dist.size(-1) samples without replacement
     print(torch.multinomial(torch.tensor([0.5, 0.5]), 3))

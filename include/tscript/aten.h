@@ -278,6 +278,8 @@ typedef struct TsAtenDraw {
     int64_t lo, hi;
     int p_dtype;               /* bernoulli from a tensor of probabilities: its dtype (PyTorch's
                                 * cpu kernel draws a double for float64 ones, else a float) */
+    bool to_max;               /* an int draw up to int64's maximum, included (hi holds it:
+                                * the bound past it does not fit) */
     bool strided;              /* the tensor filled is not contiguous: PyTorch's cpu kernel
                                 * draws its elements one by one in memory order (a normal
                                 * from a double pair each, not normal_fill's batches) */

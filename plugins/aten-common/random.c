@@ -31,7 +31,8 @@ static double float_arg(TsValue v)
 
 TsAtenDraw ts_aten_draw(TsAtenDrawKind kind, const TsValue *bounds, size_t n_bounds)
 {
-    TsAtenDraw d = { kind, kind == TS_ATEN_DRAW_BERNOULLI ? 0.5 : 0, 1, 0, 0, TS_FLOAT64, false };
+    TsAtenDraw d = { kind, kind == TS_ATEN_DRAW_BERNOULLI ? 0.5 : 0, 1, 0, 0, TS_FLOAT64, false,
+                     false };
     if (n_bounds) {
         d.lo = n_bounds == 2 ? int_arg(bounds[0]) : 0;
         d.hi = int_arg(bounds[n_bounds - 1]);
@@ -83,6 +84,8 @@ static int check_int(const TsAtenDraw *d, int dtype, TsError *err)
     if (ts_dtype_is_complex(dtype))
         return ts_error_set(err, TS_ERR_RUNTIME, "check_random_bounds handles only integral, "
                             "floating-point and boolean types");
+    if (d->to_max)
+        return 0;              /* from fits: random_.from's int checked nothing else */
     if (d->lo >= d->hi)
         return ts_error_set(err, TS_ERR_RUNTIME, "random_ expects 'from' to be less than 'to', "
                             "but got from=%lld >= to=%lld", (long long)d->lo, (long long)d->hi);
@@ -281,8 +284,7 @@ static TsTensor *probabilities(const TsAtenBackend *b, const TsTensor *t, const 
 /* ---- the kernels ---------------------------------------------------------------------- */
 
 /* The largest value random_ draws for dtype when no 'to' is given (inclusive): the dtype's
- * maximum for integers (int64's one less: the bound is exclusive and must fit), 2^digits
- * for floating dtypes, whose integers are exact up to it. */
+ * maximum for integers, 2^digits for floating dtypes, whose integers are exact up to it. */
 static int64_t random_top(int dtype)
 {
     switch (dtype) {
@@ -295,7 +297,7 @@ static int64_t random_top(int dtype)
     case TS_BFLOAT16: return (int64_t)1 << 8;
     case TS_FLOAT32: return (int64_t)1 << 24;
     case TS_FLOAT64: return (int64_t)1 << 53;
-    default: return INT64_MAX - 1;
+    default: return INT64_MAX;
     }
 }
 
@@ -309,10 +311,12 @@ static TsAtenDraw self_draw(const TsArgs *a, const TsTensor *t, TsAtenDrawKind k
     TsAtenDraw d = ts_aten_draw(kind, NULL, 0);
     if (kind == TS_ATEN_DRAW_INT) {
         d.lo = n_bounds == 2 ? int_arg(a->v[1]) : 0;
-        if (n_bounds == 0 || (n_bounds == 2 && a->v[2].tag == TS_TAG_NONE))
-            d.hi = random_top(t->dtype) + 1;
-        else
+        if (n_bounds == 0 || (n_bounds == 2 && a->v[2].tag == TS_TAG_NONE)) {
+            d.to_max = t->dtype == TS_INT64;
+            d.hi = random_top(t->dtype) + (d.to_max ? 0 : 1);
+        } else {
             d.hi = int_arg(a->v[n_bounds]);
+        }
         return d;
     }
     d.a = float_arg(a->v[1]);

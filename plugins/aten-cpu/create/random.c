@@ -154,14 +154,15 @@ static void normal_values(int dtype, double *v, int64_t n, double mean, double s
     }
 }
 
-/* An integer in [lo, hi) as random_from_to draws it: 32 bits modulo the range when it fits
- * in them, else 64. */
-static int64_t int_in(int64_t lo, int64_t hi)
+/* An integer in [lo, hi) ([lo, hi] with to_max) as random_from_to draws it: 32 bits modulo
+ * the range when it fits in them, else 64 (all 64 for the whole int64 range). */
+static int64_t int_in(const TsAtenDraw *d)
 {
-    uint64_t range = (uint64_t)hi - (uint64_t)lo;
-    uint64_t r = range >= ((uint64_t)1 << 32) ? ts_random_mt64() % range
+    uint64_t range = (uint64_t)d->hi - (uint64_t)d->lo + (d->to_max ? 1 : 0);
+    uint64_t r = range == 0 ? ts_random_mt64()
+               : range >= ((uint64_t)1 << 32) ? ts_random_mt64() % range
                                               : ts_random_mt32() % range;
-    return (int64_t)((uint64_t)lo + r);
+    return (int64_t)((uint64_t)d->lo + r);
 }
 
 /* Element i of a fill with d (not a normal) in PyTorch's cpu order and transforms. */
@@ -171,7 +172,7 @@ static double draw_one(int dtype, const TsAtenDraw *d, const double *p, int64_t 
     case TS_ATEN_DRAW_UNIFORM:
         return uniform(dtype, d->a, d->b);
     case TS_ATEN_DRAW_INT:
-        return (double)int_in(d->lo, d->hi);
+        return (double)int_in(d);
     case TS_ATEN_DRAW_BERNOULLI:
         if (!p)
             return ts_random_mt_double() < d->a;
@@ -211,7 +212,7 @@ int ts_cpu_random_draw(TsTensor *t, const TsAtenDraw *d, uint64_t base, const do
         if (v)
             ts_cpu_store_double(t->dtype, o, v[i]);
         else if (d->kind == TS_ATEN_DRAW_INT && t->dtype == TS_INT64)
-            *(int64_t *)o = int_in(d->lo, d->hi);     /* exact beyond 2^53 */
+            *(int64_t *)o = int_in(d);     /* exact beyond 2^53 */
         else
             ts_cpu_store_double(t->dtype, o, draw_one(t->dtype, d, p, i));
     }
