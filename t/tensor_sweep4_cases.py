@@ -576,6 +576,13 @@ def test_random_default_ranges():
     assert r == '2.09652e+08\n3.98765e+08\n9.24231e+08\n[ CPUIntType{3} ]2.21489e+06\n5.15754e+06\n1.06379e+07\n[ CPUFloatType{3} ] 8.2934e+15\n 5.8099e+15\n 7.1260e+15\n[ CPUDoubleType{3} ] 0\n 1\n 0\n 0\n[ CPUBoolType{4} ] 88\n 12\n 58\n[ CPUCharType{3} ] 930\n 833\n  29\n[ CPUHalfType{3} ] 239\n 230\n 232\n[ CPUByteType{3} ]', r
 
 
+def test_random_multinomial_one_sample_rows():
+    torch.manual_seed(0)
+    p = torch.rand(4, 6)
+    r = str(torch.multinomial(p, 1)) + str(torch.multinomial(p, 1, True)) + str(torch.multinomial(p, 6)) + str(torch.multinomial(p, 10, True)) + str(torch.rand(2))
+    assert r == ' 5\n 4\n 5\n 3\n[ CPULongType{4,1} ] 3\n 2\n 5\n 3\n[ CPULongType{4,1} ] 1  0  5  4  3  2\n 1  5  3  0  4  2\n 3  4  5  2  0  1\n 0  3  4  2  1  5\n[ CPULongType{4,6} ] 3  0  1  5  0  5  5  5  1  4\n 0  1  1  1  2  1  1  1  1  1\n 3  4  4  3  4  3  4  5  5  1\n 4  2  2  2  4  4  2  5  4  3\n[ CPULongType{4,10} ] 0.6808\n 0.5633\n[ CPUFloatType{2} ]', r
+
+
 def err_multinomial_too_many():
     # raises: cannot sample n_sample > prob_dist.size(-1) samples without replacement
     print(torch.multinomial(torch.tensor([0.5, 0.5]), 3))
@@ -623,7 +630,7 @@ def err_multinomial_nan_replacement():
 
 def err_multinomial_half_replacement():
     # raises: multinomial is not implemented for half on CPU
-    print(torch.multinomial(torch.ones(3, dtype=torch.float16), 2, True))
+    print(torch.multinomial(torch.ones(3, dtype=torch.float16), 1, True))
 
 
 def err_exponential_negative_rate():

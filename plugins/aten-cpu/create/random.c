@@ -369,7 +369,7 @@ static int by_key(const void *x, const void *y)
     return (a->index > b->index) - (a->index < b->index);
 }
 
-/* Without replacement (or one sample): PyTorch's Gumbel trick, the n_sample largest of
+/* Without replacement: PyTorch's Gumbel trick, the n_sample largest of
  * p / q with q exponential (1) per category (all rows' drawn first, in dtype), largest
  * first. */
 static int sample_distinct(int dtype, const double *p, int64_t rows, int64_t n_cat,
@@ -473,7 +473,7 @@ static int k_multinomial(TsCall *c)
     if (!rc)
         rc = check_multinomial(p, n_sample, replacement, c->error);
     int64_t n_cat = rc ? 0 : p->sizes[p->dim - 1], rows = rc || p->dim == 1 ? 1 : p->sizes[0];
-    if (!rc && replacement && n_sample > 1 && p->dtype == TS_FLOAT16)
+    if (!rc && replacement && p->dtype == TS_FLOAT16)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "multinomial is not implemented for half "
                           "on CPU");
     int64_t sizes[2] = { rows, n_sample };
@@ -482,7 +482,7 @@ static int k_multinomial(TsCall *c)
     if (!rc && !(q = ts_cpu_cast(p, TS_FLOAT64, c->error)))
         rc = c->error->code;
     if (!rc && ts_tensor_numel(o) > 0) {
-        if (!replacement || n_sample == 1)
+        if (!replacement)
             rc = sample_distinct(p->dtype, ts_tensor_data(q), rows, n_cat, n_sample, ts_tensor_data(o),
                                  c->error);
         else
