@@ -497,6 +497,19 @@ def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3,
     return torch.softmax(-input, d, dtype)
 
 
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1) -> Tensor:
+    # softmax of (logits + Gumbel(0, 1) noise) / tau; hard: the one-hot of each argmax,
+    # carrying the soft values' gradient (eps is unused, as in PyTorch)
+    gumbels = -torch.empty_like(logits).exponential_().log()
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if hard:
+        index = y_soft.max(dim, keepdim=True)[1]
+        y_hard = torch.zeros_like(logits).scatter_(dim, index, 1.0)
+        return y_hard - y_soft.detach() + y_soft
+    return y_soft
+
+
 # ---- pooling: return_indices is PyTorch's boolean dispatch -------------------------------
 
 def max_pool1d_with_indices(input: Tensor, kernel_size: BroadcastingList1[int],

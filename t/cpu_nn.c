@@ -712,9 +712,8 @@ static void test_nn_more_errors(void)
           "", G(1, 2, 3), ts_double(1.5), ts_bool(false));
     FAILS("Feature dropout requires at least 2 dimensions in the input", "aten::feature_dropout",
           "", G(1, 3), ts_double(0.5), ts_bool(true));
-    FAILS("aten::alpha_dropout: training with 0 < p < 1 draws a random mask from PyTorch's "
-          "generator, which tscript does not have; it runs only with train=False, p=0 or p=1",
-          "aten::alpha_dropout", "", G(1, 3), ts_double(0.5), ts_bool(true));
+    FAILS("Feature dropout requires at least 2 dimensions in the input",
+          "aten::feature_alpha_dropout", "", G(1, 3), ts_double(0.5), ts_bool(true));
     FAILS("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
           "of upscale_factor, but input.size(-3)=3 is not divisible by 4", "aten::pixel_shuffle",
           "", G(1, 1, 3, 2, 2), ts_int(2));

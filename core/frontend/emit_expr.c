@@ -1246,13 +1246,16 @@ typedef struct {
     size_t n; /* slots used: last tensor index's dimension + 1 */
 } TsTensorIndices;
 
-/* A list of ints used as an index is a long tensor (aten::tensor(l, int64, None, False)). */
+/* A list of numbers used as an index is a long tensor (aten::tensor(l, int64, None,
+ * False)): PyTorch converts a list of bools or floats so too (x[[True, False]] is rows 1
+ * and 0, not a mask). */
 TsIrValue *ts_emit_index_tensor(TsEmitter *e, TsIrValue *iv, TsSourceRange r)
 {
     if (ts_type_kind(iv->type) == TS_TYPE_TENSOR)
         return iv;
-    if (ts_type_kind(iv->type) == TS_TYPE_LIST &&
-        ts_type_kind(ts_type_elem(iv->type, 0)) == TS_TYPE_INT) {
+    TsTypeKind elem = ts_type_kind(iv->type) == TS_TYPE_LIST
+                      ? ts_type_kind(ts_type_elem(iv->type, 0)) : TS_TYPE_TENSOR;
+    if (elem == TS_TYPE_INT || elem == TS_TYPE_BOOL || elem == TS_TYPE_FLOAT) {
         TsIrValue *dt = ts_emit_const(e, ts_int(4), r); /* torch.long */
         TsIrValue *none = dt ? ts_emit_const(e, ts_none(), r) : NULL;
         TsIrValue *no = none ? ts_emit_const(e, ts_bool(false), r) : NULL;

@@ -265,17 +265,29 @@ void ts_aten_linspace(double start, double end, int64_t steps, bool as_float, vo
 typedef enum TsAtenDrawKind {
     TS_ATEN_DRAW_UNIFORM,      /* uniform in [a, b): uniform_, rand */
     TS_ATEN_DRAW_NORMAL,       /* normal with mean a, standard deviation b: normal_, randn */
-    TS_ATEN_DRAW_INT,          /* integers in [lo, hi): randint */
-    TS_ATEN_DRAW_BERNOULLI     /* 1 with probability a, else 0: bernoulli_ */
+    TS_ATEN_DRAW_INT,          /* integers in [lo, hi): randint, random_ */
+    TS_ATEN_DRAW_BERNOULLI,    /* 1 with probability a, else 0: bernoulli_ */
+    TS_ATEN_DRAW_EXPONENTIAL,  /* exponential with rate a: exponential_ */
+    TS_ATEN_DRAW_CAUCHY,       /* Cauchy with median a, scale b: cauchy_ */
+    TS_ATEN_DRAW_LOG_NORMAL,   /* exp of a normal with mean a, standard deviation b: log_normal_ */
+    TS_ATEN_DRAW_GEOMETRIC     /* trials up to the first success of probability a: geometric_ */
 } TsAtenDrawKind;
 typedef struct TsAtenDraw {
     TsAtenDrawKind kind;
     double a, b;
     int64_t lo, hi;
+    int p_dtype;               /* bernoulli from a tensor of probabilities: its dtype (PyTorch's
+                                * cpu kernel draws a double for float64 ones, else a float) */
+    bool to_max;               /* an int draw up to int64's maximum, included (hi holds it:
+                                * the bound past it does not fit) */
+    bool strided;              /* the tensor filled is not contiguous: PyTorch's cpu kernel
+                                * draws its elements one by one in memory order (a normal
+                                * from a double pair each, not normal_fill's batches) */
 } TsAtenDraw;
 
-/* The draws one element takes: two for a normal (Box-Muller), else one. */
-#define TS_ATEN_DRAWS_PER_ELEM(kind) ((kind) == TS_ATEN_DRAW_NORMAL ? 2 : 1)
+/* The draws one element takes: two for a normal or log-normal (Box-Muller), else one. */
+#define TS_ATEN_DRAWS_PER_ELEM(kind) \
+    ((kind) == TS_ATEN_DRAW_NORMAL || (kind) == TS_ATEN_DRAW_LOG_NORMAL ? 2 : 1)
 
 /* The draw of kind with its defaults (uniform in [0, 1), standard normal, p = 0.5), the
  * integer bounds from n_bounds int arguments at bounds (1: high, low 0; 2: low, high). */
@@ -287,8 +299,8 @@ TsAtenDraw ts_aten_draw(TsAtenDrawKind kind, const TsValue *bounds, size_t n_bou
 int ts_aten_random_fill(TsTensor *t, const TsAtenDraw *d, TsError *err);
 /* PyTorch's checks of randperm(n, dtype=dtype). */
 int ts_aten_check_randperm(int64_t n, int dtype, TsError *err);
-/* A random permutation of 0..n-1 into perm (n elements): a Fisher-Yates shuffle drawing
- * from the process's generator. Every backend shuffles on the host. */
+/* A random permutation of 0..n-1 into perm (n elements): PyTorch's cpu Fisher-Yates
+ * shuffle, drawing from its generator (ts_random_mt32). Every backend shuffles on the host. */
 void ts_aten_randperm(int64_t n, int64_t *perm);
 
 /* Element i of a fill with d from the block of draws reserved at base (element i takes draws
@@ -306,6 +318,18 @@ TS_RANDOM_INLINE double ts_aten_draw_value(const TsAtenDraw *d, uint64_t base, i
         return (double)ts_random_int(ts_random_draw(base, k), d->lo, d->hi);
     case TS_ATEN_DRAW_BERNOULLI:
         return ts_random_bernoulli(ts_random_draw(base, k), p ? p[i] : d->a);
+    case TS_ATEN_DRAW_LOG_NORMAL:
+        return exp(ts_random_normal(ts_random_draw(base, k), ts_random_draw(base, k + 1), d->a,
+                                    d->b));
+    case TS_ATEN_DRAW_EXPONENTIAL:     /* 1 - unit lies in (0, 1]: the log is finite */
+        return -log(1 - ts_random_unit(ts_random_draw(base, k))) / d->a;
+    case TS_ATEN_DRAW_CAUCHY:
+        return d->a + d->b * tan(3.141592653589793 * (ts_random_unit(ts_random_draw(base, k)) -
+                                                      0.5));
+    case TS_ATEN_DRAW_GEOMETRIC: {     /* at least 1, even for a draw of exactly 0 */
+        double n = ceil(log(1 - ts_random_unit(ts_random_draw(base, k))) / log1p(-d->a));
+        return n < 1 ? 1 : n;
+    }
     default:
         return ts_random_uniform(ts_random_draw(base, k), d->a, d->b);
     }

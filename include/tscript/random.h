@@ -9,7 +9,10 @@
  * callers get disjoint blocks, without a lock) and then computes them in any order, on any
  * thread, or on a GPU, where each thread computes its own elements' draws. A fresh process,
  * or ts_random_seed(s) (aten::manual_seed), repeats the stream. It is not PyTorch's
- * generator: distributions match PyTorch's, individual draws do not.
+ * generator: the GPU backends draw from it (PyTorch's CUDA numbers are its own Philox's).
+ *
+ * The cpu kernels draw from a second generator, PyTorch's CPU one (MT19937, below), in
+ * PyTorch's order and with its transforms: a seeded program prints PyTorch's numbers.
  *
  * The inline functions below compile as C, C++ and, under nvcc, as __host__ __device__ code.
  */
@@ -40,6 +43,22 @@ extern "C" {
 TS_API uint64_t ts_random_reserve(uint64_t n);
 /* Restarts the stream at a point the seed picks (aten::manual_seed). */
 TS_API void ts_random_seed(int64_t seed);
+
+/* ---- PyTorch's CPU generator -------------------------------------------------------------
+ * The cpu kernels draw from an MT19937 seeded as PyTorch seeds its default CPU generator (by
+ * aten::manual_seed, else PyTorch's default seed), in PyTorch's order and with its
+ * transforms, so that a seeded program prints PyTorch's numbers. An op holds the lock for
+ * all its draws: ts_random_mt32 and the others below need it held. */
+TS_API void ts_random_lock(void);
+TS_API void ts_random_unlock(void);
+/* The next 32 bits; the next 64 (two 32-bit words, the first the high half). */
+TS_API uint32_t ts_random_mt32(void);
+TS_API uint64_t ts_random_mt64(void);
+/* A double uniform in [0, 1) from 53 bits of ts_random_mt64 (PyTorch's double uniform). */
+TS_API double ts_random_mt_double(void);
+/* A standard normal by Box-Muller from two doubles; the pair's second value is kept and
+ * returned by the next call (PyTorch's cached double normal sample, dropped by a seed). */
+TS_API double ts_random_mt_normal(void);
 
 /* Draw k (from 1) of the block at base: 64 random bits. */
 TS_RANDOM_INLINE uint64_t ts_random_draw(uint64_t base, uint64_t k)

@@ -104,6 +104,11 @@ TESTS += t/aten_sweep_cases.sh t/aten_sweep2_cases.sh
 EXTRA_DIST += t/aten_sweep_cases.sh t/aten_sweep_cases.py
 EXTRA_DIST += t/aten_sweep2_cases.sh t/aten_sweep2_cases.py
 
+# The fourth tensor sweep (t/tensor_sweep4_cases.py): printing, the random ops against
+# PyTorch's seeded numbers, indexing and dtype promotion.
+TESTS += t/tensor_sweep4_cases.sh
+EXTRA_DIST += t/tensor_sweep4_cases.sh t/tensor_sweep4_cases.py
+
 # The TorchScript cases of the nn operators (activation.c, pool.c, pool_adaptive.c, norm.c,
 # nn_extra.c, fold.c).
 TESTS += t/nn_ops_cases.sh

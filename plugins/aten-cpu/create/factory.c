@@ -11,6 +11,7 @@
 
 #include "engine/cpu.h"
 #include "create/factory.h"
+#include "nn/nn.h"
 
 /* Argument i as a list of sizes (no single int, unlike ts_args_int_list). */
 static int read_sizes(TsArgs *a, size_t i, int *dim, int64_t *sizes)
@@ -176,6 +177,26 @@ static int random_factory(TsCall *c, TsAtenDrawKind kind, size_t n_bounds, int d
     return ts_args_return_tensor(&a, rc, t);
 }
 
+/* normal.float_float(float mean, float std, int[] size, *, Generator? generator=None,
+ *     ScalarType? dtype=None, Layout? layout=None, Device? device=None,
+ *     bool? pin_memory=None) -> Tensor: randn's tensor with this mean and std. */
+static int k_normal_float_float(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *t = NULL;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    TsAtenDraw d = ts_aten_draw(TS_ATEN_DRAW_NORMAL, NULL, 0);
+    d.a = ts_nn_double(a.v[0]);
+    d.b = ts_nn_double(a.v[1]);
+    if (!(t = create(&a, 2, 4, TS_FLOAT32, false)))
+        rc = c->error->code;
+    if (!rc && ts_aten_random_fill(t, &d, c->error))
+        rc = c->error->code;
+    return ts_args_return_tensor(&a, rc, t);
+}
+
 static int k_rand(TsCall *c) { return random_factory(c, TS_ATEN_DRAW_UNIFORM, 0, TS_FLOAT32); }
 static int k_randn(TsCall *c) { return random_factory(c, TS_ATEN_DRAW_NORMAL, 0, TS_FLOAT32); }
 static int k_randint(TsCall *c) { return random_factory(c, TS_ATEN_DRAW_INT, 1, TS_INT64); }
@@ -311,6 +332,7 @@ static const TsCpuOp ops[] = {
     { "aten::zeros", "", k_zeros },
     { "aten::rand", "", k_rand },
     { "aten::randn", "", k_randn },
+    { "aten::normal", "float_float", k_normal_float_float },
     { "aten::randint", "", k_randint },
     { "aten::randint", "low", k_randint_low },
     { "aten::ones", "", k_ones },

@@ -13,6 +13,12 @@
 /* Dropout of n contiguous elements of a float32 or float64 buffer: each is kept with
  * probability 1 - p and scaled by 1 / (1 - p), else zeroed (p == 1 zeroes all). */
 void ts_cpu_dropout_data(int dtype, void *data, int64_t n, double p);
+/* The dropout forms' noise over n contiguous elements (float dtypes): each run of group
+ * elements (a channel of the feature forms, else one element) kept with probability 1 - p,
+ * from one bernoulli draw of PyTorch's generator, and scaled by 1 / (1 - p); alpha: alpha
+ * dropout's affine form instead (kept elements scaled, dropped ones set to its constant). */
+void ts_cpu_noise_dropout(int dtype, void *data, int64_t n, int64_t group, double p,
+                          bool alpha);
 
 /* The random hooks (TsAtenBackend documents them). */
 TsTensor *ts_cpu_random_empty(TsDevice device, int dtype, int dim, const int64_t *sizes,

@@ -342,9 +342,6 @@ static int loop_status(const TsCpuEwArgs *args, TsError *err)
 {
     if (args->status == TS_CPU_EW_ZERO_DIV)
         return ts_error_set(err, TS_ERR_RUNTIME, "ZeroDivisionError");
-    if (args->status == TS_CPU_EW_NEG_POW)
-        return ts_error_set(err, TS_ERR_RUNTIME,
-                            "Integers to negative integer powers are not allowed.");
     return 0;
 }
 

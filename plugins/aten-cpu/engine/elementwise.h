@@ -28,7 +28,7 @@ typedef struct TsCpuEwArgs {
     int status;                /* TS_CPU_EW_* below; 0 when fine */
 } TsCpuEwArgs;
 
-enum { TS_CPU_EW_ZERO_DIV = 1, TS_CPU_EW_NEG_POW = 2 };
+enum { TS_CPU_EW_ZERO_DIV = 1 };
 
 /* data[0] is the output, data[1..] the inputs; strides in bytes; n elements. */
 typedef void (*TsCpuLoop)(char **data, const int64_t *strides, int64_t n, TsCpuEwArgs *args);

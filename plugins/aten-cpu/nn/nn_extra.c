@@ -5,9 +5,8 @@
  * The dropout variants are what F.dropout1d/2d/3d, F.alpha_dropout and
  * F.feature_alpha_dropout call. In evaluation (train=False), with p = 0, or on an empty input
  * they return the input itself, and with p = 1 in training they multiply by zero, as PyTorch
- * does; both are deterministic. Training with 0 < p < 1 draws a random mask (per channel for
- * the feature forms, with alpha dropout's affine correction) from PyTorch's generator, whose
- * stream tscript does not reproduce, so it is refused with a message that says so.
+ * does. Training with 0 < p < 1 draws a random mask (per channel for the feature forms, with
+ * alpha dropout's affine correction) from PyTorch's generator (create/random.c).
  *
  * pixel_shuffle and pixel_unshuffle are a permuted view of the input copied out: the channel
  * dim splits into (C, r, r) and interleaves with H and W (or the reverse), for any dtype.
@@ -17,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "create/random.h"
 #include "nn/nn_out.h"
 #include "shape/shape_ops.h"
 
@@ -56,14 +56,26 @@ static int drop_call(TsCall *c, Drop kind, bool inplace)
             return ts_args_return_arg(&args, rc, 0);
         return ts_args_return_tensor(&args, rc, o);
     }
-    if (kind != ALPHA && x->dim < 2)
+    if (kind != ALPHA && x->dim < 2) {
         ts_error_set(c->error, TS_ERR_RUNTIME, "Feature dropout requires at least 2 dimensions "
                      "in the input");
-    else
-        ts_error_set(c->error, TS_ERR_RUNTIME, "%s: training with 0 < p < 1 draws a random mask "
-                     "from PyTorch's generator, which tscript does not have; it runs only "
-                     "with train=False, p=0 or p=1", ts_args_op_name(&args));
-    return ts_args_return_tensor(&args, 0, NULL);
+        return ts_args_return_tensor(&args, 0, NULL);
+    }
+    if ((rc = ts_nn_check_float(c, ts_args_op_name(&args), x)))
+        return ts_args_fail(&args, rc);
+    /* the feature forms draw one noise value per (batch, channel), shared by the rest */
+    int64_t group = 1;
+    for (int d = 2; kind != ALPHA && d < x->dim; d++)
+        group *= x->sizes[d];
+    o = ts_cpu_cast(x, x->dtype, c->error);
+    if (o)
+        ts_cpu_noise_dropout(o->dtype, ts_tensor_data(o), ts_tensor_numel(o), group, p,
+                             kind != FEATURE);
+    if (!inplace || !o)
+        return ts_args_return_tensor(&args, o ? 0 : (int)c->error->code, o);
+    ts_cpu_copy_into(x, o);
+    ts_tensor_release(o);
+    return ts_args_return_arg(&args, 0, 0);
 }
 
 /* aten::feature_dropout(Tensor input, float p, bool train) -> Tensor, and

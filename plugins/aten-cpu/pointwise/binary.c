@@ -86,14 +86,15 @@ static inline int64_t lcm_i(int64_t x, int64_t y)
     return (int64_t)r < 0 ? (int64_t)(0 - r) : (int64_t)r;
 }
 
-static inline int64_t pow_i(int64_t x, int64_t y, TsCpuEwArgs *a)
+/* x to the power y; a negative y gives 0 but for x = 1 or -1 (check_pow refuses a negative
+ * Scalar exponent before the loop). */
+static inline int64_t pow_i(int64_t x, int64_t y)
 {
     if (y < 0) {
         if (x == 1)
             return 1;
         if (x == -1)
             return y & 1 ? -1 : 1;
-        a->status = TS_CPU_EW_NEG_POW;
         return 0;
     }
     uint64_t r = 1, b = (uint64_t)x;
@@ -196,7 +197,7 @@ DEF_NUM_OP(div_trunc, truncdiv_i(x, y, args), trunc(x / y))
 DEF_NUM_OP(div_floor, floordiv_i(x, y, args), FLOAT_HELPER(floordiv, x, y))
 DEF_NUM_OP(remainder, remainder_i(x, y, args), FLOAT_HELPER(remainder, x, y))
 DEF_NUM_OP(fmod, fmod_i(x, y, args), fmod(x, y))
-DEF_NUM_OP(pow, pow_i(x, y, args), pow(x, y))
+DEF_NUM_OP(pow, pow_i(x, y), pow(x, y))
 DEF_OP(maximum, x > y ? x : y, FLOAT_HELPER(max, x, y), x || y)
 DEF_OP(minimum, x < y ? x : y, FLOAT_HELPER(min, x, y), x && y)
 DEF_FLOAT_OP(atan2, atan2(x, y))
@@ -384,6 +385,17 @@ static int check_sub(TsCall *c, TsTensor *const *in)
     return 0;
 }
 
+/* PyTorch refuses an integer tensor to a negative integer Scalar power up front; a negative
+ * element of an exponent tensor gives 0 instead (pow_i). */
+static int check_pow(TsCall *c, TsTensor *const *in)
+{
+    if (!ts_dtype_is_floating(in[0]->dtype) && !ts_dtype_is_complex(in[0]->dtype) &&
+        in[1]->dtype == TS_INT64 && *(const int64_t *)ts_tensor_data(in[1]) < 0)
+        return ts_error_set(c->error, TS_ERR_RUNTIME,
+                            "Integers to negative integer powers are not allowed.");
+    return 0;
+}
+
 /* div's rounding_mode: None (true division), "trunc" or "floor". */
 static const TsCpuEwOp *div_mode(TsCall *c, TsValue v)
 {
@@ -459,6 +471,8 @@ static int bin_call(TsCall *c, const BinDesc *d, Form form)
         rc = c->error->code;
     if (!rc && ew == &ew_sub)
         rc = check_sub(c, in);
+    if (!rc && ew == &ew_pow && other_scalar)
+        rc = check_pow(c, in);
     if (!rc && d->prep == P_DOUBLE && is_inplace(form))
         out = in[0];           /* self was float64 already: prepare kept it */
     if (!rc && d->alpha)

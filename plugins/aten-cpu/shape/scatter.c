@@ -1,5 +1,5 @@
 /* scatter.c — ops that write through an index: scatter (src, value, reduce=), scatter_add,
- * scatter_reduce, index_add, index_fill, index_copy, masked_scatter; take, which reads
+ * scatter_reduce, index_add, index_reduce, index_fill, index_copy, masked_scatter; take, which reads
  * through a flat index; and the out= forms of gather and index_select (index.c computes,
  * this file stores).
  *
@@ -409,6 +409,57 @@ static int add_strides(TsError *err, const TsTensor *self, int dim, const TsTens
     return 0;
 }
 
+/* Pops the arguments the index_* ops with a source share: (Tensor self, int dim,
+ * Tensor index, Tensor source, ...), and out= when f is FORM_OUT. */
+static int index_args(TsCall *c, Form f, TsArgs *a, TsTensor **self, TsTensor **index,
+                      TsTensor **src, int *dim)
+{
+    int rc = ts_args_pop(c, TS_DEV_CPU, a);
+    if (!rc) rc = ts_args_tensor(a, 0, self);
+    if (!rc) rc = ts_args_tensor(a, 2, index);
+    if (!rc) rc = ts_args_tensor(a, 3, src);
+    if (!rc) rc = ts_args_dim(a, 1, (*self)->dim, true, dim);
+    if (!rc) rc = out_arg(a, f, (*self)->dtype);
+    return rc;
+}
+
+/* PyTorch's checks of index_add_ and index_reduce_ (name) on their arguments, in its order:
+ * a vector of int32/int64 indices, one per slice of source along dim, self's dtype. */
+static int index_func_check(TsError *err, const char *name, const TsTensor *self, int dim,
+                            const TsTensor *index, const TsTensor *src)
+{
+    int64_t count = ts_tensor_numel(index);
+    int rc = 0;
+    if (index->dim > 1) {
+        char b[256];
+        ts_aten_format_sizes(b, sizeof b, index->dim, index->sizes);
+        rc = ts_error_set(err, TS_ERR_INDEX, "%s(): Index is supposed to be a "
+                          "vector, but got dim: %d with type: %s and size: %s", name, index->dim,
+                          ts_dtype_type_name(index->dtype), b);
+    } else if (index->dtype != TS_INT64 && index->dtype != TS_INT32) {
+        rc = ts_error_set(err, TS_ERR_RUNTIME, "%s(): Expected dtype int32/int64 "
+                          "for index but got: %s", name, ts_dtype_type_name(index->dtype));
+    } else if (src->dtype != self->dtype) {
+        rc = ts_error_set(err, TS_ERR_RUNTIME, "%s(): self (%s) and source (%s) "
+                          "must have the same scalar type", name, ts_dtype_type_name(self->dtype),
+                          ts_dtype_type_name(src->dtype));
+    } else if (src->dim > 0 && dim >= src->dim) {
+        rc = ts_error_set(err, TS_ERR_RUNTIME, "%s(): Indexing dim %d is out of "
+                          "bounds of the source tensor with dim %d", name, dim, src->dim);
+    } else if (src->dim == 0 && count != 1) {
+        rc = ts_error_set(err, TS_ERR_INDEX, "Dimension specified as 0 but tensor has no "
+                          "dimensions");
+    } else if (src->dim > 0 && count != src->sizes[dim]) {
+        rc = ts_error_set(err, TS_ERR_RUNTIME, "%s(): Number of indices (%lld) "
+                          "should be equal to source.size(dim): (%lld), for dim: %d", name,
+                          (long long)count, (long long)src->sizes[dim], dim);
+    } else if (src->dim == 0 && self->dim > 1) {
+        rc = ts_error_set(err, TS_ERR_INDEX, "select() cannot be applied to a 0-dim "
+                          "tensor.");
+    }
+    return rc;
+}
+
 /* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) */
 static int index_add_kernel(TsCall *c, Form f)
 {
@@ -417,42 +468,11 @@ static int index_add_kernel(TsCall *c, Form f)
     int dim;
     char alpha[16];
     TsTensor *self, *index, *src, *r = NULL;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (!rc) rc = ts_args_tensor(&a, 0, &self);
-    if (!rc) rc = ts_args_tensor(&a, 2, &index);
-    if (!rc) rc = ts_args_tensor(&a, 3, &src);
-    if (!rc) rc = ts_args_dim(&a, 1, self->dim, true, &dim);
-    if (!rc) rc = out_arg(&a, f, self->dtype);
+    int rc = index_args(c, f, &a, &self, &index, &src, &dim);
     if (rc)
         return ts_args_fail(&a, rc);
     int64_t count = ts_tensor_numel(index);
-    if (index->dim > 1) {
-        char b[256];
-        ts_aten_format_sizes(b, sizeof b, index->dim, index->sizes);
-        rc = ts_error_set(c->error, TS_ERR_INDEX, "index_add_(): Index is supposed to be a "
-                          "vector, but got dim: %d with type: %s and size: %s", index->dim,
-                          ts_dtype_type_name(index->dtype), b);
-    } else if (index->dtype != TS_INT64 && index->dtype != TS_INT32) {
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "index_add_(): Expected dtype int32/int64 "
-                          "for index but got: %s", ts_dtype_type_name(index->dtype));
-    } else if (src->dtype != self->dtype) {
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "index_add_(): self (%s) and source (%s) "
-                          "must have the same scalar type", ts_dtype_type_name(self->dtype),
-                          ts_dtype_type_name(src->dtype));
-    } else if (src->dim > 0 && dim >= src->dim) {
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "index_add_(): Indexing dim %d is out of "
-                          "bounds of the source tensor with dim %d", dim, src->dim);
-    } else if (src->dim == 0 && count != 1) {
-        rc = ts_error_set(c->error, TS_ERR_INDEX, "Dimension specified as 0 but tensor has no "
-                          "dimensions");
-    } else if (src->dim > 0 && count != src->sizes[dim]) {
-        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "index_add_(): Number of indices (%lld) "
-                          "should be equal to source.size(dim): (%lld), for dim: %d",
-                          (long long)count, (long long)src->sizes[dim], dim);
-    } else if (src->dim == 0 && self->dim > 1) {
-        rc = ts_error_set(c->error, TS_ERR_INDEX, "select() cannot be applied to a 0-dim "
-                          "tensor.");
-    }
+    rc = index_func_check(c->error, "index_add_", self, dim, index, src);
     if (!rc && self->dim > 0)
         rc = add_strides(c->error, self, dim, src, sst);
     else if (!rc)
@@ -474,6 +494,61 @@ static int index_add_kernel(TsCall *c, Form f)
     free(iv);
     return finish(&a, rc, r, f);
 }
+
+/* index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *,
+ *              bool include_self=True): slice j of source along dim reduced into slice
+ * index[j] of self; a scatter_reduce whose index holds index[j] at every element of
+ * source's slice j. */
+static int index_reduce_kernel(TsCall *c, Form f)
+{
+    TsArgs a;
+    int64_t sst[TS_TENSOR_MAX_DIMS], *iv = NULL;
+    int dim;
+    TsScatterRed red = TS_RED_NONE;
+    TsTensor *self, *index, *src, *r = NULL, *full = NULL;
+    int rc = index_args(c, f, &a, &self, &index, &src, &dim);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    static const char *const names[] = { "prod", "mean", "amax", "amin" };
+    static const TsScatterRed reds[] = { TS_RED_PROD, TS_RED_MEAN, TS_RED_AMAX, TS_RED_AMIN };
+    const char *rs = a.v[4].tag == TS_TAG_STR ? ((const TsStr *)a.v[4].u.p)->data : "";
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(rs, names[i]))
+            red = reds[i];
+    bool include_self = a.v[5].tag != TS_TAG_BOOL || a.v[5].u.b;
+    int64_t count = ts_tensor_numel(index);
+    if (red == TS_RED_NONE)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "index_reduce(): Expected reduce to be one "
+                          "of prod, mean, amax or amin but got %s.", rs);
+    if (!rc)
+        rc = index_func_check(c->error, "index_reduce_", self, dim, index, src);
+    if (!rc && self->dim > 0)
+        rc = add_strides(c->error, self, dim, src, sst);
+    if (!rc && !(iv = read_index(c->error, index, 0, false)))
+        rc = c->error->code;
+    for (int64_t j = 0; !rc && j < count; j++)
+        if (iv[j] < 0 || iv[j] >= sz(self, dim))
+            rc = ts_error_set(c->error, TS_ERR_INDEX, "index out of range in self");
+    if (!rc && !(full = ts_cpu_empty(TS_INT64, src->dim, src->sizes, c->error)))
+        rc = c->error->code;
+    if (!rc) {
+        int64_t inner = 1, n = ts_tensor_numel(full), *fd = ts_tensor_data(full);
+        for (int k = dim + 1; k < src->dim; k++)
+            inner *= src->sizes[k];
+        for (int64_t i = 0; i < n; i++)
+            fd[i] = iv[(i / inner) % sz(src, dim)];
+    }
+    if (!rc && (r = target(c->error, self, f)) && count > 0)
+        rc = scatter_into(c->error, "index_reduce", r, dim, full, src, NULL, red, include_self);
+    free(iv);
+    if (full)
+        ts_tensor_release(full);
+    return finish(&a, rc, r, f);
+}
+
+static int k_index_reduce(TsCall *c) { return index_reduce_kernel(c, FORM_NEW); }
+static int k_index_reduce_out(TsCall *c) { return index_reduce_kernel(c, FORM_OUT); }
+static int k_index_reduce_(TsCall *c) { return index_reduce_kernel(c, FORM_INPLACE); }
 
 static int k_index_add(TsCall *c) { return index_add_kernel(c, FORM_NEW); }
 static int k_index_add_out(TsCall *c) { return index_add_kernel(c, FORM_OUT); }
@@ -568,12 +643,7 @@ static int index_copy_kernel(TsCall *c, Form f)
     int64_t sst[TS_TENSOR_MAX_DIMS] = { 0 }, *iv = NULL;
     int dim;
     TsTensor *self, *index, *src, *r = NULL;
-    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
-    if (!rc) rc = ts_args_tensor(&a, 0, &self);
-    if (!rc) rc = ts_args_tensor(&a, 2, &index);
-    if (!rc) rc = ts_args_tensor(&a, 3, &src);
-    if (!rc) rc = ts_args_dim(&a, 1, self->dim, true, &dim);
-    if (!rc) rc = out_arg(&a, f, self->dtype);
+    int rc = index_args(c, f, &a, &self, &index, &src, &dim);
     if (rc)
         return ts_args_fail(&a, rc);
     int64_t count = ts_tensor_numel(index);
@@ -853,6 +923,9 @@ static const TsCpuOp ops[] = {
     { "aten::scatter_reduce", "two", k_scatter_reduce_two },
     { "aten::scatter_reduce", "two_out", k_scatter_reduce_two_out },
     { "aten::scatter_reduce_", "two", k_scatter_reduce__two },
+    { "aten::index_reduce", "", k_index_reduce },
+    { "aten::index_reduce", "out", k_index_reduce_out },
+    { "aten::index_reduce_", "", k_index_reduce_ },
     { "aten::index_add", "", k_index_add },
     { "aten::index_add", "out", k_index_add_out },
     { "aten::index_add_", "", k_index_add_ },
