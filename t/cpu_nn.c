@@ -596,9 +596,6 @@ static void test_nn_more_errors(void)
           Z(TS_UINT8, 2), ts_int(300), ts_int(3));
     FAILS("Lower bound should be less than or equal to the upper bound", "aten::rrelu", "",
           G(1, 3), ts_double(0.5), ts_double(0.1), ts_bool(false), NONE);
-    FAILS("rrelu with training=True draws random slopes from PyTorch's generator, which "
-          "tscript does not have; call it with training=False", "aten::rrelu", "", G(1, 3),
-          ts_double(0.1), ts_double(0.3), ts_bool(true), NONE);
     FAILS("lambda must be greater or equal to 0, but found to be -1.5.", "aten::softshrink", "",
           G(1, 3), ts_double(-1.5));
     FAILS("lambda must be greater or equal to 0, but found to be -1.", "aten::softshrink", "",

@@ -162,6 +162,10 @@ TESTS += $(LAYERS_CASES)
 EXTRA_DIST += $(LAYERS_CASES) $(LAYERS_CASES:.sh=.py) \
 	t/models/opcheck.py
 
+# Seeded programs draw PyTorch's own numbers (t/data/random: PyTorch 1.13's output).
+TESTS += t/random_print.sh
+EXTRA_DIST += t/random_print.sh
+
 # torch.nn's modules in the configurations real models use, saved by PyTorch and run to its
 # results (needs python3-torch; reuses t/models/check_models.py's comparison).
 TESTS += t/nn_modules_sweep.sh

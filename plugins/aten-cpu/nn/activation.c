@@ -1,4 +1,4 @@
-/* activation.c — the activations beyond unary.c's: hardtanh, relu6, leaky_relu, rrelu (eval),
+/* activation.c — the activations beyond unary.c's: hardtanh, relu6, leaky_relu, rrelu,
  * elu, celu, selu, softplus, mish, log_sigmoid, hardsigmoid, hardswish, threshold,
  * hardshrink, softshrink and logit, with their in-place and out= forms; and the two that
  * take a second tensor, glu (gates one half of a dim by the other) and prelu (a learned
@@ -13,8 +13,8 @@
  * hardtanh). hardtanh, relu6 and threshold keep integer dtypes, as PyTorch's do. elu has three
  * parameters and the args two doubles, so its input_scale travels in the bits of i[0].
  *
- * rrelu with training=True draws a random slope per element from PyTorch's generator; tscript
- * does not reproduce that stream, so it is refused with a message saying so.
+ * rrelu with training=True draws a random slope per element at or below 0 from PyTorch's CPU
+ * generator, in its kernel's order (rrelu_train), so a seeded program gives PyTorch's numbers.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -193,11 +193,10 @@ static int fill_args(TsCall *c, Act act, const TsValue *a, int dtype, TsCpuEwArg
         if (lower > upper)
             return ts_error_set(err, TS_ERR_RUNTIME, "Lower bound should be less than or "
                                 "equal to the upper bound");
-        if (a[3].tag == TS_TAG_BOOL && a[3].u.b)
-            return ts_error_set(err, TS_ERR_RUNTIME, "rrelu with training=True draws random "
-                                "slopes from PyTorch's generator, which tscript does not "
-                                "have; call it with training=False");
         ea->d[0] = (lower + upper) / 2;
+        ea->d[1] = lower;
+        ea->d[2] = upper;
+        ea->i[0] = a[3].tag == TS_TAG_BOOL && a[3].u.b;   /* training: random slopes */
         return 0;
     }
     case ELU:
@@ -278,6 +277,50 @@ static int check_out(TsCall *c, Act act, const TsTensor *x, const TsTensor *out)
     return ts_error_set(c->error, TS_ERR_RUNTIME, "Found dtype %s but expected %s", os, xs);
 }
 
+/* rrelu with training=True, as PyTorch's CPU kernel: over x's elements in order, each one at
+ * or below 0 times a slope drawn uniformly from [lower, upper) (a 53-bit uniform from
+ * PyTorch's CPU generator, tscript/random.h), the others kept; into out (x itself in place,
+ * else a new contiguous tensor). */
+static int rrelu_train(const TsTensor *x, TsTensor **out, double lower, double upper,
+                       TsError *err)
+{
+    int dt = x->dtype;
+    TsTensor *xc = ts_cpu_empty(dt, x->dim, x->sizes, err);
+    TsTensor *o = *out ? ts_cpu_empty(dt, x->dim, x->sizes, err) : xc;
+    if (!xc || !o) {
+        if (xc)
+            ts_tensor_release(xc);
+        return err->code;
+    }
+    ts_cpu_copy_into(xc, x);
+    int64_t n = ts_tensor_numel(x);
+    const char *in = ts_tensor_data(xc);
+    char *res = ts_tensor_data(o);
+    char bounds[2][8];
+    ts_cpu_store_double(dt, bounds[0], lower);   /* the bounds in the input's dtype */
+    ts_cpu_store_double(dt, bounds[1], upper);
+    double lo = ts_cpu_load_double(dt, bounds[0]), hi = ts_cpu_load_double(dt, bounds[1]);
+    ts_random_lock();
+    for (int64_t i = 0; i < n; i++) {
+        double v = ts_nn_get(dt, in, i);
+        if (v <= 0) {
+            char slope[8];
+            ts_cpu_store_double(dt, slope, fma(ts_random_mt_double(), hi - lo, lo));
+            v *= ts_cpu_load_double(dt, slope);
+        }
+        ts_nn_set(dt, res, i, v);
+    }
+    ts_random_unlock();
+    if (*out) {   /* in place: back into x's own strides */
+        ts_cpu_copy_into(*out, o);
+        ts_tensor_release(o);
+        ts_tensor_release(xc);
+    } else {
+        *out = o;
+    }
+    return 0;
+}
+
 static int act_call(TsCall *c, Act act, Form form)
 {
     TsArgs args;
@@ -299,7 +342,9 @@ static int act_call(TsCall *c, Act act, Form form)
         ea.d[0] = bf16_round((float)ea.d[0]);
         ea.d[1] = bf16_round((float)(1 - ea.d[0]));
     }
-    if (!rc)
+    if (!rc && act == RRELU && ea.i[0])
+        rc = rrelu_train(x, &out, ea.d[1], ea.d[2], c->error);
+    else if (!rc)
         rc = ts_cpu_ew(op, 1, &x, &out, mode, &ea, c->error);
     if (form != NEW)
         return ts_args_return_arg(&args, rc, form == OUT ? args.n - 1 : 0);
