@@ -455,10 +455,10 @@ static TsIrValue *emit_if_expr(TsEmitter *e, const TsCond *cond, BranchFn then_f
     const TsType *u = ts_type_unify(outs[0]->type, outs[1]->type, false);
     if (!u) {
         char a[256], b[256];
-        ts_type_repr(outs[0]->type, a, sizeof a);
-        ts_type_repr(outs[1]->type, b, sizeof b);
         ts_emit_error(e, r, "%s true branch has type %s but false branch has type %s",
-                      ternary ? "if-expression's" : "Short-circuit", a, b);
+                      ternary ? "if-expression's" : "Short-circuit",
+                      ts_type_text(outs[0]->type, a, sizeof a),
+                      ts_type_text(outs[1]->type, b, sizeof b));
         return NULL;
     }
     return ts_node_add_output(n, u, e->err);
@@ -757,6 +757,20 @@ TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSou
     return ts_emit_op2(e, full, a, b, r);
 }
 
+/* An operand of a binary operator. A bare [] is PyTorch's empty list literal, a List[Tensor]
+ * that schema matching gives the list type the overload wants (`xs == []` for a List[str]),
+ * as sugared.c's emit_args does for a call's arguments. */
+static TsIrValue *operand(TsEmitter *e, const TsTree *x)
+{
+    if (x->kind != TS_TREE_LIST || x->n_kids != 0)
+        return ts_emit_expr(e, x, NULL);
+    TsNode *n = ts_emit_node(e, "prim::EmptyListLiteral", 0, NULL, 1, x->range);
+    if (!n)
+        return NULL;
+    n->outputs[0]->type = ts_type_list(ts_type_tensor());
+    return n->outputs[0];
+}
+
 static TsIrValue *emit_binary(TsEmitter *e, const TsTree *t)
 {
     if (t->op == TS_TK_AND || t->op == TS_TK_OR || t->op == TS_TK_IS ||
@@ -766,8 +780,8 @@ static TsIrValue *emit_binary(TsEmitter *e, const TsTree *t)
     }
     if (ts_sugar_reject_iterable(e, t->kids[0]) || ts_sugar_reject_iterable(e, t->kids[1]))
         return NULL;
-    TsIrValue *a = ts_emit_expr(e, t->kids[0], NULL);
-    TsIrValue *b = a ? ts_emit_expr(e, t->kids[1], NULL) : NULL;
+    TsIrValue *a = operand(e, t->kids[0]);
+    TsIrValue *b = a ? operand(e, t->kids[1]) : NULL;
     if (!b)
         return NULL;
     if (t->op == TS_TK_IN || t->op == TS_TK_NOT_IN) {

@@ -109,6 +109,20 @@ static bool python_builtin_function(const char *name)
     return false;
 }
 
+/* Classes of Python's builtins module TorchScript does not know: PyTorch calls them as
+ * Python, typing each argument as a Tensor (ts_sugar_call's python_class_call). */
+static bool python_builtin_class(const char *name)
+{
+    static const char *const names[] = {
+        "set", "frozenset", "reversed", "filter", "map", "type", "bytes", "bytearray",
+        "memoryview", "object", "property", "staticmethod", "classmethod", NULL
+    };
+    for (size_t i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
 /* A class of the file deriving (directly or through others of the file) from an exception
  * class: raising it names it "__main__.Name", as Python qualifies a script's classes. */
 static bool is_exception_class(TsCompiler *c, const TsClassInfo *ci, int depth)
@@ -224,6 +238,13 @@ static int sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
         char q[64];
         snprintf(q, sizeof q, "builtins.%s", exc);
         out->kind = TS_SV_EXCEPTION;
+        out->name = ts_symbol(q);
+        return 0;
+    }
+    if (python_builtin_class(name)) {
+        char q[64];
+        snprintf(q, sizeof q, "python:%s", name);
+        out->kind = TS_SV_BUILTIN;
         out->name = ts_symbol(q);
         return 0;
     }
@@ -1673,10 +1694,49 @@ static int emit_interpreter_op(TsEmitter *e, const char *name, const TsTree *cal
     return value_of(out, n->outputs[0]);
 }
 
+/* A call of a Python builtin class (set, reversed, ...): PyTorch would call Python with the
+ * signature it gives an uninspectable callable, NAME(Tensor 0, Tensor 1, ...) -> Tensor 0, so
+ * an argument that is not a Tensor is its schema error. Tensors alone would run Python,
+ * which TorchScript without Python cannot. */
+static int python_class_call(TsEmitter *e, const char *name, const TsTree *call)
+{
+    CallArgs ca;
+    if (emit_args(e, call, NULL, 0, &ca) != 0)
+        return -1;
+    char sig[512];
+    size_t len = (size_t)snprintf(sig, sizeof sig, "%s(", name), n_pos = 0;
+    for (size_t i = 0; i < ca.n && len < sizeof sig; i++)
+        if (!ca.a[1 + i].name)
+            len += (size_t)snprintf(sig + len, sizeof sig - len, "%sTensor %zu",
+                                    n_pos ? ", " : "", n_pos), n_pos++;
+    if (len < sizeof sig)
+        snprintf(sig + len, sizeof sig - len, ") -> Tensor 0");
+    char why[512] = "";
+    for (size_t i = 0, k = 0; i < ca.n && !why[0]; i++) {
+        char b[256];
+        if (ca.a[1 + i].name)
+            continue;
+        if (ts_type_kind(ca.a[1 + i].value->type) != TS_TYPE_TENSOR)
+            snprintf(why, sizeof why, "Expected a value of type 'Tensor' for argument '%zu' "
+                     "but instead found type '%s'.", k,
+                     ts_type_text(ca.a[1 + i].value->type, b, sizeof b));
+        k++;
+    }
+    for (size_t i = 0; i < ca.n && !why[0]; i++)
+        if (ca.a[1 + i].name)
+            snprintf(why, sizeof why, "Keyword argument %s unknown.", ca.a[1 + i].name);
+    if (why[0])
+        return ts_emit_error(e, call->range, "\n%s:\n%s\n", sig, why);
+    return ts_emit_error(e, call->range, "Python builtin <class '%s'> is currently not "
+                         "supported in Torchscript", name);
+}
+
 static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
                         const TsType *expected, TsSugared *out)
 {
     TsSourceRange r = call->range;
+    if (strncmp(name, "python:", 7) == 0)
+        return python_class_call(e, name + 7, call);
     if (strcmp(name, "print") == 0)
         return emit_print(e, call, out);
     if (strcmp(name, "len") == 0)
