@@ -45,6 +45,19 @@ class Box(object):
         return 7
 
 
+class WithConstants(object):
+    S = "s"
+    B = False
+
+    def __init__(self):
+        self.a = 1
+
+
+GLOBAL_FLAG = True
+GLOBAL_PAIR = (1, 2)
+GLOBAL_NONE = None
+
+
 def opt_plus_one(x: Optional[int]) -> int:
     if x is None:
         return 0
@@ -570,6 +583,59 @@ def err_if_expression_branch_list_types():
     # raises: if-expression's true branch has type List[str] but false branch has type List[Tensor]
     x = "a b".split() if bool(1) else []
     print(x)
+
+
+def err_class_attribute_through_the_class():
+    # raises: python value of type 'str' cannot be used as a value.
+    print(WithConstants.S)
+
+
+def err_bool_class_attribute():
+    # raises: python value of type 'bool' cannot be used as a value.
+    print(WithConstants.B)
+
+
+def err_global_bool():
+    # raises: python value of type 'bool' cannot be used as a value. Perhaps it is a closed over global variable?
+    print(GLOBAL_FLAG)
+
+
+def err_global_tuple():
+    # raises: python value of type 'tuple' cannot be used as a value.
+    print(GLOBAL_PAIR)
+
+
+def err_global_none():
+    # raises: undefined value GLOBAL_NONE
+    print(GLOBAL_NONE)
+
+
+def untyped_add(x, y):
+    return x + y
+
+
+@torch.jit.unused
+def unused_helper(x: int) -> int:
+    return x
+
+
+def test_unannotated_parameters_are_tensors():
+    assert untyped_add(torch.ones(1), torch.ones(1)).item() == 2.0
+
+
+def err_int_for_an_unannotated_parameter():
+    # raises: Expected a value of type 'Tensor (inferred)' for argument 'x' but instead found type 'int'.
+    print(untyped_add(1, 2))
+
+
+def err_int_for_an_unannotated_parameter_note():
+    # raises: Inferred 'x' to be of type 'Tensor' because it was not annotated with an explicit type.
+    print(untyped_add(1, 2))
+
+
+def err_unused_function_called():
+    # raises: RuntimeError: This Python function is annotated to be ignored and cannot be run
+    print(unused_helper(1))
 
 
 def err_set_of_a_list():

@@ -968,6 +968,7 @@ typedef struct ParamInfo {
     const TsType *type;
     bool kwarg_only;           /* after a bare `*` */
     bool has_default;
+    bool inferred;             /* no annotation: a Tensor by default */
     TsValue def;
     long fixed_size;           /* N of BroadcastingListN[T], else -1 */
 } ParamInfo;
@@ -1001,6 +1002,7 @@ static TsSchema *make_schema(TsEmitter *e, ParamInfo *p, size_t n, const TsType 
         a->fixed_size = p[i].fixed_size;
         a->has_default = p[i].has_default;
         a->kwarg_only = p[i].kwarg_only;
+        a->inferred = p[i].inferred;
         if (p[i].has_default) {
             a->default_value = p[i].def;
             p[i].has_default = false;
@@ -1147,7 +1149,7 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
         else if (tc && k < params->n_kids)
             p[i].type = ts_emit_type(e, tc->kids[0]->kids[i - (method && tc_args < n)]);
         else
-            p[i].type = ts_type_tensor();
+            p[i].type = ts_type_tensor(), p[i].inferred = true;
         if (!p[i].type) {
             free_params(p, i);
             return -1;
@@ -1192,9 +1194,10 @@ static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
     } else if (strcmp(e->d->def->kids[0]->str, "__init__") == 0) {
         e->declared_return = ts_type_none();
     }
-    if (e->d->is_unused) {
-        if (emit_raise_node(e, ts_emit_str_const(e, "", def->range), "builtins.Exception",
-                            def->range) != 0)
+    if (e->d->is_unused) {   /* PyTorch's stub for a @torch.jit.unused function */
+        if (emit_raise_node(e, ts_emit_str_const(e, "This Python function is annotated to be "
+                                                 "ignored and cannot be run", def->range),
+                            NULL, def->range) != 0)
             return -1;
     } else if (ts_emit_block(e, e->d->impl ? e->d->impl->def->kids[4] : def->kids[4]) != 0) {
         return -1;

@@ -123,6 +123,19 @@ static bool python_builtin_class(const char *name)
     return false;
 }
 
+/* PyTorch's error for a Python value of the file (a global's or a class attribute's value
+ * v) used in TorchScript: it names the value's Python type. */
+static int python_value_error(TsEmitter *e, const TsTree *v, TsSourceRange r)
+{
+    const char *ty = v->kind == TS_TREE_INT ? "int" : v->kind == TS_TREE_FLOAT ? "float"
+                   : v->kind == TS_TREE_STRING ? "str" : v->kind == TS_TREE_LIST ? "list"
+                   : v->kind == TS_TREE_DICT ? "dict" : v->kind == TS_TREE_TUPLE ? "tuple"
+                   : v->kind == TS_TREE_TRUE || v->kind == TS_TREE_FALSE ? "bool" : "object";
+    return ts_emit_error(e, r, "python value of type '%s' cannot be used as a value. Perhaps "
+                         "it is a closed over global variable? If so, please consider passing "
+                         "it in as an argument or use a local varible instead.", ty);
+}
+
 /* A class of the file deriving (directly or through others of the file) from an exception
  * class: raising it names it "__main__.Name", as Python qualifies a script's classes. */
 static bool is_exception_class(TsCompiler *c, const TsClassInfo *ci, int depth)
@@ -213,16 +226,10 @@ static int sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
             TsSugared m = { .kind = TS_SV_MODULE, .name = ts_symbol(mod) };
             return ts_sugar_attr(e, &m, dot + 1, t->range, out);
         }
-        case TS_GLOBAL_VALUE: {
-            const TsTree *v = gl->value;
-            const char *ty = v->kind == TS_TREE_INT ? "int" : v->kind == TS_TREE_FLOAT
-                ? "float" : v->kind == TS_TREE_STRING ? "str" : v->kind == TS_TREE_LIST
-                ? "list" : v->kind == TS_TREE_DICT ? "dict" : "object";
-            return ts_emit_error(e, t->range, "python value of type '%s' cannot be used as a "
-                                 "value. Perhaps it is a closed over global variable? If so, "
-                                 "please consider passing it in as an argument or use a "
-                                 "local varible instead.", ty);
-        }
+        case TS_GLOBAL_VALUE:
+            if (gl->value->kind == TS_TREE_NONE)   /* PyTorch does not see a None global */
+                break;
+            return python_value_error(e, gl->value, t->range);
         }
     }
     if (e->c->archive && archive_name(e, name, t->range, out) != 1)
@@ -732,6 +739,19 @@ static int class_attr(TsEmitter *e, TsClassInfo *ci, const char *attr, TsSourceR
         out->name = ts_symbol("$new");
         out->cls = ci;
         return 0;
+    }
+    /* Cls.K of a class attribute K = value: PyTorch reads it as the Python value */
+    const TsTree *body = ci->kind == TS_CLASS_SCRIPT && ci->tree &&
+                         ci->tree->kind == TS_TREE_CLASS ? ci->tree->kids[3] : NULL;
+    for (size_t i = 0; body && i < body->n_kids; i++) {
+        const TsTree *st = body->kids[i];
+        size_t n_targets = st->kind == TS_TREE_ASSIGN ? st->n_kids - 1
+                         : st->kind == TS_TREE_ANN_ASSIGN && st->n_kids > 2 ? 1 : 0;
+        const TsTree *value = st->kind == TS_TREE_ASSIGN ? st->kids[st->n_kids - 1]
+                            : n_targets ? st->kids[2] : NULL;
+        for (size_t j = 0; value && j < n_targets; j++)
+            if (st->kids[j]->kind == TS_TREE_NAME && strcmp(st->kids[j]->str, attr) == 0)
+                return python_value_error(e, value, r);
     }
     return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'",
                          ts_type_name(ci->type), attr);
