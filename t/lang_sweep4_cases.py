@@ -483,6 +483,101 @@ def test_fstrings():
     x = 3
     y = 2.5
     assert f"{x} {y} {x + 1} {[1, 2]}" == "3 2.5 4 [1, 2]"
+    a = 1
+    b = 2
+    assert f"{a==b} {a!=b} {a<=b} {a>=b} {defaults(a=3)}" == "False True True False 32z"
+    assert f"{{x}} {x}" == "{x} 3" and f"{ {'a': 1}['a'] }" == "1"
+
+
+# ---- small programs of the kind users script -----------------------------------------------
+
+def tokenize(text: str) -> List[str]:
+    out: List[str] = []
+    cur = ""
+    for ch in text:
+        if ch.isalnum():
+            cur += ch.lower()
+        else:
+            if cur != "":
+                out.append(cur)
+                cur = ""
+            if not ch.isspace():
+                out.append(ch)
+    if cur:
+        out.append(cur)
+    return out
+
+
+def test_tokenizer():
+    assert tokenize("Hello, World! It's 2024.") == ["hello", ",", "world", "!", "it", "'", "s",
+                                                     "2024", "."]
+
+
+def test_word_count():
+    counts: Dict[str, int] = {}
+    for w in "the cat and the hat and the bat".split():
+        counts[w] = counts.get(w, 0) + 1
+    best = ""
+    bestn = 0
+    for k, v in counts.items():
+        if v > bestn:
+            best = k
+            bestn = v
+    assert str(counts) == "{the: 3, cat: 1, and: 2, hat: 1, bat: 1}" and best == "the"
+    assert sorted(counts.keys()) == ["and", "bat", "cat", "hat", "the"]
+
+
+def test_vocabulary_lookup():
+    vocab = {w: i for i, w in enumerate(["<pad>", "<unk>", "a", "b"])}
+    ids = [vocab.get(t, 1) for t in "a b c a".split()]
+    inv = {i: w for w, i in vocab.items()}
+    assert ids == [2, 3, 1, 2] and [inv[i] for i in ids] == ["a", "b", "<unk>", "a"]
+
+
+def test_padding_a_batch():
+    seqs = [[1, 2, 3], [4], [5, 6]]
+    m = max([len(s) for s in seqs])
+    padded = [s + [0] * (m - len(s)) for s in seqs]
+    assert str(padded) == "[[1, 2, 3], [4, 0, 0], [5, 6, 0]]"
+    assert torch.tensor(padded).sum().item() == 21
+
+
+def test_bpe_style_merges():
+    word = ["l", "o", "w", "e", "r"]
+    merges = {"l o": 1, "lo w": 2, "e r": 3}
+    while True:
+        best = -1
+        best_i = -1
+        for i in range(len(word) - 1):
+            pair = word[i] + " " + word[i + 1]
+            if pair in merges:
+                r = merges[pair]
+                if best == -1 or r < best:
+                    best = r
+                    best_i = i
+        if best_i < 0:
+            break
+        word = word[:best_i] + [word[best_i] + word[best_i + 1]] + word[best_i + 2:]
+    assert word == ["low", "er"]
+
+
+def test_sorting_pairs_and_suppression():
+    scores = [0.1, 0.7, 0.2, 0.9]
+    pairs = [(s, i) for i, s in enumerate(scores)]
+    pairs.sort(reverse=True)
+    assert pairs[0][1] == 3 and pairs[1][1] == 1 and scores.index(max(scores)) == 3
+    boxes: List[Tuple[float, float]] = [(0.0, 1.0), (0.5, 1.5), (2.0, 3.0)]
+    keep: List[int] = []
+    for i, (a, b) in enumerate(boxes):
+        ok = True
+        for j in keep:
+            c, d = boxes[j]
+            if min(b, d) - max(a, c) > 0.3:
+                ok = False
+                break
+        if ok:
+            keep.append(i)
+    assert keep == [0, 2]
 
 
 # ---- run-time errors -----------------------------------------------------------------------
@@ -636,6 +731,18 @@ def err_int_for_an_unannotated_parameter_note():
 def err_unused_function_called():
     # raises: RuntimeError: This Python function is annotated to be ignored and cannot be run
     print(unused_helper(1))
+
+
+def err_fstring_self_documenting():
+    # raises: Don't support conversion in JoinedStr
+    x = 1
+    print(f"{x = }")
+
+
+def err_fstring_self_documenting_with_spec():
+    # raises: Don't support formatting in JoinedStr
+    x = 1.5
+    print(f"{x=:.2f}")
 
 
 def err_set_of_a_list():

@@ -393,8 +393,9 @@ static TsTree *parse_testlist_any(Parser *p)
     return parse_testlist(p, 1);
 }
 
-/* Where an f-string field's expression ends: the first '}', '!' (not "!=") or ':' outside
- * brackets and strings, or end when there is none. */
+/* Where an f-string field's expression ends: the first '}', '!' (not "!="), ':' or the '='
+ * of a self-documenting {expr=} (not part of "==", "!=", "<=", ">=") outside brackets and
+ * strings, or end when there is none. */
 static size_t field_end(const char *s, size_t i, size_t end)
 {
     int depth = 0;
@@ -412,6 +413,9 @@ static size_t field_end(const char *s, size_t i, size_t end)
         else if ((c == ')' || c == ']' || c == '}') && depth > 0)
             depth--;
         else if (depth == 0 && (c == '}' || c == ':' || (c == '!' && !(i + 1 < end && s[i + 1] == '='))))
+            return i;
+        else if (depth == 0 && c == '=' && !(i + 1 < end && s[i + 1] == '=') &&
+                 !strchr("=!<>", s[i - 1]))
             return i;
         i++;
     }
@@ -463,6 +467,15 @@ static void fstring_fields(Parser *p, const TsToken *k, TsBuf *tmpl, TsTree *par
         TsTree *value = parse_region(p, i + 1, e, parse_testlist_any);
         TsTree *f = mk1(p, TS_TREE_FORMATTED, open, e, value);
         i = e;
+        if (s[i] == '=') {
+            /* {expr=}: Python writes the text and the value's repr() (its conversion 'r'
+             * unless the field has one or a format spec), which TorchScript refuses */
+            for (i++; i < end && (s[i] == ' ' || s[i] == '\t'); i++)
+                ;
+            if (f && i < end && s[i] != '!' && s[i] != ':')
+                f->ival = 'r';
+            *plain = 0;
+        }
         if (s[i] == '!') {
             if (i + 2 >= end || !strchr("rsa", s[i + 1]))
                 return fail(p, TS_ERR_SYNTAX, i, i + 2,
