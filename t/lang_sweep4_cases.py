@@ -745,6 +745,40 @@ def err_fstring_self_documenting_with_spec():
     print(f"{x=:.2f}")
 
 
+def python_only_helper(cmd: str):
+    # never scripted: Python 3.10's match statement in the same file must not stop the rest
+    match cmd.split():
+        case ["go", direction]:
+            return direction
+        case {"k": v, **rest} if rest:
+            return v
+        case _:
+            return None
+
+
+def test_match_is_still_a_name():
+    match = 3
+    assert match + 1 == 4
+
+
+def err_match_statement():
+    # raises: Match aren't supported
+    x = 1
+    match x:
+        case 1:
+            print("one")
+        case _:
+            print("other")
+
+
+def err_except_star():
+    # raises: TryStar aren't supported
+    try:
+        pass
+    except* ValueError:
+        pass
+
+
 def err_set_of_a_list():
     # raises: set(Tensor 0) -> Tensor 0:
     s = set([1, 2])
