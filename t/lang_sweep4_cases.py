@@ -779,6 +779,18 @@ def err_except_star():
         pass
 
 
+def err_list_display_inside_a_tuple_target():
+    # raises: lhs of assignment must be a variable, subscript, or starred expression
+    a, [b, c] = 1, [2, 3]
+    print(a, b, c)
+
+
+def err_multidimensional_index_of_a_list():
+    # raises: Unsupported operation: attempted to use multidimensional indexing on a non-tensor type
+    l = [1, 2]
+    print(l[0, 1])
+
+
 def err_set_of_a_list():
     # raises: set(Tensor 0) -> Tensor 0:
     s = set([1, 2])

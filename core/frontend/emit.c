@@ -38,6 +38,16 @@ int ts_emit_block(TsEmitter *e, const TsTree *block)
 
 static int assign_to(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRange r);
 
+/* One target of a tuple assignment: a name, subscript, attribute or nested tuple (a list
+ * display there is PyTorch's error, though [a, b] = ... alone is another one). */
+static int assign_element(TsEmitter *e, const TsTree *t, TsIrValue *v, TsSourceRange r)
+{
+    if (t->kind == TS_TREE_LIST)
+        return ts_emit_error(e, t->range, "lhs of assignment must be a variable, subscript, or "
+                             "starred expression");
+    return assign_to(e, t, v, r);
+}
+
 static int unpack(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRange r)
 {
     size_t n = target->n_kids, starred = n;
@@ -71,7 +81,7 @@ static int unpack(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRang
                 if (!tup || assign_to(e, target->kids[i]->kids[0], tup, r) != 0)
                     return -1;
                 j += m;
-            } else if (assign_to(e, target->kids[i], u->outputs[j++], r) != 0) {
+            } else if (assign_element(e, target->kids[i], u->outputs[j++], r) != 0) {
                 return -1;
             }
         }
@@ -86,7 +96,7 @@ static int unpack(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRang
             return -1;
         for (size_t i = 0; i < n; i++) {
             u->outputs[i]->type = ts_type_elem(v->type, 0);
-            if (assign_to(e, target->kids[i], u->outputs[i], r) != 0)
+            if (assign_element(e, target->kids[i], u->outputs[i], r) != 0)
                 return -1;
         }
         return 0;

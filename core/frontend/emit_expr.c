@@ -1459,8 +1459,8 @@ TsIrValue *ts_emit_index_of(TsEmitter *e, TsIrValue *v, const TsTree *t)
     if (tensor)
         return emit_tensor_index(e, v, idx, n, t->range);
     if (n != 1)
-        return ts_emit_error(e, t->range, "multiple indices are only supported on tensors"),
-               NULL;
+        return ts_emit_error(e, t->range, "Unsupported operation: attempted to use "
+                             "multidimensional indexing on a non-tensor type"), NULL;
     if (idx[0]->kind == TS_TREE_SLICE)
         return emit_slice(e, v, idx[0], NULL, t->range);
     const TsType *key = ts_type_kind(v->type) == TS_TYPE_DICT ? ts_type_elem(v->type, 0) : NULL;
