@@ -791,6 +791,42 @@ def err_multidimensional_index_of_a_list():
     print(l[0, 1])
 
 
+class Bare(object):
+    def __init__(self):
+        self.a = 1
+
+
+class Countdown(object):
+    def __init__(self):
+        self.n = 0
+
+    def down(self, k: int) -> int:
+        if k == 0:
+            return 0
+        return 1 + self.down(k - 1)
+
+
+def err_missing_magic_method():
+    # raises: object has no attribute or method '__len__'. Did you forget to initialize an attribute in __init__()?
+    print(len(Bare()))
+
+
+def err_missing_comparison_method():
+    # raises: object has no attribute or method '__lt__'. Did you forget to initialize an attribute in __init__()?
+    print(Bare() < Bare())
+
+
+def err_augmented_assignment_without_methods():
+    # raises: since it does not define an __iadd__ or __add__ method
+    b = Bare()
+    b += Bare()
+
+
+def err_recursive_method():
+    # raises: method 'down' is called recursively. Recursive calls are not supported
+    print(Countdown().down(3))
+
+
 def err_set_of_a_list():
     # raises: set(Tensor 0) -> Tensor 0:
     s = set([1, 2])

@@ -730,8 +730,14 @@ TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSou
             return NULL;
         }
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, a->type);
+        const char *aug = m;
         if (inplace && ci && !ts_class_method(ci, m))
             m = magic_name(op);   /* without the in-place method, the plain one */
+        if (inplace && ci && m && !ts_class_method(ci, m)) {
+            ts_emit_error(e, r, "Cannot emit inplace op on %s since it does not define an %s "
+                          "or %s method", ts_type_name(a->type), aug, m);
+            return NULL;
+        }
         if (m && ci) {   /* PyTorch looks the method up: a missing one is its error */
             TsNamedValue arg = { NULL, b, r };
             TsSugared out;

@@ -1108,10 +1108,12 @@ int ts_sugar_call_method(TsEmitter *e, TsIrValue *self, const char *name, size_t
     if (ts_is_object_type(self->type) || ts_type_kind(self->type) == TS_TYPE_INTERFACE) {
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, self->type);
         TsDefInfo *d = ci ? ts_class_method(ci, name) : NULL;
-        if (!d) {
+        if (!d) {   /* a class's missing method is PyTorch's missing attribute */
             char b[256];
-            return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'",
-                                 describe(self->type, b, sizeof b), name);
+            return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'%s",
+                                 describe(self->type, b, sizeof b), name,
+                                 ts_is_object_type(self->type) ? ". Did you forget to "
+                                 "initialize an attribute in __init__()?" : "");
         }
         return call_function(e, d, self, NULL, &ca, r, out);
     }
