@@ -17,6 +17,11 @@ class Pt(NamedTuple):
     y: float
 
 
+class Rec(NamedTuple):
+    a: int
+    b: str = "d"
+
+
 class Box(object):
     def __init__(self, v: Optional[int]):
         self.v = v
@@ -825,6 +830,40 @@ def err_augmented_assignment_without_methods():
 def err_recursive_method():
     # raises: method 'down' is called recursively. Recursive calls are not supported
     print(Countdown().down(3))
+
+
+def test_namedtuple_construction():
+    assert Rec(1).b == "d" and Rec(2, "x").b == "x" and Rec(b="y", a=3).a == 3
+
+
+def err_namedtuple_missing_field():
+    # raises: Rec(int a, str b="d") -> ():
+    print(Rec())
+
+
+def err_namedtuple_missing_field_reason():
+    # raises: Argument a not provided.
+    print(Rec())
+
+
+def err_namedtuple_too_many():
+    # raises: Expected at most 2 arguments but found 3 positional arguments.
+    print(Rec(1, "a", 3))
+
+
+def err_namedtuple_unknown_keyword():
+    # raises: Keyword argument c unknown.
+    print(Rec(a=1, c=2))
+
+
+def err_namedtuple_keyword_twice():
+    # raises: Keyword argument a specified twice.
+    print(Rec(1, a=2))
+
+
+def err_namedtuple_field_type():
+    # raises: Expected a value of type 'int' for argument 'a' but instead found type 'str'.
+    print(Rec("x"))
 
 
 def err_set_of_a_list():

@@ -1123,6 +1123,33 @@ int ts_sugar_call_method(TsEmitter *e, TsIrValue *self, const char *name, size_t
     return value_of(out, ts_emit_op(e, op, n + 1, ca.a, r));
 }
 
+/* A named tuple's construction that does not match its fields: PyTorch's schema error under
+ * the tuple's signature, NAME(int a, str b="d") -> (). */
+static int namedtuple_error(TsEmitter *e, const TsClassInfo *ci, TsSourceRange r,
+                            const char *why)
+{
+    char sig[1024];
+    size_t len = (size_t)snprintf(sig, sizeof sig, "%s(", ci->name);
+    size_t nf = ts_type_num_fields(ci->type);
+    for (size_t i = 0; i < nf && len < sizeof sig; i++) {
+        const TsTypeField *f = ts_type_field(ci->type, i);
+        const TsTree *d = ci->field_defaults ? ci->field_defaults[i] : NULL;
+        char t[256];
+        len += (size_t)snprintf(sig + len, sizeof sig - len, "%s%s %s", i ? ", " : "",
+                                ts_type_text(f->type, t, sizeof t), f->name);
+        if (d && len < sizeof sig && d->kind == TS_TREE_STRING)
+            len += (size_t)snprintf(sig + len, sizeof sig - len, "=\"%.*s\"", (int)d->len,
+                                    d->str);
+        else if (d && len < sizeof sig)   /* a constant: as the file writes it */
+            len += (size_t)snprintf(sig + len, sizeof sig - len, "=%.*s",
+                                    (int)(d->range.end - d->range.start),
+                                    d->range.source->text + d->range.start);
+    }
+    if (len < sizeof sig)
+        snprintf(sig + len, sizeof sig - len, ") -> ()");
+    return ts_emit_error(e, r, "\n%s:\n%s\n", sig, why);
+}
+
 static int construct(TsEmitter *e, TsClassInfo *ci, const TsTree *call, TsSugared *out)
 {
     TsSourceRange r = call->range;
@@ -1142,29 +1169,41 @@ static int construct(TsEmitter *e, TsClassInfo *ci, const TsTree *call, TsSugare
         CallArgs ca;
         if (emit_args(e, call, &fields, 0, &ca) != 0)
             return -1;
+        /* PyTorch's schema matching: a field takes its positional argument, else its
+         * keyword, else its default */
         TsIrValue *items[MAX_ARGS];
-        for (size_t i = 0; i < nf; i++) {
-            items[i] = NULL;
+        char why[512] = "";
+        size_t n_pos = 0;
+        while (n_pos < ca.n && !ca.a[1 + n_pos].name)
+            n_pos++;
+        for (size_t i = 0; i < nf && !why[0]; i++) {
             const TsTypeField *f = ts_type_field(ci->type, i);
-            for (size_t j = 0; j < ca.n; j++)
-                if ((!ca.a[1 + j].name && j == i) ||
-                    (ca.a[1 + j].name && strcmp(ca.a[1 + j].name, f->name) == 0))
+            items[i] = i < n_pos ? ca.a[1 + i].value : NULL;
+            for (size_t j = n_pos; j < ca.n && i >= n_pos; j++)
+                if (strcmp(ca.a[1 + j].name, f->name) == 0)
                     items[i] = ca.a[1 + j].value;
-            if (!items[i] && ci->field_defaults && ci->field_defaults[i])
-                items[i] = ts_emit_expr(e, ci->field_defaults[i], f->type);
+            if (!items[i] && ci->field_defaults && ci->field_defaults[i] &&
+                !(items[i] = ts_emit_expr(e, ci->field_defaults[i], f->type)))
+                return -1;
+            char a[256], b[256];
             if (!items[i])
-                return ts_emit_error(e, r, "Argument %s not provided.", f->name);
-            if (!ts_type_is_subtype_of(items[i]->type, f->type)) {
-                char a[256], b[256];
-                return ts_emit_error(e, r, "Expected a value of type '%s' for argument '%s' "
-                                     "but instead found type '%s'.",
-                                     ts_type_text(f->type, a, sizeof a), f->name,
-                                     ts_type_text(items[i]->type, b, sizeof b));
-            }
+                snprintf(why, sizeof why, "Argument %s not provided.", f->name);
+            else if (!ts_type_is_subtype_of(items[i]->type, f->type))
+                snprintf(why, sizeof why, "Expected a value of type '%s' for argument '%s' but "
+                         "instead found type '%s'.", ts_type_text(f->type, a, sizeof a),
+                         f->name, ts_type_text(items[i]->type, b, sizeof b));
         }
-        if (ca.n > nf)
-            return ts_emit_error(e, r, "Expected at most %zu arguments but found %zu "
-                                 "positional arguments.", nf, ca.n);
+        if (!why[0] && n_pos > nf)
+            snprintf(why, sizeof why, "Expected at most %zu arguments but found %zu positional "
+                     "arguments.", nf, n_pos);
+        for (size_t j = n_pos; j < ca.n && !why[0]; j++) {
+            long fi = ts_type_field_index(ci->type, ca.a[1 + j].name);
+            if (fi < 0 || (size_t)fi < n_pos)
+                snprintf(why, sizeof why, "Keyword argument %s %s.", ca.a[1 + j].name,
+                         fi < 0 ? "unknown" : "specified twice");
+        }
+        if (why[0])
+            return namedtuple_error(e, ci, r, why);
         TsNode *n = ts_emit_node(e, "prim::TupleConstruct", nf, items, 1, r);
         if (!n)
             return -1;
