@@ -866,6 +866,16 @@ def err_namedtuple_field_type():
     print(Rec("x"))
 
 
+def err_int_without_an_argument():
+    # raises: Arguments for call are not valid.
+    print(int())
+
+
+def err_float_without_an_argument():
+    # raises: Argument a not provided.
+    print(float())
+
+
 def err_set_of_a_list():
     # raises: set(Tensor 0) -> Tensor 0:
     s = set([1, 2])

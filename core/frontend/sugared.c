@@ -1803,10 +1803,7 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
     if (strcmp(name, "len") == 0)
         return conversion(e, "aten::len", "__len__", call, out);
     if (strcmp(name, "int") == 0 || strcmp(name, "float") == 0 || strcmp(name, "bool") == 0) {
-        if (call->n_kids == 1)
-            return value_of(out, ts_emit_const(e, name[0] == 'i' ? ts_int(0) : name[0] == 'f'
-                                               ? ts_double(0) : ts_bool(false), r));
-        char op[32], magic[32];
+        char op[32], magic[32];   /* int() without an argument is no overload's, as in PyTorch */
         snprintf(op, sizeof op, "aten::%c%s", name[0] - 32, name + 1);
         snprintf(magic, sizeof magic, "__%s__", name);
         return conversion(e, op, magic, call, out);
