@@ -81,7 +81,9 @@
     X(WITH_ITEM, "item")        /* [context, target?] */ \
     X(TRY, "try")               /* [BLOCK, EXCEPT..., else BLOCK?, finally BLOCK?]; \
                                    ival = the number of EXCEPT children */ \
-    X(EXCEPT, "except")         /* [type?, NAME?, BLOCK] */ \
+    X(EXCEPT, "except")         /* [type?, NAME?, BLOCK]; flag 1: except* */ \
+    X(MATCH, "match")           /* [subject, case BLOCK...]: the patterns are skipped, as \
+                                   TorchScript refuses the statement */ \
     X(DEF, "def")               /* [NAME, DECORATORS, PARAMS, returns?, BLOCK, TYPE_COMMENT?]; \
                                    flag 1: async */ \
     X(PARAMS, "params")         /* [PARAM...] */ \

@@ -745,8 +745,9 @@ TsFunction *ts_compiler_function(TsCompiler *c, TsDefInfo *d, TsSourceRange use,
         return d->fn;
     if (d->state == 1) {
         ts_error_clear(err);
-        ts_error_at(err, TS_ERR_RUNTIME, use, "function '%s' is called recursively. Recursive "
-                    "calls are not supported", d->def->kids[0]->str);
+        ts_error_at(err, TS_ERR_RUNTIME, use, "%s '%s' is called recursively. Recursive "
+                    "calls are not supported", d->cls ? "method" : "function",
+                    d->def->kids[0]->str);
         return NULL;
     }
     if (d->state == 3)

@@ -38,6 +38,16 @@ int ts_emit_block(TsEmitter *e, const TsTree *block)
 
 static int assign_to(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRange r);
 
+/* One target of a tuple assignment: a name, subscript, attribute or nested tuple (a list
+ * display there is PyTorch's error, though [a, b] = ... alone is another one). */
+static int assign_element(TsEmitter *e, const TsTree *t, TsIrValue *v, TsSourceRange r)
+{
+    if (t->kind == TS_TREE_LIST)
+        return ts_emit_error(e, t->range, "lhs of assignment must be a variable, subscript, or "
+                             "starred expression");
+    return assign_to(e, t, v, r);
+}
+
 static int unpack(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRange r)
 {
     size_t n = target->n_kids, starred = n;
@@ -71,7 +81,7 @@ static int unpack(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRang
                 if (!tup || assign_to(e, target->kids[i]->kids[0], tup, r) != 0)
                     return -1;
                 j += m;
-            } else if (assign_to(e, target->kids[i], u->outputs[j++], r) != 0) {
+            } else if (assign_element(e, target->kids[i], u->outputs[j++], r) != 0) {
                 return -1;
             }
         }
@@ -86,7 +96,7 @@ static int unpack(TsEmitter *e, const TsTree *target, TsIrValue *v, TsSourceRang
             return -1;
         for (size_t i = 0; i < n; i++) {
             u->outputs[i]->type = ts_type_elem(v->type, 0);
-            if (assign_to(e, target->kids[i], u->outputs[i], r) != 0)
+            if (assign_element(e, target->kids[i], u->outputs[i], r) != 0)
                 return -1;
         }
         return 0;
@@ -968,6 +978,7 @@ typedef struct ParamInfo {
     const TsType *type;
     bool kwarg_only;           /* after a bare `*` */
     bool has_default;
+    bool inferred;             /* no annotation: a Tensor by default */
     TsValue def;
     long fixed_size;           /* N of BroadcastingListN[T], else -1 */
 } ParamInfo;
@@ -1001,6 +1012,7 @@ static TsSchema *make_schema(TsEmitter *e, ParamInfo *p, size_t n, const TsType 
         a->fixed_size = p[i].fixed_size;
         a->has_default = p[i].has_default;
         a->kwarg_only = p[i].kwarg_only;
+        a->inferred = p[i].inferred;
         if (p[i].has_default) {
             a->default_value = p[i].def;
             p[i].has_default = false;
@@ -1147,7 +1159,7 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
         else if (tc && k < params->n_kids)
             p[i].type = ts_emit_type(e, tc->kids[0]->kids[i - (method && tc_args < n)]);
         else
-            p[i].type = ts_type_tensor();
+            p[i].type = ts_type_tensor(), p[i].inferred = true;
         if (!p[i].type) {
             free_params(p, i);
             return -1;
@@ -1192,9 +1204,10 @@ static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
     } else if (strcmp(e->d->def->kids[0]->str, "__init__") == 0) {
         e->declared_return = ts_type_none();
     }
-    if (e->d->is_unused) {
-        if (emit_raise_node(e, ts_emit_str_const(e, "", def->range), "builtins.Exception",
-                            def->range) != 0)
+    if (e->d->is_unused) {   /* PyTorch's stub for a @torch.jit.unused function */
+        if (emit_raise_node(e, ts_emit_str_const(e, "This Python function is annotated to be "
+                                                 "ignored and cannot be run", def->range),
+                            NULL, def->range) != 0)
             return -1;
     } else if (ts_emit_block(e, e->d->impl ? e->d->impl->def->kids[4] : def->kids[4]) != 0) {
         return -1;

@@ -455,10 +455,10 @@ static TsIrValue *emit_if_expr(TsEmitter *e, const TsCond *cond, BranchFn then_f
     const TsType *u = ts_type_unify(outs[0]->type, outs[1]->type, false);
     if (!u) {
         char a[256], b[256];
-        ts_type_repr(outs[0]->type, a, sizeof a);
-        ts_type_repr(outs[1]->type, b, sizeof b);
         ts_emit_error(e, r, "%s true branch has type %s but false branch has type %s",
-                      ternary ? "if-expression's" : "Short-circuit", a, b);
+                      ternary ? "if-expression's" : "Short-circuit",
+                      ts_type_text(outs[0]->type, a, sizeof a),
+                      ts_type_text(outs[1]->type, b, sizeof b));
         return NULL;
     }
     return ts_node_add_output(n, u, e->err);
@@ -730,8 +730,14 @@ TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSou
             return NULL;
         }
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, a->type);
+        const char *aug = m;
         if (inplace && ci && !ts_class_method(ci, m))
             m = magic_name(op);   /* without the in-place method, the plain one */
+        if (inplace && ci && m && !ts_class_method(ci, m)) {
+            ts_emit_error(e, r, "Cannot emit inplace op on %s since it does not define an %s "
+                          "or %s method", ts_type_name(a->type), aug, m);
+            return NULL;
+        }
         if (m && ci) {   /* PyTorch looks the method up: a missing one is its error */
             TsNamedValue arg = { NULL, b, r };
             TsSugared out;
@@ -757,6 +763,20 @@ TsIrValue *ts_emit_binop(TsEmitter *e, int op, TsIrValue *a, TsIrValue *b, TsSou
     return ts_emit_op2(e, full, a, b, r);
 }
 
+/* An operand of a binary operator. A bare [] is PyTorch's empty list literal, a List[Tensor]
+ * that schema matching gives the list type the overload wants (`xs == []` for a List[str]),
+ * as sugared.c's emit_args does for a call's arguments. */
+static TsIrValue *operand(TsEmitter *e, const TsTree *x)
+{
+    if (x->kind != TS_TREE_LIST || x->n_kids != 0)
+        return ts_emit_expr(e, x, NULL);
+    TsNode *n = ts_emit_node(e, "prim::EmptyListLiteral", 0, NULL, 1, x->range);
+    if (!n)
+        return NULL;
+    n->outputs[0]->type = ts_type_list(ts_type_tensor());
+    return n->outputs[0];
+}
+
 static TsIrValue *emit_binary(TsEmitter *e, const TsTree *t)
 {
     if (t->op == TS_TK_AND || t->op == TS_TK_OR || t->op == TS_TK_IS ||
@@ -766,8 +786,8 @@ static TsIrValue *emit_binary(TsEmitter *e, const TsTree *t)
     }
     if (ts_sugar_reject_iterable(e, t->kids[0]) || ts_sugar_reject_iterable(e, t->kids[1]))
         return NULL;
-    TsIrValue *a = ts_emit_expr(e, t->kids[0], NULL);
-    TsIrValue *b = a ? ts_emit_expr(e, t->kids[1], NULL) : NULL;
+    TsIrValue *a = operand(e, t->kids[0]);
+    TsIrValue *b = a ? operand(e, t->kids[1]) : NULL;
     if (!b)
         return NULL;
     if (t->op == TS_TK_IN || t->op == TS_TK_NOT_IN) {
@@ -1448,8 +1468,8 @@ TsIrValue *ts_emit_index_of(TsEmitter *e, TsIrValue *v, const TsTree *t)
     if (tensor)
         return emit_tensor_index(e, v, idx, n, t->range);
     if (n != 1)
-        return ts_emit_error(e, t->range, "multiple indices are only supported on tensors"),
-               NULL;
+        return ts_emit_error(e, t->range, "Unsupported operation: attempted to use "
+                             "multidimensional indexing on a non-tensor type"), NULL;
     if (idx[0]->kind == TS_TREE_SLICE)
         return emit_slice(e, v, idx[0], NULL, t->range);
     const TsType *key = ts_type_kind(v->type) == TS_TYPE_DICT ? ts_type_elem(v->type, 0) : NULL;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "frontend/emit.h"
+#include "frontend/lexer.h"
 #include "frontend/parser.h"
 
 enum { MAX_TYPE_ARGS = 64 };
@@ -224,13 +225,23 @@ static const TsType *parse_type(TsCompiler *c, const TsTree *t, TsError *err, in
         const TsType *s = simple_type(n);
         if (s)
             return s;
-        if (strcmp(n, "List") == 0)
-            return ts_type_list(ts_type_tensor());
+        if (c && c->archive) {    /* an archive's bare List and Dict hold Tensors */
+            if (strcmp(n, "List") == 0)
+                return ts_type_list(ts_type_tensor());
+            if (strcmp(n, "Dict") == 0)
+                return ts_type_dict(ts_type_str(), ts_type_tensor());
+        }
+        /* a source's bare container constructor: PyTorch asks for its contained types */
         if (strcmp(n, "Dict") == 0)
-            return ts_type_dict(ts_type_str(), ts_type_tensor());
-        if (strcmp(n, "Callable") == 0 || strcmp(n, "Optional") == 0 ||
-            strcmp(n, "Union") == 0 || strcmp(n, "Tuple") == 0)
-            return type_error(err, t, "Unknown type constructor %s", n);
+            return type_error(err, t, "Attempted to use %s without contained types. Please "
+                              "add contained type, e.g. Dict[int, int]", n);
+        if (strcmp(n, "List") == 0 || strcmp(n, "Optional") == 0 ||
+            strcmp(n, "Union") == 0 || strcmp(n, "Tuple") == 0) {
+            char fmt[160];
+            snprintf(fmt, sizeof fmt, "Attempted to use %%s without a contained type. Please "
+                     "add a contained type, e.g. %s[int]", n);
+            return type_error(err, t, fmt, n);
+        }
         return type_error(err, t, "Unknown type name '%s'", n);
     }
     default:
@@ -242,7 +253,9 @@ static const TsType *parse_type(TsCompiler *c, const TsTree *t, TsError *err, in
                      : t->kind == TS_TREE_STRING ? "string"
                      : t->kind == TS_TREE_LIST ? "list-literal"
                      : t->kind == TS_TREE_DICT ? "dict-literal"
-                     : t->kind == TS_TREE_CALL ? "apply" : ts_tree_kind_name(t->kind);
+                     : t->kind == TS_TREE_CALL ? "apply"
+                     : t->kind == TS_TREE_BINARY && ts_token_text(t->op) ? ts_token_text(t->op)
+                     : ts_tree_kind_name(t->kind);
     return type_error(err, t, "Expression of type %s cannot be used in a type expression",
                       kind);
 }

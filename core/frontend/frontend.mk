@@ -46,8 +46,9 @@ TESTS += t/overload_cases.sh
 EXTRA_DIST += t/overload_cases.sh t/overload_cases.py
 
 # More of them, from a sweep of variations on the conformance cases.
-TESTS += t/lang_cases.sh t/lang_print.sh t/gradmode_cases.sh
-EXTRA_DIST += t/lang_cases.sh t/lang_cases.py t/lang_print.sh t/gradmode_cases.sh t/gradmode_cases.py
+TESTS += t/lang_cases.sh t/lang_print.sh t/gradmode_cases.sh t/lang_sweep4_cases.sh
+EXTRA_DIST += t/lang_cases.sh t/lang_cases.py t/lang_print.sh t/gradmode_cases.sh t/gradmode_cases.py \
+	t/lang_sweep4_cases.sh t/lang_sweep4_cases.py
 
 # Wrong programs that must fail as PyTorch fails them (a sweep of variations on the
 # conformance suite's errors/ cases).

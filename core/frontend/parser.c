@@ -393,8 +393,9 @@ static TsTree *parse_testlist_any(Parser *p)
     return parse_testlist(p, 1);
 }
 
-/* Where an f-string field's expression ends: the first '}', '!' (not "!=") or ':' outside
- * brackets and strings, or end when there is none. */
+/* Where an f-string field's expression ends: the first '}', '!' (not "!="), ':' or the '='
+ * of a self-documenting {expr=} (not part of "==", "!=", "<=", ">=") outside brackets and
+ * strings, or end when there is none. */
 static size_t field_end(const char *s, size_t i, size_t end)
 {
     int depth = 0;
@@ -412,6 +413,9 @@ static size_t field_end(const char *s, size_t i, size_t end)
         else if ((c == ')' || c == ']' || c == '}') && depth > 0)
             depth--;
         else if (depth == 0 && (c == '}' || c == ':' || (c == '!' && !(i + 1 < end && s[i + 1] == '='))))
+            return i;
+        else if (depth == 0 && c == '=' && !(i + 1 < end && s[i + 1] == '=') &&
+                 !strchr("=!<>", s[i - 1]))
             return i;
         i++;
     }
@@ -463,6 +467,15 @@ static void fstring_fields(Parser *p, const TsToken *k, TsBuf *tmpl, TsTree *par
         TsTree *value = parse_region(p, i + 1, e, parse_testlist_any);
         TsTree *f = mk1(p, TS_TREE_FORMATTED, open, e, value);
         i = e;
+        if (s[i] == '=') {
+            /* {expr=}: Python writes the text and the value's repr() (its conversion 'r'
+             * unless the field has one or a format spec), which TorchScript refuses */
+            for (i++; i < end && (s[i] == ' ' || s[i] == '\t'); i++)
+                ;
+            if (f && i < end && s[i] != '!' && s[i] != ':')
+                f->ival = 'r';
+            *plain = 0;
+        }
         if (s[i] == '!') {
             if (i + 2 >= end || !strchr("rsa", s[i + 1]))
                 return fail(p, TS_ERR_SYNTAX, i, i + 2,
@@ -1448,6 +1461,7 @@ static TsTree *parse_try(Parser *p)
     while (!p->failed && at(p, TS_TK_EXCEPT)) {
         size_t es = p->tok.start;
         next(p);
+        int star = accept(p, '*');   /* except*, an exception group's handler */
         TsTree *type = NULL, *as = NULL;
         if (!at(p, ':')) {
             type = parse_test(p);
@@ -1456,6 +1470,8 @@ static TsTree *parse_try(Parser *p)
         }
         TsTree *body = colon_suite(p);
         TsTree *h = mk2(p, TS_TREE_EXCEPT, es, body ? body->range.end : es, type, as);
+        if (h)
+            h->flag = star;
         add(p, h, body);
         add(p, t, h);
         handlers++;
@@ -1475,6 +1491,72 @@ static TsTree *parse_try(Parser *p)
         extend(t, last ? last->range.end : 0);
     }
     return t;
+}
+
+/* Whether the statement at the current token, NAME "match", is a match statement: `match`
+ * is a soft keyword, so the logical line must end with ':' (outside brackets, strings and
+ * comments), which no simple statement does. */
+static int at_match(const Parser *p)
+{
+    const char *s = p->source->text;
+    size_t n = p->source->len, i = p->tok.end;
+    if (!at(p, TS_TK_NAME) || p->tok.end - p->tok.start != 5 ||
+        memcmp(s + p->tok.start, "match", 5) != 0)
+        return 0;
+    int depth = 0;
+    char last = 0;
+    for (; i < n; i++) {
+        char c = s[i];
+        if (c == '\'' || c == '"') {
+            while (++i < n && s[i] != c && s[i] != '\n')
+                i += s[i] == '\\';
+            last = c;
+        } else if (c == '#') {
+            while (i < n && s[i] != '\n')
+                i++;
+            if (depth == 0)
+                break;
+        } else if (c == '\\' && i + 1 < n && s[i + 1] == '\n') {
+            i++;
+        } else if (c == '\n' && depth == 0) {
+            break;
+        } else if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+            depth += (c == '(' || c == '[' || c == '{') - (c == ')' || c == ']' || c == '}');
+            last = c;
+        }
+    }
+    return last == ':';
+}
+
+/* match subject: NEWLINE INDENT (case pattern [if guard]: block)... DEDENT. The patterns
+ * and guards are skipped token by token (TorchScript refuses the statement, which the
+ * parse only has to get past); the bodies are parsed as blocks. */
+static TsTree *parse_match(Parser *p)
+{
+    size_t start = p->tok.start;
+    next(p);
+    TsTree *t = mk1(p, TS_TREE_MATCH, start, start, parse_testlist_any(p));
+    expect(p, ':');
+    expect(p, TS_TK_NEWLINE);
+    expect(p, TS_TK_INDENT);
+    while (!p->failed && at(p, TS_TK_NAME) && p->tok.end - p->tok.start == 4 &&
+           memcmp(p->source->text + p->tok.start, "case", 4) == 0) {
+        int depth = 0;
+        next(p);
+        while (!p->failed && !at(p, TS_TK_EOF) && !at(p, TS_TK_NEWLINE) &&
+               (depth > 0 || !at(p, ':'))) {
+            depth += (at(p, '(') || at(p, '[') || at(p, '{')) -
+                     (at(p, ')') || at(p, ']') || at(p, '}'));
+            next(p);
+        }
+        TsTree *body = colon_suite(p);
+        add(p, t, body);
+        extend(t, body ? body->range.end : 0);
+    }
+    if (!p->failed && !at(p, TS_TK_DEDENT))
+        unexpected(p, "'case'");
+    expect(p, TS_TK_DEDENT);
+    return p->failed ? NULL : t;
 }
 
 /* One parameter: [*|**]NAME [':' test] ['=' test], or a bare '*' or '/'. */
@@ -1684,6 +1766,10 @@ static void parse_statement(Parser *p, TsTree *block)
             unexpected(p, "'def', 'for' or 'with' after 'async'");
         break;
     default:
+        if (at_match(p)) {
+            t = parse_match(p);
+            break;
+        }
         parse_simple_statements(p, block);
         leave(p);
         return;
@@ -1848,7 +1934,12 @@ static int check(Checker *c, const TsTree *t)
     case TS_TREE_IMPORT_FROM: return refuse(c, t, 4, "import statements aren't supported");
     case TS_TREE_GLOBAL: return refuse(c, t, 6, "global variables aren't supported");
     case TS_TREE_NONLOCAL: return refuse(c, t, 8, "nonlocal variables aren't supported");
-    case TS_TREE_TRY: return refuse(c, t, 3, "try blocks aren't supported");
+    case TS_TREE_TRY:
+        for (size_t i = 1; i <= (size_t)t->ival && i < t->n_kids; i++)
+            if (t->kids[i] && t->kids[i]->flag)
+                return refuse(c, t, 1, "TryStar aren't supported");
+        return refuse(c, t, 3, "try blocks aren't supported");
+    case TS_TREE_MATCH: return refuse(c, t, 1, "Match aren't supported");
     case TS_TREE_LAMBDA: return refuse(c, t, 1, "Lambda aren't supported");
     case TS_TREE_SET: return refuse(c, t, 1, "Set aren't supported");
     case TS_TREE_SET_COMP: return refuse(c, t, 1, "SetComp aren't supported");

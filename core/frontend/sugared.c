@@ -109,6 +109,33 @@ static bool python_builtin_function(const char *name)
     return false;
 }
 
+/* Classes of Python's builtins module TorchScript does not know: PyTorch calls them as
+ * Python, typing each argument as a Tensor (ts_sugar_call's python_class_call). */
+static bool python_builtin_class(const char *name)
+{
+    static const char *const names[] = {
+        "set", "frozenset", "reversed", "filter", "map", "type", "bytes", "bytearray",
+        "memoryview", "object", "property", "staticmethod", "classmethod", NULL
+    };
+    for (size_t i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* PyTorch's error for a Python value of the file (a global's or a class attribute's value
+ * v) used in TorchScript: it names the value's Python type. */
+static int python_value_error(TsEmitter *e, const TsTree *v, TsSourceRange r)
+{
+    const char *ty = v->kind == TS_TREE_INT ? "int" : v->kind == TS_TREE_FLOAT ? "float"
+                   : v->kind == TS_TREE_STRING ? "str" : v->kind == TS_TREE_LIST ? "list"
+                   : v->kind == TS_TREE_DICT ? "dict" : v->kind == TS_TREE_TUPLE ? "tuple"
+                   : v->kind == TS_TREE_TRUE || v->kind == TS_TREE_FALSE ? "bool" : "object";
+    return ts_emit_error(e, r, "python value of type '%s' cannot be used as a value. Perhaps "
+                         "it is a closed over global variable? If so, please consider passing "
+                         "it in as an argument or use a local varible instead.", ty);
+}
+
 /* A class of the file deriving (directly or through others of the file) from an exception
  * class: raising it names it "__main__.Name", as Python qualifies a script's classes. */
 static bool is_exception_class(TsCompiler *c, const TsClassInfo *ci, int depth)
@@ -199,16 +226,10 @@ static int sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
             TsSugared m = { .kind = TS_SV_MODULE, .name = ts_symbol(mod) };
             return ts_sugar_attr(e, &m, dot + 1, t->range, out);
         }
-        case TS_GLOBAL_VALUE: {
-            const TsTree *v = gl->value;
-            const char *ty = v->kind == TS_TREE_INT ? "int" : v->kind == TS_TREE_FLOAT
-                ? "float" : v->kind == TS_TREE_STRING ? "str" : v->kind == TS_TREE_LIST
-                ? "list" : v->kind == TS_TREE_DICT ? "dict" : "object";
-            return ts_emit_error(e, t->range, "python value of type '%s' cannot be used as a "
-                                 "value. Perhaps it is a closed over global variable? If so, "
-                                 "please consider passing it in as an argument or use a "
-                                 "local varible instead.", ty);
-        }
+        case TS_GLOBAL_VALUE:
+            if (gl->value->kind == TS_TREE_NONE)   /* PyTorch does not see a None global */
+                break;
+            return python_value_error(e, gl->value, t->range);
         }
     }
     if (e->c->archive && archive_name(e, name, t->range, out) != 1)
@@ -224,6 +245,13 @@ static int sugar_name(TsEmitter *e, const TsTree *t, TsSugared *out)
         char q[64];
         snprintf(q, sizeof q, "builtins.%s", exc);
         out->kind = TS_SV_EXCEPTION;
+        out->name = ts_symbol(q);
+        return 0;
+    }
+    if (python_builtin_class(name)) {
+        char q[64];
+        snprintf(q, sizeof q, "python:%s", name);
+        out->kind = TS_SV_BUILTIN;
         out->name = ts_symbol(q);
         return 0;
     }
@@ -712,6 +740,19 @@ static int class_attr(TsEmitter *e, TsClassInfo *ci, const char *attr, TsSourceR
         out->cls = ci;
         return 0;
     }
+    /* Cls.K of a class attribute K = value: PyTorch reads it as the Python value */
+    const TsTree *body = ci->kind == TS_CLASS_SCRIPT && ci->tree &&
+                         ci->tree->kind == TS_TREE_CLASS ? ci->tree->kids[3] : NULL;
+    for (size_t i = 0; body && i < body->n_kids; i++) {
+        const TsTree *st = body->kids[i];
+        size_t n_targets = st->kind == TS_TREE_ASSIGN ? st->n_kids - 1
+                         : st->kind == TS_TREE_ANN_ASSIGN && st->n_kids > 2 ? 1 : 0;
+        const TsTree *value = st->kind == TS_TREE_ASSIGN ? st->kids[st->n_kids - 1]
+                            : n_targets ? st->kids[2] : NULL;
+        for (size_t j = 0; value && j < n_targets; j++)
+            if (st->kids[j]->kind == TS_TREE_NAME && strcmp(st->kids[j]->str, attr) == 0)
+                return python_value_error(e, value, r);
+    }
     return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'",
                          ts_type_name(ci->type), attr);
 }
@@ -1067,14 +1108,12 @@ int ts_sugar_call_method(TsEmitter *e, TsIrValue *self, const char *name, size_t
     if (ts_is_object_type(self->type) || ts_type_kind(self->type) == TS_TYPE_INTERFACE) {
         TsClassInfo *ci = ts_compiler_class_of_type(e->c, self->type);
         TsDefInfo *d = ci ? ts_class_method(ci, name) : NULL;
-        if (!d) {
+        if (!d) {   /* a class's missing method is PyTorch's missing attribute */
             char b[256];
-            if (ts_is_object_type(self->type))   /* PyTorch's wording for a missing magic method */
-                return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'. Did "
-                                     "you forget to initialize an attribute in __init__()?",
-                                     describe(self->type, b, sizeof b), name);
-            return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'",
-                                 describe(self->type, b, sizeof b), name);
+            return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'%s",
+                                 describe(self->type, b, sizeof b), name,
+                                 ts_is_object_type(self->type) ? ". Did you forget to "
+                                 "initialize an attribute in __init__()?" : "");
         }
         return call_function(e, d, self, NULL, &ca, r, out);
     }
@@ -1082,6 +1121,33 @@ int ts_sugar_call_method(TsEmitter *e, TsIrValue *self, const char *name, size_t
     snprintf(op, sizeof op, "aten::%s", name);
     ca.a[0] = (TsNamedValue){ NULL, self, r };
     return value_of(out, ts_emit_op(e, op, n + 1, ca.a, r));
+}
+
+/* A named tuple's construction that does not match its fields: PyTorch's schema error under
+ * the tuple's signature, NAME(int a, str b="d") -> (). */
+static int namedtuple_error(TsEmitter *e, const TsClassInfo *ci, TsSourceRange r,
+                            const char *why)
+{
+    char sig[1024];
+    size_t len = (size_t)snprintf(sig, sizeof sig, "%s(", ci->name);
+    size_t nf = ts_type_num_fields(ci->type);
+    for (size_t i = 0; i < nf && len < sizeof sig; i++) {
+        const TsTypeField *f = ts_type_field(ci->type, i);
+        const TsTree *d = ci->field_defaults ? ci->field_defaults[i] : NULL;
+        char t[256];
+        len += (size_t)snprintf(sig + len, sizeof sig - len, "%s%s %s", i ? ", " : "",
+                                ts_type_text(f->type, t, sizeof t), f->name);
+        if (d && len < sizeof sig && d->kind == TS_TREE_STRING)
+            len += (size_t)snprintf(sig + len, sizeof sig - len, "=\"%.*s\"", (int)d->len,
+                                    d->str);
+        else if (d && len < sizeof sig)   /* a constant: as the file writes it */
+            len += (size_t)snprintf(sig + len, sizeof sig - len, "=%.*s",
+                                    (int)(d->range.end - d->range.start),
+                                    d->range.source->text + d->range.start);
+    }
+    if (len < sizeof sig)
+        snprintf(sig + len, sizeof sig - len, ") -> ()");
+    return ts_emit_error(e, r, "\n%s:\n%s\n", sig, why);
 }
 
 static int construct(TsEmitter *e, TsClassInfo *ci, const TsTree *call, TsSugared *out)
@@ -1103,29 +1169,41 @@ static int construct(TsEmitter *e, TsClassInfo *ci, const TsTree *call, TsSugare
         CallArgs ca;
         if (emit_args(e, call, &fields, 0, &ca) != 0)
             return -1;
+        /* PyTorch's schema matching: a field takes its positional argument, else its
+         * keyword, else its default */
         TsIrValue *items[MAX_ARGS];
-        for (size_t i = 0; i < nf; i++) {
-            items[i] = NULL;
+        char why[512] = "";
+        size_t n_pos = 0;
+        while (n_pos < ca.n && !ca.a[1 + n_pos].name)
+            n_pos++;
+        for (size_t i = 0; i < nf && !why[0]; i++) {
             const TsTypeField *f = ts_type_field(ci->type, i);
-            for (size_t j = 0; j < ca.n; j++)
-                if ((!ca.a[1 + j].name && j == i) ||
-                    (ca.a[1 + j].name && strcmp(ca.a[1 + j].name, f->name) == 0))
+            items[i] = i < n_pos ? ca.a[1 + i].value : NULL;
+            for (size_t j = n_pos; j < ca.n && i >= n_pos; j++)
+                if (strcmp(ca.a[1 + j].name, f->name) == 0)
                     items[i] = ca.a[1 + j].value;
-            if (!items[i] && ci->field_defaults && ci->field_defaults[i])
-                items[i] = ts_emit_expr(e, ci->field_defaults[i], f->type);
+            if (!items[i] && ci->field_defaults && ci->field_defaults[i] &&
+                !(items[i] = ts_emit_expr(e, ci->field_defaults[i], f->type)))
+                return -1;
+            char a[256], b[256];
             if (!items[i])
-                return ts_emit_error(e, r, "Argument %s not provided.", f->name);
-            if (!ts_type_is_subtype_of(items[i]->type, f->type)) {
-                char a[256], b[256];
-                return ts_emit_error(e, r, "Expected a value of type '%s' for argument '%s' "
-                                     "but instead found type '%s'.",
-                                     ts_type_text(f->type, a, sizeof a), f->name,
-                                     ts_type_text(items[i]->type, b, sizeof b));
-            }
+                snprintf(why, sizeof why, "Argument %s not provided.", f->name);
+            else if (!ts_type_is_subtype_of(items[i]->type, f->type))
+                snprintf(why, sizeof why, "Expected a value of type '%s' for argument '%s' but "
+                         "instead found type '%s'.", ts_type_text(f->type, a, sizeof a),
+                         f->name, ts_type_text(items[i]->type, b, sizeof b));
         }
-        if (ca.n > nf)
-            return ts_emit_error(e, r, "Expected at most %zu arguments but found %zu "
-                                 "positional arguments.", nf, ca.n);
+        if (!why[0] && n_pos > nf)
+            snprintf(why, sizeof why, "Expected at most %zu arguments but found %zu positional "
+                     "arguments.", nf, n_pos);
+        for (size_t j = n_pos; j < ca.n && !why[0]; j++) {
+            long fi = ts_type_field_index(ci->type, ca.a[1 + j].name);
+            if (fi < 0 || (size_t)fi < n_pos)
+                snprintf(why, sizeof why, "Keyword argument %s %s.", ca.a[1 + j].name,
+                         fi < 0 ? "unknown" : "specified twice");
+        }
+        if (why[0])
+            return namedtuple_error(e, ci, r, why);
         TsNode *n = ts_emit_node(e, "prim::TupleConstruct", nf, items, 1, r);
         if (!n)
             return -1;
@@ -1677,19 +1755,55 @@ static int emit_interpreter_op(TsEmitter *e, const char *name, const TsTree *cal
     return value_of(out, n->outputs[0]);
 }
 
+/* A call of a Python builtin class (set, reversed, ...): PyTorch would call Python with the
+ * signature it gives an uninspectable callable, NAME(Tensor 0, Tensor 1, ...) -> Tensor 0, so
+ * an argument that is not a Tensor is its schema error. Tensors alone would run Python,
+ * which TorchScript without Python cannot. */
+static int python_class_call(TsEmitter *e, const char *name, const TsTree *call)
+{
+    CallArgs ca;
+    if (emit_args(e, call, NULL, 0, &ca) != 0)
+        return -1;
+    char sig[512];
+    size_t len = (size_t)snprintf(sig, sizeof sig, "%s(", name), n_pos = 0;
+    for (size_t i = 0; i < ca.n && len < sizeof sig; i++)
+        if (!ca.a[1 + i].name)
+            len += (size_t)snprintf(sig + len, sizeof sig - len, "%sTensor %zu",
+                                    n_pos ? ", " : "", n_pos), n_pos++;
+    if (len < sizeof sig)
+        snprintf(sig + len, sizeof sig - len, ") -> Tensor 0");
+    char why[512] = "";
+    for (size_t i = 0, k = 0; i < ca.n && !why[0]; i++) {
+        char b[256];
+        if (ca.a[1 + i].name)
+            continue;
+        if (ts_type_kind(ca.a[1 + i].value->type) != TS_TYPE_TENSOR)
+            snprintf(why, sizeof why, "Expected a value of type 'Tensor' for argument '%zu' "
+                     "but instead found type '%s'.", k,
+                     ts_type_text(ca.a[1 + i].value->type, b, sizeof b));
+        k++;
+    }
+    for (size_t i = 0; i < ca.n && !why[0]; i++)
+        if (ca.a[1 + i].name)
+            snprintf(why, sizeof why, "Keyword argument %s unknown.", ca.a[1 + i].name);
+    if (why[0])
+        return ts_emit_error(e, call->range, "\n%s:\n%s\n", sig, why);
+    return ts_emit_error(e, call->range, "Python builtin <class '%s'> is currently not "
+                         "supported in Torchscript", name);
+}
+
 static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
                         const TsType *expected, TsSugared *out)
 {
     TsSourceRange r = call->range;
+    if (strncmp(name, "python:", 7) == 0)
+        return python_class_call(e, name + 7, call);
     if (strcmp(name, "print") == 0)
         return emit_print(e, call, out);
     if (strcmp(name, "len") == 0)
         return conversion(e, "aten::len", "__len__", call, out);
     if (strcmp(name, "int") == 0 || strcmp(name, "float") == 0 || strcmp(name, "bool") == 0) {
-        if (call->n_kids == 1)
-            return value_of(out, ts_emit_const(e, name[0] == 'i' ? ts_int(0) : name[0] == 'f'
-                                               ? ts_double(0) : ts_bool(false), r));
-        char op[32], magic[32];
+        char op[32], magic[32];   /* int() without an argument is no overload's, as in PyTorch */
         snprintf(op, sizeof op, "aten::%c%s", name[0] - 32, name + 1);
         snprintf(magic, sizeof magic, "__%s__", name);
         return conversion(e, op, magic, call, out);

@@ -452,7 +452,7 @@ static TsIrValue *try_convert(Matcher *M, const TsType *concrete, TsIrValue *v, 
 
 /* PyTorch's tryMatchArgument: *out is the value to pass. */
 static int match_argument(Matcher *M, const char *name, const TsType *type, long fixed_size,
-                          TsIrValue *v, TsIrValue **out)
+                          bool inferred, TsIrValue *v, TsIrValue **out)
 {
     /* "int[2] stride=1": a single int (or float) stands for the whole list. */
     const TsType *formal_list = unwrap_optional(type);
@@ -496,9 +496,13 @@ static int match_argument(Matcher *M, const char *name, const TsType *type, long
         TsBuf *w = why_start(M);
         ts_buf_puts(w, "Expected a value of type '");
         buf_type(w, type);
-        ts_buf_printf(w, "' for argument '%s' but instead found type '", name);
+        ts_buf_printf(w, "%s' for argument '%s' but instead found type '",
+                      inferred ? " (inferred)" : "", name);
         buf_type(w, v->type);
         ts_buf_puts(w, "'.\n");
+        if (inferred)
+            ts_buf_printf(w, "Inferred '%s' to be of type 'Tensor' because it was not annotated "
+                          "with an explicit type.\n", name);
         if (ts_type_kind(v->type) == TS_TYPE_LIST &&
             ts_type_is_subtype_of(ts_type_elem(v->type, 0), ts_type_tensor()))
             ts_buf_puts(w, "Empty lists default to List[Tensor]. Add a variable annotation to the "
@@ -519,7 +523,7 @@ static int match_varargs_list(Matcher *M, const TsType *elem, TsIrValue *const *
     if (!items)
         return ts_error_set(M->err, TS_ERR_NOMEM, "out of memory"), FAILED;
     for (size_t i = 0; i < n; i++) {
-        int rc = match_argument(M, "<varargs>", elem, -1, pos[i], &items[i]);
+        int rc = match_argument(M, "<varargs>", elem, -1, false, pos[i], &items[i]);
         if (rc != MATCHED) {
             free(items);
             return rc;
@@ -641,7 +645,7 @@ static int match_args(Matcher *M, const CallArgs *c, bool *used_kw, Matched *r)
             return MISMATCH;
         }
         TsIrValue *v;
-        int rc = match_argument(M, a->name, a->type, a->fixed_size, actual, &v);
+        int rc = match_argument(M, a->name, a->type, a->fixed_size, a->inferred, actual, &v);
         if (rc != MATCHED)
             return rc;
         if (push_input(M, r, &cap, v) != MATCHED)

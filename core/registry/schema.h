@@ -37,6 +37,8 @@ typedef struct TsArg {
     bool kwarg_only;
     bool symint;               /* the type's ints were spelled "SymInt" (an int at run
                                   time; kept so the schema prints back as written) */
+    bool inferred;             /* a compiled function's parameter without an annotation:
+                                  a Tensor by default ("Tensor (inferred)" in errors) */
 } TsArg;                       /* 48 bytes: a set holds thousands */
 
 typedef struct TsSchema {
