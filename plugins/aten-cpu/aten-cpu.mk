@@ -13,7 +13,7 @@ plugins_aten_cpu_aten_cpu_la_SOURCES = plugins/aten-cpu/engine/cpu.c plugins/ate
 	plugins/aten-cpu/nn/nn.h plugins/aten-cpu/nn/nn.c plugins/aten-cpu/linalg/blas.c \
 	plugins/aten-cpu/linalg/openblas.c plugins/aten-cpu/linalg/openblas.h \
 	plugins/aten-cpu/linalg/blas_core.c plugins/aten-cpu/linalg/blas_core.h plugins/aten-cpu/nn/conv.c \
-	plugins/aten-cpu/nn/pool.c plugins/aten-cpu/nn/norm.c plugins/aten-cpu/nn/activation.c \
+	plugins/aten-cpu/nn/pool.c plugins/aten-cpu/nn/norm.c plugins/aten-cpu/nn/moments.c plugins/aten-cpu/nn/activation.c \
 	plugins/aten-cpu/nn/resample.c plugins/aten-cpu/nn/loss.c plugins/aten-cpu/nn/loss_pointwise.c \
 	plugins/aten-cpu/nn/rnn.c plugins/aten-cpu/nn/pool.h plugins/aten-cpu/nn/pool_adaptive.c \
 	plugins/aten-cpu/nn/nn_extra.c plugins/aten-cpu/nn/fold.c plugins/aten-cpu/nn/nn_out.h \
