@@ -114,6 +114,11 @@ EXTRA_DIST += t/tensor_sweep4_cases.sh t/tensor_sweep4_cases.py
 TESTS += t/nn_ops_cases.sh
 EXTRA_DIST += t/nn_ops_cases.sh t/nn_ops_cases.py
 
+# The normalization kernels against PyTorch 1.13's results on badly conditioned data
+# (norm.c, moments.c; aten-dnnl's norm.c in inference).
+TESTS += t/norm_numerics_cases.sh
+EXTRA_DIST += t/norm_numerics_cases.sh t/norm_numerics_cases.py
+
 # What real models (t/models.sh) needed, checked without them: in-place dim views, float's
 # resize weights, torch.tensor of a number, a shape's unpacked dims under the optimizer.
 TESTS += t/models_ops_cases.sh
