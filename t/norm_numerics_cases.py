@@ -227,6 +227,26 @@ def test_layer_norm_bfloat16_long_rows():
     agree(y, want, 1e-6)
 
 
+def test_group_norm_bfloat16():
+    # every step in bfloat16 arithmetic, as PyTorch 1.13 takes it
+    x = data(800, 3.0, 1e-3, torch.bfloat16).view(8, 4, 5, 5)
+    y = F.group_norm(x, 2, weight().to(torch.bfloat16), bias().to(torch.bfloat16), 1e-5)
+    assert y.dtype == torch.bfloat16
+    want = [-3.90625, 8.375, 6.25, -5.84375, 5.0, 2.875, -4.90625, 1.75, 0.5, 9.375, 6.875,
+            -6.09375, 5.75, 3.625, -5.15625, 2.25, 1.0, 1.0, 8.25, -6.34375, 6.375, 4.25]
+    agree(y, want, 1e-6)
+
+
+def test_group_norm_bfloat16_without_affine():
+    x = data(800, 3.0, 1e-3, torch.bfloat16).view(8, 4, 5, 5)
+    y = F.group_norm(x, 2, None, None, 1e-5)
+    want = [-1.8359375, 1.3359375, 0.87109375, 0.4765625, 0.052978515625, -0.31640625,
+            -0.69921875, -1.0390625, -1.421875, 1.6796875, 1.1171875, 0.75390625, 0.32421875, 0.0,
+            -0.37109375, -0.8046875, -1.1796875, -1.4921875, 1.625, 1.0078125, 0.55859375,
+            0.2734375]
+    agree(y, want, 1e-6)
+
+
 def close_to_float64(y: torch.Tensor, ref: torch.Tensor, tol: float):
     err = (y.double() - ref).abs().max().item()
     assert err <= tol, "difference from float64 " + str(err)

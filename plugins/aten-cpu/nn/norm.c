@@ -5,10 +5,19 @@
  * All three compute y = (x - mean) / sqrt(var + eps) * weight + bias with the biased
  * variance; they differ in which elements share a mean (a channel across the batch; the
  * trailing normalized_shape; a group of channels of one image) and which share a weight (a
- * channel; a position in normalized_shape; a channel). Statistics are taken in two passes in
- * double over a contiguous copy of the input. Training batch_norm moves running_mean and
- * running_var in place by momentum, the variance unbiased (n / (n - 1)) as PyTorch does.
- * bfloat16 inputs go through float32 and come back rounded. The arguments are checked by
+ * channel; a position in normalized_shape; a channel). Training batch_norm moves
+ * running_mean and running_var in place by momentum, the variance unbiased (n / (n - 1)).
+ *
+ * Each computes in the order and precision of PyTorch 1.13's CPU kernel over a contiguous
+ * copy of the input, so that results agree with PyTorch's to the rounding even on badly
+ * conditioned data (a large mean and a small spread), where a float's rounding of the mean or
+ * of a folded shift shows in every output: batch_norm sums in double and keeps its statistics
+ * in the dtype, then applies x * alpha + beta as a fused multiply-add; layer_norm and
+ * group_norm take PyTorch's cascaded Welford moments (moments.c). bfloat16 inputs go through
+ * float32 and come back rounded; layer_norm's and group_norm's statistics (and group_norm's
+ * every step) are rounded to bfloat16 on the way, as PyTorch computes them in bfloat16.
+ * Where PyTorch's channels-last kernels gather statistics another way (float sums, threads'
+ * partial sums) this file takes the contiguous kernels' way. The arguments are checked by
  * aten-common's norm_check.c, as aten-cuda's norm.c checks them.
  */
 #include <math.h>
@@ -351,29 +360,40 @@ static void layer_norm_rows(int dt, bool bf16, const void *in, void *out, int64_
     }
 }
 
+/* v rounded to bfloat16 when bf16, else to dtype dt. */
+static double round_to(int dt, bool bf16, double v)
+{
+    return bf16 ? round_bf16((float)v) : round_dt(dt, v);
+}
+
 /* Group norm of the contiguous in (n images of groups groups of cpg channels of inner
  * elements) into out. Without weight and bias y = (x - mean) * rstd; with either, channel c
  * folds them into y = x * scale + shift (a fused multiply-add) with scale = rstd * weight and
- * shift = bias - scale * mean, each rounded to the dtype, as PyTorch's kernel does. */
-static void group_norm_rows(int dt, const void *in, void *out, int64_t rows, int64_t groups,
-                            int64_t cpg, int64_t inner, double eps, const TsTensor *w,
-                            const TsTensor *b)
+ * shift = bias - scale * mean, each rounded to the dtype, as PyTorch's kernel does. A
+ * bfloat16 input (bf16, in floats here) rounds every step to bfloat16, the last unfused, as
+ * PyTorch computes it in bfloat16 arithmetic. */
+static void group_norm_rows(int dt, bool bf16, const void *in, void *out, int64_t rows,
+                            int64_t groups, int64_t cpg, int64_t inner, double eps,
+                            const TsTensor *w, const TsTensor *b)
 {
     int64_t len = cpg * inner;
     for (int64_t r = 0; r < rows; r++) {
         double mean, rstd;
-        row_stats(dt, false, in, r, len, eps, true, &mean, &rstd);
+        row_stats(dt, bf16, in, r, len, eps, true, &mean, &rstd);
         for (int64_t j = 0; j < cpg; j++) {
             int64_t c = (r % groups) * cpg + j, e0 = (r * cpg + j) * inner;
             if (!w && !b) {
                 for (int64_t e = e0; e < e0 + inner; e++)
-                    ts_nn_set(dt, out, e, round_dt(dt, ts_nn_get(dt, in, e) - mean) * rstd);
+                    ts_nn_set(dt, out, e, round_to(dt, bf16, ts_nn_get(dt, in, e) - mean) * rstd);
                 continue;
             }
-            double scale = round_dt(dt, rstd * vec_at(w, c, 1));
-            double shift = round_dt(dt, round_dt(dt, -scale * mean) + vec_at(b, c, 0));
-            for (int64_t e = e0; e < e0 + inner; e++)
-                ts_nn_set(dt, out, e, fma_dt(dt, ts_nn_get(dt, in, e), scale, shift));
+            double scale = round_to(dt, bf16, rstd * vec_at(w, c, 1));
+            double shift = round_to(dt, bf16, round_to(dt, bf16, -scale * mean) + vec_at(b, c, 0));
+            for (int64_t e = e0; e < e0 + inner; e++) {
+                double v = ts_nn_get(dt, in, e);
+                ts_nn_set(dt, out, e, bf16 ? round_bf16((float)(v * scale)) + shift
+                                           : fma_dt(dt, v, scale, shift));
+            }
         }
     }
 }
@@ -450,7 +470,7 @@ static int k_layer_norm(TsCall *c)
 }
 
 static TsTensor *group_norm(TsCall *c, TsTensor *x, int64_t groups, TsTensor *w, TsTensor *b,
-                            double eps)
+                            double eps, bool bf16)
 {
     if (ts_aten_check_group_norm(x, groups, w, b, c->error) ||
         ts_nn_check_float(c, "GroupNormKernelImpl", x))
@@ -462,8 +482,8 @@ static TsTensor *group_norm(TsCall *c, TsTensor *x, int64_t groups, TsTensor *w,
     int64_t inner = 1;
     for (int d = 2; d < x->dim; d++)
         inner *= x->sizes[d];
-    group_norm_rows(x->dtype, ts_tensor_data(cx), ts_tensor_data(o), x->sizes[0] * groups,
-                    groups, ch / groups, inner, eps, w, b);
+    group_norm_rows(x->dtype, bf16, ts_tensor_data(cx), ts_tensor_data(o),
+                    x->sizes[0] * groups, groups, ch / groups, inner, eps, w, b);
     ts_tensor_release(cx);
     return o;
 }
@@ -481,7 +501,8 @@ static int k_group_norm(TsCall *c)
     TsTensor *xf = NULL;
     if (x && !ts_args_opt_tensor(&args, 2, &w) && !ts_args_opt_tensor(&args, 3, &b) &&
         (xf = float_input(x, c->error)))
-        o = group_norm(c, xf, ts_nn_int(a[1]), w, b, ts_nn_double(a[4]));
+        o = group_norm(c, xf, ts_nn_int(a[1]), w, b, ts_nn_double(a[4]),
+                       x->dtype == TS_BFLOAT16);
     return ts_args_return_tensor(&args, 0, x ? result_as(o, x->dtype, xf, c->error) : NULL);
 }
 
