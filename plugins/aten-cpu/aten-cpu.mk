@@ -13,7 +13,7 @@ plugins_aten_cpu_aten_cpu_la_SOURCES = plugins/aten-cpu/engine/cpu.c plugins/ate
 	plugins/aten-cpu/nn/nn.h plugins/aten-cpu/nn/nn.c plugins/aten-cpu/linalg/blas.c \
 	plugins/aten-cpu/linalg/openblas.c plugins/aten-cpu/linalg/openblas.h \
 	plugins/aten-cpu/linalg/blas_core.c plugins/aten-cpu/linalg/blas_core.h plugins/aten-cpu/nn/conv.c \
-	plugins/aten-cpu/nn/pool.c plugins/aten-cpu/nn/norm.c plugins/aten-cpu/nn/activation.c \
+	plugins/aten-cpu/nn/pool.c plugins/aten-cpu/nn/norm.c plugins/aten-cpu/nn/moments.c plugins/aten-cpu/nn/activation.c \
 	plugins/aten-cpu/nn/resample.c plugins/aten-cpu/nn/loss.c plugins/aten-cpu/nn/loss_pointwise.c \
 	plugins/aten-cpu/nn/rnn.c plugins/aten-cpu/nn/pool.h plugins/aten-cpu/nn/pool_adaptive.c \
 	plugins/aten-cpu/nn/nn_extra.c plugins/aten-cpu/nn/fold.c plugins/aten-cpu/nn/nn_out.h \
@@ -113,6 +113,11 @@ EXTRA_DIST += t/tensor_sweep4_cases.sh t/tensor_sweep4_cases.py
 # nn_extra.c, fold.c).
 TESTS += t/nn_ops_cases.sh
 EXTRA_DIST += t/nn_ops_cases.sh t/nn_ops_cases.py
+
+# The normalization kernels against PyTorch 1.13's results on badly conditioned data
+# (norm.c, moments.c; aten-dnnl's norm.c in inference).
+TESTS += t/norm_numerics_cases.sh
+EXTRA_DIST += t/norm_numerics_cases.sh t/norm_numerics_cases.py
 
 # What real models (t/models.sh) needed, checked without them: in-place dim views, float's
 # resize weights, torch.tensor of a number, a shape's unpacked dims under the optimizer.

@@ -2,8 +2,9 @@
  * relu6 that followed it in the graph (fuse.c).
  *
  * In inference a batch norm is an affine map per channel, y = x * a + b with
- * a = weight / sqrt(running_var + eps) and b = bias - running_mean * a (PyTorch's CPU kernel
- * computes the same map; a and b are made in double and rounded once), a pass over memory
+ * a = weight / sqrt(running_var + eps) and b = bias - running_mean * a, made as PyTorch's CPU
+ * kernel makes them (1 / sqrt(var + eps) and a in float, b one fused multiply-add rounded to
+ * float, y another: the product in double is exact), a pass over memory
  * that the relu joins. It runs here for float32 and bfloat16 inputs (parameters of the
  * input's dtype, or float32 ones for bfloat16, as PyTorch's mixed batch norm takes them;
  * bfloat16 computed in float32 and rounded once) in PyTorch's contiguous or channels-last
@@ -42,7 +43,7 @@ typedef struct Affine {
                                          float lo, float hi) \
     { \
         for (int64_t i = 0; i < n; i++) { \
-            float v = LOAD(x[i]) * a + b; \
+            float v = (float)((double)LOAD(x[i]) * a + b); \
             y[i] = STORE(v < lo ? lo : v > hi ? hi : v); \
         } \
     } \
@@ -51,7 +52,7 @@ typedef struct Affine {
     { \
         for (int64_t p = 0; p < n; p++, x += ch, y += ch) \
             for (int64_t c = 0; c < ch; c++) { \
-                float v = LOAD(x[c]) * a[c] + b[c]; \
+                float v = (float)((double)LOAD(x[c]) * a[c] + b[c]); \
                 y[c] = STORE(v < lo ? lo : v > hi ? hi : v); \
             } \
     } \
@@ -142,9 +143,9 @@ static bool run(TsCall *c, const TsValue *v, int post, TsTensor **out, int *rc)
     m.b = m.a + ch;
     double eps = v[7].u.d;
     for (int64_t k = 0; k < ch; k++) {
-        double a = vec_at(v[1], k, 1.0) / sqrt(vec_at(v[4], k, 0) + eps);
-        m.a[k] = (float)a;
-        m.b[k] = (float)(vec_at(v[2], k, 0.0) - vec_at(v[3], k, 0) * a);
+        float invstd = 1.0f / sqrtf((float)vec_at(v[4], k, 0) + (float)eps);
+        m.a[k] = invstd * (float)vec_at(v[1], k, 1.0);
+        m.b[k] = (float)(vec_at(v[2], k, 0.0) - vec_at(v[3], k, 0) * m.a[k]);
     }
     if (dn_may_reuse(c, x)) {
         ts_tensor_retain(x);

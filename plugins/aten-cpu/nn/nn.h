@@ -50,6 +50,14 @@ static inline void ts_nn_set(int dtype, void *p, int64_t i, double v)
         ((double *)p)[i] = v;
 }
 
+/* ---- row moments (moments.c) ----------------------------------------------- */
+
+/* The mean and biased variance of the len elements at x, in PyTorch's order (see moments.c). */
+void ts_nn_moments_f32(const float *x, int64_t len, float *mean, float *var);
+void ts_nn_moments_f64(const double *x, int64_t len, double *mean, double *var);
+/* The same of a bfloat16 row held in floats, in bfloat16 arithmetic. */
+void ts_nn_moments_bf16(const float *x, int64_t len, float *mean, float *var);
+
 /* ---- matrix products (blas.c) ------------------------------------------------ */
 
 /* A strided matrix: rows x cols elements, strides in elements. */

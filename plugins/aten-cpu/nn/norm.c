@@ -5,16 +5,26 @@
  * All three compute y = (x - mean) / sqrt(var + eps) * weight + bias with the biased
  * variance; they differ in which elements share a mean (a channel across the batch; the
  * trailing normalized_shape; a group of channels of one image) and which share a weight (a
- * channel; a position in normalized_shape; a channel). Statistics are taken in two passes in
- * double over a contiguous copy of the input. Training batch_norm moves running_mean and
- * running_var in place by momentum, the variance unbiased (n / (n - 1)) as PyTorch does.
- * bfloat16 inputs go through float32 and come back rounded. The arguments are checked by
+ * channel; a position in normalized_shape; a channel). Training batch_norm moves
+ * running_mean and running_var in place by momentum, the variance unbiased (n / (n - 1)).
+ *
+ * Each computes in the order and precision of PyTorch 1.13's CPU kernel over a contiguous
+ * copy of the input, so that results agree with PyTorch's to the rounding even on badly
+ * conditioned data (a large mean and a small spread), where a float's rounding of the mean or
+ * of a folded shift shows in every output: batch_norm sums in double and keeps its statistics
+ * in the dtype, then applies x * alpha + beta as a fused multiply-add; layer_norm and
+ * group_norm take PyTorch's cascaded Welford moments (moments.c). bfloat16 inputs go through
+ * float32 and come back rounded; layer_norm's and group_norm's statistics (and group_norm's
+ * every step) are rounded to bfloat16 on the way, as PyTorch computes them in bfloat16.
+ * Where PyTorch's channels-last kernels gather statistics another way (float sums, threads'
+ * partial sums) this file takes the contiguous kernels' way. The arguments are checked by
  * aten-common's norm_check.c, as aten-cuda's norm.c checks them.
  */
 #include <math.h>
 #include <string.h>
 
 #include "nn/nn.h"
+#include "vhalf.h"
 #include "vmath.h"
 
 /* Element i of a 1-d tensor t (any dtype and stride) as a double; 1 or 0 when t is NULL. */
@@ -56,13 +66,54 @@ static TsTensor *result_as(TsTensor *o, int dtype, TsTensor *xf, TsError *err)
 
 /* ---- batch_norm ------------------------------------------------------------------------ */
 
-/* out = x * alpha + beta over n floats: batch norm's per-channel transform, with alpha and
- * beta folded from the statistics once, in float as PyTorch's vectorized loop does it. */
+/* v rounded to dtype dt (float32 or float64), the precision PyTorch keeps its statistics in. */
+static double round_dt(int dt, double v)
+{
+    return dt == TS_FLOAT32 ? (double)(float)v : v;
+}
+
+/* out = x * alpha + beta over n floats, rounded once as the fused multiply-add that PyTorch's
+ * compiled loop is (the product of two floats is exact in double; the sum's double rounding
+ * differs from a true fused one only at ties below float's precision). */
 TS_VM_VECTORIZE static void affine_f32(const float *x, float *out, int64_t n, float alpha,
                                        float beta)
 {
     for (int64_t j = 0; j < n; j++)
-        out[j] = x[j] * alpha + beta;
+        out[j] = (float)((double)x[j] * alpha + beta);
+}
+
+/* Channel k's mean and 1 / sqrt(var + eps) from the batch, as PyTorch's contiguous kernel
+ * takes them: the sum in double, the mean rounded to the dtype, the squared deviations from
+ * that mean taken in the dtype and summed in double, that sum rounded to the dtype, and so
+ * the variance before eps joins it in double; *var_sum gets the sum for the running variance. */
+static void batch_stats(int dt, const void *in, int64_t n, int64_t ch, int64_t inner, int64_t k,
+                        double eps, double *mean, double *invstd, double *var_sum)
+{
+    double s = 0, q = 0;
+    int64_t count = n * inner;
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < inner; j++)
+            s += ts_nn_get(dt, in, (i * ch + k) * inner + j);
+    double m = round_dt(dt, count ? s / (double)count : NAN);
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < inner; j++) {
+            double e = round_dt(dt, ts_nn_get(dt, in, (i * ch + k) * inner + j) - m);
+            q += round_dt(dt, e * e);
+        }
+    q = round_dt(dt, q);
+    double var = round_dt(dt, count ? q / (double)count : NAN);
+    *mean = m;
+    *var_sum = q;
+    *invstd = round_dt(dt, var != 0 || eps != 0 ? 1 / sqrt(var + eps) : 0);
+}
+
+/* momentum * stat + (1 - momentum) * old in dtype dt: the second product rounded, the first
+ * fused with the sum, as PyTorch's compiled update has it. */
+static double running(int dt, double momentum, double stat, double old)
+{
+    double keep = round_dt(dt, round_dt(dt, 1 - momentum) * old);
+    return dt == TS_FLOAT32 ? (double)fmaf((float)momentum, (float)stat, (float)keep)
+                            : momentum * stat + keep;
 }
 
 static TsTensor *batch_norm(TsCall *c, TsTensor *x, TsTensor *const *v, bool training,
@@ -87,37 +138,33 @@ static TsTensor *batch_norm(TsCall *c, TsTensor *x, TsTensor *const *v, bool tra
     void *out = ts_tensor_data(o);
     int dt = x->dtype;
     for (int64_t k = 0; k < ch; k++) {
-        double mean, var;
+        double mean, invstd, q;
         if (training) {
-            double s = 0, q = 0;
-            for (int64_t i = 0; i < n; i++)
-                for (int64_t j = 0; j < inner; j++)
-                    s += ts_nn_get(dt, in, (i * ch + k) * inner + j);
-            mean = count ? s / (double)count : NAN;
-            for (int64_t i = 0; i < n; i++)
-                for (int64_t j = 0; j < inner; j++) {
-                    double e = ts_nn_get(dt, in, (i * ch + k) * inner + j) - mean;
-                    q += e * e;
-                }
-            var = count ? q / (double)count : NAN;
+            batch_stats(dt, in, n, ch, inner, k, eps, &mean, &invstd, &q);
+            /* the running statistics move in the dtype */
             if (v[2])
-                vec_put(v[2], k, (1 - momentum) * vec_at(v[2], k, 0) + momentum * mean);
+                vec_put(v[2], k, running(dt, momentum, mean, vec_at(v[2], k, 0)));
             if (v[3])
-                vec_put(v[3], k, (1 - momentum) * vec_at(v[3], k, 0) +
-                                 momentum * q / (double)(count - 1));
+                vec_put(v[3], k, running(dt, momentum, round_dt(dt, q / (double)(count - 1)),
+                                         vec_at(v[3], k, 0)));
         } else {
             mean = vec_at(v[2], k, 0);
-            var = vec_at(v[3], k, 1);
+            double var = vec_at(v[3], k, 1);
+            invstd = dt == TS_FLOAT32 ? 1.0f / sqrtf((float)var + (float)eps) : 1 / sqrt(var + eps);
         }
-        double scale = vec_at(v[0], k, 1) / sqrt(var + eps), shift = vec_at(v[1], k, 0);
+        /* y = x * alpha + beta with alpha = invstd * weight and beta = bias - mean * alpha,
+         * each rounded to the dtype (beta once, a fused multiply-add), as PyTorch folds them */
+        double alpha = round_dt(dt, invstd * vec_at(v[0], k, 1));
+        double beta = round_dt(dt, dt == TS_FLOAT32 ? vec_at(v[1], k, 0) - mean * alpha
+                                                     : fma(-mean, alpha, vec_at(v[1], k, 0)));
         for (int64_t i = 0; i < n; i++) {
             int64_t e = (i * ch + k) * inner;
             if (dt == TS_FLOAT32)
-                affine_f32((const float *)in + e, (float *)out + e, inner, (float)scale,
-                           (float)(shift - mean * scale));
+                affine_f32((const float *)in + e, (float *)out + e, inner, (float)alpha,
+                           (float)beta);
             else
                 for (int64_t j = 0; j < inner; j++)
-                    ts_nn_set(dt, out, e + j, (ts_nn_get(dt, in, e + j) - mean) * scale + shift);
+                    ts_nn_set(dt, out, e + j, fma(ts_nn_get(dt, in, e + j), alpha, beta));
         }
     }
     ts_tensor_release(cx);
@@ -252,27 +299,101 @@ static int k_instance_norm(TsCall *c)
 
 /* ---- layer_norm and group_norm ------------------------------------------------------------ */
 
-/* Normalizes rows of len elements of the contiguous in into out; element e of a row gets
- * weight/bias index (row % per) * len / div + e / div, so one index per `div` elements. */
-static void norm_rows(int dt, const void *in, void *out, int64_t rows, int64_t len, double eps,
-                      const TsTensor *w, const TsTensor *b, int64_t per, int64_t div)
+/* v rounded to bfloat16 and back. */
+static float round_bf16(float v)
+{
+    return ts_vh_bf16_to_float(ts_vh_float_to_bf16(v));
+}
+
+/* Row r's mean and 1 / sqrt(var + eps), from the row's moments in its own dtype as PyTorch
+ * takes them; eps joins the variance in that dtype too. clamp: the variance is clamped at 0
+ * first (group_norm's kernel does, layer_norm's does not). bf16: the float row holds
+ * bfloat16 values, whose statistics PyTorch takes in bfloat16 arithmetic, the square root
+ * rounded to bfloat16 too. */
+static void row_stats(int dt, bool bf16, const void *in, int64_t r, int64_t len, double eps,
+                      bool clamp, double *mean, double *rstd)
+{
+    if (dt == TS_FLOAT32) {
+        float m, v;
+        if (bf16)
+            ts_nn_moments_bf16((const float *)in + r * len, len, &m, &v);
+        else
+            ts_nn_moments_f32((const float *)in + r * len, len, &m, &v);
+        if (clamp && v < 0)
+            v = 0;
+        *mean = m;
+        *rstd = bf16 ? round_bf16(1.0f / round_bf16(sqrtf(round_bf16(v + (float)eps))))
+                     : 1.0f / sqrtf(v + (float)eps);
+    } else {
+        double m, v;
+        ts_nn_moments_f64((const double *)in + r * len, len, &m, &v);
+        if (clamp && v < 0)
+            v = 0;
+        *mean = m;
+        *rstd = 1.0 / sqrt(v + eps);
+    }
+}
+
+/* a * b + c rounded once to dtype dt. */
+static double fma_dt(int dt, double a, double b, double c)
+{
+    return dt == TS_FLOAT32 ? (double)fmaf((float)a, (float)b, (float)c) : fma(a, b, c);
+}
+
+/* Layer norm of rows of len elements of the contiguous in into out, weight and bias indexed by
+ * position in the row: y = (x * rstd - rstd * mean) * weight + bias, both steps fused
+ * multiply-adds as PyTorch's compiled kernel has them; a bfloat16 input (bf16, in floats
+ * here) has its rstd * mean rounded to bfloat16, the rest in float. */
+static void layer_norm_rows(int dt, bool bf16, const void *in, void *out, int64_t rows,
+                            int64_t len, double eps, const TsTensor *w, const TsTensor *b)
 {
     for (int64_t r = 0; r < rows; r++) {
-        int64_t base = r * len;
-        double s = 0, q = 0;
-        for (int64_t e = 0; e < len; e++)
-            s += ts_nn_get(dt, in, base + e);
-        double mean = len ? s / (double)len : NAN;
-        for (int64_t e = 0; e < len; e++) {
-            double d = ts_nn_get(dt, in, base + e) - mean;
-            q += d * d;
+        double mean, rstd;
+        row_stats(dt, bf16, in, r, len, eps, false, &mean, &rstd);
+        double shift = round_dt(dt, -rstd * mean);
+        if (bf16)
+            shift = round_bf16((float)shift);
+        for (int64_t e = r * len, k = 0; k < len; e++, k++) {
+            double y = fma_dt(dt, ts_nn_get(dt, in, e), rstd, shift);
+            ts_nn_set(dt, out, e, fma_dt(dt, y, vec_at(w, k, 1), vec_at(b, k, 0)));
         }
-        double rstd = 1 / sqrt((len ? q / (double)len : NAN) + eps);
-        int64_t first = (r % per) * (len / div);
-        for (int64_t e = 0; e < len; e++) {
-            int64_t k = first + e / div;
-            double y = (ts_nn_get(dt, in, base + e) - mean) * rstd;
-            ts_nn_set(dt, out, base + e, y * vec_at(w, k, 1) + vec_at(b, k, 0));
+    }
+}
+
+/* v rounded to bfloat16 when bf16, else to dtype dt. */
+static double round_to(int dt, bool bf16, double v)
+{
+    return bf16 ? round_bf16((float)v) : round_dt(dt, v);
+}
+
+/* Group norm of the contiguous in (n images of groups groups of cpg channels of inner
+ * elements) into out. Without weight and bias y = (x - mean) * rstd; with either, channel c
+ * folds them into y = x * scale + shift (a fused multiply-add) with scale = rstd * weight and
+ * shift = bias - scale * mean, each rounded to the dtype, as PyTorch's kernel does. A
+ * bfloat16 input (bf16, in floats here) rounds every step to bfloat16, the last unfused, as
+ * PyTorch computes it in bfloat16 arithmetic. */
+static void group_norm_rows(int dt, bool bf16, const void *in, void *out, int64_t rows,
+                            int64_t groups, int64_t cpg, int64_t inner, double eps,
+                            const TsTensor *w, const TsTensor *b)
+{
+    int64_t len = cpg * inner;
+    for (int64_t r = 0; r < rows; r++) {
+        double mean, rstd;
+        row_stats(dt, bf16, in, r, len, eps, true, &mean, &rstd);
+        for (int64_t j = 0; j < cpg; j++) {
+            int64_t c = (r % groups) * cpg + j, e0 = (r * cpg + j) * inner;
+            if (!w && !b) {
+                for (int64_t e = e0; e < e0 + inner; e++)
+                    ts_nn_set(dt, out, e, round_to(dt, bf16, ts_nn_get(dt, in, e) - mean) * rstd);
+                continue;
+            }
+            double scale = round_to(dt, bf16, rstd * vec_at(w, c, 1));
+            double shift = round_to(dt, bf16, round_to(dt, bf16, -scale * mean) + vec_at(b, c, 0));
+            for (int64_t e = e0; e < e0 + inner; e++) {
+                double v = ts_nn_get(dt, in, e);
+                ts_nn_set(dt, out, e, bf16 ? round_bf16((float)(v * scale)) + shift
+                                           : fma_dt(dt, v, scale, shift));
+            }
         }
     }
 }
@@ -288,7 +409,7 @@ static TsTensor *prepare(TsError *err, TsTensor *x, TsTensor **cx)
 }
 
 static TsTensor *layer_norm(TsCall *c, TsTensor *x, int nd, const int64_t *ns, TsTensor *w,
-                            TsTensor *b, double eps)
+                            TsTensor *b, double eps, bool bf16)
 {
     if (ts_aten_check_layer_norm(x, nd, ns, w, b, c->error) ||
         ts_nn_check_float(c, "LayerNormKernelImpl", x))
@@ -309,8 +430,8 @@ static TsTensor *layer_norm(TsCall *c, TsTensor *x, int nd, const int64_t *ns, T
         if (cb)
             fb = ts_aten_view(cb, 1, flat, NULL, cb->offset, c->error);
         if ((!cw || fw) && (!cb || fb))
-            norm_rows(x->dtype, ts_tensor_data(cx), ts_tensor_data(o), rows, len, eps, fw, fb,
-                      1, 1);
+            layer_norm_rows(x->dtype, bf16, ts_tensor_data(cx), ts_tensor_data(o), rows, len,
+                            eps, fw, fb);
         else {
             ts_tensor_release(o);
             o = NULL;
@@ -344,12 +465,12 @@ static int k_layer_norm(TsCall *c)
     if (x && !ts_nn_int_vec(&args, 1, TS_TENSOR_MAX_DIMS, ns, &nd) &&
         !ts_args_opt_tensor(&args, 2, &w) && !ts_args_opt_tensor(&args, 3, &b) &&
         (xf = float_input(x, c->error)))
-        o = layer_norm(c, xf, nd, ns, w, b, ts_nn_double(a[4]));
+        o = layer_norm(c, xf, nd, ns, w, b, ts_nn_double(a[4]), x->dtype == TS_BFLOAT16);
     return ts_args_return_tensor(&args, 0, x ? result_as(o, x->dtype, xf, c->error) : NULL);
 }
 
 static TsTensor *group_norm(TsCall *c, TsTensor *x, int64_t groups, TsTensor *w, TsTensor *b,
-                            double eps)
+                            double eps, bool bf16)
 {
     if (ts_aten_check_group_norm(x, groups, w, b, c->error) ||
         ts_nn_check_float(c, "GroupNormKernelImpl", x))
@@ -361,9 +482,8 @@ static TsTensor *group_norm(TsCall *c, TsTensor *x, int64_t groups, TsTensor *w,
     int64_t inner = 1;
     for (int d = 2; d < x->dim; d++)
         inner *= x->sizes[d];
-    int64_t len = ch / groups * inner;
-    norm_rows(x->dtype, ts_tensor_data(cx), ts_tensor_data(o), x->sizes[0] * groups, len, eps,
-              w, b, groups, inner ? inner : 1);
+    group_norm_rows(x->dtype, bf16, ts_tensor_data(cx), ts_tensor_data(o),
+                    x->sizes[0] * groups, groups, ch / groups, inner, eps, w, b);
     ts_tensor_release(cx);
     return o;
 }
@@ -381,7 +501,8 @@ static int k_group_norm(TsCall *c)
     TsTensor *xf = NULL;
     if (x && !ts_args_opt_tensor(&args, 2, &w) && !ts_args_opt_tensor(&args, 3, &b) &&
         (xf = float_input(x, c->error)))
-        o = group_norm(c, xf, ts_nn_int(a[1]), w, b, ts_nn_double(a[4]));
+        o = group_norm(c, xf, ts_nn_int(a[1]), w, b, ts_nn_double(a[4]),
+                       x->dtype == TS_BFLOAT16);
     return ts_args_return_tensor(&args, 0, x ? result_as(o, x->dtype, xf, c->error) : NULL);
 }
 
