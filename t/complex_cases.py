@@ -262,6 +262,21 @@ def err_complex_list_equality():
     return [complex(1, 2), 3j] == [complex(1, 2), 3j]
 
 
+def err_complex_as_a_condition():
+    # raises: Could not cast value of type complex to bool
+    z = 2j
+    if z:
+        return 1
+    return 0
+
+
+def err_complex_and_float_branches():
+    # raises: if-expression's true branch has type complex but false branch has type float
+    z = complex(1, 2)
+    y = z if bool(torch.rand(1) < 2.0) else 3.0
+    return y
+
+
 def err_tensor_of_a_complex_list():
     # raises: Add new condition, expected Float, Complex, Int, or Bool but gotcomplex
     return torch.tensor([complex(3, 4)])

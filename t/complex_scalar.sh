@@ -41,6 +41,7 @@ check "complex < int is a TypeError" "'<' not supported between instances of 'co
 check "complex < complex is a TypeError" "'>=' not supported between instances of 'complex' and 'complex'" "z >= z"
 check "complex // int is a TypeError" "unsupported operand type(s) for //: 'complex' and 'int'" "z // 2"
 check "int % complex is a TypeError" "unsupported operand type(s) for %: 'int' and 'complex'" "2 % z"
+check "max of complex numbers is a TypeError" "'>' not supported between instances of 'complex' and 'complex'" "max(z, 2j)"
 check "torch.tensor(z)" "complex tensors are not supported" "torch.tensor(z)"
 echo "1..$n"
 [ $failed -eq 0 ]

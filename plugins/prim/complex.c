@@ -147,7 +147,8 @@ int ts_prim_complex_binop(TsCall *c, const char *op, TsValue a, TsValue b)
     } else {
         static const struct { const char *op, *sym; bool order; } syms[] = {
             { "lt", "<", true }, { "le", "<=", true }, { "gt", ">", true },
-            { "ge", ">=", true }, { "floordiv", "//", false }, { "remainder", "%", false },
+            { "ge", ">=", true }, { "min", "<", true }, { "max", ">", true },
+            { "floordiv", "//", false }, { "remainder", "%", false },
         };
         const char *sym = op;
         bool order = false;
