@@ -203,6 +203,18 @@ static int eval_unary(DefaultCtx *c, const TsTree *t, TsValue *out)
         *out = ts_bool(!(v.tag == TS_TAG_DOUBLE ? v.u.d != 0 : as_int(v) != 0));
         return 0;
     }
+    if (v.tag == TS_TAG_COMPLEX && t->op != '~') {    /* -2j */
+        const TsComplex *z = (const TsComplex *)v.u.p;
+        TsComplex *r = t->op == TS_TK_NEG ? ts_complex_new(-z->re, -z->im, c->e->err) : NULL;
+        if (r || t->op != TS_TK_NEG) {
+            *out = r ? ts_obj_value(r, TS_TAG_COMPLEX) : v;
+            if (r)
+                ts_value_release(v);
+            return 0;
+        }
+        ts_value_release(v);
+        return -1;
+    }
     if (!is_number(v)) {
         ts_value_release(v);
         return not_constant(c, t);
@@ -316,6 +328,17 @@ static int eval_binary(DefaultCtx *c, const TsTree *t, TsValue *out)
         return -1;
     }
     int rc;
+    if ((t->op == '+' || t->op == '-') && is_number(a) && b.tag == TS_TAG_COMPLEX) {
+        /* 1.5+2.j: a complex constant (how printed code writes one) */
+        const TsComplex *y = (const TsComplex *)b.u.p;
+        double sign = t->op == '-' ? -1.0 : 1.0;
+        TsComplex *z = ts_complex_new(as_double(a) + sign * y->re, sign * y->im, c->e->err);
+        ts_value_release(b);
+        if (!z)
+            return -1;
+        *out = ts_obj_value(z, TS_TAG_COMPLEX);
+        return 0;
+    }
     if (a.tag == TS_TAG_STR && b.tag == TS_TAG_STR && t->op == '+') {
         const TsStr *x = (const TsStr *)a.u.p, *y = (const TsStr *)b.u.p;
         char *buf = malloc(x->len + y->len + 1);
@@ -372,6 +395,13 @@ static int eval(DefaultCtx *c, const TsTree *t, TsValue *out)
         *out = ts_int(t->ival);
         return 0;
     case TS_TREE_FLOAT: *out = ts_double(t->fval); return 0;
+    case TS_TREE_IMAG: {
+        TsComplex *z = ts_complex_new(0.0, t->fval, c->e->err);
+        if (!z)
+            return -1;
+        *out = ts_obj_value(z, TS_TAG_COMPLEX);
+        return 0;
+    }
     case TS_TREE_TRUE: *out = ts_bool(true); return 0;
     case TS_TREE_FALSE: *out = ts_bool(false); return 0;
     case TS_TREE_NONE: *out = ts_none(); return 0;
@@ -478,8 +508,19 @@ static bool convert(TsValue v, const TsType *type, TsError *err, TsValue *out)
         *out = ts_bool(as_int(v) != 0);
         return v.tag == TS_TAG_BOOL || v.tag == TS_TAG_INT;
     case TS_TYPE_NUMBER:
-        *out = v;
-        return is_number(v);
+    case TS_TYPE_COMPLEX:
+        if (v.tag == TS_TAG_COMPLEX) {
+            ts_value_retain(v);
+            *out = v;
+            return true;
+        }
+        if (ts_type_kind(type) == TS_TYPE_NUMBER || !is_number(v)) {
+            *out = v;
+            return is_number(v);
+        }
+        TsComplex *z = ts_complex_new(as_double(v), 0.0, err);   /* a: complex = 2 */
+        *out = z ? ts_obj_value(z, TS_TAG_COMPLEX) : ts_none();
+        return z != NULL;
     case TS_TYPE_STR:
         ts_value_retain(v);
         *out = v;

@@ -777,6 +777,36 @@ static TsIrValue *operand(TsEmitter *e, const TsTree *x)
     return n->outputs[0];
 }
 
+/* A real number literal (3, 1.5, -2.0) as a double. */
+static bool real_literal(const TsTree *t, double *out)
+{
+    if (t->kind == TS_TREE_UNARY && t->op == TS_TK_NEG && t->n_kids == 1 &&
+        real_literal(t->kids[0], out)) {
+        *out = -*out;
+        return true;
+    }
+    if (t->kind == TS_TREE_INT && !t->flag)
+        *out = (double)t->ival;
+    else if (t->kind == TS_TREE_FLOAT)
+        *out = t->fval;
+    else
+        return false;
+    return true;
+}
+
+/* `1.5+2.j` (how the printer writes a complex constant, as PyTorch's does) is one complex
+ * constant, as PyTorch's constant propagation makes it: printed code reads back the same. */
+static TsIrValue *complex_literal(TsEmitter *e, const TsTree *t)
+{
+    double re;
+    if ((t->op != '+' && t->op != '-') || t->kids[1]->kind != TS_TREE_IMAG ||
+        !real_literal(t->kids[0], &re))
+        return NULL;
+    double im = t->op == '-' ? -t->kids[1]->fval : t->kids[1]->fval;
+    TsComplex *z = ts_complex_new(re, im, e->err);
+    return z ? ts_emit_const(e, ts_obj_value(z, TS_TAG_COMPLEX), t->range) : NULL;
+}
+
 static TsIrValue *emit_binary(TsEmitter *e, const TsTree *t)
 {
     if (t->op == TS_TK_AND || t->op == TS_TK_OR || t->op == TS_TK_IS ||
@@ -784,6 +814,9 @@ static TsIrValue *emit_binary(TsEmitter *e, const TsTree *t)
         TsCond c;
         return ts_emit_cond(e, t, &c) == 0 ? c.value : NULL;
     }
+    TsIrValue *lit = complex_literal(e, t);
+    if (lit || e->err->code)
+        return lit;
     if (ts_sugar_reject_iterable(e, t->kids[0]) || ts_sugar_reject_iterable(e, t->kids[1]))
         return NULL;
     TsIrValue *a = operand(e, t->kids[0]);

@@ -324,13 +324,33 @@ static int math_function(const char *attr)
     return 0;
 }
 
+/* The operator PyTorch maps cmath's attr to ("cmath.phase" is aten::angle), "" for a
+ * function of cmath it does not support, NULL for no function of cmath. */
+static const char *cmath_function(const char *attr)
+{
+    static const char *const mapped[][2] = {
+        { "phase", "aten::angle" }, { "rect", "aten::polar" }, { "isnan", "aten::isnan" },
+        { "isinf", "aten::isinf" }, { "isfinite", "aten::isfinite" }, { "log", "aten::log" },
+        { "log10", "aten::log10" }, { "sqrt", "aten::sqrt" }, { "exp", "aten::exp" },
+        { "sin", "aten::sin" }, { "cos", "aten::cos" }, { "tan", "aten::tan" },
+        { "asin", "aten::asin" }, { "acos", "aten::acos" }, { "atan", "aten::atan" },
+        { "sinh", "aten::sinh" }, { "cosh", "aten::cosh" }, { "tanh", "aten::tanh" },
+        { "asinh", "aten::asinh" }, { "acosh", "aten::acosh" }, { "atanh", "aten::atanh" },
+        { "polar", "" }, { "isclose", "" },
+    };
+    for (size_t i = 0; i < sizeof mapped / sizeof mapped[0]; i++)
+        if (strcmp(mapped[i][0], attr) == 0)
+            return mapped[i][1];
+    return NULL;
+}
+
 bool ts_module_constant(const char *mod, const char *attr, TsValue *out)
 {
     static const struct { const char *n; double v; } math[] = {
         { "pi", 3.141592653589793 }, { "e", 2.718281828459045 },
         { "tau", 6.283185307179586 }, { "inf", 1.0 / 0.0 }, { "nan", 0.0 / 0.0 },
     };
-    if (strcmp(mod, "math") == 0)
+    if (strcmp(mod, "math") == 0 || strcmp(mod, "cmath") == 0)
         for (size_t i = 0; i < sizeof math / sizeof *math; i++)
             if (strcmp(math[i].n, attr) == 0) {
                 *out = ts_double(math[i].v);
@@ -518,6 +538,16 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
         out->name = ts_symbol(buf);
         return 0;
     }
+    if (strcmp(mod, "cmath") == 0) {
+        const char *op = cmath_function(attr);
+        if (!op)
+            return ts_emit_error(e, r, "object has no attribute %s", attr);
+        if (!*op)
+            return ts_emit_error(e, r, "Python builtin <built-in function %s> is currently "
+                                 "not supported in Torchscript", attr);
+        out->name = ts_symbol(op);
+        return 0;
+    }
     if (strcmp(mod, "typing") == 0 || strcmp(mod, "collections") == 0 ||
         strcmp(mod, "enum") == 0) {
         snprintf(buf, sizeof buf, "%s.%s", mod, attr);
@@ -689,10 +719,6 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
         return value_of(out, prim1(e, "prim::type", v, ts_type_str(), r));
     if (k == TS_TYPE_DEVICE && strcmp(attr, "index") == 0)
         return value_of(out, prim1(e, "prim::index", v, ts_type_optional(ts_type_int()), r));
-    if (k == TS_TYPE_COMPLEX && (strcmp(attr, "real") == 0 || strcmp(attr, "imag") == 0)) {
-        snprintf(buf, sizeof buf, "aten::%s", attr);
-        return value_of(out, ts_emit_op2(e, buf, v, NULL, r));
-    }
     snprintf(buf, sizeof buf, "aten::%s", attr);
     int has = has_method(e, buf, t);
     if (has < 0)
@@ -1810,6 +1836,8 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
     }
     if (strcmp(name, "str") == 0)
         return conversion(e, "aten::str", "__str__", call, out);
+    if (strcmp(name, "complex") == 0)
+        return builtin_op(e, "aten::Complex", call, out);
     if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
         return emit_minmax(e, name, call, out);
     if (strcmp(name, "abs") == 0) {

@@ -23,6 +23,7 @@
  * picks for mixed int and float operands where no int_float overload exists (a / b), and for
  * values typed Scalar (number): the same kernels serve them, the tags deciding the result.
  */
+#include <complex.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -167,6 +168,8 @@ static int operand_error(TsCall *c, PrimOp op, TsValue a, TsValue b)
 static inline int binary(TsCall *c, PrimOp op)
 {
     TsValue b = ts_stack_pop(c->stack), a = ts_stack_pop(c->stack), r;
+    if (a.tag == TS_TAG_COMPLEX || b.tag == TS_TAG_COMPLEX)
+        return ts_prim_complex_binop(c, op_names[op], a, b);
     if (!is_number(a) || !is_number(b))
         return operand_error(c, op, a, b);
     int rc;
@@ -181,10 +184,37 @@ static inline int binary(TsCall *c, PrimOp op)
     return rc ? rc : ts_stack_push(c->stack, r, c->error);
 }
 
+/* op z of a complex z (a Scalar overload's argument): int() of one with an imaginary part
+ * is PyTorch's error, float() is the real part. Takes z's reference. */
+static int complex_unary(TsCall *c, PrimOp op, TsValue z)
+{
+    double complex x;
+    ts_prim_to_complex(z, &x);
+    ts_value_release(z);
+    double re = creal(x), im = cimag(x);
+    switch (op) {
+    case OP_NEG: return ts_prim_push_complex(c, -x);
+    case OP_ABS: return ts_stack_push(c->stack, ts_double(cabs(x)), c->error);
+    case OP_NOT: return ts_stack_push(c->stack, ts_bool(re == 0 && im == 0), c->error);
+    case OP_TO_BOOL: return ts_stack_push(c->stack, ts_bool(re != 0 || im != 0), c->error);
+    case OP_TO_FLOAT: return ts_stack_push(c->stack, ts_double(re), c->error);
+    case OP_TO_INT:
+        if (im != 0 || isnan(re) || re >= 9223372036854775808.0 ||
+            re < -9223372036854775808.0)
+            return ts_error_set(c->error, TS_ERR_RUNTIME, "value cannot be converted to type "
+                                "int without overflow");
+        return ts_stack_push(c->stack, ts_int((int64_t)re), c->error);
+    default:
+        return ts_error_set(c->error, TS_ERR_TYPE, "%s: not a unary operator", op_names[op]);
+    }
+}
+
 /* Pops a, pushes op a. */
 static inline int unary(TsCall *c, PrimOp op)
 {
     TsValue a = ts_stack_pop(c->stack), r;
+    if (a.tag == TS_TAG_COMPLEX)
+        return complex_unary(c, op, a);
     if (!is_number(a))
         return operand_error(c, op, a, ts_none());
     bool f = a.tag == TS_TAG_DOUBLE;
@@ -227,12 +257,12 @@ static const TsPrimOp ops[] = {
     { "aten::div", k_div, { "int", "float", "" } },
     { "aten::floordiv", k_floordiv, { "int", "float", "int_float", "float_int", "" } },
     { "aten::remainder", k_rem, { "int", "float", "int_float", "float_int", "" } },
-    { "aten::eq", k_eq, { "int", "float", "int_float", "float_int", "bool" } },
-    { "aten::ne", k_ne, { "int", "float", "int_float", "float_int", "bool" } },
-    { "aten::lt", k_lt, { "int", "float", "int_float", "float_int" } },
-    { "aten::le", k_le, { "int", "float", "int_float", "float_int" } },
-    { "aten::gt", k_gt, { "int", "float", "int_float", "float_int" } },
-    { "aten::ge", k_ge, { "int", "float", "int_float", "float_int" } },
+    { "aten::eq", k_eq, { "int", "float", "int_float", "float_int", "bool", "" } },
+    { "aten::ne", k_ne, { "int", "float", "int_float", "float_int", "bool", "" } },
+    { "aten::lt", k_lt, { "int", "float", "int_float", "float_int", "" } },
+    { "aten::le", k_le, { "int", "float", "int_float", "float_int", "" } },
+    { "aten::gt", k_gt, { "int", "float", "int_float", "float_int", "" } },
+    { "aten::ge", k_ge, { "int", "float", "int_float", "float_int", "" } },
     { "aten::__and__", k_and, { "int", "bool" } },
     { "aten::__or__", k_or, { "int", "bool" } },
     { "aten::__xor__", k_xor, { "int", "bool" } },

@@ -363,7 +363,7 @@ static int k_slice(TsCall *c)
 }
 
 static const TsPrimOp ops[] = {
-    { "aten::len", k_len, { "t" } },
+    { "aten::len", k_len, { "t", "any" } },
     { "aten::__getitem__", k_getitem, { "t" } },
     { "aten::_set_item", k_setitem, { "t" } },
     { "aten::append", k_append, { "t" } },

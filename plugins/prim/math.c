@@ -134,6 +134,12 @@ static int binary_float(TsCall *c, const char *op, double (*f)(double, double))
 /* aten::pow.int / float / int_float / float_int / Scalar_Scalar(a, b) -> float */
 static int k_pow(TsCall *c)
 {
+    TsStack *s = c->stack;
+    if (s->len >= 2 && (s->data[s->len - 1].tag == TS_TAG_COMPLEX ||
+                        s->data[s->len - 2].tag == TS_TAG_COMPLEX)) {
+        TsValue y = ts_stack_pop(s), x = ts_stack_pop(s);
+        return ts_prim_complex_binop(c, "pow", x, y);   /* Scalar_Scalar of a complex */
+    }
     TsValue a[2];
     if (ts_prim_pop_args(c, "aten::pow", 2, two_numbers, a))
         return c->error->code;

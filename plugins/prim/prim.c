@@ -13,6 +13,7 @@ static const TsPrimTable *const tables[] = {
     &ts_prim_list_order_table,
     &ts_prim_dict_table,
     &ts_prim_math_table,
+    &ts_prim_complex_table,
     &ts_prim_str_table,
     &ts_prim_iter_table,
     &ts_prim_hash_table,
@@ -36,9 +37,11 @@ static int init(TsRegistry *r, TsError *err)
     return rc ? rc : ts_prim_env_register_factories(r, err);
 }
 
+/* prim_complex.yaml first: PyTorch declares an operator's complex overloads before its
+ * Scalar one, which a complex argument matches as well (overloads are tried in order). */
 static const char *const schema_files[] = {
-    "prim.yaml", "prim_containers.yaml", "prim_math.yaml", "prim_str.yaml", "prim_iter.yaml",
-    "prim_env.yaml", NULL
+    "prim_complex.yaml", "prim.yaml", "prim_containers.yaml", "prim_math.yaml", "prim_str.yaml",
+    "prim_iter.yaml", "prim_env.yaml", NULL
 };
 
 TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {

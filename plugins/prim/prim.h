@@ -30,6 +30,7 @@ extern const TsPrimTable ts_prim_list_table;    /* lists.c: List[t] basics */
 extern const TsPrimTable ts_prim_list_order_table; /* list_order.c: sort, search, reduce */
 extern const TsPrimTable ts_prim_dict_table;    /* dicts.c: Dict[k, v] */
 extern const TsPrimTable ts_prim_math_table;    /* math.c: the math module, divmod, round */
+extern const TsPrimTable ts_prim_complex_table; /* complex.c: the complex scalar, cmath */
 extern const TsPrimTable ts_prim_str_table;     /* str.c: str operators and methods */
 extern const TsPrimTable ts_prim_iter_table;    /* iter.c: range loops, enum comparison */
 extern const TsPrimTable ts_prim_hash_table;    /* hash.c: hash() */
@@ -39,6 +40,14 @@ extern const TsPrimTable ts_prim_module_table;  /* modules.c: module containers'
 int ts_prim_env_register_factories(TsRegistry *r, TsError *err);
 /* str.c: str.format and %-formatting, whose kernels bind their input count (factories). */
 int ts_prim_str_register_factories(TsRegistry *r, TsError *err);
+
+/* complex.c: an int, bool, float or complex value as a C complex (false for others). */
+bool ts_prim_to_complex(TsValue v, double _Complex *out);
+/* complex.c: pushes a new complex value. */
+int ts_prim_push_complex(TsCall *c, double _Complex z);
+/* complex.c: a op b ("add", "eq", "lt", ...) where either is complex, for the Scalar
+ * overloads' kernels; takes both references. Orders are Python's TypeError. */
+int ts_prim_complex_binop(TsCall *c, const char *op, TsValue a, TsValue b);
 
 /* ---- argument helpers (args.c) ---------------------------------------------- */
 

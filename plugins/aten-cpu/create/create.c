@@ -466,7 +466,10 @@ static int k_tensor_scalar(TsCall *c)
         return ts_args_fail(&a, rc);
     int dtype = ts_aten_scalar_dtype(a.v[0]);
     TsValue requires_grad = a.n > 3 ? a.v[3] : ts_bool(false);
-    if (a.v[0].tag != TS_TAG_INT && a.v[0].tag != TS_TAG_DOUBLE && a.v[0].tag != TS_TAG_BOOL)
+    if (a.v[0].tag == TS_TAG_COMPLEX)   /* tensor.complex: no kernel has a complex dtype */
+        ts_error_set(c->error, TS_ERR_RUNTIME, "complex tensors are not supported");
+    else if (a.v[0].tag != TS_TAG_INT && a.v[0].tag != TS_TAG_DOUBLE &&
+             a.v[0].tag != TS_TAG_BOOL)
         ts_error_set(c->error, TS_ERR_TYPE, "%s: expected an int, float or bool",
                      ts_args_op_name(&a));
     else if (!read_dtype(&a, 1, &dtype) && !check_device(&a, 2)) {
@@ -596,7 +599,7 @@ static int check_list_type(TsError *err, TsValue v)
                               "to the assignment to create an empty list of another type "
                               "(torch.jit.annotate(List[T, []]) where T is the type of elements "
                               "in the list for Python 2)" : "");
-    if (k == TS_TYPE_UNION)
+    if (k == TS_TYPE_UNION || k == TS_TYPE_COMPLEX)   /* PyTorch's words for both */
         return ts_error_set(err, TS_ERR_RUNTIME, "Add new condition, expected Float, Complex, "
                             "Int, or Bool but got%s", name);
     return 0;
@@ -797,7 +800,10 @@ static int k_scalar_tensor(TsCall *c)
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (rc)
         return ts_args_fail(&a, rc);
-    if (a.v[0].tag != TS_TAG_INT && a.v[0].tag != TS_TAG_DOUBLE && a.v[0].tag != TS_TAG_BOOL)
+    if (a.v[0].tag == TS_TAG_COMPLEX)   /* tensor.complex: no kernel has a complex dtype */
+        ts_error_set(c->error, TS_ERR_RUNTIME, "complex tensors are not supported");
+    else if (a.v[0].tag != TS_TAG_INT && a.v[0].tag != TS_TAG_DOUBLE &&
+             a.v[0].tag != TS_TAG_BOOL)
         ts_error_set(c->error, TS_ERR_TYPE, "%s: expected an int, float or bool",
                      ts_args_op_name(&a));
     else if (!ts_cpu_factory_args(&a, 1, &dtype))
@@ -847,11 +853,13 @@ static const TsCpuOp ops[] = {
     { "aten::tensor", "int", k_tensor_scalar },
     { "aten::tensor", "float", k_tensor_scalar },
     { "aten::tensor", "bool", k_tensor_scalar },
+    { "aten::tensor", "complex", k_tensor_scalar },
     { "aten::tensor", "", k_tensor_list },
     { "aten::as_tensor", "list", k_tensor_list },
     { "aten::as_tensor", "int", k_tensor_scalar },
     { "aten::as_tensor", "float", k_tensor_scalar },
     { "aten::as_tensor", "bool", k_tensor_scalar },
+    { "aten::as_tensor", "complex", k_tensor_scalar },
     { "aten::as_tensor", "", k_as_tensor },
     { "aten::scalar_tensor", "", k_scalar_tensor },
     { "prim::NumToTensor", "Scalar", k_num_to_tensor },
