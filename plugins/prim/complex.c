@@ -20,18 +20,29 @@
 
 #include "prim.h"
 
+/* re + im*i with both parts exact (inf and NaN parts too, which re + im * I would mix).
+ * Not C11's CMPLX: glibc defines it only for GCC, and clang then sees an undeclared
+ * function; a complex double is an array of its two parts (C11 6.2.5). */
+static double complex make_complex(double re, double im)
+{
+    double parts[2] = { re, im };
+    double complex z;
+    memcpy(&z, parts, sizeof z);
+    return z;
+}
+
 static const uint32_t one_value[] = { TS_PRIM_ANY };
 static const uint32_t two_values[] = { TS_PRIM_ANY, TS_PRIM_ANY };
 
 bool ts_prim_to_complex(TsValue v, double complex *out)
 {
     switch (v.tag) {
-    case TS_TAG_INT: *out = CMPLX((double)v.u.i, 0.0); return true;
-    case TS_TAG_BOOL: *out = CMPLX(v.u.b ? 1.0 : 0.0, 0.0); return true;
-    case TS_TAG_DOUBLE: *out = CMPLX(v.u.d, 0.0); return true;
+    case TS_TAG_INT: *out = make_complex((double)v.u.i, 0.0); return true;
+    case TS_TAG_BOOL: *out = make_complex(v.u.b ? 1.0 : 0.0, 0.0); return true;
+    case TS_TAG_DOUBLE: *out = make_complex(v.u.d, 0.0); return true;
     case TS_TAG_COMPLEX: {
         const TsComplex *z = (const TsComplex *)v.u.p;
-        *out = CMPLX(z->re, z->im);
+        *out = make_complex(z->re, z->im);
         return true;
     }
     default: return false;
@@ -73,19 +84,19 @@ static double complex mul(double complex x, bool x_real, double complex y, bool 
 {
     double a = creal(x), b = cimag(x), c = creal(y), d = cimag(y);
     if (x_real)
-        return CMPLX(a * c, a * d);
+        return make_complex(a * c, a * d);
     if (y_real)
-        return CMPLX(a * c, b * c);
-    return CMPLX(a * c - b * d, a * d + b * c);
+        return make_complex(a * c, b * c);
+    return make_complex(a * c - b * d, a * d + b * c);
 }
 
 static double complex quotient(double complex x, double complex y, bool y_real)
 {
     double a = creal(x), b = cimag(x), c = creal(y), d = cimag(y);
     if (y_real)
-        return CMPLX(a / c, b / c);
+        return make_complex(a / c, b / c);
     double den = c * c + d * d;
-    return CMPLX((a * c + b * d) / den, (b * c - a * d) / den);
+    return make_complex((a * c + b * d) / den, (b * c - a * d) / den);
 }
 
 /* x ** y. A real exponent: a positive real base is real pow, others
@@ -96,13 +107,13 @@ static double complex power(double complex x, bool x_real, double complex y, boo
     if (y_real && !x_real) {
         double e = creal(y);
         if (cimag(x) == 0 && creal(x) > 0)
-            return CMPLX(pow(creal(x), e), 0.0);
+            return make_complex(pow(creal(x), e), 0.0);
         double rho = exp(e * log(cabs(x))), theta = e * carg(x);
-        return CMPLX(rho * cos(theta), rho * sin(theta));
+        return make_complex(rho * cos(theta), rho * sin(theta));
     }
     if (x_real && !y_real && creal(x) > 0) {
         double rho = pow(creal(x), creal(y)), theta = cimag(y) * log(creal(x));
-        return CMPLX(rho * cos(theta), rho * sin(theta));
+        return make_complex(rho * cos(theta), rho * sin(theta));
     }
     return cpow(x, y);
 }
@@ -184,7 +195,7 @@ static int k_complex2(TsCall *c)
     double complex z[2];
     if (pop_complex(c, "aten::Complex", 2, z))
         return c->error->code;
-    return ts_prim_push_complex(c, CMPLX(creal(z[0]), creal(z[1])));
+    return ts_prim_push_complex(c, make_complex(creal(z[0]), creal(z[1])));
 }
 
 /* aten::polar.int / float / int_float / float_int / Scalar_Scalar(a, b) -> complex:
@@ -195,7 +206,7 @@ static int k_polar(TsCall *c)
     if (pop_complex(c, "aten::polar", 2, z))
         return c->error->code;
     double r = creal(z[0]), phi = creal(z[1]);
-    return ts_prim_push_complex(c, CMPLX(r * cos(phi), r * sin(phi)));
+    return ts_prim_push_complex(c, make_complex(r * cos(phi), r * sin(phi)));
 }
 
 /* ---- arithmetic ------------------------------------------------------------------------ */
