@@ -99,6 +99,31 @@ static void test_list(void)
     ts_value_release(ts_obj_value(l, TS_TAG_LIST));
 }
 
+/* A growing block asks for whole huge pages once it is past 512 KB, so that no 2 MB
+ * stretch of it is first touched as a partial tail (which leaves it in small pages). */
+static void test_grow_size(void)
+{
+    const size_t mb2 = (size_t)2 << 20;
+    ok(ts_big_grow_size(0) == 0 && ts_big_grow_size(4096) == 4096 &&
+           ts_big_grow_size(((size_t)512 << 10) - 16) == ((size_t)512 << 10) - 16,
+       "small sizes are asked for as they are");
+    ok(ts_big_grow_size((size_t)512 << 10) == mb2 && ts_big_grow_size(mb2) == mb2 &&
+           ts_big_grow_size(mb2 + 1) == 2 * mb2 && ts_big_grow_size(5 * mb2 - 7) == 5 * mb2,
+       "big sizes round up to whole 2 MB");
+    ok(ts_big_grow_size(SIZE_MAX - 3) == SIZE_MAX - 3, "a size that cannot round is kept");
+
+    TsList *l = ts_list_new(ts_type_int(), 0, NULL);
+    bool good = l != NULL, whole = true;
+    for (size_t i = 0; good && i < 200000; i++) {
+        good = ts_list_append(l, ts_int((int64_t)i), NULL) == 0;
+        if (good && l->cap * sizeof *l->items >= ((size_t)512 << 10))
+            whole = whole && (l->cap * sizeof *l->items) % mb2 == 0;
+    }
+    ok(good && whole && l->len == 200000 && l->items[199999].u.i == 199999,
+       "a list grown past 512 KB holds whole 2 MB of room");
+    ts_value_release(ts_obj_value(l, TS_TAG_LIST));
+}
+
 static void test_dict(void)
 {
     enum { N = 120000 };        /* its entries pass 2 MB */
@@ -125,6 +150,7 @@ int main(void)
 {
     test_moves();
     test_list();
+    test_grow_size();
     test_dict();
     return done_testing();
 }

@@ -56,6 +56,10 @@ static int grow_one(TsList *l, TsError *err)
     size_t cap = l->cap < 4 ? 4 : l->cap + l->cap / 2;
     if (cap > LIST_MAX)
         cap = LIST_MAX;
+    /* a big list in whole huge pages (LIST_MAX * 16 bytes leaves room to round) */
+    size_t want = ts_big_grow_size(cap * sizeof *l->items) / sizeof *l->items;
+    if (want <= LIST_MAX)
+        cap = want;
     return ts_list_reserve(l, cap, err);
 }
 

@@ -85,6 +85,12 @@ typedef struct TsComplex {
 TS_API void *ts_big_alloc(size_t n);
 TS_API void *ts_big_realloc(void *p, size_t old_size, size_t new_size);
 TS_API void ts_big_free(void *p, size_t size);
+/* The size a block that keeps growing (a list built by append) should ask for when it needs
+ * n bytes: n, or from 512 KB on, n rounded up to whole 2 MB huge pages, so that every stretch
+ * of it can be a huge page (a huge page is only granted to a 2 MB stretch wholly inside the
+ * mapping when it is first touched; a stretch first touched as the partial tail stays in
+ * small pages for good). */
+TS_API size_t ts_big_grow_size(size_t n);
 
 typedef struct TsList {
     TsHeap h;
