@@ -284,6 +284,71 @@ static const char imm_arith[] =
     "prim::TupleConstruct(%s, %d, %m, %q3, %r3, %q7, %r7, %n)\n"
     "  return (%t)\n";
 
+/* Floor division and modulo by constant powers of two become a shift and a mask (the _PK
+ * ops), within int32 and beyond it: a // 8, a % 8, a // 2**31, a % 2**31, a // 2**62,
+ * a % 2**62, a // 1, a % 1. */
+static const char pow2_arith[] =
+    "graph(%a : int):\n"
+    "  %k8 : int = prim::Constant[value=8]()\n"
+    "  %k31 : int = prim::Constant[value=2147483648]()\n"
+    "  %k62 : int = prim::Constant[value=4611686018427387904]()\n"
+    "  %k1 : int = prim::Constant[value=1]()\n"
+    "  %q8 : int = aten::floordiv(%a, %k8)\n"
+    "  %r8 : int = aten::remainder(%a, %k8)\n"
+    "  %q31 : int = aten::floordiv(%a, %k31)\n"
+    "  %r31 : int = aten::remainder(%a, %k31)\n"
+    "  %q62 : int = aten::floordiv(%a, %k62)\n"
+    "  %r62 : int = aten::remainder(%a, %k62)\n"
+    "  %q1 : int = aten::floordiv(%a, %k1)\n"
+    "  %r1 : int = aten::remainder(%a, %k1)\n"
+    "  %t : (int, int, int, int, int, int, int, int) = "
+    "prim::TupleConstruct(%q8, %r8, %q31, %r31, %q62, %r62, %q1, %r1)\n"
+    "  return (%t)\n";
+
+/* Python's a // b and a % b for b > 0, by division (the reference for the shifts). */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return q - (a % b != 0 && a < 0);
+}
+
+static int64_t floor_mod(int64_t a, int64_t b)
+{
+    int64_t r = a % b;
+    return r < 0 ? r + b : r;
+}
+
+static void test_pow2_arith(void)
+{
+    static const int64_t as[] = {0, 1, 7, 8, 9, -1, -7, -8, -9, 2147483647, 2147483648,
+                                 -2147483648, -2147483649, 4611686018427387905,
+                                 -4611686018427387905, INT64_MAX, INT64_MIN};
+    static const int64_t ks[4] = {8, 2147483648, 4611686018427387904, 1};
+    char *dump = NULL;
+    for (size_t i = 0; i < sizeof as / sizeof as[0]; i++) {
+        TsValue a = ts_int(as[i]);
+        int64_t got[8] = {0}, want[8];
+        for (size_t k = 0; k < 4; k++) {
+            want[2 * k] = floor_div(as[i], ks[k]);
+            want[2 * k + 1] = floor_mod(as[i], ks[k]);
+        }
+        bool good = run_ints(pow2_arith, &a, 1, got, 8, i ? NULL : &dump);
+        ok(good && !memcmp(got, want, sizeof got),
+           "a // and %% 8, 2**31, 2**62 and 1 by shifts and masks for a = %lld",
+           (long long)as[i]);
+        for (size_t k = 0; good && k < 8; k++)
+            if (got[k] != want[k])
+                diag("item %zu: got %lld, want %lld", k, (long long)got[k], (long long)want[k]);
+    }
+    ok(dump && strstr(dump, "FLOORDIV_PK r0 #2**3") && strstr(dump, "REM_PK r0 #2**31") &&
+           strstr(dump, "FLOORDIV_PK r0 #2**62") && strstr(dump, "REM_PK r0 #2**0") &&
+           !strstr(dump, "_IK") && !strstr(dump, "_I r"),
+       "a power-of-two divisor, in int32 or beyond, is a shift or a mask");
+    if (dump && !strstr(dump, "REM_PK r0 #2**31"))
+        diag("%s", dump);
+    free(dump);
+}
+
 /* The general forms stay where an immediate cannot apply: a constant beyond int32, a
  * divisor <= 0, INT32_MIN subtracted (its negation overflows), an operand not constant. */
 static const char general_arith[] =
@@ -1145,6 +1210,74 @@ static void test_dicts_and_strs(void)
     ts_unit_free(u);
 }
 
+/* An unused append to a list kept in its register is LIST_APPEND_R: an item moved at its
+ * last use (str(i)), an item read again later (s), a constant; the list grows past its room
+ * through the general path. References come out exact. */
+static const char append_refs[] =
+    "graph(%l : str[], %s : str, %n : int):\n"
+    "  %t : bool = prim::Constant[value=1]()\n"
+    "  %k : str = prim::Constant[value=\"k\"]()\n"
+    "   = prim::Loop(%n, %t)\n"
+    "    block0(%i : int):\n"
+    "      %x : str = aten::str(%i)\n"
+    "      %l1 : str[] = aten::append(%l, %x)\n"
+    "      %l2 : str[] = aten::append(%l, %s)\n"
+    "      %l3 : str[] = aten::append(%l, %k)\n"
+    "      -> (%t)\n"
+    "  %r : int = aten::len(%l)\n"
+    "  return (%r)\n";
+
+static void test_append_registers(void)
+{
+    TsError err = TS_ERROR_INIT;
+    for (int hooked = 0; hooked < 2; hooked++) {
+        ts_interp_set_hook(hooked ? no_hook : NULL, NULL);
+        TsList *l = ts_list_new(ts_type_str(), 0, NULL);
+        TsValue lv = ts_obj_value(l, TS_TAG_LIST);
+        TsValue sv = ts_str_value(ts_str_from_cstr("shared", &err));
+        ts_value_retain(lv);
+        ts_value_retain(sv);
+        TsValue args[3] = {lv, sv, ts_int(100)};
+        is_int(run_int(append_refs, args, 3), 300, "appends of a moved item, a kept one and "
+               "a constant%s", hooked ? ", through the kernel" : "");
+        bool good = l->len == 300;
+        for (size_t i = 0; good && i < 100; i++) {
+            char want[8];
+            snprintf(want, sizeof want, "%zu", i);
+            good = !strcmp(((TsStr *)l->items[3 * i].u.p)->data, want) &&
+                   l->items[3 * i + 1].u.p == sv.u.p &&
+                   !strcmp(((TsStr *)l->items[3 * i + 2].u.p)->data, "k") &&
+                   ts_value_refcount(l->items[3 * i]) == 1;
+        }
+        ok(good, "... in order, each str(i) held by the list alone");
+        is_int(ts_value_refcount(sv), 101, "... the kept item once per append and the caller's");
+        is_int(ts_value_refcount(lv), 1, "... the list the caller's alone");
+        ts_value_release(lv);
+        is_int(ts_value_refcount(sv), 1, "... and the list gave its references back");
+        ts_value_release(sv);
+    }
+    ts_interp_set_hook(NULL, NULL);
+    const char *an[] = {"main"}, *at[] = {append_refs};
+    TsCompUnit *u = unit_of(1, an, at);
+    TsValue a[3] = {ts_obj_value(ts_list_new(ts_type_str(), 0, NULL), TS_TAG_LIST),
+                    ts_str_value(ts_str_from_cstr("s", &err)), ts_int(1)};
+    TsValue out;
+    if (run_main(u, a, 3, &out, &err))
+        diag("error: %s", err.msg);
+    ts_error_clear(&err);
+    char *dump = ts_code_dump(ts_unit_find(u, "__torch__.main")->code);
+    if (!dump)
+        diag("no code");
+    ok(dump && strstr(dump, "LIST_APPEND_R r0 r1\n") && strstr(dump, "(moved)") &&
+           strstr(dump, "LIST_APPEND r0 c"),
+       "the appends of registers are LIST_APPEND_R (the last use of str(i) moved), the "
+       "str constant's the general op");
+    if (dump && !strstr(dump, "(moved)"))
+        diag("%s", dump);
+    free(dump);
+    ts_unit_free(u);
+}
+
 /* ---- default arguments ------------------------------------------------------------------- */
 static void test_defaults(void)
 {
@@ -1294,6 +1427,8 @@ int main(void)
     }
     test_arith();
     test_imm_arith();
+    test_pow2_arith();
+    test_append_registers();
     test_imm_jumps();
     test_inc_jumps();
     test_control();

@@ -42,6 +42,9 @@
        int32 becomes the immediate K, held in b. r[c] = r[a] OP K; REM and FLOORDIV only   \
        for K > 0, where they cannot fail */                                                 \
     X(ADD_IK) X(MUL_IK) X(FLOORDIV_IK) X(REM_IK)                                           \
+    /* `// 2**K` and `% 2**K` by a constant power of two (any up to 2**62; K in b): an      \
+       arithmetic shift and a mask, which are Python's floor division and modulo */         \
+    X(FLOORDIV_PK) X(REM_PK)                                                                \
     X(INC_I)            /* ADD_IK in place (c == a): the int's tag stands, only it changes */\
     /* if r[a] OP K: pc = target (same order as LT_I..) */                                  \
     X(JLT_IK) X(JLE_IK) X(JGT_IK) X(JGE_IK) X(JEQ_IK) X(JNE_IK)                            \
@@ -64,6 +67,9 @@
     X(LIST_CONSTRUCT) X(LIST_UNPACK) X(DICT_CONSTRUCT)                                     \
     X(LIST_GETITEM)     /* aten::__getitem__.t(list, int) */                                \
     X(LIST_APPEND)      /* aten::append.t(list, el); d > 0: the output is dead, unset */    \
+    X(LIST_APPEND_R)    /* the same, output dead, by optimize.c: the list in register a     \
+                           (kept), the item in register b (moved out when c is 1); its      \
+                           operand list stays for the general path */                       \
     X(LIST_LEN)         /* aten::len.t(list) */                                             \
     X(DICT_GETITEM)     /* aten::__getitem__.Dict_K(dict, key) */                           \
     X(DICT_GET_DEFAULT) /* aten::get.default_K(dict, key, default) */                       \

@@ -1102,6 +1102,9 @@ static int run_loop(TsInterp *st, void *const **labels_out)
             int64_t r = a % k;
             INT_OP(r < 0 ? r + k : r);
         }
+        /* floor division and modulo by 2**K (K in b): Python's, for negative a too */
+        VM_CASE(FLOORDIV_PK) INT_OP(SA >> in->b);
+        VM_CASE(REM_PK) INT_OP(IA & (((uint64_t)1 << in->b) - 1));
         VM_CASE(JLT_IK) JUMP_IF(SA < in->b);
         VM_CASE(JLE_IK) JUMP_IF(SA <= in->b);
         VM_CASE(JGT_IK) JUMP_IF(SA > in->b);
@@ -1302,7 +1305,22 @@ static int run_loop(TsInterp *st, void *const **labels_out)
             in++;
             VM_NEXT();
         }
-        VM_CASE(LIST_APPEND) {
+        VM_CASE(LIST_APPEND_R) {   /* room in a list this thread alone holds: no call */
+            TsValue *lr = &RB(in->a), *er = &RB(in->b);
+            TsList *l = (TsList *)lr->u.p;
+            if (hook || lr->tag != TS_TAG_LIST || ts_value_is_shared(*lr) || l->len >= l->cap)
+                goto list_append;          /* the operand list has it all */
+            TsValue v = *er;
+            if (in->c)
+                *er = ts_none();
+            else
+                ts_value_retain(v);
+            l->items[l->len++] = v;
+            in++;
+            VM_NEXT();
+        }
+        VM_CASE(LIST_APPEND)
+        list_append: {
             const int32_t *a = ops + in->args;
             TsValue lv = OPV(a[0]);
             if (hook || lv.tag != TS_TAG_LIST || ts_value_is_shared(lv)) {

@@ -16,7 +16,8 @@
  *
  * The int fast path: an int constant that fits int32 becomes an immediate of its op (the
  * _IK ops, INC_I), a loop counter's `i += K` and the compare-and-jump after it become one
- * INC_J*_I. Last, the fast ops' registers become byte offsets, jumps byte displacements,
+ * INC_J*_I; `// 2**K` and `% 2**K` a shift and a mask (the _PK ops, any power of two), and
+ * an unused append to a list held in a register LIST_APPEND_R. Last, the fast ops' registers become byte offsets, jumps byte displacements,
  * and every instruction gets its op's label in the interpreter (direct threading).
  */
 #include <stdlib.h>
@@ -495,6 +496,17 @@ static bool imm_of(const TsCode *c, int32_t o, int32_t *k)
     return true;
 }
 
+/* The s of an operand that is the int constant 2**s (s <= 62), else -1. */
+static int pow2_of(const TsCode *c, int32_t o)
+{
+    if (o >= 0 || c->consts[~o].tag != TS_TAG_INT)
+        return -1;
+    int64_t v = c->consts[~o].u.i;
+    if (v <= 0 || (v & (v - 1)) != 0)
+        return -1;
+    return __builtin_ctzll((unsigned long long)v);
+}
+
 /* The K of `r[a] + K` an ADD_I or SUB_I computes (operands not yet lowered). */
 static bool add_imm(const TsCode *c, const TsInstr *in, int32_t *k)
 {
@@ -574,14 +586,38 @@ static bool to_imm(const TsCode *c, TsInstr *in)
             return false;
         in->op = TS_OP_ADD_IK;
     } else if (op == TS_OP_FLOORDIV_I || op == TS_OP_REM_I) {
-        if (!imm_of(c, in->b, &k) || k <= 0)   /* K <= 0 keeps the checks (and errors) */
+        int s = pow2_of(c, in->b);
+        if (s >= 0) {                          /* a shift or a mask: no divide */
+            in->op = op == TS_OP_REM_I ? TS_OP_REM_PK : TS_OP_FLOORDIV_PK;
+            k = s;
+        } else if (!imm_of(c, in->b, &k) || k <= 0) {   /* K <= 0 keeps the checks (and errors) */
             return false;
-        in->op = op == TS_OP_REM_I ? TS_OP_REM_IK : TS_OP_FLOORDIV_IK;
+        } else {
+            in->op = op == TS_OP_REM_I ? TS_OP_REM_IK : TS_OP_FLOORDIV_IK;
+        }
     } else {
         return false;
     }
     in->b = k;
     return true;
+}
+
+/* An append whose result is unused, to a list that stays in its register: LIST_APPEND_R
+ * with plain registers (an inline constant item preloaded), no operand decoding on the fast
+ * path. A heap constant (a str) keeps the general op: preloaded registers are not counted. */
+static int lower_append(Opt *O, TsInstr *in)
+{
+    const int32_t *a = O->code->operands + in->args;
+    if (in->d <= 0 || a[0] < 0 || (a[0] & 1) ||
+        (a[1] < 0 && ts_is_heap(O->code->consts[~a[1]])))   /* registers hold no heap constants */
+        return 0;
+    in->a = a[0];
+    in->b = a[1];
+    in->c = a[1] >= 0 && (a[1] & 1);
+    if (lower_operand(O, &in->a) || lower_operand(O, &in->b))
+        return -1;
+    in->op = TS_OP_LIST_APPEND_R;
+    return 0;
 }
 
 static int lower(Opt *O)
@@ -592,7 +628,9 @@ static int lower(Opt *O)
     for (size_t i = 0; i < c->n_instrs; i++) {
         TsInstr *in = &c->instrs[i];
         int rc = 0;
-        if (to_imm(c, in) || is_inc_jump(in->op)) {
+        if (in->op == TS_OP_LIST_APPEND) {
+            rc = lower_append(O, in);
+        } else if (to_imm(c, in) || is_inc_jump(in->op)) {
             rc = lower_operand(O, &in->a) ||
                  (is_inc_jump(in->op) && lower_operand(O, &in->b));
             if (in->op == TS_OP_ADD_IK && in->a == in->c)
@@ -626,6 +664,8 @@ static unsigned reg_fields(const TsInstr *in)
         return 1;
     if (op == TS_OP_LOOP_ENTER || op == TS_OP_LOOP_NEXT)
         return 1 | 2 | 4 | (in->d >= 0 ? 8 : 0);
+    if (op == TS_OP_LIST_APPEND_R)
+        return 1 | 2;
     return 0;
 }
 
@@ -659,9 +699,15 @@ bool ts_code_dump_fast(FILE *f, const TsInstr *in)
         return false;
     const int32_t sz = (int32_t)sizeof(TsValue);
     bool imm = (op >= TS_OP_ADD_IK && op <= TS_OP_INC_I) || is_imm_jump(op);
+    if (op == TS_OP_LIST_APPEND_R) {
+        fprintf(f, " r%d r%d%s", in->a / sz, in->b / sz, in->c ? " (moved)" : "");
+        return true;
+    }
     if (regs & 1)
         fprintf(f, " r%d", in->a / sz);
-    if (imm)
+    if (op == TS_OP_FLOORDIV_PK || op == TS_OP_REM_PK)
+        fprintf(f, " #2**%d", in->b);
+    else if (imm)
         fprintf(f, " #%d", in->b);
     if (is_inc_jump(op))       /* r[c] = r[a] + K; r[c] OP r[b] */
         fprintf(f, " #%d -> r%d, r%d", in->d, in->c / sz, in->b / sz);
