@@ -1172,6 +1172,15 @@ static void test_dicts_and_strs(void)
 
     is_str_of(0, "0");
     is_str_of(-5, "-5");
+    static const int64_t edges[] = {9, 10, 99, 100, 999999999, 1000000000, 4294967295,
+                                    4294967296, 999999999999999999, 1000000000000000000};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+        char want[24];
+        snprintf(want, sizeof want, "%lld", (long long)edges[i]);
+        is_str_of(edges[i], want);
+        snprintf(want, sizeof want, "%lld", -(long long)edges[i]);
+        is_str_of(-edges[i], want);
+    }
     is_str_of(1234567890123, "1234567890123");
     is_str_of(INT64_MAX, "9223372036854775807");
     is_str_of(INT64_MIN, "-9223372036854775808");

@@ -73,10 +73,16 @@ static uint64_t hash_bytes(const unsigned char *p, size_t n)
         p += 8;
         n -= 8;
     }
-    uint64_t tail = 0;         /* the last n < 8 bytes, little-endian; no memcpy call */
-    while (n > 0) {
-        n--;
-        tail = tail << 8 | p[n];
+    /* the last n < 8 bytes without a loop: two overlapping 4-byte loads, or the first,
+     * middle and last byte of 1 to 3 (either way every byte counts) */
+    uint64_t tail = 0;
+    if (n >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, p, 4);
+        memcpy(&hi, p + n - 4, 4);
+        tail = lo | (uint64_t)hi << 32;
+    } else if (n > 0) {
+        tail = p[0] | (uint64_t)p[n / 2] << 8 | (uint64_t)p[n - 1] << 16;
     }
     h ^= tail * k;
     h ^= h >> 32;
