@@ -180,7 +180,7 @@ static size_t find_slot(const TsDict *d, TsValue key, uint64_t hash)
  * wrong (a moved or deleted entry just fails the check):
  *
  *   - the entry the last lookup found: `d[k] = d.get(k, 0) + 1` looks the same key up twice,
- *     and the second lookup then needs no hash and no probe;
+ *     and the second lookup then needs no probe (and no hashing: a string keeps its hash);
  *   - the entry after it: keys looked up in insertion order (`for k in d.keys(): d[k]`, or
  *     updates replayed in the order they were first made) then skip the index, whose slots
  *     are the one random memory access of a lookup. A miss costs a hash compare on the
@@ -189,13 +189,12 @@ static size_t find_slot(const TsDict *d, TsValue key, uint64_t hash)
  * The hint is atomic only because readers on several threads may update it at once. */
 static size_t find_entry(const TsDict *d, TsValue key, uint64_t *hash)
 {
-    size_t last = atomic_load_explicit(&d->last, memory_order_relaxed);
-    if (last < d->used && d->entries[last].key.tag == key.tag &&
-        keys_equal(d->entries[last].key, key)) {
-        *hash = d->entries[last].hash;
-        return last;
-    }
+    /* the hash first: a string caches it (the set after a get finds it there), and a
+     * hint that is not the key then fails on one compare instead of the key's bytes */
     uint64_t h = *hash = key_hash(key);
+    size_t last = atomic_load_explicit(&d->last, memory_order_relaxed);
+    if (last < d->used && d->entries[last].hash == h && keys_equal(d->entries[last].key, key))
+        return last;
     size_t ix = last + 1;
     if (ix < d->used && d->entries[ix].hash == h && keys_equal(d->entries[ix].key, key)) {
         remember(d, ix);
