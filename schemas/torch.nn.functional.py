@@ -108,8 +108,14 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = 'mean',
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
                          size_average: Optional[bool] = None, reduce: Optional[bool] = None,
                          reduction: str = 'mean') -> Tensor:
-    return torch.binary_cross_entropy(input, target, weight,
-                                      _loss_reduction(size_average, reduce, reduction))
+    reduction_enum = _loss_reduction(size_average, reduce, reduction)
+    if target.size() != input.size():
+        raise ValueError("Using a target size ({}) that is different to the input size ({}) is "
+                         "deprecated. Please ensure they have the same size.".format(
+                             target.size(), input.size()))
+    if weight is not None:
+        weight = weight.expand(torch._C._infer_size(target.size(), weight.size()))
+    return torch.binary_cross_entropy(input, target, weight, reduction_enum)
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
@@ -117,8 +123,12 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                                      size_average: Optional[bool] = None,
                                      reduce: Optional[bool] = None, reduction: str = 'mean',
                                      pos_weight: Optional[Tensor] = None) -> Tensor:
-    return torch.binary_cross_entropy_with_logits(
-        input, target, weight, pos_weight, _loss_reduction(size_average, reduce, reduction))
+    reduction_enum = _loss_reduction(size_average, reduce, reduction)
+    if not (target.size() == input.size()):
+        raise ValueError("Target size ({}) must be the same as input size ({})".format(
+            target.size(), input.size()))
+    return torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
+                                                  reduction_enum)
 
 
 def kl_div(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
@@ -188,8 +198,15 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
 
 # ---- dropout --------------------------------------------------------------------------------
 
+def _check_dropout_p(p: float) -> None:
+    # every dropout refuses p outside [0, 1] before it looks at its input
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+
+
 def dropout(input: Tensor, p: float = 0.5, training: bool = True,
             inplace: bool = False) -> Tensor:
+    _check_dropout_p(p)
     if inplace:
         result = torch.dropout_(input, p, training)
     else:
@@ -199,6 +216,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
 
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
                   inplace: bool = False) -> Tensor:
+    _check_dropout_p(p)
     if inplace:
         result = torch.alpha_dropout_(input, p, training)
     else:
@@ -208,6 +226,7 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
 
 def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
                           inplace: bool = False) -> Tensor:
+    _check_dropout_p(p)
     if inplace:
         result = torch.feature_alpha_dropout_(input, p, training)
     else:
@@ -217,6 +236,7 @@ def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
               inplace: bool = False) -> Tensor:
+    _check_dropout_p(p)
     # 2-d and 3-d inputs only (an unbatched 2-d one needs no unsqueeze here:
     # feature_dropout takes it as it is)
     if input.dim() != 2 and input.dim() != 3:
@@ -233,6 +253,7 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
               inplace: bool = False) -> Tensor:
+    _check_dropout_p(p)
     if inplace:
         result = torch.feature_dropout_(input, p, training)
     else:
@@ -242,6 +263,7 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,
               inplace: bool = False) -> Tensor:
+    _check_dropout_p(p)
     if inplace:
         result = torch.feature_dropout_(input, p, training)
     else:

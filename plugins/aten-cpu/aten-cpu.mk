@@ -98,6 +98,10 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += plugins/aten-cpu/shape/derived.c \
 TESTS += t/aten_sweep3_cases.sh
 EXTRA_DIST += t/aten_sweep3_cases.sh t/aten_sweep3_cases.py
 
+# torch.nn.functional's and the tensor ops' errors in PyTorch's words (t/nn_errors_cases.py).
+TESTS += t/nn_errors_cases.sh
+EXTRA_DIST += t/nn_errors_cases.sh t/nn_errors_cases.py
+
 # The TorchScript cases of the pointwise ops (t/aten_sweep_cases.py) and of the second
 # sweep's finds (t/aten_sweep2_cases.py), run by `tscript test`.
 TESTS += t/aten_sweep_cases.sh t/aten_sweep2_cases.sh

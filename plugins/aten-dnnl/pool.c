@@ -42,12 +42,14 @@ HAS_NAN(has_nan_f32, float, F32_NAN)
 HAS_NAN(has_nan_bf16, uint16_t, BF16_NAN)
 #undef HAS_NAN
 
-/* PyTorch's pooling_output_shape. */
+/* PyTorch's pooling_output_shape. Its division rounds toward negative infinity: a window
+ * wider than the padded input gives a size below 1, which aten-cpu refuses with PyTorch's
+ * "Output size is too small" (C's division made it 1, and oneDNN pooled it). */
 static int64_t out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil,
                         bool ceil_mode)
 {
     int64_t span = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-    int64_t o = span / stride + 1;
+    int64_t o = (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
     if (ceil_mode && (o - 1) * stride >= in + pad)
         o--;
     return o;

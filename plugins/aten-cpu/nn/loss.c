@@ -63,6 +63,19 @@ static int check_target(TsCall *c, const TsTensor *x, const TsTensor *t, const T
         return ts_error_set(err, TS_ERR_RUNTIME, "Expected input batch_size (%lld) to match "
                             "target batch_size (%lld).", (long long)x->sizes[0],
                             (long long)(t->dim ? t->sizes[0] : 0));
+    } else if (x->dim == 2 && t->dim > 1) {   /* nll_loss proper: one class per row */
+        return ts_error_set(err, TS_ERR_RUNTIME, "0D or 1D target tensor expected, "
+                            "multi-target not supported");
+    } else if (x->dim == 4) {                 /* nll_loss2d's own checks and wording */
+        if (t->dim != 3)
+            return ts_error_set(err, TS_ERR_RUNTIME, "only batches of spatial targets supported "
+                                "(3D tensors) but got targets of dimension: %d", (int)t->dim);
+        if (x->sizes[2] != t->sizes[1] || x->sizes[3] != t->sizes[2]) {
+            ts_aten_format_sizes(s1, sizeof s1, x->dim, x->sizes);
+            ts_aten_format_sizes(s2, sizeof s2, t->dim, t->sizes);
+            return ts_error_set(err, TS_ERR_RUNTIME, "size mismatch (got input: %s , target: %s",
+                                s1, s2);
+        }
     } else {
         bool same = t->dim == x->dim - 1;
         for (int d = 1; same && d < t->dim; d++)

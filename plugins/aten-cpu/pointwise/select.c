@@ -187,8 +187,10 @@ static int k_masked_fill(TsCall *c)
         rc = ts_args_tensor(&a, 0, &in[0]);
     if (!rc)
         rc = ts_args_tensor(&a, 1, &in[1]);
-    if (!rc)
-        rc = ts_aten_broadcast_shape(2, in, &dim, sizes, c->error);
+    if (!rc) {                 /* mask first, as PyTorch expands them (its error's order) */
+        TsTensor *order[2] = { in[1], in[0] };
+        rc = ts_aten_broadcast_shape(2, order, &dim, sizes, c->error);
+    }
     if (!rc && !(out = ts_cpu_empty(in[0]->dtype, dim, sizes, c->error)))
         rc = c->error->code;
     if (!rc) {

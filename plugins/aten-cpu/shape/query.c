@@ -196,9 +196,10 @@ static int k_infer_size(TsCall *c)
     }
     int dim = 0;
     int64_t sizes[TS_TENSOR_MAX_DIMS];
-    /* the broadcast reads only the headers' sizes */
+    /* the broadcast reads only the headers' sizes; b goes first, as PyTorch 1.13's
+     * scripted _infer_size's error names b's size as "tensor a" (the shape is the same) */
     if (!rc)
-        rc = ts_aten_broadcast_shape(2, (TsTensor *const[]){ &shape[0], &shape[1] }, &dim,
+        rc = ts_aten_broadcast_shape(2, (TsTensor *const[]){ &shape[1], &shape[0] }, &dim,
                                      sizes, c->error);
     TsValue r = rc ? ts_none() : ts_cpu_int_list(c->error, dim, sizes);
     if (!rc && r.tag == TS_TAG_NONE)
