@@ -14,6 +14,7 @@
  * Then exit_transform.c lowers prim::LoopContinuation and prim::ReturnStmt, and the cleanup
  * here removes what died, pools constants at the top, and flattens prim::With.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -556,6 +557,14 @@ static void pool_constants(TsGraph *g, TsBlock *b, TsNode **pool, size_t *n_pool
         for (size_t i = 0; i < *n_pool && !same; i++)
             if (same_constant(pool[i], n))
                 same = pool[i];
+        /* PyTorch writes -0.0 as neg(0.0), pools that 0.0 with any other before folding the
+         * neg, then pools the folded -0.0 into it: where a 0.0 is used besides, every -0.0 of
+         * the graph is 0.0 (torch.tensor([-0.0, 0.0]) holds two zeros). So a 0.0 met after a
+         * -0.0 turns the pooled constant positive; -0.0 alone stays -0.0. */
+        if (same && same->n_attrs > 0 && same->attrs[0].kind == TS_ATTR_FLOAT &&
+            same->attrs[0].u.f == 0.0 &&
+            signbit(same->attrs[0].u.f) && !signbit(n->attrs[0].u.f))
+            same->attrs[0].u.f = 0.0;
         /* (out of memory moving the uses keeps the duplicate: still a correct graph) */
         if (same && ts_irvalue_replace_all_uses_with(n->outputs[0], same->outputs[0], NULL) == 0) {
             ts_node_destroy(n, NULL);

@@ -252,10 +252,17 @@ int ts_aten_check_pool2d_input(int dim, const int64_t *sizes, TsError *err);
 
 /* ---- factories (linspace.c) ----------------------------------------------------------- */
 
-/* linspace's steps values from start to end into out: floats when as_float (PyTorch computes
- * float32, float16 and bfloat16 results in float32), else doubles; the first half steps up
- * from start, the second down from end, as PyTorch's kernel. */
+/* linspace's steps values from start to end into out, as PyTorch's CPU kernel computes them
+ * for float32 (as_float) or float64: the first half steps up from start, the second down
+ * from end. */
 void ts_aten_linspace(double start, double end, int64_t steps, bool as_float, void *out);
+
+/* The same values as dtype's own (steps of them, stored as a tensor of dtype stores them),
+ * computed as PyTorch's CPU kernel computes that dtype: float32 and float64 as above,
+ * float16 and bfloat16 rounded to their type after every operation, the integer types from
+ * integer bounds with a double step, each value truncated. Returns 0, 1 (nothing written)
+ * for a dtype linspace has no kernel for (bool, complex), or -1 out of memory. */
+int ts_aten_linspace_typed(double start, double end, int64_t steps, int dtype, void *out);
 
 /* ---- random ops (random.c) ------------------------------------------------------------ */
 

@@ -102,6 +102,10 @@ EXTRA_DIST += t/aten_sweep3_cases.sh t/aten_sweep3_cases.py
 TESTS += t/nn_errors_cases.sh
 EXTRA_DIST += t/nn_errors_cases.sh t/nn_errors_cases.py
 
+# Factories' values to the bit (linspace, logspace) and -0.0 literals (t/factory_bits_cases.py).
+TESTS += t/factory_bits_cases.sh
+EXTRA_DIST += t/factory_bits_cases.sh t/factory_bits_cases.py
+
 # The TorchScript cases of the pointwise ops (t/aten_sweep_cases.py) and of the second
 # sweep's finds (t/aten_sweep2_cases.py), run by `tscript test`.
 TESTS += t/aten_sweep_cases.sh t/aten_sweep2_cases.sh

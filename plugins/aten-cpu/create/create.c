@@ -325,7 +325,7 @@ static int k_linspace(TsCall *c)
     Num s, e;
     int64_t steps;
     int dtype = TS_FLOAT32;
-    TsTensor *r = NULL, *tmp = NULL;
+    TsTensor *r = NULL;
     int rc = ts_args_pop(c, TS_DEV_CPU, &a);
     if (rc || read_num(&a, 0, &s) || read_num(&a, 1, &e) || ts_args_int(&a, 2, &steps) ||
         ts_cpu_factory_args(&a, 3, &dtype))
@@ -333,26 +333,29 @@ static int k_linspace(TsCall *c)
     if (steps < 0)
         return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must "
                                              "be non-negative"));
-    bool as_float = dtype == TS_FLOAT32 || dtype == TS_FLOAT16 || dtype == TS_BFLOAT16;
-    if (!(tmp = ts_cpu_empty(as_float ? TS_FLOAT32 : TS_FLOAT64, 1, &steps, c->error)))
-        return ts_args_fail(&a, c->error->code);
     /* integral results start from the bounds as integers, as PyTorch's kernel does */
     bool integral = !ts_dtype_is_floating(dtype);
-    ts_aten_linspace(integral ? (double)s.i : s.d, integral ? (double)e.i : e.d, steps, as_float,
-                     ts_tensor_data(tmp));
-    if (tmp->dtype == dtype)
-        r = tmp;
-    else {
-        r = ts_cpu_cast(tmp, dtype, c->error);
-        ts_tensor_release(tmp);
+    double lo = integral ? (double)s.i : s.d, hi = integral ? (double)e.i : e.d;
+    if (!(r = ts_cpu_empty(dtype, 1, &steps, c->error)))
+        return ts_args_fail(&a, c->error->code);
+    int got = ts_aten_linspace_typed(lo, hi, steps, dtype, ts_tensor_data(r));
+    if (got != 0) {            /* bool has no kernel in PyTorch either */
+        ts_tensor_release(r);
+        r = NULL;
+        if (got > 0)
+            ts_error_set(c->error, TS_ERR_RUNTIME, "\"linspace_cpu\" not implemented for '%s'",
+                         ts_dtype_type_name(dtype));
+        else
+            ts_error_set(c->error, TS_ERR_NOMEM, "out of memory");
     }
-    return ts_args_return_tensor(&a, 0, r);
+    return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 
 /* aten::logspace(Scalar start, Scalar end, int steps, float base=10., *, ScalarType? dtype=None,
  *     Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: base to
- * the powers linspace gives, each half from its own end as linspace does; float32 results
- * compute in float, the others in double. */
+ * the powers linspace gives, each half from its own end as linspace does, one value at a
+ * time; float32 results compute in float (each exponent a fused multiply-add), the others in
+ * double (not fused): to the bit what PyTorch 1.13's build gives, checked value by value. */
 static int k_logspace(TsCall *c)
 {
     TsArgs a;
@@ -377,8 +380,8 @@ static int k_logspace(TsCall *c)
         float step = steps > 1 ? (fe - fs) / (float)(steps - 1) : 0;
         float *o = ts_tensor_data(tmp);
         for (int64_t k = 0; k < steps; k++)
-            o[k] = powf(fb, k < half || steps == 1 ? fs + step * (float)k
-                                                   : fe - step * (float)(steps - k - 1));
+            o[k] = powf(fb, k < half || steps == 1 ? fmaf(step, (float)k, fs)
+                                                   : fmaf(-step, (float)(steps - k - 1), fe));
     } else {
         double step = steps > 1 ? (e.d - s.d) / (double)(steps - 1) : 0;
         double *o = ts_tensor_data(tmp);

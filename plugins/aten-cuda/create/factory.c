@@ -198,7 +198,7 @@ static int copy_elem(void *ctx, int64_t i, int dtype, void *out, TsError *err)
 }
 
 /* linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, ...): the values
- * aten-cpu computes (aten-common's ts_aten_linspace), copied over, then cast as there. */
+ * aten-cpu computes (aten-common's ts_aten_linspace_typed), copied over. */
 static int k_linspace(TsCall *c)
 {
     TsArgs a;
@@ -214,21 +214,20 @@ static int k_linspace(TsCall *c)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must be non-negative");
     if (rc)
         return ts_args_fail(&a, rc);
-    bool as_float = q.dtype == TS_FLOAT32 || q.dtype == TS_FLOAT16 || q.dtype == TS_BFLOAT16;
     bool integral = !ts_dtype_is_floating(q.dtype);
-    int computed = as_float ? TS_FLOAT32 : TS_FLOAT64;
     void *host = malloc(steps > 0 ? (size_t)steps * sizeof(double) : 1);
     if (!host)
         return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_NOMEM, "out of memory"));
-    ts_aten_linspace(linspace_bound(a.v[0], integral), linspace_bound(a.v[1], integral), steps,
-                     as_float, host);
-    r = ts_cuda_from_host(q.device, computed, 1, &steps, steps, copy_elem, host, c->error);
+    int got = ts_aten_linspace_typed(linspace_bound(a.v[0], integral),
+                                     linspace_bound(a.v[1], integral), steps, q.dtype, host);
+    if (got == 0)
+        r = ts_cuda_from_host(q.device, q.dtype, 1, &steps, steps, copy_elem, host, c->error);
+    else if (got > 0)
+        ts_error_set(c->error, TS_ERR_RUNTIME, "\"linspace_cuda\" not implemented for '%s'",
+                     ts_dtype_type_name(q.dtype));
+    else
+        ts_error_set(c->error, TS_ERR_NOMEM, "out of memory");
     free(host);
-    if (r && computed != q.dtype) {
-        TsTensor *cast = ts_cuda_cast(r, q.dtype, c->error);
-        ts_tensor_release(r);
-        r = cast;
-    }
     return ts_args_return_tensor(&a, r ? 0 : (int)c->error->code, r);
 }
 

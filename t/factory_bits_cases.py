@@ -1,0 +1,79 @@
+# t/factory_bits_cases.py — values PyTorch 1.13's CPU kernels compute to the bit, which a
+# printed tensor shows when they land near zero: linspace's halves and vectors (its middle
+# value -2.98e-08, not 0, switches the print to scientific notation), float16, bfloat16 and
+# integer linspace, logspace, and where -0.0 literals end up 0.0. Every expected value is
+# what PyTorch gives (the file runs under it too: /usr/bin/python3 t/factory_bits_cases.py).
+from typing import List
+
+import torch
+
+
+def values(x: torch.Tensor) -> List[float]:
+    return torch.jit.annotate(List[float], x.double().tolist())
+
+
+def test_linspace_float32_fused_steps():
+    v = values(torch.linspace(-1, 1, 7))
+    assert v[3] == -2.9802322387695312e-08
+    assert v[1] == -0.66666662693023682 and v[5] == 0.66666662693023682
+    assert values(torch.linspace(-1, 1, 5)) == [-1.0, -0.5, 0.0, 0.5, 1.0]
+
+
+def test_linspace_float32_vectors():
+    v = values(torch.linspace(-3.7, 2.9, 20))
+    assert v[11] == 0.12105286121368408
+    w = values(torch.linspace(0.1, 7.3, 50))
+    assert w[5] == 0.83469396829605103
+    assert w[22] == 3.3326530456542969 and w[23] == 3.4795918464660645
+    u = values(torch.linspace(1, 2, 100))
+    assert u[14] == 1.1414141654968262 and u[22] == 1.2222223281860352
+
+
+def test_linspace_float64():
+    v = values(torch.linspace(-1, 1, 7, dtype=torch.float64))
+    assert v[3] == 5.5511151231257827e-17
+    w = values(torch.linspace(0.1, 7.3, 50, dtype=torch.float64))
+    assert w[11] == 1.7163265306122453
+
+
+def test_linspace_half_and_bfloat16():
+    h = values(torch.linspace(-1, 1, 7, dtype=torch.float16))
+    assert h == [-1.0, -0.6669921875, -0.33349609375, 0.0, 0.33349609375, 0.6669921875, 1.0]
+    b = values(torch.linspace(-1, 1, 7, dtype=torch.bfloat16))
+    assert b == [-1.0, -0.6640625, -0.33203125, 0.0, 0.33203125, 0.6640625, 1.0]
+
+
+def test_linspace_integers():
+    assert torch.equal(torch.linspace(-3, 3, 10, dtype=torch.int32),
+                       torch.tensor([-3, -2, -1, -1, 0, 0, 1, 1, 2, 3], dtype=torch.int32))
+    assert torch.equal(torch.linspace(0, 10, 7, dtype=torch.int64),
+                       torch.tensor([0, 1, 3, 5, 6, 8, 10]))
+
+
+def err_linspace_bool_has_no_kernel():
+    # raises: "linspace_cpu" not implemented for 'Bool'
+    print(torch.linspace(0, 1, 5, dtype=torch.bool))
+
+
+def test_logspace():
+    v = values(torch.logspace(-2, 2, 13, dtype=torch.float64))
+    assert v[6] == 1.0 and v[5] == 0.46415888336127775
+    w = values(torch.logspace(-2.5, 1.5, 40, base=3.0, dtype=torch.float64))
+    assert w[7] == 0.14117098869994218 and w[9] == 0.17685464993195585
+
+
+def test_negative_zero_literal_beside_a_zero():
+    # PyTorch folds -0.0 (neg of 0.0) into the 0.0 the graph also uses
+    a = torch.tensor([-0.0, 0.0, 1.0])
+    assert torch.equal(torch.sign(1 / a), torch.tensor([1.0, 1.0, 1.0]))
+
+
+def test_negative_zero_literal_alone():
+    # with no other 0.0 in the function, -0.0 stays negative
+    b = torch.tensor([-0.0, 1.0])
+    assert (1 / b)[0].item() == float("-inf")
+
+
+if __name__ == "__main__":
+    import casedriver
+    casedriver.run(globals())
