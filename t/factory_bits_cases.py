@@ -1,7 +1,8 @@
 # t/factory_bits_cases.py — values PyTorch 1.13's CPU kernels compute to the bit, which a
 # printed tensor shows when they land near zero: linspace's halves and vectors (its middle
 # value -2.98e-08, not 0, switches the print to scientific notation), float16, bfloat16 and
-# integer linspace, logspace, and where -0.0 literals end up 0.0. Every expected value is
+# integer linspace, arange's double accumulation, logspace, and where -0.0 literals end up
+# 0.0. Every expected value is
 # what PyTorch gives (the file runs under it too: /usr/bin/python3 t/factory_bits_cases.py).
 from typing import List
 
@@ -53,6 +54,23 @@ def test_linspace_integers():
 def err_linspace_bool_has_no_kernel():
     # raises: "linspace_cpu" not implemented for 'Bool'
     print(torch.linspace(0, 1, 5, dtype=torch.bool))
+
+
+def test_arange_float32_accumulates_in_double():
+    # torch.arange(-1, 1, 0.1) holds -2.98e-09 where 0 is expected: PyTorch prints it so
+    a = values(torch.arange(-1, 1, 0.1))
+    assert a[10] == -2.9802322831784522e-09 and a[11] == 0.09999999403953552
+    c = values(torch.arange(-1, 1, 0.05))
+    assert c[11] == -0.45000001788139343 and c[12] == -0.40000003576278687
+    assert c[15] == -0.2500000298023224
+
+
+def test_arange_float64_and_half():
+    assert values(torch.arange(-2.5, 2.5, 0.3, dtype=torch.float64))[7] == -0.4000000000000001
+    e = values(torch.arange(-3.3, 4.1, 0.17, dtype=torch.float64))
+    assert e[9] == -1.7699999999999998 and e[30] == 1.8000000000000005
+    d = values(torch.arange(0, 3, 0.1, dtype=torch.float16))
+    assert d[7] == 0.7001953125 and d[25] == 2.5
 
 
 def test_logspace():

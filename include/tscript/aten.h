@@ -264,6 +264,11 @@ void ts_aten_linspace(double start, double end, int64_t steps, bool as_float, vo
  * for a dtype linspace has no kernel for (bool, complex), or -1 out of memory. */
 int ts_aten_linspace_typed(double start, double end, int64_t steps, int dtype, void *out);
 
+/* arange's n values start, start + step, ... of a floating dtype (float32, float64, float16,
+ * bfloat16), stored as dtype, as PyTorch's CPU kernel computes them; 1 (nothing written) for
+ * any other dtype. */
+int ts_aten_arange_typed(double start, double step, int64_t n, int dtype, void *out);
+
 /* ---- random ops (random.c) ------------------------------------------------------------ */
 
 /* What a random op fills a tensor with, element by element, from the process's generator

@@ -1,5 +1,6 @@
-/* linspace.c — linspace's values, which every backend computes on the host the same way
- * (aten-cpu's create.c, aten-cuda's factory.c, which copies them over): as PyTorch's kernel
+/* linspace.c — linspace's values (and arange's floating ones, at the end), which every backend
+ * computes on the host the same way (aten-cpu's create.c, aten-cuda's factory.c, which copies
+ * them over): as PyTorch's kernel
  * does, the first half steps up from start and the second half down from end, so both ends
  * are exact, in float32 for the dtypes PyTorch computes so (float32, float16, bfloat16) and
  * in float64 otherwise.
@@ -164,4 +165,49 @@ int ts_aten_linspace_typed(double start, double end, int64_t steps, int dtype, v
     }
     free(tmp);
     return 0;
+}
+
+/* ---- arange's floating values ------------------------------------------------------------ */
+/* PyTorch's arange kernel accumulates in the dtype's accumulation type (double for float32
+ * and float64, float for float16 and bfloat16): the same walk as linspace's (blocks of two
+ * 256-bit vectors, each vector's first value start + step * index fused, the others that
+ * first value plus j * step, not fused; the tail one at a time, fused), from start alone. */
+int ts_aten_arange_typed(double start, double step, int64_t n, int dtype, void *out)
+{
+    if (dtype == TS_FLOAT32 || dtype == TS_FLOAT64) {
+        int V = dtype == TS_FLOAT32 ? 8 : 4;
+        float *of = out;
+        double *od = out;
+        for (int64_t k = 0; k < n; k++) {
+            int64_t in_block = n - n % (2 * V) > k ? k % V : -1;   /* lane, or -1: the tail */
+            double v = in_block <= 0 ? fma(step, (double)k, start) : 0;
+            if (in_block > 0) {
+                double base = fma(step, (double)(k - in_block), start);
+                if (dtype == TS_FLOAT32)
+                    base = (float)base;
+                v = dtype == TS_FLOAT32 ? base + (double)in_block * step
+                                        : fma((double)in_block, step, base);
+            }
+            if (dtype == TS_FLOAT32)
+                of[k] = (float)v;
+            else
+                od[k] = v;
+        }
+        return 0;
+    }
+    if (dtype == TS_FLOAT16 || dtype == TS_BFLOAT16) {
+        enum { V = 16 };
+        Round r = dtype == TS_FLOAT16 ? round_half : round_bf16;
+        float s = (float)start, st = (float)step;
+        uint16_t *o = out;
+        for (int64_t k = 0; k < n; k++) {
+            int64_t lane = n - n % (2 * V) > k ? k % V : -1;
+            float v = r(fmaf(st, (float)(lane < 0 ? k : k - lane), s));
+            if (lane > 0)
+                v = r(v + (float)lane * st);
+            o[k] = dtype == TS_FLOAT16 ? ts_aten_float_to_half(v) : ts_aten_float_to_bf16(v);
+        }
+        return 0;
+    }
+    return 1;
 }

@@ -216,16 +216,22 @@ static TsTensor *arange(TsError *err, Num start, Num end, Num step, int dtype)
         return NULL;
     }
     int64_t n = (int64_t)size_d;
-    TsTensor *tmp = ts_cpu_empty(integral ? TS_INT64 : TS_FLOAT64, 1, &n, err);
+    if (!integral) {           /* PyTorch's own walk, to the bit (aten-common) */
+        TsTensor *r = ts_cpu_empty(dtype, 1, &n, err);
+        if (r && ts_aten_arange_typed(start.d, step.d, n, dtype, ts_tensor_data(r)) != 0) {
+            ts_tensor_release(r);
+            ts_error_set(err, TS_ERR_RUNTIME, "\"arange_cpu\" not implemented for '%s'",
+                         ts_dtype_type_name(dtype));
+            return NULL;
+        }
+        return r;
+    }
+    TsTensor *tmp = ts_cpu_empty(TS_INT64, 1, &n, err);
     if (!tmp)
         return NULL;
-    if (integral)
-        for (int64_t k = 0; k < n; k++)
-            ((int64_t *)ts_tensor_data(tmp))[k] = (int64_t)((uint64_t)start.i +
-                                                            (uint64_t)step.i * (uint64_t)k);
-    else
-        for (int64_t k = 0; k < n; k++)
-            ((double *)ts_tensor_data(tmp))[k] = start.d + step.d * (double)k;
+    for (int64_t k = 0; k < n; k++)
+        ((int64_t *)ts_tensor_data(tmp))[k] = (int64_t)((uint64_t)start.i +
+                                                        (uint64_t)step.i * (uint64_t)k);
     if (tmp->dtype == dtype)
         return tmp;
     TsTensor *r = ts_cpu_cast(tmp, dtype, err);
