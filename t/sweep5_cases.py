@@ -51,6 +51,87 @@ def err_hasattr_of_list():
     print(hasattr(x, "append"))
 
 
+def test_tensor_list_eq_by_value():
+    # == and != of List[Tensor] compare bool(a == b) item by item, not identity
+    assert [torch.tensor(1)] == [torch.tensor(1)]
+    assert not ([torch.tensor(1)] == [torch.tensor(2)])
+    assert [torch.tensor(1)] != [torch.tensor(2)]
+    assert [torch.tensor(1.0)] == [torch.tensor(1)]
+    assert [torch.tensor([[2]])] == [torch.tensor(2)]
+    n = torch.tensor(float("nan"))
+    assert not ([n] == [n])
+    # lengths differ: unequal before any item is compared
+    assert not ([torch.tensor(1)] == [torch.tensor(1), torch.tensor(2)])
+    e: List[torch.Tensor] = []
+    assert e == []
+
+
+def err_tensor_list_eq_many_elements():
+    # raises: Boolean value of Tensor with more than one value is ambiguous
+    t = torch.tensor([1, 2])
+    print([t] == [t])
+
+
+def err_tensor_list_eq_no_elements():
+    # raises: Boolean value of Tensor with no values is ambiguous
+    print([torch.zeros(0)] != [torch.tensor(1)])
+
+
+def err_tensor_list_eq_shapes():
+    # raises: The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0
+    print([torch.tensor([1, 2])] == [torch.tensor([1, 2, 3])])
+
+
+def test_tensor_list_count_index_remove():
+    a = torch.tensor(1)
+    l = [torch.tensor(7), a, torch.tensor(1), torch.tensor(2)]
+    assert l.count(torch.tensor(1)) == 2
+    assert l.index(torch.tensor(2)) == 3
+    l.remove(torch.tensor(1))
+    assert len(l) == 3 and int(l[1]) == 1 and int(l[2]) == 2
+    assert l.count(torch.tensor(5)) == 0
+
+
+def err_tensor_list_remove_missing():
+    # raises: list.remove(x): x not in list
+    l = [torch.tensor(1)]
+    l.remove(torch.tensor(9))
+    print(l)
+
+
+def err_tensor_list_index_missing():
+    # raises: is not in list
+    l = [torch.tensor(1)]
+    print(l.index(torch.tensor(2)))
+
+
+def err_tensor_list_count_many_elements():
+    # raises: Boolean value of Tensor with more than one value is ambiguous
+    l = [torch.tensor(1), torch.tensor([1, 1])]
+    print(l.count(torch.tensor(1)))
+
+
+def test_tensor_list_sort():
+    l = [torch.tensor(5), torch.tensor(3), torch.tensor(4), torch.tensor(1), torch.tensor(2)]
+    l.sort()
+    assert [int(t) for t in l] == [1, 2, 3, 4, 5]
+    l.sort(reverse=True)
+    assert [int(t) for t in l] == [5, 4, 3, 2, 1]
+    s = sorted([torch.tensor(2.5), torch.tensor(-1.0)])
+    assert float(s[0]) == -1.0 and float(s[1]) == 2.5
+    # a nan goes where std::sort's insertion sort puts it
+    m = [torch.tensor(2.0), torch.tensor(float("nan")), torch.tensor(1.0)]
+    m.sort()
+    assert float(m[0]) == 1.0 and float(m[1]) == 2.0 and math.isnan(float(m[2]))
+
+
+def err_tensor_list_sort_many_elements():
+    # raises: Boolean value of Tensor with more than one value is ambiguous
+    l = [torch.tensor([3, 1]), torch.tensor([1, 2])]
+    l.sort()
+    print(l)
+
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())

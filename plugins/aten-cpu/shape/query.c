@@ -24,7 +24,7 @@ static int pop_tensor(TsCall *c, TsArgs *a, TsTensor **t)
 }
 
 /* The one element of t as an int, float or bool value (t has exactly one element). */
-static TsValue only_elem(const TsTensor *t)
+TsValue ts_cpu_one_value(const TsTensor *t)
 {
     const char *p = ts_tensor_data(t);
     if (t->dtype == TS_BOOL)
@@ -88,7 +88,7 @@ static int convert(TsCall *c, Want want, bool implicit)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Cannot input a tensor of type %s as an "
                           "integral argument", ts_dtype_type_name(t->dtype));
     else if (!(rc = one_element(c, t))) {
-        v = only_elem(t);
+        v = ts_cpu_one_value(t);
         int64_t i = 0;
         if (want == WANT_INT && !(rc = to_int(c, v, &i)))
             v = ts_int(i);
@@ -126,7 +126,7 @@ static int k_bool(TsCall *c)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Boolean value of Tensor with more than one "
                           "value is ambiguous");
     else {
-        TsValue v = only_elem(t);
+        TsValue v = ts_cpu_one_value(t);
         b = v.tag == TS_TAG_BOOL ? v.u.b : v.tag == TS_TAG_INT ? v.u.i != 0 : v.u.d != 0.0;
     }
     return ts_args_return(&a, rc, ts_bool(b));
