@@ -39,6 +39,11 @@ def err_subscript_of_zip():
     print(zip([1], [2])[0])
 
 
+def err_range_value_float_argument():
+    # raises: all inputs of range must be ints, found float in argument 1
+    print(len(range(0, 10 ** 6, 7)))
+
+
 def err_hasattr_of_tensor():
     # raises: hasattr's first argument must be an object, got Tensor instead
     t = torch.zeros(2)

@@ -947,8 +947,10 @@ int ts_sugar_reject_iterable(TsEmitter *e, const TsTree *x)
     if (x->kind == TS_TREE_CALL && x->kids[0]->kind == TS_TREE_NAME &&
         !ts_env_find(e, ts_symbol(x->kids[0]->str))) {
         const char *f = x->kids[0]->str;
+        TsIterable it;         /* its arguments' errors first: len(range(2.0)) */
         if (strcmp(f, "range") == 0)
-            return ts_emit_error(e, x->range, "range cannot be used as a value");
+            return ts_sugar_iter(e, x, &it) ? -1
+                   : ts_emit_error(e, x->range, "range cannot be used as a value");
         if (strcmp(f, "zip") == 0 || strcmp(f, "enumerate") == 0)
             return ts_emit_error(e, x->range, "iterabletree cannot be used as a value");
     }
