@@ -137,6 +137,26 @@ def err_tensor_list_sort_many_elements():
     print(l)
 
 
+def test_builtin_max_of_tensors_is_prim():
+    # the builtin max/min take prim's overloads: 0-dim int tensors convert to ints
+    a = max(torch.tensor(3), torch.tensor(5))
+    b = min(torch.tensor(3), torch.tensor(5))
+    assert a == 5 and b == 3
+    assert str(a) == "5"
+    assert max(torch.tensor(4), 3) == 4 and min(2, torch.tensor(1)) == 1
+    assert max(torch.tensor(1), 2.5) == 2.5
+
+
+def err_builtin_max_of_float_tensors():
+    # raises: Cannot input a tensor of type Float as an integral argument
+    print(max(torch.tensor(1.5), torch.tensor(2.5)))
+
+
+def err_builtin_max_of_one_tensor():
+    # raises: Cannot input a tensor of dimension other than 0 as a scalar argument
+    print(max(torch.tensor([1, 5])))
+
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())

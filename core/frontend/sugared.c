@@ -1345,10 +1345,8 @@ static int emit_minmax(TsEmitter *e, const char *name, const TsTree *call, TsSug
         TsIrValue *l = ts_emit_list(e, t, ca.n, in, call->range);
         return value_of(out, l ? ts_emit_op2(e, op, l, NULL, call->range) : NULL);
     }
-    if (ca.n == 1 && ts_type_kind(ca.a[1].value->type) == TS_TYPE_TENSOR)
-        snprintf(op, sizeof op, "aten::%s", name);
-    if (ca.n == 2 && ts_type_kind(ca.a[1].value->type) == TS_TYPE_TENSOR)
-        snprintf(op, sizeof op, "aten::%s", strcmp(name, "max") == 0 ? "maximum" : "minimum");
+    /* prim's overloads only, tensors too: max(t, u) of 0-dim int tensors is an int (they
+     * convert as an int argument does), as in PyTorch; torch.max is the tensor op */
     return value_of(out, ts_emit_op(e, op, ca.n, ca.a + 1, call->range));
 }
 
