@@ -157,6 +157,19 @@ def err_builtin_max_of_one_tensor():
     print(max(torch.tensor([1, 5])))
 
 
+def test_complex_of_tensors():
+    assert complex(torch.tensor(1.0), torch.tensor(2.0)) == complex(1.0, 2.0)
+    assert complex(torch.tensor(3), 2.5) == complex(3.0, 2.5)
+    assert complex(1, torch.tensor(True)) == complex(1.0, 1.0)
+    assert complex(torch.tensor([2.0]), False) == complex(2.0, 0.0)
+    assert str(complex(torch.tensor(1.5), torch.tensor(-0.5))) == "1.5-0.5j"
+
+
+def err_complex_of_long_tensor():
+    # raises: a Tensor with 2 elements cannot be converted to Scalar
+    print(complex(torch.tensor([1.0, 2.0]), 1.0))
+
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())
