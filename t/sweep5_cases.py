@@ -170,6 +170,35 @@ def err_complex_of_long_tensor():
     print(complex(torch.tensor([1.0, 2.0]), 1.0))
 
 
+def err_variable_type_comment():
+    # raises: expected type comment but found 'ident' here
+    x = []  # type: List[int]
+    print(x)
+
+
+def err_two_variable_type_comments():
+    # raises: not found on multiline type annotation
+    x = 1  # type: int
+    y = 2  # type: int
+    print(x + y)
+
+
+def sig_comment_helper(a, b):
+    # type: (int, int) -> int
+    x = a + b  # type: ignore
+    return x
+
+
+def unused_helper_with_variable_comment(a: int) -> int:
+    x = 1  # type: int
+    return a + x
+
+
+def test_signature_comment_and_ignore():
+    # an ignore comment is skipped; a function never compiled is never checked
+    assert sig_comment_helper(1, 2) == 3
+
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())
