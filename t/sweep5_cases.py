@@ -183,6 +183,15 @@ def err_two_variable_type_comments():
     print(x + y)
 
 
+def def_line_comment_helper(x):  # type: (int) -> int
+    return x
+
+
+def err_signature_comment_on_def_line():
+    # raises: expected type comment but found 'def' here
+    print(def_line_comment_helper(1))
+
+
 def sig_comment_helper(a, b):
     # type: (int, int) -> int
     x = a + b  # type: ignore

@@ -1701,9 +1701,9 @@ static TsTree *misplaced_type_comment(Parser *p, size_t from)
         le = ls;
         while (le < one->start && (isalnum((unsigned char)t[le]) || t[le] == '_'))
             le++;
-        static const char *const keywords[] = { "return", "if", "for", "while", "assert",
-            "del", "pass", "break", "continue", "raise", "with", "not", "None", "True",
-            "False", "lambda", "global", "yield", "await" };
+        static const char *const keywords[] = { "def", "return", "if", "for", "while",
+            "assert", "del", "pass", "break", "continue", "raise", "with", "not", "None",
+            "True", "False", "lambda", "global", "yield", "await" };
         const char *kind = le > ls ? "ident" : NULL;
         for (size_t k = 0; kind && k < sizeof keywords / sizeof *keywords; k++)
             if (strlen(keywords[k]) == le - ls && memcmp(keywords[k], t + ls, le - ls) == 0)
