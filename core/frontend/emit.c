@@ -1113,12 +1113,19 @@ static const TsTree *param_tree(const TsDefInfo *d, const TsTree *def, size_t k,
     return par;
 }
 
+/* The def's signature type comment, or NULL (none, or a misplaced one: parser.c). */
+static const TsTree *sig_comment(const TsTree *def)
+{
+    const TsTree *tc = def->n_kids > 5 ? def->kids[5] : NULL;
+    return tc && !tc->flag ? tc : NULL;
+}
+
 static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size_t *n_out)
 {
     static const char refused[] = "Compiled functions can't take variable number of "
                                   "arguments or use keyword-only arguments with defaults";
     const TsTree *params = def->kids[2];
-    const TsTree *tc = def->n_kids > 5 ? def->kids[5] : NULL;
+    const TsTree *tc = sig_comment(def);
     size_t n = 0, n_trees = e->d->impl ? e->d->impl->def->kids[2]->n_kids : params->n_kids;
     const TsTree *dflt;
     for (size_t i = 0; i < n_trees; i++)
@@ -1197,7 +1204,7 @@ static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
             return -1;
     }
     const TsTree *ret = def->kids[3];
-    const TsTree *tc = def->n_kids > 5 ? def->kids[5] : NULL;
+    const TsTree *tc = sig_comment(def);
     if (ret || tc) {
         if (!(e->declared_return = ts_emit_type(e, ret ? ret : tc->kids[1])))
             return -1;

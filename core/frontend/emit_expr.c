@@ -1481,6 +1481,8 @@ static TsIrValue *emit_container_index(TsEmitter *e, TsIrValue *v, const TsTree 
 static TsIrValue *emit_subscript(TsEmitter *e, const TsTree *t, const TsType *expected)
 {
     TsSugared base;
+    if (ts_sugar_reject_iterable(e, t->kids[0]) != 0)   /* range(5)[1] */
+        return NULL;
     if (ts_emit_sugared(e, t->kids[0], NULL, &base) != 0)
         return NULL;
     if (base.kind == TS_SV_TYPE || base.kind == TS_SV_MODULE)

@@ -50,6 +50,10 @@ TESTS += t/lang_cases.sh t/lang_print.sh t/gradmode_cases.sh t/lang_sweep4_cases
 EXTRA_DIST += t/lang_cases.sh t/lang_cases.py t/lang_print.sh t/gradmode_cases.sh t/gradmode_cases.py \
 	t/lang_sweep4_cases.sh t/lang_sweep4_cases.py
 
+# A fifth sweep: builtins, expressions, types and aliasing against PyTorch 1.13.
+TESTS += t/sweep5_cases.sh
+EXTRA_DIST += t/sweep5_cases.sh t/sweep5_cases.py
+
 # Wrong programs that must fail as PyTorch fails them (a sweep of variations on the
 # conformance suite's errors/ cases).
 TESTS += t/errors_sweep_cases.sh

@@ -14,6 +14,7 @@
 #include "frontend/parser.h"
 #include "tscript/strbuf.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1657,6 +1658,75 @@ static TsTree *parse_signature_comment(Parser *p, const TsToken *c)
     return t;
 }
 
+/* Whether type comment c is "# type: ignore" or "# type: ignore[code]", which PyTorch skips
+ * when it looks for a function's signature comment. */
+static bool ignore_comment(const Parser *p, const TsToken *c)
+{
+    const char *text = p->source->text + c->body_start;
+    size_t n = c->body_end - c->body_start;
+    return n >= 6 && memcmp(text, "ignore", 6) == 0 && (n == 6 || text[6] == '[');
+}
+
+/* PyTorch takes a function's one "# type:" comment, wherever it is, for its signature and
+ * parses the whole line it is on: after code (a variable's `x = []  # type: List[int]`)
+ * the line's first token is not the comment, "expected type comment but found 'ident'
+ * here". Several are a multi-line signature, which needs a "(...) -> " line. Either error
+ * is raised only if the function is compiled (ts_parse_check_code_def), so here it becomes
+ * a TYPE_COMMENT node with flag 1 whose str is the message, at the offending line. */
+static TsTree *misplaced_type_comment(Parser *p, size_t from)
+{
+    const TsToken *one = NULL;
+    size_t n = 0;
+    bool ret_line = false;
+    for (size_t i = from; i < p->n_comments; i++) {
+        const TsToken *c = &p->comments[i];
+        if (ignore_comment(p, c))
+            continue;
+        n++;
+        one = c;
+        ret_line = ret_line || (c->body_end - c->body_start >= 9 &&
+                                memcmp(p->source->text + c->body_start, "(...) -> ", 9) == 0);
+    }
+    const char *t = p->source->text;
+    char msg[128];
+    size_t ls, le;
+    if (n == 1) {
+        ls = one->start;
+        while (ls > 0 && t[ls - 1] != '\n' && t[ls - 1] != '\r')
+            ls--;
+        while (t[ls] == ' ' || t[ls] == '\t')
+            ls++;
+        if (ls == one->start)
+            return NULL;       /* a comment line: the signature comment */
+        le = ls;
+        while (le < one->start && (isalnum((unsigned char)t[le]) || t[le] == '_'))
+            le++;
+        static const char *const keywords[] = { "def", "return", "if", "for", "while",
+            "assert", "del", "pass", "break", "continue", "raise", "with", "not", "None",
+            "True", "False", "lambda", "global", "yield", "await" };
+        const char *kind = le > ls ? "ident" : NULL;
+        for (size_t k = 0; kind && k < sizeof keywords / sizeof *keywords; k++)
+            if (strlen(keywords[k]) == le - ls && memcmp(keywords[k], t + ls, le - ls) == 0)
+                kind = keywords[k];
+        if (!kind)
+            le = ls + 1;
+        snprintf(msg, sizeof msg, "expected type comment but found '%.*s' here",
+                 kind ? (int)strlen(kind) : 1, kind ? kind : t + ls);
+    } else if (n > 1 && !ret_line) {
+        ls = one->start;
+        le = one->end;
+        snprintf(msg, sizeof msg, "Return type line '# type: (...) -> ...' not found on "
+                 "multiline type annotation");
+    } else {
+        return NULL;
+    }
+    TsTree *bad = mk(p, TS_TREE_TYPE_COMMENT, ls, le);
+    set_str(p, bad, msg, strlen(msg));
+    if (bad)
+        bad->flag = 1;
+    return bad;
+}
+
 static TsTree *parse_def(Parser *p, size_t start, int async, TsTree *decorators)
 {
     expect(p, TS_TK_DEF);
@@ -1680,13 +1750,12 @@ static TsTree *parse_def(Parser *p, size_t start, int async, TsTree *decorators)
     TsTree *sig = NULL;
     size_t first_stmt = body && body->n_kids && body->kids[0] ? body->kids[0]->range.start
                                                                 : (size_t)-1;
-    for (size_t i = before; i < p->n_comments && !p->failed; i++) {
+    if (!p->failed)
+        sig = misplaced_type_comment(p, before);
+    for (size_t i = before; i < p->n_comments && !p->failed && !sig; i++) {
         const TsToken *c = &p->comments[i];
-        if (c->start < first_stmt) {
+        if (c->start < first_stmt)
             sig = parse_signature_comment(p, c);
-            if (sig)
-                break;
-        }
     }
     TsTree *t = mk2(p, TS_TREE_DEF, start, body ? body->range.end : start, n, decorators);
     add(p, t, params);
@@ -2062,6 +2131,9 @@ int ts_parse_check_code_def(const TsTree *def, bool archive, TsError *err)
         if ((rc = check(&c, prm->kids[1])) || (rc = check(&c, prm->kids[2])))
             return rc;
     }
+    const TsTree *tc = def->n_kids > 5 ? def->kids[5] : NULL;
+    if (tc && tc->flag)        /* a misplaced "# type:" comment (misplaced_type_comment) */
+        return ts_error_at(err, TS_ERR_SYNTAX, tc->range, "%s", tc->str);
     const TsTree *body = def->kids[4];
     for (size_t i = 0; i < body->n_kids; i++) {
         const TsTree *st = body->kids[i];

@@ -783,6 +783,8 @@ static int class_attr(TsEmitter *e, TsClassInfo *ci, const char *attr, TsSourceR
                          ts_type_name(ci->type), attr);
 }
 
+static const char *builtin_kind(const char *name);
+
 int ts_sugar_attr(TsEmitter *e, const TsSugared *base, const char *attr, TsSourceRange r,
                   TsSugared *out)
 {
@@ -796,6 +798,9 @@ int ts_sugar_attr(TsEmitter *e, const TsSugared *base, const char *attr, TsSourc
         return named(e, class_attr(e, base->cls, attr, r, out), out);
     case TS_SV_VALUE:
         return named(e, value_attr(e, base->value, attr, r, out), out);
+    case TS_SV_BUILTIN:         /* dict.fromkeys, str.join: no attributes on builtins */
+        return ts_emit_error(e, r, "attribute lookup is not defined on %s",
+                             builtin_kind(base->name));
     default:
         return ts_emit_error(e, r, "object has no attribute '%s'", attr);
     }
@@ -942,8 +947,10 @@ int ts_sugar_reject_iterable(TsEmitter *e, const TsTree *x)
     if (x->kind == TS_TREE_CALL && x->kids[0]->kind == TS_TREE_NAME &&
         !ts_env_find(e, ts_symbol(x->kids[0]->str))) {
         const char *f = x->kids[0]->str;
+        TsIterable it;         /* its arguments' errors first: len(range(2.0)) */
         if (strcmp(f, "range") == 0)
-            return ts_emit_error(e, x->range, "range cannot be used as a value");
+            return ts_sugar_iter(e, x, &it) ? -1
+                   : ts_emit_error(e, x->range, "range cannot be used as a value");
         if (strcmp(f, "zip") == 0 || strcmp(f, "enumerate") == 0)
             return ts_emit_error(e, x->range, "iterabletree cannot be used as a value");
     }
@@ -1338,10 +1345,8 @@ static int emit_minmax(TsEmitter *e, const char *name, const TsTree *call, TsSug
         TsIrValue *l = ts_emit_list(e, t, ca.n, in, call->range);
         return value_of(out, l ? ts_emit_op2(e, op, l, NULL, call->range) : NULL);
     }
-    if (ca.n == 1 && ts_type_kind(ca.a[1].value->type) == TS_TYPE_TENSOR)
-        snprintf(op, sizeof op, "aten::%s", name);
-    if (ca.n == 2 && ts_type_kind(ca.a[1].value->type) == TS_TYPE_TENSOR)
-        snprintf(op, sizeof op, "aten::%s", strcmp(name, "max") == 0 ? "maximum" : "minimum");
+    /* prim's overloads only, tensors too: max(t, u) of 0-dim int tensors is an int (they
+     * convert as an int argument does), as in PyTorch; torch.max is the tensor op */
     return value_of(out, ts_emit_op(e, op, ca.n, ca.a + 1, call->range));
 }
 
@@ -1657,7 +1662,15 @@ static int emit_getattr(TsEmitter *e, const char *name, const TsTree *call, TsSu
     if (base.kind == TS_SV_VALUE && ts_is_object_type(base.value->type))
         has = ts_type_field_index(base.value->type, attr) >= 0 ||
               ts_class_method(ts_compiler_class_of_type(e->c, base.value->type), attr);
-    else if (base.kind == TS_SV_VALUE && ts_type_name(base.value->type))
+    else if (name[0] == 'h' && base.kind == TS_SV_VALUE) {   /* hasattr(3, "real") */
+        char t[256];
+        if (ts_type_name(base.value->type))
+            snprintf(t, sizeof t, "%s", ts_type_name(base.value->type));
+        else
+            ts_type_annotation(base.value->type, t, sizeof t);
+        return ts_emit_error(e, r, "hasattr's first argument must be an object, got %s "
+                             "instead", t);
+    } else if (base.kind == TS_SV_VALUE && ts_type_name(base.value->type))
         has = ts_type_field_index(base.value->type, attr) >= 0;
     if (name[0] == 'h')
         return value_of(out, ts_emit_const(e, ts_bool(has), r));
@@ -1841,9 +1854,11 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
     if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
         return emit_minmax(e, name, call, out);
     if (strcmp(name, "abs") == 0) {
-        TsIrValue *v = call->n_kids == 2 ? ts_emit_expr(e, call->kids[1], NULL) : NULL;
+        if (call->n_kids != 2 || call->kids[1]->kind == TS_TREE_KWARG)   /* no overload fits */
+            return builtin_op(e, "prim::abs", call, out);
+        TsIrValue *v = ts_emit_expr(e, call->kids[1], NULL);
         if (!v)
-            return call->n_kids == 2 ? -1 : ts_emit_error(e, r, "abs expects one argument");
+            return -1;
         return value_of(out, ts_emit_op2(e, ts_type_kind(v->type) == TS_TYPE_TENSOR
                                          ? "aten::abs" : "prim::abs", v, NULL, r));
     }

@@ -42,6 +42,7 @@ extern const TsCpuTable ts_cpu_reduce_table, ts_cpu_scan_table, ts_cpu_sort_tabl
 extern const TsCpuTable ts_cpu_index_table;     /* index.c: gather, index, index_put_, ... */
 extern const TsCpuTable ts_cpu_create_table;    /* create.c: *_like, arange, tensor, item, ... */
 extern const TsCpuTable ts_cpu_query_table;     /* query.c: Int/Float/Bool.Tensor, result_type */
+extern const TsCpuTable ts_cpu_tensor_lists_table; /* tensor_lists.c: ==, sort, count of List[Tensor] */
 extern const TsCpuTable ts_cpu_close_table;     /* close.c: isclose, allclose, equal */
 extern const TsCpuTable ts_cpu_scatter_table;   /* scatter.c: scatter*, index_add/fill/copy */
 extern const TsCpuTable ts_cpu_compose_table;   /* compose.c: rot90, vstack, diff, trace, ... */
@@ -72,6 +73,10 @@ extern const TsCpuTable ts_cpu_decomp_table, ts_cpu_spectral_table, ts_cpu_linal
 /* The losses, distances and contractions of schemas/aten_loss.yaml: */
 extern const TsCpuTable ts_cpu_loss_more_table, ts_cpu_ctc_table, ts_cpu_distance_table,
     ts_cpu_unpool_table, ts_cpu_tensordot_table;
+
+/* The one element of a cpu tensor that has exactly one, as an int, float or bool value
+ * (query.c). */
+TsValue ts_cpu_one_value(const TsTensor *t);
 
 /* The "cpu" allocator (cpu.c): 64-byte aligned blocks; zero bytes gives a valid block. */
 extern TsAllocator ts_cpu_allocator;

@@ -1,8 +1,9 @@
 /* query.c — one-element tensors as TorchScript values, and the cpu's answers to questions
  * that are not about a tensor's header alone.
  *
- * int(t), float(t), bool(t) (aten::Int/Float/Bool.Tensor) and the implicit conversions the
- * compiler inserts where a Tensor meets an int, float or Scalar parameter
+ * int(t), float(t), bool(t), complex(t, u) (aten::Int/Float/Bool.Tensor, Complex.Tensor_*)
+ * and the implicit conversions the compiler inserts where a Tensor meets an int, float or
+ * Scalar parameter
  * (aten::IntImplicit, FloatImplicit, ScalarImplicit); x.is_nested (the cpu's nested
  * stand-in), promote_types, can_cast, torch.device("cpu") and torch.result_type. The
  * explicit conversions take any one-element tensor; the implicit ones only 0-dim tensors,
@@ -24,7 +25,7 @@ static int pop_tensor(TsCall *c, TsArgs *a, TsTensor **t)
 }
 
 /* The one element of t as an int, float or bool value (t has exactly one element). */
-static TsValue only_elem(const TsTensor *t)
+TsValue ts_cpu_one_value(const TsTensor *t)
 {
     const char *p = ts_tensor_data(t);
     if (t->dtype == TS_BOOL)
@@ -88,7 +89,7 @@ static int convert(TsCall *c, Want want, bool implicit)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Cannot input a tensor of type %s as an "
                           "integral argument", ts_dtype_type_name(t->dtype));
     else if (!(rc = one_element(c, t))) {
-        v = only_elem(t);
+        v = ts_cpu_one_value(t);
         int64_t i = 0;
         if (want == WANT_INT && !(rc = to_int(c, v, &i)))
             v = ts_int(i);
@@ -109,6 +110,27 @@ static int k_float_implicit(TsCall *c) { return convert(c, WANT_FLOAT, true); }
 /* aten::ScalarImplicit(Tensor a) -> Scalar */
 static int k_scalar_implicit(TsCall *c) { return convert(c, WANT_SCALAR, true); }
 
+/* aten::Complex.Tensor_Tensor(Tensor a, Tensor b) -> complex, and the overloads with a
+ * number on one side (Tensor_float, int_Tensor, ...): each tensor's one element (item()) as
+ * a float, the real and imaginary parts. */
+static int k_complex(TsCall *c)
+{
+    TsArgs a;
+    double part[2];
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    for (size_t i = 0; !rc && i < 2; i++) {
+        TsTensor *t;
+        if (a.v[i].tag != TS_TAG_TENSOR)
+            part[i] = to_double(a.v[i]);
+        else if (!(rc = ts_args_tensor(&a, i, &t)) && !(rc = one_element(c, t)))
+            part[i] = to_double(ts_cpu_one_value(t));
+    }
+    TsComplex *z = rc ? NULL : ts_complex_new(part[0], part[1], c->error);
+    if (!rc && !z)
+        rc = c->error->code;
+    return ts_args_return(&a, rc, z ? ts_obj_value(z, TS_TAG_COMPLEX) : ts_none());
+}
+
 /* aten::Bool.Tensor(Tensor a) -> bool: Tensor.is_nonzero (nan is true). */
 static int k_bool(TsCall *c)
 {
@@ -126,7 +148,7 @@ static int k_bool(TsCall *c)
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "Boolean value of Tensor with more than one "
                           "value is ambiguous");
     else {
-        TsValue v = only_elem(t);
+        TsValue v = ts_cpu_one_value(t);
         b = v.tag == TS_TAG_BOOL ? v.u.b : v.tag == TS_TAG_INT ? v.u.i != 0 : v.u.d != 0.0;
     }
     return ts_args_return(&a, rc, ts_bool(b));
@@ -244,6 +266,13 @@ static const TsCpuOp ops[] = {
     { "aten::Int", "Tensor", k_int },
     { "aten::Float", "Tensor", k_float },
     { "aten::Bool", "Tensor", k_bool },
+    { "aten::Complex", "Tensor_Tensor", k_complex },
+    { "aten::Complex", "Tensor_float", k_complex },
+    { "aten::Complex", "float_Tensor", k_complex },
+    { "aten::Complex", "Tensor_int", k_complex },
+    { "aten::Complex", "int_Tensor", k_complex },
+    { "aten::Complex", "Tensor_bool", k_complex },
+    { "aten::Complex", "bool_Tensor", k_complex },
     { "aten::is_nonzero", "", k_bool },
     { "aten::IntImplicit", "", k_int_implicit },
     { "aten::FloatImplicit", "", k_float_implicit },

@@ -3,7 +3,7 @@
 (def h (decorators) (params (param / x _ _) (param y _ _) (param * _ _ _) (param kw z int 3)) _ (block (return)) _)
 (def v (decorators) (params (param * args _ _) (param ** kwargs _ _)) _ (block pass) _)
 (def s (decorators (attr (attr torch jit) script)) (params (param x _ _)) _ (block (return x)) (typecomment "(int) -> int" (tuple int) int))
-(def d (decorators (attr (attr torch jit) export) (attr (attr torch jit) unused)) (params (param self _ _) (param x _ _)) _ (block (return x)) (typecomment "(Tensor) -> Tuple[int, str]" (tuple Tensor) (subscript Tuple int str)))
+(def d (decorators (attr (attr torch jit) export) (attr (attr torch jit) unused)) (params (param self _ _) (param x _ _)) _ (block (return x)) (typecomment "expected type comment but found 'def' here"))
 (def st (decorators staticmethod) (params) _ (block pass) _)
 (def nested (decorators) (params) _ (block (def inner (decorators) (params) _ (block (return 1)) _) (return (call inner))) _)
 (def #1 a (decorators) (params) _ (block (expr (await (call b)))) _)
