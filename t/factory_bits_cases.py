@@ -6,6 +6,8 @@
 # what PyTorch gives (the file runs under it too: /usr/bin/python3 t/factory_bits_cases.py).
 from typing import List
 
+import math
+
 import torch
 
 
@@ -84,6 +86,27 @@ def test_negative_zero_literal_beside_a_zero():
     # PyTorch folds -0.0 (neg of 0.0) into the 0.0 the graph also uses
     a = torch.tensor([-0.0, 0.0, 1.0])
     assert torch.equal(torch.sign(1 / a), torch.tensor([1.0, 1.0, 1.0]))
+
+
+def test_negative_zero_folded_keeps_its_sign():
+    # math on constants folds while -0.0 is still -0.0, even beside a 0.0
+    assert math.atan2(0.0, -0.0) == math.pi
+    assert math.copysign(1.0, -0.0) == -1.0
+    x = -0.0
+    assert math.atan2(-0.0, -1.0) == -math.pi and math.atan2(0.0, x) == math.pi
+
+
+def test_negative_zero_beside_a_zero_that_folds_away():
+    # the only other 0.0 folds into a string: no 0.0 is left to pool with, -0.0 stays
+    t = torch.zeros(2) * -0.0
+    s = str(0.0)
+    assert torch.equal(torch.sign(1 / t), torch.tensor([-1.0, -1.0])) and s == "0."
+
+
+def test_negative_zero_beside_a_zero_in_use():
+    t = torch.zeros(2) * -0.0
+    u = torch.zeros(2) + 0.0
+    assert torch.equal(torch.sign(1 / t), torch.tensor([1.0, 1.0])) and u.sum().item() == 0.0
 
 
 def test_negative_zero_literal_alone():

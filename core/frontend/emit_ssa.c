@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "frontend/emit.h"
+#include "ir/passes/pure.h"
 
 /* ---- name -> type / value frames --------------------------------------------------- */
 
@@ -534,7 +535,8 @@ static bool same_constant(const TsNode *a, const TsNode *b)
         return false;
     switch (x->kind) {
     case TS_ATTR_INT: return x->u.i == y->u.i;
-    case TS_ATTR_FLOAT: return x->u.f == y->u.f;   /* as PyTorch: 0.0 is -0.0, NaN no NaN */
+    case TS_ATTR_FLOAT:        /* NaN is no NaN; 0.0 and -0.0 are settled apart (below) */
+        return x->u.f == y->u.f && signbit(x->u.f) == signbit(y->u.f);
     case TS_ATTR_STR: return strcmp(x->u.s, y->u.s) == 0;
     default: return false;
     }
@@ -557,14 +559,6 @@ static void pool_constants(TsGraph *g, TsBlock *b, TsNode **pool, size_t *n_pool
         for (size_t i = 0; i < *n_pool && !same; i++)
             if (same_constant(pool[i], n))
                 same = pool[i];
-        /* PyTorch writes -0.0 as neg(0.0), pools that 0.0 with any other before folding the
-         * neg, then pools the folded -0.0 into it: where a 0.0 is used besides, every -0.0 of
-         * the graph is 0.0 (torch.tensor([-0.0, 0.0]) holds two zeros). So a 0.0 met after a
-         * -0.0 turns the pooled constant positive; -0.0 alone stays -0.0. */
-        if (same && same->n_attrs > 0 && same->attrs[0].kind == TS_ATTR_FLOAT &&
-            same->attrs[0].u.f == 0.0 &&
-            signbit(same->attrs[0].u.f) && !signbit(n->attrs[0].u.f))
-            same->attrs[0].u.f = 0.0;
         /* (out of memory moving the uses keeps the duplicate: still a correct graph) */
         if (same && ts_irvalue_replace_all_uses_with(n->outputs[0], same->outputs[0], NULL) == 0) {
             ts_node_destroy(n, NULL);
@@ -580,6 +574,58 @@ static void pool_constants(TsGraph *g, TsBlock *b, TsNode **pool, size_t *n_pool
                 ts_node_move_before(n, top->ret->next);
         }
     }
+}
+
+/* The float constant 0.0 (negative or not) among the pooled ones at the top, or NULL. */
+static TsNode *zero_constant(TsBlock *top, bool negative)
+{
+    for (TsNode *n = top->ret->next; n != top->ret && is(n, "prim::Constant"); n = n->next)
+        if (n->n_attrs == 1 && n->attrs[0].kind == TS_ATTR_FLOAT && n->attrs[0].u.f == 0.0 &&
+            (bool)signbit(n->attrs[0].u.f) == negative)
+            return n;
+    return NULL;
+}
+
+/* Would PyTorch's scripting fold n: a pure node of constants giving immutable values? */
+static bool folds(const TsNode *n)
+{
+    if (n->n_outputs == 0 || !ts_node_is_pure(n))
+        return false;
+    for (size_t i = 0; i < n->n_inputs; i++)
+        if (!is(n->inputs[i]->node, "prim::Constant"))
+            return false;
+    for (size_t i = 0; i < n->n_outputs; i++)
+        if (!ts_type_is_immutable(n->outputs[i]->type))
+            return false;
+    return true;
+}
+
+/* PyTorch writes -0.0 as neg(0.0) and, while scripting, folds the pure nodes of constants
+ * and then pools constants, where -0.0 equals 0.0 and the 0.0 came first. So a -0.0 that a
+ * folded node reads stays -0.0 there (math.atan2(0.0, -0.0) is pi), while every other use
+ * of it, where a 0.0 is also used, reads 0.0 (torch.tensor([-0.0, 0.0]) holds two zeros,
+ * print(-0.0, 0.0) prints 0. 0.); -0.0 with no 0.0 beside it stays -0.0, and so does one
+ * whose 0.0 is only read by folded nodes (it is gone by then). */
+static void settle_zeros(TsBlock *top)
+{
+    TsNode *pos = zero_constant(top, false), *neg = zero_constant(top, true);
+    if (!pos || !neg)
+        return;
+    bool lives = false;        /* a 0.0 whose every use folds away is gone before pooling */
+    for (size_t u = 0; u < pos->outputs[0]->n_uses && !lives; u++)
+        lives = !folds(pos->outputs[0]->uses[u].user);
+    if (!lives)
+        return;
+    TsIrValue *nv = neg->outputs[0];
+    if (ts_irvalue_reserve_uses(pos->outputs[0], nv->n_uses))
+        return;                /* (no memory: the graph stays as it is, still correct) */
+    for (size_t u = nv->n_uses; u-- > 0;) {
+        TsUse use = nv->uses[u];
+        if (!folds(use.user))
+            (void)ts_node_replace_input(use.user, use.offset, pos->outputs[0], NULL);
+    }
+    if (nv->n_uses == 0)
+        ts_node_destroy(neg, NULL);
 }
 
 /* An empty list literal that no argument converted (see sugared.c's emit_args) is the
@@ -608,6 +654,7 @@ int ts_emit_cleanup(TsGraph *g, TsError *err)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     size_t n_pool = 0;
     pool_constants(g, top, pool, &n_pool, POOL_MAX);
+    settle_zeros(top);
     free(pool);
     ts_graph_set_insert_point(g, top->ret);
     return 0;
