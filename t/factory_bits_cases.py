@@ -1,8 +1,9 @@
 # t/factory_bits_cases.py — values PyTorch 1.13's CPU kernels compute to the bit, which a
 # printed tensor shows when they land near zero: linspace's halves and vectors (its middle
 # value -2.98e-08, not 0, switches the print to scientific notation), float16, bfloat16 and
-# integer linspace, arange's double accumulation, logspace, and where -0.0 literals end up
-# 0.0. Every expected value is
+# integer linspace, arange's double accumulation, logspace, float32 sums in PyTorch's
+# cascade order, x ** 2, 3, -2 and -0.5 as its kernel multiplies, and where -0.0 literals end
+# up 0.0. Every expected value is
 # what PyTorch gives (the file runs under it too: /usr/bin/python3 t/factory_bits_cases.py).
 from typing import List
 
@@ -73,6 +74,28 @@ def test_arange_float64_and_half():
     assert e[9] == -1.7699999999999998 and e[30] == 1.8000000000000005
     d = values(torch.arange(0, 3, 0.1, dtype=torch.float16))
     assert d[7] == 0.7001953125 and d[25] == 2.5
+
+
+def test_float32_sums_in_pytorch_order():
+    # float32 sums run in float32 by PyTorch's cascade, not in double
+    x = torch.tensor([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7])
+    assert x.sum().item() == 2.8000001907348633 and x.mean().item() == 0.40000003576278687
+    y = torch.linspace(-1.7, 2.3, 1000)
+    assert (y - y.mean()).sum().item() == -2.09808349609375e-05
+    assert y.reshape(10, 100).sum(1)[3].item() == -30.060070037841797
+    z = torch.arange(24.0).reshape(4, 6).t() / 7.0
+    assert z.sum(0)[1].item() == 7.285714149475098
+
+
+def test_pow_by_a_scalar_as_pytorch_multiplies():
+    w = torch.linspace(-1.7, 2.3, 300)
+    assert (w ** 2)[211].item() == 1.2605507373809814
+    assert (w ** 3)[7].item() == -4.144997596740723
+    v = torch.linspace(0.1, 2.3, 300)
+    assert (v ** -2)[5].item() == 53.44361114501953
+    assert (v ** -0.5)[9].item() == 2.452773094177246
+    assert (torch.linspace(0.1, 2.3, 300, dtype=torch.float64) ** 3)[17].item() == \
+        0.011403328298086789
 
 
 def test_logspace():

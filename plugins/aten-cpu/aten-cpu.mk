@@ -22,6 +22,7 @@ plugins_aten_cpu_aten_cpu_la_SOURCES = plugins/aten-cpu/engine/cpu.c plugins/ate
 	\
 	plugins/aten-cpu/shape/join.c plugins/aten-cpu/shape/index.c plugins/aten-cpu/create/create.c \
 	plugins/aten-cpu/reduce/reduce.h plugins/aten-cpu/reduce/reduce_iter.c plugins/aten-cpu/reduce/reduce.c \
+	plugins/aten-cpu/reduce/cascade.c \
 	plugins/aten-cpu/reduce/scan.c plugins/aten-cpu/reduce/sort.c plugins/aten-cpu/shape/query.c \
 	plugins/aten-cpu/shape/tensor_lists.c \
 	plugins/aten-cpu/pointwise/close.c plugins/aten-cpu/pointwise/ternary.c

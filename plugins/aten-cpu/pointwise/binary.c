@@ -140,7 +140,21 @@ static inline int64_t pow_i(int64_t x, int64_t y)
         return m + log1p(exp2(-fabs(x - y))) / (T)0.69314718055994530942; \
     } \
     static inline T xlogy_##T(T x, T y) { return y != y ? y : x == 0 ? 0 : x * log(y); } \
-    static inline T min_##T(T x, T y) { return x != x ? x : y != y ? y : x < y ? x : y; }
+    static inline T min_##T(T x, T y) { return x != x ? x : y != y ? y : x < y ? x : y; } \
+    /* x ** K for a Scalar K: PyTorch's kernel multiplies for 2, 3 and -2 and takes 1 / sqrt \
+     * for -0.5, each rounded in the type (pow in double rounds once: other last bits) */ \
+    static inline T pow_scalar_##T(T x, T y) \
+    { \
+        if (y == 2) \
+            return x * x; \
+        if (y == 3) \
+            return x * x * x; \
+        if (y == -2) \
+            return (T)1 / (x * x); \
+        if (y == (T)-0.5) \
+            return (T)1 / (T)sqrt(x); \
+        return (T)pow(x, y); \
+    }
 EW_FLOAT_TYPES(FLOAT_HELPERS, )
 #undef FLOAT_HELPERS
 #define FLOAT_HELPER(NAME, x, y) _Generic((x), float: NAME##_float, double: NAME##_double)(x, y)
@@ -198,6 +212,7 @@ DEF_NUM_OP(div_floor, floordiv_i(x, y, args), FLOAT_HELPER(floordiv, x, y))
 DEF_NUM_OP(remainder, remainder_i(x, y, args), FLOAT_HELPER(remainder, x, y))
 DEF_NUM_OP(fmod, fmod_i(x, y, args), fmod(x, y))
 DEF_NUM_OP(pow, pow_i(x, y), pow(x, y))
+DEF_NUM_OP(pow_scalar, pow_i(x, y), FLOAT_HELPER(pow_scalar, x, y))
 DEF_OP(maximum, x > y ? x : y, FLOAT_HELPER(max, x, y), x || y)
 DEF_OP(minimum, x < y ? x : y, FLOAT_HELPER(min, x, y), x && y)
 DEF_FLOAT_OP(atan2, atan2(x, y))
@@ -243,6 +258,7 @@ EWOP(floor_divide, div_floor, TS_EW_SAME)
 EWOP(remainder, remainder, TS_EW_SAME)
 EWOP(fmod, fmod, TS_EW_SAME)
 EWOP(pow, pow, TS_EW_SAME)
+static const TsCpuEwOp ew_pow_scalar = { "pow", TS_EW_SAME, false, pow_scalar_loops };
 EWOP(maximum, maximum, TS_EW_SAME)
 EWOP(minimum, minimum, TS_EW_SAME)
 EWOP(bitwise_and, bitwise_and, TS_EW_SAME)
@@ -471,8 +487,10 @@ static int bin_call(TsCall *c, const BinDesc *d, Form form)
         rc = c->error->code;
     if (!rc && ew == &ew_sub)
         rc = check_sub(c, in);
-    if (!rc && ew == &ew_pow && other_scalar)
+    if (!rc && ew == &ew_pow && other_scalar) {
         rc = check_pow(c, in);
+        ew = &ew_pow_scalar;   /* a Scalar exponent: PyTorch's special cases */
+    }
     if (!rc && d->prep == P_DOUBLE && is_inplace(form))
         out = in[0];           /* self was float64 already: prepare kept it */
     if (!rc && d->alpha)

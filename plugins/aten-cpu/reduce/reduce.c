@@ -380,7 +380,23 @@ typedef struct RedRun {
     bool fd;                   /* gathers doubles (else int64s) */
     double p;
     TsTensor *v, *ix, *mn;     /* values (int64 or float64), indices, means; ix, mn optional */
+    bool cascade;              /* a float32 sum of contiguous runs: PyTorch's order (cascade.c) */
 } RedRun;
+
+/* Are the elements each output position reduces one run of consecutive values (the
+ * reduced dims innermost and contiguous), as PyTorch's inner sum reads them? */
+static bool contiguous_run(const TsCpuRed *r)
+{
+    int64_t want = (int64_t)ts_dtype_size(r->dtype);
+    for (int d = r->nr - 1; d >= 0; d--) {
+        if (r->rsize[d] == 1)
+            continue;
+        if (r->rstride[d] != want)
+            return false;
+        want *= r->rsize[d];
+    }
+    return true;
+}
 
 /* Output positions [b, e): each folds its whole run, so the result does not depend on how
  * the positions are split. */
@@ -394,7 +410,11 @@ static int reduce_range(void *ctx, int64_t b, int64_t e, TsError *err)
     for (int64_t o = b; o < e; o++) {
         Acc a = { op->init_d, 0, op->init_i, 0, -1, false };
         const char *base = r->nred ? ts_cpu_red_base(r, o) : NULL;
-        for (int64_t start = 0; start < r->nred; start += CHUNK) {
+        if (w->cascade && r->nred > 0) {
+            a.d = ts_cpu_cascade_sum_f32((const float *)(const void *)base, r->nred);
+            a.n = r->nred;
+        }
+        for (int64_t start = 0; !w->cascade && start < r->nred; start += CHUNK) {
             int64_t m = r->nred - start < CHUNK ? r->nred - start : CHUNK;
             if (w->fd) {
                 ts_cpu_gather_d(r, base, start, m, buf.d);
@@ -439,7 +459,9 @@ static int run_reduce(TsCall *c, const RedCall *rc, TsTensor **vals, TsTensor **
             ts_tensor_release(ix);
         return c->error->code;
     }
-    RedRun w = { op, &r, fd, rc->g.p, v, ix, mn };
+    RedRun w = { op, &r, fd, rc->g.p, v, ix, mn, false };
+    w.cascade = (op == &op_sum || op == &op_mean) && rc->x->dtype == TS_FLOAT32 &&
+                rc->result == TS_FLOAT32 && contiguous_run(&r);
     /* split over threads by output positions, each chunk RED_GRAIN elements or more */
     int64_t grain = r.nred > 0 ? (RED_GRAIN + r.nred - 1) / r.nred : r.nout;
     ts_parallel_for(0, r.nout, grain > 0 ? grain : 1, reduce_range, &w, NULL);

@@ -29,6 +29,9 @@ typedef struct TsCpuRed {
  * all -inf (every key masked), as in PyTorch. */
 void ts_cpu_softmax_f32(float *x, int64_t n, bool log);
 
+/* The sum of n contiguous floats in float32, in PyTorch 1.13's cascade order (cascade.c). */
+float ts_cpu_cascade_sum_f32(const float *x, int64_t n);
+
 /* The plan for t with the reduced dims in mask. */
 void ts_cpu_red_plan(const TsTensor *t, uint64_t mask, TsCpuRed *r);
 /* Element 0 of the run that output position o reduces. */
