@@ -87,6 +87,17 @@ def test_float32_sums_in_pytorch_order():
     assert z.sum(0)[1].item() == 7.285714149475098
 
 
+def test_float32_sums_over_outer_dims_in_pytorch_order():
+    x = torch.linspace(-2.3, 3.1, 40 * 50).reshape(40, 50) ** 3
+    assert x.sum(0)[7].item() == 104.64897155761719
+    assert x[:, ::2].sum(0)[3].item() == 103.82096862792969
+    assert x.t().sum(1)[20].item() == 115.47132873535156
+    assert x[:, 3:17].sum(0)[5].item() == 105.47763061523438
+    y = torch.linspace(-2.3, 3.1, 3 * 37).reshape(37, 3) ** 3
+    assert y.sum(0)[1].item() == 112.15033721923828
+    assert y.permute(1, 0).sum().item() == 336.66497802734375
+
+
 def test_pow_by_a_scalar_as_pytorch_multiplies():
     w = torch.linspace(-1.7, 2.3, 300)
     assert (w ** 2)[211].item() == 1.2605507373809814

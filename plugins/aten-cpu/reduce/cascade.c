@@ -13,10 +13,16 @@
  *     lane by lane; then a float from 0 plus the values past the last whole vector, in order,
  *     plus the 8 lanes of the vector sum, in order.
  *
+ * A reduction over a dim that is not the innermost (x.sum(0)) sums each output's column of
+ * values a stride apart: PyTorch takes the columns in groups (reduce.c says which) and sums
+ * a grouped column by the cascade alone, the columns left over by four partial sums as
+ * above.
+ *
  * The cascade sums n rows in levels of 2**p rows (p = max(4, ceil(log2 n) / 4)): a level's
  * running sum moves into the next after each 2**p rows it has taken, so only sums of
  * similar size meet; what is left at the end joins level 0, levels 1, 2, 3 in turn.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "reduce/reduce.h"
@@ -65,18 +71,22 @@ static void cascade(const float *x, int64_t nrows, int64_t row, int64_t col, int
         out[k] = acc[0][k];
 }
 
-/* The sum of x[0 .. n) by units of `unit` floats (1: values, LANES: vectors): four partial
- * sums (ILP) of units, the cascade over their groups, the leftover units into partial 0. */
-static void ilp_sum(const float *x, int64_t n, int unit, float *out)
+/* The sum of n units at x, unit u at x + u * step (unit floats, LANES: vectors, 1: values):
+ * four partial sums (ILP) of units, the cascade over their groups of four, the leftover
+ * units into partial 0, then partial 0 + 1 + 2 + 3. */
+static void ilp_sum(const float *x, int64_t n, int unit, int64_t step, float *out)
 {
     int64_t groups = n / ILP;
     float part[ILP * LANES];
-    /* group g is units 4g .. 4g+3: row stride 4 units, column stride 1 unit; a column is a
-     * unit's lane, so the width is four units of `unit` lanes each */
-    cascade(x, groups, (int64_t)ILP * unit, 1, ILP * unit, part);
+    /* group g is units 4g .. 4g+3: a row of four units; column k * unit + l is lane l of
+     * unit k (a value when unit is 1: then step apart) */
+    if (unit == 1)
+        cascade(x, groups, ILP * step, step, ILP, part);
+    else
+        cascade(x, groups, (int64_t)ILP * unit, 1, ILP * unit, part);
     for (int64_t u = groups * ILP; u < n; u++)
         for (int l = 0; l < unit; l++)
-            part[l] += x[u * unit + l];
+            part[l] += x[u * step + l];
     for (int k = 1; k < ILP; k++)
         for (int l = 0; l < unit; l++)
             part[l] += part[k * unit + l];
@@ -88,16 +98,26 @@ float ts_cpu_cascade_sum_f32(const float *x, int64_t n)
 {
     if (n < LANES) {
         float s;
-        ilp_sum(x, n, 1, &s);
+        ilp_sum(x, n, 1, 1, &s);
         return s;
     }
     int64_t vecs = n / LANES;
     float lanes[LANES];
-    ilp_sum(x, vecs, LANES, lanes);
+    ilp_sum(x, vecs, LANES, LANES, lanes);
     float s = 0;
     for (int64_t i = vecs * LANES; i < n; i++)
         s += x[i];
     for (int l = 0; l < LANES; l++)
         s += lanes[l];
+    return s;
+}
+
+float ts_cpu_cascade_column_f32(const float *x, int64_t n, int64_t stride, bool grouped)
+{
+    float s;
+    if (grouped)
+        cascade(x, n, stride, 0, 1, &s);
+    else
+        ilp_sum(x, n, 1, stride, &s);
     return s;
 }

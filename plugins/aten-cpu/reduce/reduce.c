@@ -380,8 +380,12 @@ typedef struct RedRun {
     bool fd;                   /* gathers doubles (else int64s) */
     double p;
     TsTensor *v, *ix, *mn;     /* values (int64 or float64), indices, means; ix, mn optional */
-    bool cascade;              /* a float32 sum of contiguous runs: PyTorch's order (cascade.c) */
+    int cascade;               /* a float32 sum in PyTorch's order (cascade.c): CASCADE_* */
+    int64_t cstride, ccols;    /* CASCADE_OUTER: the run's stride (floats) and the columns, */
+    int64_t cgrouped;          /* of which the first cgrouped sum by the cascade alone */
 } RedRun;
+
+enum { CASCADE_NONE, CASCADE_INNER, CASCADE_OUTER };
 
 /* Are the elements each output position reduces one run of consecutive values (the
  * reduced dims innermost and contiguous), as PyTorch's inner sum reads them? */
@@ -398,6 +402,75 @@ static bool contiguous_run(const TsCpuRed *r)
     return true;
 }
 
+/* Do the reduced dims, taken in the order of their strides, cover one block of memory from
+ * element 0 on (a permuted contiguous tensor, x.t())? A whole reduction of one is read in
+ * memory order, as PyTorch's iterator coalesces it. */
+static bool dense_block(const TsCpuRed *r)
+{
+    int64_t want = (int64_t)ts_dtype_size(r->dtype);
+    bool used[TS_TENSOR_MAX_DIMS] = { false };
+    for (int n = 0; n < r->nr; n++) {
+        int pick = -1;         /* the unused dim of the smallest stride */
+        for (int d = 0; d < r->nr; d++)
+            if (!used[d] && r->rsize[d] > 1 && (pick < 0 || r->rstride[d] < r->rstride[pick]))
+                pick = d;
+        if (pick < 0)
+            break;
+        if (r->rstride[pick] != want)
+            return false;
+        used[pick] = true;
+        want *= r->rsize[pick];
+    }
+    return true;
+}
+
+/* How PyTorch's sum reads the runs of r: CASCADE_INNER when each output's elements are one
+ * run of consecutive values; CASCADE_OUTER when they are one run a stride apart and the
+ * outputs' innermost dims are contiguous (x.sum(0)), with that stride and the number of
+ * those columns; else CASCADE_NONE (other layouts keep the double fold). */
+static int cascade_kind(const TsCpuRed *r, int64_t *stride, int64_t *columns,
+                        int64_t *grouped)
+{
+    if (contiguous_run(r) || (r->nout == 1 && dense_block(r)))
+        return CASCADE_INNER;
+    int64_t es = (int64_t)ts_dtype_size(r->dtype), st = 0, want = 0;
+    for (int d = r->nr - 1; d >= 0; d--) {
+        if (r->rsize[d] == 1)
+            continue;
+        if (st == 0)
+            st = r->rstride[d];
+        else if (r->rstride[d] != want)
+            return CASCADE_NONE;
+        want = r->rstride[d] * r->rsize[d];
+    }
+    if (st <= 0 || st % es != 0)
+        return CASCADE_NONE;
+    /* the innermost kept dims that coalesce (each a whole step of the one inside it) */
+    int64_t cols = 1, kst = 0, next = 0;
+    for (int k = r->nk - 1; k >= 0; k--) {
+        if (r->ksize[k] == 1)
+            continue;
+        if (kst == 0)
+            kst = r->kstride[k];
+        else if (r->kstride[k] != next)
+            break;
+        cols *= r->ksize[k];
+        next = r->kstride[k] * r->ksize[k];
+    }
+    if (cols == 1 || kst <= 0)
+        return CASCADE_NONE;
+    if (kst == es)             /* vectorized: groups of 32 columns, or of 4 under 8 */
+        *grouped = cols < 8 ? cols / 4 * 4 : cols / 32 * 32;
+    else if (kst < st)         /* columns a stride apart: groups of 4 */
+        *grouped = cols / 4 * 4;
+    else                       /* the run is the inner dim: every column by partial sums */
+        *grouped = 0;
+    *stride = st / es;
+    *columns = cols;
+    return CASCADE_OUTER;
+}
+
+
 /* Output positions [b, e): each folds its whole run, so the result does not depend on how
  * the positions are split. */
 static int reduce_range(void *ctx, int64_t b, int64_t e, TsError *err)
@@ -410,11 +483,15 @@ static int reduce_range(void *ctx, int64_t b, int64_t e, TsError *err)
     for (int64_t o = b; o < e; o++) {
         Acc a = { op->init_d, 0, op->init_i, 0, -1, false };
         const char *base = r->nred ? ts_cpu_red_base(r, o) : NULL;
-        if (w->cascade && r->nred > 0) {
-            a.d = ts_cpu_cascade_sum_f32((const float *)(const void *)base, r->nred);
+        if (w->cascade != CASCADE_NONE && r->nred > 0) {
+            const float *x = (const float *)(const void *)base;
+            a.d = w->cascade == CASCADE_INNER
+                      ? ts_cpu_cascade_sum_f32(x, r->nred)
+                      : ts_cpu_cascade_column_f32(x, r->nred, w->cstride,
+                                                  o % w->ccols < w->cgrouped);
             a.n = r->nred;
         }
-        for (int64_t start = 0; !w->cascade && start < r->nred; start += CHUNK) {
+        for (int64_t start = 0; w->cascade == CASCADE_NONE && start < r->nred; start += CHUNK) {
             int64_t m = r->nred - start < CHUNK ? r->nred - start : CHUNK;
             if (w->fd) {
                 ts_cpu_gather_d(r, base, start, m, buf.d);
@@ -459,9 +536,10 @@ static int run_reduce(TsCall *c, const RedCall *rc, TsTensor **vals, TsTensor **
             ts_tensor_release(ix);
         return c->error->code;
     }
-    RedRun w = { op, &r, fd, rc->g.p, v, ix, mn, false };
-    w.cascade = (op == &op_sum || op == &op_mean) && rc->x->dtype == TS_FLOAT32 &&
-                rc->result == TS_FLOAT32 && contiguous_run(&r);
+    RedRun w = { op, &r, fd, rc->g.p, v, ix, mn, CASCADE_NONE, 0, 1, 0 };
+    if ((op == &op_sum || op == &op_mean) && rc->x->dtype == TS_FLOAT32 &&
+        rc->result == TS_FLOAT32)
+        w.cascade = cascade_kind(&r, &w.cstride, &w.ccols, &w.cgrouped);
     /* split over threads by output positions, each chunk RED_GRAIN elements or more */
     int64_t grain = r.nred > 0 ? (RED_GRAIN + r.nred - 1) / r.nred : r.nout;
     ts_parallel_for(0, r.nout, grain > 0 ? grain : 1, reduce_range, &w, NULL);

@@ -31,6 +31,9 @@ void ts_cpu_softmax_f32(float *x, int64_t n, bool log);
 
 /* The sum of n contiguous floats in float32, in PyTorch 1.13's cascade order (cascade.c). */
 float ts_cpu_cascade_sum_f32(const float *x, int64_t n);
+/* The same for an output of an outer reduction: n floats, stride floats apart, by the
+ * cascade alone when its column is in one of PyTorch's groups, else by four partial sums. */
+float ts_cpu_cascade_column_f32(const float *x, int64_t n, int64_t stride, bool grouped);
 
 /* The plan for t with the reduced dims in mask. */
 void ts_cpu_red_plan(const TsTensor *t, uint64_t mask, TsCpuRed *r);
