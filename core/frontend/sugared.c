@@ -692,7 +692,8 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             return value_of(out, prim1(e, "prim::device", v, ts_type_device(), r));
         static const char *const flags[] = { "is_cuda", "requires_grad", "is_sparse",
                                              "is_quantized", "is_meta", "is_mkldnn",
-                                             "is_nested" };
+                                             "is_nested", "is_cpu", "is_xpu", "is_sparse_csr",
+                                             "is_mps", "is_vulkan", "is_ipu", "is_ort" };
         bool flag = false;
         for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
             flag = flag || strcmp(attr, flags[i]) == 0;
@@ -704,6 +705,13 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             return value_of(out, prim1(e, "prim::layout", v, ts_type_int(), r));
         if (strcmp(attr, "data") == 0)
             return value_of(out, prim1(e, "prim::data", v, ts_type_tensor(), r));
+        if (strcmp(attr, "name") == 0)
+            return value_of(out, prim1(e, "prim::name", v, ts_type_optional(ts_type_str()), r));
+        if (strcmp(attr, "is_leaf") == 0 || strcmp(attr, "retains_grad") == 0 ||
+            strcmp(attr, "real") == 0 || strcmp(attr, "imag") == 0) {
+            snprintf(buf, sizeof buf, "aten::%s", attr);
+            return value_of(out, ts_emit_op2(e, buf, v, NULL, r));
+        }
         if (strcmp(attr, "ndim") == 0)
             return value_of(out, ts_emit_op2(e, "aten::dim", v, NULL, r));
         if (strcmp(attr, "T") == 0)

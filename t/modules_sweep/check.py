@@ -4,9 +4,11 @@
 # run by PyTorch after torch.jit.load and by `tscript run NAME.pt -f main`, and the two
 # printed outputs compared as t/outcmp.py compares them, with the exit statuses. A case
 # whose first line is `# raises: PHRASE` must fail in both, tscript's error holding PHRASE.
-# Prints TAP.
+# A case may define `build()`, which returns the module to save (traced, frozen, optimized
+# for inference) in place of torch.jit.script(Model()). --dir DIR runs the cases of another
+# folder (t/modules_sweep5). Prints TAP.
 #
-#     /usr/bin/python3 t/modules_sweep/check.py TSCRIPT [NAME...]
+#     /usr/bin/python3 t/modules_sweep/check.py TSCRIPT [--dir DIR] [NAME...]
 import glob
 import os
 import subprocess
@@ -19,14 +21,15 @@ from outcmp import first_difference  # noqa: E402
 
 # Runs in a child python: what TorchScript prints goes to the process's stdout.
 SAVE_AND_RUN = r"""
-import importlib.util, sys, torch
+import importlib.util, sys, warnings, torch
+warnings.simplefilter("ignore")
 case, saved = sys.argv[1], sys.argv[2]
 spec = importlib.util.spec_from_file_location("case", case)
 mod = importlib.util.module_from_spec(spec)
 sys.modules["case"] = mod
 spec.loader.exec_module(mod)
 torch.manual_seed(0)
-torch.jit.script(mod.Model()).save(saved)
+(mod.build() if hasattr(mod, "build") else torch.jit.script(mod.Model())).save(saved)
 sys.stdout.flush()
 try:
     torch.jit.load(saved).main()
@@ -62,7 +65,10 @@ def check(tscript, case, tmp):
 def main():
     tscript = os.path.abspath(sys.argv[1])
     names = sys.argv[2:]
-    cases = sorted(glob.glob(os.path.join(HERE, "*.py")))
+    folder = HERE
+    if names[:1] == ["--dir"] and len(names) > 1:
+        folder, names = names[1], names[2:]
+    cases = sorted(glob.glob(os.path.join(folder, "*.py")))
     cases = [c for c in cases if os.path.basename(c) != "check.py" and
              (not names or os.path.basename(c)[:-3] in names)]
     failed = 0

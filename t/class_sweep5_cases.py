@@ -1,0 +1,160 @@
+# t/class_sweep5_cases.py — a fifth sweep of saved-module and class behaviour, its programs
+# run through tscript and PyTorch 1.13 and compared; what tscript differed on is kept here
+# (the module-archive side is t/modules_sweep5/). Autograd's flags without gradients: a
+# tensor made by the user is a leaf, one an operator computed from a tensor that requires
+# grad is not, and an in-place write to a leaf that requires grad (or to a view of one) is
+# an error; the tensor properties PyTorch's frontend maps to operators (x.is_leaf, x.is_cpu,
+# x.name, x.real, ...). Under PyTorch:
+#     /usr/bin/python3 t/class_sweep5_cases.py
+# t/class_sweep5_cases.sh runs them through t/cases.sh.
+from typing import List, Optional
+
+import torch
+
+
+def test_leaves_and_computed_tensors():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = torch.ones(2)
+    b = a * 2
+    assert a.is_leaf and not b.is_leaf and c.is_leaf and a.detach().is_leaf
+    assert b.requires_grad and not a.detach().requires_grad
+    # views and copies are computed; an argument returned as it is stays a leaf
+    assert not a.t().is_leaf and not a.reshape(2).is_leaf and not a.expand(2).is_leaf
+    assert not a.clone().is_leaf and not a.to(torch.float64).is_leaf
+    assert a.to(torch.float32).is_leaf and a.float().is_leaf and a.contiguous().is_leaf
+    assert a.real.is_leaf and not (a + 1).real.is_leaf
+
+
+def test_in_place_writes_that_autograd_allows():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.no_grad():
+        a.add_(1)
+        e = a * 2
+        assert e.is_leaf and not e.requires_grad
+    assert a.is_leaf and a.requires_grad and bool(torch.equal(a, torch.tensor([2.0, 3.0])))
+    # a tensor written with one that requires grad starts requiring it, computed
+    c = torch.zeros(2)
+    c.add_(a * 2)
+    assert not c.is_leaf and c.requires_grad
+    d = torch.zeros(2)
+    d.copy_(a)
+    assert not d.is_leaf and d.requires_grad
+    # a computed tensor and its views may be written
+    b = a * 1
+    b.add_(1)
+    f = b[0]
+    f.add_(1)
+    assert not f.is_leaf and f.requires_grad and bool(torch.equal(b, torch.tensor([4.0, 4.0])))
+    # a leaf that stopped requiring grad may be written
+    a.requires_grad_(False)
+    a.add_(1)
+    assert a.is_leaf and not a.requires_grad and bool(torch.equal(a, torch.tensor([3.0, 4.0])))
+
+
+def test_requires_grad_of_leaves():
+    g = torch.ones(3)
+    g.requires_grad_()
+    assert g.is_leaf and g.requires_grad
+    g.requires_grad_(False)
+    assert g.is_leaf and not g.requires_grad
+    h = g.view(3)
+    h.requires_grad_()
+    assert h.is_leaf
+    b = torch.tensor([1.0], requires_grad=True) * 2
+    assert not b.requires_grad_().is_leaf
+    # an in-place write nothing reads afterwards is dead code, as in PyTorch: no error
+    x = torch.ones(2).requires_grad_()
+    x.mul_(2)
+
+
+def test_integer_results_do_not_require_grad():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.tensor([3, 4])
+    assert not (y * x).is_leaf and (y + 1).is_leaf and not (y + 1).requires_grad
+
+
+def test_tensor_property_flags():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    assert a.is_cpu and not a.is_xpu and not a.is_mps and not a.is_vulkan
+    assert not a.is_ipu and not a.is_ort and not a.is_sparse_csr and not a.retains_grad
+    n: Optional[str] = a.name
+    assert n is None
+    r = a.real
+    assert bool(torch.equal(r, a))
+
+
+def err_in_place_write_to_a_leaf():
+    # raises: a leaf Variable that requires grad is being used in an in-place operation.
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    a.mul_(2)
+    print(a)
+
+
+def err_augmented_assignment_to_a_leaf():
+    # raises: a leaf Variable that requires grad is being used in an in-place operation.
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    a += 1
+    print(a)
+
+
+def err_out_argument_that_is_a_leaf():
+    # raises: a leaf Variable that requires grad is being used in an in-place operation.
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    torch.add(torch.ones(2), 1.0, out=a)
+    print(a)
+
+
+def err_leaf_returned_as_it_is_then_written():
+    # raises: a leaf Variable that requires grad is being used in an in-place operation.
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a.contiguous()
+    b.add_(1)
+    print(a)
+
+
+def err_item_assignment_to_a_leaf():
+    # raises: a view of a leaf Variable that requires grad is being used in an in-place operation.
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    a[0] = 5.0
+    print(a)
+
+
+def err_in_place_write_to_a_view_of_a_leaf():
+    # raises: a view of a leaf Variable that requires grad is being used in an in-place operation.
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a.view(2)
+    b.add_(1)
+    print(a)
+
+
+def err_random_fill_of_a_leaf():
+    # raises: a leaf Variable that requires grad is being used in an in-place operation.
+    a = torch.ones(2).requires_grad_()
+    a.uniform_()
+    print(a)
+
+
+def err_resize_of_a_tensor_that_requires_grad():
+    # raises: cannot resize variables that require grad
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    a.resize_(3)
+    print(a)
+
+
+def err_computed_tensor_stops_requiring_grad():
+    # raises: you can only change requires_grad flags of leaf variables.
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 2
+    b.requires_grad_(False)
+    print(b)
+
+
+def err_imag_of_a_real_tensor():
+    # raises: imag is not implemented for tensors with non-complex dtypes.
+    a = torch.tensor([1.0, 2.0])
+    print(a.imag)
+
+
+if __name__ == "__main__":
+    import casedriver
+    casedriver.run(globals())
