@@ -4,12 +4,17 @@
 # tensor made by the user is a leaf, one an operator computed from a tensor that requires
 # grad is not, and an in-place write to a leaf that requires grad (or to a view of one) is
 # an error; the tensor properties PyTorch's frontend maps to operators (x.is_leaf, x.is_cpu,
-# x.name, x.real, ...). Under PyTorch:
+# x.name, x.real, ...); torch.nn.init, whose fills write a parameter with autograd off.
+# Under PyTorch:
 #     /usr/bin/python3 t/class_sweep5_cases.py
 # t/class_sweep5_cases.sh runs them through t/cases.sh.
-from typing import List, Optional
+import math
+from typing import List, Optional, Tuple
 
 import torch
+import torch.nn as nn
+import torch.nn.init as I
+from torch.nn import init
 
 
 def test_leaves_and_computed_tensors():
@@ -81,6 +86,44 @@ def test_tensor_property_flags():
     assert n is None
     r = a.real
     assert bool(torch.equal(r, a))
+
+
+def test_nn_init_fills_leaves_with_autograd_off():
+    a = torch.empty(3).requires_grad_()
+    assert bool(torch.equal(nn.init.ones_(a), torch.ones(3)))
+    assert bool(torch.equal(torch.nn.init.zeros_(a), torch.zeros(3)))
+    assert bool(torch.equal(init.constant_(a, 0.5), torch.full([3], 0.5)))
+    assert a.is_leaf and a.requires_grad
+    torch.manual_seed(3)
+    I.uniform_(a, -2.0, 2.0)
+    torch.manual_seed(3)
+    assert bool(torch.equal(a, torch.rand(3) * 4.0 - 2.0))
+    torch.manual_seed(3)
+    nn.init.normal_(a, 1.0, 0.5)
+    torch.manual_seed(3)
+    assert bool(torch.allclose(a, torch.randn(3) * 0.5 + 1.0))
+
+
+def test_nn_init_xavier_and_fans():
+    c = torch.empty(4, 2, 3, 3)
+    fans: Tuple[int, int] = nn.init._calculate_fan_in_and_fan_out(c)
+    assert fans == (18, 36)
+    bound = 2.0 * math.sqrt(6.0 / 54.0)
+    nn.init.xavier_uniform_(c, gain=2.0)
+    assert float(c.abs().max()) <= bound
+    m = torch.empty(200, 300)
+    nn.init.xavier_normal_(m)
+    assert abs(float(m.std()) - math.sqrt(2.0 / 500.0)) < 0.005
+
+
+def err_nn_init_fans_of_a_vector():
+    # raises: Fan in and fan out can not be computed for tensor with fewer than 2 dimensions
+    nn.init.xavier_uniform_(torch.ones(3))
+
+
+def err_nn_init_has_no_such_function():
+    # raises: object has no attribute nothing_
+    nn.init.nothing_(torch.ones(3))
 
 
 def err_in_place_write_to_a_leaf():

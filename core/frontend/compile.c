@@ -272,7 +272,7 @@ static int collect_import(TsCompiler *c, const TsTree *t, TsError *err)
         char full[512];
         snprintf(full, sizeof full, "%s.%s", t->str, a->str);
         bool mod = strcmp(full, "torch.nn") == 0 || strcmp(full, "torch.nn.functional") == 0 ||
-                   strcmp(full, "torch.jit") == 0;
+                   strcmp(full, "torch.nn.init") == 0 || strcmp(full, "torch.jit") == 0;
         if (!ts_compiler_add_global(c, as ? as->str : a->str, mod ? TS_GLOBAL_MODULE : TS_GLOBAL_SYMBOL,
                         full, err))
             return -1;

@@ -458,9 +458,21 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
         out->name = ts_symbol(buf);
         return 0;
     }
-    if (strcmp(mod, "torch.nn") == 0 && strcmp(attr, "functional") == 0) {
+    if (strcmp(mod, "torch.nn") == 0 && (strcmp(attr, "functional") == 0 ||
+                                         strcmp(attr, "init") == 0)) {
+        snprintf(buf, sizeof buf, "torch.nn.%s", attr);
         out->kind = TS_SV_MODULE;
-        out->name = ts_symbol("torch.nn.functional");
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    if (strcmp(mod, "torch.nn.init") == 0) {   /* Python functions only: torch.nn.init.py */
+        snprintf(buf, sizeof buf, "torch.nn.init.%s", attr);
+        int py = python_function(e, buf);
+        if (py < 0)
+            return -1;
+        if (!py)
+            return ts_emit_error(e, r, "object has no attribute %s", attr);
+        out->name = ts_symbol(buf);
         return 0;
     }
     if (strcmp(mod, "torch.nn.functional") == 0 || strcmp(mod, "torch.nn") == 0) {
