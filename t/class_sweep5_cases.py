@@ -4,8 +4,10 @@
 # tensor made by the user is a leaf, one an operator computed from a tensor that requires
 # grad is not, and an in-place write to a leaf that requires grad (or to a view of one) is
 # an error; the tensor properties PyTorch's frontend maps to operators (x.is_leaf, x.is_cpu,
-# x.name, x.real, ...); torch.nn.init, whose fills write a parameter with autograd off.
-# Under PyTorch:
+# x.name, x.real, ...); torch.nn.init, whose fills write a parameter with autograd off; the
+# order PyTorch compiles a class's members in (__init__, the properties, the methods, each
+# by name; a static method when first called), which decides the error of a class with
+# several. Under PyTorch:
 #     /usr/bin/python3 t/class_sweep5_cases.py
 # t/class_sweep5_cases.sh runs them through t/cases.sh.
 import math
@@ -124,6 +126,70 @@ def err_nn_init_fans_of_a_vector():
 def err_nn_init_has_no_such_function():
     # raises: object has no attribute nothing_
     nn.init.nothing_(torch.ones(3))
+
+
+@torch.jit.script
+class LazyStatic:
+    def __init__(self):
+        self.a = 1
+
+    @staticmethod
+    def never_called() -> int:
+        return undefined_in_a_static_method  # noqa: F821
+
+
+def test_static_method_compiles_when_first_called():
+    assert LazyStatic().a == 1
+
+
+class MethodsByName:
+    def zeta(self) -> int:
+        return undefined_zeta  # noqa: F821
+
+    def __init__(self):
+        self.a = 1
+
+    def alpha(self) -> int:
+        return undefined_alpha  # noqa: F821
+
+
+def err_class_methods_compile_by_name():
+    # raises: undefined value undefined_alpha
+    print(MethodsByName().a)
+
+
+class InitFirst:
+    def __eq__(self, o: "InitFirst") -> bool:
+        return undefined_eq  # noqa: F821
+
+    def __init__(self):
+        self.a = undefined_init  # noqa: F821
+
+
+def err_class_init_compiles_first():
+    # raises: undefined value undefined_init
+    print(InitFirst().a)
+
+
+class PropertiesBeforeMethods:
+    def __init__(self):
+        self.a = 1
+
+    def b(self) -> int:
+        return undefined_method  # noqa: F821
+
+    @property
+    def zz(self) -> int:
+        return undefined_zz  # noqa: F821
+
+    @property
+    def aa(self) -> int:
+        return undefined_aa  # noqa: F821
+
+
+def err_class_properties_compile_before_methods_by_name():
+    # raises: undefined value undefined_aa
+    print(PropertiesBeforeMethods().a)
 
 
 def err_in_place_write_to_a_leaf():

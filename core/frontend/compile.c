@@ -688,6 +688,16 @@ static int build_enum(TsCompiler *c, TsClassInfo *ci, TsError *err)
     return ci->type ? 0 : -1;
 }
 
+/* Whether class member a compiles before b (build_script_class's order); members of one
+ * name (a property's getter and setter) keep their order in the source. */
+static bool member_before(const TsDefInfo *a, const TsDefInfo *b)
+{
+    const char *na = a->def->kids[0]->str, *nb = b->def->kids[0]->str;
+    int ra = strcmp(na, "__init__") == 0 ? 0 : a->property ? 1 : 2;
+    int rb = strcmp(nb, "__init__") == 0 ? 0 : b->property ? 1 : 2;
+    return ra != rb ? ra < rb : strcmp(na, nb) < 0;
+}
+
 static int build_script_class(TsCompiler *c, TsClassInfo *ci, TsError *err)
 {
     char *q = ts_compiler_qualify(c, ci, true);
@@ -702,17 +712,29 @@ static int build_script_class(TsCompiler *c, TsClassInfo *ci, TsError *err)
             ts_type_class_add_method((TsType *)ci->type, ts_def_name(ci->methods[i]),
                                      err) != 0)
             return -1;
-    TsDefInfo *init = ts_class_method(ci, "__init__");
-    if (init && !ts_compiler_function(c, init, ci->tree->range, err))
-        return -1;
+    /* PyTorch's order, which decides the error a class with several shows: __init__, then
+     * the properties, then the other methods, each by name (Python's inspect.getmembers);
+     * a static method compiles when it is first called, as a function does */
+    TsDefInfo **order = malloc((ci->n_methods + 1) * sizeof *order);
+    if (!order)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    size_t n = 0;
     for (size_t i = 0; i < ci->n_methods; i++) {
         TsDefInfo *d = ci->methods[i];
-        if (d->is_ignored || d->state != 0)
+        if (d->is_static)
             continue;
-        if (!ts_compiler_function(c, d, ci->tree->range, err))
-            return -1;
+        size_t j = n++;
+        for (; j > 0 && member_before(d, order[j - 1]); j--)
+            order[j] = order[j - 1];
+        order[j] = d;
     }
-    return 0;
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        if (!order[i]->is_ignored && order[i]->state == 0 &&
+            !ts_compiler_function(c, order[i], ci->tree->range, err))
+            rc = -1;
+    free(order);
+    return rc;
 }
 
 int ts_compiler_class(TsCompiler *c, TsClassInfo *ci, TsSourceRange use, TsError *err)
