@@ -897,6 +897,41 @@ static int compile_entry(TsCompiler *c, const char *entry, TsError *err)
     return ts_compiler_function(c, g->def, g->def->def->range, err) ? 0 : -1;
 }
 
+/* Whether a def's or class's decorators (kids[1]) hold @torch.jit.script. */
+static bool script_decorated(const TsTree *t)
+{
+    const TsTree *decos = t->n_kids > 1 ? t->kids[1] : NULL;
+    for (size_t i = 0; decos && decos->kind == TS_TREE_DECORATORS && i < decos->n_kids; i++) {
+        const TsTree *d = decos->kids[i];
+        const char *n = d->kind == TS_TREE_NAME ? d->str
+                        : d->kind == TS_TREE_ATTR ? d->kids[1]->str : "";
+        if (strcmp(n, "script") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* What Python does on importing the file before a program runs: a function or class under
+ * @torch.jit.script compiles where it is defined, in the file's order, so its error is the
+ * program's even when the entry never reaches it. */
+static int compile_decorated(TsCompiler *c, TsError *err)
+{
+    const TsTree *m = c->module;
+    for (size_t i = 0; i < m->n_kids; i++) {
+        const TsTree *s = m->kids[i];
+        if ((s->kind != TS_TREE_DEF && s->kind != TS_TREE_CLASS) || !script_decorated(s))
+            continue;
+        const TsGlobal *g = ts_compiler_global(c, s->kids[0]->str);
+        if (g && g->kind == TS_GLOBAL_CLASS && g->cls->tree == s &&
+            ts_compiler_class(c, g->cls, s->range, err) != 0)
+            return -1;
+        if (g && g->kind == TS_GLOBAL_DEF && g->def->def == s && g->def->state == 0 &&
+            !g->def->n_overloads && !ts_compiler_function(c, g->def, s->range, err))
+            return -1;
+    }
+    return 0;
+}
+
 TsCompUnit *ts_compile_entries(const TsOpTable *ops, TsSource *src,
                                const char *const *entries, size_t n, size_t *failed,
                                TsError *err)
@@ -906,7 +941,7 @@ TsCompUnit *ts_compile_entries(const TsOpTable *ops, TsSource *src,
     TsCompiler c;
     if (ts_compiler_open(&c, ops, src, err) != 0)
         return NULL;
-    int rc = 0;
+    int rc = n ? compile_decorated(&c, err) : 0;
     if (rc == 0 && n == 0)
         rc = compile_entry(&c, NULL, err);
     for (size_t i = 0; rc == 0 && i < n; i++)
