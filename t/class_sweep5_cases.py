@@ -7,11 +7,12 @@
 # x.name, x.real, ...); torch.nn.init, whose fills write a parameter with autograd off; the
 # order PyTorch compiles a class's members in (__init__, the properties, the methods, each
 # by name; a static method when first called), which decides the error of a class with
-# several. Under PyTorch:
+# several; tuples in a list or dict literal unified element by element, and types in the
+# messages of a variable's changed type spelled as annotations. Under PyTorch:
 #     /usr/bin/python3 t/class_sweep5_cases.py
 # t/class_sweep5_cases.sh runs them through t/cases.sh.
 import math
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple, Union
 
 import torch
 import torch.nn as nn
@@ -190,6 +191,55 @@ class PropertiesBeforeMethods:
 def err_class_properties_compile_before_methods_by_name():
     # raises: undefined value undefined_aa
     print(PropertiesBeforeMethods().a)
+
+
+def test_tuples_of_a_list_literal_unify_element_by_element():
+    x = [(1, 2), (1, "a")]
+    a = x[0]
+    assert a[0] + 1 == 2
+    assert torch.jit.isinstance(x, List[Tuple[int, Union[int, str]]])
+    y = [(1, "s"), (1.5, "a")]
+    assert torch.jit.isinstance(y, List[Tuple[Union[float, int], str]])
+    z = [((1, 2), 1), ((1, "a"), 2)]
+    assert torch.jit.isinstance(z, List[Tuple[Tuple[int, Union[int, str]], int]])
+    d = {"a": (1, 2), "b": (1, "x")}
+    assert torch.jit.isinstance(d, Dict[str, Tuple[int, Union[int, str]]])
+    w = [(1, None), (2, 3)]
+    assert torch.jit.isinstance(w, List[Tuple[int, Optional[int]]])
+
+
+def err_tuples_of_branches_do_not_unify():
+    # raises: Type mismatch: y is set to type Tuple[int, int] in the true branch and type Tuple[int, str] in the false branch
+    c = bool(torch.rand(1) > 2)
+    if c:
+        y = (1, 2)
+    else:
+        y = (1, "a")
+    print(y)
+
+
+def err_branch_types_spelled_as_annotations():
+    # raises: y is set to type List[int] in the true branch and type Dict[str, int] in the false branch
+    c = bool(torch.rand(1) > 2)
+    if c:
+        y = [1]
+    else:
+        y = {"a": 1}
+    print(y)
+
+
+def err_loop_variable_type_spelled_as_annotation():
+    # raises: Variable 'y' previously had type Tuple[int, int] but is now being assigned to a value of type Tuple[int, str]
+    y = (1, 2)
+    for i in range(3):
+        y = (1, "a")
+    print(y)
+
+
+def err_dict_key_types_spelled_as_annotations():
+    # raises: Dict keys must contain only a single type. Expected: int but found List[int] instead
+    d = {1: 2, [1]: 3}
+    print(d)
 
 
 def err_in_place_write_to_a_leaf():

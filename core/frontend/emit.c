@@ -616,8 +616,8 @@ static int join_branches(TsEmitter *e, TsNode *n, TsFrame *tf, TsFrame *ff, TsSo
         const TsType *u = ts_type_unify(tt, ft, false);
         if (!u) {
             char a[256], b[256];
-            ts_type_repr(tt, a, sizeof a);
-            ts_type_repr(ft, b, sizeof b);
+            ts_type_annotation(tt, a, sizeof a);
+            ts_type_annotation(ft, b, sizeof b);
             snprintf(msg, sizeof msg, "Type mismatch: %s is set to type %s in the true branch "
                      "and type %s in the false branch", x, a, b);
             ts_error_at(&tmp, TS_ERR_RUNTIME, r, "%s", msg);
@@ -629,8 +629,8 @@ static int join_branches(TsEmitter *e, TsNode *n, TsFrame *tf, TsFrame *ff, TsSo
         if (e->env->is_loop && !ts_env_find_here(e->env, x) && outer && outer->type &&
             !ts_type_is_subtype_of(u, outer->type)) {
             char a[256], b[256];
-            ts_type_repr(outer->type, a, sizeof a);
-            ts_type_repr(u, b, sizeof b);
+            ts_type_annotation(outer->type, a, sizeof a);
+            ts_type_annotation(u, b, sizeof b);
             rc = ts_emit_error(e, r, "Variable '%s' previously had type %s but is now being "
                                "assigned to a value of type %s", x, a, b);
             break;
