@@ -8,11 +8,12 @@
 # order PyTorch compiles a class's members in (__init__, the properties, the methods, each
 # by name; a static method when first called), which decides the error of a class with
 # several; tuples in a list or dict literal unified element by element, and types in the
-# messages of a variable's changed type spelled as annotations. Under PyTorch:
+# messages of a variable's changed type spelled as annotations; what a class's name looks
+# up that is not its member. Under PyTorch:
 #     /usr/bin/python3 t/class_sweep5_cases.py
 # t/class_sweep5_cases.sh runs them through t/cases.sh.
 import math
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
 import torch
 import torch.nn as nn
@@ -240,6 +241,38 @@ def err_dict_key_types_spelled_as_annotations():
     # raises: Dict keys must contain only a single type. Expected: int but found List[int] instead
     d = {1: 2, [1]: 3}
     print(d)
+
+
+class Plain:
+    K = 5
+
+    def __init__(self):
+        self.x = 1
+
+
+class Pair(NamedTuple):
+    x: int
+    y: str
+
+
+def err_class_lookup_of_an_instance_attribute():
+    # raises: Tried to lookup unknown attribute on class __torch__.
+    print(Plain.x)
+
+
+def err_class_name_is_a_python_string():
+    # raises: python value of type 'str' cannot be used as a value.
+    print(Plain.__name__)
+
+
+def err_class_variable_is_a_python_value():
+    # raises: python value of type 'int' cannot be used as a value.
+    print(Plain.K)
+
+
+def err_namedtuple_class_has_no_attributes():
+    # raises: attribute lookup is not defined on __torch__.
+    print(Pair.x)
 
 
 def err_in_place_write_to_a_leaf():

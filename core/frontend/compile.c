@@ -911,6 +911,28 @@ static bool script_decorated(const TsTree *t)
     return false;
 }
 
+/* torch.jit.script's checks of a class it is given, before it compiles it: an enum passes
+ * as it is; a module wants an instance; a class with a base other than object (a
+ * NamedTuple's is tuple) is refused. */
+static int decorated_class_check(const TsCompiler *c, const TsClassInfo *ci, TsError *err)
+{
+    if (ci->kind == TS_CLASS_ENUM)
+        return 0;
+    if (ci->is_module)   /* the class as Python prints it */
+        return ts_error_set(err, TS_ERR_RUNTIME, "Type '<class '%s.%s'>' cannot be compiled "
+                            "since it inherits from nn.Module, pass an instance instead",
+                            c->modname, ci->name);
+    const TsTree *bases = ci->tree->kids[2];
+    bool inherits = ci->kind == TS_CLASS_NAMEDTUPLE;
+    for (size_t i = 0; bases && i < bases->n_kids && !inherits; i++)
+        inherits = bases->kids[i]->kind != TS_TREE_NAME ||
+                   strcmp(bases->kids[i]->str, "object") != 0;
+    if (inherits)
+        return ts_error_set(err, TS_ERR_RUNTIME, "TorchScript classes does not support "
+                            "inheritance yet. Please directly inherit from 'object'.");
+    return 0;
+}
+
 /* What Python does on importing the file before a program runs: a function or class under
  * @torch.jit.script compiles where it is defined, in the file's order, so its error is the
  * program's even when the entry never reaches it. */
@@ -923,7 +945,8 @@ static int compile_decorated(TsCompiler *c, TsError *err)
             continue;
         const TsGlobal *g = ts_compiler_global(c, s->kids[0]->str);
         if (g && g->kind == TS_GLOBAL_CLASS && g->cls->tree == s &&
-            ts_compiler_class(c, g->cls, s->range, err) != 0)
+            (decorated_class_check(c, g->cls, err) != 0 ||
+             ts_compiler_class(c, g->cls, s->range, err) != 0))
             return -1;
         if (g && g->kind == TS_GLOBAL_DEF && g->def->def == s && g->def->state == 0 &&
             !g->def->n_overloads && !ts_compiler_function(c, g->def, s->range, err))

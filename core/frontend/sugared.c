@@ -125,15 +125,20 @@ static bool python_builtin_class(const char *name)
 
 /* PyTorch's error for a Python value of the file (a global's or a class attribute's value
  * v) used in TorchScript: it names the value's Python type. */
+static int python_type_error(TsEmitter *e, const char *ty, TsSourceRange r)
+{
+    return ts_emit_error(e, r, "python value of type '%s' cannot be used as a value. Perhaps "
+                         "it is a closed over global variable? If so, please consider passing "
+                         "it in as an argument or use a local varible instead.", ty);
+}
+
 static int python_value_error(TsEmitter *e, const TsTree *v, TsSourceRange r)
 {
     const char *ty = v->kind == TS_TREE_INT ? "int" : v->kind == TS_TREE_FLOAT ? "float"
                    : v->kind == TS_TREE_STRING ? "str" : v->kind == TS_TREE_LIST ? "list"
                    : v->kind == TS_TREE_DICT ? "dict" : v->kind == TS_TREE_TUPLE ? "tuple"
                    : v->kind == TS_TREE_TRUE || v->kind == TS_TREE_FALSE ? "bool" : "object";
-    return ts_emit_error(e, r, "python value of type '%s' cannot be used as a value. Perhaps "
-                         "it is a closed over global variable? If so, please consider passing "
-                         "it in as an argument or use a local varible instead.", ty);
+    return python_type_error(e, ty, r);
 }
 
 /* A class of the file deriving (directly or through others of the file) from an exception
@@ -771,6 +776,9 @@ static int class_attr(TsEmitter *e, TsClassInfo *ci, const char *attr, TsSourceR
     if (ci->kind == TS_CLASS_ENUM)   /* PyTorch's message, unbalanced quote included */
         return ts_emit_error(e, r, "Enum<%s>' has no attribute '%s'", ts_type_name(ci->type),
                              attr);
+    if (ci->kind == TS_CLASS_NAMEDTUPLE && !e->c->archive)   /* only a constructor */
+        return ts_emit_error(e, r, "attribute lookup is not defined on %s",
+                             ts_type_name(ci->type));
     TsDefInfo *d = ts_class_method(ci, attr);
     /* a static method; or in an archive, a method called with its object as the first
      * argument (Cls.hook(obj, ...): how the printer calls a module's forward hooks) */
@@ -798,6 +806,14 @@ static int class_attr(TsEmitter *e, TsClassInfo *ci, const char *attr, TsSourceR
         for (size_t j = 0; value && j < n_targets; j++)
             if (st->kids[j]->kind == TS_TREE_NAME && strcmp(st->kids[j]->str, attr) == 0)
                 return python_value_error(e, value, r);
+    }
+    /* what else PyTorch finds on the Python class: its names (strings), else nothing */
+    if (body && !d && !ci->is_module) {
+        if (!strcmp(attr, "__name__") || !strcmp(attr, "__qualname__") ||
+            !strcmp(attr, "__module__"))
+            return python_type_error(e, "str", r);
+        return ts_emit_error(e, r, "Tried to lookup unknown attribute on class %s",
+                             ts_type_name(ci->type));
     }
     return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'",
                          ts_type_name(ci->type), attr);
