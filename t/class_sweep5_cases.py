@@ -9,7 +9,8 @@
 # by name; a static method when first called), which decides the error of a class with
 # several; tuples in a list or dict literal unified element by element, and types in the
 # messages of a variable's changed type spelled as annotations; what a class's name looks
-# up that is not its member. Under PyTorch:
+# up that is not its member; super(), which PyTorch leaves to Python at run time, and an
+# __init__ that returns a value. Under PyTorch:
 #     /usr/bin/python3 t/class_sweep5_cases.py
 # t/class_sweep5_cases.sh runs them through t/cases.sh.
 import math
@@ -273,6 +274,40 @@ def err_class_variable_is_a_python_value():
 def err_namedtuple_class_has_no_attributes():
     # raises: attribute lookup is not defined on __torch__.
     print(Pair.x)
+
+
+class CallsSuperInit:
+    def __init__(self):
+        super().__init__()
+        self.x = 1
+
+
+class CallsSuper:
+    def __init__(self):
+        s = super()
+        self.x = 1
+
+
+class InitReturns:
+    def __init__(self, n: int):
+        self.n = n
+        if n > 0:
+            return "positive"
+        self.n = -n
+
+
+def test_init_may_return_a_value():
+    assert InitReturns(3).n == 3 and InitReturns(-2).n == 2
+
+
+def err_super_init_does_not_compile():
+    # raises: 'Tensor' object has no attribute or method '__init__'.
+    print(CallsSuperInit().x)
+
+
+def err_super_fails_at_run_time():
+    # raises: super(): no arguments
+    print(CallsSuper().x)
 
 
 def err_in_place_write_to_a_leaf():

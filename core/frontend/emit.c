@@ -1198,12 +1198,10 @@ static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
     }
     const TsTree *ret = def->kids[3];
     const TsTree *tc = def->n_kids > 5 ? def->kids[5] : NULL;
-    if (ret || tc) {
-        if (!(e->declared_return = ts_emit_type(e, ret ? ret : tc->kids[1])))
-            return -1;
-    } else if (strcmp(e->d->def->kids[0]->str, "__init__") == 0) {
-        e->declared_return = ts_type_none();
-    }
+    /* an __init__ without an annotation returns what it returns, as any function: PyTorch
+     * takes `return 5` there, and a construction drops the value */
+    if ((ret || tc) && !(e->declared_return = ts_emit_type(e, ret ? ret : tc->kids[1])))
+        return -1;
     if (e->d->is_unused) {   /* PyTorch's stub for a @torch.jit.unused function */
         if (emit_raise_node(e, ts_emit_str_const(e, "This Python function is annotated to be "
                                                  "ignored and cannot be run", def->range),

@@ -1944,8 +1944,16 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
         strcmp(name, "zip") == 0)
         return emit_iter_list(e, call, out);
     if (strcmp(name, "super") == 0) {
-        out->kind = TS_SV_NONE_TYPE;
-        return 0;
+        /* PyTorch calls Python's super() at run time, where it has no arguments to find
+         * the class by, and types its result Tensor: super().__init__() does not compile */
+        TsIrValue *msg = ts_emit_str_const(e, "super(): no arguments", r);
+        TsIrValue *in[2] = { msg, msg ? ts_emit_const(e, ts_none(), r) : NULL };
+        TsNode *u = in[1] && ts_emit_node(e, "prim::RaiseException", 2, in, 0, r)
+                        ? ts_emit_node(e, "prim::Uninitialized", 0, NULL, 1, r) : NULL;
+        if (!u)
+            return -1;
+        u->outputs[0]->type = ts_type_tensor();
+        return value_of(out, u->outputs[0]);
     }
     if (strncmp(name, "torch.", 6) == 0 && ts_library_defines(e->c->ops, name, NULL, e->err) != 0)
         return e->err->code ? -1 : call_library(e, name, call, out);
