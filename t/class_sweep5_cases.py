@@ -10,7 +10,8 @@
 # several; tuples in a list or dict literal unified element by element, and types in the
 # messages of a variable's changed type spelled as annotations; what a class's name looks
 # up that is not its member; super(), which PyTorch leaves to Python at run time, and an
-# __init__ that returns a value. Under PyTorch:
+# __init__ that returns a value; a class's @torch.jit.unused and @torch.jit.ignore(drop=True)
+# methods, PyTorch's stub that raises. Under PyTorch:
 #     /usr/bin/python3 t/class_sweep5_cases.py
 # t/class_sweep5_cases.sh runs them through t/cases.sh.
 import math
@@ -59,6 +60,15 @@ def test_in_place_writes_that_autograd_allows():
     a.requires_grad_(False)
     a.add_(1)
     assert a.is_leaf and not a.requires_grad and bool(torch.equal(a, torch.tensor([3.0, 4.0])))
+
+
+def test_data_is_a_leaf_that_shares_the_elements():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    d = a.data
+    assert d.is_leaf and not d.requires_grad and a.requires_grad
+    d.mul_(2.0)
+    a.data.add_(1.0)
+    assert bool(torch.equal(a.detach(), torch.tensor([3.0, 5.0])))
 
 
 def test_requires_grad_of_leaves():
@@ -308,6 +318,41 @@ def err_super_init_does_not_compile():
 def err_super_fails_at_run_time():
     # raises: super(): no arguments
     print(CallsSuper().x)
+
+
+class WithDropped:
+    def __init__(self):
+        self.x = 1
+
+    @torch.jit.unused
+    def unused(self, v: List[int], w) -> int:
+        return sum(i for i in range(3))  # never compiled: the stub raises
+
+    @torch.jit.ignore(drop=True)
+    def dropped(self) -> int:
+        return sum(i for i in range(3))
+
+    @torch.jit.ignore
+    def python_only(self) -> int:
+        return sum(i for i in range(3))
+
+
+def test_dropped_methods_compile_as_stubs():
+    w = WithDropped()
+    if w.x > 1:
+        print(w.unused("any type", 3.5), w.dropped())
+    assert w.x == 1
+
+
+def err_class_unused_method_raises():
+    # raises: Cannot call @unused methods
+    w = WithDropped()
+    print(w.unused("its parameters are Any", 3.5))
+
+
+def err_class_dropped_method_raises():
+    # raises: Cannot call @unused methods
+    print(WithDropped().dropped())
 
 
 def err_in_place_write_to_a_leaf():

@@ -87,6 +87,11 @@ TsDefInfo *ts_compiler_add_def(TsCompiler *c, const TsTree *def, TsClassInfo *cl
     const TsTree *decos = def->kids[1];
     for (size_t i = 0; decos && i < decos->n_kids; i++) {
         const TsTree *dt = decos->kids[i];
+        for (size_t k = 1; dt->kind == TS_TREE_CALL && k < dt->n_kids; k++)   /* drop=True */
+            d->is_drop = d->is_drop || (dt->kids[k]->kind == TS_TREE_KWARG && dt->kids[k]->str &&
+                                        strcmp(dt->kids[k]->str, "drop") == 0 &&
+                                        dt->kids[k]->n_kids &&
+                                        dt->kids[k]->kids[0]->kind == TS_TREE_TRUE);
         if (dt->kind == TS_TREE_CALL)
             dt = dt->kids[0];
         const char *n = dt->kind == TS_TREE_NAME ? dt->str
@@ -241,8 +246,14 @@ int ts_compiler_collect_class(TsCompiler *c, const TsTree *t, const char *module
         ci->methods = m;
         if (!(m[ci->n_methods] = ts_compiler_add_def(c, body->kids[i], ci, module, err)))
             return -1;
-        /* an interface's methods are signatures: calls dispatch on the object's class */
-        m[ci->n_methods]->is_unused = kind == TS_CLASS_INTERFACE;
+        /* an interface's methods are signatures: calls dispatch on the object's class; a
+         * script class's @unused and @ignore(drop=True) methods are PyTorch's stub that
+         * raises (emit.c); its other @ignore'd ones are Python's to run */
+        TsDefInfo *d = m[ci->n_methods];
+        if (kind == TS_CLASS_INTERFACE)
+            d->is_unused = true;
+        else if (!module && !is_module && (d->is_unused || (d->is_ignored && d->is_drop)))
+            d->is_unused = true, d->is_ignored = false;
         ci->n_methods++;
     }
     return 0;

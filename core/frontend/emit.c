@@ -1113,6 +1113,14 @@ static const TsTree *param_tree(const TsDefInfo *d, const TsTree *def, size_t k,
     return par;
 }
 
+/* A script class's method that PyTorch drops (@torch.jit.unused, @ignore(drop=True)): its
+ * body is a raise of RuntimeError("Cannot call @unused methods"), its parameters Any. */
+static bool dropped(const TsDefInfo *d)
+{
+    return d->is_unused && d->cls && d->cls->kind == TS_CLASS_SCRIPT && !d->cls->is_module &&
+           !d->cls->qualname;
+}
+
 static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size_t *n_out)
 {
     static const char refused[] = "Compiled functions can't take variable number of "
@@ -1154,6 +1162,8 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
         const TsTree *ann = par->kids[1];
         if (method && i == 0)
             p[i].type = e->d->cls->type;
+        else if (dropped(e->d))   /* the stub's parameters are all Any */
+            p[i].type = ts_type_any();
         else if (ann)
             p[i].type = ts_emit_type(e, ann);
         else if (tc && k < params->n_kids)
@@ -1202,7 +1212,11 @@ static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
      * takes `return 5` there, and a construction drops the value */
     if ((ret || tc) && !(e->declared_return = ts_emit_type(e, ret ? ret : tc->kids[1])))
         return -1;
-    if (e->d->is_unused) {   /* PyTorch's stub for a @torch.jit.unused function */
+    if (dropped(e->d)) {   /* the stub PyTorch parses in place of a class's method */
+        if (emit_raise_node(e, ts_emit_str_const(e, "Cannot call @unused methods", def->range),
+                            "builtins.RuntimeError", def->range) != 0)
+            return -1;
+    } else if (e->d->is_unused) {   /* PyTorch's stub for a @torch.jit.unused function */
         if (emit_raise_node(e, ts_emit_str_const(e, "This Python function is annotated to be "
                                                  "ignored and cannot be run", def->range),
                             NULL, def->range) != 0)

@@ -205,14 +205,6 @@ int ts_aten_k_device(TsCall *c)
     return ts_args_return(&a, rc, rc ? ts_none() : ts_device(t->device));
 }
 
-/* prim::data(Tensor(a) a) -> Tensor(a): the same data, without autograd (which is not here) */
-int ts_aten_k_data(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *t;
-    return ts_args_return_arg(&a, pop_tensor(c, &a, &t), 0);
-}
-
 /* aten::requires_grad_(Tensor(a!) self, bool requires_grad=True) -> Tensor(a!) */
 int ts_aten_k_requires_grad_(TsCall *c)
 {

@@ -26,7 +26,7 @@
     X("aten::is_floating_point", "", is_floating_point) X("aten::is_signed", "", is_signed) \
     X("aten::is_complex", "", is_complex) X("aten::element_size", "", element_size) \
     X("prim::dtype", "", dtype) X("prim::device", "", device) X("prim::layout", "", layout) \
-    X("prim::data", "", data) X("prim::requires_grad", "", requires_grad) \
+    X("prim::data", "", alias) X("prim::requires_grad", "", requires_grad) \
     X("prim::is_cuda", "", is_cuda) X("prim::is_sparse", "", false_flag) \
     X("prim::is_quantized", "", false_flag) X("prim::is_meta", "", false_flag) \
     X("prim::is_mkldnn", "", false_flag) X("prim::is_cpu", "", is_cpu) \
