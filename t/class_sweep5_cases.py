@@ -11,7 +11,7 @@
 # messages of a variable's changed type spelled as annotations; what a class's name looks
 # up that is not its member; super(), which PyTorch leaves to Python at run time, and an
 # __init__ that returns a value; a class's @torch.jit.unused and @torch.jit.ignore(drop=True)
-# methods, PyTorch's stub that raises. Under PyTorch:
+# methods, PyTorch's stub that raises; a class without its own __init__. Under PyTorch:
 #     /usr/bin/python3 t/class_sweep5_cases.py
 # t/class_sweep5_cases.sh runs them through t/cases.sh.
 import math
@@ -353,6 +353,34 @@ def err_class_unused_method_raises():
 def err_class_dropped_method_raises():
     # raises: Cannot call @unused methods
     print(WithDropped().dropped())
+
+
+class NoInit:
+    def get(self) -> int:
+        return 5
+
+
+class HasInit:
+    def __init__(self):
+        self.x = 1
+
+    def hello(self) -> int:
+        return 10
+
+
+class InheritsInit(HasInit):
+    def get(self) -> int:
+        return 5
+
+
+def err_class_without_init():
+    # raises: Class NoInit does not have an __init__ function defined
+    print(NoInit().get())
+
+
+def err_class_does_not_inherit_init():
+    # raises: Class InheritsInit does not have an __init__ function defined
+    print(InheritsInit().get())
 
 
 def err_in_place_write_to_a_leaf():

@@ -1274,11 +1274,16 @@ static int construct(TsEmitter *e, TsClassInfo *ci, const TsTree *call, TsSugare
     }
     if (ci->kind == TS_CLASS_ENUM)
         return ts_emit_error(e, r, "cannot call a EnumClass");
+    TsDefInfo *init = ts_class_method(ci, "__init__");
+    /* a class of the file compiles its own methods only: none inherits an __init__ */
+    if (!init && ci->kind == TS_CLASS_SCRIPT && !ci->qualname && !ci->is_module &&
+        !is_exception_class(e->c, ci, 0))
+        return ts_emit_error(e, r, "Class %s does not have an __init__ function defined",
+                             ci->name);
     TsNode *obj = ts_emit_node(e, "prim::CreateObject", 0, NULL, 1, r);
     if (!obj)
         return -1;
     obj->outputs[0]->type = ci->type;
-    TsDefInfo *init = ts_class_method(ci, "__init__");
     if (init) {
         TsSugared ignored;
         if (call_function(e, init, obj->outputs[0], call, NULL, r, &ignored) != 0)
