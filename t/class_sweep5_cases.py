@@ -11,7 +11,8 @@
 # messages of a variable's changed type spelled as annotations; what a class's name looks
 # up that is not its member; super(), which PyTorch leaves to Python at run time, and an
 # __init__ that returns a value; a class's @torch.jit.unused and @torch.jit.ignore(drop=True)
-# methods, PyTorch's stub that raises; a class without its own __init__. Under PyTorch:
+# methods, PyTorch's stub that raises; a class without its own __init__; the Python type
+# a global's error names. Under PyTorch:
 #     /usr/bin/python3 t/class_sweep5_cases.py
 # t/class_sweep5_cases.sh runs them through t/cases.sh.
 import math
@@ -381,6 +382,50 @@ def err_class_without_init():
 def err_class_does_not_inherit_init():
     # raises: Class InheritsInit does not have an __init__ function defined
     print(InheritsInit().get())
+
+
+GLOBAL_TENSOR = torch.ones(2)
+GLOBAL_DEVICE = torch.device("cpu")
+GLOBAL_DTYPE = torch.float64
+GLOBAL_ROOT = math.sqrt(2.0)
+GLOBAL_LAYER = nn.Linear(2, 2)
+GLOBAL_NEGATIVE = -3
+GLOBAL_RATIO = 7 / 2
+
+
+def err_global_tensor():
+    # raises: python value of type 'Tensor' cannot be used as a value.
+    print(GLOBAL_TENSOR)
+
+
+def err_global_device():
+    # raises: python value of type 'device' cannot be used as a value.
+    print(GLOBAL_DEVICE)
+
+
+def err_global_dtype():
+    # raises: python value of type 'dtype' cannot be used as a value.
+    print(torch.zeros(1, dtype=GLOBAL_DTYPE))
+
+
+def err_global_math_result():
+    # raises: python value of type 'float' cannot be used as a value.
+    print(GLOBAL_ROOT)
+
+
+def err_global_module():
+    # raises: python value of type 'Linear' cannot be used as a value.
+    print(GLOBAL_LAYER)
+
+
+def err_global_negative_int():
+    # raises: python value of type 'int' cannot be used as a value.
+    print(GLOBAL_NEGATIVE)
+
+
+def err_global_quotient():
+    # raises: python value of type 'float' cannot be used as a value.
+    print(GLOBAL_RATIO)
 
 
 def err_in_place_write_to_a_leaf():

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "frontend/emit.h"
+#include "frontend/lexer.h"
 
 enum { MAX_ARGS = 64, MAX_OVERLOADS = 16 };
 
@@ -132,13 +133,68 @@ static int python_type_error(TsEmitter *e, const char *ty, TsSourceRange r)
                          "it in as an argument or use a local varible instead.", ty);
 }
 
+/* The Python type of a global's value as Python would make it, for the message: literals,
+ * arithmetic of numbers, torch.device(...) and dtypes, math's functions and constants, a
+ * torch.nn class's instance (its name), other torch.* calls (tensors); else "object". */
+static const char *python_type_of(const TsTree *v, int depth)
+{
+    switch (v->kind) {
+    case TS_TREE_INT: return "int";
+    case TS_TREE_FLOAT: return "float";
+    case TS_TREE_STRING: return "str";
+    case TS_TREE_LIST: case TS_TREE_LIST_COMP: return "list";
+    case TS_TREE_DICT: case TS_TREE_DICT_COMP: return "dict";
+    case TS_TREE_TUPLE: return "tuple";
+    case TS_TREE_TRUE: case TS_TREE_FALSE: return "bool";
+    default: break;
+    }
+    if (depth > 16)
+        return "object";
+    if (v->kind == TS_TREE_UNARY && v->n_kids == 1 && v->op != TS_TK_NOT)
+        return python_type_of(v->kids[0], depth + 1);
+    if (v->kind == TS_TREE_BINARY && v->n_kids == 2 &&
+        (v->op == '<' || v->op == '>' || v->op == TS_TK_LE || v->op == TS_TK_GE ||
+         v->op == TS_TK_EQ || v->op == TS_TK_NE))
+        return "bool";
+    if (v->kind == TS_TREE_BINARY && v->n_kids == 2) {
+        const char *a = python_type_of(v->kids[0], depth + 1);
+        const char *b = python_type_of(v->kids[1], depth + 1);
+        bool num_a = !strcmp(a, "int") || !strcmp(a, "float");
+        bool num_b = !strcmp(b, "int") || !strcmp(b, "float");
+        if (num_a && num_b)
+            return v->op == '/' || !strcmp(a, "float") || !strcmp(b, "float") ? "float" : "int";
+        return !strcmp(a, b) && (v->op == '+' || v->op == '*') ? a : "object";
+    }
+    /* a dotted name: torch.float64, math.pi, torch.nn.Linear */
+    const TsTree *f = v->kind == TS_TREE_CALL ? v->kids[0] : v;
+    if (f->kind != TS_TREE_ATTR)
+        return "object";
+    const char *last = f->kids[1]->str, *root = NULL;
+    bool nn = false;
+    for (const TsTree *t = f->kids[0]; t; t = t->kind == TS_TREE_ATTR ? t->kids[0] : NULL) {
+        const TsTree *n = t->kind == TS_TREE_ATTR ? t->kids[1] : t;
+        nn = nn || (n->kind == TS_TREE_NAME && !strcmp(n->str, "nn"));
+        if (t->kind == TS_TREE_NAME)
+            root = t->str;
+    }
+    if (!root)
+        return "object";
+    if (!strcmp(root, "math"))
+        return v->kind == TS_TREE_CALL && (!strcmp(last, "floor") || !strcmp(last, "ceil") ||
+                                           !strcmp(last, "factorial") || !strcmp(last, "gcd"))
+                   ? "int" : "float";
+    if (strcmp(root, "torch") != 0 && strcmp(root, "nn") != 0)
+        return "object";
+    if (v->kind != TS_TREE_CALL)   /* torch.float64, torch.long: a dtype */
+        return "dtype";
+    if (!strcmp(last, "device"))
+        return "device";
+    return nn || !strcmp(root, "nn") ? last : "Tensor";
+}
+
 static int python_value_error(TsEmitter *e, const TsTree *v, TsSourceRange r)
 {
-    const char *ty = v->kind == TS_TREE_INT ? "int" : v->kind == TS_TREE_FLOAT ? "float"
-                   : v->kind == TS_TREE_STRING ? "str" : v->kind == TS_TREE_LIST ? "list"
-                   : v->kind == TS_TREE_DICT ? "dict" : v->kind == TS_TREE_TUPLE ? "tuple"
-                   : v->kind == TS_TREE_TRUE || v->kind == TS_TREE_FALSE ? "bool" : "object";
-    return python_type_error(e, ty, r);
+    return python_type_error(e, python_type_of(v, 0), r);
 }
 
 /* A class of the file deriving (directly or through others of the file) from an exception
