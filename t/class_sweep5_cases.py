@@ -12,7 +12,8 @@
 # up that is not its member; super(), which PyTorch leaves to Python at run time, and an
 # __init__ that returns a value; a class's @torch.jit.unused and @torch.jit.ignore(drop=True)
 # methods, PyTorch's stub that raises; a class without its own __init__; the Python type
-# a global's error names. Under PyTorch:
+# a global's error names; class interfaces (@torch.jit.interface) in a program. Under
+# PyTorch:
 #     /usr/bin/python3 t/class_sweep5_cases.py
 # t/class_sweep5_cases.sh runs them through t/cases.sh.
 import math
@@ -426,6 +427,73 @@ def err_global_negative_int():
 def err_global_quotient():
     # raises: python value of type 'float' cannot be used as a value.
     print(GLOBAL_RATIO)
+
+
+@torch.jit.interface
+class Shape(object):
+    def area(self, scale: float = 1.0) -> float:
+        pass
+
+    def name(self) -> str:
+        pass
+
+
+@torch.jit.script
+class Square(object):
+    def __init__(self, s: float):
+        self.s = s
+
+    def area(self, scale: float = 1.0) -> float:
+        return self.s * self.s * scale
+
+    def name(self) -> str:
+        return "square"
+
+
+@torch.jit.script
+class Circle(object):
+    def __init__(self, r: float):
+        self.r = r
+
+    def area(self, scale: float = 1.0) -> float:
+        return 3.0 * self.r * self.r * scale
+
+    def name(self) -> str:
+        return "circle"
+
+    def extra(self) -> int:
+        return 1
+
+
+def total_area(shapes: List[Shape]) -> float:
+    t = 0.0
+    for s in shapes:
+        t += s.area(1.0)
+    return t
+
+
+def test_class_interface_dispatch():
+    a: Shape = Square(2.0)
+    b: Shape = Circle(1.0)
+    assert a.area(1.0) == 4.0 and b.area(2.0) == 6.0
+    assert a.name() == "square" and b.name() == "circle"
+    shapes: List[Shape] = [Square(1.0), Circle(2.0), Square(3.0)]
+    assert [s.name() for s in shapes] == ["square", "circle", "square"]
+    assert total_area(shapes) == 22.0
+    # the object's own default, through its class
+    assert Square(3.0).area() == 9.0
+
+
+def err_class_interface_method_declares_no_defaults():
+    # raises: Argument scale not provided.
+    a: Shape = Square(2.0)
+    print(a.area())
+
+
+def err_class_interface_has_only_its_methods():
+    # raises: object has no attribute or method 'extra'.
+    b: Shape = Circle(1.0)
+    print(b.extra())
 
 
 def err_in_place_write_to_a_leaf():

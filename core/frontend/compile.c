@@ -230,6 +230,15 @@ int ts_compiler_collect_class(TsCompiler *c, const TsTree *t, const char *module
         snprintf(qualname, n, "%s.%s", module, t->kids[0]->str);
     } else {
         kind = class_kind(c, t, &is_module);
+        /* @torch.jit.interface: method signatures that objects of other classes fill */
+        const TsTree *decos = t->kids[1];
+        for (size_t i = 0; decos && i < decos->n_kids; i++) {
+            const TsTree *d = decos->kids[i];
+            const char *n = d->kind == TS_TREE_NAME ? d->str
+                            : d->kind == TS_TREE_ATTR ? d->kids[1]->str : "";
+            if (strcmp(n, "interface") == 0)
+                kind = TS_CLASS_INTERFACE;
+        }
     }
     TsClassInfo *ci = ts_compiler_add_class(c, t->kids[0]->str, qualname, t, kind, err);
     free(qualname);
@@ -759,7 +768,7 @@ int ts_compiler_class(TsCompiler *c, TsClassInfo *ci, TsSourceRange use, TsError
         rc = build_namedtuple(c, ci, err);
     else if (ci->kind == TS_CLASS_ENUM)
         rc = build_enum(c, ci, err);
-    else if (ci->qualname)
+    else if (ci->qualname || ci->kind == TS_CLASS_INTERFACE)
         rc = ts_import_build_class(c, ci, err);
     else
         rc = build_script_class(c, ci, err);

@@ -1175,6 +1175,9 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
             return -1;
         }
         p[i].fixed_size = ts_broadcast_size(ann);
+        /* an interface's method declares no defaults: a call gives every argument */
+        if (dflt && e->d->cls && e->d->cls->kind == TS_CLASS_INTERFACE)
+            dflt = NULL;
         if (dflt) {
             bool inferred = !ann && !tc && !(method && i == 0);
             if (ts_emit_default(e, dflt, p[i].name, p[i].type, inferred, &p[i].def) != 0 &&

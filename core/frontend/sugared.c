@@ -734,6 +734,9 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             out->name = ts_symbol(attr);
             return 0;
         }
+        if (ci && !ci->is_module)   /* a class interface is looked up as an object */
+            return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'.",
+                                 describe(t, buf, sizeof buf), attr);
         return ts_emit_error(e, r, "Tried to access nonexistent attribute or method '%s' of "
                              "type '%s'.", attr, describe(t, buf, sizeof buf));
     }
