@@ -12,12 +12,12 @@
 # up that is not its member; super(), which PyTorch leaves to Python at run time, and an
 # __init__ that returns a value; a class's @torch.jit.unused and @torch.jit.ignore(drop=True)
 # methods, PyTorch's stub that raises; a class without its own __init__; the Python type
-# a global's error names; class interfaces (@torch.jit.interface) in a program. Under
-# PyTorch:
+# a global's error names; class interfaces (@torch.jit.interface) in a program; Final,
+# which only a module's class body may use. Under PyTorch:
 #     /usr/bin/python3 t/class_sweep5_cases.py
 # t/class_sweep5_cases.sh runs them through t/cases.sh.
 import math
-from typing import Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Dict, Final, List, NamedTuple, Optional, Tuple, Union
 
 import torch
 import torch.nn as nn
@@ -494,6 +494,22 @@ def err_class_interface_has_only_its_methods():
     # raises: object has no attribute or method 'extra'.
     b: Shape = Circle(1.0)
     print(b.extra())
+
+
+class FinalAttribute:
+    def __init__(self):
+        self.x: Final[int] = 1
+
+
+def err_final_annotation_of_a_variable():
+    # raises: Unknown type constructor Final
+    x: Final[int] = 1
+    print(x)
+
+
+def err_final_annotation_of_a_class_attribute():
+    # raises: Unknown type constructor Final
+    print(FinalAttribute().x)
 
 
 def err_in_place_write_to_a_leaf():
