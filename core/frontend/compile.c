@@ -87,6 +87,11 @@ TsDefInfo *ts_compiler_add_def(TsCompiler *c, const TsTree *def, TsClassInfo *cl
     const TsTree *decos = def->kids[1];
     for (size_t i = 0; decos && i < decos->n_kids; i++) {
         const TsTree *dt = decos->kids[i];
+        for (size_t k = 1; dt->kind == TS_TREE_CALL && k < dt->n_kids; k++)   /* drop=True */
+            d->is_drop = d->is_drop || (dt->kids[k]->kind == TS_TREE_KWARG && dt->kids[k]->str &&
+                                        strcmp(dt->kids[k]->str, "drop") == 0 &&
+                                        dt->kids[k]->n_kids &&
+                                        dt->kids[k]->kids[0]->kind == TS_TREE_TRUE);
         if (dt->kind == TS_TREE_CALL)
             dt = dt->kids[0];
         const char *n = dt->kind == TS_TREE_NAME ? dt->str
@@ -225,6 +230,15 @@ int ts_compiler_collect_class(TsCompiler *c, const TsTree *t, const char *module
         snprintf(qualname, n, "%s.%s", module, t->kids[0]->str);
     } else {
         kind = class_kind(c, t, &is_module);
+        /* @torch.jit.interface: method signatures that objects of other classes fill */
+        const TsTree *decos = t->kids[1];
+        for (size_t i = 0; decos && i < decos->n_kids; i++) {
+            const TsTree *d = decos->kids[i];
+            const char *n = d->kind == TS_TREE_NAME ? d->str
+                            : d->kind == TS_TREE_ATTR ? d->kids[1]->str : "";
+            if (strcmp(n, "interface") == 0)
+                kind = TS_CLASS_INTERFACE;
+        }
     }
     TsClassInfo *ci = ts_compiler_add_class(c, t->kids[0]->str, qualname, t, kind, err);
     free(qualname);
@@ -241,8 +255,14 @@ int ts_compiler_collect_class(TsCompiler *c, const TsTree *t, const char *module
         ci->methods = m;
         if (!(m[ci->n_methods] = ts_compiler_add_def(c, body->kids[i], ci, module, err)))
             return -1;
-        /* an interface's methods are signatures: calls dispatch on the object's class */
-        m[ci->n_methods]->is_unused = kind == TS_CLASS_INTERFACE;
+        /* an interface's methods are signatures: calls dispatch on the object's class; a
+         * script class's @unused and @ignore(drop=True) methods are PyTorch's stub that
+         * raises (emit.c); its other @ignore'd ones are Python's to run */
+        TsDefInfo *d = m[ci->n_methods];
+        if (kind == TS_CLASS_INTERFACE)
+            d->is_unused = true;
+        else if (!module && !is_module && (d->is_unused || (d->is_ignored && d->is_drop)))
+            d->is_unused = true, d->is_ignored = false;
         ci->n_methods++;
     }
     return 0;
@@ -272,7 +292,7 @@ static int collect_import(TsCompiler *c, const TsTree *t, TsError *err)
         char full[512];
         snprintf(full, sizeof full, "%s.%s", t->str, a->str);
         bool mod = strcmp(full, "torch.nn") == 0 || strcmp(full, "torch.nn.functional") == 0 ||
-                   strcmp(full, "torch.jit") == 0;
+                   strcmp(full, "torch.nn.init") == 0 || strcmp(full, "torch.jit") == 0;
         if (!ts_compiler_add_global(c, as ? as->str : a->str, mod ? TS_GLOBAL_MODULE : TS_GLOBAL_SYMBOL,
                         full, err))
             return -1;
@@ -688,6 +708,16 @@ static int build_enum(TsCompiler *c, TsClassInfo *ci, TsError *err)
     return ci->type ? 0 : -1;
 }
 
+/* Whether class member a compiles before b (build_script_class's order); members of one
+ * name (a property's getter and setter) keep their order in the source. */
+static bool member_before(const TsDefInfo *a, const TsDefInfo *b)
+{
+    const char *na = a->def->kids[0]->str, *nb = b->def->kids[0]->str;
+    int ra = strcmp(na, "__init__") == 0 ? 0 : a->property ? 1 : 2;
+    int rb = strcmp(nb, "__init__") == 0 ? 0 : b->property ? 1 : 2;
+    return ra != rb ? ra < rb : strcmp(na, nb) < 0;
+}
+
 static int build_script_class(TsCompiler *c, TsClassInfo *ci, TsError *err)
 {
     char *q = ts_compiler_qualify(c, ci, true);
@@ -702,17 +732,29 @@ static int build_script_class(TsCompiler *c, TsClassInfo *ci, TsError *err)
             ts_type_class_add_method((TsType *)ci->type, ts_def_name(ci->methods[i]),
                                      err) != 0)
             return -1;
-    TsDefInfo *init = ts_class_method(ci, "__init__");
-    if (init && !ts_compiler_function(c, init, ci->tree->range, err))
-        return -1;
+    /* PyTorch's order, which decides the error a class with several shows: __init__, then
+     * the properties, then the other methods, each by name (Python's inspect.getmembers);
+     * a static method compiles when it is first called, as a function does */
+    TsDefInfo **order = malloc((ci->n_methods + 1) * sizeof *order);
+    if (!order)
+        return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+    size_t n = 0;
     for (size_t i = 0; i < ci->n_methods; i++) {
         TsDefInfo *d = ci->methods[i];
-        if (d->is_ignored || d->state != 0)
+        if (d->is_static)
             continue;
-        if (!ts_compiler_function(c, d, ci->tree->range, err))
-            return -1;
+        size_t j = n++;
+        for (; j > 0 && member_before(d, order[j - 1]); j--)
+            order[j] = order[j - 1];
+        order[j] = d;
     }
-    return 0;
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        if (!order[i]->is_ignored && order[i]->state == 0 &&
+            !ts_compiler_function(c, order[i], ci->tree->range, err))
+            rc = -1;
+    free(order);
+    return rc;
 }
 
 int ts_compiler_class(TsCompiler *c, TsClassInfo *ci, TsSourceRange use, TsError *err)
@@ -726,7 +768,7 @@ int ts_compiler_class(TsCompiler *c, TsClassInfo *ci, TsSourceRange use, TsError
         rc = build_namedtuple(c, ci, err);
     else if (ci->kind == TS_CLASS_ENUM)
         rc = build_enum(c, ci, err);
-    else if (ci->qualname)
+    else if (ci->qualname || ci->kind == TS_CLASS_INTERFACE)
         rc = ts_import_build_class(c, ci, err);
     else
         rc = build_script_class(c, ci, err);
@@ -875,6 +917,64 @@ static int compile_entry(TsCompiler *c, const char *entry, TsError *err)
     return ts_compiler_function(c, g->def, g->def->def->range, err) ? 0 : -1;
 }
 
+/* Whether a def's or class's decorators (kids[1]) hold @torch.jit.script. */
+static bool script_decorated(const TsTree *t)
+{
+    const TsTree *decos = t->n_kids > 1 ? t->kids[1] : NULL;
+    for (size_t i = 0; decos && decos->kind == TS_TREE_DECORATORS && i < decos->n_kids; i++) {
+        const TsTree *d = decos->kids[i];
+        const char *n = d->kind == TS_TREE_NAME ? d->str
+                        : d->kind == TS_TREE_ATTR ? d->kids[1]->str : "";
+        if (strcmp(n, "script") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* torch.jit.script's checks of a class it is given, before it compiles it: an enum passes
+ * as it is; a module wants an instance; a class with a base other than object (a
+ * NamedTuple's is tuple) is refused. */
+static int decorated_class_check(const TsCompiler *c, const TsClassInfo *ci, TsError *err)
+{
+    if (ci->kind == TS_CLASS_ENUM)
+        return 0;
+    if (ci->is_module)   /* the class as Python prints it */
+        return ts_error_set(err, TS_ERR_RUNTIME, "Type '<class '%s.%s'>' cannot be compiled "
+                            "since it inherits from nn.Module, pass an instance instead",
+                            c->modname, ci->name);
+    const TsTree *bases = ci->tree->kids[2];
+    bool inherits = ci->kind == TS_CLASS_NAMEDTUPLE;
+    for (size_t i = 0; bases && i < bases->n_kids && !inherits; i++)
+        inherits = bases->kids[i]->kind != TS_TREE_NAME ||
+                   strcmp(bases->kids[i]->str, "object") != 0;
+    if (inherits)
+        return ts_error_set(err, TS_ERR_RUNTIME, "TorchScript classes does not support "
+                            "inheritance yet. Please directly inherit from 'object'.");
+    return 0;
+}
+
+/* What Python does on importing the file before a program runs: a function or class under
+ * @torch.jit.script compiles where it is defined, in the file's order, so its error is the
+ * program's even when the entry never reaches it. */
+static int compile_decorated(TsCompiler *c, TsError *err)
+{
+    const TsTree *m = c->module;
+    for (size_t i = 0; i < m->n_kids; i++) {
+        const TsTree *s = m->kids[i];
+        if ((s->kind != TS_TREE_DEF && s->kind != TS_TREE_CLASS) || !script_decorated(s))
+            continue;
+        const TsGlobal *g = ts_compiler_global(c, s->kids[0]->str);
+        if (g && g->kind == TS_GLOBAL_CLASS && g->cls->tree == s &&
+            (decorated_class_check(c, g->cls, err) != 0 ||
+             ts_compiler_class(c, g->cls, s->range, err) != 0))
+            return -1;
+        if (g && g->kind == TS_GLOBAL_DEF && g->def->def == s && g->def->state == 0 &&
+            !g->def->n_overloads && !ts_compiler_function(c, g->def, s->range, err))
+            return -1;
+    }
+    return 0;
+}
+
 TsCompUnit *ts_compile_entries(const TsOpTable *ops, TsSource *src,
                                const char *const *entries, size_t n, size_t *failed,
                                TsError *err)
@@ -884,7 +984,7 @@ TsCompUnit *ts_compile_entries(const TsOpTable *ops, TsSource *src,
     TsCompiler c;
     if (ts_compiler_open(&c, ops, src, err) != 0)
         return NULL;
-    int rc = 0;
+    int rc = n ? compile_decorated(&c, err) : 0;
     if (rc == 0 && n == 0)
         rc = compile_entry(&c, NULL, err);
     for (size_t i = 0; rc == 0 && i < n; i++)

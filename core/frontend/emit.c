@@ -616,8 +616,8 @@ static int join_branches(TsEmitter *e, TsNode *n, TsFrame *tf, TsFrame *ff, TsSo
         const TsType *u = ts_type_unify(tt, ft, false);
         if (!u) {
             char a[256], b[256];
-            ts_type_repr(tt, a, sizeof a);
-            ts_type_repr(ft, b, sizeof b);
+            ts_type_annotation(tt, a, sizeof a);
+            ts_type_annotation(ft, b, sizeof b);
             snprintf(msg, sizeof msg, "Type mismatch: %s is set to type %s in the true branch "
                      "and type %s in the false branch", x, a, b);
             ts_error_at(&tmp, TS_ERR_RUNTIME, r, "%s", msg);
@@ -629,8 +629,8 @@ static int join_branches(TsEmitter *e, TsNode *n, TsFrame *tf, TsFrame *ff, TsSo
         if (e->env->is_loop && !ts_env_find_here(e->env, x) && outer && outer->type &&
             !ts_type_is_subtype_of(u, outer->type)) {
             char a[256], b[256];
-            ts_type_repr(outer->type, a, sizeof a);
-            ts_type_repr(u, b, sizeof b);
+            ts_type_annotation(outer->type, a, sizeof a);
+            ts_type_annotation(u, b, sizeof b);
             rc = ts_emit_error(e, r, "Variable '%s' previously had type %s but is now being "
                                "assigned to a value of type %s", x, a, b);
             break;
@@ -1120,6 +1120,14 @@ static const TsTree *sig_comment(const TsTree *def)
     return tc && !tc->flag ? tc : NULL;
 }
 
+/* A script class's method that PyTorch drops (@torch.jit.unused, @ignore(drop=True)): its
+ * body is a raise of RuntimeError("Cannot call @unused methods"), its parameters Any. */
+static bool dropped(const TsDefInfo *d)
+{
+    return d->is_unused && d->cls && d->cls->kind == TS_CLASS_SCRIPT && !d->cls->is_module &&
+           !d->cls->qualname;
+}
+
 static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size_t *n_out)
 {
     static const char refused[] = "Compiled functions can't take variable number of "
@@ -1161,6 +1169,8 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
         const TsTree *ann = par->kids[1];
         if (method && i == 0)
             p[i].type = e->d->cls->type;
+        else if (dropped(e->d))   /* the stub's parameters are all Any */
+            p[i].type = ts_type_any();
         else if (ann)
             p[i].type = ts_emit_type(e, ann);
         else if (tc && k < params->n_kids)
@@ -1172,6 +1182,9 @@ static int collect_params(TsEmitter *e, const TsTree *def, ParamInfo **out, size
             return -1;
         }
         p[i].fixed_size = ts_broadcast_size(ann);
+        /* an interface's method declares no defaults: a call gives every argument */
+        if (dflt && e->d->cls && e->d->cls->kind == TS_CLASS_INTERFACE)
+            dflt = NULL;
         if (dflt) {
             bool inferred = !ann && !tc && !(method && i == 0);
             if (ts_emit_default(e, dflt, p[i].name, p[i].type, inferred, &p[i].def) != 0 &&
@@ -1205,13 +1218,15 @@ static int emit_body(TsEmitter *e, const TsTree *def, ParamInfo *p, size_t n)
     }
     const TsTree *ret = def->kids[3];
     const TsTree *tc = sig_comment(def);
-    if (ret || tc) {
-        if (!(e->declared_return = ts_emit_type(e, ret ? ret : tc->kids[1])))
+    /* an __init__ without an annotation returns what it returns, as any function: PyTorch
+     * takes `return 5` there, and a construction drops the value */
+    if ((ret || tc) && !(e->declared_return = ts_emit_type(e, ret ? ret : tc->kids[1])))
+        return -1;
+    if (dropped(e->d)) {   /* the stub PyTorch parses in place of a class's method */
+        if (emit_raise_node(e, ts_emit_str_const(e, "Cannot call @unused methods", def->range),
+                            "builtins.RuntimeError", def->range) != 0)
             return -1;
-    } else if (strcmp(e->d->def->kids[0]->str, "__init__") == 0) {
-        e->declared_return = ts_type_none();
-    }
-    if (e->d->is_unused) {   /* PyTorch's stub for a @torch.jit.unused function */
+    } else if (e->d->is_unused) {   /* PyTorch's stub for a @torch.jit.unused function */
         if (emit_raise_node(e, ts_emit_str_const(e, "This Python function is annotated to be "
                                                  "ignored and cannot be run", def->range),
                             NULL, def->range) != 0)

@@ -40,6 +40,7 @@ typedef struct TsDefInfo {
     bool is_static;
     bool is_ignored;           /* @torch.jit.ignore: calling it is an error */
     bool is_unused;            /* @torch.jit.unused: compiles to a raise */
+    bool is_drop;              /* @torch.jit.ignore(drop=True): a script class drops it too */
     char property;             /* 'g' a class's @property getter, 's' its setter, or 0 */
     /* torch.jit._overload (compile.c): a declaration (body `pass` or `...`) is compiled with
      * its own parameters and return type and the body of the implementation, the next def

@@ -148,8 +148,8 @@ int ts_env_store(TsEmitter *e, const char *name, TsIrValue *v, TsSourceRange ran
             return -1;
         if (!ts_type_is_subtype_of(v->type, outer->type)) {
             char a[256], b[256];
-            ts_type_repr(outer->type, a, sizeof a);
-            ts_type_repr(v->type, b, sizeof b);
+            ts_type_annotation(outer->type, a, sizeof a);
+            ts_type_annotation(v->type, b, sizeof b);
             return ts_emit_error(e, range, "Variable '%s' previously had type %s but is now "
                                  "being assigned to a value of type %s", name, a, b);
         }

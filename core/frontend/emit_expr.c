@@ -1066,8 +1066,8 @@ static TsIrValue *emit_dict_literal(TsEmitter *e, const TsTree *t, const TsType 
         vu = ts_type_unify(vu, vals[2 * i + 1]->type, true);
     if (nk && !ku) {
         char a[256], b[256];
-        ts_type_repr(vals[0]->type, a, sizeof a);
-        ts_type_repr(bad_key, b, sizeof b);
+        ts_type_annotation(vals[0]->type, a, sizeof a);
+        ts_type_annotation(bad_key, b, sizeof b);
         ts_emit_error(e, t->range, "Dict keys must contain only a single type. Expected: %s "
                       "but found %s instead", a, b);
         goto out;

@@ -143,7 +143,9 @@ static const TsType *constructor(TsCompiler *c, const TsTree *t, TsError *err, i
         return ts_type_union(n, elems);
     if (strcmp(ctor, "Future") == 0 && n == 1)
         return ts_type_future(elems[0]);
-    if (strcmp(ctor, "Final") == 0 && n == 1)   /* an archive's class constants */
+    /* an archive's class constants; a program's Final is for a module's class body alone
+     * (which Python reads), and PyTorch's frontend knows no such constructor */
+    if (strcmp(ctor, "Final") == 0 && n == 1 && (!c || c->archive))
         return elems[0];
     return type_error(err, t, "Unknown type constructor %s", ctor);
 }

@@ -63,6 +63,8 @@ EXTRA_DIST += t/errors_sweep_cases.sh t/errors_sweep_cases.py
 # modules are saved by PyTorch at test time (skipped without torch).
 TESTS += t/modules_sweep_cases.sh t/modules_sweep.sh
 EXTRA_DIST += t/modules_sweep_cases.sh t/modules_sweep_cases.py t/modules_sweep.sh t/modules_sweep
+TESTS += t/class_sweep5_cases.sh t/modules_sweep5.sh
+EXTRA_DIST += t/class_sweep5_cases.sh t/class_sweep5_cases.py t/modules_sweep5.sh t/modules_sweep5
 
 # The libFuzzer targets are not built by default: t/fuzz/build.sh builds them and
 # t/fuzz/ci.sh runs them briefly (t/fuzz/README); what they found is in t/data/fuzz/,

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "frontend/emit.h"
+#include "frontend/lexer.h"
 
 enum { MAX_ARGS = 64, MAX_OVERLOADS = 16 };
 
@@ -125,15 +126,75 @@ static bool python_builtin_class(const char *name)
 
 /* PyTorch's error for a Python value of the file (a global's or a class attribute's value
  * v) used in TorchScript: it names the value's Python type. */
-static int python_value_error(TsEmitter *e, const TsTree *v, TsSourceRange r)
+static int python_type_error(TsEmitter *e, const char *ty, TsSourceRange r)
 {
-    const char *ty = v->kind == TS_TREE_INT ? "int" : v->kind == TS_TREE_FLOAT ? "float"
-                   : v->kind == TS_TREE_STRING ? "str" : v->kind == TS_TREE_LIST ? "list"
-                   : v->kind == TS_TREE_DICT ? "dict" : v->kind == TS_TREE_TUPLE ? "tuple"
-                   : v->kind == TS_TREE_TRUE || v->kind == TS_TREE_FALSE ? "bool" : "object";
     return ts_emit_error(e, r, "python value of type '%s' cannot be used as a value. Perhaps "
                          "it is a closed over global variable? If so, please consider passing "
                          "it in as an argument or use a local varible instead.", ty);
+}
+
+/* The Python type of a global's value as Python would make it, for the message: literals,
+ * arithmetic of numbers, torch.device(...) and dtypes, math's functions and constants, a
+ * torch.nn class's instance (its name), other torch.* calls (tensors); else "object". */
+static const char *python_type_of(const TsTree *v, int depth)
+{
+    switch (v->kind) {
+    case TS_TREE_INT: return "int";
+    case TS_TREE_FLOAT: return "float";
+    case TS_TREE_STRING: return "str";
+    case TS_TREE_LIST: case TS_TREE_LIST_COMP: return "list";
+    case TS_TREE_DICT: case TS_TREE_DICT_COMP: return "dict";
+    case TS_TREE_TUPLE: return "tuple";
+    case TS_TREE_TRUE: case TS_TREE_FALSE: return "bool";
+    default: break;
+    }
+    if (depth > 16)
+        return "object";
+    if (v->kind == TS_TREE_UNARY && v->n_kids == 1 && v->op != TS_TK_NOT)
+        return python_type_of(v->kids[0], depth + 1);
+    if (v->kind == TS_TREE_BINARY && v->n_kids == 2 &&
+        (v->op == '<' || v->op == '>' || v->op == TS_TK_LE || v->op == TS_TK_GE ||
+         v->op == TS_TK_EQ || v->op == TS_TK_NE))
+        return "bool";
+    if (v->kind == TS_TREE_BINARY && v->n_kids == 2) {
+        const char *a = python_type_of(v->kids[0], depth + 1);
+        const char *b = python_type_of(v->kids[1], depth + 1);
+        bool num_a = !strcmp(a, "int") || !strcmp(a, "float");
+        bool num_b = !strcmp(b, "int") || !strcmp(b, "float");
+        if (num_a && num_b)
+            return v->op == '/' || !strcmp(a, "float") || !strcmp(b, "float") ? "float" : "int";
+        return !strcmp(a, b) && (v->op == '+' || v->op == '*') ? a : "object";
+    }
+    /* a dotted name: torch.float64, math.pi, torch.nn.Linear */
+    const TsTree *f = v->kind == TS_TREE_CALL ? v->kids[0] : v;
+    if (f->kind != TS_TREE_ATTR)
+        return "object";
+    const char *last = f->kids[1]->str, *root = NULL;
+    bool nn = false;
+    for (const TsTree *t = f->kids[0]; t; t = t->kind == TS_TREE_ATTR ? t->kids[0] : NULL) {
+        const TsTree *n = t->kind == TS_TREE_ATTR ? t->kids[1] : t;
+        nn = nn || (n->kind == TS_TREE_NAME && !strcmp(n->str, "nn"));
+        if (t->kind == TS_TREE_NAME)
+            root = t->str;
+    }
+    if (!root)
+        return "object";
+    if (!strcmp(root, "math"))
+        return v->kind == TS_TREE_CALL && (!strcmp(last, "floor") || !strcmp(last, "ceil") ||
+                                           !strcmp(last, "factorial") || !strcmp(last, "gcd"))
+                   ? "int" : "float";
+    if (strcmp(root, "torch") != 0 && strcmp(root, "nn") != 0)
+        return "object";
+    if (v->kind != TS_TREE_CALL)   /* torch.float64, torch.long: a dtype */
+        return "dtype";
+    if (!strcmp(last, "device"))
+        return "device";
+    return nn || !strcmp(root, "nn") ? last : "Tensor";
+}
+
+static int python_value_error(TsEmitter *e, const TsTree *v, TsSourceRange r)
+{
+    return python_type_error(e, python_type_of(v, 0), r);
 }
 
 /* A class of the file deriving (directly or through others of the file) from an exception
@@ -458,9 +519,21 @@ static int module_attr(TsEmitter *e, const char *mod, const char *attr, TsSource
         out->name = ts_symbol(buf);
         return 0;
     }
-    if (strcmp(mod, "torch.nn") == 0 && strcmp(attr, "functional") == 0) {
+    if (strcmp(mod, "torch.nn") == 0 && (strcmp(attr, "functional") == 0 ||
+                                         strcmp(attr, "init") == 0)) {
+        snprintf(buf, sizeof buf, "torch.nn.%s", attr);
         out->kind = TS_SV_MODULE;
-        out->name = ts_symbol("torch.nn.functional");
+        out->name = ts_symbol(buf);
+        return 0;
+    }
+    if (strcmp(mod, "torch.nn.init") == 0) {   /* Python functions only: torch.nn.init.py */
+        snprintf(buf, sizeof buf, "torch.nn.init.%s", attr);
+        int py = python_function(e, buf);
+        if (py < 0)
+            return -1;
+        if (!py)
+            return ts_emit_error(e, r, "object has no attribute %s", attr);
+        out->name = ts_symbol(buf);
         return 0;
     }
     if (strcmp(mod, "torch.nn.functional") == 0 || strcmp(mod, "torch.nn") == 0) {
@@ -661,6 +734,9 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             out->name = ts_symbol(attr);
             return 0;
         }
+        if (ci && !ci->is_module)   /* a class interface is looked up as an object */
+            return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'.",
+                                 describe(t, buf, sizeof buf), attr);
         return ts_emit_error(e, r, "Tried to access nonexistent attribute or method '%s' of "
                              "type '%s'.", attr, describe(t, buf, sizeof buf));
     }
@@ -692,7 +768,8 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             return value_of(out, prim1(e, "prim::device", v, ts_type_device(), r));
         static const char *const flags[] = { "is_cuda", "requires_grad", "is_sparse",
                                              "is_quantized", "is_meta", "is_mkldnn",
-                                             "is_nested" };
+                                             "is_nested", "is_cpu", "is_xpu", "is_sparse_csr",
+                                             "is_mps", "is_vulkan", "is_ipu", "is_ort" };
         bool flag = false;
         for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
             flag = flag || strcmp(attr, flags[i]) == 0;
@@ -704,6 +781,13 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
             return value_of(out, prim1(e, "prim::layout", v, ts_type_int(), r));
         if (strcmp(attr, "data") == 0)
             return value_of(out, prim1(e, "prim::data", v, ts_type_tensor(), r));
+        if (strcmp(attr, "name") == 0)
+            return value_of(out, prim1(e, "prim::name", v, ts_type_optional(ts_type_str()), r));
+        if (strcmp(attr, "is_leaf") == 0 || strcmp(attr, "retains_grad") == 0 ||
+            strcmp(attr, "real") == 0 || strcmp(attr, "imag") == 0) {
+            snprintf(buf, sizeof buf, "aten::%s", attr);
+            return value_of(out, ts_emit_op2(e, buf, v, NULL, r));
+        }
         if (strcmp(attr, "ndim") == 0)
             return value_of(out, ts_emit_op2(e, "aten::dim", v, NULL, r));
         if (strcmp(attr, "T") == 0)
@@ -751,6 +835,9 @@ static int class_attr(TsEmitter *e, TsClassInfo *ci, const char *attr, TsSourceR
     if (ci->kind == TS_CLASS_ENUM)   /* PyTorch's message, unbalanced quote included */
         return ts_emit_error(e, r, "Enum<%s>' has no attribute '%s'", ts_type_name(ci->type),
                              attr);
+    if (ci->kind == TS_CLASS_NAMEDTUPLE && !e->c->archive)   /* only a constructor */
+        return ts_emit_error(e, r, "attribute lookup is not defined on %s",
+                             ts_type_name(ci->type));
     TsDefInfo *d = ts_class_method(ci, attr);
     /* a static method; or in an archive, a method called with its object as the first
      * argument (Cls.hook(obj, ...): how the printer calls a module's forward hooks) */
@@ -778,6 +865,14 @@ static int class_attr(TsEmitter *e, TsClassInfo *ci, const char *attr, TsSourceR
         for (size_t j = 0; value && j < n_targets; j++)
             if (st->kids[j]->kind == TS_TREE_NAME && strcmp(st->kids[j]->str, attr) == 0)
                 return python_value_error(e, value, r);
+    }
+    /* what else PyTorch finds on the Python class: its names (strings), else nothing */
+    if (body && !d && !ci->is_module) {
+        if (!strcmp(attr, "__name__") || !strcmp(attr, "__qualname__") ||
+            !strcmp(attr, "__module__"))
+            return python_type_error(e, "str", r);
+        return ts_emit_error(e, r, "Tried to lookup unknown attribute on class %s",
+                             ts_type_name(ci->type));
     }
     return ts_emit_error(e, r, "'%s' object has no attribute or method '%s'",
                          ts_type_name(ci->type), attr);
@@ -1245,11 +1340,16 @@ static int construct(TsEmitter *e, TsClassInfo *ci, const TsTree *call, TsSugare
     }
     if (ci->kind == TS_CLASS_ENUM)
         return ts_emit_error(e, r, "cannot call a EnumClass");
+    TsDefInfo *init = ts_class_method(ci, "__init__");
+    /* a class of the file compiles its own methods only: none inherits an __init__ */
+    if (!init && ci->kind == TS_CLASS_SCRIPT && !ci->qualname && !ci->is_module &&
+        !is_exception_class(e->c, ci, 0))
+        return ts_emit_error(e, r, "Class %s does not have an __init__ function defined",
+                             ci->name);
     TsNode *obj = ts_emit_node(e, "prim::CreateObject", 0, NULL, 1, r);
     if (!obj)
         return -1;
     obj->outputs[0]->type = ci->type;
-    TsDefInfo *init = ts_class_method(ci, "__init__");
     if (init) {
         TsSugared ignored;
         if (call_function(e, init, obj->outputs[0], call, NULL, r, &ignored) != 0)
@@ -1923,8 +2023,16 @@ static int emit_builtin(TsEmitter *e, const char *name, const TsTree *call,
         strcmp(name, "zip") == 0)
         return emit_iter_list(e, call, out);
     if (strcmp(name, "super") == 0) {
-        out->kind = TS_SV_NONE_TYPE;
-        return 0;
+        /* PyTorch calls Python's super() at run time, where it has no arguments to find
+         * the class by, and types its result Tensor: super().__init__() does not compile */
+        TsIrValue *msg = ts_emit_str_const(e, "super(): no arguments", r);
+        TsIrValue *in[2] = { msg, msg ? ts_emit_const(e, ts_none(), r) : NULL };
+        TsNode *u = in[1] && ts_emit_node(e, "prim::RaiseException", 2, in, 0, r)
+                        ? ts_emit_node(e, "prim::Uninitialized", 0, NULL, 1, r) : NULL;
+        if (!u)
+            return -1;
+        u->outputs[0]->type = ts_type_tensor();
+        return value_of(out, u->outputs[0]);
     }
     if (strncmp(name, "torch.", 6) == 0 && ts_library_defines(e->c->ops, name, NULL, e->err) != 0)
         return e->err->code ? -1 : call_library(e, name, call, out);

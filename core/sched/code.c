@@ -488,7 +488,8 @@ static int assign_block(Builder *B, const TsBlock *b)
 
 /* ---- operator resolution ------------------------------------------------------------ */
 /* Operators whose tensor outputs never require grad (PyTorch's non-differentiable ones
- * with floating outputs: detaching, and making new tensors shaped like another). */
+ * with floating outputs: detaching, and making new tensors shaped like another), and the
+ * fills of torch.nn.init, which write with autograd off. */
 static bool nondifferentiable(const char *kind)
 {
     static const char *const ops[] = {
@@ -496,7 +497,8 @@ static bool nondifferentiable(const char *kind)
         "aten::empty_like", "aten::full_like", "aten::rand_like", "aten::randn_like",
         "aten::randint_like", "aten::new_zeros", "aten::new_ones", "aten::new_empty",
         "aten::new_full", "aten::new_empty_strided", "aten::requires_grad_", "prim::data",
-        "aten::_shape_as_tensor", NULL
+        "aten::_shape_as_tensor", "aten::_no_grad_uniform_", "aten::_no_grad_normal_",
+        "aten::_no_grad_fill_", "aten::_no_grad_zero_", NULL
     };
     for (size_t i = 0; ops[i]; i++)
         if (strcmp(kind, ops[i]) == 0)

@@ -457,22 +457,64 @@ static bool any_requires_grad(const TsValue *args, size_t n)
     return false;
 }
 
-static void mark_requires_grad(TsValue v, int depth)
+/* The storage of an argument that is a leaf requiring grad (or a view of one), which an
+ * output sharing it is a view of; NULL when there is none. */
+static const TsStorage *leaf_storage(const TsValue *args, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const TsTensor *t = args[i].tag == TS_TAG_TENSOR ? (const TsTensor *)args[i].u.p : NULL;
+        if (t && t->storage && (t->requires_grad == TS_GRAD_LEAF ||
+                                t->requires_grad == TS_GRAD_LEAF_VIEW))
+            return t->storage;
+    }
+    return NULL;
+}
+
+/* An output of a differentiable operator whose input requires grad: computed (not a leaf),
+ * a view of a leaf when it shares the leaf's storage. One that already requires grad is
+ * left as it is: an argument returned as it is (x.contiguous(), an in-place operator's
+ * self) keeps what it was. */
+static void mark_requires_grad(TsValue v, const TsStorage *leaf, int depth)
 {
     if (v.tag == TS_TAG_TENSOR) {
         TsTensor *t = (TsTensor *)v.u.p;
-        if (ts_dtype_is_floating(t->dtype) || ts_dtype_is_complex(t->dtype))
-            t->requires_grad = 1;
+        if ((ts_dtype_is_floating(t->dtype) || ts_dtype_is_complex(t->dtype)) &&
+            !t->requires_grad)
+            t->requires_grad = leaf && t->storage == leaf ? TS_GRAD_LEAF_VIEW
+                                                          : TS_GRAD_COMPUTED;
     } else if ((v.tag == TS_TAG_LIST || v.tag == TS_TAG_TUPLE) && depth < 2) {
         bool locked = ts_shared_lock_if(v);
         size_t n = v.tag == TS_TAG_LIST ? ((TsList *)v.u.p)->len : ((TsTuple *)v.u.p)->len;
         TsValue *items = v.tag == TS_TAG_LIST ? ((TsList *)v.u.p)->items
                                                : ((TsTuple *)v.u.p)->items;
         for (size_t i = 0; i < n; i++)
-            mark_requires_grad(items[i], depth + 1);
+            mark_requires_grad(items[i], leaf, depth + 1);
         if (locked)
             ts_shared_unlock();
     }
+}
+
+/* Autograd's check before an in-place write in grad mode: a leaf that requires grad, or a
+ * view of one, cannot be written (its gradient would be lost), and no tensor that requires
+ * grad can be resized. */
+static int check_leaf_writes(TsInterp *st, const TsOperator *op, const TsValue *args,
+                             size_t n, uint64_t writes)
+{
+    const char *name = op->schema->name;
+    bool resize = !strcmp(name, "aten::resize_") || !strcmp(name, "aten::resize_as_");
+    for (size_t i = 0; i < n && i < 64; i++) {
+        if (!(writes >> i & 1) || args[i].tag != TS_TAG_TENSOR)
+            continue;
+        int g = ((const TsTensor *)args[i].u.p)->requires_grad;
+        if (g && resize)
+            return ts_error_set(&st->err, TS_ERR_RUNTIME,
+                                "cannot resize variables that require grad");
+        if (g == TS_GRAD_LEAF || g == TS_GRAD_LEAF_VIEW)
+            return ts_error_set(&st->err, TS_ERR_RUNTIME, "a %sleaf Variable that requires "
+                                "grad is being used in an in-place operation.",
+                                g == TS_GRAD_LEAF_VIEW ? "view of a " : "");
+    }
+    return 0;
 }
 
 /* share.c's rules for a kernel: when one of the n arguments from base on the stack is
@@ -545,6 +587,13 @@ static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *
         return -1;
     }
     bool grad = k->grad && !no_grad && any_requires_grad(st->stack.data + base, in->n_in);
+    const TsStorage *leaf = grad ? leaf_storage(st->stack.data + base, in->n_in) : NULL;
+    if (grad && k->writes && check_leaf_writes(st, k->op, st->stack.data + base, in->n_in,
+                                                k->writes)) {
+        if (locked)
+            ts_shared_unlock();
+        return -1;
+    }
     if (k->writes)
         bump_written(st->stack.data + base, in->n_in, k->writes);
     TsCall call = {&st->stack, &st->err, k->data, st->rt, k->op};
@@ -566,7 +615,7 @@ static int run_kernel(TsInterp *st, TsValue *R, const TsValue *K, const TsCode *
     }
     if (grad)
         for (size_t i = 0; i < in->n_out; i++)
-            mark_requires_grad(st->stack.data[base + i], 0);
+            mark_requires_grad(st->stack.data[base + i], leaf, 0);
     scatter(st, R, in, code->operands);
     return 0;
 }

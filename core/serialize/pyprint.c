@@ -412,12 +412,19 @@ static int print_interface(TsPyPrinter *p, PyFile *file, const TsType *t, TsErro
     const TsPyClassInfo *info = pp_info(p, t);
     ts_buf_printf(b, "class %s(%s):\n", base_name(ts_type_name(t)),
                   ts_type_is_module(t) ? "ModuleInterface" : "Interface");
-    if (!info || info->n_methods != ts_type_num_fields(t))
-        return ts_error_set(err, TS_ERR_USAGE, "cannot save interface %s: the signatures of "
-                            "its methods were not given", ts_type_name(t));
-    for (size_t i = 0; i < info->n_methods; i++) {
-        const TsSchema *s = info->methods[i];
-        ts_buf_printf(b, "  def %s(self", ts_symbol_unqual(ts_symbol(s->name)));
+    size_t n = ts_type_num_fields(t);
+    bool given = info && info->n_methods == n;
+    for (size_t i = 0; i < n; i++) {
+        /* the signatures given, else those of the methods the unit compiled (a program's
+         * interface: its methods are stubs with the declared signatures) */
+        TsFunction *f = NULL;
+        if (!given && ts_unit_method(p->unit, t, ts_type_field(t, i)->name, &f, err))
+            return -1;
+        if (!given && !f)
+            return ts_error_set(err, TS_ERR_USAGE, "cannot save interface %s: the signatures "
+                                "of its methods were not given", ts_type_name(t));
+        const TsSchema *s = given ? info->methods[i] : f->schema;
+        ts_buf_printf(b, "  def %s(self", ts_type_field(t, i)->name);
         for (size_t k = 1; k < s->n_args; k++) {
             if (pp_use_type(p, s->args[k].type, err))
                 return -1;

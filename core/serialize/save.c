@@ -508,7 +508,9 @@ int ts_save_describe_classes(TsPyPrinter *p, TsCompiler *c, TsSchemaList *schema
         Decls d;
         memset(&d, 0, sizeof d);
         int rc = 0;
-        const TsTree *body = ci->qualname ? ci->tree->kids[3] : NULL;   /* archive classes */
+        /* archive classes, and a program's interfaces (their methods' signatures) */
+        const TsTree *body = ci->qualname || ci->kind == TS_CLASS_INTERFACE ? ci->tree->kids[3]
+                                                                           : NULL;
         for (size_t k = 0; rc == 0 && body && k < body->n_kids; k++)
             rc = declaration(c, ci, body->kids[k], &d, schemas, err);
         TsPyClassInfo info = {

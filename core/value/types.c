@@ -1191,9 +1191,10 @@ static const TsType *unshaped(const TsType *t)
     return r;
 }
 
-/* Elements unify without unions: (int, str) and (float, str) make a Union of the two
- * tuples, not (Union[float, int], str) — torch's answer. */
-static const TsType *unify_impl(const TsType *a, const TsType *b)
+/* Two tuples of one length unify element by element, with unions where the caller allows
+ * them: the elements of a list literal [(1, 2), (1, "a")] make (int, Union[int, str]), as
+ * torch's unifyTypes does; without unions (the two branches of an if) they do not unify. */
+static const TsType *unify_impl(const TsType *a, const TsType *b, bool default_to_union)
 {
     if (ts_type_is_subtype_of(a, b))
         return b;
@@ -1222,7 +1223,7 @@ static const TsType *unify_impl(const TsType *a, const TsType *b)
         const TsType *r = NULL;
         size_t i;
         for (i = 0; i < a->n; i++)
-            if (!(e[i] = ts_type_unify(a->elems[i], b->elems[i], false)))
+            if (!(e[i] = ts_type_unify(a->elems[i], b->elems[i], default_to_union)))
                 break;
         if (i == a->n)
             r = ts_type_tuple(a->n, e);
@@ -1250,7 +1251,7 @@ const TsType *ts_type_unify(const TsType *a, const TsType *b, bool default_to_un
 {
     if (!a || !b)
         return NULL;
-    const TsType *r = unify_impl(a, b);
+    const TsType *r = unify_impl(a, b, default_to_union);
     if (!r && default_to_union) {
         const TsType *m[2] = { a, b };
         r = ts_type_union(2, m);

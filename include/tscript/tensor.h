@@ -156,6 +156,14 @@ TS_API void ts_storage_release(TsStorage *s);
 TS_API unsigned ts_storage_version(const TsStorage *s);
 TS_API void ts_storage_bump_version(TsStorage *s);
 
+/* A tensor's requires_grad, with autograd's notion of a leaf (tscript computes no gradients,
+ * but programs read x.is_leaf, and an in-place write to a leaf that requires grad is an
+ * error): any nonzero value requires grad. A tensor made by the user (a parameter,
+ * torch.tensor(..., requires_grad=True), x.requires_grad_()) is a leaf; one that an operator
+ * computed from a tensor requiring grad is not, and a view of a leaf is told apart for the
+ * error's wording. */
+enum { TS_GRAD_NONE = 0, TS_GRAD_LEAF = 1, TS_GRAD_COMPUTED = 2, TS_GRAD_LEAF_VIEW = 3 };
+
 #define TS_TENSOR_INLINE_DIMS 5
 #define TS_TENSOR_MAX_DIMS 64
 
@@ -167,7 +175,7 @@ typedef struct TsTensor {
     int64_t *strides;      /* dim entries, in elements */
     int32_t dim;
     int8_t dtype;          /* TsDType */
-    uint8_t requires_grad;
+    uint8_t requires_grad; /* TS_GRAD_*: 0 when it does not require grad */
     uint16_t flags;        /* backend-defined bits */
     TsDevice device;
     int64_t inline_dims[2 * TS_TENSOR_INLINE_DIMS];

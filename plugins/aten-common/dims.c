@@ -337,7 +337,8 @@ int ts_aten_k_atleast_3d_seq(TsCall *c) { return atleast_seq(c, 3); }
 
 /* ---- aliases -------------------------------------------------------------------------- */
 
-/* detach and alias: (Tensor(a) self) -> Tensor(a), a new header over the same elements. */
+/* detach, alias and prim::data (x.data): (Tensor(a) self) -> Tensor(a), a new header over
+ * the same elements, which requires no grad. */
 int ts_aten_k_alias(TsCall *c)
 {
     TsArgs a;

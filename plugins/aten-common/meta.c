@@ -1,7 +1,8 @@
 /* meta.c — questions about a tensor's header, answered the same on every device: its sizes,
  * dims, element count, strides, storage offset, contiguity, dtype facts, device, layout and
  * flags (aten::size, dim, numel, stride, is_contiguous, len, prim::dtype, prim::device, ...),
- * and requires_grad_, which sets a flag.
+ * autograd's flags (requires_grad, is_leaf: tscript/tensor.h's TS_GRAD_*) and requires_grad_,
+ * which sets one; real and imag of a real tensor.
  *
  * Dimension indices wrap like Python's, with PyTorch's IndexError messages.
  */
@@ -138,6 +139,11 @@ static bool is_signed(const TsTensor *t) { return t->dtype != TS_UINT8 && t->dty
 static bool is_complex(const TsTensor *t) { return ts_dtype_is_complex(t->dtype); }
 static bool requires_grad(const TsTensor *t) { return t->requires_grad != 0; }
 static bool is_cuda(const TsTensor *t) { return t->device.type == TS_DEV_CUDA; }
+static bool is_cpu(const TsTensor *t) { return t->device.type == TS_DEV_CPU; }
+static bool is_leaf(const TsTensor *t)
+{
+    return t->requires_grad != TS_GRAD_COMPUTED && t->requires_grad != TS_GRAD_LEAF_VIEW;
+}
 static bool never(const TsTensor *t) { (void)t; return false; }
 
 int ts_aten_k_is_floating_point(TsCall *c) { return bool_query(c, is_floating); }
@@ -147,7 +153,43 @@ int ts_aten_k_is_complex(TsCall *c) { return bool_query(c, is_complex); }
  * tensor here is strided, dense and not quantized. */
 int ts_aten_k_requires_grad(TsCall *c) { return bool_query(c, requires_grad); }
 int ts_aten_k_is_cuda(TsCall *c) { return bool_query(c, is_cuda); }
+int ts_aten_k_is_cpu(TsCall *c) { return bool_query(c, is_cpu); }
+/* aten::is_leaf; aten::retains_grad: no tensor here retains its grad (retain_grad is not) */
+int ts_aten_k_is_leaf(TsCall *c) { return bool_query(c, is_leaf); }
 int ts_aten_k_false_flag(TsCall *c) { return bool_query(c, never); }
+
+/* prim::name(Tensor a) -> str?: named tensors are not here */
+int ts_aten_k_name(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *t;
+    int rc = pop_tensor(c, &a, &t);
+    return ts_args_return(&a, rc, ts_none());
+}
+
+/* aten::real(Tensor(a) self) -> Tensor(a): a real tensor is its own real part (complex
+ * tensors are not here); aten::imag(Tensor(a) self) -> Tensor(a) has none. */
+int ts_aten_k_real(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *t;
+    int rc = pop_tensor(c, &a, &t);
+    if (!rc && ts_dtype_is_complex(t->dtype))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "real is not implemented for complex "
+                          "tensors here");
+    return ts_args_return_arg(&a, rc, 0);
+}
+
+int ts_aten_k_imag(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *t;
+    int rc = pop_tensor(c, &a, &t);
+    if (!rc)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "imag is not implemented for tensors "
+                          "with non-complex dtypes.");
+    return ts_args_return(&a, rc, ts_none());
+}
 
 static int64_t element_size(const TsTensor *t) { return (int64_t)ts_dtype_size(t->dtype); }
 
@@ -163,14 +205,6 @@ int ts_aten_k_device(TsCall *c)
     return ts_args_return(&a, rc, rc ? ts_none() : ts_device(t->device));
 }
 
-/* prim::data(Tensor(a) a) -> Tensor(a): the same data, without autograd (which is not here) */
-int ts_aten_k_data(TsCall *c)
-{
-    TsArgs a;
-    TsTensor *t;
-    return ts_args_return_arg(&a, pop_tensor(c, &a, &t), 0);
-}
-
 /* aten::requires_grad_(Tensor(a!) self, bool requires_grad=True) -> Tensor(a!) */
 int ts_aten_k_requires_grad_(TsCall *c)
 {
@@ -182,7 +216,13 @@ int ts_aten_k_requires_grad_(TsCall *c)
     if (!rc && on && !ts_dtype_is_floating(t->dtype) && !ts_dtype_is_complex(t->dtype))
         rc = ts_error_set(c->error, TS_ERR_RUNTIME, "only Tensors of floating point dtype "
                           "can require gradients");
-    if (!rc)
-        t->requires_grad = on;
+    /* a computed tensor cannot stop requiring grad; one that requires it stays what it is */
+    if (!rc && !on && !is_leaf(t))
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "you can only change requires_grad flags "
+                          "of leaf variables. If you want to use a computed variable in a "
+                          "subgraph that doesn't require differentiation use var_no_grad = "
+                          "var.detach().");
+    if (!rc && (!on || !t->requires_grad))
+        t->requires_grad = on ? TS_GRAD_LEAF : TS_GRAD_NONE;
     return ts_args_return_arg(&a, rc, 0);
 }

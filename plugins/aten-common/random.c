@@ -446,6 +446,8 @@ static const TsAtenKernel kernels[] = {
     { "aten::bernoulli", "p", k_bernoulli_p },
     { "aten::uniform_", "", k_uniform_ },
     { "aten::normal_", "", k_normal_ },
+    { "aten::_no_grad_uniform_", "", k_uniform_ },
+    { "aten::_no_grad_normal_", "", k_normal_ },
     { "aten::cauchy_", "", k_cauchy_ },
     { "aten::log_normal_", "", k_log_normal_ },
     { "aten::exponential_", "", k_exponential_ },

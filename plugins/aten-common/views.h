@@ -26,10 +26,15 @@
     X("aten::is_floating_point", "", is_floating_point) X("aten::is_signed", "", is_signed) \
     X("aten::is_complex", "", is_complex) X("aten::element_size", "", element_size) \
     X("prim::dtype", "", dtype) X("prim::device", "", device) X("prim::layout", "", layout) \
-    X("prim::data", "", data) X("prim::requires_grad", "", requires_grad) \
+    X("prim::data", "", alias) X("prim::requires_grad", "", requires_grad) \
     X("prim::is_cuda", "", is_cuda) X("prim::is_sparse", "", false_flag) \
     X("prim::is_quantized", "", false_flag) X("prim::is_meta", "", false_flag) \
-    X("prim::is_mkldnn", "", false_flag) \
+    X("prim::is_mkldnn", "", false_flag) X("prim::is_cpu", "", is_cpu) \
+    X("prim::is_xpu", "", false_flag) X("prim::is_sparse_csr", "", false_flag) \
+    X("prim::is_mps", "", false_flag) X("prim::is_vulkan", "", false_flag) \
+    X("prim::is_ipu", "", false_flag) X("prim::is_ort", "", false_flag) \
+    X("aten::is_leaf", "", is_leaf) X("aten::retains_grad", "", false_flag) \
+    X("prim::name", "", name) X("aten::real", "", real) X("aten::imag", "", imag) \
     /* reshape.c: new sizes over the same elements */ \
     X("aten::view", "", view) X("aten::view_as", "", view_as) X("aten::reshape", "", reshape) \
     X("aten::reshape_as", "", reshape_as) X("aten::flatten", "using_ints", flatten) \

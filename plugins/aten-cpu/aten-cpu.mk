@@ -34,7 +34,7 @@ plugins_aten_cpu_aten_cpu_la_LIBADD = plugins/aten-common/libtscript_aten.la lib
 
 dist_pkgschema_DATA += schemas/aten.yaml schemas/aten_nn.yaml schemas/aten_shape.yaml \
 	schemas/aten_reduce.yaml schemas/aten_tensor.yaml schemas/aten_layers.yaml \
-	schemas/torch.nn.functional.py schemas/torch.functional.py
+	schemas/torch.nn.functional.py schemas/torch.functional.py schemas/torch.nn.init.py
 
 # The kernels called directly (t/kernel.h): elementwise, queries, reductions, printing, nn,
 # shapes, the thread pool under them, OpenBLAS, and the vector math (vmath.h) alone.

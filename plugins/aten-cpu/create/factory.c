@@ -345,6 +345,8 @@ static const TsCpuOp ops[] = {
     { "aten::new_empty_strided", "", k_new_empty_strided },
     { "aten::fill_", "Scalar", k_fill },
     { "aten::zero_", "", k_zero },
+    { "aten::_no_grad_fill_", "", k_fill },
+    { "aten::_no_grad_zero_", "", k_zero },
 };
 
 const TsCpuTable ts_cpu_factory_table = { ops, sizeof ops / sizeof ops[0] };

@@ -127,7 +127,7 @@ static const char *const schema_files[] = { "aten.yaml", "aten_nn.yaml", "aten_s
                                             "aten_layers.yaml", "aten_linalg.yaml", "aten_special.yaml",
                                             "aten_loss.yaml",
                                             "torch.nn.functional.py", "torch.functional.py",
-                                            NULL };
+                                            "torch.nn.init.py", NULL };
 
 TS_PLUGIN_EXPORT const TsPluginInfo tscript_plugin = {
     TS_PLUGIN_ABI_VERSION, "aten-cpu", schema_files, init, ts_cpu_block_drain

@@ -326,6 +326,8 @@ static const TsCudaOp ops[] = {
     { "aten::copy_", "", k_copy },
     { "aten::fill_", "Scalar", k_fill },
     { "aten::zero_", "", k_fill },
+    { "aten::_no_grad_fill_", "", k_fill },
+    { "aten::_no_grad_zero_", "", k_fill },
 };
 
 const TsCudaTable ts_cuda_copy_table = { ops, sizeof ops / sizeof ops[0] };
