@@ -118,9 +118,12 @@ static int before(TsCall *c, TsValue a, TsValue b, bool reverse, bool *r)
         *r = false;
         return 0;
     }
+    *r = false;
     int rc = compare(c, (TsTensor *)a.u.p, (TsTensor *)b.u.p, CMP_LT, r);
+    if (rc)
+        return rc;             /* *r stays false: the caller stops at the error */
     *r = *r != reverse;
-    return rc;
+    return 0;
 }
 
 /* libstdc++'s __insertion_sort: an item before the first goes to the front, the others
