@@ -217,14 +217,14 @@ static void test_control(void)
     char *dump = ts_code_dump(ts_unit_find(u, "__torch__.main")->code);
     ok(dump && !strstr(dump, "LOOP_ENTER") && !strstr(dump, "LOOP_NEXT"),
        "a while loop keeps no trip counter");
-    ok(dump && strstr(dump, "JLT_I") && strstr(dump, "JNE_I") && !strstr(dump, "EQ_I "),
-       "compares feeding a jump are fused with it");
+    ok(dump && strstr(dump, "JLT_I") && strstr(dump, "JREM_NE_IK r") && !strstr(dump, "EQ_I "),
+       "compares feeding a jump are fused with it (x %% 3 == 0 with the remainder too)");
     const char *m1 = dump ? strstr(dump, "MOVES") : NULL;
     ok(m1 && !strstr(m1 + 1, "MOVES") && strstr(dump, "ADD_I r") && strstr(dump, "preload r"),
        "the loop body copies nothing: carried ints and the If's output share registers");
     if (dump && (!m1 || strstr(m1 + 1, "MOVES")))
         diag("%s", dump);
-    ok(dump && strstr(dump, "REM_I") && strstr(dump, "LT_I") && !strstr(dump, "KERNEL"),
+    ok(dump && strstr(dump, "ADD_I") && strstr(dump, "LT_I") && !strstr(dump, "KERNEL"),
        "int arithmetic on known types has its own opcodes");
     free(dump);
     ts_unit_free(u);
@@ -503,6 +503,195 @@ static void test_imm_jumps(void)
     ok(good && got == 1 && dump && strstr(dump, "JLE_I r0 r") && !strstr(dump, "_IK"),
        "if a > -2**32: the general compare-and-jump, with the constant preloaded");
     free(dump);
+}
+
+/* if a % K == K2 / != K2: one JREM_*_IK when the remainder is used by nothing else (a mask
+ * for K a power of two); checked against C's floor modulo for a across int64. */
+static const char rem_jump[] =
+    "graph(%%a : int):\n"
+    "  %%k : int = prim::Constant[value=%lld]()\n"
+    "  %%k2 : int = prim::Constant[value=%lld]()\n"
+    "  %%one : int = prim::Constant[value=1]()\n"
+    "  %%two : int = prim::Constant[value=2]()\n"
+    "  %%m : int = aten::remainder(%%a, %%k)\n"
+    "  %%c : bool = aten::%s(%s)\n"
+    "  %%r : int = prim::If(%%c)\n"
+    "    block0():\n      -> (%%one)\n"
+    "    block1():\n      -> (%%two)\n"
+    "  %%t : (int, int) = prim::TupleConstruct(%%r, %s)\n"
+    "  return (%%t)\n";
+
+static void test_rem_jumps(void)
+{
+    static const int64_t as[] = {0, 1, 2, 3, 7, 8, 9, -1, -2, -3, -8, 2147483647, 2147483648,
+                                 4294967295, 4294967296, -4294967297, 4611686018427387905,
+                                 INT64_MAX, INT64_MIN, INT64_MIN + 1};
+    static const int64_t ks[] = {3, 7, 8, 1, 2147483648, 1099511627776, 2147483647};
+    static const int64_t k2s[] = {0, 1, 2, -1, 7};
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+        for (int ne = 0; ne < 2; ne++)
+            for (int left = 0; left < 2; left++) {
+                bool all = true, fused = true;
+                for (size_t k2i = 0; k2i < sizeof k2s / sizeof k2s[0]; k2i++) {
+                    char g[1024];
+                    snprintf(g, sizeof g, rem_jump, (long long)ks[ki], (long long)k2s[k2i],
+                             ne ? "ne" : "eq", left ? "%k2, %m" : "%m, %k2", "%one");
+                    for (size_t i = 0; i < sizeof as / sizeof as[0]; i++) {
+                        int64_t m = floor_mod(as[i], ks[ki]), got[2] = {0, 0};
+                        int64_t want = (m == k2s[k2i]) != ne ? 1 : 2;
+                        TsValue a = ts_int(as[i]);
+                        char *dump = NULL;
+                        if (!run_ints(g, &a, 1, got, 2, i ? NULL : &dump) || got[0] != want) {
+                            diag("a = %lld %% %lld %s %lld: got %lld, want %lld",
+                                 (long long)as[i], (long long)ks[ki], ne ? "!=" : "==",
+                                 (long long)k2s[k2i], (long long)got[0], (long long)want);
+                            all = false;
+                        }
+                        if (dump && (!strstr(dump, ne ? "JREM_EQ_IK r0 #" : "JREM_NE_IK r0 #") ||
+                                     strstr(dump, "REM_I") || strstr(dump, "REM_PK"))) {
+                            if (fused)
+                                diag("%s", dump);
+                            fused = false;
+                        }
+                        free(dump);
+                    }
+                }
+                ok(all, "if %s: right across int64 for K2 in 0, 1, 2, -1, 7",
+                   left ? (ne ? "K2 != a % K" : "K2 == a % K") : (ne ? "a % K != K2" : "a % K == K2"));
+                ok(fused, "... K = %lld: the remainder and the jump (to the else-branch) are "
+                          "one JREM_%s_IK", (long long)ks[ki], ne ? "EQ" : "NE");
+            }
+    /* not fused: the remainder used again, a divisor <= 0, a compare beyond int32 */
+    static const struct { int64_t k, k2; bool keep; const char *op; } no[] = {
+        {3, 0, true, "REM_IK"}, {-3, 0, false, "REM_I r"}, {3, 4294967296, false, "REM_IK"},
+    };
+    for (size_t c = 0; c < sizeof no / sizeof no[0]; c++) {
+        char g[1024];
+        snprintf(g, sizeof g, rem_jump, (long long)no[c].k, (long long)no[c].k2, "eq", "%m, %k2",
+                 no[c].keep ? "%m" : "%one");
+        bool all = true, plain = true;
+        for (size_t i = 0; i < sizeof as / sizeof as[0]; i++) {
+            int64_t r = as[i] % no[c].k, m = r != 0 && (r < 0) != (no[c].k < 0) ? r + no[c].k : r;
+            int64_t want[2] = {m == no[c].k2 ? 1 : 2, no[c].keep ? m : 1}, got[2] = {0, 0};
+            TsValue a = ts_int(as[i]);
+            char *dump = NULL;
+            if (!run_ints(g, &a, 1, got, 2, i ? NULL : &dump) || memcmp(got, want, sizeof got)) {
+                diag("a = %lld: got %lld %lld", (long long)as[i], (long long)got[0],
+                     (long long)got[1]);
+                all = false;
+            }
+            if (dump && (strstr(dump, "JREM") || !strstr(dump, no[c].op))) {
+                diag("%s", dump);
+                plain = false;
+            }
+            free(dump);
+        }
+        static const char *const what[] = {"the remainder used after the jump",
+                                           "a negative divisor", "a compare beyond int32"};
+        ok(all && plain, "%s: right, and not fused (%s)", what[c], no[c].op);
+    }
+}
+
+/* A JUMP to a loop's back edge (the end of an if's then-branch) runs a copy of the back
+ * edge: `while i < n: if i % 3 == 0: acc += i else: acc -= 1; i += 1`, and its counted
+ * form `for i in range(n)`. */
+static const char branchy_while[] =
+    "graph(%n : int):\n"
+    "  %0 : int = prim::Constant[value=0]()\n"
+    "  %max : int = prim::Constant[value=9223372036854775807]()\n"
+    "  %3 : int = prim::Constant[value=3]()\n"
+    "  %1 : int = prim::Constant[value=1]()\n"
+    "  %c0 : bool = aten::lt(%0, %n)\n"
+    "  %acc : int, %i : int = prim::Loop(%max, %c0, %0, %0)\n"
+    "    block0(%8 : int, %acc.9 : int, %i.5 : int):\n"
+    "      %11 : int = aten::remainder(%i.5, %3)\n"
+    "      %12 : bool = aten::eq(%11, %0)\n"
+    "      %acc.7 : int = prim::If(%12)\n"
+    "        block0():\n"
+    "          %acc.3 : int = aten::add(%acc.9, %i.5)\n"
+    "          -> (%acc.3)\n"
+    "        block1():\n"
+    "          %acc.5 : int = aten::sub(%acc.9, %1)\n"
+    "          -> (%acc.5)\n"
+    "      %i.3 : int = aten::add(%i.5, %1)\n"
+    "      %17 : bool = aten::lt(%i.3, %n)\n"
+    "      -> (%17, %acc.7, %i.3)\n"
+    "  %t : (int, int) = prim::TupleConstruct(%acc, %i)\n"
+    "  return (%t)\n";
+
+static const char branchy_for[] =
+    "graph(%n : int):\n"
+    "  %0 : int = prim::Constant[value=0]()\n"
+    "  %3 : int = prim::Constant[value=3]()\n"
+    "  %1 : int = prim::Constant[value=1]()\n"
+    "  %t : bool = prim::Constant[value=1]()\n"
+    "  %acc : int, %c : int = prim::Loop(%n, %t, %0, %0)\n"
+    "    block0(%i : int, %acc.1 : int, %c.1 : int):\n"
+    "      %m : int = aten::remainder(%i, %3)\n"
+    "      %z : bool = aten::ne(%m, %1)\n"
+    "      %acc.2 : int, %c.2 : int = prim::If(%z)\n"
+    "        block0():\n"
+    "          %a : int = aten::add(%acc.1, %i)\n"
+    "          -> (%a, %c.1)\n"
+    "        block1():\n"
+    "          %d : int = aten::add(%c.1, %1)\n"
+    "          -> (%acc.1, %d)\n"
+    "      -> (%t, %acc.2, %c.2)\n"
+    "  %r : (int, int) = prim::TupleConstruct(%acc, %c)\n"
+    "  return (%r)\n";
+
+static size_t count_of(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (; s && (s = strstr(s, what)) != NULL; s++)
+        n++;
+    return n;
+}
+
+static void test_thread_jumps(void)
+{
+    static const int64_t ns[] = {0, 1, 2, 3, 4, 10, 1000, -5};
+    bool all = true, copied = true;
+    for (int form = 0; form < 2; form++) {
+        for (size_t c = 0; c < sizeof ns / sizeof ns[0]; c++) {
+            int64_t want[2] = {0, 0}, got[2] = {0, 0};
+            if (form == 0) {            /* the entry test skips the body when n <= 0 */
+                int64_t i = 0, acc = 0;
+                while (i < ns[c]) {
+                    acc += i % 3 == 0 ? i : -1;
+                    i++;
+                }
+                want[0] = acc;
+                want[1] = i;
+            } else {
+                for (int64_t i = 0; i < ns[c]; i++) {
+                    if (i % 3 != 1)
+                        want[0] += i;
+                    else
+                        want[1]++;
+                }
+            }
+            TsValue n = ts_int(ns[c]);
+            char *dump = NULL;
+            if (!run_ints(form ? branchy_for : branchy_while, &n, 1, got, 2, c ? NULL : &dump) ||
+                memcmp(got, want, sizeof got)) {
+                diag("%s, n = %lld: got %lld %lld, want %lld %lld", form ? "for" : "while",
+                     (long long)ns[c], (long long)got[0], (long long)got[1], (long long)want[0],
+                     (long long)want[1]);
+                all = false;
+            }
+            if (dump && count_of(dump, form ? "LOOP_NEXT" : "INC_JLT_I") != 2) {
+                diag("%s", dump);
+                copied = false;
+            }
+            free(dump);
+        }
+        ok(all, "a %s loop with an if/else body: right for n = 0, 1, 2, 3, 4, 10, 1000, -5",
+           form ? "counted" : "while");
+        ok(copied, "... the then-branch runs a copy of the back edge (%s) instead of a JUMP to it",
+           form ? "LOOP_NEXT" : "INC_JLT_I");
+        all = copied = true;
+    }
 }
 
 /* A do-while back edge `i = i + K; if i REL n: continue` is one INC_J*_I; counts the trips
@@ -1440,6 +1629,8 @@ int main(void)
     test_append_registers();
     test_imm_jumps();
     test_inc_jumps();
+    test_rem_jumps();
+    test_thread_jumps();
     test_control();
     test_many_carried(3, 10);
     test_many_carried(40, 1001);

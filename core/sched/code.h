@@ -48,6 +48,9 @@
     X(INC_I)            /* ADD_IK in place (c == a): the int's tag stands, only it changes */\
     /* if r[a] OP K: pc = target (same order as LT_I..) */                                  \
     X(JLT_IK) X(JLE_IK) X(JGT_IK) X(JGE_IK) X(JEQ_IK) X(JNE_IK)                            \
+    /* `if a % K == K2` (!=), the remainder used by nothing else: if r[a] % K OP d: pc =  \
+       target. K > 0 in b, or c >= 0: K is 2**c (a mask); K2, an int32 immediate, in d */  \
+    X(JREM_EQ_IK) X(JREM_NE_IK)                                                             \
     /* a loop's back edge, `i += K; if i < n: continue`, in place: r[c] = r[a] + K (K in   \
        d; c == a); if r[c] OP r[b]: pc = target (same order as LT_I..) */                   \
     X(INC_JLT_I) X(INC_JLE_I) X(INC_JGT_I) X(INC_JGE_I) X(INC_JEQ_I) X(INC_JNE_I)          \

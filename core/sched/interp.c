@@ -1166,6 +1166,22 @@ static int run_loop(TsInterp *st, void *const **labels_out)
         VM_CASE(JGE_IK) JUMP_IF(SA >= in->b);
         VM_CASE(JEQ_IK) JUMP_IF(SA == in->b);
         VM_CASE(JNE_IK) JUMP_IF(SA != in->b);
+        /* if r[a] % K OP K2 (K2 in d): K is 2**c when c >= 0 (a mask, Python's modulo
+           for negative a too), else K > 0 in b */
+#define REM_JUMP_IF(rel)                                                                    \
+    {                                                                                        \
+        int64_t a = SA, r;                                                                   \
+        if (in->c >= 0)                                                                      \
+            r = (int64_t)(IA & (((uint64_t)1 << in->c) - 1));                                \
+        else if ((uint64_t)a <= UINT32_MAX)                                                  \
+            r = (uint32_t)a % (uint32_t)in->b;                                               \
+        else if ((r = a % in->b) < 0)                                                        \
+            r += in->b;                                                                      \
+        JUMP_IF(r rel in->d);                                                                \
+    }
+        VM_CASE(JREM_EQ_IK) REM_JUMP_IF(==);
+        VM_CASE(JREM_NE_IK) REM_JUMP_IF(!=);
+#undef REM_JUMP_IF
 #define INC_JUMP_IF(rel)                                                                    \
     {                                                                                        \
         int64_t v = (int64_t)(IA + (uint64_t)(int64_t)in->d);                               \

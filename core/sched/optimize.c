@@ -33,9 +33,11 @@ static bool is_cmp_i(unsigned op) { return op >= TS_OP_LT_I && op <= TS_OP_NE_I;
 static bool is_fused(unsigned op) { return op >= TS_OP_JLT_I && op <= TS_OP_JNE_I; }
 static bool is_imm_jump(unsigned op) { return op >= TS_OP_JLT_IK && op <= TS_OP_JNE_IK; }
 static bool is_inc_jump(unsigned op) { return op >= TS_OP_INC_JLT_I && op <= TS_OP_INC_JNE_I; }
+static bool is_rem_jump(unsigned op) { return op == TS_OP_JREM_EQ_IK || op == TS_OP_JREM_NE_IK; }
 static bool is_cond_jump(unsigned op)
 {
-    return is_fused(op) || is_imm_jump(op) || is_inc_jump(op) || op == TS_OP_JUMP_IF_FALSE ||
+    return is_fused(op) || is_imm_jump(op) || is_inc_jump(op) || is_rem_jump(op) ||
+           op == TS_OP_JUMP_IF_FALSE ||
            op == TS_OP_JUMP_IF_TRUE || op == TS_OP_LOOP_ENTER || op == TS_OP_LOOP_NEXT;
 }
 
@@ -61,7 +63,7 @@ static void visit(TsCode *code, TsInstr *in, SlotFn fn, void *ctx)
         return;
     } else if (op == TS_OP_JUMP) {
         return;
-    } else if (op == TS_OP_JUMP_IF_FALSE || op == TS_OP_JUMP_IF_TRUE) {
+    } else if (op == TS_OP_JUMP_IF_FALSE || op == TS_OP_JUMP_IF_TRUE || is_rem_jump(op)) {
         fn(ctx, &in->a, true, true, false);
         return;
     } else if (op == TS_OP_LOOP_ENTER || op == TS_OP_LOOP_NEXT) {
@@ -389,6 +391,8 @@ static int edit_new(Opt *O, Edit *E)
     return ts_error_set(O->err, TS_ERR_NOMEM, "out of memory building code");
 }
 
+static bool fuse_rem_jump(Opt *O, size_t i, const bool *target, bool *del);
+
 static int fuse_and_trim(Opt *O, bool analyzed)
 {
     TsCode *c = O->code;
@@ -420,6 +424,11 @@ static int fuse_and_trim(Opt *O, bool analyzed)
             TsInstr *in = &c->instrs[i];
             if (in->op == TS_OP_JUMP && in->target == i + 1) {
                 del[i] = changed = true;
+                continue;
+            }
+            if (analyzed && fuse_rem_jump(O, i, target, del)) {
+                changed = true;
+                i++;
                 continue;
             }
             if (!analyzed || !is_cmp_i(in->op) || i + 1 >= c->n_instrs || target[i + 1])
@@ -602,6 +611,38 @@ static bool to_imm(const TsCode *c, TsInstr *in)
     return true;
 }
 
+/* `if a % K == K2` (or !=): REM_I by a constant K > 0 whose result only feeds the fused
+ * compare-and-jump after it against an int32 constant becomes one JREM_*_IK (analyzed code
+ * only: the remainder must be dead after the jump). K a power of two is a mask. */
+static bool fuse_rem_jump(Opt *O, size_t i, const bool *target, bool *del)
+{
+    TsCode *c = O->code;
+    TsInstr *in = &c->instrs[i];
+    if (in->op != TS_OP_REM_I || i + 1 >= c->n_instrs || target[i + 1])
+        return false;
+    TsInstr *j = &c->instrs[i + 1];
+    if (j->op != TS_OP_JEQ_I && j->op != TS_OP_JNE_I)
+        return false;
+    int32_t other, k = 0, k2;
+    if (slot_reg(j->a, true) == in->c)
+        other = j->b;
+    else if (slot_reg(j->b, true) == in->c)
+        other = j->a;
+    else
+        return false;
+    int s = pow2_of(c, in->b);
+    if (!imm_of(c, other, &k2) || (s < 0 && (!imm_of(c, in->b, &k) || k <= 0)))
+        return false;
+    live_out(O, i + 1, O->tmp);
+    if (bit(O->tmp, (size_t)in->c))
+        return false;
+    absorb_jump(in, j->op == TS_OP_JEQ_I ? TS_OP_JREM_EQ_IK : TS_OP_JREM_NE_IK, j, &del[i + 1]);
+    in->b = k;
+    in->c = s;
+    in->d = k2;
+    return true;
+}
+
 /* An append whose result is unused, to a list that stays in its register: LIST_APPEND_R
  * with plain registers (an inline constant item preloaded), no operand decoding on the fast
  * path. A heap constant (a str) keeps the general op: preloaded registers are not counted. */
@@ -639,11 +680,66 @@ static int lower(Opt *O)
                  in->op == TS_OP_LOOP_NEXT)
             rc = lower_operand(O, &in->a) || lower_operand(O, &in->b);
         else if (in->op == TS_OP_NOT || in->op == TS_OP_JUMP_IF_FALSE ||
-                 in->op == TS_OP_JUMP_IF_TRUE)
+                 in->op == TS_OP_JUMP_IF_TRUE || is_rem_jump(in->op))
             rc = lower_operand(O, &in->a);
         if (rc)
             return -1;
     }
+    return 0;
+}
+
+/* ---- jumps to conditional jumps --------------------------------------------------------------- */
+/* A conditional jump with plain register operands (after lower()), which a copy can run. */
+static bool copyable_jump(const TsInstr *t)
+{
+    unsigned op = t->op;
+    return is_fused(op) || is_imm_jump(op) || is_inc_jump(op) || is_rem_jump(op) ||
+           op == TS_OP_LOOP_NEXT || op == TS_OP_JUMP_IF_FALSE || op == TS_OP_JUMP_IF_TRUE;
+}
+
+/* A JUMP to a conditional jump T becomes a copy of T and, after it, a JUMP to T's fall-
+ * through, which runs only when the copy falls through. The end of an if's then-branch
+ * jumps over the else-branch to the loop's back edge: the copy saves a dispatch per
+ * iteration there. An optimization only: without memory the code stays as it is. */
+static int thread_jumps(TsCode *c)
+{
+    size_t n = c->n_instrs, extra = 0;
+    for (size_t i = 0; i < n; i++)
+        if (c->instrs[i].op == TS_OP_JUMP && copyable_jump(&c->instrs[c->instrs[i].target]))
+            extra++;
+    if (!extra || n + extra > UINT32_MAX)
+        return 0;
+    TsInstr *out = malloc((n + extra) * sizeof *out);
+    uint32_t *newidx = malloc((n + 1) * sizeof *newidx);
+    if (!out || !newidx) {
+        free(out);
+        free(newidx);
+        return 0;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const TsInstr *in = &c->instrs[i];
+        newidx[i] = (uint32_t)m;
+        m += in->op == TS_OP_JUMP && copyable_jump(&c->instrs[in->target]) ? 2 : 1;
+    }
+    newidx[n] = (uint32_t)m;
+    m = 0;
+    for (size_t i = 0; i < n; i++) {
+        TsInstr in = c->instrs[i];
+        if (in.op == TS_OP_JUMP && copyable_jump(&c->instrs[in.target])) {
+            TsInstr t = c->instrs[in.target];
+            t.target = newidx[t.target];
+            out[m++] = t;
+            in.target = newidx[in.target + 1];
+        } else if (is_cond_jump(in.op) || in.op == TS_OP_JUMP) {
+            in.target = newidx[in.target];
+        }
+        out[m++] = in;
+    }
+    free(newidx);
+    free(c->instrs);
+    c->instrs = out;
+    c->n_instrs = m;
     return 0;
 }
 
@@ -660,7 +756,8 @@ static unsigned reg_fields(const TsInstr *in)
         return 1 | 2;
     if (op >= TS_OP_ADD_IK && op <= TS_OP_INC_I)
         return 1 | 4;
-    if (is_imm_jump(op) || op == TS_OP_JUMP_IF_FALSE || op == TS_OP_JUMP_IF_TRUE)
+    if (is_imm_jump(op) || is_rem_jump(op) || op == TS_OP_JUMP_IF_FALSE ||
+        op == TS_OP_JUMP_IF_TRUE)
         return 1;
     if (op == TS_OP_LOOP_ENTER || op == TS_OP_LOOP_NEXT)
         return 1 | 2 | 4 | (in->d >= 0 ? 8 : 0);
@@ -705,6 +802,13 @@ bool ts_code_dump_fast(FILE *f, const TsInstr *in)
     }
     if (regs & 1)
         fprintf(f, " r%d", in->a / sz);
+    if (is_rem_jump(op)) {     /* r[a] % K OP K2 */
+        if (in->c >= 0)
+            fprintf(f, " #2**%d #%d -> %u", in->c, in->d, in->target);
+        else
+            fprintf(f, " #%d #%d -> %u", in->b, in->d, in->target);
+        return true;
+    }
     if (op == TS_OP_FLOORDIV_PK || op == TS_OP_REM_PK)
         fprintf(f, " #2**%d", in->b);
     else if (imm)
@@ -752,6 +856,8 @@ int ts_code_optimize(TsCode *code, const bool *ref, TsError *err)
         rc = fuse_and_trim(&O, analyze);
     if (!rc)
         rc = lower(&O);
+    if (!rc)
+        rc = thread_jumps(code);
     if (!rc)
         rc = to_bytes(code, err);
     free(O.live_in);
