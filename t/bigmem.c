@@ -122,6 +122,23 @@ static void test_grow_size(void)
     ok(good && whole && l->len == 200000 && l->items[199999].u.i == 199999,
        "a list grown past 512 KB holds whole 2 MB of room");
     ts_value_release(ts_obj_value(l, TS_TAG_LIST));
+
+    /* a list made at its size (keys(), list(range(n))) rounds the same way, from 512 KB */
+    static const size_t caps[] = {32767, 32768, 50000, 131072, 131073};
+    for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++) {
+        l = ts_list_new(ts_type_int(), caps[k], NULL);
+        size_t bytes = l ? l->cap * sizeof *l->items : 0;
+        good = l && l->cap >= caps[k] &&
+               (caps[k] * sizeof *l->items < ((size_t)512 << 10) ? l->cap == caps[k]
+                                                                  : bytes % mb2 == 0);
+        for (size_t i = 0; good && i < caps[k] + 3; i++)     /* fills it, then grows it */
+            good = ts_list_append(l, ts_int((int64_t)i), NULL) == 0;
+        good = good && l->len == caps[k] + 3 && l->items[caps[k] + 2].u.i == (int64_t)caps[k] + 2;
+        ok(good, "a list made for %zu items has room for them (whole 2 MB from 512 KB) and grows",
+           caps[k]);
+        if (l)
+            ts_value_release(ts_obj_value(l, TS_TAG_LIST));
+    }
 }
 
 static void test_dict(void)
