@@ -79,6 +79,10 @@ int ts_cli_help(const TsCliCommand *cmd, FILE *f);
  * when standard output could not be written (a full disk). */
 int ts_cli_flush_stdout(int status);
 
+/* Grows the process's malloc heap in transparent huge pages where it can (heap.c); called
+ * first thing in main. */
+void ts_cli_heap_setup(void);
+
 /* ---- the runtime and programs (common.c) --------------------------------------------- */
 
 /* Opens the runtime of the --config with backend (NULL: the config's default_backend) as its

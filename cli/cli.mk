@@ -1,6 +1,6 @@
 # cli.mk — the `tscript` program (cli/): one file per command, included from Makefile.am.
 bin_PROGRAMS += tscript
-tscript_SOURCES = cli/main.c cli/cli.h cli/common.c cli/run.c cli/inputs.c cli/test.c \
+tscript_SOURCES = cli/main.c cli/cli.h cli/common.c cli/heap.c cli/run.c cli/inputs.c cli/test.c \
 	cli/graph.c cli/ops.c cli/info.c cli/save.c
 # Built on the public API alone, as lua.c is on lua.h: compiled with the installed headers
 # (-I include, not -I core), and calling nothing the headers do not declare

@@ -85,6 +85,7 @@ int main(int argc, char **argv)
 {
     TsCliGlobal g = { NULL, false };
     int c;
+    ts_cli_heap_setup();
     /* '+': the options end at the command's name */
     while ((c = ts_cli_getopt(NULL, argc, argv, "+:c:hV", global_options)) != -1) {
         switch (c) {
