@@ -574,6 +574,72 @@ static void test_unify_table(void)
        "unify of equal types is the same pointer");
 }
 
+/* Method signatures: a class fits an interface when each required method's signature fits
+ * (PyTorch's FunctionSchema::isSubtypeOf: names equal, arguments contravariant, return
+ * covariant), and the reason it does not is PyTorch's. */
+static void test_method_sigs(TsError *err)
+{
+    const char *need[] = { "area" };
+    TsType *shape = ts_type_interface_new("__torch__.SigShape", false, 1, need, err);
+    const char *an[] = { "self", "k" };
+    const TsType *at[] = { shape, ts_type_int() };
+    ok(shape && ts_type_set_method_sig(shape, "area", 2, an, at, ts_type_float(), err) == 0,
+       "an interface records area(self, int k) -> float");
+    static const struct {
+        const char *cls, *arg;
+        int argk, retk;          /* 0 int, 1 Optional[int], 2 float, 3 Any, 4 str */
+        bool fits;
+        const char *why;
+    } cases[] = {
+        { "__torch__.SigSame", "k", 0, 2, true, NULL },
+        { "__torch__.SigWider", "k", 1, 2, true, NULL },       /* takes more: fits */
+        { "__torch__.SigName", "j", 0, 2, false, "(1) area(__torch__.SigName self, int j) -> float" },
+        { "__torch__.SigNarrowArg", "k", 4, 2, false, "(1) area(__torch__.SigNarrowArg self, str k) -> float" },
+        { "__torch__.SigAnyRet", "k", 0, 3, false, "(1) area(__torch__.SigAnyRet self, int k) -> Any" },
+        { "__torch__.SigIntRet", "k", 0, 0, false, "(2) area(InterfaceType<SigShape> self, int k) -> float" },
+    };
+    const TsType *kinds[] = { ts_type_int(), ts_type_optional(ts_type_int()), ts_type_float(),
+                              ts_type_any(), ts_type_str() };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        TsType *c = ts_type_class_new(cases[i].cls, false, err);
+        const char *cn[] = { "self", cases[i].arg };
+        const TsType *ct[] = { c, kinds[cases[i].argk] };
+        bool made = c && ts_type_class_add_method(c, "area", err) == 0;
+        ok(made && ts_type_is_subtype_of(c, shape), "%s: a class with area, its signature not "
+           "yet recorded, fits", cases[i].cls);
+        made = made && ts_type_set_method_sig(c, "area", 2, cn, ct, kinds[cases[i].retk], err) == 0;
+        ok(made && ts_type_is_subtype_of(c, shape) == cases[i].fits, "%s: %s the interface",
+           cases[i].cls, cases[i].fits ? "fits" : "does not fit");
+        char *why = made ? ts_type_why_not_implements(c, shape) : NULL;
+        if (cases[i].fits) {
+            ok(why == NULL, "... and no reason is given");
+        } else {
+            like(why ? why : "", "Method on class '", "... PyTorch's reason");
+            like(why ? why : "", cases[i].why, "... with the signatures");
+        }
+        free(why);
+    }
+    TsType *none = ts_type_class_new("__torch__.SigNone", false, err);
+    char *why = ts_type_why_not_implements(none, shape);
+    is_str(why ? why : "", "Class '__torch__.SigNone' does not have method 'area' but "
+           "'__torch__.SigShape' does.\n", "a class without the method: PyTorch's reason");
+    free(why);
+    /* a signature naming the types themselves: the check ends */
+    const char *mneed[] = { "merge" };
+    TsType *mi = ts_type_interface_new("__torch__.SigMerge", false, 1, mneed, err);
+    TsType *mc = ts_type_class_new("__torch__.SigMerger", false, err);
+    const char *mn[] = { "self", "other" };
+    const TsType *mit[] = { mi, mi }, *mct[] = { mc, mi };
+    bool made = mi && mc && ts_type_set_method_sig(mi, "merge", 2, mn, mit, mi, err) == 0 &&
+                ts_type_class_add_method(mc, "merge", err) == 0 &&
+                ts_type_set_method_sig(mc, "merge", 2, mn, mct, mc, err) == 0;
+    ok(made && ts_type_is_subtype_of(mc, mi), "merge(self, other: I) -> C fits merge(self, "
+       "other: I) -> I (the check of C <: I inside it assumes itself)");
+    ok(ts_type_set_method_sig((TsType *)ts_type_int(), "f", 0, NULL, NULL, ts_type_int(), err) != 0,
+       "a signature on int is refused");
+    ts_error_clear(err);
+}
+
 static void test_nominal(void)
 {
     TsError err = TS_ERROR_INIT;
@@ -626,7 +692,8 @@ static void test_nominal(void)
     TsType *mx = ts_type_interface_new("__torch__.ModX", true, 1, need_x, &err);
     ok(ix && ixy && mx, "interfaces created");
     is_int(ts_type_kind(ix), TS_TYPE_INTERFACE, "interface kind");
-    is_str(R(ix), "__torch__.HasX", "interface repr");
+    is_str(R(ix), "InterfaceType<HasX>", "interface repr (PyTorch's InterfaceType::str)");
+    is_str(A(ix), "__torch__.HasX", "interface annotation");
     ok(ts_type_field(ix, 0)->type == NULL, "interface methods have no type here");
     ok(ts_type_is_subtype_of(foo, ix), "class with x <: HasX");
     ok(!ts_type_is_subtype_of(foo, ixy), "class without y is not <: HasXY");
@@ -635,6 +702,7 @@ static void test_nominal(void)
     ok(!ts_type_is_subtype_of(foo, mx), "a plain class does not implement a module interface");
     ts_type_class_add_attr(mod, "x", ts_type_int(), &err);
     ok(ts_type_is_subtype_of(mod, mx), "a module with x implements ModX");
+    test_method_sigs(&err);
     const char *dup[] = { "f", "f" };
     ok(ts_type_interface_new("__torch__.Dup", false, 2, dup, &err) == NULL, "duplicate method rejected");
     like(err.msg, "'f' is defined twice", "duplicate method error");

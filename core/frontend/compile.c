@@ -781,6 +781,28 @@ int ts_compiler_class(TsCompiler *c, TsClassInfo *ci, TsSourceRange use, TsError
 
 /* ---- compiling functions ------------------------------------------------------------------ */
 
+/* A compiled method's signature on its class or interface type, which checks that a class
+ * assigned to an interface fits it (core/value/types.c). */
+static int record_sig(const TsDefInfo *d, TsError *err)
+{
+    const TsSchema *s = d->fn->schema;
+    TsType *t = (TsType *)d->cls->type;
+    TsTypeKind k = ts_type_kind(t);
+    if (!s || (k != TS_TYPE_CLASS && k != TS_TYPE_MODULE && k != TS_TYPE_INTERFACE))
+        return 0;
+    enum { MAX_SIG = 64 };
+    if (s->n_args > MAX_SIG || s->is_vararg)
+        return 0;              /* not checked, as before */
+    const char *names[MAX_SIG];
+    const TsType *types[MAX_SIG];
+    for (size_t i = 0; i < s->n_args; i++) {
+        names[i] = s->args[i].name;
+        types[i] = s->args[i].type;
+    }
+    const TsType *ret = s->n_returns == 1 ? s->returns[0].type : ts_type_none();
+    return ts_type_set_method_sig(t, d->def->kids[0]->str, s->n_args, names, types, ret, err);
+}
+
 TsFunction *ts_compiler_function(TsCompiler *c, TsDefInfo *d, TsSourceRange use, TsError *err)
 {
     if (d->state == 2)
@@ -831,6 +853,9 @@ TsFunction *ts_compiler_function(TsCompiler *c, TsDefInfo *d, TsSourceRange use,
     if (!d->fn) {   /* the unit took neither */
         ts_graph_free(g);
         ts_schema_free(schema);
+    } else if (d->cls && !d->is_static && record_sig(d, err) != 0) {
+        d->state = 3;
+        return NULL;
     }
     d->state = d->fn ? 2 : 3;
     return d->fn;

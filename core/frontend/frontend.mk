@@ -64,6 +64,9 @@ EXTRA_DIST += t/errors_sweep_cases.sh t/errors_sweep_cases.py
 TESTS += t/modules_sweep_cases.sh t/modules_sweep.sh
 EXTRA_DIST += t/modules_sweep_cases.sh t/modules_sweep_cases.py t/modules_sweep.sh t/modules_sweep
 TESTS += t/class_sweep5_cases.sh t/modules_sweep5.sh
+# class interfaces' method signatures (core/value/types.c checks them, compile.c records them)
+TESTS += t/interface_cases.sh
+EXTRA_DIST += t/interface_cases.sh t/interface_cases.py
 EXTRA_DIST += t/class_sweep5_cases.sh t/class_sweep5_cases.py t/modules_sweep5.sh t/modules_sweep5
 
 # The libFuzzer targets are not built by default: t/fuzz/build.sh builds them and

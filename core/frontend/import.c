@@ -348,7 +348,13 @@ int ts_import_build_class(TsCompiler *c, TsClassInfo *ci, TsError *err)
             names[n++] = ci->methods[i]->def->kids[0]->str;
         ci->type = ts_type_interface_new(q, ci->is_module, n, names, err);
         free(q);
-        return ci->type ? 0 : -1;
+        if (!ci->type)
+            return -1;
+        /* the methods' signatures, which a class must fit (compile.c records them) */
+        for (size_t i = 0; i < ci->n_methods; i++)
+            if (!ts_compiler_function(c, ci->methods[i], ci->tree->range, err))
+                return -1;
+        return 0;
     }
     TsType *t = ts_type_class_new(q, ci->is_module, err);
     free(q);

@@ -500,6 +500,11 @@ static int match_argument(Matcher *M, const char *name, const TsType *type, long
                       inferred ? " (inferred)" : "", name);
         buf_type(w, v->type);
         ts_buf_puts(w, "'.\n");
+        char *why = ts_type_why_not_implements(v->type, concrete);
+        if (why) {             /* which method of the class does not fit the interface */
+            ts_buf_puts(w, why);
+            free(why);
+        }
         if (inferred)
             ts_buf_printf(w, "Inferred '%s' to be of type 'Tensor' because it was not annotated "
                           "with an explicit type.\n", name);

@@ -1865,6 +1865,11 @@ static void put_type(TsBuf *b, const TsType *t, bool symint)
     case TS_TYPE_VAR:
         ts_buf_puts(b, ts_type_var_name(t));
         return;
+    case TS_TYPE_INTERFACE: {  /* PyTorch's InterfaceType::str(): the unqualified name */
+        const char *name = ts_type_name(t), *dot = strrchr(name, '.');
+        ts_buf_printf(b, "InterfaceType<%s>", dot ? dot + 1 : name);
+        return;
+    }
     default:
         if (k < TS_TYPE__COUNT && simple[k])
             ts_buf_puts(b, simple[k]);

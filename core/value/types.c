@@ -26,6 +26,17 @@
 
 #include "tscript/tensor.h"
 
+/* A method's signature as a class declares it or an interface requires it: its arguments,
+ * self first, and its return type. Recorded once and never changed, so readers need no
+ * lock (ts_type_set_method_sig). */
+typedef struct MethodSig {
+    char *name;
+    size_t n;
+    char **arg_names;
+    const TsType **arg_types;
+    const TsType *ret;
+} MethodSig;
+
 struct TsType {
     TsTypeKind kind;
     bool is_module;             /* class or interface that is an nn.Module */
@@ -37,6 +48,8 @@ struct TsType {
     size_t nfields, fields_cap;
     char **methods;             /* classes: the names of their methods (interfaces check them) */
     size_t nmethods, methods_cap;
+    MethodSig **sigs;           /* classes and interfaces: recorded method signatures */
+    size_t nsigs, sigs_cap;
     const TsType *value_type;   /* enum: the members' value type */
     TsTensorTypeInfo tinfo;     /* TS_TYPE_TENSOR only; sizes/strides owned */
     TsType *chain;              /* next in this type's table bucket */
@@ -211,6 +224,18 @@ static int table_insert(TsTypeTable *tab, TsType *t)
     return 0;
 }
 
+static void sig_free(MethodSig *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; m->arg_names && i < m->n; i++)
+        free(m->arg_names[i]);
+    free(m->arg_names);
+    free(m->arg_types);
+    free(m->name);
+    free(m);
+}
+
 static void type_free(TsType *t)
 {
     free(t->elems);
@@ -221,6 +246,9 @@ static void type_free(TsType *t)
     for (size_t i = 0; i < t->nmethods; i++)
         free(t->methods[i]);
     free(t->methods);
+    for (size_t i = 0; i < t->nsigs; i++)
+        sig_free(t->sigs[i]);
+    free(t->sigs);
     free((int64_t *)t->tinfo.sizes);
     free((int64_t *)t->tinfo.strides);
     free(t);
@@ -875,6 +903,62 @@ const char *ts_type_method_name(const TsType *t, size_t i)
     return t && i < t->nmethods ? t->methods[i] : NULL;
 }
 
+static const MethodSig *find_sig(const TsType *t, const char *name)
+{
+    pthread_mutex_lock(&types_lock);
+    const MethodSig *m = NULL;
+    for (size_t i = 0; i < t->nsigs && !m; i++)
+        if (strcmp(t->sigs[i]->name, name) == 0)
+            m = t->sigs[i];
+    pthread_mutex_unlock(&types_lock);
+    return m;
+}
+
+int ts_type_set_method_sig(TsType *t, const char *method, size_t n,
+                           const char *const *arg_names, const TsType *const *arg_types,
+                           const TsType *ret, TsError *err)
+{
+    if (!t || !method || !ret || (n && (!arg_names || !arg_types)) ||
+        (t->kind != TS_TYPE_CLASS && t->kind != TS_TYPE_MODULE && t->kind != TS_TYPE_INTERFACE))
+        return ts_error_set(err, TS_ERR_USAGE, "method signatures belong to classes and "
+                            "interfaces");
+    if (find_sig(t, method))
+        return 0;              /* recorded once: a method's signature does not change */
+    MethodSig *m = calloc(1, sizeof *m);
+    if (m) {
+        m->n = n;
+        m->ret = ret;
+        m->name = dup_str(method);
+        m->arg_names = calloc(n ? n : 1, sizeof *m->arg_names);
+        m->arg_types = malloc((n ? n : 1) * sizeof *m->arg_types);
+    }
+    bool good = m && m->name && m->arg_names && m->arg_types;
+    for (size_t i = 0; good && i < n; i++) {
+        m->arg_types[i] = arg_types[i];
+        good = arg_types[i] && (m->arg_names[i] = dup_str(arg_names[i] ? arg_names[i] : ""));
+    }
+    int rc = 0;
+    pthread_mutex_lock(&types_lock);
+    if (good && t->nsigs == t->sigs_cap) {
+        size_t cap = t->sigs_cap ? t->sigs_cap * 2 : 4;
+        MethodSig **grown = realloc(t->sigs, cap * sizeof *grown);
+        if (grown) {
+            t->sigs = grown;
+            t->sigs_cap = cap;
+        } else {
+            good = false;
+        }
+    }
+    if (good)
+        t->sigs[t->nsigs++] = m;
+    pthread_mutex_unlock(&types_lock);
+    if (!good) {
+        sig_free(m);
+        rc = ts_error_set(err, TS_ERR_NOMEM, "out of memory recording method '%s'", method);
+    }
+    return rc;
+}
+
 TsType *ts_type_enum_new(const char *qualname, const TsType *value_type, size_t n,
                          const char *const *member_names, TsError *err)
 {
@@ -1028,17 +1112,58 @@ static bool tensor_refines(const TsTensorTypeInfo *a, const TsTensorTypeInfo *b)
     return true;
 }
 
-/* Every method (by name) that interface b requires is present in a. */
+/* A class method's signature have fits the one an interface requires, want, as PyTorch's
+ * FunctionSchema::isSubtypeOf rules: the same arguments after self, by name, each of want's
+ * types a subtype of have's (contravariant), have's return a subtype of want's. */
+static bool sig_fits(const MethodSig *have, const MethodSig *want)
+{
+    if (have->n != want->n)
+        return false;
+    for (size_t i = 1; i < have->n; i++)
+        if (strcmp(have->arg_names[i], want->arg_names[i]) != 0 ||
+            !ts_type_is_subtype_of(want->arg_types[i], have->arg_types[i]))
+            return false;
+    return ts_type_is_subtype_of(have->ret, want->ret);
+}
+
+/* The pairs being checked on this thread: a method whose signature names the class or the
+ * interface again (`def merge(self, other: Shape) -> Shape`) is assumed to fit while its
+ * own pair is checked, so the check ends. */
+enum { MAX_CHECKING = 16 };
+static _Thread_local const TsType *checking[MAX_CHECKING][2];
+static _Thread_local int n_checking;
+
+/* Every method interface b requires is present in a, with a signature that fits where
+ * both are recorded (a class's methods are recorded as they compile). */
 static bool implements(const TsType *a, const TsType *b)
 {
     if (b->is_module && !a->is_module)
         return false;
-    for (size_t i = 0; i < b->nfields; i++)
-        if (ts_type_field_index(a, b->fields[i].name) < 0 &&
-            !ts_type_has_method(a, b->fields[i].name))
-            return false;
-    return true;
+    for (int i = 0; i < n_checking; i++)
+        if (checking[i][0] == a && checking[i][1] == b)
+            return true;
+    if (n_checking == MAX_CHECKING)
+        return true;
+    checking[n_checking][0] = a;
+    checking[n_checking][1] = b;
+    n_checking++;
+    bool ok = true;
+    for (size_t i = 0; i < b->nfields && ok; i++) {
+        const char *name = b->fields[i].name;
+        if (ts_type_field_index(a, name) >= 0)
+            continue;
+        if (!ts_type_has_method(a, name)) {
+            ok = false;
+            break;
+        }
+        const MethodSig *want = find_sig(b, name), *have = find_sig(a, name);
+        ok = !want || !have || sig_fits(have, want);
+    }
+    n_checking--;
+    return ok;
 }
+
+
 
 static bool tuple_subtype(const TsType *a, const TsType *b)
 {
@@ -1494,9 +1619,18 @@ static void out_type(Out *o, const TsType *t, PrintMode mode)
             out_str(o, ">");
         }
         break;
+    case TS_TYPE_INTERFACE:
+        if (annot) {
+            out_str(o, t->name);
+        } else {       /* PyTorch's InterfaceType::str(): the unqualified name */
+            const char *dot = strrchr(t->name, '.');
+            out_str(o, "InterfaceType<");
+            out_str(o, dot ? dot + 1 : t->name);
+            out_str(o, ">");
+        }
+        break;
     case TS_TYPE_CLASS:
     case TS_TYPE_MODULE:
-    case TS_TYPE_INTERFACE:
     case TS_TYPE_VAR:
         out_str(o, t->name);
         break;
@@ -1504,6 +1638,22 @@ static void out_type(Out *o, const TsType *t, PrintMode mode)
         out_str(o, simple_names[t->kind] ? simple_names[t->kind] : "<unknown type>");
         break;
     }
+}
+
+/* "area(__torch__.Square self, int k) -> float": PyTorch's schema spelling. */
+static void out_sig(Out *o, const MethodSig *m)
+{
+    out_str(o, m->name);
+    out_str(o, "(");
+    for (size_t i = 0; i < m->n; i++) {
+        if (i)
+            out_str(o, ", ");
+        out_type(o, m->arg_types[i], PRINT_IR);
+        out_str(o, " ");
+        out_str(o, m->arg_names[i]);
+    }
+    out_str(o, ") -> ");
+    out_type(o, m->ret, PRINT_IR);
 }
 
 static size_t print_type(const TsType *t, char *buf, size_t size, PrintMode mode)
@@ -1516,6 +1666,52 @@ static size_t print_type(const TsType *t, char *buf, size_t size, PrintMode mode
     if (size)
         buf[o.len < size ? o.len : size - 1] = '\0';
     return o.len;
+}
+
+char *ts_type_why_not_implements(const TsType *a, const TsType *b)
+{
+    if (!a || !b || b->kind != TS_TYPE_INTERFACE ||
+        (a->kind != TS_TYPE_CLASS && a->kind != TS_TYPE_MODULE && a->kind != TS_TYPE_INTERFACE))
+        return NULL;
+    for (size_t i = 0; i < b->nfields; i++) {
+        const char *name = b->fields[i].name;
+        if (ts_type_field_index(a, name) >= 0)
+            continue;
+        const MethodSig *want = find_sig(b, name), *have = find_sig(a, name);
+        Out o = { NULL, 0, 0 };
+        for (int pass = 0; pass < 2; pass++) {     /* measure, then write */
+            if (!ts_type_has_method(a, name)) {
+                out_str(&o, "Class '");
+                out_str(&o, a->name);
+                out_str(&o, "' does not have method '");
+                out_str(&o, name);
+                out_str(&o, "' but '");
+                out_str(&o, b->name);
+                out_str(&o, "' does.\n");
+            } else if (want && have && !sig_fits(have, want)) {
+                out_str(&o, "Method on class '");
+                out_str(&o, a->name);
+                out_str(&o, "' (1) is not compatible with interface '");
+                out_str(&o, b->name);
+                out_str(&o, "' (2)\n  (1) ");
+                out_sig(&o, have);
+                out_str(&o, "\n  (2) ");
+                out_sig(&o, want);
+                out_str(&o, "\n");
+            } else {
+                break;
+            }
+            if (pass == 1) {
+                o.buf[o.len < o.size ? o.len : o.size - 1] = '\0';
+                return o.buf;
+            }
+            size_t len = o.len;
+            o = (Out){ malloc(len + 1), len + 1, 0 };
+            if (!o.buf)
+                return NULL;
+        }
+    }
+    return NULL;
 }
 
 size_t ts_type_repr(const TsType *t, char *buf, size_t size)

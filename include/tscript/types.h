@@ -144,6 +144,21 @@ TS_API bool ts_type_has_method(const TsType *t, const char *name);
 /* A class's methods by name, in the order they were recorded (NULL past the end). */
 TS_API size_t ts_type_num_methods(const TsType *t);
 TS_API const char *ts_type_method_name(const TsType *t, size_t i);
+/* Records the signature of a class's method or of a method an interface requires: its
+ * arguments (names and types, self first) and its return type. Recorded once per method.
+ * An interface accepts a class only when every method it requires that has a recorded
+ * signature has one in the class that fits, as PyTorch's rule: the same argument names
+ * after self, each of the interface's argument types a subtype of the class's, the class's
+ * return type a subtype of the interface's. */
+TS_API int ts_type_set_method_sig(TsType *t, const char *method, size_t n,
+                                  const char *const *arg_names,
+                                  const TsType *const *arg_types, const TsType *ret,
+                                  TsError *err);
+/* Why class a is no subtype of interface b, in PyTorch's words (lines ending in '\n':
+ * "Class 'A' does not have method 'f' but 'I' does." or "Method on class 'A' (1) is not
+ * compatible with interface 'I' (2)" and both signatures); malloc'd, NULL when there is
+ * no such reason. */
+TS_API char *ts_type_why_not_implements(const TsType *a, const TsType *b);
 /* Enum: members' names; values are kept by the frontend (a TsValue per member). */
 TS_API TsType *ts_type_enum_new(const char *qualname, const TsType *value_type, size_t n,
                          const char *const *member_names, TsError *err);
