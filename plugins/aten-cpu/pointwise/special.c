@@ -57,6 +57,8 @@ DEF_U(log_ndtr, ts_sp_log_ndtr((double)x))
 DEF_U(erfcx, ts_sp_erfcx((double)x))
 DEF_U(entr, ts_sp_entr((double)x))
 DEF_U(i0, ts_sp_bessel_i(0, (double)x, 0))
+/* angle of a real number: pi for the negative ones, NaN stays NaN, 0 otherwise (-0 too) */
+DEF_U(angle, isnan(x) ? x : x < 0 ? (scalar_t)3.14159265358979323846 : (scalar_t)0)
 DEF_U(i0e, ts_sp_bessel_i(0, (double)x, 1))
 DEF_U(i1, ts_sp_bessel_i(1, (double)x, 0))
 DEF_U(i1e, ts_sp_bessel_i(1, (double)x, 1))
@@ -90,7 +92,7 @@ DEF_POLY(herm_h, 'H') DEF_POLY(herm_he, 'E') DEF_POLY(lag_l, 'L') DEF_POLY(leg_p
     X(k1e, "scaled_modified_bessel_k1", TS_EW_FLOAT) X(j0, "bessel_j0", TS_EW_FLOAT) \
     X(j1, "bessel_j1", TS_EW_FLOAT) X(sph_j0, "spherical_bessel_j0", TS_EW_FLOAT) \
     X(y0, "bessel_y0", TS_EW_FLOAT) X(y1, "bessel_y1", TS_EW_FLOAT) \
-    X(airy_ai, "airy_ai", TS_EW_FLOAT)
+    X(airy_ai, "airy_ai", TS_EW_FLOAT) X(angle, "angle", TS_EW_FLOAT)
 #define EW_BINARY_OPS(X) \
     X(zeta, "zeta", TS_EW_FLOAT) X(xlog1py, "xlog1py", TS_EW_FLOAT) \
     X(igamma, "igamma", TS_EW_SAME) X(igammac, "igammac", TS_EW_SAME) \
@@ -179,6 +181,44 @@ static int k_mvlgamma(TsCall *c)
     return ts_args_return_tensor(&a, rc, o);
 }
 
+/* ---- in place: digamma_, i0_, polygamma_, mvlgamma_, igamma_, igammac_ ------------------ */
+/* op over self (argument 0), written into self: a float result into an integral self is
+ * the engine's "result type Float can't be cast to the desired output type Long". The
+ * int argument (polygamma_'s n, mvlgamma_'s p) is argument 1; a binary op's other operand
+ * (a tensor) too. */
+typedef enum InplaceKind { IP_UNARY, IP_POLYGAMMA, IP_MVLGAMMA, IP_BINARY } InplaceKind;
+
+static int inplace(TsCall *c, const TsCpuEwOp *op, InplaceKind kind)
+{
+    TsArgs a;
+    TsTensor *in[2] = { NULL, NULL }, *self = NULL;
+    int64_t n = 0;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &self);
+    if (!rc && (kind == IP_POLYGAMMA || kind == IP_MVLGAMMA)) rc = ts_args_int(&a, 1, &n);
+    if (!rc && kind == IP_BINARY) rc = ts_args_tensor(&a, 1, &in[1]);
+    if (!rc && kind == IP_POLYGAMMA && n < 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "polygamma(n, x) does not support negative "
+                          "n.");
+    if (!rc && kind == IP_MVLGAMMA && n < 1)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "p has to be greater than or equal to 1");
+    TsCpuEwArgs args = { { 0, 0, 0 }, { n, 0 }, 0 };
+    if (kind == IP_MVLGAMMA)
+        args.d[0] = (double)(n * (n - 1)) / 4 * log(3.14159265358979323846);
+    in[0] = self;
+    TsTensor *o = self;
+    if (!rc)
+        rc = ts_cpu_ew(op, kind == IP_BINARY ? 2 : 1, in, &o, TS_EW_INPLACE, &args, c->error);
+    return ts_args_return_arg(&a, rc, 0);
+}
+
+static int k_digamma_(TsCall *c) { return inplace(c, &ew_digamma, IP_UNARY); }
+static int k_i0_(TsCall *c) { return inplace(c, &ew_i0, IP_UNARY); }
+static int k_polygamma_(TsCall *c) { return inplace(c, &ew_polygamma, IP_POLYGAMMA); }
+static int k_mvlgamma_(TsCall *c) { return inplace(c, &ew_mvlgamma, IP_MVLGAMMA); }
+static int k_igamma_(TsCall *c) { return inplace(c, &ew_igamma, IP_BINARY); }
+static int k_igammac_(TsCall *c) { return inplace(c, &ew_igammac, IP_BINARY); }
+
 #define UNARY_K(K, NAME, RES) static int k_u_##K(TsCall *c) { return unary(c, &ew_##K); }
 #define BINARY_K(K, NAME, RES) static int k_b_##K(TsCall *c) { return binary(c, &ew_##K); }
 EW_UNARY_OPS(UNARY_K)
@@ -207,6 +247,10 @@ ALIASES(ALIAS_K)
 static int k_psi(TsCall *c) { return unary(c, &ew_digamma); }
 
 static const TsCpuOp ops[] = {
+    { "aten::angle", "", k_u_angle },
+    { "aten::digamma_", "", k_digamma_ }, { "aten::i0_", "", k_i0_ },
+    { "aten::polygamma_", "", k_polygamma_ }, { "aten::mvlgamma_", "", k_mvlgamma_ },
+    { "aten::igamma_", "", k_igamma_ }, { "aten::igammac_", "", k_igammac_ },
     { "aten::digamma", "", k_u_digamma }, { "aten::special_digamma", "", k_u_digamma },
     { "aten::special_psi", "", k_psi },
     { "aten::polygamma", "", k_polygamma }, { "aten::special_polygamma", "", k_polygamma },
