@@ -50,6 +50,13 @@ void ts_chain_end(TsChain *k)
         ts_tensor_release(k->t[--k->n]);
 }
 
+int ts_chain_return(TsArgs *a, TsChain *k, TsTensor *r)
+{
+    r = ts_chain_result(r);
+    ts_chain_end(k);
+    return ts_args_return_tensor(a, r ? 0 : (int)a->call->error->code, r);
+}
+
 /* The arguments of fmt into v (references taken); the count, or -1 when a tensor argument
  * is missing or a list cannot be made (what was built is released). */
 static int build_args(TsChain *k, const char *fmt, va_list ap, TsValue *v)

@@ -46,6 +46,9 @@ TsTensor *ts_chain_keep(TsChain *k, TsTensor *t);
 TsTensor *ts_chain_result(TsTensor *t);
 /* Releases every intermediate. */
 void ts_chain_end(TsChain *k);
+/* A kernel's end: r (owned by the chain, NULL for a failed chain) as its result, a new
+ * reference; every intermediate released, the arguments too. */
+int ts_chain_return(TsArgs *a, TsChain *k, TsTensor *r);
 
 /* PyTorch's apply_loss_reduction: mean (1) or sum (2) of the whole tensor, else t. */
 TsTensor *ts_chain_reduce(TsChain *k, TsTensor *t, int64_t reduction);

@@ -12,14 +12,6 @@
 #include "engine/chain.h"
 #include "nn/nn.h"
 
-/* The ending of a composite: r (owned by k) as the kernel's result. */
-static int chain_return(TsArgs *a, TsChain *k, TsTensor *r)
-{
-    r = ts_chain_result(r);
-    ts_chain_end(k);
-    return ts_args_return_tensor(a, r ? 0 : (int)a->call->error->code, r);
-}
-
 /* Constants as PyTorch's C++ writes them: an int Scalar keeps integer tensors integral. */
 #define ONE ((int64_t)1)
 #define ZERO ((int64_t)0)
@@ -82,7 +74,7 @@ static int k_cosine_embedding_loss(TsCall *c)
                                     ts_chain_op(&k, "aten::eq", "Scalar", "ti", y, MINUS_ONE),
                                     neg, zeros);
     TsTensor *out = ts_chain_op(&k, "aten::add", "Tensor", "tti", out_pos, out_neg, ONE);
-    return chain_return(&a, &k, ts_chain_reduce(&k, out, red));
+    return ts_chain_return(&a, &k, ts_chain_reduce(&k, out, red));
 }
 
 /* aten::hinge_embedding_loss(Tensor self, Tensor target, float margin=1., int reduction=1) */
@@ -112,7 +104,7 @@ static int k_hinge_embedding_loss(TsCall *c)
                                      ts_chain_op(&k, "aten::ne", "Scalar", "ti", y, MINUS_ONE),
                                      x, zeros);
     TsTensor *out = ts_chain_op(&k, "aten::add", "Tensor", "tti", out_margin, out_self, ONE);
-    return chain_return(&a, &k, ts_chain_reduce(&k, out, red));
+    return ts_chain_return(&a, &k, ts_chain_reduce(&k, out, red));
 }
 
 /* aten::margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.,
@@ -139,7 +131,7 @@ static int k_margin_ranking_loss(TsCall *c)
     TsTensor *out = ts_chain_op(&k, "aten::clamp_min", "", "ti",
                                 ts_chain_op(&k, "aten::add", "Scalar", "tdi", prod, margin, ONE),
                                 ZERO);
-    return chain_return(&a, &k, ts_chain_reduce(&k, out, red));
+    return ts_chain_return(&a, &k, ts_chain_reduce(&k, out, red));
 }
 
 /* aten::soft_margin_loss(Tensor self, Tensor target, int reduction=1):
@@ -172,7 +164,7 @@ static int k_soft_margin_loss(TsCall *c)
             loss = ts_chain_keep(&k, ts_cpu_cast(loss, x->dtype, c->error));
         }
     }
-    return chain_return(&a, &k, ts_chain_reduce(&k, loss, red));
+    return ts_chain_return(&a, &k, ts_chain_reduce(&k, loss, red));
 }
 
 /* aten::triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative,
@@ -210,7 +202,7 @@ static int k_triplet_margin_loss(TsCall *c)
                                 ts_chain_op(&k, "aten::sub", "Tensor", "tti",
                                             ts_chain_op(&k, "aten::add", "Scalar", "tdi", dpos,
                                                         margin, ONE), dneg, ONE), ZERO);
-    return chain_return(&a, &k, ts_chain_reduce(&k, out, red));
+    return ts_chain_return(&a, &k, ts_chain_reduce(&k, out, red));
 }
 
 /* aten::poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps,
@@ -262,7 +254,7 @@ static int k_poisson_nll_loss(TsCall *c)
             ts_tensor_retain(loss);  /* add_ returned loss itself: kept twice */
         loss = ts_chain_keep(&k, loss);
     }
-    return chain_return(&a, &k, ts_chain_reduce(&k, loss, red));
+    return ts_chain_return(&a, &k, ts_chain_reduce(&k, loss, red));
 }
 
 /* ---- the margin losses over classes ------------------------------------------------------- */

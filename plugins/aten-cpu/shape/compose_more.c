@@ -15,14 +15,6 @@
 #include "engine/chain.h"
 #include "engine/elementwise.h"
 
-/* The kernel's end: r (owned by the chain) as the result, or the chain's error. */
-static int chain_return(TsArgs *a, TsChain *k, TsTensor *r)
-{
-    r = ts_chain_result(r);
-    ts_chain_end(k);
-    return ts_args_return_tensor(a, r ? 0 : (int)a->call->error->code, r);
-}
-
 /* A Scalar argument as a number: *is_int says whether it was an int (or bool). */
 static int scalar_arg(TsArgs *a, size_t i, double *d, bool *is_int)
 {
@@ -67,7 +59,7 @@ static int k_dist(TsCall *c)
     TsTensor *d = ts_chain_op(&k, "aten::sub", "Tensor", "tti", x, y, (int64_t)1);
     TsTensor *r = p_int ? ts_chain_op(&k, "aten::norm", "Scalar", "ti", d, (int64_t)p)
                         : ts_chain_op(&k, "aten::norm", "Scalar", "td", d, p);
-    return chain_return(&a, &k, r);
+    return ts_chain_return(&a, &k, r);
 }
 
 /* ---- renorm -------------------------------------------------------------------------------- */
@@ -152,7 +144,7 @@ static int k_renorm(TsCall *c)
         return ts_args_fail(&a, rc);
     TsChain k;
     ts_chain_init(&k, c);
-    return chain_return(&a, &k, renorm(&k, x, &a));
+    return ts_chain_return(&a, &k, renorm(&k, x, &a));
 }
 
 /* aten::renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) */
@@ -227,7 +219,7 @@ static int k_addbmm(TsCall *c)
     else
         r = ts_chain_op(&k, "aten::add", "Tensor", "ttd", mul_scalar(&k, e, beta, beta_int), s,
                         alpha);
-    return chain_return(&a, &k, r);
+    return ts_chain_return(&a, &k, r);
 }
 
 /* aten::baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1,
@@ -295,7 +287,7 @@ static int fill_copy(TsCall *c, int what)      /* 0 zero, 1 Scalar, 2 Tensor */
     TsTensor *r = ts_chain_op(&k, "aten::clone", "", "tn", self);
     if (r)
         ts_cpu_fill(r, elem);
-    return chain_return(&a, &k, r);
+    return ts_chain_return(&a, &k, r);
 }
 
 static int k_zero(TsCall *c) { return fill_copy(c, 0); }
