@@ -73,6 +73,8 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/engine/call.c \
 	plugins/aten-cpu/shape/compose.c \
 	plugins/aten-cpu/shape/compose_more.c \
+	plugins/aten-cpu/shape/compose_stats.c \
+	plugins/aten-cpu/reduce/quantile.c \
 	plugins/aten-cpu/reduce/cumext.c \
 	plugins/aten-cpu/shape/interleave.c \
 	plugins/aten-cpu/reduce/order.c \
@@ -83,11 +85,12 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/reduce/unique.c
 
 # The ops under TorchScript, results and errors as PyTorch gives them (t/cases.sh runs a file).
-TESTS += t/scatter_cases.sh t/arrange_cases.sh t/memory_format_cases.sh t/compose_cases.sh t/compose_more_cases.sh t/interleave_cases.sh \
+TESTS += t/scatter_cases.sh t/arrange_cases.sh t/memory_format_cases.sh t/compose_cases.sh t/compose_more_cases.sh t/compose_stats_cases.sh t/interleave_cases.sh \
 	t/bucket_cases.sh t/unique_cases.sh t/mixed_dtype_cases.sh
 EXTRA_DIST += t/cases.sh t/casedriver.py t/scatter_cases.sh t/scatter_cases.py t/arrange_cases.sh \
 	t/memory_format_cases.sh t/memory_format_cases.py \
-	t/arrange_cases.py t/compose_cases.sh t/compose_cases.py t/compose_more_cases.sh t/compose_more_cases.py t/interleave_cases.sh \
+	t/arrange_cases.py t/compose_cases.sh t/compose_cases.py t/compose_more_cases.sh t/compose_more_cases.py \
+	t/compose_stats_cases.sh t/compose_stats_cases.py t/interleave_cases.sh \
 	t/interleave_cases.py t/bucket_cases.sh t/bucket_cases.py t/unique_cases.sh \
 	t/unique_cases.py t/mixed_dtype_cases.sh t/mixed_dtype_cases.py
 
