@@ -1,8 +1,9 @@
 # t/compose_more_cases.py — ops PyTorch composes from others (plugins/aten-cpu/shape/
 # compose_more.c): dist, renorm and renorm_, addbmm and baddbmm_, the functional zero and
 # fill, is_inference; angle of a real tensor and the in-place special functions (digamma_,
-# i0_, polygamma_, mvlgamma_, igamma_, igammac_: pointwise/special.c). Values as PyTorch
-# 1.13 computes them, their dtype rules and their messages. Under PyTorch:
+# i0_, polygamma_, mvlgamma_, igamma_, igammac_: pointwise/special.c); combinations, vander
+# and linalg.vander (create/arrangements.c). Values as PyTorch 1.13 computes them, their
+# dtype rules and their messages. Under PyTorch:
 #     /usr/bin/python3 t/compose_more_cases.py
 # t/compose_more_cases.sh runs them through t/cases.sh.
 import math
@@ -97,6 +98,61 @@ def test_in_place_special_functions():
     v = torch.ones(2, 3)
     v[:, 1].digamma_()                                            # through a view
     assert abs(v[0, 1].item() + 0.5772157) < 1e-5 and v[0, 0].item() == 1.0
+
+
+def test_combinations():
+    a = torch.tensor([1, 2, 3, 4])
+    c = torch.combinations(a)
+    assert c.shape == [6, 2] and torch.equal(c[0], torch.tensor([1, 2])) and torch.equal(c[5], torch.tensor([3, 4]))
+    c3 = torch.combinations(a, 3)
+    assert c3.shape == [4, 3] and torch.equal(c3[1], torch.tensor([1, 2, 4])) and torch.equal(c3[3], torch.tensor([2, 3, 4]))
+    w = torch.combinations(a, with_replacement=True)
+    assert w.shape == [10, 2] and torch.equal(w[1], torch.tensor([1, 2])) and torch.equal(w[4], torch.tensor([2, 2]))
+    assert torch.combinations(a, 0).shape == [0] and torch.combinations(a, 0).dtype == torch.int64
+    e = torch.combinations(torch.tensor([1.5, 2.5]), 3)
+    assert e.shape == [0, 3] and e.dtype == torch.float32
+    assert torch.combinations(a, 1).shape == [4, 1]
+    assert torch.combinations(torch.tensor([1.0, 2.0]), 3, True).shape == [4, 3]
+
+
+def test_vander():
+    x = torch.tensor([1, 2, 3])
+    v = torch.vander(x)
+    assert v.dtype == torch.int64 and torch.equal(v[2], torch.tensor([9, 3, 1]))
+    assert torch.equal(torch.vander(x, 2)[1], torch.tensor([2, 1]))
+    assert torch.equal(torch.vander(x, 4, True)[2], torch.tensor([1, 3, 9, 27]))
+    assert torch.vander(x.float()).dtype == torch.float32 and torch.vander(x, 0).shape == [3, 0]
+    assert torch.vander(torch.tensor([1, 2], dtype=torch.int32)).dtype == torch.int64
+    assert torch.equal(torch.vander(torch.tensor([True, False]))[0], torch.tensor([1, 1]))
+    lv = torch.linalg.vander(torch.tensor([1.0, 2.0, 3.0]), N=4)
+    assert lv.dtype == torch.float32 and torch.equal(lv[2], torch.tensor([1.0, 3.0, 9.0, 27.0]))
+    b = torch.linalg.vander(torch.tensor([[1, 2], [3, 4]]))
+    assert b.shape == [2, 2, 2] and torch.equal(b[1, 1], torch.tensor([1, 4]))
+
+
+def err_combinations_of_a_matrix():
+    # raises: Expect a 1D vector, but got shape [2, 2]
+    print(torch.combinations(torch.ones(2, 2)))
+
+
+def err_combinations_negative_r():
+    # raises: Expect a non-negative number, but got -1
+    print(torch.combinations(torch.ones(3), -1))
+
+
+def err_vander_of_a_matrix():
+    # raises: x must be a one-dimensional tensor.
+    print(torch.vander(torch.ones(2, 2)))
+
+
+def err_vander_negative_n():
+    # raises: N must be non-negative.
+    print(torch.vander(torch.ones(2), -1))
+
+
+def err_linalg_vander_n():
+    # raises: N must be greater than 1.
+    print(torch.linalg.vander(torch.ones(3), N=1))
 
 
 def err_dist_of_integers():

@@ -75,6 +75,7 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/shape/compose_more.c \
 	plugins/aten-cpu/shape/compose_stats.c \
 	plugins/aten-cpu/reduce/quantile.c \
+	plugins/aten-cpu/create/arrangements.c \
 	plugins/aten-cpu/reduce/cumext.c \
 	plugins/aten-cpu/shape/interleave.c \
 	plugins/aten-cpu/reduce/order.c \
