@@ -332,11 +332,42 @@ static void test_create(void)
           "tolist with the wrong element type");
 }
 
+/* aten::view.dtype (only the API reaches it: TorchScript's x.view(torch.int32) is a size). */
+static void test_view_dtype(void)
+{
+    TsTensor *x = ar(TS_FLOAT32, 3);
+    TsTensor *v = call("aten::view", "dtype", 2, (TsValue[]){ tv(retain(x)), ts_int(TS_INT32) });
+    ok(v && v->storage == x->storage, "view.dtype shares storage");
+    CHECK(v, TS_INT32, S(3), "arange(3.).view(int32)", 0, 1065353216, 1073741824);
+    v = call("aten::view", "dtype", 2, (TsValue[]){ tv(ar(TS_FLOAT32, 4)), ts_int(TS_INT16) });
+    CHECK(v, TS_INT16, S(8), "arange(4.).view(int16)", 0, 0, 0, 16256, 0, 16384, 0, 16448);
+    TsTensor *g = grid(4, 4);
+    TsTensor *s = call("aten::slice", "Tensor", 5, (TsValue[]){ tv(g), ts_int(0), ts_int(1), NONE, ts_int(1) });
+    s = call("aten::slice", "Tensor", 5, (TsValue[]){ tv(s), ts_int(1), ts_int(0), ts_int(2), ts_int(1) });
+    v = call("aten::view", "dtype", 2, (TsValue[]){ tv(s), ts_int(TS_FLOAT64) });
+    ok(v && v->offset == 2 && v->strides[0] == 2 && v->strides[1] == 1, "a strided view keeps its "
+       "place in doubles");
+    CHECK(v, TS_FLOAT64, S(3, 1), "arange(16.)[1:, :2].view(float64)", 2048.0004920959473,
+          262144.0634765625, 4194305.01953125);
+    fails("aten::view", "dtype", 2, (TsValue[]){ tv(grid(2, 3)), ts_int(TS_INT64) },
+          "self.size(-1) must be divisible by 2 to view Float as Long (different element "
+          "sizes), but got 3", "view.dtype of an odd last dim");
+    fails("aten::view", "dtype", 2, (TsValue[]){ tv(Z(TS_FLOAT32)), ts_int(TS_INT64) },
+          "self.dim() cannot be 0 to view Float as Long (different element sizes)",
+          "view.dtype of a 0-dim tensor");
+    TsTensor *t = call("aten::transpose", "int", 3, (TsValue[]){ tv(grid(2, 3)), ts_int(0), ts_int(1) });
+    fails("aten::view", "dtype", 2, (TsValue[]){ tv(t), ts_int(TS_INT16) },
+          "self.stride(-1) must be 1 to view Float as Short (different element sizes), but got 3",
+          "view.dtype of a transpose");
+    ts_tensor_release(x);
+}
+
 int main(void)
 {
     if (!kt_open())
         return done_testing();
     test_views();
+    test_view_dtype();
     test_lists();
     test_copy();
     test_join();

@@ -239,3 +239,11 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 dist_pkgschema_DATA += schemas/aten_loss.yaml
 TESTS += t/loss_cases.sh
 EXTRA_DIST += t/loss_cases.sh t/loss_cases.py
+
+# The second overloads of operators declared elsewhere (schemas/aten_overloads.yaml): the
+# named-tensor and Generator? forms, frexp/ldexp of tensors, fill_.Tensor, round_.decimals;
+# their TorchScript cases (t/overloads_cases.py).
+plugins_aten_cpu_aten_cpu_la_SOURCES += plugins/aten-cpu/shape/overloads.c
+dist_pkgschema_DATA += schemas/aten_overloads.yaml
+TESTS += t/overloads_cases.sh
+EXTRA_DIST += t/overloads_cases.sh t/overloads_cases.py

@@ -365,6 +365,7 @@ static int k_slice(TsCall *c)
 static const TsPrimOp ops[] = {
     { "aten::len", k_len, { "t", "any" } },
     { "aten::__getitem__", k_getitem, { "t" } },
+    { "aten::select", k_getitem, { "t" } },     /* torch.select(l, i) is l[i] */
     { "aten::_set_item", k_setitem, { "t" } },
     { "aten::append", k_append, { "t" } },
     { "aten::extend", k_extend, { "t" } },

@@ -79,6 +79,7 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_openblas_table,
     &ts_cpu_decomp_table, &ts_cpu_spectral_table, &ts_cpu_linalg_extra_table,
     &ts_cpu_special_table,
+    &ts_cpu_overloads_table,
 };
 
 /* The tensor-printing hook of core/value/print.h; the prim plugin may declare it too (identical
@@ -116,6 +117,8 @@ static int init(TsRegistry *r, TsError *err)
         rc = ts_aten_register_views(r, "cpu", err);
     if (!rc)
         rc = ts_aten_register_random(r, "cpu", err);
+    if (!rc)
+        rc = ts_cpu_overloads_register(r, err);
     for (size_t t = 0; !rc && t < sizeof tables / sizeof tables[0]; t++)
         for (size_t i = 0; !rc && i < tables[t]->n; i++) {
             const TsCpuOp *op = &tables[t]->ops[i];
@@ -126,7 +129,7 @@ static int init(TsRegistry *r, TsError *err)
 
 static const char *const schema_files[] = { "aten.yaml", "aten_nn.yaml", "aten_shape.yaml", "aten_reduce.yaml", "aten_tensor.yaml",
                                             "aten_layers.yaml", "aten_linalg.yaml", "aten_special.yaml",
-                                            "aten_loss.yaml",
+                                            "aten_loss.yaml", "aten_overloads.yaml",
                                             "torch.nn.functional.py", "torch.functional.py",
                                             "torch.nn.init.py", NULL };
 

@@ -77,6 +77,10 @@ extern const TsCpuTable ts_cpu_decomp_table, ts_cpu_spectral_table, ts_cpu_linal
 /* The losses, distances and contractions of schemas/aten_loss.yaml: */
 extern const TsCpuTable ts_cpu_loss_more_table, ts_cpu_ctc_table, ts_cpu_distance_table,
     ts_cpu_unpool_table, ts_cpu_tensordot_table;
+/* overloads.c: the second overloads of schemas/aten_overloads.yaml (named, Generator?, ...) */
+extern const TsCpuTable ts_cpu_overloads_table;
+/* and its kernel factory (einsum.sublist, variadic) */
+int ts_cpu_overloads_register(TsRegistry *r, TsError *err);
 
 /* The one element of a cpu tensor that has exactly one, as an int, float or bool value
  * (query.c). */

@@ -263,6 +263,36 @@ static int read_one(const TsTensor *t, TsValue *out, TsError *err)
     return rc;
 }
 
+/* aten::fill_.Tensor(Tensor(a!) self, Tensor value): fill_ with the element of value, a
+ * 0-dim tensor here or on the host (brought here to be read as the implicit conversion
+ * reads it). */
+static int k_fill_tensor(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *t, *value, *here = NULL;
+    TsValue v = ts_none();
+    int rc = ts_args_pop(c, TS_DEV_CUDA, &a);
+    if (!rc)
+        rc = ts_args_tensor(&a, 0, &t);
+    if (!rc && a.v[1].tag != TS_TAG_TENSOR)
+        rc = ts_error_set(c->error, TS_ERR_TYPE, "%s: argument 'value' must be a Tensor",
+                          ts_args_op_name(&a));
+    value = rc ? NULL : (TsTensor *)a.v[1].u.p;
+    if (!rc && value->dim != 0)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "fill_ only supports 0-dimension value "
+                          "tensor but got tensor with %d dimensions.", value->dim);
+    if (!rc && value->device.type != TS_DEV_CUDA &&
+        !(here = ts_tensor_copy_to(value, &ts_cuda_allocator, t->device, c->error)))
+        rc = c->error->code;
+    if (!rc)
+        rc = read_one(here ? here : value, &v, c->error);
+    if (here)
+        ts_tensor_release(here);
+    if (!rc)
+        rc = ts_cuda_fill(t, v, c->error);
+    return ts_args_return_arg(&a, rc, 0);
+}
+
 typedef enum Want { WANT_INT, WANT_FLOAT, WANT_BOOL, WANT_SCALAR } Want;
 
 /* Int/Float/Bool.Tensor, item and the implicit conversions the compiler inserts (which take
@@ -324,7 +354,7 @@ static const TsCudaOp ops[] = {
     { "aten::contiguous", "", k_contiguous },
     { "aten::clone", "", k_clone },
     { "aten::copy_", "", k_copy },
-    { "aten::fill_", "Scalar", k_fill },
+    { "aten::fill_", "Scalar", k_fill }, { "aten::fill_", "Tensor", k_fill_tensor },
     { "aten::zero_", "", k_fill },
     { "aten::_no_grad_fill_", "", k_fill },
     { "aten::_no_grad_zero_", "", k_fill },
