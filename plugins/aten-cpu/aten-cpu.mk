@@ -234,3 +234,13 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 dist_pkgschema_DATA += schemas/aten_loss.yaml
 TESTS += t/loss_cases.sh
 EXTRA_DIST += t/loss_cases.sh t/loss_cases.py
+
+# The out= forms of schemas/aten_out.yaml: one adaptor that runs each one's functional
+# kernel and delivers into the out tensors by PyTorch's rule for that op (out_variants.c);
+# t/out_variants_cases.py checks them against PyTorch, t/out_variants.sh that each has a kernel.
+plugins_aten_cpu_aten_cpu_la_SOURCES += \
+	plugins/aten-cpu/engine/out_variants.c \
+	plugins/aten-cpu/engine/out_variants.h
+dist_pkgschema_DATA += schemas/aten_out.yaml
+TESTS += t/out_variants_cases.sh t/out_variants.sh
+EXTRA_DIST += t/out_variants_cases.sh t/out_variants_cases.py t/out_variants.sh
