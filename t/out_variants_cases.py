@@ -291,6 +291,23 @@ def test_shape_ops():
     assert same(torch.put(m, torch.tensor([0, 5]), torch.tensor([9.0, 8.0]), out=o), o, want)
 
 
+def test_out_is_an_input():
+    # the result is computed before out is written: an out that is an input (or a view of
+    # one) gets what the functional form returns
+    m = torch.arange(12.0).reshape(3, 4)
+    want = torch.tril(m)
+    r = torch.tril(m, out=m)
+    assert r is m and torch.equal(m, want)
+    q = sq()
+    want = torch.linalg.inv(q)
+    torch.linalg.inv(q, out=q)
+    assert torch.allclose(q, want)
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    w = x[1:]
+    torch.flip(x[:3], [0], out=w)
+    assert torch.equal(x, torch.tensor([1.0, 3.0, 2.0, 1.0]))
+
+
 def test_any_dtype_casts():
     # clone, flip, roll, repeat, embedding write into an out of any dtype, values cast
     m = torch.tensor([[1.5, -2.5], [3.75, 4.0]])
