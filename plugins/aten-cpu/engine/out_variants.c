@@ -359,8 +359,8 @@ static int deliver(const OutVariant *v, TsValue res, TsValue out, const char *ou
 
 /* rand.out and randn.out fill out in place, as PyTorch's do: a strided out draws in memory
  * order, which a copy from a contiguous result would not match (their _like forms make the
- * functional's tensor and copy it, as PyTorch's do). The shape is the size argument's. Returns -1 (nothing done) for a
- * negative size, which the functional form reports in its words. */
+ * functional's tensor and copy it, as PyTorch's do). The shape is the size argument's.
+ * Returns -1 (nothing done) for a negative size, which the functional form reports. */
 static int draw_into(TsArgs *a, const OutVariant *v, TsTensor *out)
 {
     const TsOperator *op = a->call->op;
@@ -408,7 +408,6 @@ static int k_out_variant(TsCall *c)
         make_dtype = o->dtype;
         if (v->rule != OUT_MAKE && (rc = draw_into(&a, v, o)) >= 0)
             return rc ? ts_args_fail(&a, rc) : ts_args_return_arg(&a, 0, a.n - 1);
-        rc = 0;
     }
 
     /* The functional's arguments by name: the out form's, else None (or out's dtype). */
@@ -448,10 +447,12 @@ static int k_out_variant(TsCall *c)
     ts_stack_free(&s);
     /* The results are the out tensors themselves (none for a Tensor[] out: its schema
      * returns nothing). */
-    if (rc)
-        return ts_args_fail(&a, rc);
     size_t nret = ts_operator_num_returns(c->op);
     TsValue outs[4];
+    if (!rc && nret > sizeof outs / sizeof outs[0])
+        rc = ts_error_set(err, TS_ERR_RUNTIME, "%s: too many results", v->name);
+    if (rc)
+        return ts_args_fail(&a, rc);
     for (size_t k = 0; k < nret; k++) {
         outs[k] = a.v[nin + k];
         a.v[nin + k] = ts_none();
