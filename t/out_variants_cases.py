@@ -647,6 +647,16 @@ def err_logsumexp_floating():
     return torch.special.logsumexp(torch.ones(2, 2), [1], out=torch.zeros(0, dtype=torch.int64))
 
 
+def err_logsumexp_half_out():
+    # raises: "log_vml_cpu" not implemented for 'Half'
+    return torch.special.logsumexp(torch.ones(2, 2), [1], out=torch.zeros(0, dtype=torch.float16))
+
+
+def err_logspace_half_out():
+    # raises: "logspace_cpu" not implemented for 'Half'
+    return torch.logspace(0, 1, 3, out=torch.zeros(0, dtype=torch.float16))
+
+
 def err_rand_into_long():
     # raises: "check_uniform_bounds" not implemented for 'Long'
     return torch.rand([2], out=torch.zeros(0, dtype=torch.int64))

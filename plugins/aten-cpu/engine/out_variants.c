@@ -250,13 +250,6 @@ static const OutVariant *find_variant(const char *name, const char *overload)
     return bsearch(&key, variants, N_VARIANTS, sizeof variants[0], cmp_variant);
 }
 
-/* Whether a dtype is floating or complex (OUT_FLOATING). */
-static bool is_floating(int dtype)
-{
-    return dtype == TS_FLOAT32 || dtype == TS_FLOAT64 || dtype == TS_FLOAT16 ||
-           dtype == TS_BFLOAT16 || dtype == TS_COMPLEX64 || dtype == TS_COMPLEX128;
-}
-
 /* 0 when a result of dtype res may be delivered into out by rule, else PyTorch's error.
  * outname: the out argument's name ("result" for a lone out), as OUT_CASTABLE says it. */
 static int check_dtype(const OutVariant *v, int res, int out, const char *outname, TsError *err)
@@ -289,8 +282,11 @@ static int check_dtype(const OutVariant *v, int res, int out, const char *outnam
     case OUT_EXPECTED:
         return ts_error_set(err, TS_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got "
                             "%s instead", ts_cpu_cxx_type(res), ts_cpu_cxx_type(out));
-    case OUT_FLOATING:
-        if (is_floating(out))
+    case OUT_FLOATING:     /* PyTorch computes into out: its cpu log has no Half kernel */
+        if (out == TS_FLOAT16)
+            return ts_error_set(err, TS_ERR_RUNTIME, "\"log_vml_cpu\" not implemented for "
+                                "'Half'");
+        if (ts_dtype_is_floating(out))
             return 0;
         return ts_error_set(err, TS_ERR_RUNTIME, "logsumexp(): Expected floating point type for "
                             "result tensor, but got: %s", on);
