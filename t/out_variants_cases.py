@@ -668,8 +668,13 @@ def err_bmm_wrong_call():
 
 
 def err_zeros_wrong_call():
-    # raises: The following variants are available
+    # raises: Arguments for call are not valid.
     torch.zeros(2, "a")
+
+
+def err_stack_wrong_call():
+    # raises: aten::stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
+    torch.stack(torch.ones(2), 0)
 
 
 def err_zeros_lists_out():
@@ -683,7 +688,7 @@ def err_inverse_wrong_call():
 
 
 def err_eigh_wrong_call():
-    # raises: Arguments for call are not valid.
+    # raises: aten::linalg_eigh.eigvals(Tensor self, str UPLO="L", *, Tensor(a!) eigvals, Tensor(b!) eigvecs) -> (Tensor(a!) eigenvalues, Tensor(b!) eigenvectors)
     torch.linalg.eigh(torch.eye(2), 3)
 
 
