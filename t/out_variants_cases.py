@@ -662,6 +662,26 @@ def err_rand_into_long():
     return torch.rand([2], out=torch.zeros(0, dtype=torch.int64))
 
 
+def err_zeros_negative_size():
+    # raises: numel: integer multiplication overflow
+    return torch.zeros([2, -1], out=torch.zeros(0))
+
+
+def err_randn_negative_size():
+    # raises: numel: integer multiplication overflow
+    return torch.randn([-3], out=torch.zeros(0))
+
+
+def err_randperm_negative_n():
+    # raises: n must be non-negative, got-2
+    return torch.randperm(-2, out=torch.zeros(0, dtype=torch.int64))
+
+
+def err_empty_negative_size():
+    # raises: Trying to create tensor with negative dimension -1: [-1]
+    return torch.empty([-1], out=torch.zeros(0))
+
+
 def err_bmm_wrong_call():
     # raises: aten::bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)
     torch.bmm(torch.ones(2, 2, 2), 3)

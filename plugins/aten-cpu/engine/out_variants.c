@@ -45,19 +45,29 @@ typedef enum OutRule {
     OUT_NORMAL,        /* randn: the same as normal_ draws (a strided out in memory order) */
 } OutRule;
 
+/* What a factory's out= kernel checks of its size before the functional form would: PyTorch's
+ * zeros, ones, full, rand and randn resize out to the size first, and randperm checks n. */
+typedef enum OutSizeCheck {
+    SIZE_FUNCTIONAL,   /* none of its own: the functional form's message */
+    SIZE_RESIZE,       /* a negative size: "numel: integer multiplication overflow" */
+    SIZE_RANDPERM,     /* "n must be non-negative, got-1" */
+} OutSizeCheck;
+
 typedef struct OutVariant {
     const char *name, *overload;  /* the out= form */
     const char *functional;       /* the overload of the same name it computes with */
     unsigned char nout;           /* its out arguments: the last ones */
     unsigned char rule;           /* OutRule */
     const char *who;              /* OUT_CASTABLE's prefix */
+    unsigned char size_check;     /* OutSizeCheck */
 } OutVariant;
 
-#define ANY(n, o, f, k) { "aten::" n, o, f, k, OUT_ANY, NULL },
-#define MAKE(n, o, f) { "aten::" n, o, f, 1, OUT_MAKE, NULL },
-#define EXPECT(n, o, k) { "aten::" n, o, "", k, OUT_EXPECTED, NULL },
-#define CAST1(n) { "aten::" n, "out", "", 1, OUT_CAST, NULL },
-#define RULE(n, o, k, r, who) { "aten::" n, o, "", k, r, who },
+#define ANY(n, o, f, k) { "aten::" n, o, f, k, OUT_ANY, NULL, SIZE_FUNCTIONAL },
+#define MAKE(n, o, f, sc) { "aten::" n, o, f, 1, OUT_MAKE, NULL, sc },
+#define EXPECT(n, o, k) { "aten::" n, o, "", k, OUT_EXPECTED, NULL, SIZE_FUNCTIONAL },
+#define CAST1(n) { "aten::" n, "out", "", 1, OUT_CAST, NULL, SIZE_FUNCTIONAL },
+#define RULE(n, o, k, r, who) { "aten::" n, o, "", k, r, who, SIZE_FUNCTIONAL },
+#define DRAW(n, r) { "aten::" n, "out", "", 1, r, NULL, SIZE_RESIZE },
 
 /* Sorted by name and overload (bsearch). */
 static const OutVariant variants[] = {
@@ -93,12 +103,12 @@ static const OutVariant variants[] = {
     CAST1("digamma")
     RULE("dot", "out", 1, OUT_DOT, NULL)
     ANY("embedding", "out", "", 1)
-    MAKE("empty", "out", "memory_format")
-    MAKE("empty_like", "out", "")
-    MAKE("empty_strided", "out", "")
+    MAKE("empty", "out", "memory_format", SIZE_FUNCTIONAL)
+    MAKE("empty_like", "out", "", SIZE_FUNCTIONAL)
+    MAKE("empty_strided", "out", "", SIZE_FUNCTIONAL)
     ANY("flip", "out", "", 1)
-    MAKE("full", "out", "")
-    MAKE("full_like", "out", "")
+    MAKE("full", "out", "", SIZE_RESIZE)
+    MAKE("full_like", "out", "", SIZE_FUNCTIONAL)
     RULE("geqrf", "a", 2, OUT_CASTABLE, "torch.geqrf")
     ANY("grid_sampler_2d", "out", "", 1)
     ANY("grid_sampler_3d", "out", "", 1)
@@ -136,8 +146,8 @@ static const OutVariant variants[] = {
     RULE("linalg_tensorinv", "out", 1, OUT_CASTABLE, "tensorinv")
     RULE("linalg_vecdot", "out", 1, OUT_VECDOT, NULL)
     EXPECT("linear", "out", 1)
-    MAKE("linspace", "out", "")
-    MAKE("logspace", "out", "")
+    MAKE("linspace", "out", "", SIZE_FUNCTIONAL)
+    MAKE("logspace", "out", "", SIZE_FUNCTIONAL)
     EXPECT("lu_solve", "out", 1)
     EXPECT("lu_unpack", "out", 3)
     RULE("masked_select", "out", 1, OUT_MASKED_SELECT, NULL)
@@ -151,29 +161,29 @@ static const OutVariant variants[] = {
     RULE("multinomial", "out", 1, OUT_MULTINOMIAL, NULL)
     EXPECT("mv", "out", 1)
     RULE("mvlgamma", "out", 1, OUT_MVLGAMMA, NULL)
-    MAKE("new_empty", "out", "")
-    MAKE("new_empty_strided", "out", "")
-    MAKE("new_full", "out", "")
-    MAKE("new_ones", "out", "")
-    MAKE("new_zeros", "out", "")
+    MAKE("new_empty", "out", "", SIZE_FUNCTIONAL)
+    MAKE("new_empty_strided", "out", "", SIZE_FUNCTIONAL)
+    MAKE("new_full", "out", "", SIZE_FUNCTIONAL)
+    MAKE("new_ones", "out", "", SIZE_FUNCTIONAL)
+    MAKE("new_zeros", "out", "", SIZE_FUNCTIONAL)
     EXPECT("nll_loss", "out", 1)
     RULE("nll_loss2d", "out", 1, OUT_SCALAR, NULL)
     RULE("nonzero", "out", 1, OUT_NONZERO, NULL)
-    MAKE("ones", "out", "")
-    MAKE("ones_like", "out", "")
+    MAKE("ones", "out", "", SIZE_RESIZE)
+    MAKE("ones_like", "out", "", SIZE_FUNCTIONAL)
     RULE("orgqr", "out", 1, OUT_CASTABLE, "torch.linalg.householder_product")
     ANY("poisson", "out", "", 1)
     CAST1("polygamma")
     ANY("put", "out", "", 1)
     EXPECT("qr", "Q", 2)
-    RULE("rand", "out", 1, OUT_UNIFORM, NULL)
-    MAKE("rand_like", "out", "")
-    RULE("randn", "out", 1, OUT_NORMAL, NULL)
-    MAKE("randn_like", "out", "")
-    MAKE("randperm", "out", "")
+    DRAW("rand", OUT_UNIFORM)
+    MAKE("rand_like", "out", "", SIZE_FUNCTIONAL)
+    DRAW("randn", OUT_NORMAL)
+    MAKE("randn_like", "out", "", SIZE_FUNCTIONAL)
+    MAKE("randperm", "out", "", SIZE_RANDPERM)
     ANY("repeat", "out", "", 1)
     ANY("roll", "out", "", 1)
-    MAKE("scalar_tensor", "out", "")
+    MAKE("scalar_tensor", "out", "", SIZE_FUNCTIONAL)
     ANY("select_scatter", "out", "", 1)
     ANY("slice_scatter", "out", "", 1)
     EXPECT("slogdet", "out", 2)
@@ -227,8 +237,8 @@ static const OutVariant variants[] = {
     ANY("unsafe_split", "Tensor_out", "Tensor", 1)
     ANY("unsafe_split_with_sizes", "out", "", 1)
     RULE("vdot", "out", 1, OUT_DOT, NULL)
-    MAKE("zeros", "out", "")
-    MAKE("zeros_like", "out", "")
+    MAKE("zeros", "out", "", SIZE_RESIZE)
+    MAKE("zeros_like", "out", "", SIZE_FUNCTIONAL)
 };
 
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
@@ -246,7 +256,7 @@ static int cmp_variant(const void *key, const void *elem)
 
 static const OutVariant *find_variant(const char *name, const char *overload)
 {
-    OutVariant key = { name, overload ? overload : "", NULL, 0, 0, NULL };
+    OutVariant key = { name, overload ? overload : "", NULL, 0, 0, NULL, 0 };
     return bsearch(&key, variants, N_VARIANTS, sizeof variants[0], cmp_variant);
 }
 
@@ -353,22 +363,40 @@ static int deliver(const OutVariant *v, TsValue res, TsValue out, const char *ou
     return rc;
 }
 
+/* The size check of v's out= kernel (OutSizeCheck) on its first argument, a size list (its
+ * sizes and count into sizes and *dim) or randperm's n. */
+static int check_size(TsArgs *a, const OutVariant *v, int64_t *sizes, int *dim)
+{
+    TsError *err = a->call->error;
+    int64_t n;
+    int rc;
+    *dim = 0;
+    switch ((OutSizeCheck)v->size_check) {
+    case SIZE_RESIZE:
+        if ((rc = ts_args_int_list(a, 0, sizes, dim, TS_TENSOR_MAX_DIMS)))
+            return rc;
+        for (int d = 0; d < *dim; d++)
+            if (sizes[d] < 0)
+                return ts_error_set(err, TS_ERR_RUNTIME, "numel: integer multiplication "
+                                    "overflow");
+        return 0;
+    case SIZE_RANDPERM:
+        if ((rc = ts_args_int(a, 0, &n)))
+            return rc;
+        return n < 0 ? ts_error_set(err, TS_ERR_RUNTIME, "n must be non-negative, got%lld",
+                                    (long long)n) : 0;
+    default:
+        return 0;
+    }
+}
+
 /* rand.out and randn.out fill out in place, as PyTorch's do: a strided out draws in memory
  * order, which a copy from a contiguous result would not match (their _like forms make the
- * functional's tensor and copy it, as PyTorch's do). The shape is the size argument's.
- * Returns -1 (nothing done) for a negative size, which the functional form reports. */
-static int draw_into(TsArgs *a, const OutVariant *v, TsTensor *out)
+ * functional's tensor and copy it, as PyTorch's do). sizes: the size argument's. */
+static int draw_into(TsArgs *a, const OutVariant *v, TsTensor *out, int dim,
+                     const int64_t *sizes)
 {
-    const TsOperator *op = a->call->op;
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
-    int dim = 0, rc = 0;
-    for (size_t i = 0; i + 1 < a->n; i++)
-        if (strcmp(ts_operator_arg_name(op, i), "size") == 0 &&
-            (rc = ts_args_int_list(a, i, sizes, &dim, TS_TENSOR_MAX_DIMS)))
-            return rc;
-    for (int d = 0; d < dim; d++)
-        if (sizes[d] < 0)
-            return -1;
+    int rc;
     TsError *err = a->call->error;
     TsAtenDraw draw = ts_aten_draw(v->rule == OUT_NORMAL ? TS_ATEN_DRAW_NORMAL
                                                          : TS_ATEN_DRAW_UNIFORM, NULL, 0);
@@ -399,11 +427,15 @@ static int k_out_variant(TsCall *c)
     int make_dtype = -1;
     if (v->rule == OUT_MAKE || v->rule == OUT_UNIFORM || v->rule == OUT_NORMAL) {
         TsTensor *o;
-        if ((rc = ts_args_tensor(&a, a.n - 1, &o)))
+        int64_t sizes[TS_TENSOR_MAX_DIMS];
+        int dim;
+        if ((rc = ts_args_tensor(&a, a.n - 1, &o)) || (rc = check_size(&a, v, sizes, &dim)))
             return ts_args_fail(&a, rc);
         make_dtype = o->dtype;
-        if (v->rule != OUT_MAKE && (rc = draw_into(&a, v, o)) >= 0)
+        if (v->rule != OUT_MAKE) {
+            rc = draw_into(&a, v, o, dim, sizes);
             return rc ? ts_args_fail(&a, rc) : ts_args_return_arg(&a, 0, a.n - 1);
+        }
     }
 
     /* The functional's arguments by name: the out form's, else None (or out's dtype). */
