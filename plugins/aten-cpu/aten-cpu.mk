@@ -247,3 +247,13 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += plugins/aten-cpu/shape/overloads.c
 dist_pkgschema_DATA += schemas/aten_overloads.yaml
 TESTS += t/overloads_cases.sh
 EXTRA_DIST += t/overloads_cases.sh t/overloads_cases.py
+
+# The out= forms of schemas/aten_out.yaml: one adaptor that runs each one's functional
+# kernel and delivers into the out tensors by PyTorch's rule for that op (out_variants.c);
+# t/out_variants_cases.py checks them against PyTorch, t/out_variants.sh that each has a kernel.
+plugins_aten_cpu_aten_cpu_la_SOURCES += \
+	plugins/aten-cpu/engine/out_variants.c \
+	plugins/aten-cpu/engine/out_variants.h
+dist_pkgschema_DATA += schemas/aten_out.yaml
+TESTS += t/out_variants_cases.sh t/out_variants.sh
+EXTRA_DIST += t/out_variants_cases.sh t/out_variants_cases.py t/out_variants.sh

@@ -376,6 +376,9 @@ static int k_logspace(TsCall *c)
     if (steps < 0)
         return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "number of steps must "
                                              "be non-negative"));
+    if (dtype == TS_FLOAT16 || dtype == TS_BOOL)   /* PyTorch's cpu kernel has neither */
+        return ts_args_fail(&a, ts_error_set(c->error, TS_ERR_RUNTIME, "\"logspace_cpu\" not "
+                                             "implemented for '%s'", ts_dtype_type_name(dtype)));
     double base = a.v[3].tag == TS_TAG_DOUBLE ? a.v[3].u.d : 10.0;
     bool as_float = dtype == TS_FLOAT32 || dtype == TS_FLOAT16 || dtype == TS_BFLOAT16;
     if (!(tmp = ts_cpu_empty(as_float ? TS_FLOAT32 : TS_FLOAT64, 1, &steps, c->error)))

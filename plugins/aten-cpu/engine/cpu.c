@@ -5,12 +5,16 @@
  * backend, aten-common's shared metadata-only kernels and random ops (with the copy and the
  * random hooks they need: its TsAtenBackend), the tensor printer's hook and the backend's
  * description (tscript::backend_info, openblas.c), after checking the config's blas_core.
- * The schemas are schemas/aten.yaml; the kernels live in one file per family.
+ * The schemas are schemas/aten.yaml; the kernels live in one file per family, but for the
+ * out= forms of aten_out.yaml, which one adaptor serves with their functional kernels
+ * (out_variants.c, which finds them with ts_cpu_find_kernel).
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/elementwise.h"
+#include "engine/out_variants.h"
 #include "create/random.h"
 #include "linalg/openblas.h"
 
@@ -82,6 +86,20 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_overloads_table,
 };
 
+TsKernelFn ts_cpu_find_kernel(const char *qualname, const char *overload)
+{
+    static const TsCpuTable *const shared[] = { &ts_aten_view_table, &ts_aten_random_table };
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0] + 2; t++) {
+        const TsCpuTable *tab = t < sizeof tables / sizeof tables[0]
+                                    ? tables[t] : shared[t - sizeof tables / sizeof tables[0]];
+        for (size_t i = 0; i < tab->n; i++)
+            if (strcmp(tab->ops[i].qualname, qualname) == 0 &&
+                strcmp(tab->ops[i].overload, overload) == 0)
+                return tab->ops[i].fn;
+    }
+    return NULL;
+}
+
 /* The tensor-printing hook of core/value/print.h; the prim plugin may declare it too (identical
  * declarations are shared). */
 static const char format_schema[] = "tscript::format_tensor(Tensor self) -> str";
@@ -124,12 +142,15 @@ static int init(TsRegistry *r, TsError *err)
             const TsCpuOp *op = &tables[t]->ops[i];
             rc = ts_register_kernel(r, op->qualname, op->overload, "cpu", op->fn, err);
         }
+    if (!rc)
+        rc = ts_cpu_register_out_variants(r, err);
     return rc;
 }
 
 static const char *const schema_files[] = { "aten.yaml", "aten_nn.yaml", "aten_shape.yaml", "aten_reduce.yaml", "aten_tensor.yaml",
                                             "aten_layers.yaml", "aten_linalg.yaml", "aten_special.yaml",
-                                            "aten_loss.yaml", "aten_overloads.yaml",
+                                            "aten_loss.yaml", "aten_out.yaml",
+                                            "aten_overloads.yaml",
                                             "torch.nn.functional.py", "torch.functional.py",
                                             "torch.nn.init.py", NULL };
 
