@@ -155,6 +155,42 @@ def err_linalg_vander_n():
     print(torch.linalg.vander(torch.ones(3), N=1))
 
 
+def test_out_forms():
+    o = torch.zeros(7)
+    r = torch.angle(torch.tensor([-1.0, 2.0]), out=o)
+    assert r is o and o.shape == [2] and abs(o[0].item() - 3.1415927) < 1e-6
+    d = torch.zeros(0, dtype=torch.int64)
+    torch.dist(torch.tensor([1.0, 2.0]), torch.tensor([0.0, 0.0]), out=d)     # cast into int64
+    assert d.dim() == 0 and d.item() == 2
+    n = torch.zeros(0)
+    torch.renorm(torch.ones(2, 3), 2, 0, 1.0, out=n)
+    assert n.shape == [2, 3] and abs(n[1, 2].item() - 0.5773503) < 1e-5
+    a = torch.zeros(2, 2)
+    torch.addbmm(torch.ones(2, 2), torch.ones(2, 2, 3), torch.ones(2, 3, 2), out=a)
+    assert a[1, 1].item() == 7.0
+    f = torch.zeros(2, dtype=torch.int64)
+    torch.fill(torch.ones(2), 3, out=f)
+    assert f.dtype == torch.int64 and f[1].item() == 3
+
+
+def err_angle_out_of_integers():
+    # raises: result type Float can't be cast to the desired output type Long
+    o = torch.zeros(2, dtype=torch.int64)
+    print(torch.angle(torch.tensor([-1.0, 2.0]), out=o))
+
+
+def err_renorm_out_dtype():
+    # raises: Expected out tensor to have dtype float, but got double instead
+    o = torch.zeros(2, 3, dtype=torch.float64)
+    print(torch.renorm(torch.ones(2, 3), 2, 0, 1.0, out=o))
+
+
+def err_addbmm_out_dtype():
+    # raises: self and mat2 must have the same dtype
+    o = torch.zeros(2, 2, dtype=torch.int64)
+    print(torch.addbmm(torch.ones(2, 2), torch.ones(2, 2, 3), torch.ones(2, 3, 2), out=o))
+
+
 def err_dist_of_integers():
     # raises: norm(): input dtype should be either floating point or complex. Got Long instead.
     print(torch.dist(torch.tensor([1, 2]), torch.tensor([3, 4])))

@@ -75,6 +75,21 @@ def test_nanquantile():
     assert close(torch.nanquantile(x, 0.5), torch.tensor(4.0))
 
 
+def test_quantile_out():
+    o = torch.zeros(5)
+    r = torch.quantile(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([0.5]), out=o)
+    assert r is o and o.shape == [1] and o[0].item() == 2.0
+    s = torch.zeros(0)
+    torch.nanquantile(torch.tensor([1.0, float("nan"), 3.0]), 0.25, dim=0, keepdim=True, out=s)
+    assert s.shape == [1] and s[0].item() == 1.5
+
+
+def err_quantile_out_dtype():
+    # raises: quantile() out tensor must be same dtype as the input tensor
+    o = torch.zeros(1, dtype=torch.float64)
+    print(torch.quantile(torch.tensor([1.0, 2.0, 3.0]), 0.5, out=o))
+
+
 def err_trapezoid_sample_points():
     # raises: trapezoid: There must be one `x` value for each sample point
     print(torch.trapz(torch.ones(2, 3), torch.tensor([1.0, 2.0])))

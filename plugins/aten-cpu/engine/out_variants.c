@@ -39,6 +39,9 @@ typedef enum OutRule {
     OUT_CAT,           /* "torch.cat(): input types can't be cast to the desired output type Long" */
     OUT_MVLGAMMA,      /* "mvlgamma: result type Float can't be cast to the desired output type
                           Float" (PyTorch names the result's dtype twice) */
+    OUT_MAT2,          /* "self and mat2 must have the same dtype" (addbmm: addmm's check, which
+                          its out= form runs on out) */
+    OUT_QUANTILE,      /* "quantile() out tensor must be same dtype as the input tensor" */
     OUT_FLOATING,      /* "logsumexp(): Expected floating point type for result tensor, but got:
                           Long" */
     OUT_UNIFORM,       /* rand: out itself is filled, in its dtype, as uniform_ fills it */
@@ -82,8 +85,10 @@ static const OutVariant variants[] = {
     ANY("_sample_dirichlet", "out", "", 1)
     ANY("_standard_gamma", "out", "", 1)
     ANY("_transformer_encoder_layer_fwd", "out", "", 1)
+    RULE("addbmm", "out", 1, OUT_MAT2, NULL)
     EXPECT("addmm", "out", 1)
     ANY("affine_grid_generator", "out", "", 1)
+    CAST1("angle")
     ANY("as_strided_scatter", "out", "", 1)
     EXPECT("baddbmm", "out", 1)
     RULE("binary_cross_entropy", "out", 1, OUT_FOUND, NULL)
@@ -101,11 +106,14 @@ static const OutVariant variants[] = {
     EXPECT("cross", "out", 1)
     ANY("diagonal_scatter", "out", "", 1)
     CAST1("digamma")
+    ANY("dist", "out", "", 1)
     RULE("dot", "out", 1, OUT_DOT, NULL)
     ANY("embedding", "out", "", 1)
     MAKE("empty", "out", "memory_format", SIZE_FUNCTIONAL)
     MAKE("empty_like", "out", "", SIZE_FUNCTIONAL)
     MAKE("empty_strided", "out", "", SIZE_FUNCTIONAL)
+    ANY("fill", "Scalar_out", "Scalar", 1)
+    ANY("fill", "Tensor_out", "Tensor", 1)
     ANY("flip", "out", "", 1)
     MAKE("full", "out", "", SIZE_RESIZE)
     MAKE("full_like", "out", "", SIZE_FUNCTIONAL)
@@ -161,6 +169,8 @@ static const OutVariant variants[] = {
     RULE("multinomial", "out", 1, OUT_MULTINOMIAL, NULL)
     EXPECT("mv", "out", 1)
     RULE("mvlgamma", "out", 1, OUT_MVLGAMMA, NULL)
+    { "aten::nanquantile", "out", "", 1, OUT_QUANTILE, NULL, SIZE_FUNCTIONAL },
+    { "aten::nanquantile", "scalar_out", "scalar", 1, OUT_QUANTILE, NULL, SIZE_FUNCTIONAL },
     MAKE("new_empty", "out", "", SIZE_FUNCTIONAL)
     MAKE("new_empty_strided", "out", "", SIZE_FUNCTIONAL)
     MAKE("new_full", "out", "", SIZE_FUNCTIONAL)
@@ -176,11 +186,14 @@ static const OutVariant variants[] = {
     CAST1("polygamma")
     ANY("put", "out", "", 1)
     EXPECT("qr", "Q", 2)
+    { "aten::quantile", "out", "", 1, OUT_QUANTILE, NULL, SIZE_FUNCTIONAL },
+    { "aten::quantile", "scalar_out", "scalar", 1, OUT_QUANTILE, NULL, SIZE_FUNCTIONAL },
     DRAW("rand", OUT_UNIFORM)
     MAKE("rand_like", "out", "", SIZE_FUNCTIONAL)
     DRAW("randn", OUT_NORMAL)
     MAKE("randn_like", "out", "", SIZE_FUNCTIONAL)
     MAKE("randperm", "out", "", SIZE_RANDPERM)
+    EXPECT("renorm", "out", 1)
     ANY("repeat", "out", "", 1)
     ANY("roll", "out", "", 1)
     MAKE("scalar_tensor", "out", "", SIZE_FUNCTIONAL)
@@ -237,6 +250,7 @@ static const OutVariant variants[] = {
     ANY("unsafe_split", "Tensor_out", "Tensor", 1)
     ANY("unsafe_split_with_sizes", "out", "", 1)
     RULE("vdot", "out", 1, OUT_DOT, NULL)
+    ANY("zero", "out", "", 1)
     MAKE("zeros", "out", "", SIZE_RESIZE)
     MAKE("zeros_like", "out", "", SIZE_FUNCTIONAL)
 };
@@ -325,6 +339,11 @@ static int check_dtype(const OutVariant *v, int res, int out, const char *outnam
     case OUT_MULTINOMIAL:
         return ts_error_set(err, TS_ERR_RUNTIME, "multinomial expects %s tensor out, got: %s", rn,
                             on);
+    case OUT_MAT2:
+        return ts_error_set(err, TS_ERR_RUNTIME, "self and mat2 must have the same dtype");
+    case OUT_QUANTILE:
+        return ts_error_set(err, TS_ERR_RUNTIME, "quantile() out tensor must be same dtype as the "
+                            "input tensor");
     default:
         return 0;
     }
