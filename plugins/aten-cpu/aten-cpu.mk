@@ -76,6 +76,7 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/shape/compose_stats.c \
 	plugins/aten-cpu/reduce/quantile.c \
 	plugins/aten-cpu/create/arrangements.c \
+	plugins/aten-cpu/shape/view_copies.c \
 	plugins/aten-cpu/reduce/cumext.c \
 	plugins/aten-cpu/shape/interleave.c \
 	plugins/aten-cpu/reduce/order.c \
@@ -86,12 +87,13 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/reduce/unique.c
 
 # The ops under TorchScript, results and errors as PyTorch gives them (t/cases.sh runs a file).
-TESTS += t/scatter_cases.sh t/arrange_cases.sh t/memory_format_cases.sh t/compose_cases.sh t/compose_more_cases.sh t/compose_stats_cases.sh t/interleave_cases.sh \
+TESTS += t/scatter_cases.sh t/arrange_cases.sh t/memory_format_cases.sh t/compose_cases.sh t/compose_more_cases.sh t/compose_stats_cases.sh t/view_copies_cases.sh t/interleave_cases.sh \
 	t/bucket_cases.sh t/unique_cases.sh t/mixed_dtype_cases.sh
 EXTRA_DIST += t/cases.sh t/casedriver.py t/scatter_cases.sh t/scatter_cases.py t/arrange_cases.sh \
 	t/memory_format_cases.sh t/memory_format_cases.py \
 	t/arrange_cases.py t/compose_cases.sh t/compose_cases.py t/compose_more_cases.sh t/compose_more_cases.py \
-	t/compose_stats_cases.sh t/compose_stats_cases.py t/interleave_cases.sh \
+	t/compose_stats_cases.sh t/compose_stats_cases.py t/view_copies_cases.sh t/view_copies_cases.py \
+	t/interleave_cases.sh \
 	t/interleave_cases.py t/bucket_cases.sh t/bucket_cases.py t/unique_cases.sh \
 	t/unique_cases.py t/mixed_dtype_cases.sh t/mixed_dtype_cases.py
 

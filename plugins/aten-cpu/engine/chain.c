@@ -26,6 +26,18 @@ static const TsCpuTable *find_table(const char *qualname, const char *overload)
     return NULL;
 }
 
+int ts_cpu_call_by_name(TsCall *c, const char *qualname, const char *overload, size_t n,
+                        TsValue *args, TsValue *out)
+{
+    const TsCpuTable *table = find_table(qualname, overload);
+    if (table)
+        return ts_cpu_call_kernel(c, table, qualname, overload, n, args, out);
+    for (size_t i = 0; i < n; i++)
+        ts_value_release(args[i]);
+    *out = ts_none();
+    return ts_error_set(c->error, TS_ERR_RUNTIME, "%s.%s: no cpu kernel", qualname, overload);
+}
+
 TsTensor *ts_chain_keep(TsChain *k, TsTensor *t)
 {
     if (!t)

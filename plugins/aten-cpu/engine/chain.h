@@ -40,6 +40,11 @@ TsTensor *ts_chain_op(TsChain *k, const char *qualname, const char *overload, co
 /* The same for an op with several results: *out gets the result value (a tuple, taken). */
 int ts_chain_call(TsChain *k, const char *qualname, const char *overload, TsValue *out,
                   const char *fmt, ...);
+/* Runs the kernel of qualname.overload (found in the tables the chains call) on the n values
+ * of args (their references taken) and puts its one result in *out (None, error set, on
+ * failure). */
+int ts_cpu_call_by_name(TsCall *c, const char *qualname, const char *overload, size_t n,
+                        TsValue *args, TsValue *out);
 /* t kept by the chain (released at its end); t itself. */
 TsTensor *ts_chain_keep(TsChain *k, TsTensor *t);
 /* A new reference to t (for the kernel's result), NULL for NULL. */
