@@ -1,8 +1,8 @@
 # t/compose_stats_cases.py — the integrals and statistics PyTorch composes from other ops
 # (plugins/aten-cpu/shape/compose_stats.c: trapezoid, trapz, cumulative_trapezoid, cov,
 # corrcoef) and the quantiles (reduce/quantile.c: quantile and nanquantile with a tensor or
-# a float q, every interpolation mode, NaN rows). Values as PyTorch 1.13 computes them, and
-# its messages. Under PyTorch:
+# a float q, every interpolation mode, NaN rows) and histogram (reduce/histogram.c). Values as
+# PyTorch 1.13 computes them, and its messages. Under PyTorch:
 #     /usr/bin/python3 t/compose_stats_cases.py
 # t/compose_stats_cases.sh runs them through t/cases.sh.
 import torch
@@ -88,6 +88,42 @@ def err_quantile_out_dtype():
     # raises: quantile() out tensor must be same dtype as the input tensor
     o = torch.zeros(1, dtype=torch.float64)
     print(torch.quantile(torch.tensor([1.0, 2.0, 3.0]), 0.5, out=o))
+
+
+def test_histogram():
+    x = torch.tensor([1.0, 2.0, 1.0, 4.0, 2.5, 0.0])
+    h, e = torch.histogram(x, 4)
+    assert torch.equal(h, torch.tensor([1.0, 2.0, 2.0, 1.0])) and torch.equal(e, torch.tensor([0.0, 1.0, 2.0, 3.0, 4.0]))
+    h, e = torch.histogram(x, 3, range=[0.0, 3.0])                  # 4.0 is outside
+    assert torch.equal(h, torch.tensor([1.0, 2.0, 2.0]))
+    h, e = torch.histogram(x, torch.tensor([0.0, 1.0, 2.0, 5.0]))
+    assert torch.equal(h, torch.tensor([1.0, 2.0, 3.0]))
+    h, e = torch.histogram(x, 2, weight=torch.ones(6) * 0.5, density=True)
+    assert torch.equal(h, torch.tensor([0.25, 0.25])) and torch.equal(e, torch.tensor([0.0, 2.0, 4.0]))
+    h, e = torch.histogram(torch.tensor([3.0, 3.0]), 2)            # an empty range widened
+    assert torch.equal(h, torch.tensor([0.0, 2.0])) and torch.equal(e, torch.tensor([2.5, 3.0, 3.5]))
+    h, e = torch.histogram(x.double(), 2)
+    assert h.dtype == torch.float64 and torch.equal(h, torch.tensor([3.0, 3.0], dtype=torch.float64))
+
+
+def err_histogram_of_integers():
+    # raises: "histogramdd" not implemented for 'Long'
+    print(torch.histogram(torch.tensor([1, 2]), 2))
+
+
+def err_histogram_no_bins():
+    # raises: torch.histogram(): bins must be > 0, but got 0 for dimension 0
+    print(torch.histogram(torch.tensor([1.0, 2.0]), 0))
+
+
+def err_histogram_range():
+    # raises: torch.histogramdd: min should not exceed max, but got min 3 max 1 for dimension 0
+    print(torch.histogram(torch.tensor([1.0, 2.0]), 2, range=[3.0, 1.0]))
+
+
+def err_histogram_edges_dtype():
+    # raises: torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input with dtype float and bins for dimension 0 with dtype double
+    print(torch.histogram(torch.tensor([1.0, 2.0]), torch.tensor([0.0, 1.0], dtype=torch.float64)))
 
 
 def err_trapezoid_sample_points():

@@ -77,6 +77,7 @@ plugins_aten_cpu_aten_cpu_la_SOURCES += \
 	plugins/aten-cpu/reduce/quantile.c \
 	plugins/aten-cpu/create/arrangements.c \
 	plugins/aten-cpu/shape/view_copies.c \
+	plugins/aten-cpu/reduce/histogram.c \
 	plugins/aten-cpu/reduce/cumext.c \
 	plugins/aten-cpu/shape/interleave.c \
 	plugins/aten-cpu/reduce/order.c \

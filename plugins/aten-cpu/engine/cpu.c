@@ -70,7 +70,7 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_query_table, &ts_cpu_tensor_lists_table, &ts_cpu_close_table,
     &ts_cpu_scatter_table, &ts_cpu_compose_table, &ts_cpu_compose_more_table,
     &ts_cpu_compose_stats_table, &ts_cpu_quantile_table, &ts_cpu_arrangements_table,
-    &ts_cpu_view_copies_table,
+    &ts_cpu_view_copies_table, &ts_cpu_histogram_table,
     &ts_cpu_strided_table, &ts_cpu_interleave_table, &ts_cpu_bucket_table, &ts_cpu_cumext_table,
     &ts_cpu_derived_table, &ts_cpu_isin_table, &ts_cpu_window_table,
     &ts_cpu_scatter_views_table, &ts_cpu_resize_table,

@@ -51,6 +51,7 @@ extern const TsCpuTable ts_cpu_compose_stats_table; /* compose_stats.c: trapezoi
 extern const TsCpuTable ts_cpu_quantile_table;  /* quantile.c: quantile, nanquantile */
 extern const TsCpuTable ts_cpu_arrangements_table; /* arrangements.c: combinations, vander */
 extern const TsCpuTable ts_cpu_view_copies_table; /* view_copies.c: permute_copy, ... */
+extern const TsCpuTable ts_cpu_histogram_table; /* histogram.c */
 extern const TsCpuTable ts_cpu_derived_table;   /* derived.c: tril_, concat, take_along_dim, ... */
 extern const TsCpuTable ts_cpu_isin_table;      /* isin.c */
 extern const TsCpuTable ts_cpu_window_table;    /* window.c: hann, hamming, ... windows */
