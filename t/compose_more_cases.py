@@ -155,6 +155,34 @@ def err_linalg_vander_n():
     print(torch.linalg.vander(torch.ones(3), N=1))
 
 
+def test_addbmm_and_ldexp_in_place():
+    m = torch.ones(2, 3)
+    b1 = torch.arange(12.0).reshape(2, 2, 3)
+    b2 = torch.arange(18.0).reshape(2, 3, 3)
+    r = m.addbmm_(b1, b2, beta=0.5)
+    assert r is m and close(m, torch.tensor([[273.5, 297.5, 321.5], [408.5, 450.5, 492.5]]))
+    v = torch.ones(3)
+    v.addbmm_(torch.ones(2, 2, 3), torch.ones(2, 3, 3))              # resized as out= is
+    assert v.shape == [2, 3] and v[1, 2].item() == 7.0
+    x = torch.tensor([1.0, 3.0])
+    assert x.ldexp_(torch.tensor([2, 3])) is x and torch.equal(x, torch.tensor([4.0, 24.0]))
+    assert not torch.ones(2).is_pinned()
+
+
+def err_addbmm_in_place_dtype():
+    # raises: self and mat2 must have the same dtype
+    m = torch.ones(2, 2, dtype=torch.int64)
+    m.addbmm_(torch.ones(2, 2, 2), torch.ones(2, 2, 2))
+    print(m)
+
+
+def err_ldexp_in_place_integers():
+    # raises: result type Float can't be cast to the desired output type Long
+    x = torch.tensor([1, 3])
+    x.ldexp_(torch.tensor([2, 3]))
+    print(x)
+
+
 def test_out_forms():
     o = torch.zeros(7)
     r = torch.angle(torch.tensor([-1.0, 2.0]), out=o)

@@ -13,7 +13,7 @@ static const TsCpuTable *const tables[] = {
     &ts_cpu_compose_table, &ts_cpu_derived_table, &ts_cpu_nn_extra_table, &ts_cpu_blas_table,
     &ts_cpu_linalg_table, &ts_cpu_factory_table, &ts_cpu_pool_table, &ts_cpu_activation_table,
     &ts_cpu_strided_table, &ts_cpu_index_table, &ts_cpu_ternary_table, &ts_cpu_scan_table,
-    &ts_cpu_compose_table,
+    &ts_cpu_compose_table, &ts_cpu_compose_more_table,
 };
 
 static const TsCpuTable *find_table(const char *qualname, const char *overload)

@@ -1,8 +1,8 @@
 /* compose_more.c — more ops PyTorch builds from others, built the same way from aten-cpu's
  * kernels (chain.h): dist (sub, norm), renorm and renorm_ (linalg_vector_norm over every dim
  * but one, then a factor per slice), addbmm (bmm summed over the batch, added to self
- * expanded), baddbmm_ (baddbmm written back), zero and fill (the functional forms of zero_
- * and fill_), and is_inference (no tensor here is an inference tensor).
+ * expanded), addbmm_, baddbmm_ (written back), ldexp_, zero and fill (the functional forms of
+ * zero_ and fill_), is_inference and is_pinned (no tensor here is either).
  *
  * Each keeps the callee's dtype rules and messages (norm's "input dtype should be either
  * floating point or complex", expand's "The expanded size of the tensor ..."), and makes
@@ -222,6 +222,51 @@ static int k_addbmm(TsCall *c)
     return ts_chain_return(&a, &k, r);
 }
 
+/* aten::addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1,
+ * Scalar alpha=1): addbmm into self as addbmm.out writes its out, which is self: resized to
+ * the product's shape; a dtype other than the product's is addmm's "self and mat2" error. */
+static int k_addbmm_(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *self;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &self);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    TsValue args[5], res;
+    for (int i = 0; i < 5; i++) {
+        args[i] = a.v[i];
+        ts_value_retain(args[i]);
+    }
+    rc = ts_cpu_call_by_name(c, "aten::addbmm", "", 5, args, &res);
+    TsTensor *r = rc ? NULL : (TsTensor *)res.u.p;
+    if (r && r->dtype != self->dtype)
+        rc = ts_error_set(c->error, TS_ERR_RUNTIME, "self and mat2 must have the same dtype");
+    else if (r)
+        rc = ts_cpu_store_out(self, r, c->error);
+    ts_value_release(res);
+    return ts_args_return_arg(&a, rc, 0);
+}
+
+/* aten::ldexp_(Tensor(a!) self, Tensor other): self *= 2 ** other (mul_'s casting rule). */
+static int k_ldexp_(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *self, *other;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &self);
+    if (!rc) rc = ts_args_tensor(&a, 1, &other);
+    if (rc)
+        return ts_args_fail(&a, rc);
+    TsChain k;
+    ts_chain_init(&k, c);
+    TsTensor *r = ts_chain_op(&k, "aten::mul_", "Tensor", "tt", self,
+                              ts_chain_op(&k, "aten::pow", "Scalar", "dt", 2.0, other));
+    rc = r ? 0 : (int)c->error->code;
+    ts_chain_end(&k);
+    return ts_args_return_arg(&a, rc, 0);
+}
+
 /* aten::baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1,
  * Scalar alpha=1): baddbmm's result written into self, which must have its shape. */
 static int k_baddbmm_(TsCall *c)
@@ -294,6 +339,16 @@ static int k_zero(TsCall *c) { return fill_copy(c, 0); }
 static int k_fill_scalar(TsCall *c) { return fill_copy(c, 1); }
 static int k_fill_tensor(TsCall *c) { return fill_copy(c, 2); }
 
+/* aten::is_pinned(Tensor self, Device? device=None) -> bool: no memory here is pinned. */
+static int k_is_pinned(TsCall *c)
+{
+    TsArgs a;
+    TsTensor *self;
+    int rc = ts_args_pop(c, TS_DEV_CPU, &a);
+    if (!rc) rc = ts_args_tensor(&a, 0, &self);
+    return ts_args_return(&a, rc, ts_bool(false));
+}
+
 /* aten::is_inference(Tensor self) -> bool: tscript has no inference mode. */
 static int k_is_inference(TsCall *c)
 {
@@ -309,7 +364,10 @@ static const TsCpuOp ops[] = {
     { "aten::renorm", "", k_renorm },
     { "aten::renorm_", "", k_renorm_ },
     { "aten::addbmm", "", k_addbmm },
+    { "aten::addbmm_", "", k_addbmm_ },
     { "aten::baddbmm_", "", k_baddbmm_ },
+    { "aten::ldexp_", "", k_ldexp_ },
+    { "aten::is_pinned", "", k_is_pinned },
     { "aten::zero", "", k_zero },
     { "aten::fill", "Scalar", k_fill_scalar },
     { "aten::fill", "Tensor", k_fill_tensor },
