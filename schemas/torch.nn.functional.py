@@ -277,14 +277,21 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None,
               max_norm: Optional[float] = None, norm_type: float = 2.0,
               scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     # padding_idx None is -1; a negative one counts from the end of the table
-    if max_norm is not None:
-        raise RuntimeError("F.embedding with max_norm is not supported")
     if padding_idx is None:
         pad = -1
     else:
         pad = padding_idx
-        if pad < 0:
+        if pad > 0:
+            assert pad < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif pad < 0:
+            assert pad >= -weight.size(0), "Padding_idx must be within num_embeddings"
             pad = weight.size(0) + pad
+    if max_norm is not None:
+        # PyTorch renorms the looked-up rows through aten::_no_grad_embedding_renorm_, whose
+        # schema declares no write: its scripting drops the unused call as dead code, so a
+        # scripted embedding with max_norm reads the table as it is. Its contiguous input
+        # stays.
+        input = input.contiguous()
     return torch.embedding(weight, input, pad, scale_grad_by_freq, sparse)
 
 
@@ -332,8 +339,7 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = Non
             raise ValueError("max mode does not support sparse weights")
     else:
         raise ValueError("mode has to be one of sum, mean or max")
-    if max_norm is not None:
-        raise RuntimeError("F.embedding_bag with max_norm is not supported")
+    # max_norm: as embedding's, the renorm PyTorch's scripting drops (see there)
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. "
                                   "per_sample_weights is only supported for mode='sum' "

@@ -1,7 +1,7 @@
 # t/nn_errors_cases.py — torch.nn.functional and tensor programs that must fail as PyTorch 1.13
 # fails them, found by a sweep of error probes run through both (each message checked against
 # scripted PyTorch's): the order broadcasting names its tensors in, pooling windows wider than
-# their input, the loss functions' own checks. t/nn_errors_cases.sh runs them through
+# their input, the loss functions' own checks, embedding's padding_idx range and max_norm. t/nn_errors_cases.sh runs them through
 # t/cases.sh; they pass under PyTorch too:
 #     /usr/bin/python3 t/nn_errors_cases.py
 # Each err_* function fails with the message of its `# raises:` line; the test_* functions
@@ -140,6 +140,27 @@ def test_dropout_p_at_the_ends():
     assert torch.equal(F.dropout(x, p=1.0), torch.zeros(3, 4))
     assert torch.equal(F.feature_alpha_dropout(x, p=1.0, training=False), x)
 
+
+
+def test_embedding_max_norm_reads_the_table_as_it_is():
+    # PyTorch's scripting drops the renorm (its op declares no write), so the rows and the
+    # table stay as they are
+    w = torch.tensor([[1.0, 2.0], [3.0, 4.0], [0.1, 0.1]])
+    e = F.embedding(torch.tensor([[0, 1], [1, 2]]).t(), w, max_norm=1.0)
+    assert torch.equal(e[0, 1], torch.tensor([3.0, 4.0])) and w[1, 1].item() == 4.0
+    b = F.embedding_bag(torch.tensor([0, 1, 2]), w, torch.tensor([0, 2]), max_norm=1.0)
+    assert torch.equal(b[0], torch.tensor([2.0, 3.0]))
+    assert torch.equal(F.embedding(torch.tensor([0, 2]), torch.ones(3, 2), padding_idx=-1), torch.ones(2, 2))
+
+
+def err_embedding_padding_idx_too_big():
+    # raises: Padding_idx must be within num_embeddings
+    print(F.embedding(torch.tensor([0]), torch.ones(3, 2), padding_idx=3))
+
+
+def err_embedding_padding_idx_too_negative():
+    # raises: Padding_idx must be within num_embeddings
+    print(F.embedding(torch.tensor([0]), torch.ones(3, 2), padding_idx=-4))
 
 if __name__ == "__main__":
     import casedriver
