@@ -190,10 +190,11 @@ def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None,
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
               out: Optional[Tensor] = None) -> Tensor:
-    if out is not None:
-        raise RuntimeError("F.normalize with out= is not supported")
-    denom = torch.norm(input, p, [dim], True).clamp_min(eps).expand_as(input)
-    return input / denom
+    if out is None:
+        denom = torch.norm(input, p, [dim], True).clamp_min(eps).expand_as(input)
+        return input / denom
+    denom = torch.norm(input, p, [dim], True).clamp_min_(eps).expand_as(input)
+    return torch.div(input, denom, out=out)
 
 
 # ---- dropout --------------------------------------------------------------------------------

@@ -162,6 +162,19 @@ def err_embedding_padding_idx_too_negative():
     # raises: Padding_idx must be within num_embeddings
     print(F.embedding(torch.tensor([0]), torch.ones(3, 2), padding_idx=-4))
 
+
+def test_normalize_into_out():
+    x = torch.tensor([[3.0, 4.0], [1.0, 0.0]])
+    o = torch.zeros(5)
+    r = F.normalize(x, out=o)
+    assert r is o and torch.allclose(o, torch.tensor([[0.6, 0.8], [1.0, 0.0]]))
+
+
+def err_normalize_into_integers():
+    # raises: result type Float can't be cast to the desired output type Long
+    o = torch.zeros(2, 2, dtype=torch.int64)
+    print(F.normalize(torch.tensor([[3.0, 4.0], [1.0, 0.0]]), out=o))
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())
