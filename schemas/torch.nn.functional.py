@@ -948,6 +948,16 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
                                      _loss_reduction(size_average, reduce, reduction))
 
 
+# PyTorch declares its distance function and the rest keyword-only with defaults, which
+# TorchScript cannot compile: a script calling it fails to compile, here with the same
+# message; the body is never compiled.
+def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
+                                      distance_function: Optional[Tensor] = None,
+                                      margin: float = 1.0, swap: bool = False,
+                                      reduction: str = "mean") -> Tensor:
+    raise RuntimeError("triplet_margin_with_distance_loss cannot be scripted")
+
+
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
                      size_average: Optional[bool] = None, eps: float = 1e-8,
                      reduce: Optional[bool] = None, reduction: str = 'mean') -> Tensor:

@@ -175,6 +175,12 @@ def err_normalize_into_integers():
     o = torch.zeros(2, 2, dtype=torch.int64)
     print(F.normalize(torch.tensor([[3.0, 4.0], [1.0, 0.0]]), out=o))
 
+
+def err_triplet_margin_with_distance_loss_is_not_scriptable():
+    # raises: Compiled functions can't take variable number of arguments or use keyword-only arguments with defaults
+    a = torch.ones(2, 2)
+    print(F.triplet_margin_with_distance_loss(a, a, a))
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())
