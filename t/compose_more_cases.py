@@ -140,6 +140,11 @@ def err_combinations_negative_r():
     print(torch.combinations(torch.ones(3), -1))
 
 
+def err_combinations_too_many():
+    # raises: numel: integer multiplication overflow
+    print(torch.combinations(torch.arange(200), 100).shape)
+
+
 def err_vander_of_a_matrix():
     # raises: x must be a one-dimensional tensor.
     print(torch.vander(torch.ones(2, 2)))

@@ -126,6 +126,16 @@ def err_histogram_edges_dtype():
     print(torch.histogram(torch.tensor([1.0, 2.0]), torch.tensor([0.0, 1.0], dtype=torch.float64)))
 
 
+def err_histogram_nan_range():
+    # raises: torch.histogramdd: dimension 0's range [nan, nan] is not finite
+    print(torch.histogram(torch.tensor([float("nan"), 1.0]), 2))
+
+
+def err_histogram_edges_matrix():
+    # raises: torch.histogramdd: bins tensor should have one dimension, but got 2 dimensions in the bins tensor for dimension 0
+    print(torch.histogram(torch.tensor([1.0, 2.0]), torch.tensor([[0.0, 1.0]])))
+
+
 def err_trapezoid_sample_points():
     # raises: trapezoid: There must be one `x` value for each sample point
     print(torch.trapz(torch.ones(2, 3), torch.tensor([1.0, 2.0])))

@@ -67,11 +67,17 @@ static int histogram(TsCall *c, bool by_count)
                           "innermost dimension, but got input with shape [%lld, 1] and weight "
                           "with shape %s", (long long)n, ws);
     }
+    if (!rc && edges_in && edges_in->dim != 1)
+        rc = ts_error_set(err, TS_ERR_RUNTIME, "torch.histogramdd: bins tensor should have one "
+                          "dimension, but got %d dimensions in the bins tensor for dimension 0",
+                          edges_in->dim);
     if (!rc && edges_in)
         bins = ts_tensor_numel(edges_in) - 1;
     if (!rc && bins <= 0)
         rc = ts_error_set(err, TS_ERR_RUNTIME, "torch.histogram(): bins must be > 0, but got "
                           "%lld for dimension 0", (long long)bins);
+    if (!rc && bins > (INT64_MAX - 1) / 8)    /* the counts' bytes would overflow */
+        rc = ts_error_set(err, TS_ERR_RUNTIME, "numel: integer multiplication overflow");
     if (!rc && x->dtype != TS_FLOAT32 && x->dtype != TS_FLOAT64)
         rc = ts_error_set(err, TS_ERR_RUNTIME, "\"histogramdd\" not implemented for '%s'",
                           ts_dtype_type_name(x->dtype));
@@ -95,6 +101,10 @@ static int histogram(TsCall *c, bool by_count)
     if (by_count && !has_range && v && n > 0) {
         left = INFINITY, right = -INFINITY;
         for (int64_t i = 0; i < n; i++) {
+            if (isnan(v[i])) {             /* aminmax propagates NaN */
+                left = right = NAN;
+                break;
+            }
             left = v[i] < left ? v[i] : left;
             right = v[i] > right ? v[i] : right;
         }
@@ -103,7 +113,10 @@ static int histogram(TsCall *c, bool by_count)
     ts_chain_init(&k, c);
     TsTensor *edges = NULL;
     if (v && (!w || wd)) {
-        if (by_count && !(left <= right)) {
+        if (by_count && !(isfinite(left) && isfinite(right))) {
+            ts_error_set(err, TS_ERR_RUNTIME, "torch.histogramdd: dimension 0's range [%g, %g] "
+                         "is not finite", left, right);
+        } else if (by_count && !(left <= right)) {
             ts_error_set(err, TS_ERR_RUNTIME, "torch.histogramdd: min should not exceed max, but "
                          "got min %g max %g for dimension 0", left, right);
         } else if (by_count) {
