@@ -181,6 +181,20 @@ def err_triplet_margin_with_distance_loss_is_not_scriptable():
     a = torch.ones(2, 2)
     print(F.triplet_margin_with_distance_loss(a, a, a))
 
+
+def err_fused_chain_broadcast_names_the_ops_operands():
+    # raises: The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0
+    # (an elementwise chain the CPU fuser runs as one group still fails with the message of
+    # its first operator whose operands do not broadcast, in that operator's order)
+    a = torch.ones(3, 4)
+    b = torch.ones(2, 4)
+    print((a[:, 1:] + a[:, :-1]) * (b[:, 1:] - b[:, :-1]))
+
+
+def err_trapezoid_spacings_do_not_broadcast():
+    # raises: The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0
+    print(torch.trapezoid(torch.ones(3, 4), torch.ones(2, 4)))
+
 if __name__ == "__main__":
     import casedriver
     casedriver.run(globals())

@@ -82,6 +82,9 @@ int ts_aten_scalar_dtype(TsValue scalar);
  * dimension 1". */
 int ts_aten_broadcast_shape(int n, TsTensor *const *in, int *dim, int64_t *sizes,
                             TsError *err);
+/* The same for two shapes given by their sizes (a's and b's may be sizes itself). */
+int ts_aten_broadcast_sizes(int da, const int64_t *a, int db, const int64_t *b, int *dim,
+                            int64_t *sizes, TsError *err);
 /* Wraps dim d of a tensor with ndim dims into [0, ndim): negative counts from the end. A
  * 0-dim tensor takes dims -1 and 0 when wrap_scalar is set (reductions, softmax); without,
  * it has none ("Dimension specified as 0 but tensor has no dimensions"). Else PyTorch's

@@ -6,32 +6,35 @@
 
 #include "tscript/aten.h"
 
+int ts_aten_broadcast_sizes(int da, const int64_t *a, int db, const int64_t *b, int *dim,
+                            int64_t *sizes, TsError *err)
+{
+    int m = da > db ? da : db;
+    int64_t out[TS_TENSOR_MAX_DIMS];
+    for (int k = 1; k <= m; k++) {
+        int64_t sa = k <= da ? a[da - k] : 1;
+        int64_t sb = k <= db ? b[db - k] : 1;
+        if (sa != sb && sa != 1 && sb != 1)
+            return ts_error_set(err, TS_ERR_RUNTIME,
+                                "The size of tensor a (%lld) must match the size of tensor "
+                                "b (%lld) at non-singleton dimension %d",
+                                (long long)sa, (long long)sb, m - k);
+        out[m - k] = sa == 1 ? sb : sa;
+    }
+    for (int d = 0; d < m; d++)
+        sizes[d] = out[d];
+    *dim = m;
+    return 0;
+}
+
 int ts_aten_broadcast_shape(int n, TsTensor *const *in, int *dim, int64_t *sizes, TsError *err)
 {
-    int nd = 0;
-    for (int i = 0; i < n; i++)
-        if (in[i]->dim > nd)
-            nd = in[i]->dim;
-    for (int d = 0; d < nd; d++)
-        sizes[d] = 1;
     /* fold the operands in one at a time, as PyTorch does: "a" is the shape so far */
     int have = 0;
-    for (int i = 0; i < n; i++) {
-        const TsTensor *t = in[i];
-        int m = have > t->dim ? have : t->dim;
-        for (int k = 1; k <= m; k++) {
-            int64_t sa = k <= have ? sizes[nd - k] : 1;
-            int64_t sb = k <= t->dim ? t->sizes[t->dim - k] : 1;
-            if (sa != sb && sa != 1 && sb != 1)
-                return ts_error_set(err, TS_ERR_RUNTIME,
-                                    "The size of tensor a (%lld) must match the size of tensor "
-                                    "b (%lld) at non-singleton dimension %d",
-                                    (long long)sa, (long long)sb, m - k);
-            sizes[nd - k] = sa == 1 ? sb : sa;
-        }
-        have = m;
-    }
-    *dim = nd;
+    for (int i = 0; i < n; i++)
+        if (ts_aten_broadcast_sizes(have, sizes, in[i]->dim, in[i]->sizes, &have, sizes, err))
+            return err->code;
+    *dim = have;
     return 0;
 }
 

@@ -258,6 +258,50 @@ static int read_inputs(TsCall *c, Call *k, const TsValue *a)
     return 0;
 }
 
+/* Shapes that do not broadcast, found over the group's inputs at once: the error the
+ * unfused graph gives instead, that of its first operator (in program order) whose two
+ * operands do not broadcast, which PyTorch words with that operator's own a and b. */
+static int explain_broadcast(TsCall *c, const Call *k)
+{
+    const FuProgram *p = k->p;
+    int *dims = calloc(p->n_regs, sizeof *dims);
+    int64_t *shapes = calloc((size_t)p->n_regs * TS_TENSOR_MAX_DIMS, sizeof *shapes);
+    if (!dims || !shapes) {
+        free(dims);
+        free(shapes);
+        return c->error->code;         /* keep the error found */
+    }
+    for (size_t r = 0; r < p->n_regs; r++)
+        if (k->in[r]) {                /* scalars and temporaries start as 0-dim */
+            dims[r] = k->in[r]->dim;
+            memcpy(shapes + r * TS_TENSOR_MAX_DIMS, k->in[r]->sizes,
+                   (size_t)k->in[r]->dim * sizeof *shapes);
+        }
+    TsError why = TS_ERROR_INIT;
+    bool found = false;
+    for (size_t i = 0; i < p->n_instrs && !found; i++) {
+        const FuInstr *in = &p->instrs[i];
+        int64_t *out = shapes + (size_t)in->out * TS_TENSOR_MAX_DIMS;
+        const int64_t *a = shapes + (size_t)in->a * TS_TENSOR_MAX_DIMS;
+        if (fu_op_arity((FuOpCode)in->op) < 2) {
+            memmove(out, a, (size_t)dims[in->a] * sizeof *out);
+            dims[in->out] = dims[in->a];
+        } else if (ts_aten_broadcast_sizes(dims[in->a], a, dims[in->b],
+                                           shapes + (size_t)in->b * TS_TENSOR_MAX_DIMS,
+                                           &dims[in->out], out, &why)) {
+            found = true;
+        }
+    }
+    free(dims);
+    free(shapes);
+    if (!found)
+        return c->error->code;
+    ts_error_clear(c->error);
+    int rc = ts_error_set(c->error, why.code, "%s", why.msg);
+    ts_error_clear(&why);
+    return rc;
+}
+
 /* The shape of output o: the broadcast of the tensor inputs it depends on. scratch holds
  * n_inputs tensor pointers. */
 static int output_shape(TsCall *c, const Call *k, size_t o, TsTensor **scratch, int *dim,
@@ -269,7 +313,9 @@ static int output_shape(TsCall *c, const Call *k, size_t o, TsTensor **scratch, 
     for (size_t i = 0; i < p->n_regs && i < FU_MAX_INPUTS; i++)
         if (k->in[i] && (dep[i / 64] >> (i % 64) & 1))
             scratch[nt++] = k->in[i];
-    return ts_aten_broadcast_shape(nt, scratch, dim, sizes, c->error);
+    if (ts_aten_broadcast_shape(nt, scratch, dim, sizes, c->error))
+        return explain_broadcast(c, k);
+    return 0;
 }
 
 static bool same_sizes(int da, const int64_t *a, int db, const int64_t *b)

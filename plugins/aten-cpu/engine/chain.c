@@ -116,7 +116,7 @@ static int build_args(TsChain *k, const char *fmt, va_list ap, TsValue *v)
             int len = va_arg(ap, int);
             const int64_t *vals = va_arg(ap, const int64_t *);
             x = ts_cpu_int_list(k->c->error, len, vals);
-            ok = x.tag != TS_TAG_NONE;
+            ok = ok && x.tag != TS_TAG_NONE;    /* an earlier NULL tensor still fails */
             break;
         }
         default: ok = false; break;
