@@ -275,8 +275,10 @@ int ts_aten_arange_typed(double start, double step, int64_t n, int dtype, void *
 /* ---- random ops (random.c) ------------------------------------------------------------ */
 
 /* What a random op fills a tensor with, element by element, from the process's generator
- * (tscript/random.h). Every backend computes element i from the same draws with
- * ts_aten_draw_value, so a program gives the same numbers on every device. */
+ * (tscript/random.h). A backend may compute element i from the op's reserved counter-based
+ * draws with ts_aten_draw_value (aten-cuda does, in parallel), or draw in order from
+ * PyTorch's cpu generator as aten-cpu does: as in PyTorch, a seed reproduces each device's
+ * numbers, and the devices' numbers differ. */
 typedef enum TsAtenDrawKind {
     TS_ATEN_DRAW_UNIFORM,      /* uniform in [a, b): uniform_, rand */
     TS_ATEN_DRAW_NORMAL,       /* normal with mean a, standard deviation b: normal_, randn */

@@ -7,9 +7,11 @@
  * randperm's shuffle, which runs on the host.
  *
  * What only a backend can do goes through its random hooks (TsAtenBackend, set with
- * ts_aten_set_backend): make a tensor, copy into one, compute the elements of a fill (every
- * backend with ts_aten_draw_value, so aten-cpu on the host and aten-cuda on the GPU give the
- * same numbers), and look for probabilities outside [0, 1]. The factories (rand, randn,
+ * ts_aten_set_backend): make a tensor, copy into one, compute the elements of a fill
+ * (aten-cpu with PyTorch's cpu generator and transforms, so seeded programs print PyTorch's
+ * numbers; aten-cuda on the GPU with ts_aten_draw_value over the counter-based draws, a
+ * stream of its own as PyTorch's cuda generator is), and look for probabilities outside
+ * [0, 1]. The factories (rand, randn,
  * randint, their _like forms, randperm) read their arguments in each backend, whose factory
  * conventions differ, and fill with ts_aten_random_fill.
  */

@@ -1,7 +1,8 @@
 # cuda_ops.py — the pointwise, conversion, factory, random and printing operators of
 # aten-cuda, run once with default_backend: cpu and once with cuda (t/aten_cuda.sh compares
-# the numbers: the random ops draw from the one generator every backend shares, so they give
-# the same numbers on both after the same seed).
+# the numbers). The random ops draw from a stream of each device's own, as PyTorch's do (the
+# cpu's is PyTorch's cpu generator): what is compared is that a seed reproduces the draws,
+# another seed changes them, and every draw has its dtype, shape, device and range.
 import torch
 from typing import List
 
@@ -9,6 +10,29 @@ from typing import List
 def show(name: str, t: torch.Tensor):
     values: List[float] = t.to(torch.float64).cpu().flatten().tolist()
     print(name, t.dtype, t.shape, values)
+
+
+def draws(x: torch.Tensor, i: torch.Tensor) -> List[torch.Tensor]:
+    u = torch.empty([3, 4], device=x.device)
+    r = [torch.rand(2, 7), torch.randn(2, 7), torch.randn([3, 2], dtype=torch.float64),
+         torch.rand([4], dtype=torch.float16), torch.randint(10, [6]),
+         torch.randint(-5, 5, [6], dtype=torch.int32),
+         torch.randint(0, 2, [6], dtype=torch.bool), torch.rand_like(x),
+         torch.randn_like(x, dtype=torch.float64), torch.randint_like(x, 2, 9),
+         torch.randint_like(i, 4), u.uniform_(-2.0, 3.0).clone(),
+         u.normal_(1.0, 0.5).clamp(-3.0, 5.0), torch.zeros([4, 3]).t().normal_(),
+         torch.empty([8]).bernoulli_(0.4), torch.empty([8], dtype=torch.int64).bernoulli_(0.5),
+         torch.empty([2, 4]).bernoulli_(torch.tensor([0.1, 0.5, 0.9, 0.3])),
+         torch.bernoulli(torch.full([8], 0.6)),
+         torch.bernoulli(torch.zeros([8], dtype=torch.float64), 0.3),
+         torch.bernoulli(torch.tensor([0.0, 1.0, 1.0, 0.0])),
+         torch.randperm(10), torch.randperm(6, dtype=torch.float32), torch.rand(3)]
+    # normals are unbounded: keep the range checks about the others
+    r[1] = r[1].clamp(-9.0, 9.0)
+    r[2] = r[2].clamp(-9.0, 9.0)
+    r[8] = r[8].clamp(-9.0, 9.0)
+    r[13] = r[13].clamp(-9.0, 9.0)
+    return r
 
 
 def main():
@@ -84,30 +108,44 @@ def main():
     show("linspace", torch.linspace(-2, 2, 9))
     show("linspace_double", torch.linspace(0.0, 1.0, 7, dtype=torch.float64))
     show("linspace_int", torch.linspace(0, 10, 4, dtype=torch.int64))
-    # the random ops draw from one generator on every device: the same numbers after a seed
+    # random ops: each device has its own stream (as in PyTorch, whose cuda numbers differ
+    # from its cpu's), so what both print alike is how a seed reproduces a device's draws
+    # and what every draw must satisfy
     torch.manual_seed(3)
-    show("rand", torch.rand(2, 7))
-    show("randn", torch.randn(2, 7))
-    show("randn_double", torch.randn([3, 2], dtype=torch.float64))
-    show("rand_half", torch.rand([4], dtype=torch.float16))
-    show("randint", torch.randint(10, [6]))
-    show("randint_low", torch.randint(-5, 5, [6], dtype=torch.int32))
-    show("randint_bool", torch.randint(0, 2, [6], dtype=torch.bool))
-    show("rand_like", torch.rand_like(x))
-    show("randn_like", torch.randn_like(x, dtype=torch.float64))
-    show("randint_like", torch.randint_like(x, 2, 9))
-    show("randint_like_high", torch.randint_like(i, 4))
-    u = torch.empty([3, 4])
-    show("uniform_", u.uniform_(-2.0, 3.0))
-    show("normal_", u.normal_(1.0, 0.5))
-    show("normal_strided", torch.zeros([4, 3]).t().normal_())
-    show("bernoulli_", torch.empty([8]).bernoulli_(0.4))
-    show("bernoulli_int", torch.empty([8], dtype=torch.int64).bernoulli_(0.5))
-    show("bernoulli_tensor", torch.empty([2, 4]).bernoulli_(torch.tensor([0.1, 0.5, 0.9, 0.3])))
-    show("bernoulli", torch.bernoulli(torch.full([8], 0.6)))
-    show("bernoulli_p", torch.bernoulli(torch.zeros([8], dtype=torch.float64), 0.3))
-    show("randperm", torch.randperm(10))
-    show("randperm_float", torch.randperm(6, dtype=torch.float32))
-    show("rand_after", torch.rand(3))
+    first = draws(x, i)
+    torch.manual_seed(3)
+    again = draws(x, i)
+    torch.manual_seed(4)
+    other = draws(x, i)
+    names = ["rand", "randn", "randn_double", "rand_half", "randint", "randint_low",
+             "randint_bool", "rand_like", "randn_like", "randint_like", "randint_like_high",
+             "uniform_", "normal_", "normal_strided", "bernoulli_", "bernoulli_int",
+             "bernoulli_tensor", "bernoulli", "bernoulli_p", "bernoulli_certain",
+             "randperm", "randperm_float", "rand_after"]
+    lows = [0.0, -9.0, -9.0, 0.0, 0.0, -5.0, 0.0, 0.0, -9.0, 2.0, 0.0, -2.0, -3.0, -9.0,
+            0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    highs = [1.0, 9.0, 9.0, 1.0, 9.0, 4.0, 1.0, 1.0, 9.0, 8.0, 3.0, 3.0, 5.0, 9.0,
+             1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 9.0, 5.0, 1.0]
+    distinct = 0
+    for k in range(len(names)):
+        a = first[k]
+        v = a.to(torch.float64)
+        inside = bool((v >= lows[k]).all()) and bool((v <= highs[k]).all())
+        same = bool((v == again[k].to(torch.float64)).all())
+        if not bool((v == other[k].to(torch.float64)).all()):
+            distinct += 1
+        print(names[k], a.dtype, a.shape, a.device.type == x.device.type, same, inside)
+    # a seed changes most draws (a few tiny ones may agree by chance)
+    print("another seed draws differently", distinct >= 15)
+    # the integer draws are integers, the permutations permutations, a certain bernoulli exact
+    print(bool((first[4] == first[4].round()).all()), bool((first[9] == first[9].floor()).all()))
+    show("randperm_sorted", first[20].cpu().sort()[0])
+    show("randperm_float_sorted", first[21].cpu().sort()[0])
+    show("bernoulli_certain", first[19])
+    # the mean of many uniforms and normals
+    torch.manual_seed(5)
+    print(abs(float(torch.rand(100000).mean()) - 0.5) < 0.01,
+          abs(float(torch.randn(100000).mean())) < 0.02,
+          abs(float(torch.randn(100000).std()) - 1.0) < 0.02)
     print(x.t().contiguous().is_contiguous(), x.device.type)
     print(torch.ones([2, 2]) * 3)

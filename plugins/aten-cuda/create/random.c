@@ -3,11 +3,11 @@
  * ops (bernoulli_, bernoulli, uniform_, normal_, manual_seed: registered for "cuda" by
  * plugin.c) and the factories fill.
  *
- * They draw from the process's generator (tscript/random.h), as aten-cpu's do: aten-common
+ * They draw from the process's counter-based generator (tscript/random.h): aten-common
  * checks the arguments (PyTorch's checks and messages, with the cuda kernels' names) and
  * reserves every draw of the op at once, and the GPU computes element i from its own draws
- * (random_kernels.cu) with the transforms aten-cpu uses, so a program gives the same numbers
- * on cuda as on the cpu for the same seed and calls. randperm shuffles on the host
+ * (random_kernels.cu), so manual_seed reproduces a program's numbers on cuda. As in
+ * PyTorch, they are not the cpu's numbers (aten-cpu draws PyTorch's cpu stream in order). randperm shuffles on the host
  * (aten-common's ts_aten_randperm, as aten-cpu) and copies the permutation over.
  */
 #include <stdlib.h>

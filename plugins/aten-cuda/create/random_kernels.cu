@@ -1,9 +1,7 @@
 /* random_kernels.cu — the GPU side of aten-cuda's random ops (create/random.h): one thread
- * per element computes the element from its own draws of the block the host reserved, with
- * the transforms aten-cpu uses (tscript/aten.h's ts_aten_draw_value over tscript/random.h),
- * and stores it in the tensor's dtype as a copy from float64 would. The same seed and calls
- * give the same numbers as on the cpu, to the last bit but for the normal draws, whose log,
- * sqrt and cos are the GPU's (within an ulp or two of libm's).
+ * per element computes the element from its own draws of the block the host reserved
+ * (tscript/aten.h's ts_aten_draw_value over tscript/random.h), and stores it in the tensor's
+ * dtype as a copy from float64 would. The same seed and calls give the same numbers on cuda.
  */
 #include "engine/types.cuh"
 #include "create/random.h"
