@@ -108,6 +108,20 @@ def main():
     show("linspace", torch.linspace(-2, 2, 9))
     show("linspace_double", torch.linspace(0.0, 1.0, 7, dtype=torch.float64))
     show("linspace_int", torch.linspace(0, 10, 4, dtype=torch.int64))
+    # contiguous operands run 4 elements to a vector load when aligned: a tail, views off
+    # the alignment, one, two and three operands, 1-, 2- and 8-byte elements
+    v = torch.arange(23).to(torch.float32)
+    show("flat_tail", v + v * 0.5)
+    show("flat_offset", v[1:] + v[:-1])
+    show("flat_unary_offset", v[3:].neg())
+    show("flat_where", torch.where(v > 5.0, v, -v))
+    show("flat_addcmul_offset", torch.addcmul(v[2:], v[1:-1], v[:-2], value=0.5))
+    show("flat_half", (v.to(torch.float16) * 3).to(torch.float32))
+    show("flat_double_offset", v[1:].to(torch.float64) / 7)
+    show("flat_bool", (v > 3.0) & (v < 20.0))
+    show("flat_int_convert", (v * 1.5).to(torch.int64))
+    big = torch.arange(100003).to(torch.float32)
+    show("flat_big", (big * 2 + 1).sum().view(1))
     # random ops: each device has its own stream (as in PyTorch, whose cuda numbers differ
     # from its cpu's), so what both print alike is how a seed reproduces a device's draws
     # and what every draw must satisfy

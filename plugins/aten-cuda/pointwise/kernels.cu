@@ -3,8 +3,9 @@
  * instantiated with an operation functor and a storage type.
  *
  * A thread computes elements in a grid-stride loop. Operands are addressed through the
- * TsCudaIter the host built (cuda.h): directly when the iteration is flat, else by
- * splitting the linear index over the merged dims. float16 and bfloat16 load as float,
+ * TsCudaIter the host built (cuda.h) by splitting the linear index over the merged dims,
+ * or, when the iteration is flat, by the flat kernels: a pointer per operand, several
+ * elements per vector load. float16 and bfloat16 load as float,
  * compute in float and round once on the store, as PyTorch's kernels do; everything else
  * computes in its own type.
  */
@@ -39,13 +40,9 @@ template <typename O, typename A, typename F> __global__ void ew1(TsCudaIter it,
 {
     O *out = (O *)it.data[0];
     const A *a = (const A *)it.data[1];
-    if (it.flat) {
-        TS_CUDA_GRID_STRIDE(i, it.numel) out[i] = store<O>(f(load(a[i])));
-    } else {
-        TS_CUDA_GRID_STRIDE(i, it.numel) {
-            Offsets<2> p = offsets<2>(it, i);
-            out[p.o[0]] = store<O>(f(load(a[p.o[1]])));
-        }
+    TS_CUDA_GRID_STRIDE(i, it.numel) {
+        Offsets<2> p = offsets<2>(it, i);
+        out[p.o[0]] = store<O>(f(load(a[p.o[1]])));
     }
 }
 
@@ -54,13 +51,9 @@ template <typename O, typename A, typename B, typename F> __global__ void ew2(Ts
     O *out = (O *)it.data[0];
     const A *a = (const A *)it.data[1];
     const B *b = (const B *)it.data[2];
-    if (it.flat) {
-        TS_CUDA_GRID_STRIDE(i, it.numel) out[i] = store<O>(f(load(a[i]), load(b[i])));
-    } else {
-        TS_CUDA_GRID_STRIDE(i, it.numel) {
-            Offsets<3> p = offsets<3>(it, i);
-            out[p.o[0]] = store<O>(f(load(a[p.o[1]]), load(b[p.o[2]])));
-        }
+    TS_CUDA_GRID_STRIDE(i, it.numel) {
+        Offsets<3> p = offsets<3>(it, i);
+        out[p.o[0]] = store<O>(f(load(a[p.o[1]]), load(b[p.o[2]])));
     }
 }
 
@@ -71,21 +64,101 @@ __global__ void ew3(TsCudaIter it, F f)
     const A *a = (const A *)it.data[1];
     const B *b = (const B *)it.data[2];
     const C *c = (const C *)it.data[3];
-    if (it.flat) {
-        TS_CUDA_GRID_STRIDE(i, it.numel) out[i] = store<O>(f(load(a[i]), load(b[i]), load(c[i])));
-    } else {
-        TS_CUDA_GRID_STRIDE(i, it.numel) {
-            Offsets<4> p = offsets<4>(it, i);
-            out[p.o[0]] = store<O>(f(load(a[p.o[1]]), load(b[p.o[2]]), load(c[p.o[3]])));
-        }
+    TS_CUDA_GRID_STRIDE(i, it.numel) {
+        Offsets<4> p = offsets<4>(it, i);
+        out[p.o[0]] = store<O>(f(load(a[p.o[1]]), load(b[p.o[2]]), load(c[p.o[3]])));
     }
+}
+
+/* The flat kernels: every operand contiguous in the iteration's order (it.flat), so a
+ * thread takes N neighbouring elements at a time with one vector load per operand and one
+ * store (N = 4 where every pointer is aligned to 4 elements, else 1), and the launch passes
+ * pointers and a count instead of the whole TsCudaIter (a few words of parameters, not
+ * hundreds of bytes, which every launch copies). The last numel % N elements go to the
+ * first threads of the grid. */
+template <typename T, int N> struct alignas(sizeof(T) * N) Pack {
+    T v[N];
+};
+
+template <int N, typename O, typename A, typename F>
+__global__ void ew1_flat(O *out, const A *a, int64_t n, F f)
+{
+    const int64_t nv = n / N;
+    TS_CUDA_GRID_STRIDE(j, nv) {
+        Pack<A, N> x = ((const Pack<A, N> *)a)[j];
+        Pack<O, N> r;
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            r.v[k] = store<O>(f(load(x.v[k])));
+        ((Pack<O, N> *)out)[j] = r;
+    }
+    const int64_t t = nv * N + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < n)
+        out[t] = store<O>(f(load(a[t])));
+}
+
+template <int N, typename O, typename A, typename B, typename F>
+__global__ void ew2_flat(O *out, const A *a, const B *b, int64_t n, F f)
+{
+    const int64_t nv = n / N;
+    TS_CUDA_GRID_STRIDE(j, nv) {
+        Pack<A, N> x = ((const Pack<A, N> *)a)[j];
+        Pack<B, N> y = ((const Pack<B, N> *)b)[j];
+        Pack<O, N> r;
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            r.v[k] = store<O>(f(load(x.v[k]), load(y.v[k])));
+        ((Pack<O, N> *)out)[j] = r;
+    }
+    const int64_t t = nv * N + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < n)
+        out[t] = store<O>(f(load(a[t]), load(b[t])));
+}
+
+template <int N, typename O, typename A, typename B, typename C, typename F>
+__global__ void ew3_flat(O *out, const A *a, const B *b, const C *c, int64_t n, F f)
+{
+    const int64_t nv = n / N;
+    TS_CUDA_GRID_STRIDE(j, nv) {
+        Pack<A, N> x = ((const Pack<A, N> *)a)[j];
+        Pack<B, N> y = ((const Pack<B, N> *)b)[j];
+        Pack<C, N> z = ((const Pack<C, N> *)c)[j];
+        Pack<O, N> r;
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            r.v[k] = store<O>(f(load(x.v[k]), load(y.v[k]), load(z.v[k])));
+        ((Pack<O, N> *)out)[j] = r;
+    }
+    const int64_t t = nv * N + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < n)
+        out[t] = store<O>(f(load(a[t]), load(b[t]), load(c[t])));
+}
+
+/* Is p aligned for Pack<T, 4>? */
+template <typename T> static inline bool packs(const void *p)
+{
+    return (uintptr_t)p % (sizeof(T) * 4) == 0;
+}
+
+/* Blocks for a flat launch of n elements N at a time (at least one, for the tail). */
+static inline unsigned flat_grid(int64_t n, int N)
+{
+    return grid_for(n / N > 0 ? n / N : 1);
 }
 
 template <typename O, typename A, typename F> int launch1(const TsCudaIter *it, F f, TsError *err)
 {
     if (it->numel == 0)
         return 0;
-    ew1<O, A, F><<<grid_for(it->numel), 256, 0, TS_CUDA_STREAM>>>(*it, f);
+    O *out = (O *)it->data[0];
+    const A *a = (const A *)it->data[1];
+    int64_t n = it->numel;
+    if (it->flat && packs<O>(out) && packs<A>(a))
+        ew1_flat<4, O, A, F><<<flat_grid(n, 4), 256, 0, TS_CUDA_STREAM>>>(out, a, n, f);
+    else if (it->flat)
+        ew1_flat<1, O, A, F><<<flat_grid(n, 1), 256, 0, TS_CUDA_STREAM>>>(out, a, n, f);
+    else
+        ew1<O, A, F><<<grid_for(n), 256, 0, TS_CUDA_STREAM>>>(*it, f);
     return launched("elementwise kernel", err);
 }
 
@@ -94,7 +167,16 @@ int launch2(const TsCudaIter *it, F f, TsError *err)
 {
     if (it->numel == 0)
         return 0;
-    ew2<O, A, B, F><<<grid_for(it->numel), 256, 0, TS_CUDA_STREAM>>>(*it, f);
+    O *out = (O *)it->data[0];
+    const A *a = (const A *)it->data[1];
+    const B *b = (const B *)it->data[2];
+    int64_t n = it->numel;
+    if (it->flat && packs<O>(out) && packs<A>(a) && packs<B>(b))
+        ew2_flat<4, O, A, B, F><<<flat_grid(n, 4), 256, 0, TS_CUDA_STREAM>>>(out, a, b, n, f);
+    else if (it->flat)
+        ew2_flat<1, O, A, B, F><<<flat_grid(n, 1), 256, 0, TS_CUDA_STREAM>>>(out, a, b, n, f);
+    else
+        ew2<O, A, B, F><<<grid_for(n), 256, 0, TS_CUDA_STREAM>>>(*it, f);
     return launched("elementwise kernel", err);
 }
 
@@ -103,7 +185,19 @@ int launch3(const TsCudaIter *it, F f, TsError *err)
 {
     if (it->numel == 0)
         return 0;
-    ew3<O, A, B, C, F><<<grid_for(it->numel), 256, 0, TS_CUDA_STREAM>>>(*it, f);
+    O *out = (O *)it->data[0];
+    const A *a = (const A *)it->data[1];
+    const B *b = (const B *)it->data[2];
+    const C *c = (const C *)it->data[3];
+    int64_t n = it->numel;
+    if (it->flat && packs<O>(out) && packs<A>(a) && packs<B>(b) && packs<C>(c))
+        ew3_flat<4, O, A, B, C, F>
+            <<<flat_grid(n, 4), 256, 0, TS_CUDA_STREAM>>>(out, a, b, c, n, f);
+    else if (it->flat)
+        ew3_flat<1, O, A, B, C, F>
+            <<<flat_grid(n, 1), 256, 0, TS_CUDA_STREAM>>>(out, a, b, c, n, f);
+    else
+        ew3<O, A, B, C, F><<<grid_for(n), 256, 0, TS_CUDA_STREAM>>>(*it, f);
     return launched("elementwise kernel", err);
 }
 
