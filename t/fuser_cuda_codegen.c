@@ -239,6 +239,56 @@ static void chunk(void)
     ts_graph_free(g);
 }
 
+/* The whole LSTM cell: the adds that make the gates join the group that chunks them, the
+ * chunk moving to the tensors they read (the biases, of one dim, broadcast first), so one
+ * kernel computes the cell and the gates are never written. Not where the gates are used
+ * after the chunk too. */
+static void chunk_through_adds(void)
+{
+#define V "Float(*, device=cuda:0)"
+#define CELL \
+        "graph(%xw : " F ", %hw : " F ", %b_ih : " V ", %b_hh : " V ", %cx : " F "):\n" \
+        "  %four : int = prim::Constant[value=4]()\n" \
+        "  %one : int = prim::Constant[value=1]()\n" \
+        "  %s1 : " F " = aten::add(%xw, %hw, %one)\n" \
+        "  %s2 : " F " = aten::add(%s1, %b_ih, %one)\n" \
+        "  %gates : " F " = aten::add(%s2, %b_hh, %one)\n" \
+        "  %l : Tensor[] = aten::chunk(%gates, %four, %one)\n" \
+        "  %i.1 : " F ", %f.1 : " F ", %c.1 : " F ", %o.1 : " F " = prim::ListUnpack(%l)\n" \
+        "  %i : " F " = aten::sigmoid(%i.1)\n" \
+        "  %f : " F " = aten::sigmoid(%f.1)\n" \
+        "  %c : " F " = aten::tanh(%c.1)\n" \
+        "  %o : " F " = aten::sigmoid(%o.1)\n" \
+        "  %fc : " F " = aten::mul(%f, %cx)\n" \
+        "  %ic : " F " = aten::mul(%i, %c)\n" \
+        "  %cy : " F " = aten::add(%fc, %ic, %one)\n" \
+        "  %tc : " F " = aten::tanh(%cy)\n" \
+        "  %hy : " F " = aten::mul(%o, %tc)\n" \
+        "  return (%hy, %cy"
+    TsGraph *g = fuse("lstm", CELL ")\n", 1, "aten::chunk", 0, "prim::ListUnpack", 0,
+                      "aten::add", 0, "aten::sigmoid", 0, NULL);
+    char *s = g ? ts_graph_to_string(g, false) : NULL;
+    ok(s && strstr(s, "prim::BroadcastingChunk[chunks=4, dim=1]") &&
+           !strstr(s, "prim::ConstantChunk"),
+       "lstm: one group; the chunk moved to the four tensors the adds read");
+    TsNode *fg = g ? ts_block_first_node(ts_graph_block(g)) : NULL;
+    while (fg && strcmp(ts_node_kind(fg), "prim::FusionGroup") != 0)
+        fg = ts_node_next(fg);
+    is_int(fg ? (long long)ts_node_num_inputs(fg) : -1, 5, "lstm: the group takes xw, hw, the "
+           "biases and cx");
+    free(s);
+    ts_graph_free(g);
+    /* the gates returned too: the adds stay a group of their own */
+    g = fuse("lstm-gates-used", CELL ", %gates)\n", 2, "aten::chunk", 0, NULL);
+    s = g ? ts_graph_to_string(g, false) : NULL;
+    ok(s && !strstr(s, "prim::BroadcastingChunk") && strstr(s, "prim::ConstantChunk"),
+       "lstm-gates-used: the second group chunks the gates");
+    free(s);
+    ts_graph_free(g);
+#undef CELL
+#undef V
+}
+
 /* A chain interleaved with unrelated nodes: the producer moves down to its consumer, or the
  * consumer up to its producer, past nodes that use neither's result. */
 static void interleaved(void)
@@ -377,6 +427,7 @@ int main(void)
     scalars();
     broadcasting();
     chunk();
+    chunk_through_adds();
     interleaved();
     refused();
     dtypes();

@@ -19,6 +19,7 @@ static int flush(TsGraph *g, FuGroup *r, TsError *err)
 {
     if (r->chunk && !fu_group_pieces_inside(r))
         r->chunk = r->unpack = NULL;
+    r->n_pre = 0;
     int rc = 0;
     if (r->n >= 2 || (r->chunk && r->n >= 1)) {
         TsGraph *sub = fu_group_subgraph(r, err);
@@ -26,6 +27,7 @@ static int flush(TsGraph *g, FuGroup *r, TsError *err)
     }
     r->n = 0;
     r->chunk = r->unpack = NULL;
+    r->n_pre = 0;
     return rc;
 }
 
@@ -36,6 +38,7 @@ static int fuse_block(TsGraph *g, TsBlock *b, TsError *err)
         return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
     r->n = 0;
     r->chunk = r->unpack = NULL;
+    r->n_pre = 0;
     int rc = 0;
     for (TsNode *n = ts_block_first_node(b), *next; n && !rc; n = next) {
         next = ts_node_next(n);

@@ -93,6 +93,9 @@ bool fu_group_has(const FuGroup *r, const TsNode *n)
 {
     if (r->chunk && (n == r->chunk || n == r->unpack))
         return true;
+    for (size_t i = 0; i < r->n_pre; i++)
+        if (r->pre[i] == n)
+            return true;
     for (size_t i = 0; i < r->n; i++)
         if (r->nodes[i] == n)
             return true;
@@ -119,10 +122,23 @@ static long index_of(TsIrValue *const *vs, size_t n, const TsIrValue *v)
     return -1;
 }
 
+/* Adds n's inputs from outside the group (not constants) to its inputs, once each. */
+static void add_inputs(FuGroup *r, const TsNode *n)
+{
+    for (size_t k = 0; k < ts_node_num_inputs(n); k++) {
+        TsIrValue *v = ts_node_input(n, k);
+        if (!fu_group_has(r, ts_irvalue_node(v)) && !is_constant(v) &&
+            index_of(r->inputs, r->n_inputs, v) < 0)
+            r->inputs[r->n_inputs++] = v;
+    }
+}
+
 static void boundary(FuGroup *r)
 {
     r->n_inputs = r->n_outputs = 0;
-    if (r->chunk)
+    for (size_t i = 0; i < r->n_pre; i++)
+        add_inputs(r, r->pre[i]);
+    if (r->chunk && !r->n_pre)
         r->inputs[r->n_inputs++] = ts_node_input(r->chunk, 0);
     for (size_t i = 0; i < r->n; i++) {
         TsNode *n = r->nodes[i];
@@ -141,6 +157,85 @@ static void boundary(FuGroup *r)
     }
 }
 
+/* The Subgraph's pieces when pre nodes compute the chunk's input: a
+ * prim::BroadcastingChunk of the tensors they read (inputs in[] of the group), then the pre
+ * nodes once per piece over those tensors' pieces; piece[c] is the last one's copy c. */
+static int pre_pieces(TsGraph *g, FuGroup *r, TsIrValue **in, TsIrValue **piece, TsError *err)
+{
+    int64_t chunks = 0, dim = 0;
+    const_int(ts_node_input(r->chunk, 1), &chunks);
+    const_int(ts_node_input(r->chunk, 2), &dim);
+    const TsType *piece_type = ts_irvalue_type(ts_node_output(r->unpack, 0));
+    /* the tensors the pre nodes read from outside: their positions in r->inputs */
+    size_t leaf[3 * FU_MAX_PRE], n_leaves = 0;
+    TsIrValue *leaf_in[3 * FU_MAX_PRE];
+    for (size_t i = 0; i < r->n_inputs; i++) {
+        bool read = false;
+        for (size_t p = 0; p < r->n_pre && !read; p++)
+            for (size_t k = 0; k < ts_node_num_inputs(r->pre[p]); k++)
+                read = read || ts_node_input(r->pre[p], k) == r->inputs[i];
+        if (read && ts_type_kind(ts_irvalue_type(r->inputs[i])) == TS_TYPE_TENSOR) {
+            leaf[n_leaves] = i;
+            leaf_in[n_leaves++] = in[i];
+        }
+    }
+    TsNode *bc = ts_node_create(g, "prim::BroadcastingChunk", leaf_in, n_leaves, err);
+    if (!bc)
+        return -1;
+    if (ts_attr_set_int(bc, "chunks", chunks, err) || ts_attr_set_int(bc, "dim", dim, err) ||
+        ts_block_append(ts_graph_block(g), bc, err)) {
+        ts_node_destroy(bc, NULL);
+        return -1;
+    }
+    for (size_t j = 0; j < n_leaves * (size_t)chunks; j++)
+        if (!ts_node_add_output(bc, piece_type, err))
+            return -1;
+    for (int64_t c = 0; c < chunks; c++) {
+        TsIrValue *copy_of[FU_MAX_PRE];
+        for (size_t p = 0; p < r->n_pre; p++) {
+            const TsNode *n = r->pre[p];
+            TsIrValue *args[3];
+            size_t na = ts_node_num_inputs(n);
+            for (size_t k = 0; k < na; k++) {
+                TsIrValue *v = ts_node_input(n, k);
+                long at = index_of(r->inputs, r->n_inputs, v);
+                args[k] = NULL;
+                for (size_t j = 0; j < n_leaves && at >= 0; j++)
+                    if (leaf[j] == (size_t)at)
+                        args[k] = ts_node_output(bc, j * (size_t)chunks + (size_t)c);
+                if (!args[k] && at >= 0)
+                    args[k] = in[at];       /* a number */
+                for (size_t q = 0; q < p && !args[k]; q++)
+                    if (ts_node_output(r->pre[q], 0) == v)
+                        args[k] = copy_of[q];
+                if (!args[k] && is_constant(v)) {
+                    TsValue cv;
+                    if (ts_constant_value(ts_irvalue_node(v), &cv, err))
+                        return -1;
+                    args[k] = ts_constant_insert(ts_graph_block(g), NULL, cv, err);
+                    ts_value_release(cv);
+                    if (!args[k])
+                        return -1;
+                }
+                if (!args[k])
+                    return ts_error_set(err, TS_ERR_RUNTIME, "fusion group: a pre-chunk "
+                                        "operand defined nowhere");
+            }
+            TsNode *copy = ts_node_create(g, ts_node_kind(n), args, na, err);
+            if (!copy)
+                return -1;
+            if (ts_block_append(ts_graph_block(g), copy, err)) {
+                ts_node_destroy(copy, NULL);
+                return -1;
+            }
+            if (!(copy_of[p] = ts_node_add_output(copy, piece_type, err)))
+                return -1;
+        }
+        piece[c] = copy_of[r->n_pre - 1];
+    }
+    return 0;
+}
+
 TsGraph *fu_group_subgraph(FuGroup *r, TsError *err)
 {
     boundary(r);
@@ -148,12 +243,16 @@ TsGraph *fu_group_subgraph(FuGroup *r, TsError *err)
     if (!g)
         return NULL;
     /* sub[i] is the copy of r->nodes[i]'s output; in[i] of r->inputs[i] */
-    TsIrValue *in[3 * FU_MAX_GROUP + 1], *sub[FU_MAX_GROUP], *piece[FU_MAX_CHUNKS];
+    TsIrValue *in[3 * (FU_MAX_GROUP + FU_MAX_PRE) + 1], *sub[FU_MAX_GROUP];
+    TsIrValue *piece[FU_MAX_CHUNKS];
     for (size_t i = 0; i < r->n_inputs; i++)
         if (!(in[i] = ts_graph_add_input(g, NULL, ts_irvalue_type(r->inputs[i]), err)))
             goto fail;
     size_t n_pieces = r->chunk ? ts_node_num_outputs(r->unpack) : 0;
-    if (r->chunk) {
+    if (r->chunk && r->n_pre) {
+        if (pre_pieces(g, r, in, piece, err))
+            goto fail;
+    } else if (r->chunk) {
         int64_t chunks = 0, dim = 0;
         const_int(ts_node_input(r->chunk, 1), &chunks);
         const_int(ts_node_input(r->chunk, 2), &dim);
@@ -229,7 +328,7 @@ int fu_group_replace(TsGraph *g, FuGroup *r, TsGraph *sub, TsError *err)
         ts_graph_free(sub);
         return -1;
     }
-    TsNode *first = r->chunk ? r->chunk : r->nodes[0];
+    TsNode *first = r->n_pre ? r->pre[0] : r->chunk ? r->chunk : r->nodes[0];
     if (ts_attr_set_graph(fg, "Subgraph", sub, err) || ts_node_place_before(fg, first, err) ||
         ts_node_copy_source(fg, first, err)) {
         ts_node_destroy(fg, NULL);
@@ -245,6 +344,9 @@ int fu_group_replace(TsGraph *g, FuGroup *r, TsGraph *sub, TsError *err)
             return -1;
     if (r->chunk && (ts_node_destroy(r->unpack, err) || ts_node_destroy(r->chunk, err)))
         return -1;
+    for (size_t i = r->n_pre; i-- > 0;)
+        if (ts_node_destroy(r->pre[i], err))
+            return -1;
     return 0;
 }
 
@@ -297,4 +399,24 @@ int fu_check_arity(const TsNodeInfo *node, size_t n_inputs, size_t n_outputs, Ts
     return ts_error_set(err, TS_ERR_RUNTIME, "prim::FusionGroup: its Subgraph has %zu inputs "
                         "and %zu outputs, the node %zu and %zu", n_inputs, n_outputs,
                         node->n_inputs, node->n_outputs);
+}
+
+TsTensor *fu_broadcast_piece(const TsTensor *t, int dim, const int64_t *sizes, int64_t index,
+                             int64_t chunks, int64_t chunk_dim, TsError *err)
+{
+    int64_t strides[TS_TENSOR_MAX_DIMS];
+    int off = dim - t->dim;
+    if (off < 0 || dim > TS_TENSOR_MAX_DIMS) {
+        ts_error_set(err, TS_ERR_RUNTIME, "prim::BroadcastingChunk: a tensor of %d dims does "
+                     "not broadcast to %d", t->dim, dim);
+        return NULL;
+    }
+    for (int d = 0; d < dim; d++)
+        strides[d] = d < off || t->sizes[d - off] == 1 ? 0 : t->strides[d - off];
+    TsTensor *e = ts_tensor_new(t->storage, t->dtype, dim, sizes, strides, t->offset, err);
+    if (!e)
+        return NULL;
+    TsTensor *p = fu_chunk_piece(e, index, chunks, chunk_dim, err);
+    ts_tensor_release(e);
+    return p;
 }

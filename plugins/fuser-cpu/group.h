@@ -32,6 +32,8 @@ bool fu_op_has_alpha(FuOpCode op);
 
 /* The nodes of one group: at most 3 inputs each (x, y, alpha). */
 #define FU_MAX_GROUP 64
+/* The most nodes a group takes before a folded chunk, and tensors it then chunks. */
+#define FU_MAX_PRE 16
 
 /* The tensors a fuser takes: a device type and a set of dtypes (bit 1 << TsDType). */
 typedef struct FuTensors {
@@ -42,13 +44,21 @@ typedef struct FuTensors {
 /* A run in the making: its nodes in block order, following each other, optionally after
  * x.chunk(N, dim) unpacked into its pieces (an LSTM cell's gates): the group then takes x
  * and makes the pieces itself (prim::ConstantChunk in its Subgraph), which saves two
- * operators and a list per call. inputs/outputs: the values crossing its boundary, filled
+ * operators and a list per call.
+ *
+ * x may itself be computed in the group by pre nodes (fuser-cuda: `gates = a + b + bias`,
+ * whose results nothing outside uses): the chunk then moves to the tensors they read, each
+ * broadcast to x's shape first (prim::BroadcastingChunk in the Subgraph, its outputs piece
+ * c of input j at j * chunks + c), and the pre nodes are computed once per piece — x, the
+ * whole gates, is never written. inputs/outputs: the values crossing its boundary, filled
  * by fu_group_subgraph. */
 typedef struct FuGroup {
     TsNode *chunk, *unpack;    /* the folded aten::chunk and its prim::ListUnpack, or NULL */
+    TsNode *pre[FU_MAX_PRE];   /* the nodes computing the chunk's input, in block order */
+    size_t n_pre;
     TsNode *nodes[FU_MAX_GROUP];
     size_t n;
-    TsIrValue *inputs[3 * FU_MAX_GROUP], *outputs[FU_MAX_GROUP];
+    TsIrValue *inputs[3 * (FU_MAX_GROUP + FU_MAX_PRE)], *outputs[FU_MAX_GROUP];
     size_t n_inputs, n_outputs;
 } FuGroup;
 
@@ -78,5 +88,10 @@ int fu_check_arity(const TsNodeInfo *node, size_t n_inputs, size_t n_outputs, Ts
  * count prim::ListUnpack would have checked ("Expected 4 elements in a list but found 2"). */
 TsTensor *fu_chunk_piece(const TsTensor *t, int64_t index, int64_t chunks, int64_t dim,
                          TsError *err);
+/* The same piece of t expanded to the shape (dim, sizes) first (t broadcasts to it: the
+ * caller computed it as the broadcast of t and its fellow inputs): a prim::BroadcastingChunk
+ * output. */
+TsTensor *fu_broadcast_piece(const TsTensor *t, int dim, const int64_t *sizes, int64_t index,
+                             int64_t chunks, int64_t chunk_dim, TsError *err);
 
 #endif

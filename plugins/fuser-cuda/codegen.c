@@ -48,6 +48,7 @@ typedef struct Gen {
     const TsIrValue **vals;
     uint64_t *deps;
     size_t n_vals, cap;
+    int n_bcast;               /* BroadcastingChunk nodes so far */
     TsBuf body;
     TsError *err;
 } Gen;
@@ -175,8 +176,38 @@ static int add_chunk(Gen *G, const TsNode *n)
     for (int64_t i = 0; i < chunks; i++) {
         if (!group_tensor(G, ts_irvalue_type(ts_node_output(n, (size_t)i))))
             return bad(G->err, "a piece of another dtype");
-        if (add_slot(G, ts_node_output(n, (size_t)i), (FcSlot){ (size_t)src, i, chunks, dim }))
+        if (add_slot(G, ts_node_output(n, (size_t)i), (FcSlot){ (size_t)src, i, chunks, dim,
+                                                                  0 }))
             return -1;
+    }
+    return 0;
+}
+
+/* prim::BroadcastingChunk[chunks=N, dim=D](%x0, ..., %xk): a slot per piece of each tensor
+ * input, piece c of input j as output j * N + c, each input broadcast to the shape of all
+ * of them before it is split (launch.c). */
+static int add_broadcasting_chunk(Gen *G, const TsNode *n)
+{
+    int64_t chunks, dim;
+    if (ts_attr_get_int(n, "chunks", &chunks, G->err) ||
+        ts_attr_get_int(n, "dim", &dim, G->err))
+        return -1;
+    size_t k = ts_node_num_inputs(n);
+    if (k == 0 || chunks < 1 || chunks > FU_MAX_CHUNKS ||
+        ts_node_num_outputs(n) != k * (size_t)chunks)
+        return bad(G->err, "a BroadcastingChunk not of tensor inputs into their pieces");
+    int id = ++G->n_bcast;
+    for (size_t j = 0; j < k; j++) {
+        long src = reg_of(G, ts_node_input(n, j));
+        if (src < 0 || (size_t)src >= G->k->n_inputs || G->k->is_number[src])
+            return bad(G->err, "a BroadcastingChunk not of tensor inputs into their pieces");
+        for (int64_t c = 0; c < chunks; c++) {
+            const TsIrValue *out = ts_node_output(n, j * (size_t)chunks + (size_t)c);
+            if (!group_tensor(G, ts_irvalue_type(out)))
+                return bad(G->err, "a piece of another dtype");
+            if (add_slot(G, out, (FcSlot){ (size_t)src, c, chunks, dim, id }))
+                return -1;
+        }
     }
     return 0;
 }
@@ -259,7 +290,7 @@ static int add_inputs(Gen *G, const TsGraph *sub)
         } else if (!group_tensor(G, t)) {
             return bad(G->err, "an input that is neither a number nor a tensor of the group's "
                        "dtype (float32, float64 or float16)");
-        } else if (add_slot(G, v, (FcSlot){ i, -1, 0, 0 })) {
+        } else if (add_slot(G, v, (FcSlot){ i, -1, 0, 0, 0 })) {
             return -1;
         }
     }
@@ -366,6 +397,9 @@ static int gen_body(Gen *G, const TsGraph *sub)
                 return -1;
         } else if (strcmp(kind, "prim::ConstantChunk") == 0) {
             if (add_chunk(G, n))
+                return -1;
+        } else if (strcmp(kind, "prim::BroadcastingChunk") == 0) {
+            if (add_broadcasting_chunk(G, n))
                 return -1;
         } else if ((op = fu_op_lookup(kind, ts_node_num_inputs(n))) >= 0) {
             if (add_op(G, n, (FuOpCode)op))

@@ -99,6 +99,68 @@ static void pull_chunk(const TsAliasDb *db, FuGroup *r)
         }
 }
 
+/* Is every use of n's result a node in pre[0..n_pre) or the chunk? */
+static bool used_before_chunk(const FuGroup *r, const TsNode *n)
+{
+    const TsIrValue *out = ts_node_output(n, 0);
+    for (size_t u = 0; u < ts_irvalue_num_uses(out); u++) {
+        const TsNode *user = ts_irvalue_use(out, u, NULL);
+        bool in = user == r->chunk;
+        for (size_t i = 0; i < r->n_pre && !in; i++)
+            in = r->pre[i] == user;
+        if (!in)
+            return false;
+    }
+    return true;
+}
+
+/* With a folded chunk: takes into the group the fusible nodes that compute the chunk's
+ * input and nothing else (pre nodes: the chunk then moves to the tensors they read), moved
+ * just before the chunk, the last first. All or none: where a move is not valid, the group
+ * keeps the chunk of its input as it was (what moved stays moved: each move kept the
+ * program's meaning). */
+static void pull_pre(const TsAliasDb *db, const Plan *plan, FuGroup *r)
+{
+    if (!r->chunk)
+        return;
+    TsNode *x = ts_irvalue_node(ts_node_input(r->chunk, 0));
+    if (!fu_fusible(x, &cuda_tensors) || planned(plan, x) ||
+        ts_node_owning_block(x) != ts_node_owning_block(r->chunk) ||
+        ts_irvalue_num_uses(ts_node_output(x, 0)) != 1)
+        return;
+    r->pre[0] = x;
+    r->n_pre = 1;
+    bool grew = true;
+    while (grew && r->n_pre < FU_MAX_PRE) {
+        grew = false;
+        for (size_t i = 0; i < r->n_pre && !grew; i++)
+            for (size_t k = 0; k < ts_node_num_inputs(r->pre[i]) && !grew; k++) {
+                TsNode *p = ts_irvalue_node(ts_node_input(r->pre[i], k));
+                if (fu_group_has(r, p) || !fu_fusible(p, &cuda_tensors) || planned(plan, p) ||
+                    ts_node_owning_block(p) != ts_node_owning_block(r->chunk) ||
+                    !used_before_chunk(r, p))
+                    continue;
+                r->pre[r->n_pre++] = p;
+                grew = true;
+            }
+    }
+    /* block order: each node's producers first */
+    for (size_t i = 1; i < r->n_pre; i++)
+        for (size_t j = i; j > 0 && ts_node_is_before(r->pre[j], r->pre[j - 1]); j--) {
+            TsNode *t = r->pre[j];
+            r->pre[j] = r->pre[j - 1];
+            r->pre[j - 1] = t;
+        }
+    TsNode *at = r->chunk;
+    for (size_t i = r->n_pre; i-- > 0;) {
+        if (!ts_alias_move_before_topologically_valid(db, r->pre[i], at)) {
+            r->n_pre = 0;
+            return;
+        }
+        at = r->pre[i];
+    }
+}
+
 static FuGroup *plan_next(Plan *plan)
 {
     if (plan->n == plan->cap) {
@@ -126,21 +188,23 @@ static int find_groups(const TsAliasDb *db, TsBlock *b, Plan *plan, TsError *err
         if (!r)
             return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
         r->chunk = r->unpack = NULL;
+        r->n_pre = 0;
         r->nodes[0] = n;
         r->n = 1;
         pull_producers(db, plan, r);
         pull_chunk(db, r);
+        pull_pre(db, plan, r);
         /* the walk goes on before n's old place, unless what was there joined the group
          * (the nodes a group moved up past come after it now, and are still to visit) */
         if (prev && fu_group_has(r, prev))
-            prev = ts_node_prev(r->chunk ? r->chunk : r->nodes[0]);
+            prev = ts_node_prev(r->n_pre ? r->pre[0] : r->chunk ? r->chunk : r->nodes[0]);
         if (r->n >= 2 || r->chunk)
             plan->n++;
     }
     return 0;
 }
 
-/* Makes the group, when its kernel compiles. */
+/* Makes the group, when its kernel compiles (without its pre nodes, when only that does). */
 static int make_group(TsGraph *g, FuGroup *r, TsError *err)
 {
     TsGraph *sub = fu_group_subgraph(r, err);
@@ -153,6 +217,10 @@ static int make_group(TsGraph *g, FuGroup *r, TsError *err)
     ts_error_clear(&why);
     if (!ptx) {
         ts_graph_free(sub);
+        if (r->n_pre) {
+            r->n_pre = 0;
+            return make_group(g, r, err);
+        }
         return 0;
     }
     return fu_group_replace(g, r, sub, err);

@@ -26,11 +26,13 @@
 /* ---- the kernel of a group (codegen.c) -------------------------------------------------- */
 
 /* A tensor argument of the kernel: a tensor input of the group, or a piece of one that the
- * group's prim::ConstantChunk splits (made per call, as aten::chunk makes it). */
+ * group's prim::ConstantChunk splits (made per call, as aten::chunk makes it), or that a
+ * prim::BroadcastingChunk splits after broadcasting it with the node's other inputs. */
 typedef struct FcSlot {
     size_t input;              /* the Subgraph input it is, or splits */
     int64_t piece;             /* -1: the input itself; else the piece's index */
     int64_t chunks, dim;
+    int bcast;                 /* 0, or the BroadcastingChunk (1, 2, ...) it comes from */
 } FcSlot;
 
 /* The kernel's one parameter is a struct of 8-byte words, in this order: numel, rank,

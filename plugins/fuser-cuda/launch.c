@@ -117,6 +117,19 @@ static void free_bound(void *p)
 
 /* ---- the arguments ---------------------------------------------------------------------- */
 
+/* The broadcast shape of the inputs BroadcastingChunk id splits (their slots follow each
+ * other). */
+static int broadcast_inputs(Call *k, const TsValue *a, int id, int *dim, int64_t *sizes)
+{
+    const FcKernel *K = k->k;
+    TsTensor *ts[FC_MAX_SLOTS];
+    int nt = 0;
+    for (size_t s = 0; s < K->n_slots; s++)
+        if (K->slots[s].bcast == id && K->slots[s].piece == 0)
+            ts[nt++] = (TsTensor *)a[K->slots[s].input].u.p;
+    return ts_aten_broadcast_shape(nt, ts, dim, sizes, k->c->error);
+}
+
 /* Numbers into the parameter; tensors, checked, into the slots, with the pieces made. */
 static int read_inputs(Call *k, const TsValue *a)
 {
@@ -147,12 +160,23 @@ static int read_inputs(Call *k, const TsValue *a)
                         "group's dtype and device", i);
         k->device = index;
     }
+    int bc_dim = 0, bc_id = 0;
+    int64_t bc_sizes[TS_TENSOR_MAX_DIMS];
     for (size_t s = 0; s < K->n_slots; s++) {
         const FcSlot *sl = &K->slots[s];
         TsTensor *t = (TsTensor *)a[sl->input].u.p;
+        if (sl->bcast && sl->bcast != bc_id && broadcast_inputs(k, a, sl->bcast, &bc_dim,
+                                                                 bc_sizes))
+            return k->c->error->code;
+        if (sl->bcast)
+            bc_id = sl->bcast;
         if (sl->piece < 0)
             k->slot[s] = t;
-        else if (!(k->slot[s] = fu_chunk_piece(t, sl->piece, sl->chunks, sl->dim, k->c->error)))
+        else if (sl->bcast ? !(k->slot[s] = fu_broadcast_piece(t, bc_dim, bc_sizes, sl->piece,
+                                                                 sl->chunks, sl->dim,
+                                                                 k->c->error))
+                           : !(k->slot[s] = fu_chunk_piece(t, sl->piece, sl->chunks, sl->dim,
+                                                           k->c->error)))
             return k->c->error->code;
     }
     return 0;

@@ -55,6 +55,21 @@ def badchunk(x: torch.Tensor) -> torch.Tensor:
     return a * 2 + b - c * d
 
 
+def pre_chunk(a: torch.Tensor, col: torch.Tensor, row: torch.Tensor) -> torch.Tensor:
+    # the chunk of a sum whose operands broadcast (col is one column: the same for every
+    # piece; row has fewer dims): fuser-cuda moves the chunk to the operands
+    g = a * 0.5 + col + row
+    p, q, r = g.chunk(3, 1)
+    return torch.sigmoid(p) * q - torch.tanh(r)
+
+
+def pre_chunk_bad(a: torch.Tensor, row: torch.Tensor) -> torch.Tensor:
+    # 4 columns make 2 chunks of 2, not 3: unpacking fails, fused or not
+    g = a + row
+    p, q, r = g.chunk(3, 1)
+    return p * q + r
+
+
 def ints(x: torch.Tensor) -> torch.Tensor:
     return x * 2 + x - 1
 
@@ -75,6 +90,9 @@ def main():
     print(a, b, a is b)
     print(ints(torch.arange(5)))
     print(pieces(torch.randn(2, 7)))
+    print(pre_chunk(torch.randn(3, 6), torch.randn(3, 1), torch.randn(6)))
+    print(pre_chunk(torch.randn(1, 6), torch.randn(1, 1), torch.randn(6)))
+    print(pre_chunk(torch.randn(6, 4).t(), torch.randn(1), torch.randn(4, 6)))
     print(pieces(torch.randn(5, 7).t().contiguous().t()))
     big = torch.randn(3, 100000)
     s = unary(big) * 2 + big

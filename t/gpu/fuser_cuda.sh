@@ -3,8 +3,9 @@
 # otherwise): t/fuser/cases.py with its tensors made on cuda (default_backend: cuda) prints
 # the same fused (fuser-cuda), unfused and with the optimizer off — numbers within float32
 # rounding, since a fused kernel keeps intermediates in registers and its tanh or exp need
-# not be aten-cuda's to the last bit — and the work is fused: the LSTM cell's two groups, the
-# second chunking the gates itself, as on the cpu (t/fuser_cpu.sh).
+# not be aten-cuda's to the last bit — and the work is fused: the LSTM cell in one group, its
+# chunk moved to the tensors the gates add (a broadcasting chunk: the gates are never
+# written), where the cpu makes two (t/fuser_cpu.sh).
 srcdir=${TS_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${TS_BUILDDIR:-$(pwd)}
 tscript=$builddir/tscript
@@ -33,9 +34,17 @@ check $? "... as does the unoptimized run" "$tmp/noopt"
 cell="torch.randn(2,7) torch.randn(2,8) torch.randn(2,8) torch.randn(32,7) torch.randn(32,8) torch.randn(32) torch.randn(32)"
 # shellcheck disable=SC2086
 "$tscript" --config "$tmp/fused.yaml" graph --optimized "$cases" -f cell $cell >"$tmp/graph" 2>&1
-[ "$(grep -c ' = prim::FusionGroup_[0-9]*(' "$tmp/graph")" = 2 ] &&
-    grep -q 'prim::ConstantChunk\[chunks=4, dim=1\]' "$tmp/graph" && ! grep -q 'aten::chunk' "$tmp/graph"
-check $? "the LSTM cell on cuda: two groups, the gates chunked in the second" "$tmp/graph"
+[ "$(grep -c ' = prim::FusionGroup_[0-9]*(' "$tmp/graph")" = 1 ] &&
+    grep -q 'prim::BroadcastingChunk\[chunks=4, dim=1\]' "$tmp/graph" && ! grep -q 'aten::chunk' "$tmp/graph"
+check $? "the LSTM cell on cuda: one group, the chunk moved to the tensors the gates add" "$tmp/graph"
+"$tscript" --config "$tmp/fused.yaml" run "$cases" -f pre_chunk_bad 'torch.zeros(2,4)' 'torch.zeros(4)' \
+    >"$tmp/bad.out" 2>"$tmp/bad.err"
+[ $? = 1 ] && grep -q 'Expected 3 elements in a list but found 2' "$tmp/bad.err"
+check $? "a broadcasting chunk of too few pieces fails as unpacking does" "$tmp/bad.err"
+"$tscript" --config "$tmp/plain.yaml" run "$cases" -f pre_chunk_bad 'torch.zeros(2,4)' 'torch.zeros(4)' \
+    >"$tmp/bad.out" 2>"$tmp/bad2.err"
+[ $? = 1 ] && [ "$(tail -1 "$tmp/bad.err")" = "$(tail -1 "$tmp/bad2.err")" ]
+check $? "... with the unfused run's message" "$tmp/bad.err" "$tmp/bad2.err"
 "$tscript" --config "$tmp/fused.yaml" graph --optimized "$cases" -f unary 'torch.zeros(3, dtype=torch.float64)' \
     >"$tmp/graph" 2>&1
 [ "$(grep -c ' = prim::FusionGroup_[0-9]*(' "$tmp/graph")" = 1 ]
