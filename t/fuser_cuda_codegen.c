@@ -289,6 +289,67 @@ static void chunk_through_adds(void)
 #undef V
 }
 
+/* The cell as a program writes it: the products x.mm(w_ih.t()) and hx.mm(w_hh.t()) join
+ * the group too (their operands stay outside; the kernel computes small products itself),
+ * and nothing is left of the cell outside the group but the transposes. */
+static void products(void)
+{
+#define V "Float(*, device=cuda:0)"
+    TsGraph *g = fuse("lstm-mm",
+        "graph(%x : " F ", %hx : " F ", %cx : " F ", %w_ih : " F ", %w_hh : " F ","
+        " %b_ih : " V ", %b_hh : " V "):\n"
+        "  %four : int = prim::Constant[value=4]()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %wt : " F " = aten::t(%w_ih)\n"
+        "  %xw : " F " = aten::mm(%x, %wt)\n"
+        "  %ht : " F " = aten::t(%w_hh)\n"
+        "  %hw : " F " = aten::mm(%hx, %ht)\n"
+        "  %s1 : " F " = aten::add(%xw, %hw, %one)\n"
+        "  %s2 : " F " = aten::add(%s1, %b_ih, %one)\n"
+        "  %gates : " F " = aten::add(%s2, %b_hh, %one)\n"
+        "  %l : Tensor[] = aten::chunk(%gates, %four, %one)\n"
+        "  %i.1 : " F ", %f.1 : " F ", %c.1 : " F ", %o.1 : " F " = prim::ListUnpack(%l)\n"
+        "  %i : " F " = aten::sigmoid(%i.1)\n"
+        "  %f : " F " = aten::sigmoid(%f.1)\n"
+        "  %c : " F " = aten::tanh(%c.1)\n"
+        "  %o : " F " = aten::sigmoid(%o.1)\n"
+        "  %fc : " F " = aten::mul(%f, %cx)\n"
+        "  %ic : " F " = aten::mul(%i, %c)\n"
+        "  %cy : " F " = aten::add(%fc, %ic, %one)\n"
+        "  %tc : " F " = aten::tanh(%cy)\n"
+        "  %hy : " F " = aten::mul(%o, %tc)\n"
+        "  return (%hy, %cy)\n", 1, "aten::mm", 0, "aten::add", 0, "aten::chunk", 0,
+        "aten::t", 2, NULL);
+    TsNode *fg = g ? ts_block_first_node(ts_graph_block(g)) : NULL;
+    while (fg && strcmp(ts_node_kind(fg), "prim::FusionGroup") != 0)
+        fg = ts_node_next(fg);
+    is_int(fg ? (long long)ts_node_num_inputs(fg) : -1, 7, "lstm-mm: the group takes x, hx, "
+           "the transposed weights, the biases and cx");
+    TsGraph *sub = NULL;
+    TsError err = TS_ERROR_INIT;
+    FcKernel *k = fg && !ts_attr_get_graph(fg, "Subgraph", &sub, &err) ? fc_codegen(sub, &err)
+                                                                      : NULL;
+    is_int(k ? (long long)k->n_mm : -1, 2, "lstm-mm: its kernel computes two products");
+    ok(k && strstr(k->source, "a.mm[1].on"), "lstm-mm: ... where they are small");
+    fc_kernel_free(k);
+    ts_error_clear(&err);
+    ts_graph_free(g);
+    /* a product whose result is also used after the group stays outside */
+    g = fuse("mm-used",
+        "graph(%x : " F ", %w : " F ", %b : " V "):\n"
+        "  %two : int = prim::Constant[value=2]()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %xw : " F " = aten::mm(%x, %w)\n"
+        "  %g : " F " = aten::add(%xw, %b, %one)\n"
+        "  %l : Tensor[] = aten::chunk(%g, %two, %one)\n"
+        "  %p : " F ", %q : " F " = prim::ListUnpack(%l)\n"
+        "  %s : " F " = aten::sigmoid(%p)\n"
+        "  %r : " F " = aten::mul(%s, %q)\n"
+        "  return (%r, %xw)\n", 1, "aten::mm", 1, "aten::add", 0, NULL);
+    ts_graph_free(g);
+#undef V
+}
+
 /* A chain interleaved with unrelated nodes: the producer moves down to its consumer, or the
  * consumer up to its producer, past nodes that use neither's result. */
 static void interleaved(void)
@@ -428,6 +489,7 @@ int main(void)
     broadcasting();
     chunk();
     chunk_through_adds();
+    products();
     interleaved();
     refused();
     dtypes();

@@ -61,6 +61,12 @@ const char *ts_operator_kernel_backend(const TsOperator *op, size_t i)
     return i < op->n_kernels ? op->kernels[i].backend : NULL;
 }
 
+TsKernelFn ts_operator_kernel_fn(const TsOperator *op, const char *backend)
+{
+    const TsKernelEntry *k = op ? ts_operator_kernel(op, backend) : NULL;
+    return k ? k->fn : NULL;
+}
+
 const char *ts_operator_kernel_plugin(const TsOperator *op, size_t i)
 {
     return i < op->n_kernels ? op->kernels[i].plugin : NULL;

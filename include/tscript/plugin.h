@@ -125,6 +125,13 @@ typedef struct TsCall {
 
 typedef int (*TsKernelFn)(TsCall *call);
 
+/* The kernel function op runs on backend (registered for it, else for every backend), or
+ * NULL (none, or a factory that binds per node). A kernel may call another operator's
+ * kernel directly: that operator's arguments pushed on the stack, a TsCall whose op is that
+ * operator, its result left on the stack (fuser-cuda runs aten::mm so for a product too big
+ * to compute inside its fused kernel). op from ts_runtime_find_operator (inspect.h). */
+TS_API TsKernelFn ts_operator_kernel_fn(const struct TsOperator *op, const char *backend);
+
 /* What a kernel factory knows of the node it binds to (variadic prims need their counts and
  * types). */
 typedef struct TsNodeInfo {

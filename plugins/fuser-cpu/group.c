@@ -49,6 +49,24 @@ bool fu_fusible(const TsNode *n, const FuTensors *ts)
     return !fu_op_has_alpha((FuOpCode)op) || is_number(ts_irvalue_type(ts_node_input(n, 2)));
 }
 
+bool fu_is_mm(const TsNode *n)
+{
+    return strcmp(ts_node_kind(n), "aten::mm") == 0;
+}
+
+bool fu_mm_fusible(const TsNode *n, const FuTensors *ts)
+{
+    if (!fu_is_mm(n) || ts_node_num_inputs(n) != 2 || ts_node_num_outputs(n) != 1 ||
+        ts_node_num_blocks(n) != 0)
+        return false;
+    const TsType *out = ts_irvalue_type(ts_node_output(n, 0));
+    if (!fits(out, ts, NULL))
+        return false;
+    const TsTensorTypeInfo *ref = ts_type_tensor_info(out);
+    return fits(ts_irvalue_type(ts_node_input(n, 0)), ts, ref) &&
+           fits(ts_irvalue_type(ts_node_input(n, 1)), ts, ref);
+}
+
 static bool is_constant(const TsIrValue *v)
 {
     const TsNode *d = ts_irvalue_node(v);
@@ -166,18 +184,43 @@ static int pre_pieces(TsGraph *g, FuGroup *r, TsIrValue **in, TsIrValue **piece,
     const_int(ts_node_input(r->chunk, 1), &chunks);
     const_int(ts_node_input(r->chunk, 2), &dim);
     const TsType *piece_type = ts_irvalue_type(ts_node_output(r->unpack, 0));
-    /* the tensors the pre nodes read from outside: their positions in r->inputs */
-    size_t leaf[3 * FU_MAX_PRE], n_leaves = 0;
-    TsIrValue *leaf_in[3 * FU_MAX_PRE];
+    /* the chunked tensors (leaf_of; leaf_in in the Subgraph): those the pre nodes but
+     * products read from outside, then the products' results */
+    size_t n_leaves = 0;
+    TsIrValue *leaf_in[4 * FU_MAX_PRE], *leaf_of[4 * FU_MAX_PRE];
     for (size_t i = 0; i < r->n_inputs; i++) {
         bool read = false;
         for (size_t p = 0; p < r->n_pre && !read; p++)
-            for (size_t k = 0; k < ts_node_num_inputs(r->pre[p]); k++)
+            for (size_t k = 0; k < ts_node_num_inputs(r->pre[p]) && !fu_is_mm(r->pre[p]); k++)
                 read = read || ts_node_input(r->pre[p], k) == r->inputs[i];
         if (read && ts_type_kind(ts_irvalue_type(r->inputs[i])) == TS_TYPE_TENSOR) {
-            leaf[n_leaves] = i;
+            leaf_of[n_leaves] = r->inputs[i];
             leaf_in[n_leaves++] = in[i];
         }
+    }
+    for (size_t p = 0; p < r->n_pre; p++) {
+        if (!fu_is_mm(r->pre[p]))
+            continue;
+        TsIrValue *ab[2];
+        for (size_t k = 0; k < 2; k++) {
+            long at = index_of(r->inputs, r->n_inputs, ts_node_input(r->pre[p], k));
+            if (at < 0)
+                return ts_error_set(err, TS_ERR_RUNTIME, "fusion group: a product of values "
+                                    "from inside the group");
+            ab[k] = in[at];
+        }
+        TsNode *mm = ts_node_create(g, "aten::mm", ab, 2, err);
+        if (!mm)
+            return -1;
+        if (ts_block_append(ts_graph_block(g), mm, err)) {
+            ts_node_destroy(mm, NULL);
+            return -1;
+        }
+        TsIrValue *v = ts_node_add_output(mm, ts_irvalue_type(ts_node_output(r->pre[p], 0)), err);
+        if (!v)
+            return -1;
+        leaf_of[n_leaves] = ts_node_output(r->pre[p], 0);
+        leaf_in[n_leaves++] = v;
     }
     TsNode *bc = ts_node_create(g, "prim::BroadcastingChunk", leaf_in, n_leaves, err);
     if (!bc)
@@ -194,19 +237,23 @@ static int pre_pieces(TsGraph *g, FuGroup *r, TsIrValue **in, TsIrValue **piece,
         TsIrValue *copy_of[FU_MAX_PRE];
         for (size_t p = 0; p < r->n_pre; p++) {
             const TsNode *n = r->pre[p];
+            if (fu_is_mm(n)) {
+                copy_of[p] = NULL;
+                continue;
+            }
             TsIrValue *args[3];
             size_t na = ts_node_num_inputs(n);
             for (size_t k = 0; k < na; k++) {
                 TsIrValue *v = ts_node_input(n, k);
                 long at = index_of(r->inputs, r->n_inputs, v);
                 args[k] = NULL;
-                for (size_t j = 0; j < n_leaves && at >= 0; j++)
-                    if (leaf[j] == (size_t)at)
+                for (size_t j = 0; j < n_leaves; j++)
+                    if (leaf_of[j] == v)
                         args[k] = ts_node_output(bc, j * (size_t)chunks + (size_t)c);
                 if (!args[k] && at >= 0)
                     args[k] = in[at];       /* a number */
                 for (size_t q = 0; q < p && !args[k]; q++)
-                    if (ts_node_output(r->pre[q], 0) == v)
+                    if (ts_node_output(r->pre[q], 0) == v && copy_of[q])
                         args[k] = copy_of[q];
                 if (!args[k] && is_constant(v)) {
                     TsValue cv;
@@ -231,7 +278,11 @@ static int pre_pieces(TsGraph *g, FuGroup *r, TsIrValue **in, TsIrValue **piece,
             if (!(copy_of[p] = ts_node_add_output(copy, piece_type, err)))
                 return -1;
         }
+        /* the chunk's input is the last pre node's result (a product's: a leaf itself) */
         piece[c] = copy_of[r->n_pre - 1];
+        for (size_t j = 0; j < n_leaves && !piece[c]; j++)
+            if (leaf_of[j] == ts_node_output(r->pre[r->n_pre - 1], 0))
+                piece[c] = ts_node_output(bc, j * (size_t)chunks + (size_t)c);
     }
     return 0;
 }
@@ -350,38 +401,41 @@ int fu_group_replace(TsGraph *g, FuGroup *r, TsGraph *sub, TsError *err)
     return 0;
 }
 
-TsTensor *fu_chunk_piece(const TsTensor *t, int64_t index, int64_t chunks, int64_t dim,
-                         TsError *err)
+int fu_chunk_view(int n, int64_t *sizes, const int64_t *strides, int64_t *offset,
+                  int64_t index, int64_t chunks, int64_t dim, TsError *err)
 {
-    int64_t n = t->dim, d = dim;
-    if (n == 0) {
-        ts_error_set(err, TS_ERR_RUNTIME, "chunk expects at least a 1-dimensional tensor");
-        return NULL;
-    }
-    if (d < -n || d >= n) {
-        ts_error_set(err, TS_ERR_INDEX, "Dimension out of range (expected to be in range of "
-                     "[%lld, %lld], but got %lld)", (long long)-n, (long long)(n - 1),
-                     (long long)d);
-        return NULL;
-    }
+    int64_t d = dim;
+    if (n == 0)
+        return ts_error_set(err, TS_ERR_RUNTIME, "chunk expects at least a 1-dimensional "
+                            "tensor");
+    if (d < -n || d >= n)
+        return ts_error_set(err, TS_ERR_INDEX, "Dimension out of range (expected to be in "
+                            "range of [%lld, %lld], but got %lld)", (long long)-n,
+                            (long long)(n - 1), (long long)d);
     if (d < 0)
         d += n;
-    int64_t size = t->sizes[d], split = size / chunks + (size % chunks != 0);
+    int64_t size = sizes[d], split = size / chunks + (size % chunks != 0);
     int64_t count = split == 0 ? chunks : size / split + (size % split != 0);
     if (count < 1)
         count = 1;
-    if (count != chunks) {
-        ts_error_set(err, TS_ERR_VALUE, "Expected %u elements in a list but found %zu",
-                     (unsigned)chunks, (size_t)count);
-        return NULL;
-    }
+    if (count != chunks)
+        return ts_error_set(err, TS_ERR_VALUE, "Expected %u elements in a list but found %zu",
+                            (unsigned)chunks, (size_t)count);
     int64_t start = index * split;
     int64_t len = split == 0 ? 0 : (size - start < split ? size - start : split);
-    int64_t sizes[TS_TENSOR_MAX_DIMS];
-    memcpy(sizes, t->sizes, (size_t)n * sizeof *sizes);
     sizes[d] = len;
-    int64_t offset = t->offset + (len ? start * t->strides[d] : 0);
-    return ts_tensor_new(t->storage, t->dtype, (int)n, sizes, t->strides, offset, err);
+    *offset += len ? start * strides[d] : 0;
+    return 0;
+}
+
+TsTensor *fu_chunk_piece(const TsTensor *t, int64_t index, int64_t chunks, int64_t dim,
+                         TsError *err)
+{
+    int64_t sizes[TS_TENSOR_MAX_DIMS], offset = t->offset;
+    memcpy(sizes, t->sizes, (size_t)t->dim * sizeof *sizes);
+    if (fu_chunk_view(t->dim, sizes, t->strides, &offset, index, chunks, dim, err))
+        return NULL;
+    return ts_tensor_new(t->storage, t->dtype, t->dim, sizes, t->strides, offset, err);
 }
 
 

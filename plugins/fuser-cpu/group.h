@@ -50,7 +50,8 @@ typedef struct FuTensors {
  * whose results nothing outside uses): the chunk then moves to the tensors they read, each
  * broadcast to x's shape first (prim::BroadcastingChunk in the Subgraph, its outputs piece
  * c of input j at j * chunks + c), and the pre nodes are computed once per piece — x, the
- * whole gates, is never written. inputs/outputs: the values crossing its boundary, filled
+ * whole gates, is never written. A pre node may be a product (aten::mm, as `x.mm(w.t())`):
+ * it stays whole in the Subgraph, before the BroadcastingChunk, which splits its result. inputs/outputs: the values crossing its boundary, filled
  * by fu_group_subgraph. */
 typedef struct FuGroup {
     TsNode *chunk, *unpack;    /* the folded aten::chunk and its prim::ListUnpack, or NULL */
@@ -65,6 +66,11 @@ typedef struct FuGroup {
 /* Is n an operator of ops.c whose tensors are all of one dtype of ts, on ts's device, and
  * whose other operands are ints or floats? */
 bool fu_fusible(const TsNode *n, const FuTensors *ts);
+/* Is n aten::mm(a, b) of two tensors of one dtype of ts on its device (fuser-cuda takes it
+ * as a pre node: the group computes the product's elements itself when it is small)? */
+bool fu_mm_fusible(const TsNode *n, const FuTensors *ts);
+/* Is n an aten::mm node (of any types)? */
+bool fu_is_mm(const TsNode *n);
 /* Is n x.chunk(N, dim) with constant N (at most FU_MAX_CHUNKS) and dim, of a tensor ts
  * takes, whose list only unpack (a prim::ListUnpack) unpacks, into pieces of that dtype? */
 bool fu_chunk_fusible(const TsNode *n, const TsNode *unpack, const FuTensors *ts);
@@ -88,6 +94,10 @@ int fu_check_arity(const TsNodeInfo *node, size_t n_inputs, size_t n_outputs, Ts
  * count prim::ListUnpack would have checked ("Expected 4 elements in a list but found 2"). */
 TsTensor *fu_chunk_piece(const TsTensor *t, int64_t index, int64_t chunks, int64_t dim,
                          TsError *err);
+/* The piece index of chunks along dim of a view (dim, sizes, strides, *offset), in place:
+ * fu_chunk_piece's arithmetic and errors without a tensor. */
+int fu_chunk_view(int n, int64_t *sizes, const int64_t *strides, int64_t *offset,
+                  int64_t index, int64_t chunks, int64_t dim, TsError *err);
 /* The same piece of t expanded to the shape (dim, sizes) first (t broadcasts to it: the
  * caller computed it as the broadcast of t and its fellow inputs): a prim::BroadcastingChunk
  * output. */

@@ -49,6 +49,7 @@ typedef struct Gen {
     uint64_t *deps;
     size_t n_vals, cap;
     int n_bcast;               /* BroadcastingChunk nodes so far */
+    int *mm_of;                /* per register: 0, or the product (1, 2, ...) it holds */
     TsBuf body;
     TsError *err;
 } Gen;
@@ -79,6 +80,11 @@ size_t fc_word_output(const FcKernel *k, size_t o)
 size_t fc_word_number(const FcKernel *k, size_t j)
 {
     return fc_word_output(k, k->n_outputs) + j;
+}
+
+size_t fc_word_mm(const FcKernel *k, size_t m)
+{
+    return fc_word_number(k, k->n_numbers) + m * FC_MM_WORDS;
 }
 
 /* The register of v, or -1. */
@@ -131,8 +137,32 @@ static int add_slot(Gen *G, const TsIrValue *v, FcSlot slot)
     long r = define(G, v, UINT64_C(1) << s);
     if (r < 0)
         return -1;
-    ts_buf_printf(&G->body, "    const M v%ld = (a.need >> %zu & 1) ? %s(((const S *)"
-                  "a.in[%zu].p)[off[%zu]]) : (M)0;\n", r, s, G->dt->load, s, s);
+    const char *ld = G->dt->load;
+    if (!slot.mm) {
+        ts_buf_printf(&G->body, "    const M v%ld = (a.need >> %zu & 1) ? %s(((const S *)"
+                      "a.in[%zu].p)[off[%zu]]) : (M)0;\n", r, s, ld, s, s);
+        return 0;
+    }
+    /* a piece of a product: its element's row of a times its column of b, or the element
+     * of the product aten::mm made */
+    int m = slot.mm - 1;
+    ts_buf_printf(&G->body,
+        "    M v%ld = (M)0;\n"
+        "    if (a.need >> %zu & 1) {\n"
+        "      if (a.mm[%d].on) {\n"
+        "        const long long o = (long long)(unsigned long long)a.in[%zu].p + off[%zu];\n"
+        "        const long long row = o / a.mm[%d].n, col = o - row * a.mm[%d].n;\n"
+        "        const S *pa = (const S *)a.mm[%d].a + row * a.mm[%d].as0;\n"
+        "        const S *pb = (const S *)a.mm[%d].b + col * a.mm[%d].bs1;\n"
+        "        M acc = (M)0;\n"
+        "        for (long long q = 0; q < a.mm[%d].k; q++)\n"
+        "          acc += %s(pa[q * a.mm[%d].as1]) * %s(pb[q * a.mm[%d].bs0]);\n"
+        "        v%ld = acc;\n"
+        "      } else {\n"
+        "        v%ld = %s(((const S *)a.in[%zu].p)[off[%zu]]);\n"
+        "      }\n"
+        "    }\n",
+        r, s, m, s, s, m, m, m, m, m, m, m, ld, m, ld, m, r, r, ld, s, s);
     return 0;
 }
 
@@ -177,7 +207,7 @@ static int add_chunk(Gen *G, const TsNode *n)
         if (!group_tensor(G, ts_irvalue_type(ts_node_output(n, (size_t)i))))
             return bad(G->err, "a piece of another dtype");
         if (add_slot(G, ts_node_output(n, (size_t)i), (FcSlot){ (size_t)src, i, chunks, dim,
-                                                                  0 }))
+                                                                  0, 0 }))
             return -1;
     }
     return 0;
@@ -199,16 +229,39 @@ static int add_broadcasting_chunk(Gen *G, const TsNode *n)
     int id = ++G->n_bcast;
     for (size_t j = 0; j < k; j++) {
         long src = reg_of(G, ts_node_input(n, j));
-        if (src < 0 || (size_t)src >= G->k->n_inputs || G->k->is_number[src])
+        int mm = src >= 0 ? G->mm_of[src] : 0;
+        size_t input = mm ? G->k->mm[mm - 1].a : (size_t)src;
+        if (src < 0 || (!mm && ((size_t)src >= G->k->n_inputs || G->k->is_number[src])))
             return bad(G->err, "a BroadcastingChunk not of tensor inputs into their pieces");
         for (int64_t c = 0; c < chunks; c++) {
             const TsIrValue *out = ts_node_output(n, j * (size_t)chunks + (size_t)c);
             if (!group_tensor(G, ts_irvalue_type(out)))
                 return bad(G->err, "a piece of another dtype");
-            if (add_slot(G, out, (FcSlot){ (size_t)src, c, chunks, dim, id }))
+            if (add_slot(G, out, (FcSlot){ input, c, chunks, dim, id, mm }))
                 return -1;
         }
     }
+    return 0;
+}
+
+/* aten::mm(%a, %b) of two tensor inputs: a product whose pieces a BroadcastingChunk reads
+ * (its register holds no element: nothing else may read it). */
+static int add_mm(Gen *G, const TsNode *n)
+{
+    FcKernel *k = G->k;
+    long x = ts_node_num_inputs(n) == 2 ? reg_of(G, ts_node_input(n, 0)) : -1;
+    long y = ts_node_num_inputs(n) == 2 ? reg_of(G, ts_node_input(n, 1)) : -1;
+    if (x < 0 || y < 0 || (size_t)x >= k->n_inputs || (size_t)y >= k->n_inputs ||
+        k->is_number[x] || k->is_number[y] || ts_node_num_outputs(n) != 1 ||
+        !group_tensor(G, ts_irvalue_type(ts_node_output(n, 0))))
+        return bad(G->err, "a product not of two tensor inputs");
+    if (k->n_mm == FC_MAX_MM)
+        return bad(G->err, "too many products for one kernel");
+    long r = define(G, ts_node_output(n, 0), 0);
+    if (r < 0)
+        return -1;
+    G->mm_of[r] = (int)++k->n_mm;
+    k->mm[k->n_mm - 1] = (FcMm){ (size_t)x, (size_t)y };
     return 0;
 }
 
@@ -233,6 +286,8 @@ static int add_op(Gen *G, const TsNode *n, FuOpCode op)
     if (x < 0 || y < 0 || al < 0 || G->deps[x] == 0 || ts_node_num_outputs(n) != 1 ||
         !group_tensor(G, ts_irvalue_type(ts_node_output(n, 0))))
         return bad(G->err, "an operand defined outside the group, or a number as self");
+    if (G->mm_of[x] || G->mm_of[y] || G->mm_of[al])
+        return bad(G->err, "a product read other than through a BroadcastingChunk");
     if (fu_op_has_alpha(op) && G->deps[al] != 0)
         return bad(G->err, "an alpha that is not a number");
     long r = define(G, ts_node_output(n, 0), G->deps[x] | G->deps[y]);
@@ -290,7 +345,7 @@ static int add_inputs(Gen *G, const TsGraph *sub)
         } else if (!group_tensor(G, t)) {
             return bad(G->err, "an input that is neither a number nor a tensor of the group's "
                        "dtype (float32, float64 or float16)");
-        } else if (add_slot(G, v, (FcSlot){ i, -1, 0, 0, 0 })) {
+        } else if (add_slot(G, v, (FcSlot){ i, -1, 0, 0, 0, 0 })) {
             return -1;
         }
     }
@@ -337,6 +392,9 @@ static char *wrap(Gen *G, size_t n_numbers)
         G->dt->store, G->dt->math, FC_MAX_RANK, FC_MAX_RANK, k->n_slots, k->n_outputs);
     if (n_numbers)
         ts_buf_printf(&s, "    long long num[%zu];\n", n_numbers);
+    if (k->n_mm)
+        ts_buf_printf(&s, "    struct { long long on; const void *a, *b; long long k, n, as0, as1, "
+                      "bs0, bs1; } mm[%zu];\n", k->n_mm);
     ts_buf_printf(&s,
         "};\n"
         "#define NUM(j) a.num[j]\n"
@@ -401,6 +459,9 @@ static int gen_body(Gen *G, const TsGraph *sub)
         } else if (strcmp(kind, "prim::BroadcastingChunk") == 0) {
             if (add_broadcasting_chunk(G, n))
                 return -1;
+        } else if (strcmp(kind, "aten::mm") == 0) {
+            if (add_mm(G, n))
+                return -1;
         } else if ((op = fu_op_lookup(kind, ts_node_num_inputs(n))) >= 0) {
             if (add_op(G, n, (FuOpCode)op))
                 return -1;
@@ -422,8 +483,10 @@ FcKernel *fc_codegen(const TsGraph *sub, TsError *err)
     G.k = kernel_new(sub);
     G.vals = malloc((G.cap + 1) * sizeof *G.vals);
     G.deps = malloc((G.cap + 1) * sizeof *G.deps);
-    int rc = !G.k || !G.vals || !G.deps ? ts_error_set(err, TS_ERR_NOMEM, "out of memory")
-                                        : gen_body(&G, sub);
+    G.mm_of = calloc(G.cap + 1, sizeof *G.mm_of);
+    int rc = !G.k || !G.vals || !G.deps || !G.mm_of
+                 ? ts_error_set(err, TS_ERR_NOMEM, "out of memory")
+                 : gen_body(&G, sub);
     if (!rc && ts_buf_check(&G.body, err))
         rc = -1;
     if (!rc && G.k->n_slots == 0)
@@ -432,7 +495,8 @@ FcKernel *fc_codegen(const TsGraph *sub, TsError *err)
     for (size_t i = 0; !rc && i < G.k->n_inputs; i++)
         n_numbers += G.k->is_number[i];
     if (!rc) {
-        G.k->n_words = fc_word_number(G.k, n_numbers);
+        G.k->n_numbers = n_numbers;
+        G.k->n_words = fc_word_mm(G.k, G.k->n_mm);
         if (G.k->n_words * 8 > FC_MAX_PARAM_BYTES)
             rc = bad(err, "too many tensor arguments for one kernel's parameters");
     }
@@ -444,6 +508,7 @@ FcKernel *fc_codegen(const TsGraph *sub, TsError *err)
     ts_buf_free(&G.body);
     free(G.vals);
     free(G.deps);
+    free(G.mm_of);
     if (rc) {
         fc_kernel_free(G.k);
         return NULL;

@@ -115,7 +115,9 @@ static bool used_before_chunk(const FuGroup *r, const TsNode *n)
 }
 
 /* With a folded chunk: takes into the group the fusible nodes that compute the chunk's
- * input and nothing else (pre nodes: the chunk then moves to the tensors they read), moved
+ * input and nothing else (pre nodes: the chunk then moves to the tensors they read), with
+ * the products (aten::mm) among them, whose operands stay outside (the kernel computes a
+ * small product's elements itself, launch.c; a big one runs aten::mm first), moved
  * just before the chunk, the last first. All or none: where a move is not valid, the group
  * keeps the chunk of its input as it was (what moved stays moved: each move kept the
  * program's meaning). */
@@ -124,23 +126,30 @@ static void pull_pre(const TsAliasDb *db, const Plan *plan, FuGroup *r)
     if (!r->chunk)
         return;
     TsNode *x = ts_irvalue_node(ts_node_input(r->chunk, 0));
-    if (!fu_fusible(x, &cuda_tensors) || planned(plan, x) ||
+    if (!(fu_fusible(x, &cuda_tensors) || fu_mm_fusible(x, &cuda_tensors)) || planned(plan, x) ||
         ts_node_owning_block(x) != ts_node_owning_block(r->chunk) ||
         ts_irvalue_num_uses(ts_node_output(x, 0)) != 1)
         return;
     r->pre[0] = x;
     r->n_pre = 1;
+    size_t n_mm = fu_is_mm(x);
     bool grew = true;
     while (grew && r->n_pre < FU_MAX_PRE) {
         grew = false;
         for (size_t i = 0; i < r->n_pre && !grew; i++)
             for (size_t k = 0; k < ts_node_num_inputs(r->pre[i]) && !grew; k++) {
+                /* a product's operands stay outside: the kernel reads them whole */
+                if (fu_is_mm(r->pre[i]))
+                    break;
                 TsNode *p = ts_irvalue_node(ts_node_input(r->pre[i], k));
-                if (fu_group_has(r, p) || !fu_fusible(p, &cuda_tensors) || planned(plan, p) ||
+                bool mm = fu_mm_fusible(p, &cuda_tensors) && n_mm < FC_MAX_MM;
+                if (fu_group_has(r, p) || !(mm || fu_fusible(p, &cuda_tensors)) ||
+                    planned(plan, p) ||
                     ts_node_owning_block(p) != ts_node_owning_block(r->chunk) ||
                     !used_before_chunk(r, p))
                     continue;
                 r->pre[r->n_pre++] = p;
+                n_mm += mm;
                 grew = true;
             }
     }

@@ -22,6 +22,8 @@
 #define FC_MAX_SLOTS 64
 /* The size of a kernel's parameters, in bytes (the limit every architecture takes). */
 #define FC_MAX_PARAM_BYTES 4096
+/* The most products (aten::mm) a group computes. */
+#define FC_MAX_MM 4
 
 /* ---- the kernel of a group (codegen.c) -------------------------------------------------- */
 
@@ -33,17 +35,29 @@ typedef struct FcSlot {
     int64_t piece;             /* -1: the input itself; else the piece's index */
     int64_t chunks, dim;
     int bcast;                 /* 0, or the BroadcastingChunk (1, 2, ...) it comes from */
+    int mm;                    /* 0, or a piece of product mm - 1 (input: its first operand) */
 } FcSlot;
+
+/* A product of the group: Subgraph inputs a @ b. A launch computes the elements of a small
+ * one where they are read (an FcMm word block says how: on, the operands' pointers, sizes
+ * and strides), and runs aten::mm's kernel for a big one, whose result the pieces read. */
+typedef struct FcMm {
+    size_t a, b;
+} FcMm;
 
 /* The kernel's one parameter is a struct of 8-byte words, in this order: numel, rank,
  * contig (all slots contiguous in the launch's shape), need (the slots to read), write (the
  * outputs to write), sizes[FC_MAX_RANK], then per slot its data pointer and strides
- * [FC_MAX_RANK] (0 along broadcast dims), per output its data pointer, and per number
- * input its value (an int64, or a double's bits). A launch computes the outputs of one
- * shape (outputs of different shapes, as in `a + b, row * 2`, take one launch each). */
+ * [FC_MAX_RANK] (0 along broadcast dims), per output its data pointer, per number input
+ * its value (an int64, or a double's bits), and per product its FC_MM_WORDS (on, a, b, k, n,
+ * a's strides, b's strides; a piece of a product computed in the kernel has for data
+ * pointer its element offset in the product). A launch computes the outputs of one shape
+ * (outputs of different shapes, as in `a + b, row * 2`, take one launch each). */
 enum { FC_W_NUMEL, FC_W_RANK, FC_W_CONTIG, FC_W_NEED, FC_W_WRITE, FC_W_SIZES,
        FC_W_SLOTS = FC_W_SIZES + FC_MAX_RANK };
 #define FC_SLOT_WORDS (1 + FC_MAX_RANK)
+enum { FC_MM_ON, FC_MM_A, FC_MM_B, FC_MM_K, FC_MM_N, FC_MM_AS0, FC_MM_AS1, FC_MM_BS0,
+       FC_MM_BS1, FC_MM_WORDS };
 
 typedef struct FcKernel {
     int dtype;                 /* of every tensor of the group */
@@ -55,6 +69,9 @@ typedef struct FcKernel {
     size_t n_outputs;
     uint64_t *deps;            /* n_outputs: the slots each output reads */
     int *same_as;              /* n_outputs: an earlier output of the same value, or -1 */
+    size_t n_numbers;          /* number inputs */
+    size_t n_mm;
+    FcMm mm[FC_MAX_MM];
     size_t n_words;            /* the parameter's length, in words */
     char *source;              /* CUDA C: extern "C" __global__ void fusion(Args) */
 } FcKernel;
@@ -66,6 +83,7 @@ void fc_kernel_free(FcKernel *k);
 /* Offsets in the parameter of output o's pointer and number input j's value. */
 size_t fc_word_output(const FcKernel *k, size_t o);
 size_t fc_word_number(const FcKernel *k, size_t j);
+size_t fc_word_mm(const FcKernel *k, size_t m);
 
 /* ---- NVRTC (nvrtc.c) -------------------------------------------------------------------- */
 

@@ -35,10 +35,21 @@ typedef struct Bound {
     } dev[MAX_DEVICES];
 } Bound;
 
+/* Where a piece of a product the kernel computes lies in the product: no tensor holds it. */
+typedef struct View {
+    int dim;
+    int64_t sizes[TS_TENSOR_MAX_DIMS], strides[TS_TENSOR_MAX_DIMS], offset;
+} View;
+
 /* A call: its tensor arguments and outputs, and the kernel's parameter. */
 typedef struct Call {
     TsCall *c;
     const FcKernel *k;
+    bool mm_on[FC_MAX_MM];         /* the kernel computes product m's elements */
+    const TsTensor *mm_a[FC_MAX_MM], *mm_b[FC_MAX_MM];  /* its operands (borrowed) */
+    TsTensor *mm_out[FC_MAX_MM];   /* else aten::mm's result (owned) */
+    View *view;                    /* per slot, for pieces of products computed in the
+                                      kernel (slot[s] NULL); NULL when there are none */
     TsTensor *slot[FC_MAX_SLOTS];  /* inputs borrowed, pieces owned */
     TsTensor *out[FC_MAX_SLOTS];   /* owned until pushed */
     int out_dim[FC_MAX_SLOTS];
@@ -117,21 +128,128 @@ static void free_bound(void *p)
 
 /* ---- the arguments ---------------------------------------------------------------------- */
 
-/* The broadcast shape of the inputs BroadcastingChunk id splits (their slots follow each
+/* The products the kernel computes itself: those of at most this many multiply-adds (the
+ * environment's TSCRIPT_CUDA_FUSED_MM, e.g. 0 for none), where one kernel launch more costs
+ * more than each thread's dot products. Bigger ones run aten::mm (cuBLAS) first. */
+static double fused_mm_limit(void)
+{
+    const char *e = getenv("TSCRIPT_CUDA_FUSED_MM");
+    return e && *e ? strtod(e, NULL) : (double)(1 << 20);
+}
+
+static const TsTensor *input_tensor(const TsValue *a, size_t i)
+{
+    return (const TsTensor *)a[i].u.p;
+}
+
+/* Each product's operands checked as aten::mm checks them, and a big one computed by
+ * aten::mm's kernel. The call's n_in arguments are found again after each such call: the
+ * pushes may move the stack. */
+static int run_products(Call *k, size_t n_in)
+{
+    const FcKernel *K = k->k;
+    TsCall *c = k->c;
+    double limit = fused_mm_limit();
+    for (size_t m = 0; m < K->n_mm; m++) {
+        const TsValue *a = c->stack->data + c->stack->len - n_in;
+        TsTensor *x = (TsTensor *)input_tensor(a, K->mm[m].a);
+        TsTensor *y = (TsTensor *)input_tensor(a, K->mm[m].b);
+        if (ts_aten_check_product(TS_ATEN_MM, x, y, c->error))
+            return c->error->code;
+        k->mm_on[m] = (double)x->sizes[0] * (double)x->sizes[1] * (double)y->sizes[1] <= limit;
+        if (k->mm_on[m])
+            continue;
+        const TsOperator *op = ts_runtime_find_operator(c->runtime, "aten::mm", "");
+        TsKernelFn fn = op ? ts_operator_kernel_fn(op, "cuda") : NULL;
+        if (!fn)
+            return ts_error_set(c->error, TS_ERR_RUNTIME, "prim::FusionGroup (cuda): "
+                                "aten::mm has no cuda kernel");
+        size_t len = c->stack->len;
+        ts_tensor_retain(x);
+        ts_tensor_retain(y);
+        int rc = ts_stack_push(c->stack, ts_obj_value(x, TS_TAG_TENSOR), c->error);
+        if (rc)
+            ts_tensor_release(y);
+        else if (!(rc = ts_stack_push(c->stack, ts_obj_value(y, TS_TAG_TENSOR), c->error))) {
+            TsCall sub = { c->stack, c->error, NULL, c->runtime, op };
+            rc = fn(&sub);
+        }
+        if (!rc && (c->stack->len != len + 1 || c->stack->data[len].tag != TS_TAG_TENSOR))
+            rc = ts_error_set(c->error, TS_ERR_RUNTIME, "prim::FusionGroup (cuda): aten::mm "
+                              "returned no tensor");
+        if (rc) {              /* the call's arguments stay where they were */
+            if (c->stack->len > len)
+                ts_stack_drop(c->stack, c->stack->len - len);
+            return rc;
+        }
+        TsValue *top = &c->stack->data[len];
+        k->mm_out[m] = (TsTensor *)top->u.p;   /* the reference moves to the call */
+        c->stack->len--;
+    }
+    return 0;
+}
+
+/* The shape of a tensor a BroadcastingChunk splits (a product computed in the kernel: its
+ * rows by its columns). */
+static void leaf_shape(const Call *k, const TsValue *a, const FcSlot *sl, int *dim,
+                       const int64_t **sizes, int64_t mm_sizes[2])
+{
+    const TsTensor *t = input_tensor(a, sl->input);
+    if (sl->mm && k->mm_on[sl->mm - 1]) {
+        const FcMm *m = &k->k->mm[sl->mm - 1];
+        mm_sizes[0] = input_tensor(a, m->a)->sizes[0];
+        mm_sizes[1] = input_tensor(a, m->b)->sizes[1];
+        *dim = 2;
+        *sizes = mm_sizes;
+        return;
+    }
+    if (sl->mm)
+        t = k->mm_out[sl->mm - 1];
+    *dim = t->dim;
+    *sizes = t->sizes;
+}
+
+/* The broadcast shape of the tensors BroadcastingChunk id splits (its slots follow each
  * other). */
 static int broadcast_inputs(Call *k, const TsValue *a, int id, int *dim, int64_t *sizes)
 {
     const FcKernel *K = k->k;
-    TsTensor *ts[FC_MAX_SLOTS];
-    int nt = 0;
-    for (size_t s = 0; s < K->n_slots; s++)
-        if (K->slots[s].bcast == id && K->slots[s].piece == 0)
-            ts[nt++] = (TsTensor *)a[K->slots[s].input].u.p;
-    return ts_aten_broadcast_shape(nt, ts, dim, sizes, k->c->error);
+    *dim = 0;
+    for (size_t s = 0; s < K->n_slots; s++) {
+        const FcSlot *sl = &K->slots[s];
+        if (sl->bcast != id || sl->piece != 0)
+            continue;
+        int d;
+        const int64_t *sz;
+        int64_t mm_sizes[2];
+        leaf_shape(k, a, sl, &d, &sz, mm_sizes);
+        if (ts_aten_broadcast_sizes(*dim, sizes, d, sz, dim, sizes, k->c->error))
+            return k->c->error->code;
+    }
+    return 0;
 }
 
-/* Numbers into the parameter; tensors, checked, into the slots, with the pieces made. */
-static int read_inputs(Call *k, const TsValue *a)
+/* The piece of a product computed in the kernel: its place in the product (rows by
+ * columns, contiguous) broadcast to (dim, sizes), then split. */
+static int product_piece(Call *k, const TsValue *a, const FcSlot *sl, int dim,
+                         const int64_t *sizes, View *v)
+{
+    const FcMm *m = &k->k->mm[sl->mm - 1];
+    int64_t rows = input_tensor(a, m->a)->sizes[0], cols = input_tensor(a, m->b)->sizes[1];
+    v->dim = dim;
+    v->offset = 0;
+    memcpy(v->sizes, sizes, (size_t)dim * sizeof *sizes);
+    for (int d = 0; d < dim; d++) {
+        int from_end = dim - 1 - d;      /* 0: the product's columns, 1: its rows */
+        int64_t own = from_end == 0 ? cols : from_end == 1 ? rows : 1;
+        v->strides[d] = own == 1 ? 0 : from_end == 0 ? 1 : cols;
+    }
+    return fu_chunk_view(dim, v->sizes, v->strides, &v->offset, sl->piece, sl->chunks,
+                         sl->dim, k->c->error);
+}
+
+/* Numbers into the parameter; tensors checked. */
+static int check_inputs(Call *k, const TsValue *a)
 {
     const FcKernel *K = k->k;
     size_t j = 0;
@@ -160,16 +278,34 @@ static int read_inputs(Call *k, const TsValue *a)
                         "group's dtype and device", i);
         k->device = index;
     }
+    return 0;
+}
+
+/* The slots: inputs, and the pieces made. */
+static int make_slots(Call *k, const TsValue *a)
+{
+    const FcKernel *K = k->k;
+    for (size_t m = 0; m < K->n_mm && !k->view; m++)
+        if (k->mm_on[m] && !(k->view = calloc(K->n_slots, sizeof *k->view)))
+            return ts_error_set(k->c->error, TS_ERR_NOMEM, "out of memory");
     int bc_dim = 0, bc_id = 0;
     int64_t bc_sizes[TS_TENSOR_MAX_DIMS];
     for (size_t s = 0; s < K->n_slots; s++) {
         const FcSlot *sl = &K->slots[s];
-        TsTensor *t = (TsTensor *)a[sl->input].u.p;
+        TsTensor *t = (TsTensor *)input_tensor(a, sl->input);
         if (sl->bcast && sl->bcast != bc_id && broadcast_inputs(k, a, sl->bcast, &bc_dim,
                                                                  bc_sizes))
             return k->c->error->code;
         if (sl->bcast)
             bc_id = sl->bcast;
+        if (sl->mm && k->mm_on[sl->mm - 1]) {
+            k->slot[s] = NULL;
+            if (product_piece(k, a, sl, bc_dim, bc_sizes, &k->view[s]))
+                return k->c->error->code;
+            continue;
+        }
+        if (sl->mm)
+            t = k->mm_out[sl->mm - 1];
         if (sl->piece < 0)
             k->slot[s] = t;
         else if (sl->bcast ? !(k->slot[s] = fu_broadcast_piece(t, bc_dim, bc_sizes, sl->piece,
@@ -180,6 +316,21 @@ static int read_inputs(Call *k, const TsValue *a)
             return k->c->error->code;
     }
     return 0;
+}
+
+/* Slot s's shape: its tensor's, or its view's. */
+static void slot_shape(const Call *k, size_t s, int *dim, const int64_t **sizes,
+                       const int64_t **strides)
+{
+    if (k->slot[s]) {
+        *dim = k->slot[s]->dim;
+        *sizes = k->slot[s]->sizes;
+        *strides = k->slot[s]->strides;
+    } else {
+        *dim = k->view[s].dim;
+        *sizes = k->view[s].sizes;
+        *strides = k->view[s].strides;
+    }
 }
 
 /* The outputs' shapes (the broadcast of what each reads), and the outputs allocated. */
@@ -197,14 +348,17 @@ static int make_outputs(Call *k)
             ts_tensor_retain(k->out[o]);
             continue;
         }
-        TsTensor *reads[FC_MAX_SLOTS];
-        int nt = 0, dim;
+        int dim = 0;
         int64_t sizes[TS_TENSOR_MAX_DIMS];
-        for (size_t s = 0; s < K->n_slots; s++)
-            if (K->deps[o] >> s & 1)
-                reads[nt++] = k->slot[s];
-        if (ts_aten_broadcast_shape(nt, reads, &dim, sizes, k->c->error))
-            return k->c->error->code;
+        for (size_t s = 0; s < K->n_slots; s++) {
+            if (!(K->deps[o] >> s & 1))
+                continue;
+            int d;
+            const int64_t *sz, *st;
+            slot_shape(k, s, &d, &sz, &st);
+            if (ts_aten_broadcast_sizes(dim, sizes, d, sz, &dim, sizes, k->c->error))
+                return k->c->error->code;
+        }
         if (dim > FC_MAX_RANK)
             return fail(k->c, "prim::FusionGroup (cuda): more than %zu dimensions",
                         (size_t)FC_MAX_RANK);
@@ -264,11 +418,35 @@ static int64_t fill_params(Call *k, size_t o, uint64_t write)
         if (!(need >> s & 1))
             continue;
         const TsTensor *t = k->slot[s];
-        sw[0] = (uint64_t)(uintptr_t)ts_tensor_data(t);
-        contig = contig && dense_full(t, dim, sizes);
-        int off = dim - t->dim;
+        int td;
+        const int64_t *tsizes, *tstrides;
+        slot_shape(k, s, &td, &tsizes, &tstrides);
+        if (t) {
+            sw[0] = (uint64_t)(uintptr_t)ts_tensor_data(t);
+            contig = contig && dense_full(t, dim, sizes);
+        } else {               /* a piece of a product the kernel computes: its offset */
+            sw[0] = (uint64_t)k->view[s].offset;
+            contig = false;
+        }
+        int off = dim - td;
         for (int d = off; d < dim; d++)
-            sw[1 + d] = t->sizes[d - off] == 1 ? 0 : (uint64_t)t->strides[d - off];
+            sw[1 + d] = tsizes[d - off] == 1 ? 0 : (uint64_t)tstrides[d - off];
+    }
+    for (size_t m = 0; m < K->n_mm; m++) {
+        uint64_t *mw = w + fc_word_mm(K, m);
+        memset(mw, 0, FC_MM_WORDS * sizeof *mw);
+        if (!k->mm_on[m])
+            continue;
+        const TsTensor *x = k->mm_a[m], *y = k->mm_b[m];
+        mw[FC_MM_ON] = 1;
+        mw[FC_MM_A] = (uint64_t)(uintptr_t)ts_tensor_data(x);
+        mw[FC_MM_B] = (uint64_t)(uintptr_t)ts_tensor_data(y);
+        mw[FC_MM_K] = (uint64_t)x->sizes[1];
+        mw[FC_MM_N] = (uint64_t)y->sizes[1];
+        mw[FC_MM_AS0] = (uint64_t)x->strides[0];
+        mw[FC_MM_AS1] = (uint64_t)x->strides[1];
+        mw[FC_MM_BS0] = (uint64_t)y->strides[0];
+        mw[FC_MM_BS1] = (uint64_t)y->strides[1];
     }
     for (size_t q = 0; q < K->n_outputs; q++)
         w[fc_word_output(K, q)] =
@@ -319,14 +497,23 @@ static int k_fusion_group(TsCall *c)
     if (c->stack->len < n_in)
         return ts_error_set(c->error, TS_ERR_USAGE, "prim::FusionGroup: %zu inputs expected",
                             n_in);
-    TsValue *a = c->stack->data + c->stack->len - n_in;
     Call *k = calloc(1, sizeof *k);
     if (!k)
         return ts_error_set(c->error, TS_ERR_NOMEM, "out of memory");
     k->c = c;
     k->k = K;
     FcFunction fn = NULL;
-    int rc = read_inputs(k, a);
+    int rc = check_inputs(k, c->stack->data + c->stack->len - n_in);
+    if (!rc)
+        rc = run_products(k, n_in);
+    /* the arguments, where the products' calls left the stack */
+    TsValue *a = c->stack->data + c->stack->len - n_in;
+    for (size_t m = 0; m < K->n_mm; m++) {
+        k->mm_a[m] = input_tensor(a, K->mm[m].a);
+        k->mm_b[m] = input_tensor(a, K->mm[m].b);
+    }
+    if (!rc)
+        rc = make_slots(k, a);
     if (!rc)
         rc = function_of(b, k->device, &fn, c->error);
     if (!rc)
@@ -336,6 +523,10 @@ static int k_fusion_group(TsCall *c)
     for (size_t s = 0; s < K->n_slots; s++)
         if (K->slots[s].piece >= 0 && k->slot[s])
             ts_tensor_release(k->slot[s]);
+    for (size_t m = 0; m < K->n_mm; m++)
+        if (k->mm_out[m])
+            ts_tensor_release(k->mm_out[m]);
+    free(k->view);
     ts_stack_drop(c->stack, n_in);
     for (size_t o = 0; o < K->n_outputs; o++) {
         if (!k->out[o])
