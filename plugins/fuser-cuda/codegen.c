@@ -143,8 +143,9 @@ static int add_slot(Gen *G, const TsIrValue *v, FcSlot slot)
                       "a.in[%zu].p)[off[%zu]]) : (M)0;\n", r, s, ld, s, s);
         return 0;
     }
-    /* a piece of a product: its element's row of a times its column of b, or the element
-     * of the product aten::mm made */
+    /* a piece of a product: its element's row of a times its column of b (each lane of the
+     * element's warp takes every 32nd term, in warp mode), or the element of the product
+     * aten::mm made */
     int m = slot.mm - 1;
     ts_buf_printf(&G->body,
         "    M v%ld = (M)0;\n"
@@ -155,9 +156,9 @@ static int add_slot(Gen *G, const TsIrValue *v, FcSlot slot)
         "        const S *pa = (const S *)a.mm[%d].a + row * a.mm[%d].as0;\n"
         "        const S *pb = (const S *)a.mm[%d].b + col * a.mm[%d].bs1;\n"
         "        M acc = (M)0;\n"
-        "        for (long long q = 0; q < a.mm[%d].k; q++)\n"
+        "        for (long long q = lane; q < a.mm[%d].k; q += lanes)\n"
         "          acc += %s(pa[q * a.mm[%d].as1]) * %s(pb[q * a.mm[%d].bs0]);\n"
-        "        v%ld = acc;\n"
+        "        v%ld = lanes == 32 ? warp_sum(acc) : acc;\n"
         "      } else {\n"
         "        v%ld = %s(((const S *)a.in[%zu].p)[off[%zu]]);\n"
         "      }\n"
@@ -366,8 +367,8 @@ static int add_outputs(Gen *G, const TsGraph *sub)
             if (ts_graph_output(sub, q) == v)
                 k->same_as[o] = (int)q;
         if (k->same_as[o] < 0)
-            ts_buf_printf(&G->body, "    if (a.write >> %zu & 1) ((S *)a.out[%zu])[i] = "
-                          "%s(v%ld);\n", o, o, G->dt->save, r);
+            ts_buf_printf(&G->body, "    if ((a.write >> %zu & 1) && lane == 0) "
+                          "((S *)a.out[%zu])[i] = %s(v%ld);\n", o, o, G->dt->save, r);
     }
     return 0;
 }
@@ -384,7 +385,7 @@ static char *wrap(Gen *G, size_t n_numbers)
         "typedef %s S;\ntypedef %s M;\n"
         "struct In { const void *p; long long st[%d]; };\n"
         "struct Args {\n"
-        "    long long numel, rank, contig;\n"
+        "    long long numel, rank, contig, warp;\n"
         "    unsigned long long need, write;\n"
         "    long long sizes[%d];\n"
         "    In in[%zu];\n"
@@ -398,11 +399,21 @@ static char *wrap(Gen *G, size_t n_numbers)
     ts_buf_printf(&s,
         "};\n"
         "#define NUM(j) a.num[j]\n"
+        "__device__ __forceinline__ M warp_sum(M v)\n"
+        "{\n"
+        "#pragma unroll\n"
+        "  for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);\n"
+        "  return v;\n"
+        "}\n"
         "extern \"C\" __global__ void __launch_bounds__(256) fusion(const Args a)\n"
         "{\n"
-        "  const long long step = (long long)gridDim.x * blockDim.x;\n"
-        "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < a.numel;\n"
-        "       i += step) {\n"
+        "  /* warp mode: element i is warp i's, every lane computing it alike but for its\n"
+        "     share of the dot products; lane 0 stores it */\n"
+        "  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  const int lanes = a.warp ? 32 : 1;\n"
+        "  const int lane = a.warp ? (int)(threadIdx.x & 31) : 0;\n"
+        "  const long long step = (long long)gridDim.x * blockDim.x / lanes;\n"
+        "  for (long long i = tid / lanes; i < a.numel; i += step) {\n"
         "    long long off[%zu];\n"
         "    if (a.contig) {\n"
         "#pragma unroll\n"

@@ -46,14 +46,16 @@ typedef struct FcMm {
 } FcMm;
 
 /* The kernel's one parameter is a struct of 8-byte words, in this order: numel, rank,
- * contig (all slots contiguous in the launch's shape), need (the slots to read), write (the
+ * contig (all slots contiguous in the launch's shape), warp (a warp per element, its lanes
+ * sharing the dot products of the products computed in the kernel: set when there are
+ * any), need (the slots to read), write (the
  * outputs to write), sizes[FC_MAX_RANK], then per slot its data pointer and strides
  * [FC_MAX_RANK] (0 along broadcast dims), per output its data pointer, per number input
  * its value (an int64, or a double's bits), and per product its FC_MM_WORDS (on, a, b, k, n,
  * a's strides, b's strides; a piece of a product computed in the kernel has for data
  * pointer its element offset in the product). A launch computes the outputs of one shape
  * (outputs of different shapes, as in `a + b, row * 2`, take one launch each). */
-enum { FC_W_NUMEL, FC_W_RANK, FC_W_CONTIG, FC_W_NEED, FC_W_WRITE, FC_W_SIZES,
+enum { FC_W_NUMEL, FC_W_RANK, FC_W_CONTIG, FC_W_WARP, FC_W_NEED, FC_W_WRITE, FC_W_SIZES,
        FC_W_SLOTS = FC_W_SIZES + FC_MAX_RANK };
 #define FC_SLOT_WORDS (1 + FC_MAX_RANK)
 enum { FC_MM_ON, FC_MM_A, FC_MM_B, FC_MM_K, FC_MM_N, FC_MM_AS0, FC_MM_AS1, FC_MM_BS0,

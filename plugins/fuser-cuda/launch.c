@@ -394,6 +394,15 @@ static bool dense_full(const TsTensor *t, int dim, const int64_t *sizes)
     return true;
 }
 
+/* Warp mode: any product computed in the kernel. */
+static bool warp_mode(const Call *k)
+{
+    for (size_t m = 0; m < k->k->n_mm; m++)
+        if (k->mm_on[m])
+            return true;
+    return false;
+}
+
 /* The parameter of the launch that writes the outputs in write, of output o's shape. */
 static int64_t fill_params(Call *k, size_t o, uint64_t write)
 {
@@ -454,6 +463,7 @@ static int64_t fill_params(Call *k, size_t o, uint64_t write)
     w[FC_W_NUMEL] = (uint64_t)numel;
     w[FC_W_RANK] = (uint64_t)dim;
     w[FC_W_CONTIG] = contig;
+    w[FC_W_WARP] = warp_mode(k);
     w[FC_W_NEED] = need;
     w[FC_W_WRITE] = write;
     return numel;
@@ -477,7 +487,8 @@ static int launch_all(Call *k, FcFunction fn)
         int64_t numel = fill_params(k, o, write);
         if (numel == 0)
             continue;
-        int64_t blocks = (numel + THREADS - 1) / THREADS;
+        int64_t threads = warp_mode(k) ? numel * 32 : numel;
+        int64_t blocks = (threads + THREADS - 1) / THREADS;
         void *params[] = { k->words };
         FcResult r = d->launch_kernel(fn, (unsigned)(blocks < MAX_BLOCKS ? blocks : MAX_BLOCKS),
                                       1, 1, THREADS, 1, 1, 0, FC_STREAM_PER_THREAD, params, NULL);

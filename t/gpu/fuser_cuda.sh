@@ -37,7 +37,7 @@ cell="torch.randn(2,7) torch.randn(2,8) torch.randn(2,8) torch.randn(32,7) torch
 "$tscript" --config "$tmp/fused.yaml" graph --optimized "$cases" -f cell $cell >"$tmp/graph" 2>&1
 [ "$(grep -c ' = prim::FusionGroup_[0-9]*(' "$tmp/graph")" = 1 ] &&
     grep -q 'prim::BroadcastingChunk\[chunks=4, dim=1\]' "$tmp/graph" && ! grep -q 'aten::chunk' "$tmp/graph" &&
-    ! grep -q ' = aten::mm(' "$tmp/graph"
+    ! sed '/^with prim::FusionGroup/,$d' "$tmp/graph" | grep -q ' = aten::mm('  # the Subgraph has them
 check $? "the LSTM cell on cuda: one group with its products, the chunk moved to the tensors the gates add" "$tmp/graph"
 "$tscript" --config "$tmp/fused.yaml" run "$cases" -f pre_chunk_bad 'torch.zeros(2,4)' 'torch.zeros(4)' \
     >"$tmp/bad.out" 2>"$tmp/bad.err"
