@@ -138,33 +138,68 @@ static int add_slot(Gen *G, const TsIrValue *v, FcSlot slot)
     if (r < 0)
         return -1;
     const char *ld = G->dt->load;
-    if (!slot.mm) {
+    if (!slot.mm)
         ts_buf_printf(&G->body, "    const M v%ld = (a.need >> %zu & 1) ? %s(((const S *)"
                       "a.in[%zu].p)[off[%zu]]) : (M)0;\n", r, s, ld, s, s);
-        return 0;
-    }
-    /* a piece of a product: its element's row of a times its column of b (each lane of the
-     * element's warp takes every 32nd term, in warp mode), or the element of the product
-     * aten::mm made */
-    int m = slot.mm - 1;
-    ts_buf_printf(&G->body,
-        "    M v%ld = (M)0;\n"
-        "    if (a.need >> %zu & 1) {\n"
-        "      if (a.mm[%d].on) {\n"
-        "        const long long o = (long long)(unsigned long long)a.in[%zu].p + off[%zu];\n"
-        "        const long long row = o / a.mm[%d].n, col = o - row * a.mm[%d].n;\n"
-        "        const S *pa = (const S *)a.mm[%d].a + row * a.mm[%d].as0;\n"
-        "        const S *pb = (const S *)a.mm[%d].b + col * a.mm[%d].bs1;\n"
-        "        M acc = (M)0;\n"
-        "        for (long long q = lane; q < a.mm[%d].k; q += lanes)\n"
-        "          acc += %s(pa[q * a.mm[%d].as1]) * %s(pb[q * a.mm[%d].bs0]);\n"
-        "        v%ld = lanes == 32 ? warp_sum(acc) : acc;\n"
-        "      } else {\n"
-        "        v%ld = %s(((const S *)a.in[%zu].p)[off[%zu]]);\n"
-        "      }\n"
-        "    }\n",
-        r, s, m, s, s, m, m, m, m, m, m, m, ld, m, ld, m, r, r, ld, s, s);
+    else                       /* computed by products_block */
+        ts_buf_printf(&G->body, "    M v%ld = (M)0;\n", r);
     return 0;
+}
+
+/* The pieces of products among slots [first, last): each needed one is the element of the
+ * product aten::mm made, or, computed here, its element's row of a times its column of b —
+ * every dot product in one loop, so that their loads are in flight together, each lane of
+ * the element's warp taking every 32nd term in warp mode, then a shuffle sum. */
+static void products_block(Gen *G, size_t first, size_t last, long first_reg)
+{
+    const FcKernel *k = G->k;
+    const char *ld = G->dt->load;
+    TsBuf *b = &G->body;
+    bool any = false;
+    for (size_t s = first; s < last; s++)
+        any = any || k->slots[s].mm;
+    if (!any)
+        return;
+    ts_buf_puts(b, "    {\n      long long kmax = 0;\n");
+    for (size_t s = first; s < last; s++) {
+        int m = k->slots[s].mm - 1;
+        long r = first_reg + (long)(s - first);
+        if (m < 0)
+            continue;
+        ts_buf_printf(b,
+            "      const S *pa%zu = 0, *pb%zu = 0;\n"
+            "      bool u%zu = false;\n"
+            "      M acc%zu = (M)0;\n"
+            "      if (a.need >> %zu & 1) {\n"
+            "        if (a.mm[%d].on) {\n"
+            "          const long long o = (long long)(unsigned long long)a.in[%zu].p + off[%zu];\n"
+            "          const long long row = o / a.mm[%d].n, col = o - row * a.mm[%d].n;\n"
+            "          pa%zu = (const S *)a.mm[%d].a + row * a.mm[%d].as0;\n"
+            "          pb%zu = (const S *)a.mm[%d].b + col * a.mm[%d].bs1;\n"
+            "          u%zu = true;\n"
+            "          kmax = a.mm[%d].k > kmax ? a.mm[%d].k : kmax;\n"
+            "        } else {\n"
+            "          v%ld = %s(((const S *)a.in[%zu].p)[off[%zu]]);\n"
+            "        }\n"
+            "      }\n",
+            s, s, s, s, s, m, s, s, m, m, s, m, m, s, m, m, s, m, m, r, ld, s, s);
+    }
+    ts_buf_puts(b, "      for (long long q = lane; q < kmax; q += lanes) {\n");
+    for (size_t s = first; s < last; s++) {
+        int m = k->slots[s].mm - 1;
+        if (m >= 0)
+            ts_buf_printf(b, "        if (u%zu && q < a.mm[%d].k) acc%zu += %s(pa%zu[q * "
+                          "a.mm[%d].as1]) * %s(pb%zu[q * a.mm[%d].bs0]);\n",
+                          s, m, s, ld, s, m, ld, s, m);
+    }
+    ts_buf_puts(b, "      }\n");
+    for (size_t s = first; s < last; s++) {
+        long r = first_reg + (long)(s - first);
+        if (k->slots[s].mm)
+            ts_buf_printf(b, "      if (lanes == 32) acc%zu = warp_sum(acc%zu);\n"
+                          "      if (u%zu) v%ld = acc%zu;\n", s, s, s, r, s);
+    }
+    ts_buf_puts(b, "    }\n");
 }
 
 /* A constant's register: its exact value (a double's bits, so that -0.0, inf and nan
@@ -228,6 +263,8 @@ static int add_broadcasting_chunk(Gen *G, const TsNode *n)
         ts_node_num_outputs(n) != k * (size_t)chunks)
         return bad(G->err, "a BroadcastingChunk not of tensor inputs into their pieces");
     int id = ++G->n_bcast;
+    size_t first = G->k->n_slots;
+    long first_reg = (long)G->n_vals;
     for (size_t j = 0; j < k; j++) {
         long src = reg_of(G, ts_node_input(n, j));
         int mm = src >= 0 ? G->mm_of[src] : 0;
@@ -242,6 +279,7 @@ static int add_broadcasting_chunk(Gen *G, const TsNode *n)
                 return -1;
         }
     }
+    products_block(G, first, G->k->n_slots, first_reg);
     return 0;
 }
 
