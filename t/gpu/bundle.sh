@@ -31,6 +31,12 @@ for dir in plugins/*/; do
         cp "$dir.libs/$name.so" "$dir$name.la" "$b/plugins/$name/"
     fi
 done
+# the probe of what launches and cuBLAS cost there (bench/cuda_costs.cu), where nvcc is
+nvcc=$(sed -n 's/^NVCC = //p' Makefile)
+if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
+    "$nvcc" -O2 -arch=sm_90 -o "$b/bench/cuda_costs" bench/cuda_costs.cu -lcublas ||
+        echo "t/gpu/bundle.sh: bench/cuda_costs.cu did not build; the bundle goes without it" >&2
+fi
 for lib in libyaml-0.so.2 libopenblas.so.0 libgfortran.so.5 libquadmath.so.0; do
     path=$(ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }')
     [ -n "$path" ] && cp -L "$path" "$b/lib/"

@@ -4,6 +4,9 @@
 # benchmark table of bench/gpu.py (PyTorch's figures beside tscript's). Exit 1 if a test or
 # a benchmark failed. About two minutes on an H100.
 #
+# bench/cuda_costs (built by t/gpu/bundle.sh where nvcc is) prints first what a bare launch
+# and cuBLAS's products of the LSTM rows cost on the machine, for reading the table.
+#
 # The tree is either built in place, or carries .gpu/bundle.tar.xz from t/gpu/bundle.sh
 # (what a session lent a GPU machine does: build here, bundle, carry .gpu, run this there).
 # The build tree's absolute paths do not hold there, so plugins and schemas are found
@@ -39,6 +42,11 @@ if [ -x "$build/t/cuda_graph.t" ]; then
 fi
 tsbench=$build/bench/tsbench
 [ -x "$build/bench/.libs/tsbench" ] && tsbench=$build/bench/.libs/tsbench
+if [ -x "$build/bench/cuda_costs" ]; then
+    echo "# bench/cuda_costs.cu (a bare launch, cuBLAS's products)"
+    LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64 "$build/bench/cuda_costs" 2>&1 |
+        sed 's/^/# /'
+fi
 echo "# bench/gpu.py"
 out=$(mktemp "${TMPDIR:-/tmp}/gpubench.XXXXXX")
 python3 "$top/bench/gpu.py" --tsbench "$tsbench" >"$out" 2>&1 || status=1
