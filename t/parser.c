@@ -388,7 +388,8 @@ int main(void)
     refused("def f(x):\n    y: int\n", "annotated assignments without assigned value", "line 2", "bare annotation");
     refused("def g(self):\n    self.x: int = 1\n", "must be declared in __init__, not 'g'", "line 2",
             "instance annotation outside __init__");
-    refused("def f(x):\n    return +x\n", "unsupported unary operator: UAdd", "line 2", "unary plus");
+    refused("def f(x):\n    return +x\n", "unsupported unary operator: UAdd ('UnaryOp' object has "
+            "no attribute 'range')", "line 2", "unary plus");
     accepted("def f(x: int, y: int = 2) -> int:\n    \"\"\"doc\"\"\"\n    with a() as b:\n        pass\n"
              "    raise E('m') from None\n    return [i for i in x]\n", "supported constructs");
     accepted("def __init__(self):\n    self.x: int = 1\n", "instance annotation in __init__");

@@ -13,7 +13,7 @@
 #     /usr/bin/python3 t/tensor_sweep4_cases.py     (scripts and runs each one)
 import torch
 import torch.nn.functional as F
-from typing import List
+from typing import List, Optional
 
 
 def test_print_dtypes():
@@ -747,6 +747,26 @@ def err_bool_negation():
 def err_poisson_negative_rate():
     # raises: invalid Poisson rate, expected rate to be non-negative
     print(torch.poisson(torch.tensor([-1.0])))
+
+
+# ---- t.type(dtype, non_blocking) is t.to(...) as PyTorch emits it ------------------------
+
+def test_tensor_type_is_to():
+    x = torch.tensor([1, 2])
+    d: Optional[int] = None
+    assert x.type(torch.float64).dtype == torch.float64
+    assert x.type(torch.float32, True).dtype == torch.float32
+    assert x.type().dtype == torch.int64
+    assert x.type(d).dtype == torch.int64
+    assert x.type(dtype=torch.int8).dtype == torch.int8
+    assert x.type(x.dtype, non_blocking=True).dtype == torch.int64
+    assert torch.equal(x.type(torch.float64), torch.tensor([1.0, 2.0], dtype=torch.float64))
+
+
+def err_tensor_type_str():
+    # raises: Invalid device string: 'torch.DoubleTensor'
+    x = torch.tensor([1, 2])
+    return x.type("torch.DoubleTensor")
 
 
 if __name__ == "__main__":

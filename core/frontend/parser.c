@@ -2060,8 +2060,9 @@ static int check(Checker *c, const TsTree *t)
         break;
     }
     case TS_TREE_UNARY:
-        if (t->op == TS_TK_POS)
-            return refuse(c, t, 0, "unsupported unary operator: UAdd");
+        if (t->op == TS_TK_POS)   /* PyTorch 1.13 fails making this error: its text too */
+            return refuse(c, t, 0, "unsupported unary operator: UAdd ('UnaryOp' object has "
+                          "no attribute 'range')");
         break;
     case TS_TREE_FSTRING:
         for (size_t i = 0; i < t->n_kids; i++) {

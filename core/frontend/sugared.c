@@ -798,6 +798,14 @@ static int value_attr(TsEmitter *e, TsIrValue *v, const char *attr, TsSourceRang
         }
         if (strcmp(attr, "H") == 0)
             return value_of(out, ts_emit_op2(e, "aten::matrix_H", v, NULL, r));
+        /* t.type(dtype=None, non_blocking=False) is t.to(...) with those arguments, as
+         * PyTorch emits it (t.type() is t.to(), a string argument matches no overload) */
+        if (strcmp(attr, "type") == 0) {
+            out->kind = TS_SV_METHOD;
+            out->value = v;
+            out->name = ts_symbol("to");
+            return 0;
+        }
     }
     if (k == TS_TYPE_DEVICE && strcmp(attr, "type") == 0)
         return value_of(out, prim1(e, "prim::type", v, ts_type_str(), r));
