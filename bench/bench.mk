@@ -32,7 +32,7 @@ EXTRA_DIST += bench/compare.py bench/workloads/loop.py bench/workloads/sort.py \
 EXTRA_DIST += bench/bf16_cpu.py
 # The GPU workloads (bench/gpu.py, run by t/gpu/check.sh on a machine with a GPU).
 EXTRA_DIST += bench/gpu.py bench/workloads/gpu/tiny.py bench/workloads/gpu/add.py \
-	bench/workloads/gpu/mm.py
+	bench/workloads/gpu/mm.py bench/cuda_costs.cu
 
 .PHONY: bench
 bench: bench/tsbench$(EXEEXT) bench/baseline$(EXEEXT) bench/interp_loop$(EXEEXT) \

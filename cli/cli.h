@@ -128,8 +128,8 @@ typedef struct TsCliInputs {
 TsScript *ts_cli_inputs_compile(TsRuntime *rt, const TsCliInputs *in, int *status);
 /* The INPUTs' values for f's parameters (inputs: the script above), then the defaults of
  * the rest: vals (TS_CLI_MAX_INPUTS of room) holds *n_vals references either way; 0, or the
- * exit status after printing why not. */
-int ts_cli_inputs_gather(TsScript *inputs, const TsCliInputs *in, const TsMethod *f,
-                         TsValue *vals, size_t *n_vals);
+ * exit status after printing why not. A file's tensors are moved to rt's default backend. */
+int ts_cli_inputs_gather(TsRuntime *rt, TsScript *inputs, const TsCliInputs *in,
+                         const TsMethod *f, TsValue *vals, size_t *n_vals);
 
 #endif

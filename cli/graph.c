@@ -79,7 +79,7 @@ static int print_specialized(TsRuntime *rt, const TsCliInputs *in)
         status = ts_cli_error(in->prog->name, &err, "cannot find the function");
     else if (!f)
         status = ts_cli_usage(in->cmd, "no function '%s' in %s", in->name, in->prog->name);
-    else if ((status = ts_cli_inputs_gather(s, in, f, vals, &n_vals)) != 0)
+    else if ((status = ts_cli_inputs_gather(rt, s, in, f, vals, &n_vals)) != 0)
         ;
     else if (!(g = ts_method_specialized_graph(f, vals, n_vals, &err)))
         status = ts_cli_error(in->prog->name, &err, "cannot build the function");

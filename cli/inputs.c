@@ -139,8 +139,8 @@ static bool fit_arg(TsValue *v, const TsType *from, const TsType *to)
 
 /* The value of INPUT i for parameter i of f: read from its file, or its expression (a
  * function of inputs) evaluated. */
-static int input_value(TsScript *inputs, const TsCliInputs *ra, int i, const TsMethod *f,
-                       TsValue *out)
+static int input_value(TsRuntime *rt, TsScript *inputs, const TsCliInputs *ra, int i,
+                       const TsMethod *f, TsValue *out)
 {
     TsError err = TS_ERROR_INIT;
     const char *arg = ra->inputs[i];
@@ -160,6 +160,11 @@ static int input_value(TsScript *inputs, const TsCliInputs *ra, int i, const TsM
             ts_error_clear(&err);
             ts_value_release(*out);
             return TS_EXIT_USAGE;
+        }
+        /* a file's tensors go where the program's are made: the default backend */
+        if (ts_value_to_backend(rt, out, NULL, &err) != 0) {
+            ts_value_release(*out);
+            return ts_cli_error(arg + 1, &err, "cannot move the value to the default backend");
         }
         return 0;
     }
@@ -187,8 +192,8 @@ static int input_value(TsScript *inputs, const TsCliInputs *ra, int i, const TsM
 
 /* The INPUTs for f's parameters, then the defaults of the rest; vals holds n_vals values
  * (references) either way. */
-int ts_cli_inputs_gather(TsScript *inputs, const TsCliInputs *ra, const TsMethod *f,
-                         TsValue *vals, size_t *n_vals)
+int ts_cli_inputs_gather(TsRuntime *rt, TsScript *inputs, const TsCliInputs *ra,
+                         const TsMethod *f, TsValue *vals, size_t *n_vals)
 {
     size_t n_params = ts_method_num_args(f);
     size_t need = 0;           /* the parameters up to the last one without a default */
@@ -212,7 +217,7 @@ int ts_cli_inputs_gather(TsScript *inputs, const TsCliInputs *ra, const TsMethod
             vals[(*n_vals)++] = dflt;
             continue;
         }
-        int status = input_value(inputs, ra, (int)i, f, &vals[*n_vals]);
+        int status = input_value(rt, inputs, ra, (int)i, f, &vals[*n_vals]);
         if (status != 0)
             return status;
         ++*n_vals;

@@ -32,9 +32,13 @@ typedef struct RunArgs {
 static int finish(TsRuntime *rt, const RunArgs *ra, TsValue out)
 {
     TsError err = TS_ERROR_INIT;
-    if (ra->output)
-        return ts_value_save(ra->output, out, &err) == 0 ? 0
-               : ts_cli_error(ra->output, &err, "cannot write the result");
+    if (ra->output) {          /* the file holds host memory: the result's tensors go there */
+        ts_value_retain(out);
+        int rc = ts_value_to_backend(rt, &out, "cpu", &err) == 0 &&
+                 ts_value_save(ra->output, out, &err) == 0;
+        ts_value_release(out);
+        return rc ? 0 : ts_cli_error(ra->output, &err, "cannot write the result");
+    }
     if (out.tag == TS_TAG_NONE)
         return 0;
     TsBuf b = TS_BUF_INIT;
@@ -52,7 +56,7 @@ static int call(TsRuntime *rt, const RunArgs *ra, TsScript *inputs, const TsMeth
 {
     TsValue vals[TS_CLI_MAX_INPUTS];
     size_t n_vals = 0;
-    int status = ts_cli_inputs_gather(inputs, &ra->in, f, vals, &n_vals);
+    int status = ts_cli_inputs_gather(rt, inputs, &ra->in, f, vals, &n_vals);
     if (status == 0) {
         TsError err = TS_ERROR_INIT;
         TsValue out;

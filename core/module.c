@@ -316,6 +316,14 @@ static TsStorage *load_storage(void *ctx, int dtype, const char *key, const char
     TsStorage *s = ts_zip_storage(m->zip, (size_t)i, err);
     if (s)
         s->nbytes = (size_t)numel * es;   /* a storage is its elements, never more */
+    /* a runtime whose default backend is not cpu loads the model there (map_location) */
+    int type = ts_runtime_default_device_type(m->rt);
+    if (s && type != TS_DEV_CPU) {
+        TsDevice dev = { (int16_t)type, type == TS_DEV_CUDA ? (int16_t)0 : (int16_t)-1 };
+        TsStorage *d = ts_storage_to_device(m->rt, s, dev, err);
+        ts_storage_release(s);
+        s = d;
+    }
     return s;
 }
 

@@ -22,6 +22,9 @@ const TsOpTable *ts_runtime_optable(const TsRuntime *rt);
 /* The default backend (tscript.h's ts_runtime_default_backend) as a device type: where
  * operators with no tensor argument and no device= dispatch (tscript/plugin.h). */
 int ts_runtime_default_device_type(const TsRuntime *rt);
+/* s on device dev (a new reference): s itself when it is there, else a copy
+ * (core/api/backend_values.c). */
+TsStorage *ts_storage_to_device(TsRuntime *rt, TsStorage *s, TsDevice dev, TsError *err);
 /* ts_runtime_set_default_backend, which replaces the config's default_backend (the CLI's
  * --backend), is public: tscript.h. */
 

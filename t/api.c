@@ -608,6 +608,27 @@ static void test_values(void)
     free(repr);
     ts_value_release(tup);
     is_int((long long)ts_value_len(ts_int(3)), 0, "an int has no length");
+
+    /* ts_value_to_backend: cpu tensors stay themselves on the cpu; a name that is no
+     * backend is refused and leaves the value as it was */
+    float data[4] = { 1, 2, 3, 4 };
+    int64_t four = 4;
+    TsTensor *x = ts_tensor_from_copy(data, TS_FLOAT32, 1, &four, &err);
+    TsValue pair[2] = { ts_tensor_value(x), ts_int(7) }, v;
+    ts_tensor_retain(x);
+    ok(x && ts_value_tuple_new(pair, 2, &v, &err) == 0, "a tuple of a tensor and an int");
+    ok(ts_value_to_backend(rt, &v, "cpu", &err) == 0, "moves to the cpu backend");
+    TsValue first = ts_none();
+    ok(ts_value_item(v, 0, &first, &err) == 0 && first.u.p == (void *)x,
+       "... a cpu tensor there is the same tensor");
+    ok(ts_value_to_backend(rt, &v, NULL, &err) == 0, "moves to the default backend (cpu)");
+    TsValue before = v;
+    is_int(ts_value_to_backend(rt, &v, "nodev", &err), TS_ERR_USAGE, "an unknown backend");
+    like(err.msg, "'nodev' is not a backend", "... named");
+    ok(v.u.p == before.u.p, "... leaves the value as it was");
+    ts_error_clear(&err);
+    ts_value_release(v);
+    ts_tensor_release(x);
 }
 
 int main(void)

@@ -218,6 +218,58 @@ run 0 --config "$tmp/countdev.yaml" run "$tmp/fork.py"
 [ "$(cat "$tmp/out")" = "True [6., 6.]" ]
 result $? "forks: the backend's handoff hook runs before each task starts and ends"
 
+# A saved model on a runtime whose default backend is countdev loads there (map_location):
+# its parameters' storages cross by the copy hook, a file INPUT follows, the results are
+# countdev tensors with the cpu's numbers, and -o writes them from host memory.
+cell=$srcdir/t/data/countdev/cell.pt
+args="torch.ones([2,3]) torch.zeros([2,4]) torch.ones([2,4])"
+# shellcheck disable=SC2086
+run 0 --config "$tmp/cpu.yaml" run "$cell" $args
+result $? "a saved model runs on the cpu backend"
+cp "$tmp/out" "$tmp/cell_cpu.out"
+run 0 --config "$tmp/countdev.yaml" run "$cell" -f devices
+[ "$(cat "$tmp/out")" = "[countdev, countdev, countdev, countdev]" ]
+result $? "default_backend: countdev loads a saved model's parameters on countdev"
+run 0 --config "$tmp/cpu.yaml" run "$cell" -f devices
+[ "$(cat "$tmp/out")" = "[cpu, cpu, cpu, cpu]" ]
+result $? "... and the cpu default on the cpu"
+# shellcheck disable=SC2086
+run 0 --config "$tmp/countdev.yaml" run "$cell" $args -o "$tmp/cell.pt"
+result $? "the model runs on countdev and -o writes its results"
+cat >"$tmp/show.py" <<'PY'
+import torch
+from typing import Tuple
+
+
+def main(r: Tuple[torch.Tensor, torch.Tensor]):
+    print(r[0].device, r[0])
+    print(r[1])
+
+
+def make_x() -> torch.Tensor:
+    return torch.ones([2, 3])
+PY
+run 0 --config "$tmp/cpu.yaml" run "$tmp/show.py" "@$tmp/cell.pt"
+head -1 "$tmp/out" | grep -q '^cpu' && same_numbers "$tmp/out" "$tmp/cell_cpu.out"
+result $? "... the cpu's numbers, read back from the file on the cpu"
+run 0 --config "$tmp/cpu.yaml" run "$tmp/show.py" -f make_x -o "$tmp/x.npy"
+result $? "an input written to a .npy file"
+cat >"$tmp/cellfile.py" <<'PY'
+import torch
+
+
+def main(x: torch.Tensor):
+    print(x.device, torch.ops.countdev.count("copy:to_device"))
+PY
+run 0 --config "$tmp/countdev.yaml" run "$tmp/cellfile.py" "@$tmp/x.npy"
+[ "$(cat "$tmp/out")" = "countdev 1" ]
+result $? "a file INPUT is moved to the default backend (once, by the copy hook)"
+# shellcheck disable=SC2086
+run 0 --config "$tmp/countdev.yaml" run "$cell" "@$tmp/x.npy" ${args#* } -o "$tmp/cell2.pt" &&
+    run 0 --config "$tmp/cpu.yaml" run "$tmp/show.py" "@$tmp/cell2.pt" &&
+    same_numbers "$tmp/out" "$tmp/cell_cpu.out"
+result $? "the model on countdev with a file INPUT: the cpu's numbers"
+
 run 1 --config "$tmp/countdev.yaml" run --backend nodev "$prog"
 result $? "an unknown --backend: exit 1"
 grep -qF "tscript: --backend: 'nodev' is not a backend any loaded plugin provides" "$tmp/err"

@@ -10,6 +10,7 @@ libtscript_core_la_SOURCES += \
 	core/api/values.c \
 	core/api/tensors.c \
 	core/api/files.c \
+	core/api/backend_values.c \
 	core/api/operators.c \
 	core/api/outline.c \
 	core/api/ir.c \

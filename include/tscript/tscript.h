@@ -287,6 +287,12 @@ TS_API int ts_value_conform(TsValue v, const TsType *t, TsError *err);
  * or a NumPy .npy file holds, told apart by content: a new reference in *out. Errors name
  * the file. */
 TS_API int ts_value_load(const char *path, TsValue *out, TsError *err);
+/* Replaces *v by a value whose tensors (through lists, tuples and dicts) live on backend
+ * ("cuda"; NULL: the runtime's default backend), as a model loads on a runtime whose
+ * default backend is not cpu: each storage is copied once, so views of one storage stay
+ * views of one copy; tensors already there are shared, not copied. Errors: no such backend
+ * loaded, no device ("no CUDA device: ..."), out of memory; *v is then unchanged. */
+TS_API int ts_value_to_backend(TsRuntime *rt, TsValue *v, const char *backend, TsError *err);
 /* Writes v to path: .npy when path ends in ".npy" (v must be a CPU tensor), else a
  * torch.save archive torch.load reads. A failed write leaves no file. */
 TS_API int ts_value_save(const char *path, TsValue v, TsError *err);

@@ -65,7 +65,8 @@ $(ATEN_CUDA_CU_OBJS): $(ATEN_CUDA_HDRS) $(top_srcdir)/include/tscript/aten.h \
 	$(top_srcdir)/plugins/aten-cuda/nn/kernels.cuh
 endif
 
-# The plugin on any machine (no device: "no CUDA device"), and on a GPU against the cpu.
-TESTS += t/aten_cuda.sh
+# The plugin on any machine (no device: "no CUDA device"), and on a GPU against the cpu;
+# real models saved by PyTorch on a GPU against the cpu (skipped without one).
+TESTS += t/aten_cuda.sh t/gpu/models.sh
 EXTRA_DIST += t/aten_cuda.sh t/gpu/cuda_ops.py t/gpu/cuda_reduce.py t/gpu/cuda_linalg.py \
-	t/gpu/check.sh t/gpu/bundle.sh
+	t/gpu/check.sh t/gpu/bundle.sh t/gpu/models.sh t/gpu/make_models.py

@@ -32,7 +32,7 @@ TSCRIPT_SCHEMA_PATH=$top/schemas
 export TS_SRCDIR TS_BUILDDIR LD_LIBRARY_PATH TSCRIPT_PLUGIN_PATH TSCRIPT_SCHEMA_PATH
 nvidia-smi -L 2>/dev/null | sed 's/^/# /'
 status=0
-for t in t/aten_cuda.sh t/gpu/fuser_cuda.sh t/gpu/capture.sh; do
+for t in t/aten_cuda.sh t/gpu/fuser_cuda.sh t/gpu/capture.sh t/gpu/models.sh; do
     echo "# $t"
     sh "$top/$t" || status=1
 done

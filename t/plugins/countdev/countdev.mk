@@ -10,4 +10,5 @@ t_plugins_countdev_countdev_la_LIBADD = libtscript.la -lm
 
 TESTS += t/countdev.sh t/plugin_symbols.sh
 EXTRA_DIST += t/plugins/countdev/countdev.mk t/countdev.sh t/data/countdev/lstm.py \
+	t/data/countdev/cell.pt t/data/countdev/make_cell.py \
 	t/plugin_symbols.sh
