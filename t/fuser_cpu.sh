@@ -50,6 +50,12 @@ grep -q 'prim::FusionGroup_1(%[0-9]*, %cx)' "$tmp/graph" &&
 check $? "... the second takes the gates whole and chunks them itself, and the cell state" "$tmp/graph"
 grep -q 'return (%[0-9]*, %[0-9]*)$' "$tmp/graph" && grep -q 'aten::tanh' "$tmp/graph"
 check $? "... and returns both states from one group" "$tmp/graph"
+[ "$(groups gates_kept 'torch.zeros(2,4)' 'torch.zeros(4)')" = 2 ] &&
+    grep -q 'prim::ConstantChunk\[chunks=2, dim=1\]' "$tmp/graph" && ! grep -q 'BroadcastingChunk' "$tmp/graph"
+check $? "a chunked tensor used after the chunk too: its operators a group of their own" "$tmp/graph"
+"$tscript" run "$cases" -f pre_chunk_bad 'torch.zeros(2,4)' 'torch.zeros(4)' >"$tmp/bad.out" 2>"$tmp/bad.err"
+[ $? = 1 ] && grep -q 'Expected 3 elements in a list but found 2' "$tmp/bad.err"
+check $? "a broadcasting chunk of too few pieces fails as unpacking does" "$tmp/bad.err"
 [ "$(groups cell)" = 0 ]
 check $? "without example inputs the types are unknown: nothing fused" "$tmp/graph"
 [ "$(groups shapes 'torch.zeros(2,3)' 'torch.zeros(3)' 'torch.zeros(2,1)')" = 1 ]

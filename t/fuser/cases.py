@@ -70,6 +70,13 @@ def pre_chunk_bad(a: torch.Tensor, row: torch.Tensor) -> torch.Tensor:
     return p * q + r
 
 
+def gates_kept(a: torch.Tensor, b: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    # the chunked tensor is returned too: what computes it stays outside the chunk's group
+    g = a * 2.0 + b
+    p, q = g.chunk(2, 1)
+    return torch.sigmoid(p) * q, g
+
+
 def ints(x: torch.Tensor) -> torch.Tensor:
     return x * 2 + x - 1
 
@@ -93,6 +100,7 @@ def main():
     print(pre_chunk(torch.randn(3, 6), torch.randn(3, 1), torch.randn(6)))
     print(pre_chunk(torch.randn(1, 6), torch.randn(1, 1), torch.randn(6)))
     print(pre_chunk(torch.randn(6, 4).t(), torch.randn(1), torch.randn(4, 6)))
+    print(gates_kept(torch.randn(3, 4), torch.randn(4)))
     print(pieces(torch.randn(5, 7).t().contiguous().t()))
     big = torch.randn(3, 100000)
     s = unary(big) * 2 + big
