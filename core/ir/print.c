@@ -97,10 +97,11 @@ static void put_type(TsBuf *b, const TsGraph *g, const TsType *t)
     free(big);
 }
 
-/* A one-element tensor prints as its value in braces, like a boxed scalar. */
+/* A one-element tensor prints as its value in braces, like a boxed scalar (one in host
+ * memory: a device's, as a model loaded on cuda has, prints as <Tensor>). */
 static void put_tensor(TsBuf *b, const TsTensor *t)
 {
-    const void *p = t ? ts_tensor_data(t) : NULL;
+    const void *p = t && t->device.type == TS_DEV_CPU ? ts_tensor_data(t) : NULL;
     if (!p || ts_tensor_numel(t) != 1) {
         ts_buf_puts(b, "<Tensor>");
         return;
