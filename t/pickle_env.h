@@ -203,7 +203,8 @@ static void host_free(TsAllocator *self, void *p, size_t n, TsDevice d)
     free(p);
 }
 
-__attribute__((unused)) static TsAllocator host = {"test", host_alloc, host_free, NULL, NULL};
+__attribute__((unused)) static TsAllocator host = {"test", host_alloc, host_free, NULL, NULL,
+                                                    NULL, NULL};
 
 /* ---- the canonical text (see canon.py) ----------------------------------------------- */
 static void canon(TsBuf *b, TsValue v);
