@@ -27,6 +27,7 @@
 typedef struct Bound {
     FcKernel *k;
     const char *ptx;           /* the cache's */
+    double mm_limit;           /* fused_mm_limit(), read once at binding */
     pthread_mutex_t lock;      /* loading */
     struct Loaded {
         FcContext ctx;         /* the device's primary context, retained; NULL: not loaded */
@@ -145,11 +146,10 @@ static const TsTensor *input_tensor(const TsValue *a, size_t i)
 /* Each product's operands checked as aten::mm checks them, and a big one computed by
  * aten::mm's kernel. The call's n_in arguments are found again after each such call: the
  * pushes may move the stack. */
-static int run_products(Call *k, size_t n_in)
+static int run_products(Call *k, size_t n_in, double limit)
 {
     const FcKernel *K = k->k;
     TsCall *c = k->c;
-    double limit = fused_mm_limit();
     for (size_t m = 0; m < K->n_mm; m++) {
         const TsValue *a = c->stack->data + c->stack->len - n_in;
         TsTensor *x = (TsTensor *)input_tensor(a, K->mm[m].a);
@@ -516,7 +516,7 @@ static int k_fusion_group(TsCall *c)
     FcFunction fn = NULL;
     int rc = check_inputs(k, c->stack->data + c->stack->len - n_in);
     if (!rc)
-        rc = run_products(k, n_in);
+        rc = run_products(k, n_in, b->mm_limit);
     /* the arguments, where the products' calls left the stack */
     TsValue *a = c->stack->data + c->stack->len - n_in;
     for (size_t m = 0; m < K->n_mm; m++) {
@@ -575,6 +575,7 @@ int fc_kernel_factory(const TsNodeInfo *node, TsKernelFn *fn, void **data,
     }
     b->k = k;
     b->ptx = ptx;
+    b->mm_limit = fused_mm_limit();   /* not a getenv per call */
     pthread_mutex_init(&b->lock, NULL);
     *fn = k_fusion_group;
     *data = b;
